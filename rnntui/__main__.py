@@ -1,0 +1,3 @@
+from rnntui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,49 @@
+"""The help screen (`?`): the keyboard contract and what the focused figure shows."""
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from rnntui.keys import CONTRACT
+
+
+def help_renderable(screen) -> Group:
+    f, state = screen.figure, screen.state
+    about = Text()
+    about.append(f"{screen.TOPIC_ID}/{f.id}  {f.title} ({f.refs})\n", style="bold")
+    about.append(f.prose + "\n\n")
+    for p in state.params():
+        role = "←/→ steps it" if p.name == state.AXIS else (f"key {p.key} cycles it" if p.key else "↑/↓ then +/-")
+        about.append(f"  {p.name:<10}", style="bold")
+        about.append(f"{p.show(getattr(state, p.name)):>8}   {p.allowed(state)}   ({role})\n")
+    keys = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
+    keys.add_column(style="bold")
+    keys.add_column()
+    for k in CONTRACT:
+        keys.add_row(k.shown, k.does)
+    toggles = [p for p in state.params() if p.key]
+    for p in toggles:
+        keys.add_row(p.key, f"cycle {p.label} ({', '.join(p.choices)})")
+    return Group(about, Text("Keys", style="bold underline"), keys, Text("\nescape or ? closes this", style="dim"))
+
+
+class HelpScreen(ModalScreen):
+    BINDINGS = [("escape,question_mark,q", "dismiss", "close")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: round $accent; padding: 0 1; background: $surface; }
+    """
+
+    def __init__(self, topic_screen) -> None:
+        super().__init__()
+        self.topic_screen = topic_screen
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as v:
+            v.border_title = "help"
+            yield Static(help_renderable(self.topic_screen))

@@ -1,0 +1,74 @@
+"""Command palette (ctrl+p): jump to any topic/figure, set a parameter, theme, screenshot."""
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Provider
+from textual.screen import ModalScreen
+from textual.widgets import Input
+
+from rnntui.state import BadValue
+
+
+class ValuePrompt(ModalScreen[str | None]):
+    """Ask for one parameter's new value."""
+
+    BINDINGS = [("escape", "dismiss(None)", "cancel")]
+    DEFAULT_CSS = "ValuePrompt { align: center middle; } ValuePrompt Input { width: 60; }"
+
+    def __init__(self, prompt: str, value: str) -> None:
+        super().__init__()
+        self.prompt, self.value = prompt, value
+
+    def compose(self):
+        field = Input(value=self.value, placeholder=self.prompt)
+        field.border_title = self.prompt
+        yield field
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+
+class RnnCommands(Provider):
+    def commands(self):
+        from rnntui.topics import TOPICS
+
+        app = self.app
+        out = []
+        for screen in TOPICS:
+            for f in screen.FIGURES:
+                out.append((f"Go to {screen.TOPIC_ID}/{f.id}: {f.title}", partial(app.goto, screen.TOPIC_ID, f.id),
+                            f"{f.refs} · {screen.TITLE}"))
+        topic = app.topic_screen()
+        if topic is not None:
+            state = topic.state
+            for p in state.params():
+                out.append((f"Set {p.name} (now {p.show(getattr(state, p.name))})", partial(self.ask, p),
+                            p.allowed(state)))
+        out.append(("Save screenshot (SVG)", app.action_shot, "into ./rnntui-shots or $RNNTUI_SHOTS"))
+        out.append(("Toggle theme dark/light", app.action_toggle_theme, "for a projector, try light"))
+        return out
+
+    def ask(self, p) -> None:
+        topic = self.app.topic_screen()
+
+        def done(text: str | None) -> None:
+            if text is None:
+                return
+            try:
+                topic.set_state(topic.state.with_value(p.name, text))
+            except BadValue as e:
+                self.app.notify(str(e), severity="error")
+
+        self.app.push_screen(ValuePrompt(f"{p.name}: {p.allowed(topic.state)}", p.show(getattr(topic.state, p.name))), done)
+
+    async def discover(self):
+        for text, callback, help in self.commands():
+            yield DiscoveryHit(text, callback, help=help)
+
+    async def search(self, query: str):
+        matcher = self.matcher(query)
+        for text, callback, help in self.commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), callback, help=help)

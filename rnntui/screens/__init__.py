@@ -1,0 +1,1 @@
+"""One Textual Screen per topic; each turns its figures' states into widgets."""

@@ -1,0 +1,212 @@
+"""What every topic screen shares: the figure strip, the outlined figure, the parameter bar and
+the keyboard contract. A topic screen only declares its figures."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Header, Static
+
+from rnntui import keys
+from rnntui.state import BadValue, FigureState
+from rnntui.widgets.readouts import param_text
+
+
+class FigureView(Vertical):
+    """Draws one figure's state. Subclasses compose their widgets and fill them in `show`."""
+
+    DEFAULT_CSS = "FigureView { height: 1fr; }"
+
+    def show(self, state: FigureState) -> None:  # pragma: no cover - every view overrides
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: str
+    title: str
+    refs: str  # the SPEC's ids, e.g. "F1+F3"
+    state: type[FigureState]
+    view: type[FigureView]
+    prose: str  # one or two lines in our own words: what it shows and why it matters
+    key_steps: tuple = ()  # axis values worth a slide; empty means every whole step
+
+
+class TopicScreen(Screen):
+    """A topic: its figures, one focused (outlined) at a time, each with its own state."""
+
+    TOPIC_ID: ClassVar[str] = ""
+    TITLE: ClassVar[str] = ""
+    FIGURES: ClassVar[tuple[Figure, ...]] = ()
+    BINDINGS = keys.bindings("screen")
+
+    DEFAULT_CSS = """
+    TopicScreen #strip { height: 1; padding: 0 1; }
+    TopicScreen #panel { height: 1fr; border: round $accent; border-title-color: $text; padding: 0 1; }
+    TopicScreen #prose { height: auto; color: $text-muted; }
+    TopicScreen #params { height: auto; margin-top: 0; }
+    TopicScreen ContentSwitcher { height: 1fr; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.states: dict[str, FigureState] = {f.id: f.state() for f in self.FIGURES}
+        self.chosen: dict[str, int] = {f.id: 0 for f in self.FIGURES}
+        self.index = 0
+        self.playing = None
+        for p in {p.key: p for f in self.FIGURES for p in f.state.params() if p.key}.values():
+            self._bindings.bind(p.key, f"toggle('{p.name}')", p.label)
+
+    # -- layout -----------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header(icon="≋")
+        yield Static(id="strip")
+        with Vertical(id="panel"):
+            yield Static(id="prose")
+            with ContentSwitcher(initial=self.FIGURES[0].id):
+                for f in self.FIGURES:
+                    yield f.view(id=f.id)
+            yield Static(id="params")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        from rnntui.topics import number
+
+        self.title = f"rnntui · {number(self.TOPIC_ID)} {self.TOPIC_ID}"
+        self.sub_title = self.TITLE
+        self.redraw()
+
+    # -- what is focused --------------------------------------------------------------------
+    @property
+    def figure(self) -> Figure:
+        return self.FIGURES[self.index]
+
+    @property
+    def state(self) -> FigureState:
+        return self.states[self.figure.id]
+
+    def figure_by_id(self, figure_id: str) -> Figure:
+        for f in self.FIGURES:
+            if f.id == figure_id:
+                return f
+        raise BadValue(f"unknown figure {figure_id!r} in {self.TOPIC_ID}: "
+                       + ", ".join(f.id for f in self.FIGURES))
+
+    def knobs(self) -> list:
+        """The parameters ↑/↓ choose between: all but the stepped axis."""
+        return [p for p in self.figure.state.params() if p.name != self.figure.state.AXIS]
+
+    def focus_figure(self, figure_id: str) -> None:
+        self.index = self.FIGURES.index(self.figure_by_id(figure_id))
+        self.pause()
+        self.redraw()
+
+    def set_state(self, state: FigureState) -> None:
+        """Replace the focused figure's state (keys, palette and command line all end here)."""
+        self.states[self.figure.id] = state
+        self.redraw()
+
+    # -- drawing ----------------------------------------------------------------------------
+    def redraw(self) -> None:
+        if not self.is_mounted:
+            return
+        f, state = self.figure, self.state
+        switcher = self.query_one(ContentSwitcher)
+        if switcher.current != f.id:
+            switcher.current = f.id
+            self.refresh_bindings()
+        strip = Text()
+        for i, other in enumerate(self.FIGURES):
+            strip.append(f" {other.id} ", style="bold reverse" if i == self.index else "dim")
+            strip.append(" ")
+        strip.append("  tab ⇥", style="dim")
+        self.query_one("#strip", Static).update(strip)
+        panel = self.query_one("#panel")
+        panel.border_title = f"{f.title} · {f.refs}"
+        panel.border_subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ playing" if self.playing else "")
+        self.query_one("#prose", Static).update(f.prose)
+        self.query_one(f"#{f.id}", FigureView).show(state)
+        self.query_one("#params", Static).update(self.param_line())
+
+    def param_line(self) -> Text:
+        state, knobs = self.state, self.knobs()
+        chosen = knobs[self.chosen[self.figure.id] % len(knobs)].name if knobs else None
+        axis = state.param(state.AXIS)
+        items = [(f"←→ {axis.label}", axis.show(getattr(state, axis.name)), False, "")]
+        if knobs:
+            items.append(("↑↓ +-", "", False, ""))
+        items += [(p.label, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]
+        return param_text(items)
+
+    # -- actions (the keyboard contract) ----------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "toggle":
+            return any(p.name == parameters[0] for p in self.figure.state.params())
+        return True
+
+    def action_next_figure(self) -> None:
+        self.index = (self.index + 1) % len(self.FIGURES)
+        self.pause()
+        self.redraw()
+
+    def action_previous_figure(self) -> None:
+        self.index = (self.index - 1) % len(self.FIGURES)
+        self.pause()
+        self.redraw()
+
+    def action_step(self, delta: int) -> None:
+        self.set_state(self.state.nudged(self.state.AXIS, delta))
+
+    def action_axis_end(self, end: int) -> None:
+        self.set_state(self.state.to_end(self.state.AXIS, end))
+
+    def action_choose(self, delta: int) -> None:
+        if self.knobs():
+            self.chosen[self.figure.id] += delta
+            self.redraw()
+
+    def action_change(self, delta: int) -> None:
+        knobs = self.knobs()
+        if not knobs:
+            self.notify("this figure has no parameter to change", timeout=2)
+            return
+        p = knobs[self.chosen[self.figure.id] % len(knobs)]
+        self.set_state(self.state.nudged(p.name, delta))
+
+    def action_toggle(self, name: str) -> None:
+        self.set_state(self.state.nudged(name, 1))
+
+    def action_reset(self) -> None:
+        self.pause()
+        self.chosen[self.figure.id] = 0
+        self.set_state(self.figure.state())
+
+    def action_play(self) -> None:
+        if self.playing:
+            self.pause()
+        else:
+            if self.state.at_axis_end():
+                self.set_state(self.state.to_end(self.state.AXIS, -1))
+            lo, hi = self.state.param(self.state.AXIS).bounds(self.state)
+            steps = max((hi - lo) / self.state.param(self.state.AXIS).notch, 1)
+            self.playing = self.set_interval(min(max(6.0 / steps, 0.05), 0.4), self.tick)
+        self.redraw()
+
+    def tick(self) -> None:
+        if self.state.at_axis_end():
+            self.pause()
+            self.redraw()
+        else:
+            self.action_step(1)
+
+    def pause(self) -> None:
+        if self.playing:
+            self.playing.stop()
+            self.playing = None
+
+    def on_screen_suspend(self) -> None:
+        self.pause()

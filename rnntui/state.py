@@ -1,0 +1,139 @@
+"""Figure state as data: frozen dataclasses whose fields are bounded, typed parameters.
+
+A field made with `param(...)` carries its range and notch. Keys, the command palette and
+`--set KEY=VALUE` all go through `FigureState.with_value`, the one place values are checked.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import MISSING, dataclass, field, fields, replace
+from typing import Any, ClassVar
+
+
+class BadValue(ValueError):
+    """A parameter name or value the figure does not accept; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # "float", "int" or "choice"
+    lo: float | str = 0.0  # a number, or the name of a state attribute (a bound that depends on the state)
+    hi: float | str = 1.0
+    notch: float = 1.0
+    choices: tuple[str, ...] = ()
+    label: str = ""
+    key: str = ""  # a letter that cycles a choice
+    fmt: str = ".2f"
+
+    def bounds(self, state: Any) -> tuple[float, float]:
+        lo = getattr(state, self.lo) if isinstance(self.lo, str) else self.lo
+        hi = getattr(state, self.hi) if isinstance(self.hi, str) else self.hi
+        return lo, hi
+
+    def allowed(self, state: Any) -> str:
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        lo, hi = self.bounds(state)
+        kind = "a whole number" if self.kind == "int" else "a number"
+        return f"{kind} from {lo:{self.fmt}} to {hi:{self.fmt}}"
+
+    def parse(self, text: str, state: Any) -> Any:
+        """Turn text (or a number) into a checked value, or raise BadValue."""
+        if self.kind == "choice":
+            value = str(text).strip().lower()
+            if value not in self.choices:
+                raise BadValue(f"{self.name}={text!s}: expected {self.allowed(state)}")
+            return value
+        try:
+            number = float(text)
+        except (TypeError, ValueError):
+            raise BadValue(f"{self.name}={text!s}: expected {self.allowed(state)}") from None
+        if not math.isfinite(number) or (self.kind == "int" and number != int(number)):
+            raise BadValue(f"{self.name}={text!s}: expected {self.allowed(state)}")
+        lo, hi = self.bounds(state)
+        if not lo - 1e-9 <= number <= hi + 1e-9:
+            raise BadValue(f"{self.name}={text!s}: expected {self.allowed(state)}")
+        number = min(max(number, lo), hi)
+        return int(number) if self.kind == "int" else round(number, 10)
+
+    def show(self, value: Any) -> str:
+        return str(value) if self.kind == "choice" else f"{value:{self.fmt}}"
+
+
+def param(default: Any, kind: str = "float", **spec: Any) -> Any:
+    """A dataclass field that is a figure parameter."""
+    return field(default=default, metadata={"param": (kind, spec)})
+
+
+@dataclass(frozen=True)
+class FigureState:
+    """Base of every figure's state. `AXIS` names the parameter that ←/→/home/end move."""
+
+    AXIS: ClassVar[str] = "step"
+
+    @classmethod
+    def params(cls) -> tuple[Param, ...]:
+        found = []
+        for f in fields(cls):
+            if "param" in f.metadata:
+                kind, spec = f.metadata["param"]
+                found.append(Param(name=f.name, kind=kind, **{"label": f.name, **spec}))
+        return tuple(found)
+
+    @classmethod
+    def param(cls, name: str) -> Param:
+        for p in cls.params():
+            if p.name == name:
+                return p
+        keys = ", ".join(p.name for p in cls.params()) or "none"
+        raise BadValue(f"unknown key {name!r}: this figure takes {keys}")
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {f.name: f.default for f in fields(cls) if f.default is not MISSING}
+
+    def with_value(self, name: str, value: Any) -> "FigureState":
+        """A new state with one parameter set; checks the value, raises BadValue."""
+        checked = self.param(name).parse(value, self)
+        state = replace(self, **{name: checked})
+        return state.clamped()
+
+    def clamped(self) -> "FigureState":
+        """Pull every value back inside its (possibly state-dependent) range."""
+        changes = {}
+        for p in self.params():
+            if p.kind == "choice":
+                continue
+            lo, hi = p.bounds(self)
+            value = getattr(self, p.name)
+            if not lo <= value <= hi:
+                changes[p.name] = min(max(value, lo), hi)
+        return replace(self, **changes) if changes else self
+
+    def nudged(self, name: str, notches: int) -> "FigureState":
+        """Move a parameter by whole notches (a choice cycles), staying in range."""
+        p = self.param(name)
+        value = getattr(self, name)
+        if p.kind == "choice":
+            i = (p.choices.index(value) + notches) % len(p.choices)
+            return replace(self, **{name: p.choices[i]})
+        lo, hi = p.bounds(self)
+        new = min(max(value + notches * p.notch, lo), hi)
+        new = int(round(new)) if p.kind == "int" else round(new, 10)
+        return replace(self, **{name: new}).clamped()
+
+    def to_end(self, name: str, end: int) -> "FigureState":
+        p = self.param(name)
+        lo, hi = p.bounds(self)
+        return replace(self, **{name: lo if end < 0 else hi}).clamped()
+
+    def values(self) -> dict[str, Any]:
+        return {p.name: getattr(self, p.name) for p in self.params()}
+
+    def at_axis_end(self) -> bool:
+        return getattr(self, self.AXIS) >= self.param(self.AXIS).bounds(self)[1]
+
+    def data(self) -> dict[str, Any]:
+        """The figure's numbers for `.json` output; figures extend this."""
+        return {"state": self.values()}

@@ -1,0 +1,37 @@
+"""Readouts: labelled numbers in one or a few lines, and the figure's parameter bar."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+def readout_text(pairs: list[tuple[str, str]], sep: str = "   ") -> Text:
+    out = Text()
+    for i, (label, value) in enumerate(pairs):
+        if i:
+            out.append(sep)
+        out.append(f"{label} ", style="dim")
+        out.append(value, style="bold")
+    return out
+
+
+class Readouts(Static):
+    DEFAULT_CSS = "Readouts { height: auto; }"
+
+    def show(self, pairs: list[tuple[str, str]], sep: str = "   ") -> None:
+        self.update(readout_text(pairs, sep))
+
+
+def param_text(items: list[tuple[str, str, bool, str]]) -> Text:
+    """items: (label, value, selected, toggle key). The selected one is reversed and bracketed."""
+    out = Text()
+    for label, value, selected, key in items:
+        cell = f"{label} {value}"
+        if key:
+            cell = f"[{key}] {cell}"
+        if selected:
+            out.append(f"▸{cell}◂", style="bold reverse")
+        else:
+            out.append(f" {cell} ")
+        out.append(" ")
+    return out
