@@ -1,0 +1,87 @@
+"""The command line: shot in each format, and bad input → one line, exit 2, nothing lost."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rnntui.cli import main
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "rnntui", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_shot_txt_shows_the_seed_figure(tmp_path):
+    out = tmp_path / "x.txt"
+    assert main(["shot", "recurrence/track", "--set", "w_h=1.4", "--step", "7", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "0.841" in text and "Token track" in text
+
+
+def test_shot_json_holds_state_and_computed_series(tmp_path):
+    out = tmp_path / "x.json"
+    assert main(["shot", "recurrence/track", "--set", "w_h=0", "--step", "7", "-o", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["state"]["w_h"] == 0 and data["state"]["step"] == 7
+    assert abs(data["h"][-1] - math.tanh(0.8 * 0.4)) < 1e-12 and len(data["h"]) == 8
+
+
+def test_shot_svg(tmp_path):
+    out = tmp_path / "x.svg"
+    assert main(["shot", "recurrence/tanh", "--set", "z=2", "--size", "80x24", "-o", str(out)]) == 0
+    svg = out.read_text()
+    assert svg.startswith("<svg") and "0.071" in svg
+
+
+def test_shot_to_stdout(capsys):
+    assert main(["shot", "recurrence/readout", "--set", "head=seq", "-o", "-"]) == 0
+    assert "sequence labelling" in capsys.readouterr().out
+
+
+def test_without_a_figure_the_set_keys_choose_it(capsys):
+    assert main(["shot", "recurrence", "--set", "z=2", "-o", "-"]) == 0
+    assert "0.071" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args,words", [
+    (["shot", "nosuch", "-o", "x.txt"], "unknown topic 'nosuch'"),
+    (["shot", "recurrence/nosuch", "-o", "x.txt"], "unknown figure"),
+    (["shot", "recurrence/track", "--set", "w_q=1", "-o", "x.txt"], "unknown key 'w_q'"),
+    (["shot", "recurrence/track", "--set", "w_h=banana", "-o", "x.txt"], "w_h=banana"),
+    (["shot", "recurrence/track", "--step", "99", "-o", "x.txt"], "--step 99"),
+    (["shot", "recurrence/track", "-o", "x.doc"], "suffix"),
+    (["shot", "recurrence/track", "--size", "3x3", "-o", "x.txt"], "--size"),
+    (["shot", "recurrence/track", "--theme", "neon", "-o", "x.txt"], "--theme"),
+    (["shot", "recurrence/track", "-o", "/nonexistent-dir/x.txt"], "cannot write"),
+    (["nosuch"], "unknown topic"),
+    (["--bogus"], "unrecognized arguments"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.stderr
+    assert not (tmp_path / "x.txt").exists()
+
+
+def test_unwritable_file_keeps_the_old_one(tmp_path):
+    out = tmp_path / "keep.txt"
+    out.write_text("old")
+    os.chmod(tmp_path, 0o500)
+    try:
+        if os.access(tmp_path, os.W_OK):  # root ignores permissions
+            pytest.skip("running as root: permissions are not enforced")
+        assert main(["shot", "recurrence/track", "-o", str(out)]) == 2
+        assert out.read_text() == "old"
+    finally:
+        os.chmod(tmp_path, 0o700)
+
+
+def test_list_and_version():
+    r = run("--list")
+    assert r.returncode == 0 and "recurrence/track" in r.stdout and "w_h" in r.stdout
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.startswith("rnntui ")

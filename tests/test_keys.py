@@ -1,0 +1,84 @@
+"""The keyboard contract (SPEC §3) through Pilot, on the recurrence screen."""
+import pytest
+
+from rnntui.app import RnnApp
+from rnntui.help import HelpScreen
+from rnntui.keys import CONTRACT
+
+
+def screen_of(app):
+    return app.topic_screen()
+
+
+async def test_stepping_choosing_changing_and_reset():
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = screen_of(app)
+        assert s.figure.id == "track" and s.state.step == 0
+        await pilot.press("right", "right")
+        assert s.state.step == 2
+        await pilot.press("end")
+        assert s.state.step == 7
+        await pilot.press("home")
+        assert s.state.step == 0
+        await pilot.press("plus")  # the first parameter, W_h
+        assert s.state.w_h == pytest.approx(1.0)
+        await pilot.press("down", "minus")  # W_x
+        assert s.state.w_x == pytest.approx(0.7)
+        await pilot.press("r")
+        assert s.state == type(s.state)()
+
+
+async def test_play_advances_and_space_pauses():
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = screen_of(app)
+        await pilot.press("space")
+        await pilot.pause(1.2)
+        moved = s.state.step
+        assert moved >= 2
+        await pilot.press("space")
+        await pilot.pause(0.5)
+        assert s.state.step == moved and s.playing is None
+
+
+async def test_figures_toggles_help_and_topic_keys():
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = screen_of(app)
+        await pilot.press("tab", "tab")
+        assert s.figure.id == "readout"
+        await pilot.press("h")
+        assert s.state.head == "seq"
+        await pilot.press("shift+tab")
+        assert s.figure.id == "tanh"
+        await pilot.press("right")
+        assert s.state.z == 0.25
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("1")
+        assert app.current_mode == "recurrence"
+
+
+async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
+    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "ctrl+s")
+        await pilot.pause()
+        files = list(tmp_path.glob("*.svg"))
+        assert len(files) == 1 and files[0].name.startswith("recurrence-track-step1")
+        assert "0.380" in files[0].read_text()  # h_0 = tanh(0.8 · 0.5)
+        assert any(str(files[0].name) in str(n.message) for n in app._notifications)
+
+
+def test_every_contract_key_is_bound():
+    from rnntui.keys import bindings
+    from rnntui.screens.base import TopicScreen
+    bound = {b.key for b in bindings("app") + bindings("screen")} | {"ctrl+p"}
+    for k in CONTRACT:
+        for key in k.keys.split(","):
+            assert any(key in b.split(",") for b in bound), key
+    assert TopicScreen.BINDINGS

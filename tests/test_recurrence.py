@@ -1,0 +1,58 @@
+"""T1 against closed forms and the seed's figures (seed 001: 0.310, 0.841; tanh' 1.000 and 0.071)."""
+import math
+
+import numpy as np
+from hypothesis import given, strategies as st
+
+from rnntui.engine import recurrence as rnn
+from rnntui.figures.recurrence import LAST_T, ReadoutState, TanhState, TrackState
+
+
+def test_seed_final_states():
+    assert f"{rnn.rnn_states(w_h=1.4)[1][-1]:.3f}" == "0.841"
+    # with W_h = 0 each state forgets the past: h_7 = tanh(0.8 · 0.4)
+    assert abs(rnn.rnn_states(w_h=0.0)[1][-1] - math.tanh(0.8 * 0.4)) < 1e-12
+    assert f"{math.tanh(0.32):.3f}" == "0.310"
+
+
+def test_states_follow_the_recurrence_by_hand():
+    z, h = rnn.rnn_states(w_h=0.9)
+    h_prev = 0.0
+    for t, x in enumerate(rnn.TOKENS):
+        assert abs(h[t] - math.tanh(0.9 * h_prev + 0.8 * x)) < 1e-12
+        h_prev = h[t]
+
+
+@given(st.integers(0, 6), st.floats(-3, 3))
+def test_a_state_depends_only_on_tokens_up_to_its_time(t, new_token):
+    changed = list(rnn.TOKENS)
+    changed[t + 1] = new_token
+    before = rnn.rnn_states(rnn.TOKENS)[1]
+    after = rnn.rnn_states(changed)[1]
+    assert np.array_equal(before[: t + 1], after[: t + 1])
+
+
+def test_tanh_slope_readouts():
+    assert f"{TanhState(z=0).data()['slope']:.3f}" == "1.000"
+    assert f"{TanhState(z=2).data()['slope']:.3f}" == "0.071"
+    assert abs(TanhState(z=2).data()["slope"] - 1 / math.cosh(2) ** 2) < 1e-12
+
+
+def test_tangent_touches_and_has_the_slope():
+    z0 = 0.7
+    assert abs(rnn.tangent(z0, [z0])[0] - math.tanh(z0)) < 1e-12
+    a, b = rnn.tangent(z0, [0.0, 1.0])
+    assert abs((b - a) - (1 - math.tanh(z0) ** 2)) < 1e-12
+
+
+def test_track_data_holds_only_the_computed_states():
+    d = TrackState(step=3).data()
+    assert len(d["h"]) == 4 and d["tokens"] == list(rnn.TOKENS)
+
+
+def test_readout_heads():
+    assert ReadoutState(head="cls", step=5).outputs() == {}
+    cls = ReadoutState(head="cls", step=LAST_T).outputs()
+    h7 = rnn.rnn_states()[1][-1]
+    assert list(cls) == [LAST_T] and abs(cls[LAST_T] - 1 / (1 + math.exp(-2 * h7))) < 1e-12
+    assert list(ReadoutState(head="seq", step=4).outputs()) == [0, 1, 2, 3, 4]

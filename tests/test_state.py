@@ -1,0 +1,55 @@
+"""The state model: every way of changing a figure goes through checked, bounded parameters."""
+import pytest
+
+from rnntui.figures.recurrence import ReadoutState, TanhState, TrackState
+from rnntui.state import BadValue
+
+
+def test_with_value_parses_and_returns_a_new_frozen_state():
+    s = TrackState()
+    t = s.with_value("w_h", "1.4")
+    assert t.w_h == 1.4 and s.w_h == 0.9
+    with pytest.raises(Exception):
+        t.w_h = 0.0  # frozen
+
+
+@pytest.mark.parametrize("key,value", [("w_h", "banana"), ("w_h", "9"), ("w_h", "nan"), ("step", "8"),
+                                       ("step", "1.5"), ("step", "-1")])
+def test_bad_values_name_the_allowed_range(key, value):
+    with pytest.raises(BadValue) as e:
+        TrackState().with_value(key, value)
+    message = str(e.value)
+    assert "\n" not in message and key in message and "from" in message
+
+
+def test_unknown_key_lists_the_keys_the_figure_takes():
+    with pytest.raises(BadValue) as e:
+        TrackState().with_value("w_q", "1")
+    assert "w_h, w_x, b, step" in str(e.value)
+
+
+def test_choice_values_and_cycling():
+    s = ReadoutState()
+    assert s.with_value("head", "SEQ").head == "seq"
+    with pytest.raises(BadValue, match="one of cls, seq"):
+        s.with_value("head", "tree")
+    assert s.nudged("head", 1).head == "seq" and s.nudged("head", 2).head == "cls"
+
+
+def test_nudge_moves_by_notches_and_stops_at_the_bounds():
+    s = TrackState()
+    assert s.nudged("w_h", 1).w_h == pytest.approx(1.0)
+    assert s.nudged("w_h", -100).w_h == -2.0
+    assert s.nudged("step", 100).step == 7 and s.nudged("step", -5).step == 0
+    assert TanhState().to_end("z", 1).z == 4.0 and TanhState().to_end("z", -1).z == -4.0
+
+
+def test_notches_do_not_accumulate_float_error():
+    s = TrackState(w_h=0.0)
+    for _ in range(7):
+        s = s.nudged("w_h", 1)
+    assert s.w_h == 0.7 and f"{s.w_h:.2f}" == "0.70"
+
+
+def test_axis_end():
+    assert TrackState(step=7).at_axis_end() and not TrackState(step=6).at_axis_end()
