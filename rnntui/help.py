@@ -16,11 +16,13 @@ def help_renderable(screen) -> Group:
     f, state = screen.figure, screen.state
     about = Text()
     about.append(f"{screen.TOPIC_ID}/{f.id}  {f.title} ({f.refs})\n", style="bold")
-    about.append(f.prose + "\n\n")
+    about.append(f.prose + "\n")
+    params = Table(box=None, padding=(0, 2, 0, 0), header_style="bold underline")
+    for column in ("parameter", "now", "allowed", "how"):
+        params.add_column(column)
     for p in state.params():
-        role = "←/→ steps it" if p.name == state.AXIS else (f"key {p.key} cycles it" if p.key else "↑/↓ then +/-")
-        about.append(f"  {p.name:<10}", style="bold")
-        about.append(f"{p.show(getattr(state, p.name)):>8}   {p.allowed(state)}   ({role})\n")
+        how = "← →" if p.name == state.AXIS else (f"key {p.key}" if p.key else "↑↓ then + -")
+        params.add_row(p.name, p.show(getattr(state, p.name)), p.allowed(state), how)
     keys = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     keys.add_column(style="bold")
     keys.add_column()
@@ -29,7 +31,7 @@ def help_renderable(screen) -> Group:
     toggles = [p for p in state.params() if p.key]
     for p in toggles:
         keys.add_row(p.key, f"cycle {p.label} ({', '.join(p.choices)})")
-    return Group(about, Text("Keys", style="bold underline"), keys, Text("\nescape or ? closes this", style="dim"))
+    return Group(about, params, Text(""), Text("Keys", style="bold underline"), keys, Text("\nescape or ? closes this", style="dim"))
 
 
 class HelpScreen(ModalScreen):

@@ -10,6 +10,9 @@ from rich.text import Text
 from textual.widgets import Static
 
 INNER = 6  # characters inside a cell: fits "-0.380"
+# mid-luminance tints: readable on dark and light themes and still visible in greys under NO_COLOR
+POSITIVE = "rgb(235,120,55)"
+NEGATIVE = "rgb(80,150,255)"
 
 
 @dataclass(frozen=True)
@@ -28,7 +31,7 @@ def _fmt(value) -> str:
 def _style(value, current: bool) -> str:
     base = "bold reverse" if current else ""
     if isinstance(value, (int, float)):
-        tint = "red" if value > 0.05 else "blue" if value < -0.05 else ""
+        tint = POSITIVE if value > 0.05 else NEGATIVE if value < -0.05 else ""
         return f"{base} {tint}".strip()
     return base
 
