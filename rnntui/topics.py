@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rnntui.screens.base import Figure, TopicScreen
+from rnntui.screens.gradients import GradientsScreen
 from rnntui.screens.recurrence import RecurrenceScreen
 from rnntui.state import BadValue, FigureState
 
@@ -10,6 +11,7 @@ PLANNED = ("recurrence", "gradients", "lstm", "seq2seq", "attention", "parallel"
 
 TOPICS: tuple[type[TopicScreen], ...] = tuple(sorted((
     RecurrenceScreen,
+    GradientsScreen,
 ), key=lambda s: PLANNED.index(s.TOPIC_ID)))
 
 

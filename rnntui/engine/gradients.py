@@ -5,6 +5,8 @@ After k hops back from the last state the gradient is the product of the k most 
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from rnntui.engine.recurrence import B, TOKENS, W_X
@@ -57,3 +59,73 @@ def first_hop(products, below=None, above=None):
     hit = (np.abs(p) < below) if below is not None else (np.abs(p) > above)
     hops = np.flatnonzero(hit)
     return int(hops[0]) if hops.size else None
+
+
+def backward_products_f32(factors) -> np.ndarray:
+    """The same products as float32 would hold them: past F32_MAX they are inf, below about
+    1.4e-45 they are 0, and inf·0 is NaN. Returned as float64 so the non-finite values show."""
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        p = np.cumprod(np.asarray(factors, dtype=np.float32), dtype=np.float32)
+    return np.concatenate(([1.0], p.astype(np.float64)))
+
+
+def chain(n: int, w_h, act="tanh", w_x=W_X, b=B):
+    """Factors and float64 products of an n-token chain (n−1 hops back to h_0)."""
+    factors = hop_factors(chain_tokens(n), w_h, w_x, b, act)
+    return factors, backward_products(factors)
+
+
+# -- clipping (Pascanu, Mikolov & Bengio 2013) -------------------------------------------------
+
+G_EXPLODING = (24.0, -36.0, 72.0)  # a gradient of norm 84.0: 84² = 24² + 36² + 72²
+
+
+def norm(g) -> float:
+    return float(np.linalg.norm(np.asarray(g, dtype=float)))
+
+
+def clip_scale(g_norm, threshold) -> float:
+    """threshold/‖g‖ when ‖g‖ ≥ threshold, else 1: clipping is a ceiling, never a floor."""
+    return threshold / g_norm if g_norm >= threshold else 1.0
+
+
+def clip(g, threshold) -> np.ndarray:
+    """Rescale g so its norm is at most threshold; its direction is kept."""
+    g = np.asarray(g, dtype=float)
+    return g * clip_scale(norm(g), threshold)
+
+
+# -- E1: a vector RNN's gradient against distance ------------------------------------------------
+
+E1_D, E1_T = 64, 60
+E1_CS = (0.5, 1.0, 1.5)
+
+
+def bptt_norms(c, seed=0, input_scale=1.0, act="tanh", d=E1_D, T=E1_T) -> np.ndarray:
+    """‖∂L/∂h_t‖ / ‖∂L/∂h_T‖ at distance T−t = 0..T for one random vector RNN.
+
+    h_t = act(W h_{t−1} + x_t), h_0 = 0, W = c·W₀/√d with W₀ ~ N(0, 1) (so W ~ N(0, (c/√d)²)),
+    x_t ~ N(0, input_scale²), loss L = v·h_T at the last step. Going back one step:
+    ∂L/∂h_{t−1} = Wᵀ (act'(z_t) ⊙ ∂L/∂h_t). The seed draws W₀, x and v, so curves for
+    different c share them and differ only by c.
+    """
+    return np.array(_bptt_norms(float(c), int(seed), float(input_scale), act, int(d), int(T)))
+
+
+@lru_cache(maxsize=256)
+def _bptt_norms(c, seed, input_scale, act, d, T):
+    rng = np.random.default_rng(seed)
+    W = c / np.sqrt(d) * rng.standard_normal((d, d))
+    x = input_scale * rng.standard_normal((T, d))
+    v = rng.standard_normal(d)
+    h, z = np.zeros(d), np.empty((T, d))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(T):
+            z[t] = W @ h + x[t]
+            h = np.tanh(z[t]) if act == "tanh" else np.maximum(z[t], 0.0)
+        g = v
+        norms = [np.linalg.norm(g)]
+        for t in range(T - 1, -1, -1):
+            g = W.T @ (act_slope(z[t], act) * g)
+            norms.append(np.linalg.norm(g))
+        return tuple((np.array(norms) / norms[0]).tolist())

@@ -1,0 +1,230 @@
+"""T2 `gradients` against closed forms, independent computations and the seed's figures
+(seed 001: 1 → 0.057 after 7 hops, ReLU at W_h = 1.60 crosses float32 max at hop 189, a gradient
+of norm 84.0 clipped at 5; seed 000: E1, c = 1.5 keeps about 5% at distance 20)."""
+import json
+import math
+from functools import reduce
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rnntui.app import RnnApp
+from rnntui.cli import main
+from rnntui.engine import gradients as gr
+from rnntui.engine import recurrence as rnn
+from rnntui.figures.gradients import BackwardState, BpttState, ClipState, FactorsState, HopState, ProductState
+from rnntui.screens.gradients import GradientsScreen
+from rnntui.topics import find
+
+floats = st.floats(-2.0, 2.0, allow_nan=False)
+
+
+# -- engine ---------------------------------------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(floats, min_size=2, max_size=40), st.floats(0.0, 2.0), floats, st.floats(-1.0, 1.0))
+def test_tanh_factor_never_exceeds_w_h(tokens, w_h, w_x, b):
+    f = gr.hop_factors(tokens, w_h, w_x, b, "tanh")
+    assert len(f) == len(tokens) - 1
+    assert np.all(f <= w_h + 1e-15) and np.all(f >= 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(floats, min_size=2, max_size=40), st.floats(0.0, 2.0))
+def test_relu_factor_is_w_h_or_zero(tokens, w_h):
+    f = gr.hop_factors(tokens, w_h, act="relu")
+    assert np.all(np.isclose(f, w_h) | (f == 0))
+
+
+def _h_last_from(t, h_t, tokens, w_h, act="tanh"):
+    """Run the recurrence on from a given h_t to the last state (a second, independent forward pass)."""
+    h = h_t
+    for x in tokens[t + 1:]:
+        z = w_h * h + rnn.W_X * x
+        h = math.tanh(z) if act == "tanh" else max(z, 0.0)
+    return h
+
+
+@pytest.mark.parametrize("w_h,act", [(0.9, "tanh"), (1.4, "tanh"), (0.5, "tanh"), (1.6, "relu")])
+def test_products_are_the_derivative_of_the_last_state(w_h, act):
+    """products[k] = ∂h_7/∂h_{7−k}, checked by central differences on the forward pass."""
+    tokens = list(rnn.TOKENS)
+    _, h = gr.forward(tokens, w_h, act=act)
+    p = gr.backward_products(gr.hop_factors(tokens, w_h, act=act))
+    eps = 1e-6
+    for k in range(len(tokens)):
+        t = len(tokens) - 1 - k
+        numeric = (_h_last_from(t, h[t] + eps, tokens, w_h, act) - _h_last_from(t, h[t] - eps, tokens, w_h, act)) / (2 * eps)
+        assert abs(p[k] - numeric) < 1e-7
+
+
+def test_t1_defaults_lose_94_percent_in_seven_hops():
+    p = BackwardState().products()
+    assert p[0] == 1.0 and f"{p[7]:.3f}" == "0.057"  # seed 001
+
+
+@pytest.mark.parametrize("w_h,act", [(0.9, "tanh"), (1.6, "relu"), (1.2, "tanh"), (0.3, "relu"), (2.0, "relu")])
+def test_product_is_the_plain_running_product_and_crossings_match_a_log_search(w_h, act):
+    factors, p = gr.chain(200, w_h, act)
+    running = [reduce(lambda a, b: a * b, factors[:k], 1.0) for k in range(len(factors) + 1)]
+    assert np.allclose(p, running, rtol=1e-12, atol=0)
+    # independently: the first hop whose summed log-factor passes log(limit)
+    with np.errstate(divide="ignore"):
+        logs = np.concatenate(([0.0], np.cumsum(np.log(factors))))
+    below = next((k for k, v in enumerate(logs) if v < math.log(gr.F32_TINY)), None)
+    above = next((k for k, v in enumerate(logs) if v > math.log(gr.F32_MAX)), None)
+    crossings = ProductState(w_h=w_h, act=act).crossings()
+    assert crossings == {"below_f32_min_normal": below, "above_f32_max": above}
+
+
+def test_relu_at_1_6_crosses_float32_max_at_hop_189():
+    factors, p = gr.chain(200, 1.6, "relu")
+    assert np.allclose(factors, 1.6)  # every unit on the chain is active
+    assert math.ceil(math.log(gr.F32_MAX) / math.log(1.6)) == 189  # closed form: 1.6^k > max
+    assert gr.first_hop(p, above=gr.F32_MAX) == 189
+    p32 = gr.backward_products_f32(factors)
+    assert np.isfinite(p32[188]) and np.isinf(p32[189])  # float32 itself overflows there
+    assert np.isfinite(p).all()  # float64 does not
+
+
+def test_float32_limits_are_the_documented_ones():
+    assert f"{gr.F32_TINY:.7e}" == "1.1754944e-38" and f"{gr.F32_MAX:.7e}" == "3.4028235e+38"
+
+
+def test_chain_starts_with_t1_tokens_and_follows_its_rule():
+    x = gr.chain_tokens(200)
+    assert tuple(x[:8]) == rnn.TOKENS
+    assert all(x[t] == rnn.TOKENS[t % 8] for t in range(200)) and "mod 8" in gr.CHAIN_RULE
+
+
+def test_tanh_factor_peak_stays_below_w_h_and_relu_reaches_it():
+    _, top = FactorsState().largest()
+    assert top < 0.9
+    k, top = FactorsState(act="relu").largest()
+    assert top == pytest.approx(0.9)
+
+
+def test_hop_is_slope_times_weight():
+    s = HopState(hop=3, w_h=1.2)
+    z = rnn.rnn_states(rnn.TOKENS, 1.2)[0][s.t]
+    assert s.t == 5 and s.factor() == pytest.approx((1 - math.tanh(z) ** 2) * 1.2)
+
+
+def test_clipping_scales_84_down_to_the_threshold_and_leaves_small_ones():
+    g = np.array(gr.G_EXPLODING)
+    assert gr.norm(g) == 84.0  # seed 001
+    assert gr.clip_scale(84.0, 5.0) == pytest.approx(5 / 84)
+    clipped = gr.clip(g, 5.0)
+    assert gr.norm(clipped) == pytest.approx(5.0)
+    assert np.allclose(clipped / np.linalg.norm(clipped), g / 84.0)  # same direction
+    assert gr.clip_scale(84.0, 100.0) == 1.0 and np.array_equal(gr.clip(g, 100.0), g)
+    tiny = ClipState.vanishing()
+    assert tiny < 1e-6 and gr.clip_scale(tiny, 5.0) == 1.0  # a ceiling, not a floor
+    assert ClipState(threshold=84.0).data()["scale"] == 1.0  # at the threshold exactly: scale 1
+
+
+def _bptt_by_differences(c, seed, d, T, act="tanh"):
+    """‖∂L/∂h_t‖ by central differences on a fresh forward pass (draws in the documented order)."""
+    rng = np.random.default_rng(seed)
+    W = c / np.sqrt(d) * rng.standard_normal((d, d))
+    x = rng.standard_normal((T, d))
+    v = rng.standard_normal(d)
+    f = np.tanh if act == "tanh" else (lambda z: np.maximum(z, 0.0))
+    hs = [np.zeros(d)]
+    for t in range(T):
+        hs.append(f(W @ hs[-1] + x[t]))
+
+    def loss_from(t, h):
+        for s in range(t, T):
+            h = f(W @ h + x[s])
+        return v @ h
+
+    eps, norms = 1e-6, []
+    for t in range(T, -1, -1):
+        grad = [(loss_from(t, hs[t] + eps * e) - loss_from(t, hs[t] - eps * e)) / (2 * eps) for e in np.eye(d)]
+        norms.append(np.linalg.norm(grad))
+    return np.array(norms) / norms[0]
+
+
+@pytest.mark.parametrize("act", ["tanh", "relu"])
+def test_bptt_matches_finite_differences(act):
+    expected = _bptt_by_differences(1.5, 3, d=5, T=6, act=act)
+    assert np.allclose(gr.bptt_norms(1.5, 3, act=act, d=5, T=6), expected, rtol=1e-5)
+
+
+def test_e1_is_reproducible_and_c_1_5_decays_under_tanh_and_explodes_under_relu():
+    a = gr.bptt_norms(1.5, seed=7)
+    gr._bptt_norms.cache_clear()
+    assert np.array_equal(a, gr.bptt_norms(1.5, seed=7))
+    assert not np.array_equal(a, gr.bptt_norms(1.5, seed=8))
+    tanh = BpttState().curves()
+    assert len(tanh["1.5"]) == 61 and tanh["1.5"][0] == 1.0
+    assert tanh["1.5"][60] < tanh["1.5"][20] < 1.0  # decays
+    assert tanh["0.5"][20] < tanh["1.0"][20] < tanh["1.5"][20]  # larger c keeps more
+    relu = BpttState(act="relu").curves()
+    assert relu["1.5"][60] > relu["1.5"][20] > 1.0  # explodes
+
+
+def test_e1_c_1_5_keeps_a_few_percent_at_distance_20_like_the_seed():
+    left = [gr.bptt_norms(1.5, seed)[20] for seed in range(5)]
+    assert 0.01 < math.exp(np.mean(np.log(left))) < 0.2  # seed 000: about 5%
+
+
+# -- states, command line, screen -----------------------------------------------------------------
+
+def test_gradients_opens_on_its_first_figure_and_set_keys_find_their_figure():
+    screen, figure = find("gradients")
+    assert screen is GradientsScreen and figure.id == "hop"
+    assert find("gradients", ["threshold=3"])[1].id == "clipping"
+    assert find("gradients", ["seed=3"])[1].id == "bptt"
+    assert [f.id for f in GradientsScreen.FIGURES] == ["hop", "backward", "factors", "product", "clipping", "bptt"]
+
+
+def test_shot_product_relu_shows_189(tmp_path):
+    out = tmp_path / "p.txt"
+    assert main(["shot", "gradients/product", "--set", "act=relu", "--set", "w_h=1.6", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "float32 max: hop 189" in text and "NaN" in text and "▲inf" in text
+
+
+def test_shot_product_json_holds_factors_and_product(tmp_path):
+    out = tmp_path / "p.json"
+    assert main(["shot", "gradients/product", "--set", "act=relu", "--set", "w_h=1.6", "-o", str(out)]) == 0
+    data = json.loads(out.read_text())
+    factors, product = data["factors"], data["product"]
+    assert len(factors) == 199 and len(product) == 200 and data["chain_rule"] == gr.CHAIN_RULE
+    assert product[-1] == pytest.approx(1.6 ** 199, rel=1e-9)
+    assert data["crossings"]["above_f32_max"] == 189
+    assert data["product_float32"][189] == "inf"  # non-finite values are written as strings
+    assert data["tokens"][:8] == list(rnn.TOKENS)
+
+
+def test_bad_value_is_one_line_and_exit_2(capsys):
+    assert main(["shot", "gradients/product", "--set", "w_h=banana", "-o", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "w_h=banana" in err and "Traceback" not in err
+    assert main(["gradients", "--set", "act=sigmoid"]) == 2
+
+
+async def test_stepping_and_play_move_the_cursor_and_resizing_mid_play_is_safe():
+    app = RnnApp("gradients", "product")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("right", "right")
+        assert screen.state.hop == 2
+        await pilot.press("space")
+        assert screen.playing
+        for size in [(100, 30), (60, 18), (160, 45), (80, 24), (45, 14)] * 2:
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.06)
+        assert screen.state.hop > 2
+        await pilot.press("space")
+        assert not screen.playing
+        await pilot.press("a")
+        assert screen.state.act == "relu"
+
+
+def test_snapshot_product(snap_compare):
+    assert snap_compare(RnnApp("gradients", "product"), terminal_size=(80, 24))

@@ -1,0 +1,111 @@
+"""The plot widget: log axis by hand, labelled reference lines, a cursor, 0/inf/NaN drawn not raised,
+and any number of resizes."""
+import math
+import re
+
+import numpy as np
+import pytest
+from textual.app import App
+from textual_plotext.plot import Plot as PlotextFigure
+
+from rnntui.widgets.plot import (GREY, RED, Line, Plot, PlotSpec, Series, decade_label, draw, log_ticks,
+                                 nice_ticks, non_finite_marks)
+
+F32_TINY, F32_MAX = 1.1754944e-38, 3.4028235e38
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+XS = tuple(range(20))
+BAD = (1.0, 0.5, 0.25, 0.0, 0.0, 2.0, float("inf"), float("nan"), 1e-300, 4.0) + (1.0,) * 10
+LINES = (Line(F32_TINY, "float32 min normal", RED), Line(F32_MAX, "float32 max", RED),
+         Line(1.0, "×1", GREY, dashed=True, align="right"))
+
+
+def text_of(spec, size=(80, 20)):
+    plt = PlotextFigure()
+    draw(plt, spec, size=size)
+    plt._set_size(*size)
+    return ANSI.sub("", plt.build())
+
+
+def test_decade_ticks_are_labelled_like_1e_minus_10_and_include_1():
+    ticks, labels = log_ticks(-45.0, 45.0, most=7)
+    assert 0.0 in ticks and labels[ticks.index(0.0)] == "1"
+    assert all(label == "1" or re.fullmatch(r"1e-?\d+", label) for label in labels)
+    assert all(lo < hi for lo, hi in zip(ticks, ticks[1:])) and len(ticks) <= 7
+    assert decade_label(-10) == "1e-10"
+
+
+def test_nice_ticks_are_round_and_inside():
+    ticks, labels = nice_ticks(0, 199, most=6)
+    assert ticks == [0, 50, 100, 150] and labels == ["0", "50", "100", "150"]
+    assert nice_ticks(-4, 4, most=5)[0] == [-4, -2, 0, 2, 4]
+
+
+def test_non_finite_points_are_found_where_they_first_occur():
+    marks = dict((w, x) for x, w in non_finite_marks(Series(XS, BAD), log=True))
+    assert marks == {"0": 3, "inf": 6, "NaN": 7}
+    assert "0" not in dict((w, x) for x, w in non_finite_marks(Series(XS, BAD), log=False))
+
+
+def test_log_plot_of_a_series_with_0_inf_nan_draws_marks_and_labelled_lines():
+    spec = PlotSpec(series=(Series(XS, BAD, "g"),), lines=LINES, cursor=5, log_y=True, ylim=(1e-45, 1e45))
+    out = text_of(spec)
+    for word in ("▼0", "▲inf", "▲NaN", "float32 min normal", "float32 max", "×1", "1e-45" if False else "1"):
+        assert word in out
+    # tick labels are decades of the real values, not log10 numbers
+    assert re.search(r"1e\d+┤", out) and re.search(r"1e-\d+┤", out)
+
+
+def test_reference_line_sits_at_its_value_on_the_log_axis():
+    """The ×1 line on a log axis from 1e-4 to 1e4 is the middle row of the canvas."""
+    spec = PlotSpec(series=(Series((0, 1), (1e-4, 1e4)),), lines=(Line(1.0, "×1", GREY),), log_y=True, ylim=(1e-4, 1e4))
+    rows = text_of(spec, size=(40, 11)).splitlines()
+    canvas = [i for i, r in enumerate(rows) if "┤" in r or "│" in r[:8]][: 9]
+    line_row = next(i for i, r in enumerate(rows) if "×1" in r)
+    assert abs(line_row - (canvas[0] + canvas[-1]) / 2) <= 1
+
+
+def test_cursor_marks_the_point_of_each_series_at_that_x():
+    spec = PlotSpec(series=(Series(XS, tuple(float(x) for x in XS)),), cursor=10, nice_ticks=True)
+    rows = text_of(spec, size=(60, 15)).splitlines()
+    dot = [(i, r.index("●")) for i, r in enumerate(rows) if "●" in r]
+    assert len(dot) == 1
+    bottom = next(r for r in rows if "└" in r)
+    assert bottom[dot[0][1]] == "┴"  # the cursor's vertical line meets the x axis under the point
+
+
+@pytest.mark.parametrize("spec", [
+    PlotSpec(),
+    PlotSpec(series=(Series(XS, (float("nan"),) * 20),), log_y=True),
+    PlotSpec(series=(Series(XS, (0.0,) * 20),), log_y=True, lines=LINES, cursor=3),
+    PlotSpec(series=(Series((1.0,), (5.0,)),), log_x=True, log_y=True),
+    PlotSpec(series=(Series(XS, BAD),), ylim=(0, -1), xlim=(3, 3), cursor=1e9),
+    PlotSpec(series=(Series(XS, tuple(-v for v in BAD)),), log_y=True, legend="below"),
+    PlotSpec(series=(Series(XS, (1e300, 1e-300) * 10),), log_y=True, lines=(Line(float("inf"), "x"),)),
+])
+@pytest.mark.parametrize("size", [(16, 5), (30, 8), (80, 20), (200, 60)])
+def test_awkward_specs_draw_at_any_size(spec, size):
+    assert text_of(spec, size)
+
+
+class PlotApp(App):
+    def compose(self):
+        yield Plot(PlotSpec(series=(Series(XS, BAD, "g"), Series(XS, tuple(np.linspace(1, 2, 20)), "h")), lines=LINES,
+                            cursor=7, log_y=True, ylim=(1e-45, 1e45), legend="below", nice_ticks=True))
+
+
+async def test_widget_survives_20_resizes_and_keeps_drawing():
+    app = PlotApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        plot = app.query_one(Plot)
+        for i in range(20):
+            w, h = 30 + (i * 37) % 150, 8 + (i * 11) % 40
+            await pilot.resize_terminal(w, h)
+            await pilot.pause()
+            assert plot.size.width == w
+            lines = [str(plot.render_line(y).text) for y in range(plot.size.height)]
+            drawn = "\n".join(lines)
+            assert "▲inf" in drawn and "━━ g" in drawn
+        await pilot.resize_terminal(10, 4)  # smaller than a plot can be: a note, no exception
+        await pilot.pause()
+        assert "too small" in str(plot.render())
