@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rnntui.screens.base import Figure, TopicScreen
 from rnntui.screens.gradients import GradientsScreen
+from rnntui.screens.parallel import ParallelScreen
 from rnntui.screens.recurrence import RecurrenceScreen
 from rnntui.state import BadValue, FigureState
 
@@ -11,6 +12,7 @@ PLANNED = ("recurrence", "gradients", "lstm", "seq2seq", "attention", "parallel"
 
 TOPICS: tuple[type[TopicScreen], ...] = tuple(sorted((
     RecurrenceScreen,
+    ParallelScreen,
     GradientsScreen,
 ), key=lambda s: PLANNED.index(s.TOPIC_ID)))
 

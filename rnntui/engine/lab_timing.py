@@ -1,0 +1,178 @@
+"""E6 timing lab: an RNN forward against a multi-head self-attention forward, on this machine.
+
+torch is imported inside `run` only. The cache helpers need no torch, so a screen can show the
+last measurement without paying for the import. Results are cached per machine under
+$XDG_CACHE_HOME/rnntui (or ~/.cache/rnntui), one JSON file per host.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from rnntui.engine.parallel import TIMING_D, TIMING_T, attention_flops, rnn_flops
+
+VERSION = 1
+HEADS = 4  # d_k = 64 at d = 256
+
+
+class Cancelled(Exception):
+    """The run was stopped between two forwards; `partial` holds what was measured."""
+
+    def __init__(self, partial: dict) -> None:
+        super().__init__("cancelled")
+        self.partial = partial
+
+
+# -- where results live ---------------------------------------------------------------------
+def machine() -> dict:
+    return {"host": platform.node() or "unknown", "arch": platform.machine(), "system": platform.system(),
+            "processor": platform.processor(), "cpus": os.cpu_count()}
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rnntui"
+
+
+def cache_path() -> Path:
+    host = re.sub(r"[^A-Za-z0-9._-]+", "_", machine()["host"])[:64] or "unknown"
+    return cache_dir() / f"timing-{host}.json"
+
+
+def _check(result) -> dict:
+    """Raise ValueError unless `result` looks like a finished run of this version."""
+    if not isinstance(result, dict) or result.get("version") != VERSION:
+        raise ValueError("not a timing result of this version")
+    rows = result.get("rows")
+    if not isinstance(rows, list) or not rows:
+        raise ValueError("no rows")
+    for row in rows:
+        for key in ("T", "rnn_s", "attention_s", "rnn_flops", "attention_flops"):
+            if not isinstance(row.get(key) if isinstance(row, dict) else None, (int, float)):
+                raise ValueError(f"a row lacks {key}")
+        if row["rnn_s"] <= 0 or row["attention_s"] <= 0:
+            raise ValueError("a time that is not positive")
+    return result
+
+
+def load_cache(path: Path | None = None) -> tuple[dict | None, str | None]:
+    """(result, None), (None, None) when nothing is cached, or (None, one-line report) when the
+    file is corrupt; a corrupt file is moved aside (…json.corrupt) so the next run rebuilds it."""
+    path = path or cache_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, None
+    except OSError as e:
+        return None, f"timing cache {path} unreadable ({e.strerror}); the next run rebuilds it"
+    try:
+        return _check(json.loads(text)), None
+    except (ValueError, TypeError, AttributeError) as e:
+        why = str(e).splitlines()[0][:60] if str(e) else type(e).__name__
+        try:
+            os.replace(path, path.with_name(path.name + ".corrupt"))
+        except OSError:
+            pass
+        return None, f"timing cache {path.name} was corrupt ({why}); set aside, the next run rebuilds it"
+
+
+def save_cache(result: dict, path: Path | None = None) -> Path:
+    """Write atomically (beside the target, then rename)."""
+    path = path or cache_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".timing-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(result, out, indent=1)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+# -- what a result says -----------------------------------------------------------------------
+def row_for(result: dict | None, T: int) -> dict | None:
+    for row in (result or {}).get("rows", []):
+        if row["T"] == T:
+            return row
+    return None
+
+
+def rates(row: dict) -> tuple[float, float]:
+    """Achieved FLOP/s of the RNN and of attention (counted FLOPs over the median time)."""
+    return row["rnn_flops"] / row["rnn_s"], row["attention_flops"] / row["attention_s"]
+
+
+def speedup(row: dict) -> float:
+    """How many times faster the RNN forward is than the attention forward."""
+    return row["attention_s"] / row["rnn_s"]
+
+
+def rate_ratio(row: dict) -> float:
+    """Attention's FLOP rate over the RNN's."""
+    r, a = rates(row)
+    return a / r
+
+
+# -- the measurement ----------------------------------------------------------------------------
+def _median_time(forward, repeats: int, budget_s: float, should_stop) -> tuple[float, int]:
+    forward()  # warm-up: allocation, kernel choice
+    times = []
+    spent = 0.0
+    while len(times) < repeats and (len(times) < 3 or spent < budget_s):
+        if should_stop():
+            break
+        t0 = time.perf_counter()
+        forward()
+        times.append(time.perf_counter() - t0)
+        spent += times[-1]
+    return (statistics.median(times) if times else float("nan")), len(times)
+
+
+def run(Ts=TIMING_T, d: int = TIMING_D, repeats: int = 9, budget_s: float = 1.5, heads: int = HEADS,
+        progress=None, should_stop=None, seed: int = 0) -> dict:
+    """Time nn.RNN and nn.MultiheadAttention forwards (batch 1, CPU, inference mode) at every T.
+
+    Each forward is timed up to `repeats` times (at least 3; fewer once `budget_s` is spent) after
+    one warm-up, and the median kept. torch keeps its default thread count, which is recorded.
+    `progress(done, total, label, partial)` is called before each job; `should_stop()` is checked
+    between forwards and raises Cancelled with the rows finished so far.
+    """
+    import torch
+    from torch import nn
+
+    should_stop = should_stop or (lambda: False)
+    torch.manual_seed(seed)
+    rnn = nn.RNN(d, d, batch_first=True).eval()
+    mha = nn.MultiheadAttention(d, heads, batch_first=True).eval()
+    result = {"version": VERSION, "machine": machine(), "torch": torch.__version__,
+              "threads": torch.get_num_threads(), "d": d, "heads": heads, "batch": 1, "device": "cpu",
+              "when": time.strftime("%Y-%m-%d %H:%M"), "rows": []}
+    jobs = [(T, which) for T in Ts for which in ("rnn", "attention")]
+    row = {}
+    with torch.inference_mode():
+        for done, (T, which) in enumerate(jobs):
+            if should_stop():
+                raise Cancelled(result)
+            if progress:
+                progress(done, len(jobs), f"T={T} {which}", result)
+            x = torch.randn(1, T, d)
+            if which == "rnn":
+                median, reps = _median_time(lambda: rnn(x), repeats, budget_s, should_stop)
+                row = {"T": T, "rnn_s": median, "rnn_reps": reps, "rnn_flops": rnn_flops(T, d)}
+            else:
+                median, reps = _median_time(lambda: mha(x, x, x, need_weights=False), repeats, budget_s, should_stop)
+                row.update({"attention_s": median, "attention_reps": reps, "attention_flops": attention_flops(T, d)})
+                if should_stop():
+                    raise Cancelled(result)
+                result["rows"].append(row)
+    if progress:
+        progress(len(jobs), len(jobs), "done", result)
+    return result

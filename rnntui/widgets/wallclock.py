@@ -1,0 +1,129 @@
+"""The wallclock grid: rows are positions (or any parallel lanes), columns are wallclock steps.
+
+A cell lights when its lane works at that step. Glyphs carry the meaning, so it reads the same
+without colour (NO_COLOR): █ worked, ▒ working at the current step, · idle, blank not reached yet.
+Readouts above the grid count what happened so far: sequential steps used and busy cells.
+When the lanes do not fit the height, a window of them follows the current work.
+"""
+from __future__ import annotations
+
+import numpy as np
+from rich.text import Text
+from textual.widget import Widget
+
+DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
+STYLE = {DONE: "bold green", NOW: "bold yellow", IDLE: "dim", AHEAD: ""}
+LEGEND = ((DONE, "worked"), (NOW, "working now"), (IDLE, "idle"), ("□", "blank: not reached"))
+
+
+def counts(busy: np.ndarray, now: int) -> dict:
+    """What the readouts say after `now` wallclock steps."""
+    busy = np.asarray(busy, dtype=bool)
+    past = busy[:, :now]
+    used = int(past.any(axis=0).sum())
+    cells = int(past.sum())
+    return {"steps_used": used, "busy": cells, "cells": busy.size, "lanes": busy.shape[0],
+            "per_step": cells / used if used else 0.0}
+
+
+def cell_kind(busy: np.ndarray, row: int, col: int, now: int) -> str:
+    if col >= now:
+        return AHEAD
+    if busy[row, col]:
+        return NOW if col == now - 1 else DONE
+    return IDLE
+
+
+def _cell(kind: str, w: int) -> str:
+    if w == 1:
+        return kind
+    if kind in (DONE, NOW):
+        return kind * w if w == 2 else kind * (w - 1) + " "
+    return f"{kind:<{w}}" if w == 2 else f"{kind:^{w - 1}} "
+
+
+def window(rows: int, room: int, focus: int) -> tuple[int, int]:
+    """[start, stop) of the lanes to draw: all of them, or `room` around `focus`."""
+    if rows <= room:
+        return 0, rows
+    start = min(max(focus - room // 2, 0), rows - room)
+    return start, start + room
+
+
+def grid_text(busy: np.ndarray, now: int, width: int, height: int, lane: str = "pos") -> Text:
+    busy = np.asarray(busy, dtype=bool)
+    rows, cols = busy.shape
+    now = int(min(max(now, 0), cols))
+    c = counts(busy, now)
+    out = Text(no_wrap=True, overflow="crop")
+    out.append("sequential steps ", style="dim")
+    out.append(f"{c['steps_used']} of {cols}", style="bold")
+    out.append("   busy cells ", style="dim")
+    out.append(f"{c['busy']} of {c['cells']}", style="bold")
+    out.append("   busy per step ", style="dim")
+    out.append(f"{c['per_step']:.1f} of {rows}" if c["steps_used"] else "—", style="bold")
+    out.append("\n")
+    for glyph, word in LEGEND:
+        out.append(glyph if glyph != "□" else " ", style=STYLE.get(glyph, ""))
+        out.append(f" {word}   " if glyph != "□" else f"{word}", style="dim")
+    out.append("\n")
+
+    label_w = max(len(lane), len(str(rows - 1))) + 1
+    room = max(height - 3, 1)
+    tall = 2 if rows * 2 <= room else 1  # lines per lane: two when the height allows
+    w = int(min(max((width - label_w) // max(cols, 1), 1), 3 * tall + 1))
+    shown_cols = min(cols, max((width - label_w) // w, 1))
+    header = Text(f"{lane:>{label_w - 1}} ", style="dim")
+    every = 1 if w >= 3 else (2 if w == 2 else 5)
+    for s in range(shown_cols):
+        if s == now - 1:
+            text = str(s + 1) if w >= 3 else "▼" * w
+        else:
+            text = str(s + 1) if (s + 1) % every == 0 and len(str(s + 1)) <= max(w - (w >= 3), 1) else ""
+        piece = f"{text:<{w}}" if w < 3 else f"{text:^{w - 1}} "
+        header.append(piece, style="bold reverse" if s == now - 1 else "dim")
+    if header.cell_len + 12 <= width:
+        header.append(" wallclock →", style="dim")
+    out.append_text(header)
+    out.append("\n")
+
+    working = np.flatnonzero(busy[:, now - 1]) if now else np.array([], dtype=int)
+    focus = int(working[0]) if working.size else (int(np.flatnonzero(busy[:, :now].any(axis=1)).max())
+                                                 if now and busy[:, :now].any() else 0)
+    fit = room // tall
+    start, stop = window(rows, fit if rows <= fit else max(fit - 1, 1), focus)
+    for r in range(start, stop):
+        for line in range(tall):
+            label = str(r) if line == 0 else ""
+            out.append(f"{label:>{label_w - 1}} ", style="bold" if r in working else "dim")
+            for s in range(shown_cols):
+                kind = cell_kind(busy, r, s, now)
+                cell = _cell(kind, w)
+                if line and kind == IDLE:
+                    cell = " " * w  # an idle cell keeps one dot, on its first line
+                out.append(cell, style=STYLE[kind])
+            out.append("\n")
+    if stop - start < rows:
+        hidden = [f"↑ {start} above"] * bool(start) + [f"↓ {rows - stop} below"] * bool(rows - stop)
+        out.append(f"positions {start}–{stop - 1} of {rows} shown; " + ", ".join(hidden), style="dim italic")
+    out.rstrip()
+    return out
+
+
+class WallclockGrid(Widget):
+    """`show(busy, now)`: busy is a lanes × steps boolean array; `now` steps have passed."""
+
+    DEFAULT_CSS = "WallclockGrid { height: 1fr; min-height: 5; }"
+
+    def __init__(self, lane: str = "pos", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lane = lane
+        self.busy = np.zeros((1, 1), dtype=bool)
+        self.now = 0
+
+    def show(self, busy, now: int) -> None:
+        self.busy, self.now = np.asarray(busy, dtype=bool), int(now)
+        self.refresh()
+
+    def render(self) -> Text:
+        return grid_text(self.busy, self.now, self.size.width, self.size.height, self.lane)
