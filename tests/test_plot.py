@@ -6,10 +6,9 @@ import re
 import numpy as np
 import pytest
 from textual.app import App
-from textual_plotext.plot import Plot as PlotextFigure
 
-from rnntui.widgets.plot import (GREY, RED, Line, Plot, PlotSpec, Series, decade_label, draw, log_ticks,
-                                 nice_ticks, non_finite_marks)
+from rnntui.widgets.plot import (GREY, RED, Line, Plot, PlotSpec, Series, decade_label, log_ticks, nice_ticks,
+                                 non_finite_marks, render_plot)
 
 F32_TINY, F32_MAX = 1.1754944e-38, 3.4028235e38
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -21,10 +20,7 @@ LINES = (Line(F32_TINY, "float32 min normal", RED), Line(F32_MAX, "float32 max",
 
 
 def text_of(spec, size=(80, 20)):
-    plt = PlotextFigure()
-    draw(plt, spec, size=size)
-    plt._set_size(*size)
-    return ANSI.sub("", plt.build())
+    return render_plot(spec, *size).plain
 
 
 def test_decade_ticks_are_labelled_like_1e_minus_10_and_include_1():
@@ -71,7 +67,8 @@ def test_cursor_marks_the_point_of_each_series_at_that_x():
     dot = [(i, r.index("●")) for i, r in enumerate(rows) if "●" in r]
     assert len(dot) == 1
     bottom = next(r for r in rows if "└" in r)
-    assert bottom[dot[0][1]] == "┴"  # the cursor's vertical line meets the x axis under the point
+    assert bottom[dot[0][1]] in "┴┼"  # the cursor's vertical line meets the x axis under the point
+    assert rows[dot[0][0]].lstrip().startswith("10┤")  # at the height of the y tick 10 (the line y = x)
 
 
 @pytest.mark.parametrize("spec", [

@@ -1,19 +1,23 @@
 """One plot widget for every topic: lines, labelled reference lines, a cursor, optionally log axes.
 
-plotext's own log scale re-applies log10 on every build (and so breaks on resize) and raises on
-0 and inf. Here a log axis is drawn as log10(y) on a linear axis with our own decade tick labels
-(`1e-10`), and the whole figure is rebuilt from the spec on every render, so any number of
-resizes is safe. Points that are 0 (on a log axis), inf or NaN are not plotted; the place where a
-series first becomes one of them is marked (`▲inf`, `▲NaN`, `▼0`) instead.
+The plot is drawn by this module on a character grid: series as braille dots (2×4 per cell),
+reference lines, the cursor and the frame as box-drawing characters, labels as text. A log axis
+is log10(value) on a linear axis with decade tick labels (`1e-10`). Everything is rebuilt from
+the spec at the widget's current size on every render, so any number of resizes is safe, and
+points that are 0 (on a log axis), inf or NaN are not plotted: the place where a series first
+becomes one of them is marked (`▲inf`, `▲NaN`, `▼0`) instead. Drawing a figure takes about a
+millisecond, so a key press re-renders well inside a frame.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
+from rich.style import Style
 from rich.text import Text
-from textual_plotext import PlotextPlot
+from textual.widget import Widget
 
 RGB = tuple[int, int, int]
 BLUE: RGB = (66, 135, 245)
@@ -22,11 +26,13 @@ GREEN: RGB = (60, 180, 90)
 RED: RGB = (225, 60, 60)
 PURPLE: RGB = (170, 100, 230)
 GREY: RGB = (130, 130, 130)
-CURSOR: RGB = (200, 200, 200)
+CURSOR: RGB = (200, 200, 200)  # kept for callers; the cursor itself is drawn in the text colour, dimmed
 PALETTE = (BLUE, ORANGE, GREEN, PURPLE, RED)
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
+BRAILLE = 0x2800
+DOT = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # DOT[row in cell][column in cell]
 
 
 @dataclass(frozen=True)
@@ -35,8 +41,8 @@ class Series:
     y: tuple[float, ...]
     label: str = ""
     color: RGB = BLUE
-    marker: str = "braille"
-    scatter: bool = False
+    marker: str = "braille"  # "braille" (fine dots) or one character, e.g. "●" or "█"
+    scatter: bool = False  # points only, not joined
 
 
 @dataclass(frozen=True)
@@ -63,9 +69,11 @@ class PlotSpec:
     xlabel: str = ""
     title: str = ""
     marks: tuple[tuple[float, float, str], ...] = field(default=())  # (x, y, text) in data units
-    legend: str = "inside"  # "inside" (plotext's box), "below" (one line under the plot) or "none"
-    nice_ticks: bool = False  # linear axes get round 1-2-5 ticks with short labels
+    legend: str = "inside"  # "inside" (top left of the canvas), "below" (a line under the plot) or "none"
+    nice_ticks: bool = True  # kept for callers: linear axes always get round 1-2-5 ticks
 
+
+# -- ticks and axes ------------------------------------------------------------------------------
 
 def decade_label(power: float) -> str:
     p = int(round(power))
@@ -94,7 +102,7 @@ def nice_ticks(lo: float, hi: float, most: int = 6) -> tuple[list[float], list[s
     first = math.ceil(lo / step - 1e-9)
     ticks = [k * step for k in range(first, int(math.floor(hi / step + 1e-9)) + 1)]
     ticks = [0.0 if abs(t) < step * 1e-9 else t for t in ticks] or [lo]
-    return ticks, [f"{t:.10g}" for t in ticks]
+    return ticks, [f"{t:.10g}" if abs(t) < 1e6 else f"{t:.0e}" for t in ticks]
 
 
 def _axis(values, log: bool) -> np.ndarray:
@@ -106,24 +114,10 @@ def _axis(values, log: bool) -> np.ndarray:
         return np.where(np.isfinite(v) & (v > 0), np.log10(np.where(v > 0, v, 1.0)), np.nan)
 
 
-def _runs(mask: np.ndarray):
-    """(start, stop) of each run of True in mask."""
-    start = None
-    for i, ok in enumerate(mask):
-        if ok and start is None:
-            start = i
-        elif not ok and start is not None:
-            yield start, i
-            start = None
-    if start is not None:
-        yield start, len(mask)
-
-
 def non_finite_marks(s: Series, log: bool) -> list[tuple[float, str]]:
     """Where a series first becomes NaN, ±inf or (on a log axis) 0 or negative: (x, word)."""
-    y = np.asarray(s.y, dtype=float)
-    n = min(len(y), len(s.x))
-    y = y[:n]
+    n = min(len(s.x), len(s.y))
+    y = np.asarray(s.y[:n], dtype=float)
     found = []
     checks = [("NaN", np.isnan(y)), ("inf", np.isposinf(y)), ("-inf", np.isneginf(y))]
     if log:
@@ -132,6 +126,123 @@ def non_finite_marks(s: Series, log: bool) -> list[tuple[float, str]]:
         if bad.any():
             found.append((float(s.x[int(np.argmax(bad))]), word))
     return found
+
+
+def _limits(given, drawn: np.ndarray, log: bool) -> tuple[float, float]:
+    if given is not None:
+        lo, hi = (float(v) for v in _axis(given, log))
+        if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+            return lo, hi
+    if drawn.size == 0:
+        return 0.0, 1.0
+    lo, hi = float(drawn.min()), float(drawn.max())
+    if hi - lo < 1e-12 * max(1.0, abs(hi)):
+        lo, hi = lo - 1.0, hi + 1.0
+    return lo, hi
+
+
+def _clip_segment(x0, y0, x1, y1, w, h):
+    """Liang–Barsky: the part of a segment inside [0, w]×[0, h], or None."""
+    t0, t1, dx, dy = 0.0, 1.0, x1 - x0, y1 - y0
+    for p, q in ((-dx, x0), (dx, w - x0), (-dy, y0), (dy, h - y0)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        r = q / p
+        if p < 0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+        if t0 > t1:
+            return None
+    return x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy
+
+
+# -- the drawing ---------------------------------------------------------------------------------
+
+@lru_cache(maxsize=64)
+def _style(color: RGB | None, dim: bool = False) -> Style | None:
+    if color is None:
+        return Style(dim=True) if dim else None
+    return Style(color=f"rgb({color[0]},{color[1]},{color[2]})", dim=dim)
+
+
+class _Canvas:
+    """cw×ch character cells; braille dots at 2×4 per cell; (0, 0) is the top-left cell."""
+
+    def __init__(self, cw: int, ch: int, xlim, ylim) -> None:
+        self.cw, self.ch, self.xlim, self.ylim = cw, ch, xlim, ylim
+        self.chars = [[" "] * cw for _ in range(ch)]
+        self.styles: list[list[Style | None]] = [[None] * cw for _ in range(ch)]
+        self.bits = [[0] * cw for _ in range(ch)]
+
+    # data → sub-cell (dot) coordinates, as floats; dots run 0..2cw−1 and 0..4ch−1
+    def dx(self, x: float) -> float:
+        x0, x1 = self.xlim
+        return (x - x0) / (x1 - x0) * (2 * self.cw - 1)
+
+    def dy(self, y: float) -> float:
+        y0, y1 = self.ylim
+        return (y1 - y) / (y1 - y0) * (4 * self.ch - 1)
+
+    def col(self, x: float) -> int | None:
+        c = int(round(self.dx(x))) // 2
+        return c if 0 <= c < self.cw else None
+
+    def row(self, y: float) -> int | None:
+        r = int(round(self.dy(y))) // 4
+        return r if 0 <= r < self.ch else None
+
+    def put(self, r: int, c: int, char: str, style) -> None:
+        if 0 <= r < self.ch and 0 <= c < self.cw:
+            self.chars[r][c], self.styles[r][c], self.bits[r][c] = char, style, 0
+
+    def dot(self, px: int, py: int, style) -> None:
+        c, r = px >> 1, py >> 2
+        if 0 <= r < self.ch and 0 <= c < self.cw:
+            bits = self.bits[r][c] | DOT[py & 3][px & 1]
+            self.bits[r][c] = bits
+            self.chars[r][c], self.styles[r][c] = chr(BRAILLE + bits), style
+
+    def text(self, r: int | None, c: int, words: str, style, align: str = "left") -> None:
+        if r is None:
+            return
+        start = c if align == "left" else c - len(words) + 1 if align == "right" else c - len(words) // 2
+        start = min(max(start, 0), max(self.cw - len(words), 0))
+        for i, ch in enumerate(words):
+            self.put(r, start + i, ch, style)
+
+    def polyline(self, xs: np.ndarray, ys: np.ndarray, style, char: str | None = None) -> None:
+        """Join consecutive points (dots, or cells of `char`); parts outside the canvas are cut."""
+        w, h = 2 * self.cw - 1, 4 * self.ch - 1
+        pts = list(zip((self.dx(float(x)) for x in xs), (self.dy(float(y)) for y in ys)))
+        if len(pts) == 1:
+            pts = pts * 2
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+            seg = _clip_segment(x0, y0, x1, y1, w, h)
+            if seg is None:
+                continue
+            x0, y0, x1, y1 = seg
+            if char is None:
+                n = int(max(abs(x1 - x0), abs(y1 - y0))) + 1
+                for k in range(n + 1):
+                    t = k / n
+                    self.dot(int(round(x0 + t * (x1 - x0))), int(round(y0 + t * (y1 - y0))), style)
+            else:
+                n = int(max(abs(x1 - x0) / 2, abs(y1 - y0) / 4)) + 1
+                for k in range(n + 1):
+                    t = k / n
+                    self.put(int(round(y0 + t * (y1 - y0))) // 4, int(round(x0 + t * (x1 - x0))) // 2, char, style)
+
+    def points(self, xs: np.ndarray, ys: np.ndarray, style, char: str | None = None) -> None:
+        for x, y in zip(xs, ys):
+            px, py = int(round(self.dx(float(x)))), int(round(self.dy(float(y))))
+            if 0 <= px <= 2 * self.cw - 1 and 0 <= py <= 4 * self.ch - 1:
+                if char is None:
+                    self.dot(px, py, style)
+                else:
+                    self.put(py // 4, px // 2, char, style)
 
 
 def _align(x: float, xlim: tuple[float, float]) -> str:
@@ -144,143 +255,197 @@ def _align(x: float, xlim: tuple[float, float]) -> str:
     return "center"
 
 
-def draw(plt, spec: PlotSpec, size: tuple[int, int] | None = None, theme: str | None = None) -> None:
-    """Apply a spec to a fresh plotext figure (`plt` is plotext or textual-plotext's Plot).
-
-    With `size` and `theme` given they are set first, so text backgrounds match the canvas and
-    the number of ticks fits the width.
-    """
-    plt.clear_figure()
-    if size is not None:
-        plt.plotsize(*size)
-    if theme is not None:
-        plt.theme(theme)
-    plt.frame(True)
-    width = size[0] if size else 80
-
-    xs_all, ys_all, drawn = [], [], []
-    for s in spec.series:
-        x, y = _axis(s.x, spec.log_x), _axis(s.y, spec.log_y)
-        n = min(len(x), len(y))
-        x, y = x[:n], y[:n]
-        ok = np.isfinite(x) & np.isfinite(y)
-        drawn.append((s, x, y, ok))
-        xs_all += x[ok].tolist()
-        ys_all += y[ok].tolist()
-    xlim = _limits(spec.xlim, xs_all, spec.log_x)
-    ylim = _limits(spec.ylim, ys_all, spec.log_y)
-
-    # reference lines first, so the data is drawn over them; their labels last, over everything
-    labels = []
-    for line in spec.lines:
-        at = float(_axis([line.at], spec.log_x if line.vertical else spec.log_y)[0])
-        lim = xlim if line.vertical else ylim
-        if not (math.isfinite(at) and lim[0] <= at <= lim[1]):
-            continue
-        if line.vertical:
-            if line.dashed:
-                ys = np.linspace(ylim[0], ylim[1], 200).tolist()
-                plt.scatter([at] * len(ys), ys, marker=DASH_V, color=line.color)
-            else:
-                plt.vline(at, line.color)
-            if line.label:
-                labels.append((line.label, at, ylim[1], line.color, _align(at, xlim)))
-        else:
-            if line.dashed:
-                xs = np.linspace(xlim[0], xlim[1], 2 * max(width, 100)).tolist()
-                plt.scatter(xs, [at] * len(xs), marker=DASH_H, color=line.color)
-            else:
-                plt.hline(at, line.color)
-            if line.label:
-                right = line.align == "right"
-                labels.append((line.label, xlim[1] if right else xlim[0], at, line.color, "right" if right else "left"))
-
-    if spec.cursor is not None:
-        cx = float(_axis([spec.cursor], spec.log_x)[0])
-        if math.isfinite(cx) and xlim[0] <= cx <= xlim[1]:
-            plt.vline(cx, CURSOR)
-
-    for s, x, y, ok in drawn:
-        labelled = spec.legend != "inside"
-        for a, b in _runs(ok):
-            kwargs = dict(color=s.color, marker=s.marker)
-            if s.label and not labelled:
-                kwargs["label"] = s.label
-                labelled = True
-            (plt.scatter if s.scatter else plt.plot)(x[a:b].tolist(), y[a:b].tolist(), **kwargs)
-
-    if spec.cursor is not None:
-        cx = float(_axis([spec.cursor], spec.log_x)[0])
-        for s in spec.series:
-            hit = [i for i, v in enumerate(s.x[: len(s.y)]) if v == spec.cursor]
-            if hit and math.isfinite(cx):
-                cy = float(_axis([s.y[hit[0]]], spec.log_y)[0])
-                if math.isfinite(cy):
-                    plt.scatter([cx], [cy], color=s.color, marker="●")
-
-    for label, x, y, color, align in labels:
-        plt.text(label, x, y, color=color, alignment=align)
-    for s in spec.series:
-        for x, word in non_finite_marks(s, spec.log_y):
-            px = float(_axis([x], spec.log_x)[0])
-            if not math.isfinite(px):
-                continue
-            up = word not in ("0", "<0", "-inf")
-            plt.text(("▲" if up else "▼") + word, px, ylim[1] if up else ylim[0], color=RED, alignment=_align(px, xlim))
-    for x, y, text in spec.marks:
-        px, py = float(_axis([x], spec.log_x)[0]), float(_axis([y], spec.log_y)[0])
-        if math.isfinite(px) and math.isfinite(py):
-            plt.text(text, px, py, alignment=_align(px, xlim) if len(text) > 1 else None)
-
-    plt.xlim(*xlim)
-    plt.ylim(*ylim)
-    rows = size[1] if size else 20
-    if spec.log_y:
-        plt.yticks(*log_ticks(*ylim, most=max(2, min(6, rows // 2))))
-    elif spec.nice_ticks:
-        plt.yticks(*nice_ticks(*ylim, most=max(2, min(6, rows // 2))))
-    if spec.log_x:
-        plt.xticks(*log_ticks(*xlim, most=max(2, min(8, width // 10))))
-    elif spec.nice_ticks:
-        plt.xticks(*nice_ticks(*xlim, most=max(2, min(8, width // 10))))
-    if spec.xlabel:
-        plt.xlabel(spec.xlabel)
-    if spec.title:
-        plt.title(spec.title)
-
-
-def _limits(given, drawn, log: bool) -> tuple[float, float]:
-    if given is not None:
-        lo, hi = (float(v) for v in _axis(given, log))
-        if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
-            return lo, hi
-    if not drawn:
-        return 0.0, 1.0
-    lo, hi = min(drawn), max(drawn)
-    if hi - lo < 1e-12:
-        lo, hi = lo - 1.0, hi + 1.0
-    return lo, hi
-
-
 def legend_text(spec: PlotSpec) -> Text:
-    """One line naming the series (and the labelled reference lines' colours are on the plot)."""
+    """One line naming the series by colour."""
     out = Text()
     for s in spec.series:
         if s.label:
             if out:
                 out.append("  ")
-            out.append("●" if s.scatter else "━━", style=f"rgb({s.color[0]},{s.color[1]},{s.color[2]})")
+            out.append("━━" if s.marker == "braille" and not s.scatter else "●" if s.marker == "braille" else s.marker,
+                       style=_style(s.color))
             out.append(f" {s.label}")
     return out
 
 
-class Plot(PlotextPlot):
+def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
+    """The whole plot (frame, ticks, labels, legend) as `height` lines of `width` cells."""
+    legend = legend_text(spec) if spec.legend == "below" else Text()
+    rows_below = 1 + (1 if spec.xlabel else 0) + (1 if legend else 0)  # tick labels, x label, legend
+    ch = height - rows_below - 2 - (1 if spec.title else 0)
+    if width < MIN_SIZE[0] or height < MIN_SIZE[1] or ch < 2:
+        return Text("(too small to plot)", style="dim")
+
+    # what will be drawn, in axis units (log10 where the axis is logarithmic)
+    drawn = []
+    for s in spec.series:
+        n = min(len(s.x), len(s.y))
+        x, y = _axis(s.x[:n], spec.log_x), _axis(s.y[:n], spec.log_y)
+        drawn.append((s, x, y, np.isfinite(x) & np.isfinite(y)))
+    xs_ok = np.concatenate([x[ok] for _, x, _, ok in drawn]) if drawn else np.empty(0)
+    ys_ok = np.concatenate([y[ok] for _, _, y, ok in drawn]) if drawn else np.empty(0)
+    xlim = _limits(spec.xlim, xs_ok, spec.log_x)
+    ylim = _limits(spec.ylim, ys_ok, spec.log_y)
+
+    ticks = log_ticks if spec.log_y else nice_ticks
+    yt, yl = ticks(*ylim, most=max(2, min(7, ch // 2 + 1)))
+    yw = max(len(label) for label in yl)
+    cw = width - yw - 2
+    if cw < 4:
+        return Text("(too small to plot)", style="dim")
+    xticks = log_ticks if spec.log_x else nice_ticks
+    xt, xl = xticks(*xlim, most=max(2, min(9, cw // max(8, max(len(l) for l in xticks(*xlim)[1]) + 3))))
+    cv = _Canvas(cw, ch, xlim, ylim)
+
+    # reference lines under the data; their labels go on top of everything at the end
+    labels, hline_rows, vline_cols = [], set(), set()
+    for line in spec.lines:
+        at = float(_axis([line.at], spec.log_x if line.vertical else spec.log_y)[0])
+        if not math.isfinite(at):
+            continue
+        style = _style(line.color)
+        if line.vertical:
+            c = cv.col(at)
+            if c is None:
+                continue
+            for r in range(ch):
+                cv.put(r, c, DASH_V if line.dashed else "│", style)
+            if not line.dashed:
+                vline_cols.add(c)
+            if line.label:
+                labels.append((0, c, line.label, style, _align(at, xlim)))
+        else:
+            r = cv.row(at)
+            if r is None:
+                continue
+            for c in range(cw):
+                cv.put(r, c, DASH_H if line.dashed else "─", style)
+            if not line.dashed:
+                hline_rows.add(r)
+            if line.label:
+                labels.append((r, cw - 1 if line.align == "right" else 0, line.label, style, line.align))
+
+    cursor_col = None
+    if spec.cursor is not None:
+        cx = float(_axis([spec.cursor], spec.log_x)[0])
+        cursor_col = cv.col(cx) if math.isfinite(cx) else None
+        if cursor_col is not None:
+            for r in range(ch):
+                crossing = cv.chars[r][cursor_col] in ("─", DASH_H)
+                cv.put(r, cursor_col, "┼" if crossing else "│", _style(None, dim=True))
+
+    for s, x, y, ok in drawn:
+        style = _style(s.color)
+        char = None if s.marker == "braille" else s.marker
+        if s.scatter:
+            cv.points(x[ok], y[ok], style, char)
+            continue
+        start = None
+        for i, good in enumerate(np.append(ok, False)):  # each finite run is its own line
+            if good and start is None:
+                start = i
+            elif not good and start is not None:
+                cv.polyline(x[start:i], y[start:i], style, char)
+                start = None
+
+    if cursor_col is not None:
+        for s, x, y, ok in drawn:
+            hit = np.flatnonzero(np.asarray(s.x[: len(x)], dtype=float) == spec.cursor)
+            if hit.size and ok[hit[0]]:
+                cv.text(cv.row(float(y[hit[0]])), cursor_col, "●", _style(s.color), "left")
+
+    if spec.legend == "inside":
+        r = 0
+        for s in spec.series:
+            if s.label and r < ch:
+                cv.text(r, 0, " " * (len(s.label) + 5), None)  # a clear box, so data does not run into it
+                cv.text(r, 1, "━━", _style(s.color))
+                cv.text(r, 4, s.label, None)
+                r += 1
+    for r, c, words, style, align in labels:
+        cv.text(r, c, words, style, align)
+    bad = {}  # row → [(column, word)], so marks side by side do not write over each other
+    for s in spec.series:
+        for x, word in non_finite_marks(s, spec.log_y):
+            px = float(_axis([x], spec.log_x)[0])
+            c = cv.col(px) if math.isfinite(px) else None
+            if c is not None:
+                up = word not in ("0", "<0", "-inf")
+                bad.setdefault(0 if up else ch - 1, []).append((c, ("▲" if up else "▼") + word))
+    for r, found in bad.items():
+        free = 0
+        for c, words in sorted(set(found)):
+            start = min(max(c - (0 if c < cw * 0.15 else len(words) // 2 if c < cw * 0.85 else len(words) - 1), free),
+                        max(cw - len(words), 0))
+            cv.text(r, start, words, _style(RED))
+            free = start + len(words) + 1
+    for x, y, words in spec.marks:
+        px, py = float(_axis([x], spec.log_x)[0]), float(_axis([y], spec.log_y)[0])
+        if math.isfinite(px) and math.isfinite(py) and cv.col(px) is not None:
+            cv.text(cv.row(py), cv.col(px), words, None, "center" if len(words) == 1 else _align(px, xlim))
+
+    # frame, ticks and labels around the canvas
+    ytick = {}
+    for t, label in zip(yt, yl):
+        r = cv.row(t)
+        if r is not None and r not in ytick:
+            ytick[r] = label
+    out = Text(no_wrap=True, overflow="crop")
+    if spec.title:
+        out.append(f"{spec.title[:width]:^{width}}\n", style="bold")
+    top = ["─"] * cw
+    for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
+        top[c] = "┬"
+    out.append(" " * yw + "┌" + "".join(top) + "┐\n")
+    for r in range(ch):
+        out.append(f"{ytick.get(r, ''):>{yw}}")
+        out.append("┤" if r in ytick else "├" if r in hline_rows else "│")
+        _append_row(out, cv.chars[r], cv.styles[r])
+        out.append("┤\n" if r in hline_rows else "│\n")
+    bottom = ["─"] * cw
+    tick_cols = []
+    for t in xt:
+        c = cv.col(t)
+        if c is not None:
+            bottom[c] = "┬"
+            tick_cols.append(c)
+    for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
+        bottom[c] = "┼" if bottom[c] == "┬" else "┴"
+    out.append(" " * yw + "└" + "".join(bottom) + "┘\n")
+    line = [" "] * width
+    edge = -1
+    for c, label in zip((cv.col(t) for t in xt), xl):
+        if c is None:
+            continue
+        start = min(max(yw + 1 + c - (len(label) - 1) // 2, 0), width - len(label))
+        if start > edge:
+            line[start:start + len(label)] = label
+            edge = start + len(label)
+    out.append("".join(line).rstrip())
+    if spec.xlabel:
+        out.append("\n" + f"{spec.xlabel[:cw]:^{cw}}".rjust(yw + 1 + cw).rstrip())
+    if legend:
+        legend.truncate(width)
+        out.append("\n")
+        out.append_text(legend)
+    return out
+
+
+def _append_row(out: Text, chars: list[str], styles: list) -> None:
+    start = 0
+    for i in range(1, len(chars) + 1):
+        if i == len(chars) or styles[i] is not styles[start]:
+            out.append("".join(chars[start:i]), style=styles[start])
+            start = i
+
+
+class Plot(Widget):
     """A plot drawn from a PlotSpec; `show(spec)` replaces what it draws.
 
-    Every render rebuilds the figure at the widget's current size, so resizing is always safe.
+    Every render draws the figure afresh at the widget's current size, so resizing is always safe.
     """
 
-    DEFAULT_CSS = "Plot { height: 1fr; min-height: 6; }"
+    DEFAULT_CSS = "Plot { width: 1fr; height: 1fr; min-height: 6; }"
 
     def __init__(self, spec: PlotSpec | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -290,18 +455,5 @@ class Plot(PlotextPlot):
         self.spec = spec
         self.refresh()
 
-    def render(self):
-        width, height = self.size.width, self.size.height
-        legend = legend_text(self.spec) if self.spec.legend == "below" else Text()
-        plot_height = height - 1 if legend else height
-        if width < MIN_SIZE[0] or plot_height < MIN_SIZE[1]:
-            return Text("(too small to plot)", style="dim")
-        plt = self.plt
-        draw(plt, self.spec, size=(width, plot_height), theme=self._get_plotext_theme_name(self.app.theme))
-        plt._set_size(width, plot_height)  # see textual-plotext's own render
-        out = Text.from_ansi(plt.build().rstrip("\n"))
-        if legend:
-            out.append("\n")
-            legend.truncate(width)
-            out.append_text(legend)
-        return out
+    def render(self) -> Text:
+        return render_plot(self.spec, self.size.width, self.size.height)
