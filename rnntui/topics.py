@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rnntui.screens.base import Figure, TopicScreen
+from rnntui.screens.lstm import LstmScreen
 from rnntui.screens.gradients import GradientsScreen
 from rnntui.screens.parallel import ParallelScreen
 from rnntui.screens.recurrence import RecurrenceScreen

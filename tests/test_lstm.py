@@ -1,0 +1,291 @@
+"""T3 `lstm` against closed forms, a hand-computed step, torch's cells and the seed's figures
+(seed 000 §4: 0.5^20 ≈ 1e-6, σ(1) = 0.73 and 0.2% after 20 steps, LSTM = 4× RNN, GRU = 3×;
+seed 001: f = 0.95 leaves 0.006 after 100 steps, b_f = 0 → 9.5e-07, b_f = 1 → 0.002,
+d = 1024 → 2.10M, 6.29M, 8.39M)."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from rnntui.cli import main
+from rnntui.engine import lstm
+from rnntui.engine.recurrence import TOKENS
+from rnntui.figures.lstm import BiasState, CellState, GatesState, GruState, ParamsState, PathState
+from rnntui.widgets.gatebar import widths
+
+
+def sig(z):
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+# -- closed forms ------------------------------------------------------------------------------------
+def test_forget_gate_path_after_100_steps():
+    assert lstm.survival(0.95, 100) == pytest.approx(0.95 ** 100, rel=1e-12)
+    assert f"{lstm.survival(0.95, 100):.4f}" == "0.0059"  # the seed's "0.006"
+    assert f"{PathState(f=0.95).data()['f_k']:.3f}" == "0.006"
+
+
+def test_forget_bias_survival_after_20_steps():
+    assert lstm.bias_survival(0.0, 20) == 0.5 ** 20 == pytest.approx(9.54e-07, rel=1e-3)
+    assert lstm.bias_survival(1.0, 20) == pytest.approx(sig(1.0) ** 20, rel=1e-12)
+    assert f"{lstm.bias_survival(1.0, 20):.4f}" == "0.0019"
+    assert f"{BiasState(b_f=1.0).gate():.2f}" == "0.73"  # seed 000: σ(1) = 0.73
+    assert f"{BiasState(b_f=0.0).gate():.3f}" == "0.500"
+
+
+def test_parameter_blocks():
+    d = 1024
+    assert lstm.block(d) == 2 * d * d + d == 2_098_176
+    counts = ParamsState(d=d).counts()
+    assert counts == {"RNN": 2_098_176, "GRU": 3 * 2_098_176, "LSTM": 4 * 2_098_176}
+    assert [f"{n / 1e6:.2f}M" for n in counts.values()] == ["2.10M", "6.29M", "8.39M"]
+
+
+def test_parameter_counts_match_torch_cells_with_one_bias_per_gate():
+    import torch
+
+    d = 24
+    for cell, module in (("RNN", torch.nn.RNNCell(d, d)), ("GRU", torch.nn.GRUCell(d, d)),
+                         ("LSTM", torch.nn.LSTMCell(d, d))):
+        # torch keeps two bias vectors (b_ih and b_hh); the block count has one
+        counted = sum(p.numel() for name, p in module.named_parameters() if name != "bias_hh")
+        assert lstm.param_count(cell, d) == counted
+
+
+def test_width_at_the_same_budget_inverts_the_count():
+    s = ParamsState(d=1024)
+    widths_ = s.same_budget()
+    assert widths_["LSTM"] == pytest.approx(1024, abs=1e-9)
+    # 2d'² + d' = 4(2d² + d): an RNN with twice the width costs the same
+    assert widths_["RNN"] == pytest.approx(2048, abs=0.5)
+    for cell, d in widths_.items():
+        assert 2 * d * d + d == pytest.approx(lstm.param_count("LSTM", 1024) / lstm.BLOCKS[cell], rel=1e-12)
+
+
+# -- the scalar cell -------------------------------------------------------------------------------
+def test_first_two_steps_by_hand():
+    s = lstm.lstm_states()
+    # t = 0: x = 0.5, h = c = 0
+    f0, i0, o0 = sig(0.5 * 0.5 + 1.0), sig(1.0 * 0.5), sig(0.5 * 0.5 + 0.5)
+    g0 = math.tanh(0.8 * 0.5)
+    c0 = i0 * g0
+    h0 = o0 * math.tanh(c0)
+    for name, want in (("f", f0), ("i", i0), ("g", g0), ("o", o0), ("c", c0), ("h", h0)):
+        assert s[name][0] == pytest.approx(want, abs=1e-12), name
+    assert f"{c0:.3f}" == "0.237" and f"{h0:.3f}" == "0.158"
+    # t = 1: x = 0.5, h = h0, c = c0
+    f1 = sig(0.5 * 0.5 + 0.5 * h0 + 1.0)
+    i1 = sig(0.5 + 0.5 * h0)
+    g1 = math.tanh(0.8 * 0.5 + 0.9 * h0)
+    o1 = sig(0.25 + 0.5 * h0 + 0.5)
+    c1 = f1 * c0 + i1 * g1
+    assert s["c"][1] == pytest.approx(c1, abs=1e-12)
+    assert s["h"][1] == pytest.approx(o1 * math.tanh(c1), abs=1e-12)
+
+
+def test_the_candidate_at_t0_is_the_rnn_state_of_t1():
+    """The candidate reuses T1's weights, so ĉ_0 = tanh(0.8·0.5) = 0.380, T1's h_0."""
+    assert f"{lstm.lstm_states()['g'][0]:.3f}" == "0.380"
+
+
+def test_scalar_cell_agrees_with_the_vector_cell_at_d1():
+    w = lstm.weights_with(b_f=0.25)
+    col = lambda k, j: [[w[g][j]] for g in ("i", "f", "g", "o")]  # noqa: E731
+    W_ih, W_hh = np.array(col(0, 0)), np.array(col(0, 1))
+    b = np.array([w[g][2] for g in ("i", "f", "g", "o")])
+    scalar = lstm.lstm_states(TOKENS, w)
+    h, c = np.zeros(1), np.zeros(1)
+    for t, x in enumerate(TOKENS):
+        h, c = lstm.lstm_cell(np.array([x]), h, c, W_ih, W_hh, b, np.zeros(4))
+        assert c[0] == pytest.approx(scalar["c"][t], abs=1e-12)
+        assert h[0] == pytest.approx(scalar["h"][t], abs=1e-12)
+
+
+@given(st.integers(0, 6), st.floats(-3, 3))
+def test_a_cell_state_depends_only_on_tokens_up_to_its_time(t, new_token):
+    changed = list(TOKENS)
+    changed[t + 1] = new_token
+    before, after = lstm.lstm_states(TOKENS)["c"], lstm.lstm_states(changed)["c"]
+    assert np.array_equal(before[: t + 1], after[: t + 1])
+
+
+def test_the_forget_bias_moves_every_forget_gate():
+    low, high = CellState(b_f=0.0).states()["f"], CellState(b_f=2.0).states()["f"]
+    assert np.all(high > low)
+
+
+def test_cell_data_holds_only_the_computed_steps():
+    d = CellState(step=3).data()
+    assert len(d["c"]) == len(d["h"]) == 4 and len(d["c_all"]) == 8
+
+
+# -- vector cells against torch -------------------------------------------------------------------------
+def test_vector_cells_match_torch_with_copied_weights():
+    import torch
+
+    torch.manual_seed(0)
+    d_in, d, batch = 5, 7, 3
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(batch, d_in))
+    h = rng.normal(size=(batch, d)) * 0.5
+    c = rng.normal(size=(batch, d)) * 0.5
+
+    cell = torch.nn.LSTMCell(d_in, d).double()
+    w = {k: v.detach().numpy() for k, v in cell.named_parameters()}
+    with torch.no_grad():
+        h_t, c_t = cell(torch.from_numpy(x), (torch.from_numpy(h), torch.from_numpy(c)))
+    ours_h, ours_c = lstm.lstm_cell(x, h, c, w["weight_ih"], w["weight_hh"], w["bias_ih"], w["bias_hh"])
+    np.testing.assert_allclose(ours_h, h_t.numpy(), atol=1e-12)
+    np.testing.assert_allclose(ours_c, c_t.numpy(), atol=1e-12)
+
+    gru = torch.nn.GRUCell(d_in, d).double()
+    w = {k: v.detach().numpy() for k, v in gru.named_parameters()}
+    with torch.no_grad():
+        g_t = gru(torch.from_numpy(x), torch.from_numpy(h))
+    ours = lstm.gru_cell(x, h, w["weight_ih"], w["weight_hh"], w["bias_ih"], w["bias_hh"])
+    np.testing.assert_allclose(ours, g_t.numpy(), atol=1e-12)
+
+    # our initialiser in torch's layout: loading it into torch gives the same step
+    p = lstm.init_cell("lstm", d_in, d, seed=3, b_f=1.0)
+    with torch.no_grad():
+        for name, key in (("weight_ih", "W_ih"), ("weight_hh", "W_hh"), ("bias_ih", "b_ih"), ("bias_hh", "b_hh")):
+            getattr(cell, name).copy_(torch.from_numpy(p[key]))
+        h_t, c_t = cell(torch.from_numpy(x), (torch.from_numpy(h), torch.from_numpy(c)))
+    np.testing.assert_allclose(lstm.lstm_cell(x, h, c, **p)[1], c_t.numpy(), atol=1e-12)
+
+
+def test_init_sets_the_forget_bias_block():
+    d = 6
+    p = lstm.init_cell("lstm", 3, d, seed=0, b_f=1.0)
+    assert np.all(p["b_ih"][d:2 * d] + p["b_hh"][d:2 * d] == 1.0)
+    assert np.all(np.abs(p["W_hh"]) <= 1 / math.sqrt(d))
+
+
+def test_the_gru_update_gate_keeps_and_writes_as_one_decision():
+    """z saturated at 1 keeps h exactly; at 0 the state is replaced by the candidate."""
+    d_in, d = 2, 3
+    p = lstm.init_cell("gru", d_in, d, seed=2)
+    x, h = np.ones(d_in), np.array([0.3, -0.2, 0.9])
+    keep = dict(p, b_ih=p["b_ih"].copy())
+    keep["b_ih"][d:2 * d] = 40.0
+    np.testing.assert_allclose(lstm.gru_cell(x, h, **keep), h, atol=1e-12)
+    write = dict(p, b_ih=p["b_ih"].copy())
+    write["b_ih"][d:2 * d] = -40.0
+    out = lstm.gru_cell(x, h, **write)
+    assert not np.allclose(out, h) and np.all(np.abs(out) < 1)
+
+
+# -- gates as proportions --------------------------------------------------------------------------------
+@given(st.floats(0, 1), st.floats(0, 1))
+def test_update_parts_add_up(f, i):
+    part = GatesState(f=f, i=i).split()
+    assert part["kept"] + part["discarded"] == pytest.approx(1.0)  # the old state, c_{t-1} = 1
+    assert part["c"] == pytest.approx(f + i)
+    gru = lstm.gru_split(f)
+    assert gru["kept"] + gru["written"] == pytest.approx(1.0)  # GRU: keep + write = 1 always
+
+
+def test_accumulator_and_one_step_forgetting():
+    acc = GatesState(f=1.0, i=0.5)
+    assert acc.split()["discarded"] == 0.0
+    assert np.allclose(acc.repeated(), 1.0 + 0.5 * np.arange(9))  # grows by i·ĉ each step
+    forget = GatesState(f=0.0, i=0.5).repeated()
+    assert np.allclose(forget[1:], 0.5)  # only the last write is left
+
+
+def test_lstm_can_keep_and_write_at_full_strength_the_gru_cannot():
+    lstm_part, gru_part = GruState(f=1.0, i=1.0).splits()
+    assert lstm_part["kept"] == 1.0 and lstm_part["written"] == 1.0
+    assert gru_part["kept"] == 1.0 and gru_part["written"] == 0.0
+
+
+# -- the path figure -------------------------------------------------------------------------------------
+def test_rnn_product_against_a_hand_loop():
+    """T2's product, recomputed here: factors tanh'(z_t)·W_h, multiplied from the last step back."""
+    w_h, n = 0.9, 101
+    xs = [TOKENS[t % 8] for t in range(n)]
+    h, z = 0.0, []
+    for x in xs:
+        z.append(w_h * h + 0.8 * x)
+        h = math.tanh(z[-1])
+    product, want = 1.0, [1.0]
+    for t in range(n - 1, 0, -1):
+        product *= (1 - math.tanh(z[t]) ** 2) * w_h
+        want.append(product)
+    np.testing.assert_allclose(lstm.rnn_product(100, w_h), want, rtol=1e-10)
+
+
+def test_rnn_product_is_near_zero_within_about_ten_hops():
+    s = PathState()
+    assert s.rnn_below(0.01) <= 12
+    hops, path, rnn = s.curves()
+    assert rnn[100] < 1e-15 < path[100]
+    assert path[100] / rnn[100] > 1e12
+
+
+# -- the gate bar -------------------------------------------------------------------------------------------
+def test_gate_bar_widths_add_up_and_survive_nan_and_inf():
+    assert widths([0.7, 0.5, 0.3], 2.0, 40) == [14, 10, 6]
+    assert sum(widths([1 / 3] * 3, 1.0, 10)) == 10
+    assert widths([math.nan, math.inf, -1.0, 0.5], 1.0, 10) == [0, 0, 0, 5]
+    assert sum(widths([5.0, 5.0], 1.0, 10)) == 10  # longer than the track: clipped, not overflowing
+
+
+# -- what a user sees ------------------------------------------------------------------------------------
+def _shot(tmp_path, *args, name="out.txt"):
+    out = tmp_path / name
+    assert main(["shot", *args, "--size", "100x30", "-o", str(out)]) == 0
+    return out.read_text()
+
+
+def test_shot_bias_shows_the_seed_numbers(tmp_path):
+    assert "9.54e-07" in _shot(tmp_path, "lstm/bias", "--set", "b_f=0")
+    text = _shot(tmp_path, "lstm/bias", "--set", "b_f=1")
+    assert "0.0019" in text and "0.731" in text
+
+
+def test_shot_params_at_1024(tmp_path):
+    text = _shot(tmp_path, "lstm/params", "--set", "d=1024")
+    assert all(n in text for n in ("2.10M", "6.29M", "8.39M"))
+
+
+def test_json_holds_the_survival(tmp_path):
+    import json
+
+    data = json.loads(_shot(tmp_path, "lstm/bias", "--set", "b_f=1", name="b.json"))
+    assert data["survival"] == pytest.approx(sig(1.0) ** 20, rel=1e-12)
+
+
+async def test_stepping_the_cell_fills_c_and_h_token_by_token():
+    from rnntui.app import RnnApp
+    from rnntui.widgets.track import TokenTrack
+
+    c = lstm.lstm_states()["c"]
+    app = RnnApp("lstm")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.topic_screen().figure.id == "cell"
+        first = str(app.screen.query_one(TokenTrack).render())  # drawn before any key
+        assert f"{c[0]:.3f}" in first and f"{c[1]:.3f}" not in first
+        await pilot.press("right", "right")
+        await pilot.pause()
+        track = str(app.screen.query_one(TokenTrack).render())
+        assert f"{c[2]:.3f}" in track and f"{c[3]:.3f}" not in track
+        await pilot.press("end")
+        await pilot.pause()
+        assert f"{c[7]:.3f}" in str(app.screen.query_one(TokenTrack).render())
+
+
+def test_snapshot_cell(snap_compare):
+    async def steps(pilot):
+        await pilot.press("right", "right", "right")
+    from rnntui.app import RnnApp
+
+    assert snap_compare(RnnApp("lstm", "cell"), terminal_size=(80, 24), run_before=steps)
+
+
+@given(st.floats(0, 0.95), st.floats(0, 1))
+def test_repeated_updates_level_off_at_the_fixed_point(f, i):
+    c = lstm.repeated(f, i, 400)
+    assert c[-1] == pytest.approx(GatesState(f=f, i=i).level(), abs=1e-6)
