@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from rnntui.screens.base import Figure, TopicScreen
-from rnntui.screens.lstm import LstmScreen
 from rnntui.screens.gradients import GradientsScreen
+from rnntui.screens.lstm import LstmScreen
 from rnntui.screens.parallel import ParallelScreen
 from rnntui.screens.recurrence import RecurrenceScreen
 from rnntui.state import BadValue, FigureState
@@ -15,6 +15,7 @@ TOPICS: tuple[type[TopicScreen], ...] = tuple(sorted((
     RecurrenceScreen,
     ParallelScreen,
     GradientsScreen,
+    LstmScreen,
 ), key=lambda s: PLANNED.index(s.TOPIC_ID)))
 
 
