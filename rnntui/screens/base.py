@@ -33,7 +33,23 @@ class Figure:
     state: type[FigureState]
     view: type[FigureView]
     prose: str  # one or two lines in our own words: what it shows and why it matters
-    key_steps: tuple = ()  # axis values worth a slide; empty means every whole step
+    key_steps: tuple = ()  # axis values worth a slide; empty: the rule in `slide_steps`
+
+    def slide_steps(self) -> tuple:
+        """The axis values worth a slide (export's frames): `key_steps` when given; otherwise, on a
+        whole-number axis, every step when there are at most 8, else 6 spread evenly from the first
+        to the last; on a continuous or choice axis, the default state only."""
+        if self.key_steps:
+            return tuple(self.key_steps)
+        state = self.state()
+        p = state.param(state.AXIS)
+        if p.kind != "int":
+            return (getattr(state, p.name),)
+        lo, hi = (int(v) for v in p.bounds(state))
+        notch = max(int(p.notch), 1)
+        if (hi - lo) // notch < 8:
+            return tuple(range(lo, hi + 1, notch))
+        return tuple(sorted({min(lo + round(k * (hi - lo) / 5 / notch) * notch, hi) for k in range(5)} | {hi}))
 
 
 class TopicScreen(Screen):
@@ -48,7 +64,7 @@ class TopicScreen(Screen):
     TopicScreen #strip { height: 1; padding: 0 1; }
     TopicScreen #panel { height: 1fr; border: round $accent; border-title-color: $text; padding: 0 1; }
     TopicScreen #prose { height: auto; color: $text-muted; }
-    TopicScreen #params { height: auto; margin-top: 0; }
+    TopicScreen #knobs { height: auto; }
     TopicScreen ContentSwitcher { height: 1fr; }
     """
 
@@ -70,7 +86,7 @@ class TopicScreen(Screen):
             with ContentSwitcher(initial=self.FIGURES[0].id):
                 for f in self.FIGURES:
                     yield f.view(id=f.id)
-            yield Static(id="params")
+            yield Static(id="knobs")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -78,7 +94,7 @@ class TopicScreen(Screen):
 
         self.title = f"rnntui · {number(self.TOPIC_ID)} {self.TOPIC_ID}"
         self.sub_title = self.TITLE
-        self.redraw()
+        self.call_later(self.redraw)  # is_mounted turns True only after on_mount returns
 
     # -- what is focused --------------------------------------------------------------------
     @property
@@ -129,8 +145,8 @@ class TopicScreen(Screen):
         panel.border_title = f"{f.title} · {f.refs}"
         panel.border_subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ playing" if self.playing else "")
         self.query_one("#prose", Static).update(f.prose)
-        self.query_one(f"#{f.id}", FigureView).show(state)
-        self.query_one("#params", Static).update(self.param_line())
+        switcher.get_child_by_id(f.id, FigureView).show(state)
+        self.query_one("#knobs", Static).update(self.param_line())
 
     def param_line(self) -> Text:
         state, knobs = self.state, self.knobs()

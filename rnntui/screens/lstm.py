@@ -220,9 +220,6 @@ class ParamsView(FigureView):
 
 
 class LstmScreen(TopicScreen):
-    # The figure `params` shares its id with the screen's parameter bar (#params, height auto):
-    # give the figure back its full height.
-    DEFAULT_CSS = "LstmScreen ContentSwitcher > #params { height: 1fr; }"
     TOPIC_ID = "lstm"
     TITLE = "The gate that keeps the product alive"
     FIGURES = (
