@@ -101,12 +101,16 @@ def staircase_text(mode: str, n: int, k: int, width: int, height: int) -> Text:
         link(yb, xm, xb)
         nodes[a], nodes[b] = (ya, xa), (yb, xb)
     out = Text(no_wrap=True, overflow="crop")
+    at = {yx: t for t, yx in nodes.items()}
+    top = {}
+    for t, (ny, _) in nodes.items():
+        top[ny] = max(top.get(ny, 0), level[t])
     for y in range(rows):
-        lv = max((lv for t, lv in level.items() if nodes.get(t, (None,))[0] == y), default=None)
+        lv = top.get(y)
         out.append(f"{lv if lv is not None else '':>{label_w - 1}} ", style="bold" if lv else "dim")
         line = Text()
         for x, bits in enumerate(grid[y]):
-            node = next((t for t, (ny, nx) in nodes.items() if ny == y and nx == x), None)
+            node = at.get((y, x))
             if node is not None:
                 line.append("●", style="bold yellow" if node in (0, k) else "bold")
             else:
@@ -365,8 +369,8 @@ class TimingView(FigureView):
             out.append("press t to run (torch, in the background, ~10 s)", style="")
         else:
             r = lab["result"]
-            out.append(f"measured on {r['machine']['host']} {r['when']}, torch {r['torch']}, "
-                       f"{r['threads']} threads (torch's default)  ", style="")
+            out.append(f"measured on {r['machine']['host']} {r['when']}, torch {str(r['torch']).split('+')[0]}, "
+                       f"{r['threads']} threads  ", style="")
             out.append("t re-runs", style="dim")
         return out
 
@@ -415,7 +419,8 @@ class TimingView(FigureView):
         ], sep="\n")
         self.query_one("#convention", Readouts).show([
             ("FLOPs:", f"RNN 4·T·d² (W_ih·x, W_hh·h per step); attention core 4·T²·d (QKᵀ, A·V; the 8·T·d² "
-                       f"of projections is timed, not counted). d={d}, batch 1, {lab_timing.HEADS} heads, CPU, median."),
+                       f"of projections is timed, not counted). d={d}, batch 1, {lab_timing.HEADS} heads, CPU with torch's "
+                       f"default thread count, median of up to 9 runs."),
         ])
 
 
