@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from textual.app import App
+from textual.theme import Theme
 
 from rnntui import keys
 from rnntui.help import HelpScreen
@@ -14,7 +15,16 @@ from rnntui.screens.base import TopicScreen
 from rnntui.state import FigureState
 from rnntui.topics import PLANNED, TOPICS
 
-THEMES = {"dark": "textual-dark", "light": "textual-light"}
+THEMES = {"dark": "textual-dark", "light": "textual-light", "projector": "projector"}
+
+# For slides and projectors: black on white, strong borders, muted text still dark enough to read.
+PROJECTOR = Theme(
+    name="projector", primary="#0b3d91", secondary="#5b2a86", accent="#0b3d91", warning="#9a4a00",
+    error="#b00020", success="#1b6e20", foreground="#000000", background="#ffffff", surface="#ffffff",
+    panel="#e6e6e6", dark=False, text_alpha=1.0,
+    variables={"text-muted": "#333333", "footer-key-foreground": "#0b3d91", "footer-background": "#e6e6e6",
+               "footer-foreground": "#000000", "block-cursor-background": "#0b3d91"},
+)
 
 
 def theme_name(name: str) -> str:
@@ -30,6 +40,7 @@ class RnnApp(App):
     def __init__(self, topic: str = TOPICS[0].TOPIC_ID, figure: str | None = None,
                  state: FigureState | None = None, theme: str = "dark") -> None:
         super().__init__()
+        self.register_theme(PROJECTOR)
         self.start = (topic, figure, state)
         self.theme = theme_name(theme)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from rnntui import __version__
 from rnntui.state import BadValue
 
-SUBCOMMANDS = ("shot",)
+SUBCOMMANDS = ("shot", "export", "present")
 
 
 class Parser(argparse.ArgumentParser):
@@ -21,13 +21,15 @@ class Parser(argparse.ArgumentParser):
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="set a parameter (repeatable)")
     p.add_argument("--step", metavar="N", help="the focused figure's time axis (t, hop, step, …)")
-    p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, or any Textual theme")
+    p.add_argument("--theme", default="dark", metavar="NAME",
+                   help="dark (default), light, projector (black on white), or any Textual theme")
 
 
 def main_parser() -> Parser:
     p = Parser(prog="rnntui", description="Step through the recurrent network, its gradients, the LSTM and attention.",
-               epilog="rnntui shot TOPIC[/FIGURE] ... -o FILE renders one state headless (.svg .txt .json); "
-                      "see `rnntui shot --help`.")
+               epilog="rnntui shot TOPIC[/FIGURE] ... -o FILE renders one state headless (.svg .png .txt .json); "
+                      "rnntui export OUTDIR renders every figure's key frames (or a deck's) for slides; "
+                      "rnntui present DECK shows a deck full screen. See `rnntui shot --help` and the others.")
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help="where to open (see --list)")
     _common(p)
     p.add_argument("--list", action="store_true", help="list topics, figures and their keys")
@@ -40,7 +42,46 @@ def shot_parser() -> Parser:
     p.add_argument("address", metavar="TOPIC[/FIGURE]")
     _common(p)
     p.add_argument("--size", default="100x30", metavar="WxH", help="terminal size (default 100x30)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .txt or .json; - for text on stdout")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .png, .txt or .json; - for text on stdout")
+    _scale(p)
+    return p
+
+
+def _scale(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scale", default="2", metavar="X",
+                   help="PNG pixels per SVG unit: 1 is about 12 px per column, 2 (default) is crisp on slides")
+
+
+def parse_scale(text: str) -> float:
+    try:
+        scale = float(text)
+    except ValueError:
+        scale = 0.0
+    if not 0.25 <= scale <= 8:
+        raise BadValue(f"--scale {text!r}: expected a number from 0.25 to 8")
+    return scale
+
+
+def export_parser() -> Parser:
+    p = Parser(prog="rnntui export",
+               description="Render every figure at its key steps (or a deck's frames) headless into OUTDIR: "
+                           "numbered files named by topic, figure and step, and an index.md with captions.")
+    p.add_argument("outdir", metavar="OUTDIR", help="the folder to write (created if missing)")
+    p.add_argument("--deck", metavar="FILE", help="a TOML deck: export its frames instead of every figure")
+    p.add_argument("--format", default="svg", metavar="LIST", help="comma separated: svg,png,txt,json (default svg)")
+    p.add_argument("--size", default="100x30", metavar="WxH", help="terminal size (default 100x30)")
+    p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
+    _scale(p)
+    p.add_argument("--force", action="store_true", help="replace files that already exist")
+    return p
+
+
+def present_parser() -> Parser:
+    p = Parser(prog="rnntui present",
+               description="Show a deck's frames full screen: space/→ next, ← back, home/end, ctrl+s save, q quit.")
+    p.add_argument("deck", metavar="DECK", help="a TOML deck, e.g. decks/lecture.toml")
+    p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
+    p.add_argument("--start", default=1, type=int, metavar="N", help="the frame to open at (default 1)")
     return p
 
 
@@ -57,7 +98,8 @@ def check_theme(name: str) -> None:
     from rnntui.app import THEMES
 
     if name not in THEMES and name not in BUILTIN_THEMES:
-        raise BadValue(f"--theme {name!r}: choose dark, light or a Textual theme ({', '.join(sorted(BUILTIN_THEMES))})")
+        raise BadValue(f"--theme {name!r}: choose dark, light, projector or a Textual theme "
+                       f"({', '.join(sorted(BUILTIN_THEMES))})")
 
 
 def output_format(path: str) -> str:
@@ -81,12 +123,12 @@ def check_writable(path: str) -> None:
         raise BadValue(f"cannot write {path}: permission denied or not a file")
 
 
-def write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str | bytes) -> None:
     """Write beside the target, then rename: a failure leaves any old file whole."""
     folder = Path(path).resolve().parent
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as out:
             out.write(text)
         os.replace(tmp, path)
     except BaseException:
@@ -113,16 +155,56 @@ def run_shot(argv: list[str]) -> int:
     args = shot_parser().parse_args(argv)
     fmt = output_format(args.output)
     size = parse_size(args.size)
+    scale = parse_scale(args.scale)
     check_theme(args.theme)
     screen, figure = find(args.address, args.set)
     state = build_state(figure, args.set, args.step)
     check_writable(args.output)
-    text = render(screen, figure, state, fmt, size, args.theme)
+    if fmt == "png":
+        from rnntui.png import check_route
+
+        check_route()
+    text = render(screen, figure, state, fmt, size, args.theme, scale=scale)
     if args.output == "-":
         sys.stdout.write(text)
     else:
         write_atomic(args.output, text)
         print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def run_export(argv: list[str]) -> int:
+    from rnntui import slides
+
+    args = export_parser().parse_args(argv)
+    formats = slides.parse_formats(args.format)
+    size = parse_size(args.size)
+    scale = parse_scale(args.scale)
+    check_theme(args.theme)
+    if args.deck:
+        from rnntui.deck import load
+
+        deck = load(args.deck)
+        frames, title = list(deck.frames), deck.title
+    else:
+        frames, title = slides.key_frames(), "rnntui: every figure at its key steps"
+    report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
+                           progress=sys.stderr.isatty())
+    print(report.line(Path(args.outdir)), file=sys.stderr)
+    return 0
+
+
+def run_present(argv: list[str]) -> int:
+    from rnntui.deck import load
+
+    args = present_parser().parse_args(argv)
+    check_theme(args.theme)
+    deck = load(args.deck)
+    if not 1 <= args.start <= len(deck.frames):
+        raise BadValue(f"--start {args.start}: the deck has frames 1 to {len(deck.frames)}")
+    from rnntui.present import PresentApp
+
+    PresentApp(deck, args.theme, args.start - 1).run()
     return 0
 
 
@@ -148,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] == "shot":
             return run_shot(argv[1:])
+        if argv and argv[0] == "export":
+            return run_export(argv[1:])
+        if argv and argv[0] == "present":
+            return run_present(argv[1:])
         return run_app(argv)
     except BadValue as e:
         print(f"rnntui: {e}", file=sys.stderr)

@@ -86,11 +86,14 @@ class RecurrenceScreen(TopicScreen):
     FIGURES = (
         Figure("track", "Token track", "F1+F3", TrackState, TrackView,
                "The RNN reads left to right and keeps one number, h. Each step mixes the old h with the "
-               "new token and squashes the sum with tanh. W_h is shared by every step: change it and all states move."),
+               "new token and squashes the sum with tanh. W_h is shared by every step: change it and all states move.",
+               key_steps=tuple(range(N))),
         Figure("tanh", "The squashing curve", "F2", TanhState, TanhView,
                "tanh folds any pre-activation into (−1, 1). Its slope at the current point is what the "
-               "gradient is multiplied by on the way back: steep at 0, flat once the unit saturates."),
+               "gradient is multiplied by on the way back: steep at 0, flat once the unit saturates.",
+               key_steps=(0.0, 2.0)),  # the seed's two readings: slope 1.000 and 0.071
         Figure("readout", "Reading the state out", "F4", ReadoutState, ReadoutView,
                "The same states feed two kinds of head: classification reads only the last state; "
-               "sequence labelling reads one output at every position as soon as that state exists."),
+               "sequence labelling reads one output at every position as soon as that state exists.",
+               key_steps=(3, LAST_T)),
     )

@@ -1,0 +1,106 @@
+"""`rnntui present DECK`: a deck's frames full screen, no header or footer, a discreet counter.
+
+space / → / pagedown next · ← / pageup / backspace back · home / end first / last ·
+ctrl+s saves the slide as SVG · q quits.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import ContentSwitcher, Static
+
+from rnntui.app import PROJECTOR, theme_name
+from rnntui.deck import Deck
+from rnntui.screens.base import FigureView
+from rnntui.slides import Frame
+
+
+def view_id(frame: Frame) -> str:
+    return f"{frame.screen.TOPIC_ID}--{frame.figure.id}"
+
+
+class PresentApp(App):
+    TITLE = "rnntui present"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #slide-title { height: auto; padding: 0 2; margin-top: 1; }
+    #slide-words { height: auto; padding: 0 2; color: $text-muted; }
+    #slide-views { height: 1fr; padding: 0 2; }
+    #slide-foot { height: 1; padding: 0 2; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("space,right,pagedown,enter", "move(1)", "next", priority=True),
+        Binding("left,pageup,backspace", "move(-1)", "back", priority=True),
+        Binding("home", "jump(0)", "first", priority=True),
+        Binding("end", "jump(-1)", "last", priority=True),
+        Binding("ctrl+s", "shot", "save", priority=True),
+        Binding("q,escape", "quit", "quit", priority=True),
+    ]
+
+    def __init__(self, deck: Deck, theme: str = "dark", start: int = 0) -> None:
+        super().__init__()
+        self.register_theme(PROJECTOR)
+        self.theme = theme_name(theme)
+        self.deck = deck
+        self.index = min(max(start, 0), len(deck.frames) - 1)
+
+    @property
+    def frame(self) -> Frame:
+        return self.deck.frames[self.index]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="slide-title")
+        yield Static(id="slide-words")
+        views = {view_id(f): f.figure.view for f in self.deck.frames}
+        with ContentSwitcher(id="slide-views", initial=view_id(self.frame)):
+            for vid, view in views.items():
+                yield view(id=vid)
+        yield Static(id="slide-foot")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        frame = self.frame
+        from rnntui.topics import number
+
+        title = Text(frame.title or f"{frame.figure.title} · {frame.figure.refs}", style="bold")
+        title.append(f"   {number(frame.screen.TOPIC_ID)} {frame.screen.TOPIC_ID}", style="dim")
+        self.query_one("#slide-title", Static).update(title)
+        self.query_one("#slide-words", Static).update(frame.caption or frame.figure.prose)
+        switcher = self.query_one(ContentSwitcher)
+        switcher.current = view_id(frame)
+        switcher.get_child_by_id(view_id(frame), FigureView).show(frame.state)
+        values = "   ".join(f"{p.label} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params())
+        foot = Table.grid(expand=True)
+        foot.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        foot.add_column(justify="right", no_wrap=True)
+        foot.add_row(Text(values, style="dim"), Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim"))
+        self.query_one("#slide-foot", Static).update(foot)
+
+    def action_move(self, delta: int) -> None:
+        new = min(max(self.index + delta, 0), len(self.deck.frames) - 1)
+        if new != self.index:
+            self.index = new
+            self.show()
+
+    def action_jump(self, where: int) -> None:
+        self.index = where % len(self.deck.frames)
+        self.show()
+
+    def action_shot(self) -> None:
+        folder = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots")
+        name = f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = self.save_screenshot(name, str(folder))
+        except OSError as e:
+            self.notify(f"could not save a screenshot in {folder}: {e.strerror}", severity="error")
+            return
+        self.notify(f"Saved {path}", title="Screenshot", timeout=2)

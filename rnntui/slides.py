@@ -1,0 +1,193 @@
+"""Slides: frames (a figure in one state), every figure's key frames, and `rnntui export`.
+
+A frame is what a slide shows. `key_frames()` walks the registry: every figure of every topic at
+each of its key steps (`Figure.slide_steps`). A deck (rnntui/deck.py) lists frames by hand.
+`export` renders frames headless, in one app, into numbered files and an index.md.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from rnntui.screens.base import Figure, TopicScreen
+from rnntui.state import BadValue, FigureState
+
+EXPORT_FORMATS = ("svg", "png", "txt", "json")
+
+
+@dataclass(frozen=True)
+class Frame:
+    screen: type[TopicScreen]
+    figure: Figure
+    state: FigureState
+    title: str = ""  # a deck's words for this slide; empty: the figure's title
+    caption: str = ""  # empty: the figure's prose
+
+    @property
+    def address(self) -> str:
+        return f"{self.screen.TOPIC_ID}/{self.figure.id}"
+
+    @property
+    def axis(self) -> tuple[str, str]:
+        """(label, value) of the stepped axis, e.g. ("t", "3")."""
+        p = self.state.param(self.state.AXIS)
+        return p.label, p.show(getattr(self.state, p.name))
+
+    def heading(self) -> str:
+        label, value = self.axis
+        return self.title or f"{self.figure.title} · {self.figure.refs} · {label} = {value}"
+
+    def words(self) -> str:
+        return self.caption or self.figure.prose
+
+    def stem(self, number: int, digits: int = 2) -> str:
+        """`03-gradients-product-hop161`: number, topic, figure, axis and its value."""
+        p = self.state.param(self.state.AXIS)
+        tag = re.sub(r"[^A-Za-z0-9_]+", "", p.label) or p.name
+        value = getattr(self.state, p.name)
+        value = f"{value:g}" if isinstance(value, float) else str(value)
+        return f"{number:0{digits}d}-{self.screen.TOPIC_ID}-{self.figure.id}-{tag}{value}"
+
+    def changed(self) -> dict:
+        """The parameters that differ from the figure's defaults (the axis apart)."""
+        default = self.figure.state()
+        return {p.name: getattr(self.state, p.name) for p in self.state.params()
+                if p.name != self.state.AXIS and getattr(self.state, p.name) != getattr(default, p.name)}
+
+    def shot_command(self) -> str:
+        """The `rnntui shot` line that redraws this frame."""
+        sets = "".join(f" --set {k}={v}" for k, v in self.changed().items())
+        return f"rnntui shot {self.address}{sets} --step {self.axis[1]}"
+
+
+def key_frames() -> list[Frame]:
+    """Every registered figure at each of its key steps, in lecture order."""
+    from rnntui.topics import TOPICS, build_state
+
+    return [Frame(screen, figure, build_state(figure, (), step))
+            for screen in TOPICS for figure in screen.FIGURES for step in figure.slide_steps()]
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    wanted = tuple(dict.fromkeys(f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()))
+    bad = [f for f in wanted if f not in EXPORT_FORMATS]
+    if bad or not wanted:
+        raise BadValue(f"--format {text!r}: choose from {','.join(EXPORT_FORMATS)} (comma separated)")
+    return wanted
+
+
+def plan(frames: list[Frame]) -> list[tuple[Frame, str]]:
+    """(frame, file stem) for every frame, numbered from 1."""
+    digits = max(2, len(str(len(frames))))
+    return [(frame, frame.stem(n, digits)) for n, frame in enumerate(frames, 1)]
+
+
+def targets(stems: list[str], outdir: Path, formats: tuple[str, ...]) -> list[Path]:
+    return [outdir / f"{stem}.{fmt}" for stem in stems for fmt in formats] + [outdir / "index.md"]
+
+
+def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
+    """Refuse (one line) to write into a file, or over existing files without --force."""
+    if outdir.exists() and not outdir.is_dir():
+        raise BadValue(f"{outdir} is a file, not a folder")
+    existing = [p for p in paths if p.exists()]
+    if existing and not force:
+        more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
+        raise BadValue(f"{existing[0]} exists{more}; add --force to replace them")
+
+
+def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, ...], size, theme: str) -> str:
+    picture = next((f for f in ("png", "svg") if f in formats), None)
+    lines = [f"# {title}", "",
+             f"{len(planned)} frames, rendered by rnntui at {size[0]}x{size[1]} with the {theme} theme. "
+             "Each frame's `rnntui shot` line draws it again.", ""]
+    for frame, stem in planned:
+        lines.append(f"## {stem.split('-', 1)[0]} · {frame.heading()}")
+        lines.append("")
+        if picture:
+            lines += [f"![{frame.address}]({stem}.{picture})", ""]
+        lines += [frame.words(), ""]
+        files = " · ".join(f"[{fmt}]({stem}.{fmt})" for fmt in formats)
+        lines += [f"{frame.address} · {files} · `{frame.shot_command()}`", ""]
+    return "\n".join(lines)
+
+
+@dataclass
+class Report:
+    frames: int
+    files: int
+    seconds: float
+    render_seconds: float
+
+    def line(self, outdir: Path) -> str:
+        rate = self.frames / self.render_seconds if self.render_seconds else float("inf")
+        return (f"wrote {self.files} files ({self.frames} frames) and index.md to {outdir} "
+                f"in {self.seconds:.1f} s; {rate:.1f} frames/s rendered")
+
+
+def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
+           scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True) -> Report:
+    """Render frames into OUTDIR as numbered files plus index.md. Checks everything first."""
+    from rnntui.cli import write_atomic
+
+    outdir = Path(outdir)
+    if not frames:
+        raise BadValue("nothing to export: no frames")
+    if "png" in formats:
+        from rnntui.png import check_route
+
+        check_route()
+    planned = plan(frames)
+    paths = targets([stem for _, stem in planned], outdir, formats)
+    check_outdir(outdir, paths, force)
+    outdir.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress, write_atomic))
+    write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme))
+    return Report(len(frames), len(paths) - 1, time.perf_counter() - started, render_seconds)
+
+
+async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, write) -> float:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from rnntui.render import Session
+
+    text_formats = tuple(f for f in formats if f != "png")
+    if "png" in formats and "svg" not in text_formats:
+        text_formats += ("svg",)
+    bar = Progress(TextColumn("[bold]export[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   TextColumn("{task.description}"), console=Console(stderr=True), transient=True,
+                   disable=not progress)
+    spent = 0.0
+    with bar, ThreadPoolExecutor(max_workers=2) as pool:  # rsvg-convert runs while the next frame renders
+        task = bar.add_task("", total=len(planned))
+        pending = []
+        async with Session(size, theme) as session:
+            for frame, stem in planned:
+                bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
+                t0 = time.perf_counter()
+                texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
+                spent += time.perf_counter() - t0
+                for fmt in formats:
+                    if fmt != "png":
+                        write(str(outdir / f"{stem}.{fmt}"), texts[fmt])
+                if "png" in formats:
+                    pending.append(pool.submit(_png_file, texts["svg"], outdir / f"{stem}.png", scale, write))
+                for done in [p for p in pending if p.done()]:
+                    done.result()  # a failed conversion stops the export here
+                    pending.remove(done)
+                bar.advance(task)
+        for p in pending:
+            p.result()  # re-raises a conversion error
+    return spent
+
+
+def _png_file(svg: str, path: Path, scale: float, write) -> None:
+    from rnntui.png import to_png
+
+    write(str(path), to_png(svg, scale))
