@@ -494,8 +494,12 @@ class ParallelScreen(TopicScreen):
                 progress=lambda done, total, label, partial: back(self.lab_progress, done, total, label,
                                                                   {"rows": list(partial.get("rows", []))}),
                 should_stop=lambda: worker.is_cancelled)
-            lab_timing.save_cache(result)
-            back(self.lab_finished, result, None, None)
+            try:
+                lab_timing.save_cache(result)
+                note = None
+            except OSError as e:  # shown, just not kept
+                note = f"measured, but not cached: {e.strerror or e}"
+            back(self.lab_finished, result, None, note)
         except lab_timing.Cancelled as stop:
             back(self.lab_finished, None, stop.partial, "cancelled")
         except Exception as e:  # torch missing, out of memory, disk full: one line, never a traceback
