@@ -4,12 +4,16 @@ import math
 import re
 import subprocess
 import sys
-import tomllib
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    tomllib = pytest.importorskip("tomli")
 
 from rnntui.cli import main
 from rnntui.deck import load, parse
