@@ -1,0 +1,520 @@
+"""T4 lab (torch): train the GRU encoder–decoder of `engine.seq2seq` on the reverse task.
+
+Imported lazily (by the training worker, the `train` command, tests and bench/), never at startup.
+
+Two ways to train the same model:
+
+* `Seq2Seq` + `plain_step`: the straightforward loop — nn.GRU encoder, nn.GRUCell decoder stepped in
+  Python with autograd, an output layer per step. This is the reference and the benchmark's baseline.
+* `Fast`: the same function and the same gradients, computed by hand in batched torch ops with no
+  autograd graph: the encoder runs in torch's fused GRU; everything that does not depend on the
+  decoder state is done once for all 16 steps (the embedding and bias through W_ih as one table
+  lookup, W_a·h_j and W_c·h_j per sequence, the output layer over all steps); the decoder loop keeps
+  ~11 ops per step forward and ~12 back, the weight gradients are summed over steps in single
+  matmuls afterwards, and all parameters live in one flat tensor so Adam and clipping are a few ops.
+
+Both start from the same initialisation (the nn.Module's default init under `torch.manual_seed(seed)`)
+and see the same batches, so their curves agree until float rounding sends them apart.
+"""
+from __future__ import annotations
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from rnntui.engine import seq2seq as s2s
+
+V, L, E, H = s2s.VOCAB, s2s.LENGTH, s2s.EMB, s2s.HIDDEN
+SOS = s2s.SOS
+BATCH = 64
+LR = 3e-3
+CLIP = 1.0
+EVERY = 25  # held-out evaluation every this many steps
+
+
+# -- the reference model --------------------------------------------------------------------
+class Seq2Seq(nn.Module):
+    """GRU encoder, GRUCell decoder with teacher forcing; scoring none / additive / dot."""
+
+    def __init__(self, scoring: str = "additive") -> None:
+        super().__init__()
+        if scoring not in s2s.SCORINGS:
+            raise ValueError(f"unknown scoring {scoring!r}")
+        self.scoring = scoring
+        self.enc_emb = nn.Embedding(V, E)
+        self.enc = nn.GRU(E, H, batch_first=True)
+        self.dec_emb = nn.Embedding(V + 1, E)
+        self.cell = nn.GRUCell(E + (0 if scoring == "none" else H), H)
+        if scoring == "additive":
+            self.W_a = nn.Linear(H, H, bias=False)
+            self.U_a = nn.Linear(H, H)
+            self.v = nn.Linear(H, 1, bias=False)
+        self.out = nn.Linear(H, V)
+
+    def attend(self, Hs: torch.Tensor, s: torch.Tensor) -> torch.Tensor:
+        """α_k (batch, n) from the encoder states and the previous decoder state."""
+        if self.scoring == "additive":
+            e = self.v(torch.tanh(self.W_a(Hs) + self.U_a(s).unsqueeze(1))).squeeze(-1)
+        else:
+            e = (Hs @ s.unsqueeze(-1)).squeeze(-1)
+        return F.softmax(e, dim=-1)
+
+    def step(self, Hs, s, prev):
+        inp = self.dec_emb(prev)
+        alpha = None
+        if self.scoring != "none":
+            alpha = self.attend(Hs, s)
+            inp = torch.cat([inp, (alpha.unsqueeze(-1) * Hs).sum(1)], dim=-1)
+        s = self.cell(inp, s)
+        return s, self.out(s), alpha
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        """Logits (batch, n, V) under teacher forcing: step k reads y_{k-1}, <sos> first."""
+        Hs, h_n = self.enc(self.enc_emb(x))
+        s = h_n[0]
+        prev = torch.cat([torch.full_like(y[:, :1], SOS), y[:, :-1]], dim=1)
+        logits = []
+        for k in range(x.shape[1]):
+            s, out, _ = self.step(Hs, s, prev[:, k])
+            logits.append(out)
+        return torch.stack(logits, dim=1)
+
+    @torch.no_grad()
+    def greedy(self, x: torch.Tensor) -> torch.Tensor:
+        Hs, h_n = self.enc(self.enc_emb(x))
+        s = h_n[0]
+        prev = torch.full_like(x[:, 0], SOS)
+        outs = []
+        for _ in range(x.shape[1]):
+            s, out, _ = self.step(Hs, s, prev)
+            prev = out.argmax(-1)
+            outs.append(prev)
+        return torch.stack(outs, dim=1)
+
+    # names of engine.seq2seq's arrays
+    def named(self) -> dict[str, torch.Tensor]:
+        out = {
+            "enc.emb": self.enc_emb.weight, "enc.W_ih": self.enc.weight_ih_l0, "enc.W_hh": self.enc.weight_hh_l0,
+            "enc.b_ih": self.enc.bias_ih_l0, "enc.b_hh": self.enc.bias_hh_l0,
+            "dec.emb": self.dec_emb.weight, "dec.W_ih": self.cell.weight_ih, "dec.W_hh": self.cell.weight_hh,
+            "dec.b_ih": self.cell.bias_ih, "dec.b_hh": self.cell.bias_hh,
+            "out.W": self.out.weight, "out.b": self.out.bias,
+        }
+        if self.scoring == "additive":
+            out.update({"att.W_a": self.W_a.weight, "att.U_a": self.U_a.weight, "att.b_a": self.U_a.bias,
+                        "att.v": self.v.weight.view(H)})
+        return out
+
+    def load_arrays(self, p: dict) -> "Seq2Seq":
+        with torch.no_grad():
+            for k, t in self.named().items():
+                t.copy_(torch.as_tensor(np.asarray(p[k]), dtype=t.dtype).view(t.shape))
+        return self
+
+
+def initial(scoring: str, seed: int) -> Seq2Seq:
+    torch.manual_seed(seed)
+    return Seq2Seq(scoring)
+
+
+def plain_step(model: Seq2Seq, opt: torch.optim.Optimizer, x: torch.Tensor) -> float:
+    """One step of the straightforward loop: autograd through the Python decoder loop."""
+    y = x.flip(1)
+    loss = F.cross_entropy(model(x, y).reshape(-1, V), y.reshape(-1))
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    nn.utils.clip_grad_norm_(model.parameters(), CLIP)
+    opt.step()
+    return loss.item()
+
+
+# -- the fast trainer -----------------------------------------------------------------------
+def tanh(u: torch.Tensor) -> torch.Tensor:
+    """tanh(u) = 2σ(2u) − 1, in place on u: torch's float sigmoid is several times faster than its tanh."""
+    return u.mul_(2).sigmoid_().mul_(2).sub_(1)
+
+
+class Fast:
+    """The same model and gradients as `Seq2Seq`, computed by hand. Parameters in one flat tensor."""
+
+    def __init__(self, scoring: str, init: dict, lr: float = LR) -> None:
+        self.scoring = scoring
+        self.attention = scoring != "none"
+        shapes = s2s.shapes(scoring)
+        total = sum(math.prod(s) for s in shapes.values())
+        self.flat = torch.zeros(total, requires_grad=True)
+        self.flat.grad = torch.zeros(total)
+        data, grad = self.flat.detach(), self.flat.grad
+        self.p, self.g, at = {}, {}, 0
+        for k, shape in shapes.items():
+            n = math.prod(shape)
+            self.p[k], self.g[k] = data[at:at + n].view(shape), grad[at:at + n].view(shape)
+            at += n
+        with torch.no_grad():
+            for k, t in self.p.items():
+                t.copy_(torch.as_tensor(np.asarray(init[k]) if not torch.is_tensor(init[k]) else init[k].detach(),
+                                        dtype=torch.float32).view(t.shape))
+        self.opt = torch.optim.Adam([self.flat], lr=lr)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {k: t.detach().numpy().copy() for k, t in self.p.items()}
+
+    def _buffers(self, B: int, n: int) -> dict:
+        """Work tensors reused from step to step (the loops write into them with out=)."""
+        if getattr(self, "_buf_key", None) != (B, n):
+            off = H if self.scoring == "additive" else 0
+            self._buf_key = (B, n)
+            self._buf = {
+                "HH": torch.zeros(n + 1, B, H), "GHe": torch.empty(n, B, 3 * H), "RZe": torch.empty(n, B, 2 * H),
+                "Ne": torch.empty(n, B, H), "SS": torch.empty(n + 1, B, H), "Gh": torch.empty(n, B, off + 3 * H),
+                "RZ": torch.empty(n, B, 2 * H), "N": torch.empty(n, B, H), "A": torch.empty(n, B, n),
+                "T": torch.empty(n, B, n, H) if off else None,
+                "DGI": torch.empty(n, B, 3 * H), "DGH": torch.empty(n, B, off + 3 * H), "DE": torch.empty(n, B, n),
+                "R1": torch.ones(n, B, 3 * H), "DGIe": torch.empty(n, B, 3 * H), "DGHe": torch.empty(n, B, 3 * H),
+                "R1e": torch.ones(n, B, 3 * H),
+            }
+        return self._buf
+
+    @staticmethod
+    def _gru_forward(gi, gh, h, rz, n_out, h_out):
+        """h' = (1 − z)·n + z·h with r, z = σ(gi + gh), n = tanh(gi_n + r·gh_n); gates kept for backward."""
+        torch.add(gi[:, :2 * H], gh[:, :2 * H], out=rz).sigmoid_()
+        tanh(torch.addcmul(gi[:, 2 * H:], rz[:, :H], gh[:, 2 * H:], out=n_out))
+        return torch.lerp(n_out, h, rz[:, H:], out=h_out)
+
+    @staticmethod
+    def _gru_backward_prep(RZ, N, GHN, Hprev, R1):
+        """Per-step factors of the GRU's backward, for all steps at once."""
+        r, z = RZ[..., :H], RZ[..., H:]
+        An = (1 - N * N).mul_(1 - z)  # ∂h/∂n_pre
+        Az = (Hprev - N).mul_(z).mul_(1 - z)  # ∂h/∂z_pre
+        Ar = (1 - r).mul_(r).mul_(GHN)  # ∂n_pre/∂r_pre
+        R1[..., 2 * H:] = r  # dgh = dgi · [1, 1, r]
+        return An, Az, Ar, z
+
+    @staticmethod
+    def _gru_backward_step(dh, An, Az, Ar, R1, dgi, dgh):
+        """Fill dgi, dgh (the gradients of W_i x + b_i and W_h h + b_h) from dh."""
+        torch.mul(dh, An, out=dgi[:, 2 * H:])
+        torch.mul(dgi[:, 2 * H:], Ar, out=dgi[:, :H])
+        torch.mul(dh, Az, out=dgi[:, H:2 * H])
+        torch.mul(dgi, R1, out=dgh)
+
+    @torch.no_grad()
+    def loss_and_grad(self, x: torch.Tensor) -> float:
+        """Cross-entropy of one batch under teacher forcing; fills the flat gradient."""
+        P, G = self.p, self.g
+        B, n = x.shape
+        buf = self._buffers(B, n)
+        xt = x.t()  # time-major (n, B)
+        yt = xt.flip(0)
+        additive, dot = self.scoring == "additive", self.scoring == "dot"
+        off = H if additive else 0
+
+        # encoder forward; emb and bias through W_ih are one table lookup
+        W_hh_e = P["enc.W_hh"]
+        tab_e = torch.addmm(P["enc.b_ih"], P["enc.emb"], P["enc.W_ih"].t())  # (V, 3H)
+        GIe = tab_e[xt]
+        HH, GHe, RZe, Ne = buf["HH"], buf["GHe"], buf["RZe"], buf["Ne"]  # HH[0] = h_{-1} = 0
+        W_hh_eT = W_hh_e.t()
+        for t in range(n):
+            torch.addmm(P["enc.b_hh"], HH[t], W_hh_eT, out=GHe[t])
+            self._gru_forward(GIe[t], GHe[t], HH[t], RZe[t], Ne[t], HH[t + 1])
+        Hs = HH[1:]  # (n, B, H)
+
+        # decoder: everything that does not depend on s_{k-1}, once
+        prev = torch.cat([torch.full((1, B), SOS, dtype=xt.dtype), yt[:-1]])  # (n, B)
+        W_ie = P["dec.W_ih"][:, :E]
+        tab_d = torch.addmm(P["dec.b_ih"], P["dec.emb"], W_ie.t())  # (V+1, 3H)
+        Ein = tab_d[prev]  # (n, B, 3H)
+        Hb = Hs.transpose(0, 1).contiguous()  # (B, n, H)
+        if self.attention:
+            W_ic = P["dec.W_ih"][:, E:]
+            Pc = torch.matmul(Hb, W_ic.t())  # W_c h_j for every j: (B, n, 3H)
+        if additive:
+            # vᵀ tanh(u) = 2 vᵀ σ(2u) − Σv, and softmax ignores the constant: the same α, but torch's
+            # sigmoid is ~6× cheaper than its tanh here. So w = 2u = 2W_a h_j + 2(U_a s + b_a).
+            K2 = torch.matmul(Hb, P["att.W_a"].t()).mul_(2)  # 2 W_a h_j, once per sequence
+            Wcat = torch.cat([2 * P["att.U_a"], P["dec.W_hh"]])  # (4H, H): U_a s and W_hh s in one matmul
+            bcat = torch.cat([2 * P["att.b_a"], P["dec.b_hh"]])
+            v2 = 2 * P["att.v"]
+        else:
+            Wcat, bcat = P["dec.W_hh"], P["dec.b_hh"]
+        WcatT = Wcat.t()
+        SS, Gh, RZ, N, A, T = buf["SS"], buf["Gh"], buf["RZ"], buf["N"], buf["A"], buf["T"]
+        SS[0] = Hs[-1]  # s_{-1}
+        for k in range(n):
+            s = SS[k]
+            g = torch.addmm(bcat, s, WcatT, out=Gh[k])
+            if additive:
+                torch.add(K2, g[:, :H].unsqueeze(1), out=T[k]).sigmoid_()  # σ(w_kj)
+                e = torch.matmul(T[k], v2)
+            elif dot:
+                e = (Hb * s.unsqueeze(1)).sum(2)
+            if self.attention:
+                a = torch.softmax(e, 1)
+                A[k] = a
+                gi = torch.baddbmm(Ein[k].unsqueeze(1), a.unsqueeze(1), Pc).squeeze(1)
+            else:
+                gi = Ein[k]
+            self._gru_forward(gi, g[:, off:], s, RZ[k], N[k], SS[k + 1])
+        S, Sprev = SS[1:], SS[:-1]
+
+        # output layer over all steps; cross-entropy and its gradient
+        Sf = S.reshape(-1, H)
+        logits = torch.addmm(P["out.b"], Sf, P["out.W"].t())
+        logp = torch.log_softmax(logits, 1)
+        idx = yt.reshape(-1)
+        rows = torch.arange(idx.numel())
+        loss = -logp[rows, idx].mean()
+        dl = logp.exp_()
+        dl[rows, idx] -= 1.0
+        dl.div_(idx.numel())
+        torch.mm(dl.t(), Sf, out=G["out.W"])
+        torch.sum(dl, 0, out=G["out.b"])
+        dS = torch.mm(dl, P["out.W"]).view(n, B, H)
+
+        # decoder backward through time
+        DGI, DGH, DE, R1 = buf["DGI"], buf["DGH"], buf["DE"], buf["R1"]
+        An, Az, Ar, Z = self._gru_backward_prep(RZ, N, Gh[..., off + 2 * H:], Sprev, R1)
+        if additive:
+            V1 = (1 - T).mul_(T).mul_(v2)  # ∂e/∂w for every step and position
+            dK2 = torch.zeros(B, n, H)
+        W_hh_d = P["dec.W_hh"]
+        ds = torch.zeros(B, H)
+        for k in range(n - 1, -1, -1):
+            ds = ds + dS[k]
+            dgi, dgh = DGI[k], DGH[k]
+            self._gru_backward_step(ds, An[k], Az[k], Ar[k], R1[k], dgi, dgh[:, off:])
+            if self.attention:
+                da = (Pc * dgi.unsqueeze(1)).sum(2)  # a batched mat-vec; bmm is 5× slower here
+                de = torch._softmax_backward_data(da, A[k], 1, torch.float32)
+                DE[k] = de
+            if additive:
+                dw = de.unsqueeze(2) * V1[k]
+                torch.sum(dw, 1, out=dgh[:, :H])
+                dK2 += dw
+                ds = torch.addmm(ds * Z[k], dgh, Wcat)
+            elif dot:
+                ds = torch.addmm(ds * Z[k], dgh, W_hh_d).add_((Hb * de.unsqueeze(2)).sum(1))
+            else:
+                ds = torch.addmm(ds * Z[k], dgh, W_hh_d)
+
+        # decoder weight gradients, summed over steps at once
+        DGHf = DGH.view(-1, off + 3 * H)
+        dWcat = torch.mm(DGHf.t(), Sprev.reshape(-1, H))
+        dbcat = DGHf.sum(0)
+        G["dec.W_hh"].copy_(dWcat[off:])
+        G["dec.b_hh"].copy_(dbcat[off:])
+        dtab_d = torch.zeros(V + 1, 3 * H).index_add_(0, prev.reshape(-1), DGI.view(-1, 3 * H))
+        torch.mm(dtab_d, W_ie, out=G["dec.emb"])
+        G["dec.W_ih"][:, :E] = dtab_d.t() @ P["dec.emb"]
+        torch.sum(dtab_d, 0, out=G["dec.b_ih"])
+        dHb = torch.zeros(B, n, H)
+        if self.attention:
+            dPc = torch.bmm(A.permute(1, 2, 0), DGI.transpose(0, 1))  # Σ_k α_kj dgi_k: (B, n, 3H)
+            G["dec.W_ih"][:, E:] = dPc.view(-1, 3 * H).t() @ Hb.view(-1, H)
+            dHb.view(-1, H).addmm_(dPc.view(-1, 3 * H), W_ic)
+        if additive:  # undo the factors 2 of the sigmoid form
+            torch.mul(dWcat[:H], 2, out=G["att.U_a"])
+            torch.mul(dbcat[:H], 2, out=G["att.b_a"])
+            torch.mm(dK2.view(-1, H).t(), Hb.view(-1, H), out=G["att.W_a"]).mul_(2)
+            dHb.view(-1, H).addmm_(dK2.view(-1, H), P["att.W_a"], alpha=2)
+            torch.mv(T.view(-1, H).t(), DE.view(-1), out=G["att.v"]).mul_(2)
+        if dot:
+            dHb.baddbmm_(DE.permute(1, 2, 0), Sprev.transpose(0, 1))
+        dHs = dHb.transpose(0, 1)
+        dHs[-1] += ds  # s_{-1} is the encoder's last state
+
+        # encoder backward through time
+        DGI, DGH, R1 = buf["DGIe"], buf["DGHe"], buf["R1e"]
+        Hprev = HH[:-1]
+        An, Az, Ar, Z = self._gru_backward_prep(RZe, Ne, GHe[..., 2 * H:], Hprev, R1)
+        dh = torch.zeros(B, H)
+        for t in range(n - 1, -1, -1):
+            dh = dh + dHs[t]
+            self._gru_backward_step(dh, An[t], Az[t], Ar[t], R1[t], DGI[t], DGH[t])
+            if t:
+                dh = torch.addmm(dh * Z[t], DGH[t], W_hh_e)
+        DGHf = DGH.view(-1, 3 * H)
+        torch.mm(DGHf.t(), Hprev.reshape(-1, H), out=G["enc.W_hh"])
+        torch.sum(DGHf, 0, out=G["enc.b_hh"])
+        dtab_e = torch.zeros(V, 3 * H).index_add_(0, xt.reshape(-1), DGI.view(-1, 3 * H))
+        torch.mm(dtab_e, P["enc.W_ih"], out=G["enc.emb"])
+        torch.mm(dtab_e.t(), P["enc.emb"], out=G["enc.W_ih"])
+        torch.sum(dtab_e, 0, out=G["enc.b_ih"])
+        return loss.item()
+
+    def step(self, x: torch.Tensor) -> float:
+        """One training step: gradient, clip the global norm to CLIP, Adam."""
+        loss = self.loss_and_grad(x)
+        grad = self.flat.grad
+        norm = float(torch.linalg.vector_norm(grad))
+        if norm > CLIP:
+            grad.mul_(CLIP / (norm + 1e-6))
+        self.opt.step()
+        return loss
+
+    @torch.no_grad()
+    def greedy(self, x: torch.Tensor) -> torch.Tensor:
+        """Greedy decoding of a batch (for evaluation during training)."""
+        P = self.p
+        B, n = x.shape
+        Hs, _ = torch.gru(P["enc.emb"][x.t()], torch.zeros(1, B, H),
+                          [P["enc.W_ih"], P["enc.W_hh"], P["enc.b_ih"], P["enc.b_hh"]],
+                          True, 1, 0.0, False, False, False)
+        Hb = Hs.transpose(0, 1).contiguous()
+        tab_d = torch.addmm(P["dec.b_ih"], P["dec.emb"], P["dec.W_ih"][:, :E].t())
+        if self.attention:
+            Pc = torch.matmul(Hb, P["dec.W_ih"][:, E:].t())
+        if self.scoring == "additive":
+            K2 = torch.matmul(Hb, P["att.W_a"].t()).mul_(2)
+            U2, b2, v2 = 2 * P["att.U_a"], 2 * P["att.b_a"], 2 * P["att.v"]
+        s = Hs[-1]
+        prev = torch.full((B,), SOS, dtype=torch.long)
+        outs = []
+        for _ in range(n):
+            gi = tab_d[prev]
+            if self.scoring == "additive":
+                e = torch.matmul(torch.add(K2, torch.addmm(b2, s, U2.t()).unsqueeze(1)).sigmoid_(), v2)
+            elif self.scoring == "dot":
+                e = (Hb * s.unsqueeze(1)).sum(2)
+            if self.attention:
+                gi = torch.baddbmm(gi.unsqueeze(1), torch.softmax(e, 1).unsqueeze(1), Pc).squeeze(1)
+            gh = torch.addmm(P["dec.b_hh"], s, P["dec.W_hh"].t())
+            rz = torch.sigmoid(gi[:, :2 * H] + gh[:, :2 * H])
+            nk = tanh(torch.addcmul(gi[:, 2 * H:], rz[:, :H], gh[:, 2 * H:]))
+            s = torch.lerp(nk, s, rz[:, H:])
+            prev = torch.addmm(P["out.b"], s, P["out.W"].t()).argmax(1)
+            outs.append(prev)
+        return torch.stack(outs, 1)
+
+
+# -- evaluation and the training run -----------------------------------------------------------
+def held_out_tensors() -> tuple[torch.Tensor, torch.Tensor]:
+    x = torch.from_numpy(np.array(s2s.held_out()))
+    return x, x.flip(1)
+
+
+def evaluate(greedy: Callable[[torch.Tensor], torch.Tensor]) -> tuple[float, float]:
+    x, y = held_out_tensors()
+    right = greedy(x) == y
+    return float(right.all(1).float().mean()), float(right.float().mean())
+
+
+@dataclass
+class Progress:
+    step: int
+    steps: int
+    loss: float
+    seconds: float  # training time so far (evaluations not counted)
+    exact: float | None = None  # held-out accuracy, at evaluation steps
+    token: float | None = None
+    arrays: dict | None = None  # current weights (numpy), at evaluation steps
+
+
+@dataclass
+class Result:
+    scoring: str
+    seed: int
+    steps: int
+    exact: float
+    token: float
+    seconds: float
+    arrays: dict
+    curve: list = field(default_factory=list)  # [step, loss, exact, token] at each evaluation
+    stopped: bool = False
+
+    def record(self) -> dict:
+        return {"scoring": self.scoring, "seed": self.seed, "steps": self.steps, "batch": BATCH, "lr": LR,
+                "clip": CLIP, "exact": round(self.exact, 4), "token": round(self.token, 4),
+                "train_seconds": round(self.seconds, 2), "torch": torch.__version__, "curve": self.curve}
+
+
+def train(scoring: str = "additive", seed: int = 0, steps: int = 800, every: int = EVERY,
+          until: float | None = None, on_progress: Callable[[Progress], None] | None = None,
+          stop: threading.Event | None = None, threads: int = 1) -> Result:
+    """Train from the seeded random initialisation with the fast trainer.
+
+    Evaluates on the held-out set every `every` steps; `until` stops at the first evaluation that
+    reaches that exact-sequence accuracy; `stop` (an Event) ends the run between steps.
+    """
+    torch.set_num_threads(threads)
+    model = Fast(scoring, initial(scoring, seed).named())
+    rng = s2s.train_stream(seed)
+    seconds, curve, loss = 0.0, [], float("nan")
+    exact = token = 0.0
+    step = 0
+    stopped = False
+    window = []
+    for step in range(1, steps + 1):
+        if stop is not None and stop.is_set():
+            step -= 1
+            stopped = True
+            break
+        t0 = time.perf_counter()
+        x = torch.from_numpy(s2s.batch(rng, BATCH))
+        loss = model.step(x)
+        seconds += time.perf_counter() - t0
+        window.append(loss)
+        last = step == steps
+        if step % every == 0 or last:
+            exact, token = evaluate(model.greedy)
+            mean_loss = float(np.mean(window))
+            window = []
+            curve.append([step, round(mean_loss, 4), round(exact, 4), round(token, 4)])
+            if on_progress:
+                on_progress(Progress(step, steps, mean_loss, seconds, exact, token, model.arrays()))
+            if until is not None and exact >= until:
+                break
+        elif on_progress:
+            on_progress(Progress(step, steps, loss, seconds))
+    if not curve or curve[-1][0] != step:
+        exact, token = evaluate(model.greedy)
+        curve.append([step, round(float(np.mean(window)) if window else loss, 4), round(exact, 4), round(token, 4)])
+    return Result(scoring, seed, step, exact, token, seconds, model.arrays(), curve, stopped)
+
+
+# -- checkpoints ----------------------------------------------------------------------------------
+def save(path: str | Path, arrays: dict, record: dict) -> None:
+    """.npz (arrays and the record as a JSON string) or .pt (tensors + plain values)."""
+    import json
+
+    path = Path(path)
+    if path.suffix == ".pt":
+        torch.save({"arrays": {k: torch.as_tensor(np.asarray(a, dtype=np.float32)) for k, a in arrays.items()},
+                    "record": json.dumps(record)}, path)
+    else:
+        np.savez_compressed(path, **{k: np.asarray(a, dtype=np.float32) for k, a in arrays.items()},
+                            **{"record.json": np.array(json.dumps(record))})
+
+
+def read_checkpoint(path: str | Path, scoring: str) -> dict:
+    """Weights from a .pt (torch.load with weights_only=True) or .npz; raises BadCheckpoint."""
+    path = Path(path)
+    if path.suffix != ".pt":
+        data = path.read_bytes()
+        try:
+            import zipfile, io
+            with np.load(io.BytesIO(data), allow_pickle=False) as z:
+                arrays = {k: np.asarray(z[k], dtype=np.float64) for k in z.files if k != "record.json"}
+        except Exception as e:  # noqa: BLE001 - any failure to parse is a bad file
+            raise s2s.BadCheckpoint(f"{path.name}: not a weights file ({type(e).__name__})") from None
+        return s2s.check_params(arrays, scoring)
+    try:
+        obj = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - unpickling refused, truncated file, …
+        first = (str(e).strip().splitlines() or [""])[0][:90]
+        raise s2s.BadCheckpoint(f"{path.name}: refused by torch.load(weights_only=True) ({type(e).__name__}: {first})") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("arrays"), dict):
+        raise s2s.BadCheckpoint(f"{path.name}: not an rnntui seq2seq checkpoint")
+    arrays = {k: t.detach().double().numpy() for k, t in obj["arrays"].items() if torch.is_tensor(t)}
+    return s2s.check_params(arrays, scoring)

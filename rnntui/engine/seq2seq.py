@@ -1,0 +1,226 @@
+"""T4 `seq2seq` in numpy: the reverse task, and greedy decoding with a trained GRU encoder–decoder.
+
+The model (trained by `lab_seq2seq`, stored as plain arrays in an .npz):
+
+    encoder   h_t = GRU(emb_e[x_t], h_{t-1}),  h_{-1} = 0,  H = [h_0 … h_{n-1}]
+    decoder   s_{-1} = h_{n-1};  at output step k, reading y_{k-1} (<sos> first):
+              e_kj = vᵀ tanh(W_a h_j + U_a s_{k-1} + b_a)   (additive, Bahdanau 2014)
+              e_kj = s_{k-1} · h_j                            (dot, Luong 2015)
+              α_k = softmax(e_k),  c_k = Σ_j α_kj h_j
+              s_k = GRUCell([emb_d[y_{k-1}]; c_k], s_{k-1})   (scoring `none`: emb only, no c_k)
+              ŷ_k = argmax(W_o s_k + b_o)
+
+Gates in the GRU follow torch's order r, z, n:
+    r = σ(W_ir x + b_ir + W_hr h + b_hr), z = σ(…), n = tanh(W_in x + b_in + r·(W_hn h + b_hn)),
+    h' = (1 − z)·n + z·h.
+"""
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+VOCAB = 20  # token classes 0…19
+LENGTH = 16  # tokens per sequence
+EMB = 32
+HIDDEN = 64
+SOS = VOCAB  # the decoder's start token (id 20)
+N_HELD_OUT = 1000
+HELD_OUT_SEED = 20140901  # Bahdanau, Cho & Bengio's arXiv date
+SCORINGS = ("none", "additive", "dot")
+TARGET = 0.76  # the seed's exact-sequence accuracy with additive attention
+
+# name -> shape, for each scoring; the .npz holds exactly these arrays
+def shapes(scoring: str) -> dict[str, tuple[int, ...]]:
+    H, E = HIDDEN, EMB
+    out = {
+        "enc.emb": (VOCAB, E), "enc.W_ih": (3 * H, E), "enc.W_hh": (3 * H, H),
+        "enc.b_ih": (3 * H,), "enc.b_hh": (3 * H,),
+        "dec.emb": (VOCAB + 1, E), "dec.W_ih": (3 * H, E + (0 if scoring == "none" else H)),
+        "dec.W_hh": (3 * H, H), "dec.b_ih": (3 * H,), "dec.b_hh": (3 * H,),
+        "out.W": (VOCAB, H), "out.b": (VOCAB,),
+    }
+    if scoring == "additive":
+        out.update({"att.W_a": (H, H), "att.U_a": (H, H), "att.b_a": (H,), "att.v": (H,)})
+    return out
+
+
+# -- the task ---------------------------------------------------------------------------------
+def reverse_target(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(x)[..., ::-1])
+
+
+def batch(rng: np.random.Generator, n: int) -> np.ndarray:
+    """n random sequences of LENGTH tokens from VOCAB classes (int64)."""
+    return rng.integers(0, VOCAB, size=(n, LENGTH), dtype=np.int64)
+
+
+def train_stream(seed: int) -> np.random.Generator:
+    """The training batches of one seed (never the held-out generator)."""
+    return np.random.default_rng([seed, 1])
+
+
+@lru_cache(maxsize=1)
+def held_out() -> np.ndarray:
+    """The fixed held-out set: 1000 sequences, the same on every machine."""
+    x = batch(np.random.default_rng(HELD_OUT_SEED), N_HELD_OUT)
+    x.setflags(write=False)
+    return x
+
+
+# -- numpy inference --------------------------------------------------------------------------
+def sigmoid(z):
+    return 0.5 * (1.0 + np.tanh(0.5 * z))  # = 1/(1+e^-z), without overflow
+
+
+def softmax(e, axis=-1):
+    e = e - e.max(axis=axis, keepdims=True)
+    w = np.exp(e)
+    return w / w.sum(axis=axis, keepdims=True)
+
+
+def gru_cell(gi, gh, h):
+    """One GRU update from the input part gi = W_i x + b_i and the state part gh = W_h h + b_h."""
+    H = h.shape[-1]
+    r = sigmoid(gi[..., :H] + gh[..., :H])
+    z = sigmoid(gi[..., H:2 * H] + gh[..., H:2 * H])
+    n = np.tanh(gi[..., 2 * H:] + r * gh[..., 2 * H:])
+    return (1.0 - z) * n + z * h
+
+
+def encode(p: dict, x: np.ndarray) -> np.ndarray:
+    """Encoder states H: (batch, LENGTH, HIDDEN)."""
+    x = np.atleast_2d(x)
+    gi_all = p["enc.emb"][x] @ p["enc.W_ih"].T + p["enc.b_ih"]
+    h = np.zeros((x.shape[0], p["enc.W_hh"].shape[1]))
+    states = []
+    for t in range(x.shape[1]):
+        h = gru_cell(gi_all[:, t], h @ p["enc.W_hh"].T + p["enc.b_hh"], h)
+        states.append(h)
+    return np.stack(states, axis=1)
+
+
+def scores(p: dict, scoring: str, Hs: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """e_kj for one decoder state s (batch, H) against every encoder state: (batch, LENGTH)."""
+    if scoring == "additive":
+        pre = Hs @ p["att.W_a"].T + (s @ p["att.U_a"].T + p["att.b_a"])[:, None, :]
+        return np.tanh(pre) @ p["att.v"]
+    return np.einsum("bjh,bh->bj", Hs, s)
+
+
+@dataclass(frozen=True)
+class Decoded:
+    tokens: np.ndarray  # (batch, LENGTH) greedy outputs
+    alpha: np.ndarray  # (batch, LENGTH out, LENGTH in) attention weights; uniform 0 for `none`
+
+
+def greedy(p: dict, scoring: str, x: np.ndarray, forced: np.ndarray | None = None) -> Decoded:
+    """Greedy decoding: each output token is fed back as the next input (or `forced` tokens are)."""
+    x = np.atleast_2d(np.asarray(x, dtype=np.int64))
+    Hs = encode(p, x)
+    b, n = x.shape
+    s = Hs[:, -1]
+    prev = np.full(b, SOS, dtype=np.int64)
+    E = p["dec.emb"].shape[1]
+    W_e, W_c = p["dec.W_ih"][:, :E], p["dec.W_ih"][:, E:]
+    tokens = np.zeros((b, n), dtype=np.int64)
+    alpha = np.zeros((b, n, n))
+    for k in range(n):
+        gi = p["dec.emb"][prev] @ W_e.T + p["dec.b_ih"]
+        if scoring != "none":
+            a = softmax(scores(p, scoring, Hs, s))
+            alpha[:, k] = a
+            gi = gi + np.einsum("bj,bjh->bh", a, Hs) @ W_c.T
+        s = gru_cell(gi, s @ p["dec.W_hh"].T + p["dec.b_hh"], s)
+        tokens[:, k] = np.argmax(s @ p["out.W"].T + p["out.b"], axis=-1)
+        prev = tokens[:, k] if forced is None else np.asarray(forced)[:, k]
+    return Decoded(tokens, alpha)
+
+
+def accuracy(tokens: np.ndarray, target: np.ndarray) -> tuple[float, float]:
+    """(exact-sequence accuracy, token accuracy)."""
+    right = np.asarray(tokens) == np.asarray(target)
+    return float(right.all(axis=-1).mean()), float(right.mean())
+
+
+# -- checkpoints: .npz arrays + a small JSON record -------------------------------------------
+class BadCheckpoint(ValueError):
+    """A file that is not a checkpoint of this model; the message is one line."""
+
+
+def check_params(p: dict, scoring: str) -> dict:
+    want = shapes(scoring)
+    if set(p) != set(want):
+        missing = sorted(set(want) - set(p))
+        raise BadCheckpoint(f"not a `{scoring}` checkpoint (missing {', '.join(missing[:3]) or 'nothing'}, "
+                            f"{len(set(p) - set(want))} unexpected arrays)")
+    for k, shape in want.items():
+        if tuple(p[k].shape) != shape:
+            raise BadCheckpoint(f"{k} has shape {tuple(p[k].shape)}, expected {shape}")
+        if not np.all(np.isfinite(p[k])):
+            raise BadCheckpoint(f"{k} holds NaN or inf")
+    return p
+
+
+def read_npz(source, scoring: str) -> dict:
+    """Arrays from an .npz (path or bytes) without ever unpickling; raises BadCheckpoint."""
+    try:
+        data = source if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
+        with np.load(io.BytesIO(data), allow_pickle=False) as z:
+            p = {k: np.asarray(z[k], dtype=np.float64) for k in z.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as e:
+        raise BadCheckpoint(f"cannot read it as arrays ({type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''})") from None
+    return check_params(p, scoring)
+
+
+def _data_file(name: str):
+    return resources.files("rnntui").joinpath("data", name)
+
+
+@lru_cache(maxsize=None)
+def shipped(scoring: str) -> dict:
+    """The trained checkpoint that ships with the package, as float64 arrays (read-only)."""
+    if scoring not in SCORINGS:
+        raise BadCheckpoint(f"unknown scoring {scoring!r}: choose from {', '.join(SCORINGS)}")
+    p = read_npz(_data_file(f"seq2seq_{scoring}.npz").read_bytes(), scoring)
+    for a in p.values():
+        a.setflags(write=False)
+    return p
+
+
+@lru_cache(maxsize=None)
+def record(scoring: str) -> dict:
+    """What was recorded when the shipped checkpoint was trained: seed, steps, accuracies, curve."""
+    return json.loads(_data_file(f"seq2seq_{scoring}.json").read_text())
+
+
+@lru_cache(maxsize=None)
+def sample(index: int) -> np.ndarray:
+    """The index-th sequence of the held-out set (what the matrix figure shows)."""
+    return held_out()[index % N_HELD_OUT]
+
+
+@lru_cache(maxsize=64)
+def decode_sample(scoring: str, index: int) -> Decoded:
+    """The shipped model on one held-out sample: greedy tokens and the alignment matrix."""
+    x = sample(index)[None, :]
+    return greedy(shipped(scoring), scoring, x)
+
+
+@lru_cache(maxsize=None)
+def held_out_accuracy(scoring: str) -> tuple[float, float]:
+    """The shipped model's (exact-sequence, token) accuracy on the held-out set, computed here."""
+    x = held_out()
+    return accuracy(greedy(shipped(scoring), scoring, x).tokens, reverse_target(x))
+
+
+# -- F20: what the decoder may read -----------------------------------------------------------
+def visible_numbers(n_tokens: int, d: int) -> tuple[int, int]:
+    """(numbers through the bottleneck, numbers with attention): d vs n·d."""
+    return d, n_tokens * d
