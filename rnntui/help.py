@@ -12,6 +12,12 @@ from textual.widgets import Static
 from rnntui.keys import CONTRACT
 
 
+def keys_contract() -> list:
+    from rnntui.keys import bindings
+
+    return bindings("screen") + bindings("app")
+
+
 def help_renderable(screen) -> Group:
     f, state = screen.figure, screen.state
     about = Text()
@@ -28,6 +34,9 @@ def help_renderable(screen) -> Group:
     keys.add_column()
     for k in CONTRACT:
         keys.add_row(k.shown, k.does)
+    for b in getattr(type(screen), "BINDINGS", []):  # a topic's own keys, e.g. a lab's
+        if hasattr(b, "key") and b not in keys_contract():
+            keys.add_row(b.key, b.description or b.action)
     toggles = [p for p in state.params() if p.key]
     for p in toggles:
         keys.add_row(p.key, f"cycle {p.label} ({', '.join(p.choices)})")
