@@ -228,3 +228,17 @@ async def test_stepping_and_play_move_the_cursor_and_resizing_mid_play_is_safe()
 
 def test_snapshot_product(snap_compare):
     assert snap_compare(RnnApp("gradients", "product"), terminal_size=(80, 24))
+
+
+async def test_random_keys_at_several_sizes_never_crash():
+    import random
+
+    keys = ["right", "left", "home", "end", "space", "up", "down", "plus", "minus", "a", "r", "tab", "shift+tab"]
+    rng = random.Random(3)
+    app = RnnApp("gradients")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for size in [(80, 24), (50, 16), (160, 45)]:
+            await pilot.resize_terminal(*size)
+            await pilot.press(*rng.choices(keys, k=40))
+            await pilot.pause()
+        assert app.topic_screen().TOPIC_ID == "gradients"

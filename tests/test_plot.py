@@ -106,3 +106,13 @@ async def test_widget_survives_20_resizes_and_keeps_drawing():
         await pilot.resize_terminal(10, 4)  # smaller than a plot can be: a note, no exception
         await pilot.pause()
         assert "too small" in str(plot.render())
+
+
+def test_a_mark_moves_inwards_instead_of_covering_a_line_label():
+    zeros = Series(XS, (1.0,) + (0.0,) * 19)
+    spec = PlotSpec(series=(zeros,), lines=(Line(1e-10, "float32 min normal", RED),), log_y=True,
+                    xlim=(0, 19), ylim=(1e-10, 10))
+    out = text_of(spec, size=(60, 12))
+    assert "float32 min normal" in out and "▼0" in out
+    rows = out.splitlines()
+    assert next(i for i, r in enumerate(rows) if "▼0" in r) < next(i for i, r in enumerate(rows) if "float32 min" in r)

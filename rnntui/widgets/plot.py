@@ -205,13 +205,15 @@ class _Canvas:
             self.bits[r][c] = bits
             self.chars[r][c], self.styles[r][c] = chr(BRAILLE + bits), style
 
-    def text(self, r: int | None, c: int, words: str, style, align: str = "left") -> None:
+    def text(self, r: int | None, c: int, words: str, style, align: str = "left") -> int | None:
+        """Write words in row r, anchored at column c; returns the first column used."""
         if r is None:
-            return
+            return None
         start = c if align == "left" else c - len(words) + 1 if align == "right" else c - len(words) // 2
         start = min(max(start, 0), max(self.cw - len(words), 0))
         for i, ch in enumerate(words):
             self.put(r, start + i, ch, style)
+        return start
 
     def polyline(self, xs: np.ndarray, ys: np.ndarray, style, char: str | None = None) -> None:
         """Join consecutive points (dots, or cells of `char`); parts outside the canvas are cut."""
@@ -348,12 +350,6 @@ def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
                 cv.polyline(x[start:i], y[start:i], style, char)
                 start = None
 
-    if cursor_col is not None:
-        for s, x, y, ok in drawn:
-            hit = np.flatnonzero(np.asarray(s.x[: len(x)], dtype=float) == spec.cursor)
-            if hit.size and ok[hit[0]]:
-                cv.text(cv.row(float(y[hit[0]])), cursor_col, "●", _style(s.color), "left")
-
     if spec.legend == "inside":
         r = 0
         for s in spec.series:
@@ -362,8 +358,10 @@ def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
                 cv.text(r, 1, "━━", _style(s.color))
                 cv.text(r, 4, s.label, None)
                 r += 1
+    taken = set()  # cells holding a line's label: a mark moves a row inwards rather than cover one
     for r, c, words, style, align in labels:
-        cv.text(r, c, words, style, align)
+        start = cv.text(r, c, words, style, align)
+        taken |= {(r, k) for k in range(start, start + len(words))}
     bad = {}  # row → [(column, word)], so marks side by side do not write over each other
     for s in spec.series:
         for x, word in non_finite_marks(s, spec.log_y):
@@ -372,17 +370,28 @@ def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
             if c is not None:
                 up = word not in ("0", "<0", "-inf")
                 bad.setdefault(0 if up else ch - 1, []).append((c, ("▲" if up else "▼") + word))
-    for r, found in bad.items():
+    marked = set()  # cells of those marks: not even the cursor's points cover them
+    for edge, found in bad.items():
         free = 0
         for c, words in sorted(set(found)):
             start = min(max(c - (0 if c < cw * 0.15 else len(words) // 2 if c < cw * 0.85 else len(words) - 1), free),
                         max(cw - len(words), 0))
+            inwards = [edge + k if edge == 0 else edge - k for k in range(min(3, ch))]
+            r = next((r for r in inwards if not any((r, k) in taken for k in range(start, start + len(words)))), edge)
             cv.text(r, start, words, _style(RED))
+            marked |= {(r, k) for k in range(start, start + len(words))}
             free = start + len(words) + 1
     for x, y, words in spec.marks:
         px, py = float(_axis([x], spec.log_x)[0]), float(_axis([y], spec.log_y)[0])
         if math.isfinite(px) and math.isfinite(py) and cv.col(px) is not None:
             cv.text(cv.row(py), cv.col(px), words, None, "center" if len(words) == 1 else _align(px, xlim))
+
+    if cursor_col is not None:  # the cursor's points last: nothing may hide them
+        for s, x, y, ok in drawn:
+            hit = np.flatnonzero(np.asarray(s.x[: len(x)], dtype=float) == spec.cursor)
+            r = cv.row(float(y[hit[0]])) if hit.size and ok[hit[0]] else None
+            if r is not None and (r, cursor_col) not in marked:
+                cv.put(r, cursor_col, "●", _style(s.color))
 
     # frame, ticks and labels around the canvas
     ytick = {}
