@@ -1,6 +1,5 @@
 """The plot widget: log axis by hand, labelled reference lines, a cursor, 0/inf/NaN drawn not raised,
 and any number of resizes."""
-import math
 import re
 
 import numpy as np
@@ -11,7 +10,6 @@ from rnntui.widgets.plot import (GREY, RED, Line, Plot, PlotSpec, Series, decade
                                  non_finite_marks, render_plot)
 
 F32_TINY, F32_MAX = 1.1754944e-38, 3.4028235e38
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 XS = tuple(range(20))
 BAD = (1.0, 0.5, 0.25, 0.0, 0.0, 2.0, float("inf"), float("nan"), 1e-300, 4.0) + (1.0,) * 10
@@ -46,7 +44,7 @@ def test_non_finite_points_are_found_where_they_first_occur():
 def test_log_plot_of_a_series_with_0_inf_nan_draws_marks_and_labelled_lines():
     spec = PlotSpec(series=(Series(XS, BAD, "g"),), lines=LINES, cursor=5, log_y=True, ylim=(1e-45, 1e45))
     out = text_of(spec)
-    for word in ("▼0", "▲inf", "▲NaN", "float32 min normal", "float32 max", "×1", "1e-45" if False else "1"):
+    for word in ("▼0", "▲inf", "▲NaN", "float32 min normal", "float32 max", "×1"):
         assert word in out
     # tick labels are decades of the real values, not log10 numbers
     assert re.search(r"1e\d+┤", out) and re.search(r"1e-\d+┤", out)
