@@ -10,7 +10,9 @@
     caption = "W_h = 1.4: the last state reads 0.841."   # optional: the words under it
 
 Every frame is checked with the command line's own parser (topics.find / topics.build_state)
-before anything renders; the first problem is reported as one line naming the frame.
+before anything renders; the first problem is reported as one line naming the frame. A frame
+whose topic is not registered is an error like any unknown name (the sample deck's test skips,
+and names, frames of topics not built yet).
 """
 from __future__ import annotations
 

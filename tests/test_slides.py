@@ -1,7 +1,6 @@
 """Slides: key frames, `rnntui export`, decks (good and bad) and `rnntui present` under Pilot."""
 import asyncio
 import math
-import re
 import subprocess
 import sys
 import warnings
