@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.strip import Strip
 from textual.widget import Widget
 
 RGB = tuple[int, int, int]
@@ -31,6 +33,7 @@ PALETTE = (BLUE, ORANGE, GREEN, PURPLE, RED)
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
+TOO_SMALL = "(too small to plot)"
 BRAILLE = 0x2800
 DOT = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # DOT[row in cell][column in cell]
 
@@ -257,26 +260,36 @@ def _align(x: float, xlim: tuple[float, float]) -> str:
     return "center"
 
 
-def legend_text(spec: PlotSpec) -> Text:
-    """One line naming the series by colour."""
-    out = Text()
+def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | None]]:
+    """One line naming the series by colour, cut at `width` cells."""
+    runs, used = [], 0
     for s in spec.series:
-        if s.label:
-            if out:
-                out.append("  ")
-            out.append("━━" if s.marker == "braille" and not s.scatter else "●" if s.marker == "braille" else s.marker,
-                       style=_style(s.color))
-            out.append(f" {s.label}")
+        if not s.label:
+            continue
+        swatch = "━━" if s.marker == "braille" and not s.scatter else "●" if s.marker == "braille" else s.marker
+        for words, style in ((("  " if runs else "") + swatch, _style(s.color)), (f" {s.label}", None)):
+            words = words[: max(width - used, 0)]
+            if words:
+                runs.append((words, style))
+                used += len(words)
+    return runs
+
+
+def legend_text(spec: PlotSpec) -> Text:
+    out = Text()
+    for words, style in legend_runs(spec):
+        out.append(words, style=style)
     return out
 
 
-def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
-    """The whole plot (frame, ticks, labels, legend) as `height` lines of `width` cells."""
-    legend = legend_text(spec) if spec.legend == "below" else Text()
+def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
+    """The whole plot (frame, ticks, labels, legend) as at most `height` rows of (text, style) runs,
+    each at most `width` cells."""
+    legend = legend_runs(spec, width) if spec.legend == "below" else []
     rows_below = 1 + (1 if spec.xlabel else 0) + (1 if legend else 0)  # tick labels, x label, legend
     ch = height - rows_below - 2 - (1 if spec.title else 0)
     if width < MIN_SIZE[0] or height < MIN_SIZE[1] or ch < 2:
-        return Text("(too small to plot)", style="dim")
+        return [[(TOO_SMALL[:width], Style(dim=True))]]
 
     # what will be drawn, in axis units (log10 where the axis is logarithmic)
     drawn = []
@@ -294,7 +307,7 @@ def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
     yw = max(len(label) for label in yl)
     cw = width - yw - 2
     if cw < 4:
-        return Text("(too small to plot)", style="dim")
+        return [[(TOO_SMALL[:width], Style(dim=True))]]
     xticks = log_ticks if spec.log_x else nice_ticks
     xt, xl = xticks(*xlim, most=max(2, min(9, cw // max(8, max(len(l) for l in xticks(*xlim)[1]) + 3))))
     cv = _Canvas(cw, ch, xlim, ylim)
@@ -399,28 +412,24 @@ def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
         r = cv.row(t)
         if r is not None and r not in ytick:
             ytick[r] = label
-    out = Text(no_wrap=True, overflow="crop")
+    rows: list[list[tuple[str, Style | None]]] = []
     if spec.title:
-        out.append(f"{spec.title[:width]:^{width}}\n", style="bold")
+        rows.append([(f"{spec.title[:width]:^{width}}", Style(bold=True))])
     top = ["─"] * cw
     for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
         top[c] = "┬"
-    out.append(" " * yw + "┌" + "".join(top) + "┐\n")
+    rows.append([(" " * yw + "┌" + "".join(top) + "┐", None)])
     for r in range(ch):
-        out.append(f"{ytick.get(r, ''):>{yw}}")
-        out.append("┤" if r in ytick else "├" if r in hline_rows else "│")
-        _append_row(out, cv.chars[r], cv.styles[r])
-        out.append("┤\n" if r in hline_rows else "│\n")
+        left = f"{ytick.get(r, ''):>{yw}}" + ("┤" if r in ytick else "├" if r in hline_rows else "│")
+        rows.append([(left, None), *_runs_of(cv.chars[r], cv.styles[r]), ("┤" if r in hline_rows else "│", None)])
     bottom = ["─"] * cw
-    tick_cols = []
     for t in xt:
         c = cv.col(t)
         if c is not None:
             bottom[c] = "┬"
-            tick_cols.append(c)
     for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
         bottom[c] = "┼" if bottom[c] == "┬" else "┴"
-    out.append(" " * yw + "└" + "".join(bottom) + "┘\n")
+    rows.append([(" " * yw + "└" + "".join(bottom) + "┘", None)])
     line = [" "] * width
     edge = -1
     for c, label in zip((cv.col(t) for t in xt), xl):
@@ -430,22 +439,33 @@ def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
         if start > edge:
             line[start:start + len(label)] = label
             edge = start + len(label)
-    out.append("".join(line).rstrip())
+    rows.append([("".join(line).rstrip(), None)])
     if spec.xlabel:
-        out.append("\n" + f"{spec.xlabel[:cw]:^{cw}}".rjust(yw + 1 + cw).rstrip())
+        rows.append([(f"{spec.xlabel[:cw]:^{cw}}".rjust(yw + 1 + cw).rstrip(), None)])
     if legend:
-        legend.truncate(width)
-        out.append("\n")
-        out.append_text(legend)
+        rows.append(legend)
+    return rows
+
+
+def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
+    """The whole plot (frame, ticks, labels, legend) as lines of at most `width` cells."""
+    out = Text(no_wrap=True, overflow="crop")
+    for i, row in enumerate(plot_rows(spec, width, height)):
+        if i:
+            out.append("\n")
+        for words, style in row:
+            out.append(words, style=style)
     return out
 
 
-def _append_row(out: Text, chars: list[str], styles: list) -> None:
-    start = 0
+def _runs_of(chars: list[str], styles: list) -> list[tuple[str, Style | None]]:
+    """Neighbouring cells with the same style, joined."""
+    runs, start = [], 0
     for i in range(1, len(chars) + 1):
         if i == len(chars) or styles[i] is not styles[start]:
-            out.append("".join(chars[start:i]), style=styles[start])
+            runs.append(("".join(chars[start:i]), styles[start]))
             start = i
+    return runs
 
 
 class Plot(Widget):
@@ -462,7 +482,22 @@ class Plot(Widget):
 
     def show(self, spec: PlotSpec) -> None:
         self.spec = spec
+        self._strips = None
         self.refresh()
 
     def render(self) -> Text:
         return render_plot(self.spec, self.size.width, self.size.height)
+
+    # Line API: rows go to the screen as strips of segments, with no detour through markup
+    _strips: tuple | None = None
+
+    def render_line(self, y: int) -> Strip:
+        width, height = self.size
+        base = self.rich_style
+        key = (self.spec, width, height, base)
+        if self._strips is None or self._strips[0] != key:
+            strips = [Strip([Segment(words, base + style if style else base) for words, style in row])
+                      .adjust_cell_length(width, base) for row in plot_rows(self.spec, width, height)]
+            self._strips = (key, strips)
+        strips = self._strips[1]
+        return strips[y] if 0 <= y < len(strips) else Strip.blank(width, base)
