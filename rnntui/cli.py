@@ -234,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             return run_export(argv[1:])
         if argv and argv[0] == "present":
             return run_present(argv[1:])
+        if argv and argv[0] == "train": from rnntui.train_cli import run_train; return run_train(argv[1:])  # noqa: E701,E702
         return run_app(argv)
     except BadValue as e:
         print(f"rnntui: {e}", file=sys.stderr)
