@@ -18,8 +18,8 @@ and see the same batches, so their curves agree until float rounding sends them 
 """
 from __future__ import annotations
 
+import json
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +37,7 @@ SOS = s2s.SOS
 BATCH = 64
 LR = 3e-3
 CLIP = 1.0
-EVERY = 25  # held-out evaluation every this many steps
+EVERY = s2s.EVERY
 
 
 # -- the reference model --------------------------------------------------------------------
@@ -176,10 +176,12 @@ class Fast:
                 "HH": torch.zeros(n + 1, B, H), "GHe": torch.empty(n, B, 3 * H), "RZe": torch.empty(n, B, 2 * H),
                 "Ne": torch.empty(n, B, H), "SS": torch.empty(n + 1, B, H), "Gh": torch.empty(n, B, off + 3 * H),
                 "RZ": torch.empty(n, B, 2 * H), "N": torch.empty(n, B, H), "A": torch.empty(n, B, n),
-                "T": torch.empty(n, B, n, H) if off else None,
+                "C": torch.empty(n, B, H), "DC": torch.empty(n, B, H),
+                "T": torch.empty(n, B, n, H) if off else None, "V1": torch.empty(n, B, n, H) if off else None,
                 "DGI": torch.empty(n, B, 3 * H), "DGH": torch.empty(n, B, off + 3 * H), "DE": torch.empty(n, B, n),
-                "R1": torch.ones(n, B, 3 * H), "DGIe": torch.empty(n, B, 3 * H), "DGHe": torch.empty(n, B, 3 * H),
-                "R1e": torch.ones(n, B, 3 * H),
+                "DGIe": torch.empty(n, B, 3 * H), "DGHe": torch.empty(n, B, 3 * H),
+                "Fi": torch.empty(n, B, 3, H), "Fh": torch.empty(n, B, 3, H),
+                "Fie": torch.empty(n, B, 3, H), "Fhe": torch.empty(n, B, 3, H),
             }
         return self._buf
 
@@ -187,26 +189,25 @@ class Fast:
     def _gru_forward(gi, gh, h, rz, n_out, h_out):
         """h' = (1 − z)·n + z·h with r, z = σ(gi + gh), n = tanh(gi_n + r·gh_n); gates kept for backward."""
         torch.add(gi[:, :2 * H], gh[:, :2 * H], out=rz).sigmoid_()
-        tanh(torch.addcmul(gi[:, 2 * H:], rz[:, :H], gh[:, 2 * H:], out=n_out))
+        torch.tanh(torch.addcmul(gi[:, 2 * H:], rz[:, :H], gh[:, 2 * H:], out=n_out), out=n_out)
         return torch.lerp(n_out, h, rz[:, H:], out=h_out)
 
     @staticmethod
-    def _gru_backward_prep(RZ, N, GHN, Hprev, R1):
-        """Per-step factors of the GRU's backward, for all steps at once."""
-        r, z = RZ[..., :H], RZ[..., H:]
-        An = (1 - N * N).mul_(1 - z)  # ∂h/∂n_pre
-        Az = (Hprev - N).mul_(z).mul_(1 - z)  # ∂h/∂z_pre
-        Ar = (1 - r).mul_(r).mul_(GHN)  # ∂n_pre/∂r_pre
-        R1[..., 2 * H:] = r  # dgh = dgi · [1, 1, r]
-        return An, Az, Ar, z
+    def _gru_backward_prep(RZ, N, GHN, Hprev, Fi, Fh):
+        """Per-step factors of the GRU's backward, for all steps at once.
 
-    @staticmethod
-    def _gru_backward_step(dh, An, Az, Ar, R1, dgi, dgh):
-        """Fill dgi, dgh (the gradients of W_i x + b_i and W_h h + b_h) from dh."""
-        torch.mul(dh, An, out=dgi[:, 2 * H:])
-        torch.mul(dgi[:, 2 * H:], Ar, out=dgi[:, :H])
-        torch.mul(dh, Az, out=dgi[:, H:2 * H])
-        torch.mul(dgi, R1, out=dgh)
+        With h = (1 − z)·n + z·h_prev, n = tanh(n_pre), n_pre = gi_n + r·gh_n:
+        ∂h/∂n_pre = (1 − z)(1 − n²), ∂h/∂z_pre = (h_prev − n)·z(1 − z), ∂h/∂r_pre = ∂h/∂n_pre · gh_n·r(1 − r).
+        Fi holds them as [r, z, n] blocks so that dgi = dh·Fi; Fh the same with the n block times r (dgh).
+        """
+        r, z = RZ[..., :H], RZ[..., H:]
+        dn = torch.addcmul(1 - z, N * N, z, value=1).sub_(N * N)  # (1 − z)(1 − n²)
+        torch.mul(torch.addcmul(r, r, r, value=-1).mul_(GHN), dn, out=Fi[..., 0, :])
+        torch.mul(Hprev - N, torch.addcmul(z, z, z, value=-1), out=Fi[..., 1, :])
+        Fi[..., 2, :] = dn
+        Fh[..., :2, :] = Fi[..., :2, :]
+        torch.mul(dn, r, out=Fh[..., 2, :])
+        return z
 
     @torch.no_grad()
     def loss_and_grad(self, x: torch.Tensor) -> float:
@@ -238,7 +239,7 @@ class Fast:
         Hb = Hs.transpose(0, 1).contiguous()  # (B, n, H)
         if self.attention:
             W_ic = P["dec.W_ih"][:, E:]
-            Pc = torch.matmul(Hb, W_ic.t())  # W_c h_j for every j: (B, n, 3H)
+            W_icT = W_ic.t()
         if additive:
             # vᵀ tanh(u) = 2 vᵀ σ(2u) − Σv, and softmax ignores the constant: the same α, but torch's
             # sigmoid is ~6× cheaper than its tanh here. So w = 2u = 2W_a h_j + 2(U_a s + b_a).
@@ -249,7 +250,7 @@ class Fast:
         else:
             Wcat, bcat = P["dec.W_hh"], P["dec.b_hh"]
         WcatT = Wcat.t()
-        SS, Gh, RZ, N, A, T = buf["SS"], buf["Gh"], buf["RZ"], buf["N"], buf["A"], buf["T"]
+        SS, Gh, RZ, N, A, T, C = buf["SS"], buf["Gh"], buf["RZ"], buf["N"], buf["A"], buf["T"], buf["C"]
         SS[0] = Hs[-1]  # s_{-1}
         for k in range(n):
             s = SS[k]
@@ -260,9 +261,9 @@ class Fast:
             elif dot:
                 e = (Hb * s.unsqueeze(1)).sum(2)
             if self.attention:
-                a = torch.softmax(e, 1)
-                A[k] = a
-                gi = torch.baddbmm(Ein[k].unsqueeze(1), a.unsqueeze(1), Pc).squeeze(1)
+                a = torch._softmax(e, 1, False, out=A[k])
+                torch.bmm(a.unsqueeze(1), Hb, out=C[k].unsqueeze(1))  # c_k = Σ_j α_kj h_j
+                gi = torch.addmm(Ein[k], C[k], W_icT)
             else:
                 gi = Ein[k]
             self._gru_forward(gi, g[:, off:], s, RZ[k], N[k], SS[k + 1])
@@ -283,30 +284,33 @@ class Fast:
         dS = torch.mm(dl, P["out.W"]).view(n, B, H)
 
         # decoder backward through time
-        DGI, DGH, DE, R1 = buf["DGI"], buf["DGH"], buf["DE"], buf["R1"]
-        An, Az, Ar, Z = self._gru_backward_prep(RZ, N, Gh[..., off + 2 * H:], Sprev, R1)
+        DGI, DGH, DE, DC = buf["DGI"], buf["DGH"], buf["DE"], buf["DC"]
+        Fi, Fh = buf["Fi"], buf["Fh"]
+        Z = self._gru_backward_prep(RZ, N, Gh[..., off + 2 * H:], Sprev, Fi, Fh)
         if additive:
-            V1 = (1 - T).mul_(T).mul_(v2)  # ∂e/∂w for every step and position
+            V1 = torch.addcmul(T, T, T, value=-1, out=buf["V1"]).mul_(v2)  # ∂e/∂w = v2·σ(1 − σ), all steps
             dK2 = torch.zeros(B, n, H)
         W_hh_d = P["dec.W_hh"]
-        ds = torch.zeros(B, H)
+        ds = dS[n - 1]  # ∂loss/∂s_k, running backwards
         for k in range(n - 1, -1, -1):
-            ds = ds + dS[k]
             dgi, dgh = DGI[k], DGH[k]
-            self._gru_backward_step(ds, An[k], Az[k], Ar[k], R1[k], dgi, dgh[:, off:])
+            ds3 = ds.unsqueeze(1)
+            torch.mul(ds3, Fi[k], out=dgi.view(B, 3, H))
+            torch.mul(ds3, Fh[k], out=dgh[:, off:].view(B, 3, H))
             if self.attention:
-                da = (Pc * dgi.unsqueeze(1)).sum(2)  # a batched mat-vec; bmm is 5× slower here
-                de = torch._softmax_backward_data(da, A[k], 1, torch.float32)
-                DE[k] = de
+                dc = torch.mm(dgi, W_ic, out=DC[k])
+                da = (Hb * dc.unsqueeze(1)).sum(2)  # a batched mat-vec; bmm is 5× slower here
+                de = torch._softmax_backward_data(da, A[k], 1, torch.float32, grad_input=DE[k])
+            base = torch.addcmul(dS[k - 1], ds, Z[k]) if k else ds * Z[k]
             if additive:
                 dw = de.unsqueeze(2) * V1[k]
                 torch.sum(dw, 1, out=dgh[:, :H])
                 dK2 += dw
-                ds = torch.addmm(ds * Z[k], dgh, Wcat)
+                ds = torch.addmm(base, dgh, Wcat)
             elif dot:
-                ds = torch.addmm(ds * Z[k], dgh, W_hh_d).add_((Hb * de.unsqueeze(2)).sum(1))
+                ds = torch.addmm(base, dgh, W_hh_d).add_((Hb * de.unsqueeze(2)).sum(1))
             else:
-                ds = torch.addmm(ds * Z[k], dgh, W_hh_d)
+                ds = torch.addmm(base, dgh, W_hh_d)
 
         # decoder weight gradients, summed over steps at once
         DGHf = DGH.view(-1, off + 3 * H)
@@ -320,9 +324,8 @@ class Fast:
         torch.sum(dtab_d, 0, out=G["dec.b_ih"])
         dHb = torch.zeros(B, n, H)
         if self.attention:
-            dPc = torch.bmm(A.permute(1, 2, 0), DGI.transpose(0, 1))  # Σ_k α_kj dgi_k: (B, n, 3H)
-            G["dec.W_ih"][:, E:] = dPc.view(-1, 3 * H).t() @ Hb.view(-1, H)
-            dHb.view(-1, H).addmm_(dPc.view(-1, 3 * H), W_ic)
+            G["dec.W_ih"][:, E:] = DGI.view(-1, 3 * H).t() @ C.view(-1, H)
+            dHb.baddbmm_(A.permute(1, 2, 0), DC.transpose(0, 1))  # Σ_k α_kj dc_k
         if additive:  # undo the factors 2 of the sigmoid form
             torch.mul(dWcat[:H], 2, out=G["att.U_a"])
             torch.mul(dbcat[:H], 2, out=G["att.b_a"])
@@ -335,15 +338,17 @@ class Fast:
         dHs[-1] += ds  # s_{-1} is the encoder's last state
 
         # encoder backward through time
-        DGI, DGH, R1 = buf["DGIe"], buf["DGHe"], buf["R1e"]
+        DGI, DGH = buf["DGIe"], buf["DGHe"]
         Hprev = HH[:-1]
-        An, Az, Ar, Z = self._gru_backward_prep(RZe, Ne, GHe[..., 2 * H:], Hprev, R1)
-        dh = torch.zeros(B, H)
+        Z = self._gru_backward_prep(RZe, Ne, GHe[..., 2 * H:], Hprev, buf["Fie"], buf["Fhe"])
+        Fi, Fh = buf["Fie"], buf["Fhe"]
+        dh = dHs[n - 1]
         for t in range(n - 1, -1, -1):
-            dh = dh + dHs[t]
-            self._gru_backward_step(dh, An[t], Az[t], Ar[t], R1[t], DGI[t], DGH[t])
+            dh3 = dh.unsqueeze(1)
+            torch.mul(dh3, Fi[t], out=DGI[t].view(B, 3, H))
+            torch.mul(dh3, Fh[t], out=DGH[t].view(B, 3, H))
             if t:
-                dh = torch.addmm(dh * Z[t], DGH[t], W_hh_e)
+                dh = torch.addmm(torch.addcmul(dHs[t - 1], dh, Z[t]), DGH[t], W_hh_e)
         DGHf = DGH.view(-1, 3 * H)
         torch.mm(DGHf.t(), Hprev.reshape(-1, H), out=G["enc.W_hh"])
         torch.sum(DGHf, 0, out=G["enc.b_hh"])
@@ -441,11 +446,11 @@ class Result:
 
 def train(scoring: str = "additive", seed: int = 0, steps: int = 800, every: int = EVERY,
           until: float | None = None, on_progress: Callable[[Progress], None] | None = None,
-          stop: threading.Event | None = None, threads: int = 1) -> Result:
+          stop: Callable[[], bool] | None = None, threads: int = 1) -> Result:
     """Train from the seeded random initialisation with the fast trainer.
 
     Evaluates on the held-out set every `every` steps; `until` stops at the first evaluation that
-    reaches that exact-sequence accuracy; `stop` (an Event) ends the run between steps.
+    reaches that exact-sequence accuracy; `stop()` returning True ends the run between steps.
     """
     torch.set_num_threads(threads)
     model = Fast(scoring, initial(scoring, seed).named())
@@ -456,7 +461,7 @@ def train(scoring: str = "additive", seed: int = 0, steps: int = 800, every: int
     stopped = False
     window = []
     for step in range(1, steps + 1):
-        if stop is not None and stop.is_set():
+        if stop is not None and stop():
             step -= 1
             stopped = True
             break
@@ -485,36 +490,32 @@ def train(scoring: str = "additive", seed: int = 0, steps: int = 800, every: int
 
 # -- checkpoints ----------------------------------------------------------------------------------
 def save(path: str | Path, arrays: dict, record: dict) -> None:
-    """.npz (arrays and the record as a JSON string) or .pt (tensors + plain values)."""
-    import json
-
+    """.pt (a dict of tensors and the record as a JSON string) or anything else as .npz."""
     path = Path(path)
     if path.suffix == ".pt":
         torch.save({"arrays": {k: torch.as_tensor(np.asarray(a, dtype=np.float32)) for k, a in arrays.items()},
-                    "record": json.dumps(record)}, path)
+                    s2s.RECORD_KEY: json.dumps(record)}, path)
     else:
-        np.savez_compressed(path, **{k: np.asarray(a, dtype=np.float32) for k, a in arrays.items()},
-                            **{"record.json": np.array(json.dumps(record))})
+        s2s.write_npz(path, arrays, record)
 
 
-def read_checkpoint(path: str | Path, scoring: str) -> dict:
-    """Weights from a .pt (torch.load with weights_only=True) or .npz; raises BadCheckpoint."""
+def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
+    """(arrays, record) from a .pt (torch.load with weights_only=True) or an .npz; raises BadCheckpoint."""
     path = Path(path)
     if path.suffix != ".pt":
-        data = path.read_bytes()
-        try:
-            import zipfile, io
-            with np.load(io.BytesIO(data), allow_pickle=False) as z:
-                arrays = {k: np.asarray(z[k], dtype=np.float64) for k in z.files if k != "record.json"}
-        except Exception as e:  # noqa: BLE001 - any failure to parse is a bad file
-            raise s2s.BadCheckpoint(f"{path.name}: not a weights file ({type(e).__name__})") from None
-        return s2s.check_params(arrays, scoring)
+        return s2s.read_npz(path, scoring)
     try:
         obj = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # noqa: BLE001 - unpickling refused, truncated file, …
-        first = (str(e).strip().splitlines() or [""])[0][:90]
-        raise s2s.BadCheckpoint(f"{path.name}: refused by torch.load(weights_only=True) ({type(e).__name__}: {first})") from None
+    except OSError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a refused pickle, a truncated file, …: one line
+        first = (str(e).strip().splitlines() or [""])[0][:80]
+        raise s2s.BadCheckpoint(f"refused by torch.load(weights_only=True) ({type(e).__name__}: {first})") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("arrays"), dict):
-        raise s2s.BadCheckpoint(f"{path.name}: not an rnntui seq2seq checkpoint")
+        raise s2s.BadCheckpoint("not an rnntui seq2seq checkpoint (no 'arrays' dict)")
     arrays = {k: t.detach().double().numpy() for k, t in obj["arrays"].items() if torch.is_tensor(t)}
-    return s2s.check_params(arrays, scoring)
+    try:
+        record = json.loads(obj.get(s2s.RECORD_KEY, "{}"))
+    except (TypeError, ValueError):
+        record = {}
+    return s2s.check_params(arrays, scoring), record if isinstance(record, dict) else {}

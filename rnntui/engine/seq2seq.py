@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -35,6 +34,7 @@ N_HELD_OUT = 1000
 HELD_OUT_SEED = 20140901  # Bahdanau, Cho & Bengio's arXiv date
 SCORINGS = ("none", "additive", "dot")
 TARGET = 0.76  # the seed's exact-sequence accuracy with additive attention
+EVERY = 25  # training evaluates on the held-out set every this many steps
 
 # name -> shape, for each scoring; the .npz holds exactly these arrays
 def shapes(scoring: str) -> dict[str, tuple[int, ...]]:
@@ -149,7 +149,10 @@ def accuracy(tokens: np.ndarray, target: np.ndarray) -> tuple[float, float]:
     return float(right.all(axis=-1).mean()), float(right.mean())
 
 
-# -- checkpoints: .npz arrays + a small JSON record -------------------------------------------
+# -- checkpoints: one .npz of float32 arrays plus its record as a JSON string ----------------
+RECORD_KEY = "record.json"
+
+
 class BadCheckpoint(ValueError):
     """A file that is not a checkpoint of this model; the message is one line."""
 
@@ -158,8 +161,9 @@ def check_params(p: dict, scoring: str) -> dict:
     want = shapes(scoring)
     if set(p) != set(want):
         missing = sorted(set(want) - set(p))
-        raise BadCheckpoint(f"not a `{scoring}` checkpoint (missing {', '.join(missing[:3]) or 'nothing'}, "
-                            f"{len(set(p) - set(want))} unexpected arrays)")
+        extra = sorted(set(p) - set(want))
+        raise BadCheckpoint(f"not a `{scoring}` checkpoint (missing {', '.join(missing[:3]) or 'nothing'}"
+                            + (f"; unexpected {', '.join(extra[:3])}" if extra else "") + ")")
     for k, shape in want.items():
         if tuple(p[k].shape) != shape:
             raise BadCheckpoint(f"{k} has shape {tuple(p[k].shape)}, expected {shape}")
@@ -168,36 +172,48 @@ def check_params(p: dict, scoring: str) -> dict:
     return p
 
 
-def read_npz(source, scoring: str) -> dict:
-    """Arrays from an .npz (path or bytes) without ever unpickling; raises BadCheckpoint."""
+def read_npz(source, scoring: str) -> tuple[dict, dict]:
+    """(arrays, record) from an .npz path or bytes, never unpickling anything; raises BadCheckpoint."""
     try:
-        data = source if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
+        data = bytes(source) if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
-            p = {k: np.asarray(z[k], dtype=np.float64) for k in z.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as e:
-        raise BadCheckpoint(f"cannot read it as arrays ({type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''})") from None
-    return check_params(p, scoring)
+            p = {k: np.asarray(z[k], dtype=np.float64) for k in z.files if k != RECORD_KEY}
+            record = json.loads(str(z[RECORD_KEY])) if RECORD_KEY in z.files else {}
+    except OSError:
+        raise
+    except Exception as e:  # noqa: BLE001 - pickled objects, truncated zips, bad JSON: all one line
+        first = (str(e).strip().splitlines() or [""])[0][:80]
+        raise BadCheckpoint(f"not a weights file ({type(e).__name__}: {first})") from None
+    return check_params(p, scoring), record if isinstance(record, dict) else {}
 
 
-def _data_file(name: str):
-    return resources.files("rnntui").joinpath("data", name)
+def write_npz(path, arrays: dict, record: dict) -> None:
+    np.savez_compressed(path, **{k: np.asarray(a, dtype=np.float32) for k, a in arrays.items()},
+                        **{RECORD_KEY: np.array(json.dumps(record))})
+
+
+def shipped_path(scoring: str):
+    return resources.files("rnntui").joinpath("data", f"seq2seq_{scoring}.npz")
 
 
 @lru_cache(maxsize=None)
-def shipped(scoring: str) -> dict:
-    """The trained checkpoint that ships with the package, as float64 arrays (read-only)."""
+def _shipped(scoring: str) -> tuple[dict, dict]:
     if scoring not in SCORINGS:
         raise BadCheckpoint(f"unknown scoring {scoring!r}: choose from {', '.join(SCORINGS)}")
-    p = read_npz(_data_file(f"seq2seq_{scoring}.npz").read_bytes(), scoring)
+    p, record = read_npz(shipped_path(scoring).read_bytes(), scoring)
     for a in p.values():
         a.setflags(write=False)
-    return p
+    return p, record
 
 
-@lru_cache(maxsize=None)
+def shipped(scoring: str) -> dict:
+    """The trained checkpoint that ships with the package, as float64 arrays (read-only)."""
+    return _shipped(scoring)[0]
+
+
 def record(scoring: str) -> dict:
     """What was recorded when the shipped checkpoint was trained: seed, steps, accuracies, curve."""
-    return json.loads(_data_file(f"seq2seq_{scoring}.json").read_text())
+    return _shipped(scoring)[1]
 
 
 @lru_cache(maxsize=None)
@@ -224,3 +240,8 @@ def held_out_accuracy(scoring: str) -> tuple[float, float]:
 def visible_numbers(n_tokens: int, d: int) -> tuple[int, int]:
     """(numbers through the bottleneck, numbers with attention): d vs n·d."""
     return d, n_tokens * d
+
+
+def sequence_bits(n_tokens: int, vocab: int) -> float:
+    """Information in n uniformly random tokens: n·log2(vocab) bits."""
+    return n_tokens * float(np.log2(vocab))

@@ -1,0 +1,109 @@
+"""An alignment matrix as text: rows are output steps, columns are input positions.
+
+Each cell is one mark: `#` for a weight above 0.5, `+` above 0.2, `.` otherwise (a NaN is `?`).
+The current row is highlighted. When the widget is shorter than the matrix, a window of rows
+around the current one is drawn, with `⋮` where rows are left out.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from rich.text import Text
+from textual.widgets import Static
+
+STRONG, WEAK = 0.5, 0.2
+LEGEND = f"# α > {STRONG}   + α > {WEAK}   . smaller"
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def mark(weight: float) -> str:
+    if not math.isfinite(weight):
+        return "?"
+    return "#" if weight > STRONG else "+" if weight > WEAK else "."
+
+
+def row_window(n_rows: int, current: int | None, room: int) -> tuple[int, int]:
+    """[start, stop) of the rows to draw in `room` lines, keeping `current` inside."""
+    if room >= n_rows:
+        return 0, n_rows
+    room = max(room, 1)
+    centre = 0 if current is None else current
+    start = min(max(centre - room // 2, 0), n_rows - room)
+    return start, start + room
+
+
+def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] = (),
+                row_labels: Sequence[Text | str] = (), height: int | None = None, cell: int = 2,
+                corner: str = "") -> Text:
+    """The grid with a header of column labels; `row_labels` are drawn left of each row."""
+    rows = [list(map(float, r)) for r in weights]
+    n_rows = len(rows)
+    n_cols = max((len(r) for r in rows), default=0)
+    label_w = max([len(l.plain if isinstance(l, Text) else l) for l in row_labels] + [len(corner)])
+    out = Text()
+    out.append(f"{corner:<{label_w}} ", style="dim")
+    for j in range(n_cols):
+        text = col_labels[j] if j < len(col_labels) else ""
+        out.append(f"{text:<{cell}}"[:cell], style="bold")
+    out.append("\n")
+    room = n_rows if height is None else max(height - 1, 1)
+    start, stop = row_window(n_rows, current, room)
+    cut_top, cut_bottom = start > 0, stop < n_rows
+    for k in range(start, stop):
+        if (k == start and cut_top) or (k == stop - 1 and cut_bottom):
+            out.append(f"{'⋮':<{label_w}} " + "⋮ " * n_cols, style="dim")
+            out.append("\n")
+            continue
+        is_current = k == current
+        label = row_labels[k] if k < len(row_labels) else ""
+        label = label.copy() if isinstance(label, Text) else Text(label)
+        label.pad_right(label_w - len(label.plain))
+        if is_current:
+            label.stylize("bold reverse")
+        out.append_text(label)
+        out.append(" ")
+        for j in range(n_cols):
+            w = rows[k][j] if j < len(rows[k]) else float("nan")
+            m = mark(w)
+            style = {"#": "bold", "+": "", ".": "dim", "?": "red"}[m]
+            if is_current:
+                style = f"{style} reverse".strip()
+            out.append(f"{m:<{cell}}", style=style)
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def bars_text(weights: Sequence[float], lines: int = 2, cell: int = 1) -> Text:
+    """A small vertical bar chart of one row of weights (0…1), `lines` characters tall."""
+    out = Text()
+    levels = lines * 8
+    heights = [0 if not math.isfinite(w) else round(min(max(w, 0.0), 1.0) * levels) for w in weights]
+    for line in range(lines - 1, -1, -1):
+        for h in heights:
+            fill = min(max(h - line * 8, 0), 8)
+            out.append(BLOCKS[fill] + " " * (cell - 1), style="bold")
+        if line:
+            out.append("\n")
+    return out
+
+
+class AlignmentMatrix(Static):
+    """`show(weights, current, col_labels, row_labels)`; draws the rows that fit its height."""
+
+    DEFAULT_CSS = "AlignmentMatrix { height: 1fr; width: auto; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.spec: tuple = ((), None, (), (), "")
+
+    def show(self, weights, current: int | None = None, col_labels: Sequence[str] = (),
+             row_labels: Sequence = (), corner: str = "") -> None:
+        self.spec = (weights, current, tuple(col_labels), tuple(row_labels), corner)
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        weights, current, cols, rows, corner = self.spec
+        height = self.size.height or None
+        return matrix_text(weights, current, cols, rows, height=height, corner=corner)
