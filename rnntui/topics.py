@@ -6,6 +6,7 @@ from rnntui.screens.gradients import GradientsScreen
 from rnntui.screens.lstm import LstmScreen
 from rnntui.screens.parallel import ParallelScreen
 from rnntui.screens.recurrence import RecurrenceScreen
+from rnntui.screens.seq2seq import Seq2seqScreen
 from rnntui.state import BadValue, FigureState
 
 # SPEC §2's eight topics in lecture order; key 1…8 jumps to that number once it is built.
@@ -16,6 +17,7 @@ TOPICS: tuple[type[TopicScreen], ...] = tuple(sorted((
     ParallelScreen,
     GradientsScreen,
     LstmScreen,
+    Seq2seqScreen,
 ), key=lambda s: PLANNED.index(s.TOPIC_ID)))
 
 

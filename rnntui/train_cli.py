@@ -62,6 +62,9 @@ def seq2seq_parser() -> Parser:
     p.add_argument("--out", metavar="FILE",
                    help="write the weights and record here (.npz, or .pt for torch.save); default: the cache, "
                         f"{cache_dir()}/seq2seq-SCORING-seedN.npz")
+    p.add_argument("--full-eval", action="store_true",
+                   help="score all 1000 held-out sequences at every evaluation (by default a 200-sequence "
+                        "screen skips the full count while far below the target)")
     p.add_argument("--eval", metavar="FILE",
                    help="do not train: score a checkpoint file (.npz or .pt) on the held-out set")
     return p
@@ -144,7 +147,8 @@ def run_seq2seq(argv: list[str]) -> int:
     bar = Bar(args.steps)
     start = time.perf_counter()
     try:
-        result = lab.train(args.scoring, args.seed, steps=args.steps, until=until, on_progress=bar)
+        result = lab.train(args.scoring, args.seed, steps=args.steps, until=until, on_progress=bar,
+                           screen=not args.full_eval)
     finally:
         bar.close()
     wall = time.perf_counter() - start

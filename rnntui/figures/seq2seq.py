@@ -81,8 +81,23 @@ class MatrixState(FigureState):
 
 
 def _curves() -> dict[str, np.ndarray]:
-    """Each shipped run's evaluations: columns step, mean loss, exact, token."""
+    """Each shipped run's evaluations: columns step, mean loss, exact, token, sequences scored."""
     return {sc: np.asarray(s2s.record(sc)["curve"], dtype=float) for sc in ORDER}
+
+
+def _attention_end() -> int:
+    """The last evaluation of the longer attention run: where the E5 axis ends."""
+    try:
+        return int(max(s2s.record(sc)["steps"] for sc in ("additive", "dot")))
+    except (OSError, KeyError, ValueError):  # a broken install still opens; the figure then says so
+        return 20 * s2s.EVERY
+
+
+def _additive_end() -> int:
+    try:
+        return int(s2s.record("additive")["steps"])
+    except (OSError, KeyError, ValueError):
+        return s2s.EVERY
 
 
 def first_reaching(curve: np.ndarray, level: float) -> int | None:
@@ -95,14 +110,25 @@ class ScoringState(FigureState):
     """E5: held-out accuracy (or training loss) of the additive, dot and no-attention runs."""
 
     metric: str = param("accuracy", "choice", choices=("accuracy", "loss"), key="c", label="curve")
-    step: int = param(s2s.EVERY, "int", lo=s2s.EVERY, hi="last_step", notch=s2s.EVERY, label="step", fmt="d")
+    step: int = param(_additive_end(), "int", lo=s2s.EVERY, hi="last_step", notch=s2s.EVERY, label="step",
+                      fmt="d")
 
     @property
     def last_step(self) -> int:
-        return int(max(c[-1, 0] for c in _curves().values()))
+        """The axis runs a little past the attention runs (the no-attention run goes on much longer)."""
+        end = _attention_end()
+        return end + 4 * s2s.EVERY
 
     def curves(self) -> dict[str, np.ndarray]:
-        return _curves()
+        """Each run's evaluations up to the end of the axis."""
+        return {sc: c[c[:, 0] <= self.last_step] for sc, c in _curves().items()}
+
+    def firsts(self) -> dict[str, int | None]:
+        """The first evaluation at which each whole run reached the seed's 76%."""
+        return {sc: first_reaching(c, s2s.TARGET) for sc, c in _curves().items()}
+
+    def run_steps(self) -> dict[str, int]:
+        return {sc: int(c[-1, 0]) for sc, c in _curves().items()}
 
     def at(self) -> dict[str, tuple[float, float, float] | None]:
         """(loss, exact, token) of each run at the cursor (None once that run has stopped)."""
@@ -117,7 +143,7 @@ class ScoringState(FigureState):
                 "curves": {sc: c.tolist() for sc, c in self.curves().items()},
                 "columns": ["step", "loss", "exact", "token"],
                 "at": self.at(),
-                "first_at_target": {sc: first_reaching(c, s2s.TARGET) for sc, c in self.curves().items()}}
+                "first_at_target": self.firsts(), "run_steps": self.run_steps()}
 
 
 @dataclass(frozen=True)

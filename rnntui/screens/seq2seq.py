@@ -13,8 +13,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from rnntui.engine import seq2seq as s2s
-from rnntui.figures.seq2seq import (ORDER, Live, MatrixState, ScoringState, VisibilityState, first_reaching,
-                                    letters)
+from rnntui.figures.seq2seq import ORDER, Live, MatrixState, ScoringState, VisibilityState, letters
 from rnntui.screens.base import Figure, FigureView, TopicScreen
 from rnntui.widgets.alignment import LEGEND, AlignmentMatrix, bars_text
 from rnntui.widgets.plot import BLUE, GREY, ORANGE, Line, Plot, PlotSpec, Series
@@ -38,6 +37,8 @@ class MatrixView(FigureView):
     MatrixView Horizontal { height: 1fr; }
     MatrixView AlignmentMatrix { margin-right: 2; }
     MatrixView #side { width: 1fr; }
+    MatrixView #side Static { margin-bottom: 1; }
+    MatrixView #side #row { margin-bottom: 1; }
     """
 
     def compose(self):
@@ -62,7 +63,7 @@ class MatrixView(FigureView):
             rows.append(label)
         matrix = self.query_one(AlignmentMatrix)
         if s.scoring == "none":
-            matrix.show(np.full_like(alpha, np.nan)[:0], None, letters(x), (), corner=" k y ŷ")
+            matrix.show(np.empty((len(y), 0)), k, (), rows, corner=" k y ŷ")
         else:
             matrix.show(alpha, k, list(letters(x)), rows, corner=" k y ŷ")
 
@@ -75,22 +76,23 @@ class MatrixView(FigureView):
         for a, b in zip(out, y):
             seqs.append(letters([a]), style="bold" if a == b else "bold red underline")
         wrong = int(np.sum(out != y))
-        seqs.append(f"  {wrong} wrong\n" if wrong else "  all right\n", style="red" if wrong else "green")
+        seqs.append(f" {wrong} wrong" if wrong else " all right", style="red" if wrong else "green")
         self.query_one("#seqs", Static).update(seqs)
 
         row = Text()
         ok = out[k] == y[k]
-        row.append(f"step k={k}: ŷ={letters([out[k]])} ", style="bold")
-        row.append("✓ " if ok else f"✗ want {letters([y[k]])} ", style="green" if ok else "red")
+        row.append(f"k={k} ŷ={letters([out[k]])}", style="bold")
+        row.append(" ✓" if ok else f" ✗ want {letters([y[k]])}", style="green" if ok else "red")
         if s.scoring == "none":
-            row.append("\nno attention: every step reads\nthe same final state h_15\n", style="dim")
+            row.append("\nno attention: every step starts\nfrom the same final state h_15", style="dim")
         else:
             j = int(np.argmax(alpha[k]))
-            row.append(f"reads j={j} ({letters([x[j]])}), α={alpha[k, j]:.2f}\n")
-            row.append("α  ", style="dim")
-            row.append_text(bars_text(alpha[k], lines=1))
-            row.append("\n   " + letters(x) + "\n", style="dim")
-            row.append(LEGEND + "\n", style="dim")
+            row.append(f"  reads h_{j}, α={alpha[k, j]:.2f}\n")
+            lines = 3 if (self.size.height or 0) >= 30 else 1
+            row.append_text(bars_text(alpha[k], lines=lines, label="α_k      "))
+            if lines > 1:
+                row.append("\n         " + letters(x), style="dim")
+            row.append("\n" + LEGEND, style="dim")
         self.query_one("#row", Static).update(row)
 
         acc = Text()
@@ -98,17 +100,17 @@ class MatrixView(FigureView):
         for sc, (e, t) in s.accuracies().items():
             acc.append(f"{sc:<12}", style="bold" if sc == s.scoring else "")
             acc.append(f"{pct(e):>7} {pct(t):>6}\n")
-        acc.append("seed: none 0%, additive 76%\n", style="dim")
+        acc.append("seed: none 0%, additive 76%", style="dim")
         self.query_one("#acc", Static).update(acc)
 
         live = Text()
         if s.is_live():
             L = s.live
-            live.append(("training " if L.running else "trained ") + f"{L.scoring}\n", style="bold yellow")
-            live.append(f"{progress_bar(L.step, L.steps)} {L.step}/{L.steps}\n")
-            live.append(f"loss {L.loss:.3f}  exact {pct(L.exact)}", style="")
+            live.append(("training " if L.running else "trained ") + f"{L.scoring} live\n", style="bold yellow")
+            live.append(f"{progress_bar(L.step, L.steps, 12)} {L.step}/{L.steps}\n")
+            live.append(f"loss {L.loss:.3f}  exact {pct(L.exact)}")
         else:
-            live.append("t: train this scoring live", style="dim")
+            live.append("t trains this scoring live", style="dim")
         self.query_one("#live", Static).update(live)
 
 
@@ -124,16 +126,21 @@ class ScoringView(FigureView):
         lines = (Line(s2s.TARGET, "seed 76%", GREY),) if s.metric == "accuracy" else ()
         ylim = (0.0, 1.0) if s.metric == "accuracy" else None
         self.query_one(Plot).show(PlotSpec(series=series, lines=lines, cursor=float(s.step), ylim=ylim,
-                                           xlabel="training step",
-                                           title="held-out exact-sequence accuracy" if col == 2 else "training loss"))
+                                           xlim=(0.0, float(s.last_step)), xlabel="training step",
+                                           title="held-out exact-sequence accuracy" if col == 2 else
+                                           "training loss (mean of the last 25 steps)"))
         at = s.at()
-        words = [("step", f"{s.step}")]
+        now = Text()
+        now.append(f"step {s.step}: ", style="bold")
         for sc in ORDER:
             v = at[sc]
             text = "stopped" if v is None else (pct(v[1]) if col == 2 else f"{v[0]:.3f}")
-            words.append((sc, text))
-        firsts = [(f"{sc} ≥76% at", str(first_reaching(c, s2s.TARGET) or "never")) for sc, c in curves.items()]
-        self.query_one(Readouts).show(words + firsts[:2])
+            now.append(f"{sc} ", style="dim")
+            now.append(f"{text}   ", style="bold")
+        now.append("\nfirst ≥ 76%: ", style="dim")
+        runs = s.run_steps()
+        now.append(", ".join(f"{sc} step {f}" if f else f"{sc} never in {runs[sc]}" for sc, f in s.firsts().items()))
+        self.query_one(Readouts).update(now)
 
 
 class VisibilityView(FigureView):
@@ -198,10 +205,10 @@ class Seq2seqScreen(TopicScreen):
     BINDINGS = [Binding("t", "train", "train live", key_display="t")]
     FIGURES = (
         Figure("matrix", "Alignment matrix", "E4", MatrixState, MatrixView,
-               "Reverse 16 tokens. Row k is output step k; # marks the input position it reads."),
+               "Reverse 16 tokens. Row k: output step; column j: encoder state h_j."),
         Figure("scoring", "Additive vs dot scoring", "E5", ScoringState, ScoringView,
-               "The same encoder–decoder trained three times: Bahdanau's additive score, Luong's dot "
-               "product, and no attention at all. Held-out accuracy every 25 steps."),
+               "One encoder–decoder, seed 0, trained three ways: Bahdanau's additive score, Luong's dot "
+               "product, no attention. Held-out accuracy every 25 steps."),
         Figure("visibility", "What the decoder may read", "F20", VisibilityState, VisibilityView,
                "Without attention the whole source must squeeze through one vector of d numbers; "
                "with it, every output step may read all n encoder states."),

@@ -35,8 +35,10 @@ def row_window(n_rows: int, current: int | None, room: int) -> tuple[int, int]:
 
 def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] = (),
                 row_labels: Sequence[Text | str] = (), height: int | None = None, cell: int = 2,
-                corner: str = "") -> Text:
-    """The grid with a header of column labels; `row_labels` are drawn left of each row."""
+                corner: str = "", spaced: bool = False) -> Text:
+    """The grid with a header of column labels; `row_labels` are drawn left of each row.
+
+    `cell` characters per column; `spaced` leaves a blank line between rows (for tall terminals)."""
     rows = [list(map(float, r)) for r in weights]
     n_rows = len(rows)
     n_cols = max((len(r) for r in rows), default=0)
@@ -51,8 +53,10 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
     start, stop = row_window(n_rows, current, room)
     cut_top, cut_bottom = start > 0, stop < n_rows
     for k in range(start, stop):
+        if spaced and k > start:
+            out.append("\n")
         if (k == start and cut_top) or (k == stop - 1 and cut_bottom):
-            out.append(f"{'⋮':<{label_w}} " + "⋮ " * n_cols, style="dim")
+            out.append(f"{'⋮':<{label_w}} " + f"{'⋮':<{cell}}" * n_cols, style="dim")
             out.append("\n")
             continue
         is_current = k == current
@@ -75,12 +79,14 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
     return out
 
 
-def bars_text(weights: Sequence[float], lines: int = 2, cell: int = 1) -> Text:
-    """A small vertical bar chart of one row of weights (0…1), `lines` characters tall."""
+def bars_text(weights: Sequence[float], lines: int = 2, cell: int = 1, label: str = "") -> Text:
+    """A small vertical bar chart of one row of weights (0…1), `lines` characters tall, `label` on
+    the bottom line (the lines above are indented as much)."""
     out = Text()
     levels = lines * 8
     heights = [0 if not math.isfinite(w) else round(min(max(w, 0.0), 1.0) * levels) for w in weights]
     for line in range(lines - 1, -1, -1):
+        out.append(label if line == 0 else " " * len(label), style="dim")
         for h in heights:
             fill = min(max(h - line * 8, 0), 8)
             out.append(BLOCKS[fill] + " " * (cell - 1), style="bold")
@@ -89,21 +95,42 @@ def bars_text(weights: Sequence[float], lines: int = 2, cell: int = 1) -> Text:
     return out
 
 
+def cell_for(width: int) -> int:
+    """Characters per column for a container this wide: 2 at 80 columns, up to 4 on wide terminals."""
+    return 2 if width < 110 else 3 if width < 140 else 4
+
+
 class AlignmentMatrix(Static):
-    """`show(weights, current, col_labels, row_labels)`; draws the rows that fit its height."""
+    """`show(weights, current, col_labels, row_labels)`; as wide as its cells, as many rows as fit.
+
+    On a wide terminal the cells widen (up to 4 characters); when there is height to spare the rows
+    are spaced out, so the grid stays roughly square."""
 
     DEFAULT_CSS = "AlignmentMatrix { height: 1fr; width: auto; }"
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.spec: tuple = ((), None, (), (), "")
+        self.cell = 2
 
     def show(self, weights, current: int | None = None, col_labels: Sequence[str] = (),
              row_labels: Sequence = (), corner: str = "") -> None:
         self.spec = (weights, current, tuple(col_labels), tuple(row_labels), corner)
         self.refresh(layout=True)
 
+    def _label_width(self) -> int:
+        _, _, _, rows, corner = self.spec
+        return max([len(l.plain if isinstance(l, Text) else l) for l in rows] + [len(corner)])
+
+    def get_content_width(self, container, viewport) -> int:
+        weights = self.spec[0]
+        n_cols = max((len(r) for r in weights), default=0)
+        self.cell = cell_for(container.width)
+        return self._label_width() + 1 + n_cols * self.cell
+
     def render(self) -> Text:
         weights, current, cols, rows, corner = self.spec
         height = self.size.height or None
-        return matrix_text(weights, current, cols, rows, height=height, corner=corner)
+        spaced = height is not None and height >= 2 * len(weights) + 1
+        return matrix_text(weights, current, cols, rows, height=height, corner=corner, cell=self.cell,
+                           spaced=spaced)
