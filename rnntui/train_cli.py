@@ -15,7 +15,7 @@ from rnntui.state import BadValue
 
 class Parser(argparse.ArgumentParser):
     def error(self, message: str):
-        raise BadValue(f"{self.prog}: {message}")
+        raise BadValue(f"{self.prog.removeprefix('rnntui ')}: {message}")
 
 
 def cache_dir() -> Path:
@@ -80,6 +80,8 @@ class Bar:
         self.exact: float | None = None
 
     def __call__(self, p) -> None:
+        if p.step == 0:
+            return
         if p.exact is not None:
             self.exact = p.exact
         now = time.monotonic()

@@ -525,6 +525,8 @@ def train(scoring: str = "additive", seed: int = 0, steps: int = 800, every: int
     step = 0
     stopped = False
     window = []
+    if on_progress:  # the untrained model, before the first step
+        on_progress(Progress(0, steps, float("nan"), 0.0, None, None, model.arrays()))
     for step in range(1, steps + 1):
         if stop is not None and stop():
             step -= 1

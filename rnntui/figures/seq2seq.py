@@ -32,6 +32,7 @@ class Live:
     token: float | None = None
     seconds: float = 0.0
     running: bool = True
+    stopped: bool = False  # ended by a key before its last step
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class MatrixState(FigureState):
     live: Live | None = field(default=None, compare=False, repr=False)
 
     def is_live(self) -> bool:
-        return self.live is not None and self.live.scoring == self.scoring
+        """Draw the live run's weights (once it has sent some) rather than the shipped ones."""
+        return self.live is not None and self.live.scoring == self.scoring and bool(self.live.arrays)
 
     def weights(self) -> dict:
         return self.live.arrays if self.is_live() else s2s.shipped(self.scoring)

@@ -38,7 +38,7 @@ class MatrixView(FigureView):
     MatrixView AlignmentMatrix { margin-right: 2; }
     MatrixView #side { width: 1fr; }
     MatrixView #side Static { margin-bottom: 1; }
-    MatrixView #side #row { margin-bottom: 1; }
+    MatrixView #side #live { margin-bottom: 0; }
     """
 
     def compose(self):
@@ -76,18 +76,18 @@ class MatrixView(FigureView):
         for a, b in zip(out, y):
             seqs.append(letters([a]), style="bold" if a == b else "bold red underline")
         wrong = int(np.sum(out != y))
-        seqs.append(f" {wrong} wrong" if wrong else " all right", style="red" if wrong else "green")
+        seqs.append(f" {wrong}✗" if wrong else " ✓", style="red" if wrong else "green")
         self.query_one("#seqs", Static).update(seqs)
 
         row = Text()
         ok = out[k] == y[k]
         row.append(f"k={k} ŷ={letters([out[k]])}", style="bold")
-        row.append(" ✓" if ok else f" ✗ want {letters([y[k]])}", style="green" if ok else "red")
+        row.append(" ✓" if ok else f" ✗ not {letters([y[k]])}", style="green" if ok else "red")
         if s.scoring == "none":
             row.append("\nno attention: every step starts\nfrom the same final state h_15", style="dim")
         else:
             j = int(np.argmax(alpha[k]))
-            row.append(f"  reads h_{j}, α={alpha[k, j]:.2f}\n")
+            row.append(f"  α={alpha[k, j]:.2f} on h_{j}\n")
             lines = 3 if (self.size.height or 0) >= 30 else 1
             row.append_text(bars_text(alpha[k], lines=lines, label="α_k      "))
             if lines > 1:
@@ -104,11 +104,16 @@ class MatrixView(FigureView):
         self.query_one("#acc", Static).update(acc)
 
         live = Text()
-        if s.is_live():
-            L = s.live
-            live.append(("training " if L.running else "trained ") + f"{L.scoring} live\n", style="bold yellow")
-            live.append(f"{progress_bar(L.step, L.steps, 12)} {L.step}/{L.steps}\n")
-            live.append(f"loss {L.loss:.3f}  exact {pct(L.exact)}")
+        L = s.live
+        if L is not None and (L.scoring == s.scoring or L.running):
+            state = "training" if L.running else "stopped" if L.stopped else "trained"
+            live.append(f"{state} {L.scoring} live" + (" · t stops" if L.running else "") + "\n",
+                        style="bold yellow")
+            if not L.arrays:
+                live.append("loading torch …", style="dim")
+            else:
+                live.append(f"{progress_bar(L.step, L.steps, 12)} {L.step}/{L.steps}\n")
+                live.append("loss " + ("–" if not np.isfinite(L.loss) else f"{L.loss:.3f}") + f"  exact {pct(L.exact)}")
         else:
             live.append("t trains this scoring live", style="dim")
         self.query_one("#live", Static).update(live)
@@ -194,9 +199,11 @@ class VisibilityView(FigureView):
 
 
 class TrainProgress(Message):
-    def __init__(self, live: Live) -> None:
+    """A report from training run number `run` (reports of older runs are dropped)."""
+
+    def __init__(self, run: int, live: Live) -> None:
         super().__init__()
-        self.live = live
+        self.run, self.live = run, live
 
 
 class Seq2seqScreen(TopicScreen):
@@ -216,7 +223,8 @@ class Seq2seqScreen(TopicScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self._stop: threading.Event | None = None
+        self._stop: threading.Event | None = None  # set to end the current run; None when none runs
+        self._run = 0  # the current (or last) run's number
         self._last_post = 0.0
 
     # -- live training ------------------------------------------------------------------------
@@ -236,18 +244,25 @@ class Seq2seqScreen(TopicScreen):
         scoring = self.states["matrix"].scoring
         stop = threading.Event()
         self._stop = stop
-        self.states["matrix"] = replace(self.states["matrix"], live=Live(scoring, dict(s2s.shipped(scoring)), 0,
-                                                                         LIVE_STEPS, float("nan")))
+        self._run += 1
+        run = self._run
+        self.states["matrix"] = replace(self.states["matrix"], live=Live(scoring, {}, 0, LIVE_STEPS, float("nan")))
         self.redraw()
-        self.run_worker(lambda: self._train(scoring, stop), thread=True, group="seq2seq-train",
+        self.run_worker(lambda: self._train(run, scoring, stop), thread=True, group="seq2seq-train",
                         exit_on_error=False)
 
     def stop_training(self) -> None:
+        """Ask the worker to end after its current step (it checks between steps, every ~15 ms)."""
         if self._stop is not None:
             self._stop.set()
             self._stop = None
+            live = self.states["matrix"].live
+            if live is not None and live.running:
+                self.states["matrix"] = replace(self.states["matrix"], live=replace(live, running=False,
+                                                                                     stopped=True))
+                self.redraw()
 
-    def _train(self, scoring: str, stop: threading.Event) -> None:
+    def _train(self, run: int, scoring: str, stop: threading.Event) -> None:
         """Runs in a worker thread: torch is imported here, never at startup."""
         from textual.worker import get_current_worker
 
@@ -273,23 +288,23 @@ class Seq2seqScreen(TopicScreen):
                 return
             self._last_post = now
             if arrays and not should_stop():
-                self.post_message(TrainProgress(Live(scoring, dict(arrays), p.step, p.steps, p.loss,
-                                                     last["exact"], last["token"], p.seconds)))
+                self.post_message(TrainProgress(run, Live(scoring, dict(arrays), p.step, p.steps, p.loss,
+                                                          last["exact"], last["token"], p.seconds)))
 
         result = lab.train(scoring, seed=0, steps=LIVE_STEPS, on_progress=on_progress, stop=should_stop)
         if not worker.is_cancelled:
-            self.post_message(TrainProgress(Live(scoring, result.arrays, result.steps, LIVE_STEPS,
-                                                 result.curve[-1][1], result.exact, result.token,
-                                                 result.seconds, running=False)))
+            self.post_message(TrainProgress(run, Live(scoring, result.arrays, result.steps, LIVE_STEPS,
+                                                      result.curve[-1][1], result.exact, result.token,
+                                                      result.seconds, running=False, stopped=result.stopped)))
 
     def on_train_progress(self, message: TrainProgress) -> None:
+        if message.run != self._run:
+            return
         live = message.live
-        if not live.running and self._stop is not None and self._stop.is_set():
-            pass
         if not live.running:
             self._stop = None
-        elif self._stop is None:  # stopped meanwhile: keep the weights, mark them as stopped
-            live = replace(live, running=False)
+        elif self._stop is None:  # stopped meanwhile: a late report, shown as stopped
+            live = replace(live, running=False, stopped=True)
         self.states["matrix"] = replace(self.states["matrix"], live=live)
         if self.figure.id == "matrix":
             self.redraw()
