@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -260,8 +261,8 @@ class Fast:
             at += n
         with torch.no_grad():
             for k, t in self.p.items():
-                t.copy_(torch.as_tensor(np.asarray(init[k]) if not torch.is_tensor(init[k]) else init[k].detach(),
-                                        dtype=torch.float32).view(t.shape))
+                value = init[k].detach() if torch.is_tensor(init[k]) else np.array(init[k], dtype=np.float32)
+                t.copy_(torch.as_tensor(value, dtype=torch.float32).view(t.shape))
         self.opt = torch.optim.Adam([self.flat], lr=lr)
 
     def arrays(self) -> dict[str, np.ndarray]:
@@ -582,7 +583,9 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
     if path.suffix != ".pt":
         return s2s.read_npz(path, scoring)
     try:
-        obj = torch.load(path, map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # torch warns about pickle protocols of files it then refuses
+            warnings.simplefilter("ignore")
+            obj = torch.load(path, map_location="cpu", weights_only=True)
     except OSError:
         raise
     except Exception as e:  # noqa: BLE001 - a refused pickle, a truncated file, …: one line

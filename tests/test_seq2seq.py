@@ -1,0 +1,245 @@
+"""T4 `seq2seq` without torch: numpy inference on the shipped checkpoints, the alignment widget, the
+figures and the screen (seed 000: 0% vs 76%; seed 001: 12 × 512 = 6,144 and 12,288; 16·log2 20 ≈ 69 bits)."""
+import io
+import math
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+import pytest
+from rich.text import Text
+
+from rnntui.app import RnnApp
+from rnntui.engine import seq2seq as s2s
+from rnntui.figures.seq2seq import LETTERS, MatrixState, ScoringState, VisibilityState
+from rnntui.widgets.alignment import bars_text, mark, matrix_text, row_window
+
+N = s2s.LENGTH
+
+
+# -- the model in numpy ------------------------------------------------------------------------
+def test_alignment_rows_sum_to_one():
+    for scoring in ("additive", "dot"):
+        d = s2s.greedy(s2s.shipped(scoring), scoring, s2s.held_out()[:50])
+        assert d.alpha.shape == (50, N, N)
+        assert np.all(d.alpha >= 0)
+        assert np.allclose(d.alpha.sum(-1), 1.0, atol=1e-9)
+
+
+def test_shipped_models_reproduce_the_seed_gap_on_the_held_out_set():
+    exact_add, _ = s2s.held_out_accuracy("additive")
+    exact_none, _ = s2s.held_out_accuracy("none")
+    assert exact_add >= s2s.TARGET  # seed: 76% with attention
+    assert exact_none <= 0.05  # seed: 0% through the bottleneck
+    # numpy's greedy decoding here agrees with torch's at training time (the recorded figures)
+    for scoring in s2s.SCORINGS:
+        assert s2s.held_out_accuracy(scoring)[0] == pytest.approx(s2s.record(scoring)["exact"], abs=1e-3)
+        assert s2s.record(scoring)["seed"] == 0
+
+
+def test_the_anti_diagonal_appears():
+    """Output step k reads the encoder state at n−k or n−1−k: the reversal, learned, not told."""
+    x = s2s.held_out()[:200]
+    d = s2s.greedy(s2s.shipped("additive"), "additive", x)
+    k = np.arange(N)
+    looks = d.alpha.argmax(-1)
+    assert np.mean((looks == N - 1 - k) | (looks == np.minimum(N - k, N - 1))) > 0.85
+    assert np.mean(d.alpha.max(-1) > 0.5) > 0.9  # mostly one `#` per row
+
+
+def test_gru_cell_closed_form():
+    """All pre-activations zero: r = z = ½, n = tanh(0) = 0, so h' = h/2."""
+    h = np.array([[0.4, -1.0, 2.0]])
+    gi = gh = np.zeros((1, 9))
+    assert np.allclose(s2s.gru_cell(gi, gh, h), h / 2)
+    assert s2s.sigmoid(np.array([0.0, 50.0, -50.0])) == pytest.approx([0.5, 1.0, 0.0])
+
+
+def test_additive_scores_with_v_zero_give_uniform_attention():
+    p = dict(s2s.shipped("additive"))
+    p["att.v"] = np.zeros(s2s.HIDDEN)
+    d = s2s.greedy(p, "additive", s2s.held_out()[:3])
+    assert np.allclose(d.alpha, 1 / N)
+
+
+def test_reverse_task_and_held_out_set():
+    x = s2s.held_out()
+    assert x.shape == (1000, N) and x.min() >= 0 and x.max() < s2s.VOCAB
+    assert np.array_equal(s2s.reverse_target(x)[:, 0], x[:, -1])
+    again = s2s.batch(np.random.default_rng(s2s.HELD_OUT_SEED), 1000)
+    assert np.array_equal(x, again)  # fixed: the same on every run
+
+
+# -- the loader refuses what is not a checkpoint ------------------------------------------------------
+def test_npz_holding_a_pickled_object_is_refused(tmp_path):
+    arrays = {k: np.asarray(v, dtype=np.float32) for k, v in s2s.shipped("additive").items()}
+    path = tmp_path / "evil.npz"
+    np.savez(path, **arrays, payload=np.array([{"run": "me"}], dtype=object))
+    with pytest.raises(s2s.BadCheckpoint) as e:
+        s2s.read_npz(path, "additive")
+    assert "\n" not in str(e.value)
+
+
+def test_corrupt_and_foreign_files_are_refused_in_one_line(tmp_path):
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip at all")
+    foreign = tmp_path / "foreign.npz"
+    np.savez(foreign, weights=np.zeros(3))
+    wrong_shape = tmp_path / "shape.npz"
+    arrays = {k: np.asarray(v) for k, v in s2s.shipped("none").items()}
+    arrays["out.W"] = np.zeros((3, 3))
+    np.savez(wrong_shape, **arrays)
+    for path in (junk, foreign, wrong_shape):
+        with pytest.raises(s2s.BadCheckpoint) as e:
+            s2s.read_npz(path, "none")
+        assert "\n" not in str(e.value) and str(e.value)
+
+
+def test_shipped_files_are_small_and_plain_arrays():
+    for scoring in s2s.SCORINGS:
+        data = s2s.shipped_path(scoring).read_bytes()
+        assert len(data) < 300_000
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            assert all(name.endswith(".npy") for name in z.namelist())
+
+
+# -- the alignment widget --------------------------------------------------------------------------
+def test_marks_follow_the_thresholds():
+    assert [mark(w) for w in (0.9, 0.51, 0.5, 0.3, 0.21, 0.2, 0.0, float("nan"))] == \
+        ["#", "#", "+", "+", "+", ".", ".", "?"]
+
+
+def test_matrix_text_draws_each_weight_in_its_cell():
+    w = np.full((4, 4), 0.05)
+    w[0, 3], w[1, 2], w[2, 1], w[3, 0] = 0.9, 0.6, 0.3, 0.25
+    lines = matrix_text(w, current=1, col_labels="abcd", row_labels=["r0", "r1", "r2", "r3"]).plain.splitlines()
+    assert lines[0].split() == ["a", "b", "c", "d"]
+    assert [line.split()[1:] for line in lines[1:]] == [
+        [".", ".", ".", "#"], [".", ".", "#", "."], [".", "+", ".", "."], ["+", ".", ".", "."]]
+
+
+def test_current_row_is_highlighted_and_kept_in_a_short_window():
+    w = np.eye(16)
+    text = matrix_text(w, current=8, row_labels=[f"{k:>2}" for k in range(16)], height=8)
+    lines = text.plain.splitlines()
+    assert len(lines) == 8 and "⋮" in lines[1] and "⋮" in lines[-1]  # rows cut above and below
+    assert any(line.startswith(" 8") for line in lines)
+    end = matrix_text(w, current=15, row_labels=[f"{k:>2}" for k in range(16)], height=8).plain.splitlines()
+    assert end[-1].startswith("15") and "⋮" in end[1]  # at the last row nothing is cut below
+    start, stop = row_window(16, 12, 7)
+    assert start <= 12 < stop and stop - start == 7
+    reversed_text = {text.plain[s.start:s.end].strip() for s in text.spans if "reverse" in str(s.style)}
+    assert reversed_text and reversed_text <= {"8", "#", "."}  # only row 8's label and cells
+
+
+def test_bars_are_as_tall_as_the_weights():
+    bars = bars_text([0.0, 0.5, 1.0], lines=2).plain.splitlines()
+    assert bars == ["  █", " ██"]  # 0.5 of two lines is one full block
+
+
+# -- figures ---------------------------------------------------------------------------------------
+def test_matrix_data_marks_the_wrong_tokens():
+    d = MatrixState(sample=0).data()
+    out, target = np.array(d["output"]), np.array(d["target"])
+    assert d["target"] == d["x"][::-1]
+    assert d["wrong"] == np.flatnonzero(out != target).tolist()
+    assert d["alignment"] is not None and d["looks_at"] == int(np.argmax(d["row"]))
+    assert MatrixState(scoring="none").data()["alignment"] is None
+
+
+def test_scoring_figure_reads_the_recorded_curves():
+    s = ScoringState()
+    firsts = s.firsts()
+    curve = np.array(s2s.record("additive")["curve"])
+    assert firsts["additive"] == int(curve[np.argmax(curve[:, 2] >= s2s.TARGET), 0])
+    assert firsts["none"] is None
+    assert s.step == s2s.record("additive")["steps"]  # the cursor starts where additive reached 76%
+
+
+def test_visibility_numbers_from_the_seed():
+    assert VisibilityState(n=12, d=512).numbers() == (512, 6144)
+    assert VisibilityState(n=24, d=512).numbers()[1] == 12288
+    assert s2s.sequence_bits(16, 20) == pytest.approx(16 * math.log2(20))
+    assert round(s2s.sequence_bits(16, 20)) == 69
+
+
+def test_tokens_are_drawn_as_letters():
+    assert len(LETTERS) == s2s.VOCAB and len(set(LETTERS)) == s2s.VOCAB
+
+
+# -- command line and screen -------------------------------------------------------------------------
+def test_shot_writes_the_hash_grid_as_text(tmp_path):
+    from rnntui.cli import main
+
+    out = tmp_path / "m.txt"
+    assert main(["shot", "seq2seq/matrix", "--size", "80x24", "-o", str(out)]) == 0
+    text = out.read_text()
+    alpha = s2s.decode_sample("additive", 0).alpha[0]
+    grid = [line for line in text.splitlines() if line.startswith("│ ") and line[2:4].strip().isdigit()]
+    assert len(grid) == N
+    for k, line in enumerate(grid):
+        cells = line[10:10 + 2 * N:2]
+        assert cells == "".join(mark(w) for w in alpha[k])
+
+
+def test_bad_values_get_one_line(capsys):
+    from rnntui.cli import main
+
+    assert main(["shot", "seq2seq/matrix", "--set", "scoring=bogus", "-o", "-"]) == 2
+    assert main(["train", "seq2seq", "--scoring", "bogus"]) == 2
+    assert main(["train", "nothing"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("rnntui: ") for line in err)
+
+
+def test_every_topic_renders_without_importing_torch():
+    code = (
+        "import sys\n"
+        "from rnntui.render import render\n"
+        "from rnntui.topics import TOPICS\n"
+        "for screen in TOPICS:\n"
+        "    figure = screen.FIGURES[0]\n"
+        "    render(screen, figure, figure.state(), 'txt', (80, 24))\n"
+        "print('torch' in sys.modules, len(TOPICS))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240)
+    assert out.returncode == 0, out.stderr[-2000:]
+    imported, topics = out.stdout.split()
+    assert imported == "False" and int(topics) >= 4
+
+
+def test_snapshot_matrix(snap_compare):
+    assert snap_compare(RnnApp("seq2seq", "matrix"), terminal_size=(80, 24))
+
+
+async def test_keys_step_the_output_row_and_cycle_the_scoring():
+    app = RnnApp("seq2seq", "matrix")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("right", "right", "right")
+        assert screen.state.step == 3
+        await pilot.press("s")
+        assert screen.state.scoring == "dot"
+        await pilot.press("end")
+        assert screen.state.step == N - 1
+
+
+async def test_random_keys_at_several_sizes_never_crash():
+    import random
+
+    keys = ["right", "left", "home", "end", "space", "up", "down", "plus", "minus", "s", "c", "m", "r",
+            "tab", "shift+tab"]
+    rng = random.Random(4)
+    app = RnnApp("seq2seq")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for size in [(80, 24), (50, 16), (160, 45), (40, 12)]:
+            await pilot.resize_terminal(*size)
+            await pilot.press(*rng.choices(keys, k=15))
+            await pilot.pause()
+        assert app.topic_screen().TOPIC_ID == "seq2seq"
+
+
+def test_row_labels_accept_rich_text():
+    text = matrix_text(np.eye(2), 0, "ab", [Text("x", style="red"), "y"])
+    assert text.plain.splitlines()[1].startswith("x")

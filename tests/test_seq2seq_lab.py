@@ -1,0 +1,137 @@
+"""T4 lab (torch): the fast trainer computes the reference model's gradients, training lowers the loss,
+checkpoints load only as plain tensors, the `train` command, and live training in the screen."""
+import asyncio
+import time
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+import torch.nn.functional as F  # noqa: E402
+
+from rnntui.engine import lab_seq2seq as lab  # noqa: E402
+from rnntui.engine import seq2seq as s2s  # noqa: E402
+
+
+def batch(seed=5, n=lab.BATCH):
+    return torch.from_numpy(s2s.batch(np.random.default_rng(seed), n))
+
+
+@pytest.mark.parametrize("scoring", s2s.SCORINGS)
+def test_fast_gradients_equal_autograd_through_the_reference_model(scoring):
+    torch.set_num_threads(1)
+    model = lab.initial(scoring, 3)
+    x = batch()
+    y = x.flip(1)
+    loss = F.cross_entropy(model(x, y).reshape(-1, s2s.VOCAB), y.reshape(-1))
+    loss.backward()
+    fast = lab.Fast(scoring, model.named())
+    assert fast.loss_and_grad(x) == pytest.approx(loss.item(), rel=1e-5)
+    reference = {k: (model.v.weight.grad.view(-1) if k == "att.v" else t.grad) for k, t in model.named().items()}
+    for name, g in reference.items():
+        scale = g.abs().max().item()
+        assert (fast.g[name] - g).abs().max().item() <= 1e-4 * scale + 1e-9, name
+
+
+def test_a_few_training_steps_lower_the_loss():
+    torch.set_num_threads(1)
+    fast = lab.Fast("additive", lab.initial("additive", 0).named())
+    rng = s2s.train_stream(0)
+    losses = [fast.step(torch.from_numpy(s2s.batch(rng, lab.BATCH))) for _ in range(40)]
+    assert losses[0] == pytest.approx(np.log(s2s.VOCAB), rel=0.05)  # untrained: about uniform over 20
+    assert np.mean(losses[-5:]) < losses[0] - 0.2
+
+
+def test_plain_and_fast_loops_take_the_same_first_steps():
+    torch.set_num_threads(1)
+    model = lab.initial("additive", 1)
+    opt = torch.optim.Adam(model.parameters(), lr=lab.LR)
+    fast = lab.Fast("additive", lab.initial("additive", 1).named())
+    rng = s2s.train_stream(1)
+    for _ in range(5):
+        x = torch.from_numpy(s2s.batch(rng, lab.BATCH))
+        assert fast.step(x) == pytest.approx(lab.plain_step(model, opt, x), rel=1e-4)
+    for name, t in model.named().items():  # each Adam step moves a weight by up to lr = 3e-3
+        assert torch.allclose(fast.p[name], t.detach(), atol=1e-4), name
+
+
+def test_torch_and_numpy_decode_alike():
+    x = s2s.held_out()[:300]
+    for scoring in s2s.SCORINGS:
+        fast = lab.Fast(scoring, s2s.shipped(scoring))
+        ours = fast.greedy(torch.from_numpy(np.array(x))).numpy()
+        assert np.mean(ours == s2s.greedy(s2s.shipped(scoring), scoring, x).tokens) > 0.999
+
+
+class Payload:
+    """Any class: unpickling it would run code of the file's choosing."""
+
+
+def test_pickled_object_in_a_torch_file_is_refused(tmp_path):
+    path = tmp_path / "evil.pt"
+    arrays = {k: torch.as_tensor(np.asarray(v, dtype=np.float32)) for k, v in s2s.shipped("dot").items()}
+    torch.save({"arrays": arrays, "extra": Payload()}, path)
+    with pytest.raises(s2s.BadCheckpoint) as e:
+        lab.read_checkpoint(path, "dot")
+    assert "weights_only" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_checkpoints_round_trip(tmp_path):
+    arrays = s2s.shipped("additive")
+    for name in ("a.pt", "a.npz"):
+        lab.save(tmp_path / name, arrays, {"seed": 7})
+        back, record = lab.read_checkpoint(tmp_path / name, "additive")
+        assert record == {"seed": 7}
+        assert all(np.allclose(back[k], arrays[k], atol=1e-6) for k in arrays)
+
+
+def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
+    from rnntui.cli import main
+
+    out = tmp_path / "run.npz"
+    assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "30", "--until", "1", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "after 30 steps" in said and str(out) in said
+    arrays, record = s2s.read_npz(out, "dot")
+    assert record["steps"] == 30 and record["seed"] == 0 and len(record["curve"]) == 2
+    exact, token = s2s.accuracy(s2s.greedy(arrays, "dot", s2s.held_out()).tokens, s2s.reverse_target(s2s.held_out()))
+    assert record["exact"] == pytest.approx(exact, abs=1e-3) and record["token"] == pytest.approx(token, abs=1e-3)
+
+
+def test_eval_of_a_bad_file_says_so_in_one_line_and_uses_the_shipped_default(tmp_path, capsys):
+    from rnntui.cli import main
+
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"\x80\x04garbage")
+    assert main(["train", "seq2seq", "--eval", str(bad)]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.err.strip().splitlines()) == 1 and "shipped additive" in captured.err
+    assert f"{s2s.record('additive')['exact']:.3f}" in captured.out
+    assert main(["train", "seq2seq", "--steps", "0"]) == 2
+    assert main(["train", "seq2seq", "--out", str(tmp_path / "x.txt")]) == 2
+
+
+async def test_live_training_redraws_and_stops_on_the_same_key():
+    from rnntui.app import RnnApp
+
+    app = RnnApp("seq2seq", "matrix")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("t")
+        assert screen.training
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (screen.state.live and screen.state.live.step >= 5):
+            await asyncio.sleep(0.05)
+        live = screen.state.live
+        assert live is not None and live.running and live.step >= 5 and screen.state.is_live()
+        assert screen.state.decoded().alpha.shape == (1, s2s.LENGTH, s2s.LENGTH)
+        await pilot.press("right")  # keys still work while it trains
+        assert screen.state.step == 1
+        await pilot.press("t")
+        assert not screen.training
+        stopped_at = time.monotonic()
+        workers = [w for w in app.workers if w.group == "seq2seq-train"]
+        while any(w.is_running for w in workers) and time.monotonic() - stopped_at < 5:
+            await asyncio.sleep(0.02)
+        assert time.monotonic() - stopped_at < 1.0
+        assert not screen.state.live.running and screen.state.live.stopped
