@@ -236,8 +236,10 @@ def loops() -> dict:
     if not _LOOPS:
         funcs = {f.__name__: f for f in (encoder_forward, decoder_forward, decoder_backward, encoder_backward)}
         try:
-            _LOOPS.update({name: torch.jit.script(f) for name, f in funcs.items()})
-        except Exception:  # noqa: BLE001 - no TorchScript (or no source): run them as Python
+            with warnings.catch_warnings():  # deprecated in recent torch, still the cheapest win here
+                warnings.simplefilter("ignore", DeprecationWarning)
+                _LOOPS.update({name: torch.jit.script(f) for name, f in funcs.items()})
+        except Exception:  # noqa: BLE001 - no TorchScript (gone, or no source): run them as Python
             _LOOPS.update(funcs)
     return _LOOPS
 
@@ -317,7 +319,7 @@ class Fast:
         # encoder forward; emb and bias through W_ih are one table lookup
         W_hh_e = P["enc.W_hh"]
         tab_e = torch.addmm(P["enc.b_ih"], P["enc.emb"], P["enc.W_ih"].t())  # (V, 3H)
-        GIe = tab_e[xt]
+        GIe = torch.embedding(tab_e, xt)  # (n, B, 3H); a plain gather, ~15× cheaper than tab_e[xt]
         HH, GHe, RZe, Ne = buf["HH"], buf["GHe"], buf["RZe"], buf["Ne"]  # HH[0] = h_{-1} = 0
         L = loops()
         L["encoder_forward"](GIe, P["enc.b_hh"], W_hh_e.t(), HH, GHe, RZe, Ne)
@@ -327,7 +329,7 @@ class Fast:
         prev = torch.cat([torch.full((1, B), SOS, dtype=xt.dtype), yt[:-1]])  # (n, B)
         W_ie = P["dec.W_ih"][:, :E]
         tab_d = torch.addmm(P["dec.b_ih"], P["dec.emb"], W_ie.t())  # (V+1, 3H)
-        Ein = tab_d[prev]  # (n, B, 3H)
+        Ein = torch.embedding(tab_d, prev)  # (n, B, 3H)
         Hb = Hs.transpose(0, 1).contiguous()  # (B, n, H)
         if self.attention:
             W_ic = P["dec.W_ih"][:, E:]
@@ -430,7 +432,7 @@ class Fast:
         """Greedy decoding of a batch (for evaluation during training): each output is the next input."""
         P = self.p
         B, n = x.shape
-        Hs, _ = torch.gru(P["enc.emb"][x.t()], torch.zeros(1, B, H),
+        Hs, _ = torch.gru(torch.embedding(P["enc.emb"], x.t()), torch.zeros(1, B, H),
                           [P["enc.W_ih"], P["enc.W_hh"], P["enc.b_ih"], P["enc.b_hh"]],
                           True, 1, 0.0, False, False, False)
         Hb = Hs.transpose(0, 1).contiguous()
@@ -444,7 +446,7 @@ class Fast:
         prev = torch.full((B,), SOS, dtype=torch.long)
         outs = torch.empty(B, n, dtype=torch.long)
         for k in range(n):
-            gi = tab_d[prev]
+            gi = torch.embedding(tab_d, prev)
             if self.attention:
                 if self.scoring == "additive":
                     e = torch.matmul(torch.add(K2, torch.addmm(b2, s, U2T).unsqueeze(1)).sigmoid_(), v2)

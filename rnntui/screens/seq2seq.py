@@ -59,7 +59,7 @@ class MatrixView(FigureView):
         for i in range(len(y)):
             label = Text(f"{i:>2} {letters([y[i]])} ")
             label.append(letters([out[i]]), style="bold" if out[i] == y[i] else "bold red")
-            label.append(" " if out[i] == y[i] else "✗", style="red")
+            label.append(" " if out[i] == y[i] else "✗", style="" if out[i] == y[i] else "red")
             rows.append(label)
         matrix = self.query_one(AlignmentMatrix)
         if s.scoring == "none":
@@ -76,7 +76,7 @@ class MatrixView(FigureView):
         for a, b in zip(out, y):
             seqs.append(letters([a]), style="bold" if a == b else "bold red underline")
         wrong = int(np.sum(out != y))
-        seqs.append(f" {wrong}✗" if wrong else " ✓", style="red" if wrong else "green")
+        seqs.append(f" {wrong} wrong" if wrong else " right", style="red" if wrong else "green")
         self.query_one("#seqs", Static).update(seqs)
 
         row = Text()
