@@ -50,7 +50,12 @@ class MatrixView(FigureView):
                 yield Static(id="acc")
                 yield Static(id="live")
 
+    def on_resize(self) -> None:  # the bar chart grows on tall terminals
+        if getattr(self, "last", None) is not None:
+            self.show(self.last)
+
     def show(self, s: MatrixState) -> None:
+        self.last = s
         d = s.decoded()
         out, alpha = d.tokens[0], d.alpha[0]
         x, y = s.x(), s.target()
@@ -153,28 +158,29 @@ class VisibilityView(FigureView):
         yield Static(id="picture")
         yield Readouts(id="counts")
 
+    def on_resize(self) -> None:  # the picture is laid out for the current width
+        if getattr(self, "last", None) is not None:
+            self.show(self.last)
+
     def show(self, s: VisibilityState) -> None:
+        self.last = s
         bottleneck, direct = s.numbers()
         n = s.n
         width = max(self.size.width or 76, 40)
-        shown = min(n, max((width - 12) // 4, 1))
+        room = max((width - 12) // 4, 3)
+        cols = list(range(n)) if n <= room else list(range(room - 2)) + [None, n - 1]  # None: "…"
         pic = Text()
-        cols = range(shown)
         pic.append("source    ", style="dim")
         for j in cols:
-            pic.append(f"x{j + 1:<3}"[:4] if not (shown < n and j == shown - 1) else f"x{n:<3}"[:4])
+            pic.append(" …  " if j is None else f"x{j + 1:<3}"[:4])
         pic.append("\n")
         pic.append("encoder   ", style="dim")
         for j in cols:
-            last = j == shown - 1
-            lit = s.mode == "attention" or last
-            pic.append("[█] " if lit else "[░] ", style="bold" if lit else "dim")
-        if shown < n:
-            pic.append(f" (… {n} states)", style="dim")
-        pic.append("\n")
-        pic.append("          ")
+            lit = j is not None and (s.mode == "attention" or j == n - 1)
+            pic.append(" …  " if j is None else "[█] " if lit else "[░] ", style="bold" if lit else "dim")
+        pic.append("\n          ")
         for j in cols:
-            lit = s.mode == "attention" or j == shown - 1
+            lit = j is not None and (s.mode == "attention" or j == n - 1)
             pic.append(" ↓  " if lit else "    ", style="bold")
         pic.append("\n")
         pic.append("decoder   ", style="dim")
@@ -212,13 +218,14 @@ class Seq2seqScreen(TopicScreen):
     BINDINGS = [Binding("t", "train", "train live", key_display="t")]
     FIGURES = (
         Figure("matrix", "Alignment matrix", "E4", MatrixState, MatrixView,
-               "Reverse 16 tokens. Row k: output step; column j: encoder state h_j."),
+               "Reverse 16 tokens. Row k: output step; column j: encoder state h_j.", key_steps=(0, 1, 8, 15)),
         Figure("scoring", "Additive vs dot scoring", "E5", ScoringState, ScoringView,
                "One encoder–decoder, seed 0, trained three ways: Bahdanau's additive score, Luong's dot "
-               "product, no attention. Held-out accuracy every 25 steps."),
+               "product, no attention. Held-out accuracy every 25 steps.",
+               key_steps=(10 * s2s.EVERY, ScoringState().step)),
         Figure("visibility", "What the decoder may read", "F20", VisibilityState, VisibilityView,
                "Without attention the whole source must squeeze through one vector of d numbers; "
-               "with it, every output step may read all n encoder states."),
+               "with it, every output step may read all n encoder states.", key_steps=(1, 12, 24)),
     )
 
     def __init__(self) -> None:
