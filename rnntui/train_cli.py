@@ -73,8 +73,8 @@ def seq2seq_parser() -> Parser:
 class Bar:
     """A one-line progress bar on stderr (a line per evaluation when stderr is not a terminal)."""
 
-    def __init__(self, total: int, stream=sys.stderr) -> None:
-        self.total, self.stream = total, stream
+    def __init__(self, total: int, stream=None) -> None:
+        self.total, self.stream = total, stream or sys.stderr
         self.tty = hasattr(stream, "isatty") and stream.isatty()
         self.last = 0.0
         self.exact: float | None = None
