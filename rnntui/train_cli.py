@@ -75,7 +75,7 @@ class Bar:
 
     def __init__(self, total: int, stream=None) -> None:
         self.total, self.stream = total, stream or sys.stderr
-        self.tty = hasattr(stream, "isatty") and stream.isatty()
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.last = 0.0
         self.exact: float | None = None
 
