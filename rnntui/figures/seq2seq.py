@@ -133,11 +133,13 @@ class ScoringState(FigureState):
         return {sc: int(c[-1, 0]) for sc, c in _curves().items()}
 
     def at(self) -> dict[str, tuple[float, float, float] | None]:
-        """(loss, exact, token) of each run at the cursor (None once that run has stopped)."""
+        """(loss, exact, token) of each run's last evaluation at or before the cursor (None before the
+        first one, or once that run has stopped)."""
         out = {}
         for sc, c in self.curves().items():
-            i = np.flatnonzero(c[:, 0] == self.step)
-            out[sc] = tuple(float(v) for v in c[i[0], 1:]) if i.size else None
+            i = np.flatnonzero(c[:, 0] <= self.step)
+            stopped = self.step > _curves()[sc][-1, 0]
+            out[sc] = None if stopped or not i.size else tuple(float(v) for v in c[i[-1], 1:4])
         return out
 
     def data(self):
