@@ -117,7 +117,7 @@ def test_export_every_figure(tmp_path):
     # the token track at t = 7 shows the final state, as computed here
     (track7,) = out.glob("*8-recurrence-track-t7.txt")  # numbered 08 or 008: the width fits the count
     assert f"{rnn_h(0.9)[7]:.3f}" in track7.read_text()
-    assert (out / "01-recurrence-track-t0.svg").read_text().startswith("<svg")
+    assert (out / f"{1:0{digits}d}-recurrence-track-t0.svg").read_text().startswith("<svg")
     index = (out / "index.md").read_text()
     for name in files:
         if name.endswith(".svg"):
