@@ -45,6 +45,13 @@ class HopState(FigureState):
     def slope(self) -> float:
         return float(gr.act_slope(self.z()[self.t], self.act))
 
+    def slope_curve(self, points: int = 241):
+        """act'(z) over a z range that holds every pre-activation of the track."""
+        z_all = self.z()
+        lo, hi = min(-3.0, float(z_all.min()) - 0.5), max(3.0, float(z_all.max()) + 0.5)
+        zs = np.linspace(lo, hi, points)
+        return zs, gr.act_slope(zs, self.act)
+
     def factor(self) -> float:
         return float(gr.hop_factors(rnn.TOKENS, self.w_h, act=self.act)[self.hop - 1])
 
@@ -134,6 +141,13 @@ class ClipState(FigureState):
     def vanishing() -> float:
         """The gradient F7's defaults carry back to h_0 over 39 hops."""
         return float(gr.chain(FACTORS_N, rnn.W_H)[1][-1])
+
+    def curve(self, points: int = 200):
+        """‖g‖ before and after clipping, log-spaced over a range that holds both example gradients."""
+        big, small = gr.norm(np.array(gr.G_EXPLODING)), self.vanishing()
+        lo, hi = min(small, self.threshold) / 10, max(big, self.threshold) * 10
+        before = np.logspace(np.log10(lo), np.log10(hi), points)
+        return before, before * np.array([gr.clip_scale(x, self.threshold) for x in before])
 
     def data(self):
         g = np.array(gr.G_EXPLODING)

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
+
 from rnntui.engine import recurrence as rnn
 from rnntui.state import FigureState, param
 
@@ -40,10 +42,20 @@ class TanhState(FigureState):
     AXIS: ClassVar[str] = "z"
     z: float = param(0.0, lo=-4.0, hi=4.0, notch=0.25)
 
+    def curve(self, points: int = 161):
+        zs = np.linspace(-4.0, 4.0, points)
+        return zs, np.tanh(zs)
+
+    def tangent(self, half_width: float = 1.2):
+        """The tangent at z, drawn over z ± half_width."""
+        zs = self.curve()[0]
+        near = zs[abs(zs - self.z) <= half_width]
+        return near, rnn.tangent(self.z, near)
+
     def data(self):
         return {
             **super().data(),
-            "tanh": float(rnn.np.tanh(self.z)),
+            "tanh": float(np.tanh(self.z)),  # the point on the curve
             "slope": float(rnn.tanh_slope(self.z)),
         }
 

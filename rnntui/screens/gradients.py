@@ -38,9 +38,7 @@ class HopView(FigureView):
 
     def show(self, s: HopState) -> None:
         z_all = s.z()
-        lo, hi = min(-3.0, float(z_all.min()) - 0.5), max(3.0, float(z_all.max()) + 0.5)
-        zs = np.linspace(lo, hi, 241)
-        slope = gr.act_slope(zs, s.act)
+        zs, slope = s.slope_curve()
         z_t, factor = float(z_all[s.t]), s.factor()
         others = [t for t in range(1, N) if t != s.t]
         name = SLOPE[s.act]
@@ -50,7 +48,7 @@ class HopView(FigureView):
                            marker="•", scatter=True),
                     Series((z_t, z_t), (0.0, factor), f"this hop: {name}(z_{s.t})·W_h", ORANGE, marker="█")),
             lines=(Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right"),),
-            xlim=(lo, hi), ylim=(-0.02, max(1.0, s.w_h) * 1.12 + 0.02), xlabel="z",
+            xlim=(float(zs[0]), float(zs[-1])), ylim=(-0.02, max(1.0, s.w_h) * 1.12 + 0.02), xlabel="z",
             marks=((z_t, s.slope(), "●"),), legend="below", nice_ticks=True,
         ))
         self.query_one("#hop", Readouts).show([
@@ -158,9 +156,8 @@ class ClipView(FigureView):
     def show(self, s: ClipState) -> None:
         g = np.array(gr.G_EXPLODING)
         big, small = gr.norm(g), s.vanishing()
-        lo, hi = min(small, s.threshold) / 10, max(big, s.threshold) * 10
-        xs = np.logspace(np.log10(lo), np.log10(hi), 200)
-        after = xs * np.array([gr.clip_scale(x, s.threshold) for x in xs])
+        xs, after = s.curve()
+        lo, hi = float(xs[0]), float(xs[-1])
         self.query_one(Plot).show(PlotSpec(
             series=(Series(tuple(xs), tuple(xs), "no clipping", GREY),
                     Series(tuple(xs), tuple(after), "clipped", ORANGE),

@@ -1,7 +1,6 @@
 """T1 `recurrence`: one token at a time."""
 from __future__ import annotations
 
-import numpy as np
 
 from rnntui.engine import recurrence as rnn
 from rnntui.figures.recurrence import LAST_T, ReadoutState, TanhState, TrackState
@@ -40,18 +39,18 @@ class TanhView(FigureView):
         yield Readouts()
 
     def show(self, s: TanhState) -> None:
-        zs = np.linspace(-4, 4, 161)
-        near = zs[np.abs(zs - s.z) <= 1.2]
+        zs, ys = s.curve()
+        near, line = s.tangent()
+        d = s.data()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(tuple(zs), tuple(np.tanh(zs)), "tanh(z)", BLUE),
-                    Series(tuple(near), tuple(rnn.tangent(s.z, near)), "tangent", ORANGE)),
+            series=(Series(tuple(zs), tuple(ys), "tanh(z)", BLUE),
+                    Series(tuple(near), tuple(line), "tangent", ORANGE)),
             lines=(Line(0.0, "", GREY),),
             cursor=None, xlim=(-4, 4), ylim=(-1.2, 1.2), xlabel="z",
-            marks=((s.z, float(np.tanh(s.z)), "●"),),
+            marks=((s.z, d["tanh"], "●"),),
         ))
         self.query_one(Readouts).show([
-            ("z", f"{s.z:+.2f}"), ("tanh(z)", f"{np.tanh(s.z):+.3f}"),
-            ("slope tanh'(z)", f"{rnn.tanh_slope(s.z):.3f}"),
+            ("z", f"{s.z:+.2f}"), ("tanh(z)", f"{d['tanh']:+.3f}"), ("slope tanh'(z)", f"{d['slope']:.3f}"),
         ])
 
 
