@@ -73,20 +73,32 @@ async def key_latency(topic: str, presses: int) -> dict[str, float]:
                 times.append(time.perf_counter() - t0)
                 await pilot.pause()
             out[f.id] = statistics.median(times) * 1000
+        # the same full render with no key at all: what the Textual frame costs by itself
+        idle = []
+        for _ in range(presses):
+            t0 = time.perf_counter()
+            screen._refresh_layout(app.size)
+            console.print(screen._compositor.render_update(full=True))
+            idle.append(time.perf_counter() - t0)
+        out["(no key, full render only)"] = statistics.median(idle) * 1000
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--topic", default="recurrence")
+    ap.add_argument("--topic", default="recurrence", help="the topic to open; key presses: this one, or 'all'")
     ap.add_argument("--presses", type=int, default=60)
     args = ap.parse_args()
+    from rnntui.topics import TOPICS
+
+    topics = [t.TOPIC_ID for t in TOPICS] if args.topic == "all" else [args.topic]
     bare, _ = first_frame("bare")
-    ours, torch_seen = first_frame(args.topic)
-    print(f"first frame: bare Textual {bare * 1000:.0f} ms, rnntui {args.topic} {ours * 1000:.0f} ms, "
+    ours, torch_seen = first_frame(topics[0])
+    print(f"first frame: bare Textual {bare * 1000:.0f} ms, rnntui {topics[0]} {ours * 1000:.0f} ms, "
           f"ratio {ours / bare:.2f}; torch imported: {torch_seen}")
-    for fig, ms in asyncio.run(key_latency(args.topic, args.presses)).items():
-        print(f"key press → frame at 120x40, {args.topic}/{fig}: median {ms:.1f} ms")
+    for topic in topics:
+        for fig, ms in asyncio.run(key_latency(topic, args.presses)).items():
+            print(f"key press → frame at 120x40, {topic}/{fig}: median {ms:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -73,6 +73,7 @@ class TopicScreen(Screen):
         self.states: dict[str, FigureState] = {f.id: f.state() for f in self.FIGURES}
         self.chosen: dict[str, int] = {f.id: 0 for f in self.FIGURES}
         self.index = 0
+        self.framed = None  # the figure whose strip, title and prose are drawn
         self.playing = None
         for p in {p.key: p for f in self.FIGURES for p in f.state.params() if p.key}.values():
             self._bindings.bind(p.key, f"toggle('{p.name}')", p.label)
@@ -132,21 +133,29 @@ class TopicScreen(Screen):
             return
         f, state = self.figure, self.state
         switcher = self.query_one(ContentSwitcher)
-        if switcher.current != f.id:
+        if self.framed != self.index:
             switcher.current = f.id
             self.refresh_bindings()
+            self.draw_frame()
+            self.framed = self.index
+        panel = self.query_one("#panel")
+        subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ playing" if self.playing else "")
+        if panel.border_subtitle != subtitle:
+            panel.border_subtitle = subtitle
+        switcher.get_child_by_id(f.id, FigureView).show(state)
+        self.query_one("#knobs", Static).update(self.param_line())
+
+    def draw_frame(self) -> None:
+        """What changes only with the focused figure: the strip, the panel's title, the prose."""
+        f = self.figure
         strip = Text()
         for i, other in enumerate(self.FIGURES):
             strip.append(f" {other.id} ", style="bold reverse" if i == self.index else "dim")
             strip.append(" ")
         strip.append("  tab ⇥", style="dim")
         self.query_one("#strip", Static).update(strip)
-        panel = self.query_one("#panel")
-        panel.border_title = f"{f.title} · {f.refs}"
-        panel.border_subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ playing" if self.playing else "")
+        self.query_one("#panel").border_title = f"{f.title} · {f.refs}"
         self.query_one("#prose", Static).update(f.prose)
-        switcher.get_child_by_id(f.id, FigureView).show(state)
-        self.query_one("#knobs", Static).update(self.param_line())
 
     def param_line(self) -> Text:
         state, knobs = self.state, self.knobs()

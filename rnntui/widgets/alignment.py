@@ -67,13 +67,18 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
             label.stylize("bold reverse")
         out.append_text(label)
         out.append(" ")
+        run, run_style = "", None  # cells of one style go in as one span: fewer spans, faster frames
         for j in range(n_cols):
             w = rows[k][j] if j < len(rows[k]) else float("nan")
             m = mark(w)
             style = {"#": "bold", "+": "", ".": "dim", "?": "red"}[m]
             if is_current:
                 style = f"{style} reverse".strip()
-            out.append(f"{m:<{cell}}", style=style)
+            if style != run_style and run:
+                out.append(run, style=run_style)
+                run = ""
+            run, run_style = run + f"{m:<{cell}}", style
+        out.append(run, style=run_style)
         out.append("\n")
     out.rstrip()
     return out
