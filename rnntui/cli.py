@@ -79,7 +79,7 @@ def export_parser() -> Parser:
 def present_parser() -> Parser:
     p = Parser(prog="rnntui present",
                description="Show a deck's frames full screen: space/→ next, ← back, home/end, ctrl+s save, q quit.")
-    p.add_argument("deck", metavar="DECK", help="a TOML deck, e.g. decks/lecture.toml")
+    p.add_argument("deck", metavar="DECK", help="a TOML deck file, or the name of a shipped deck: lecture")
     p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
     p.add_argument("--start", default=1, type=int, metavar="N", help="the frame to open at (default 1)")
     return p

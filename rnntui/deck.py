@@ -44,14 +44,23 @@ def _toml():
     return tomllib
 
 
+SHIPPED = Path(__file__).parent / "decks"
+
+
+def shipped() -> list[str]:
+    return sorted(p.stem for p in SHIPPED.glob("*.toml"))
+
+
 def load(path: str | Path) -> Deck:
-    """Read and check a deck file; BadValue (one line) on any problem."""
+    """Read and check a deck file, or a shipped deck by name (`lecture`); BadValue (one line) on any problem."""
     path = Path(path)
+    if not path.exists() and path.suffix == "" and len(path.parts) == 1 and (SHIPPED / f"{path}.toml").exists():
+        path = SHIPPED / f"{path}.toml"
     tomllib = _toml()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise BadValue(f"deck {path}: no such file") from None
+        raise BadValue(f"deck {path}: no such file (shipped decks: {', '.join(shipped())})") from None
     except (OSError, UnicodeDecodeError) as e:
         raise BadValue(f"deck {path}: cannot read it ({getattr(e, 'strerror', None) or e})") from None
     try:

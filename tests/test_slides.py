@@ -23,7 +23,7 @@ from rnntui.state import FigureState, param
 from rnntui.topics import TOPICS, build_state, find
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "decks" / "lecture.toml"
+SAMPLE = ROOT / "rnntui" / "decks" / "lecture.toml"
 TOKENS = [0.5, 0.5, -0.5, 1.0, 0.0, 0.0, -0.5, 0.4]  # SPEC F1
 
 
@@ -285,3 +285,11 @@ def text_of(app) -> str:
     console = Console(record=True, width=app.size.width, file=io.StringIO(), force_terminal=True)
     console.print(app.screen._compositor.render_update(full=True))
     return console.export_text(styles=False)
+
+
+def test_a_shipped_deck_opens_by_name_from_anywhere(tmp_path, monkeypatch):
+    from rnntui.deck import load
+
+    monkeypatch.chdir(tmp_path)
+    deck = load("lecture")
+    assert deck.frames and deck.frames[0].address.startswith("recurrence/")
