@@ -82,3 +82,23 @@ def test_every_contract_key_is_bound():
         for key in k.keys.split(","):
             assert any(key in b.split(",") for b in bound), key
     assert TopicScreen.BINDINGS
+
+
+async def test_palette_jumps_to_a_figure_and_sets_a_parameter():
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.press(*"lstm/bias")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        s = app.topic_screen()
+        assert app.current_mode == "lstm" and s.figure.id == "bias"
+        await pilot.press("ctrl+p")
+        await pilot.press(*"set b_f")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        await pilot.press("ctrl+a", "ctrl+k", *"2", "enter")  # clear the prompt, type 2
+        await pilot.pause(0.2)
+        assert s.state.b_f == 2.0
