@@ -29,7 +29,8 @@ def main_parser() -> Parser:
     p = Parser(prog="rnntui", description="Step through the recurrent network, its gradients, the LSTM and attention.",
                epilog="rnntui shot TOPIC[/FIGURE] ... -o FILE renders one state headless (.svg .png .txt .json); "
                       "rnntui export OUTDIR renders every figure's key frames (or a deck's) for slides; "
-                      "rnntui present DECK shows a deck full screen. See `rnntui shot --help` and the others.")
+                      "rnntui present DECK shows a deck full screen (try: rnntui present lecture); "
+                      "rnntui train seq2seq retrains a lab with a progress bar. See `rnntui shot --help` and the others.")
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help="where to open (see --list)")
     _common(p)
     p.add_argument("--list", action="store_true", help="list topics, figures and their keys")
@@ -126,22 +127,28 @@ def check_writable(path: str) -> None:
 def write_atomic(path: str, text: str | bytes) -> None:
     """Write beside the target, then rename: a failure leaves any old file whole."""
     folder = Path(path).resolve().parent
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
+    except OSError as e:
+        raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
     try:
         with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as out:
             out.write(text)
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
 def list_text() -> str:
-    from rnntui.topics import TOPICS
+    from rnntui.topics import TOPICS, number
 
     lines = []
-    for n, screen in enumerate(TOPICS, 1):
-        lines.append(f"{n} {screen.TOPIC_ID:<12} {screen.TITLE}")
+    for screen in TOPICS:
+        lines.append(f"{number(screen.TOPIC_ID)} {screen.TOPIC_ID:<12} {screen.TITLE}")
         for f in screen.FIGURES:
             keys = " ".join(p.name for p in f.state.params())
             lines.append(f"    {screen.TOPIC_ID}/{f.id:<14} {f.refs:<8} {f.title}   [{keys}]")

@@ -58,10 +58,11 @@ class Frame:
         return {p.name: getattr(self.state, p.name) for p in self.state.params()
                 if p.name != self.state.AXIS and getattr(self.state, p.name) != getattr(default, p.name)}
 
-    def shot_command(self) -> str:
-        """The `rnntui shot` line that redraws this frame."""
+    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark") -> str:
+        """The `rnntui shot` line that redraws this frame into `out`."""
         sets = "".join(f" --set {k}={v}" for k, v in self.changed().items())
-        return f"rnntui shot {self.address}{sets} --step {self.axis[1]}"
+        extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
+        return f"rnntui shot {self.address}{sets} --step {self.axis[1]}{extra} -o {out}"
 
 
 def key_frames() -> list[Frame]:
@@ -112,7 +113,8 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
             lines += [f"![{frame.address}]({stem}.{picture})", ""]
         lines += [frame.words(), ""]
         files = " · ".join(f"[{fmt}]({stem}.{fmt})" for fmt in formats)
-        lines += [f"{frame.address} · {files} · `{frame.shot_command()}`", ""]
+        again = frame.shot_command(f"{stem}.{formats[0]}", size, theme)
+        lines += [f"{frame.address} · {files} · `{again}`", ""]
     return "\n".join(lines)
 
 

@@ -52,11 +52,25 @@ def find(address: str, sets: list[str] | tuple = ()) -> tuple[type[TopicScreen],
 def build_state(figure: Figure, sets=(), step=None) -> FigureState:
     """The one parser of `--set KEY=VALUE` and `--step N`: a new, checked state."""
     state = figure.state()
+    pending = []
     for item in sets:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise BadValue(f"--set {item!r}: expected KEY=VALUE")
-        state = state.with_value(key.strip(), value.strip())
+        pending.append((key.strip(), value.strip()))
+    # one range may depend on another value (k ≤ n): whatever order they come in, set what fits
+    # and retry the rest; a value that fits in no order is reported
+    while pending:
+        left, first_error = [], None
+        for key, value in pending:
+            try:
+                state = state.with_value(key, value)
+            except BadValue as e:
+                left.append((key, value))
+                first_error = first_error or e
+        if len(left) == len(pending):
+            raise first_error
+        pending = left
     if step is not None:
         try:
             state = state.with_value(state.AXIS, step)

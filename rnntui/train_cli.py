@@ -165,7 +165,9 @@ LABS = {"seq2seq": run_seq2seq}
 
 
 def run_train(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help"):
+    if not argv:
+        raise BadValue("train: name a lab: " + ", ".join(LABS) + " (`rnntui train LAB --help`)")
+    if argv[0] in ("-h", "--help"):
         print("usage: rnntui train LAB [options]   (LAB: " + ", ".join(LABS) + "; `rnntui train LAB --help`)")
         return 0
     lab = argv[0]

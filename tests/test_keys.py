@@ -56,10 +56,20 @@ async def test_figures_toggles_help_and_topic_keys():
         assert s.state.z == 0.25
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
+        from rnntui.help import help_renderable
+        from rich.console import Console
+        console = Console(width=100, record=True, file=__import__("io").StringIO())
+        console.print(help_renderable(app.screen.topic_screen))
+        shown = console.export_text()
+        assert "recurrence/tanh" in shown and "a number from -4.00 to 4.00" in shown  # the focused figure
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
+        await pilot.press("2")
+        assert app.current_mode == "gradients"
+        await pilot.press("n")
+        assert app.current_mode == "lstm"
         await pilot.press("1")
-        assert app.current_mode == "recurrence"
+        assert app.current_mode == "recurrence" and app.topic_screen().figure.id == "tanh"  # kept its place
 
 
 async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
@@ -74,14 +84,14 @@ async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
         assert any(str(files[0].name) in str(n.message) for n in app._notifications)
 
 
-def test_every_contract_key_is_bound():
+def test_every_contract_key_is_bound_and_help_and_quit_lead_the_footer():
     from rnntui.keys import bindings
-    from rnntui.screens.base import TopicScreen
     bound = {b.key for b in bindings("app") + bindings("screen")} | {"ctrl+p"}
     for k in CONTRACT:
         for key in k.keys.split(","):
             assert any(key in b.split(",") for b in bound), key
-    assert TopicScreen.BINDINGS
+    shown = [b.action for b in bindings("screen") if b.show]
+    assert shown[:2] == ["app.help", "app.quit"]
 
 
 async def test_palette_jumps_to_a_figure_and_sets_a_parameter():

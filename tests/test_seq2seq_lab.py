@@ -135,3 +135,18 @@ async def test_live_training_redraws_and_stops_on_the_same_key():
             await asyncio.sleep(0.02)
         assert time.monotonic() - stopped_at < 1.0
         assert not screen.state.live.running and screen.state.live.stopped
+
+
+async def test_quitting_while_it_trains_is_clean():
+    from rnntui.app import RnnApp
+
+    app = RnnApp("seq2seq", "matrix")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("t")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (screen.state.live and screen.state.live.step >= 2):
+            await asyncio.sleep(0.05)
+        await pilot.press("q")
+        await pilot.pause(0.5)
+    assert app.return_code == 0  # an exception while closing would make it 1 and raise above

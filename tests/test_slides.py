@@ -293,3 +293,17 @@ def test_a_shipped_deck_opens_by_name_from_anywhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     deck = load("lecture")
     assert deck.frames and deck.frames[0].address.startswith("recurrence/")
+
+
+def test_the_index_shot_line_redraws_the_frame(tmp_path, monkeypatch):
+    deck = tmp_path / "d.toml"
+    deck.write_text('[[frame]]\nfigure = "recurrence/track"\nset = { w_h = 1.4 }\nstep = 7\n', encoding="utf-8")
+    out = tmp_path / "slides"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--size", "80x24"]) == 0
+    line = next(l for l in (out / "index.md").read_text().splitlines() if l.startswith("recurrence/track"))
+    command = line.split("`")[1].split()
+    assert command[:2] == ["rnntui", "shot"] and "--size" in command and command[-2] == "-o"
+    (exported,) = out.glob("*.txt")
+    monkeypatch.chdir(tmp_path)
+    assert main(command[1:-1] + ["again.txt"]) == 0
+    assert (tmp_path / "again.txt").read_text() == exported.read_text()

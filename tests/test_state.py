@@ -53,3 +53,23 @@ def test_notches_do_not_accumulate_float_error():
 
 def test_axis_end():
     assert TrackState(step=7).at_axis_end() and not TrackState(step=6).at_axis_end()
+
+
+def test_set_order_does_not_matter_when_one_range_depends_on_another():
+    from rnntui.topics import build_state, find
+
+    _, figure = find("parallel/path")
+    a = build_state(figure, ["k=20", "n=32"])
+    b = build_state(figure, ["n=32", "k=20"])
+    assert a == b and (a.k, a.n) == (20, 32)
+    with pytest.raises(BadValue, match="k=99"):
+        build_state(figure, ["k=99", "n=32"])
+
+
+def test_list_numbers_topics_as_the_keys_do():
+    from rnntui.cli import list_text
+    from rnntui.topics import PLANNED, TOPICS
+
+    heads = [line.split()[:2] for line in list_text().splitlines() if not line.startswith(" ")]
+    assert heads == [[str(PLANNED.index(t.TOPIC_ID) + 1), t.TOPIC_ID] for t in TOPICS]
+    assert ["6", "parallel"] in heads

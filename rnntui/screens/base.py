@@ -8,6 +8,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Static
 
@@ -64,6 +65,7 @@ class TopicScreen(Screen):
     TopicScreen #strip { height: 1; padding: 0 1; }
     TopicScreen #panel { height: 1fr; border: round $accent; border-title-color: $text; padding: 0 1; }
     TopicScreen #prose { height: auto; color: $text-muted; }
+    TopicScreen.-short #prose { display: none; }
     TopicScreen #knobs { height: auto; }
     TopicScreen ContentSwitcher { height: 1fr; }
     """
@@ -132,7 +134,10 @@ class TopicScreen(Screen):
         if not self.is_mounted:
             return
         f, state = self.figure, self.state
-        switcher = self.query_one(ContentSwitcher)
+        try:
+            switcher = self.query_one(ContentSwitcher)
+        except NoMatches:  # closing down: a late message found the widgets gone
+            return
         if self.framed != self.index:
             switcher.current = f.id
             self.refresh_bindings()
@@ -235,3 +240,7 @@ class TopicScreen(Screen):
 
     def on_screen_suspend(self) -> None:
         self.pause()
+
+    def on_resize(self, event) -> None:
+        # below 24 rows the figure needs the prose's lines more (help still shows the prose)
+        self.set_class(event.size.height < 24, "-short")

@@ -16,6 +16,7 @@ from rnntui.figures.parallel import CapacityState, CostState, GridState, PathSta
 from rnntui.screens.base import Figure, FigureView, TopicScreen
 from rnntui.widgets.plot import BLUE, GREY, ORANGE, Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.tints import BAD
 from rnntui.widgets.wallclock import WallclockGrid
 
 
@@ -363,7 +364,7 @@ class TimingView(FigureView):
         elif lab["note"]:
             out.append(lab["note"], style="bold")
         elif lab["problem"]:
-            out.append(lab["problem"], style="bold red")
+            out.append(lab["problem"], style=f"bold {BAD}")
         elif lab["result"] is None:
             out.append("not measured on this machine yet: ", style="bold")
             out.append("press t to run (torch, in the background, ~10 s)", style="")

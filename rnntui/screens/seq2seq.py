@@ -18,6 +18,7 @@ from rnntui.screens.base import Figure, FigureView, TopicScreen
 from rnntui.widgets.alignment import LEGEND, AlignmentMatrix, bars_text
 from rnntui.widgets.plot import BLUE, GREY, ORANGE, Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.tints import BAD, GOOD
 
 COLOURS = {"additive": BLUE, "dot": ORANGE, "none": GREY}
 LIVE_STEPS = 1000  # a live run's length (t stops it sooner)
@@ -63,8 +64,8 @@ class MatrixView(FigureView):
         rows = []
         for i in range(len(y)):
             label = Text(f"{i:>2} {letters([y[i]])} ")
-            label.append(letters([out[i]]), style="bold" if out[i] == y[i] else "bold red")
-            label.append(" " if out[i] == y[i] else "✗", style="" if out[i] == y[i] else "red")
+            label.append(letters([out[i]]), style="bold" if out[i] == y[i] else f"bold {BAD}")
+            label.append(" " if out[i] == y[i] else "✗", style="" if out[i] == y[i] else BAD)
             rows.append(label)
         matrix = self.query_one(AlignmentMatrix)
         if s.scoring == "none":
@@ -79,15 +80,15 @@ class MatrixView(FigureView):
         seqs.append(letters(y) + "\n", style="bold")
         seqs.append("output ŷ ", style="dim")
         for a, b in zip(out, y):
-            seqs.append(letters([a]), style="bold" if a == b else "bold red underline")
+            seqs.append(letters([a]), style="bold" if a == b else f"bold underline {BAD}")
         wrong = int(np.sum(out != y))
-        seqs.append(f" {wrong} wrong" if wrong else " right", style="red" if wrong else "green")
+        seqs.append(f" {wrong} wrong" if wrong else " right", style=BAD if wrong else GOOD)
         self.query_one("#seqs", Static).update(seqs)
 
         row = Text()
         ok = out[k] == y[k]
         row.append(f"k={k} ŷ={letters([out[k]])}", style="bold")
-        row.append(" ✓" if ok else f" ✗ not {letters([y[k]])}", style="green" if ok else "red")
+        row.append(" ✓" if ok else f" ✗ not {letters([y[k]])}", style=GOOD if ok else BAD)
         if s.scoring == "none":
             row.append("\nno attention: every step starts\nfrom the same final state h_15", style="dim")
         else:
@@ -258,7 +259,7 @@ class Seq2seqScreen(TopicScreen):
         self.run_worker(lambda: self._train(run, scoring, stop), thread=True, group="seq2seq-train",
                         exit_on_error=False)
 
-    def stop_training(self) -> None:
+    def stop_training(self, redraw: bool = True) -> None:
         """Ask the worker to end after its current step (it checks between steps, every ~15 ms)."""
         if self._stop is not None:
             self._stop.set()
@@ -267,7 +268,8 @@ class Seq2seqScreen(TopicScreen):
             if live is not None and live.running:
                 self.states["matrix"] = replace(self.states["matrix"], live=replace(live, running=False,
                                                                                      stopped=True))
-                self.redraw()
+                if redraw:
+                    self.redraw()
 
     def _train(self, run: int, scoring: str, stop: threading.Event) -> None:
         """Runs in a worker thread: torch is imported here, never at startup."""
@@ -321,7 +323,7 @@ class Seq2seqScreen(TopicScreen):
         self.stop_training()
 
     def on_unmount(self) -> None:
-        self.stop_training()
+        self.stop_training(redraw=False)  # the widgets are going: nothing to draw on
 
     def action_reset(self) -> None:
         if self.figure.id == "matrix":

@@ -12,6 +12,8 @@ from typing import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
+from rnntui.widgets.tints import BAD
+
 STRONG, WEAK = 0.5, 0.2
 LEGEND = f"# α > {STRONG}   + α > {WEAK}   . smaller"
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -71,7 +73,7 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
         for j in range(n_cols):
             w = rows[k][j] if j < len(rows[k]) else float("nan")
             m = mark(w)
-            style = {"#": "bold", "+": "", ".": "dim", "?": "red"}[m]
+            style = {"#": "bold", "+": "", ".": "dim", "?": BAD}[m]
             if is_current:
                 style = f"{style} reverse".strip()
             if style != run_style and run:

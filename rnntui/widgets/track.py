@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
+from rnntui.widgets.tints import NEGATIVE, POSITIVE
+
 INNER = 6  # characters inside a cell: fits "-0.380"
-# mid-luminance tints: readable on dark and light themes and still visible in greys under NO_COLOR
-POSITIVE = "rgb(235,120,55)"
-NEGATIVE = "rgb(80,150,255)"
 
 
 @dataclass(frozen=True)

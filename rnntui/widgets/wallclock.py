@@ -11,8 +11,10 @@ import numpy as np
 from rich.text import Text
 from textual.widget import Widget
 
+from rnntui.widgets.tints import GOOD, WARN
+
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
-STYLE = {DONE: "bold green", NOW: "bold yellow", IDLE: "dim", AHEAD: ""}
+STYLE = {DONE: f"bold {GOOD}", NOW: f"bold {WARN}", IDLE: "dim", AHEAD: ""}
 LEGEND = ((DONE, "worked"), (NOW, "working now"), (IDLE, "idle"), ("□", "blank: not reached"))
 
 
