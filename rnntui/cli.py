@@ -4,10 +4,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from rnntui import __version__
+from rnntui.files import write_atomic
 from rnntui.state import BadValue
 
 SUBCOMMANDS = ("shot", "export", "present")
@@ -122,25 +122,6 @@ def check_writable(path: str) -> None:
         raise BadValue(f"cannot write {path}: folder {folder} does not exist")
     if Path(path).is_dir() or not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):
         raise BadValue(f"cannot write {path}: permission denied or not a file")
-
-
-def write_atomic(path: str, text: str | bytes) -> None:
-    """Write beside the target, then rename: a failure leaves any old file whole."""
-    folder = Path(path).resolve().parent
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
-    except OSError as e:
-        raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
-    try:
-        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def list_text() -> str:

@@ -134,7 +134,7 @@ class Report:
 def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
            scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True) -> Report:
     """Render frames into OUTDIR as numbered files plus index.md. Checks everything first."""
-    from rnntui.cli import write_atomic
+    from rnntui.files import write_atomic
 
     outdir = Path(outdir)
     if not frames:
