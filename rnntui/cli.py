@@ -216,13 +216,17 @@ def run_app(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        if argv and argv[0] == "shot":
+        command = argv[0] if argv else ""
+        if command == "shot":
             return run_shot(argv[1:])
-        if argv and argv[0] == "export":
+        if command == "export":
             return run_export(argv[1:])
-        if argv and argv[0] == "present":
+        if command == "present":
             return run_present(argv[1:])
-        if argv and argv[0] == "train": from rnntui.train_cli import run_train; return run_train(argv[1:])  # noqa: E701,E702
+        if command == "train":
+            from rnntui.train_cli import run_train
+
+            return run_train(argv[1:])
         return run_app(argv)
     except BadValue as e:
         print(f"rnntui: {e}", file=sys.stderr)
