@@ -10,7 +10,6 @@ from rnntui import __version__
 from rnntui.files import write_atomic
 from rnntui.state import BadValue
 
-SUBCOMMANDS = ("shot", "export", "present")
 
 
 class Parser(argparse.ArgumentParser):
