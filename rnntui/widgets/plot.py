@@ -72,7 +72,7 @@ class PlotSpec:
     xlabel: str = ""
     title: str = ""
     marks: tuple[tuple[float, float, str], ...] = field(default=())  # (x, y, text) in data units
-    legend: str = "inside"  # "inside" (top left of the canvas), "below" (a line under the plot) or "none"
+    legend: str = "below"  # "inside" (top left of the canvas), "below" (a line under the plot) or "none"
     nice_ticks: bool = True  # kept for callers: linear axes always get round 1-2-5 ticks
 
 
