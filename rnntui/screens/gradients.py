@@ -126,7 +126,8 @@ class ProductView(FigureView):
         lo = min(1e-45, float(finite.min())) if finite.size else 1e-45
         hi = max(1e45, float(finite.max())) if finite.size else 1e45
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(hops, tuple(p), "product in float64", BLUE), Series(hops, tuple(p32), "in float32 (stops at inf or 0)", RED)),
+            series=(Series(hops, tuple(p), "product in float64", BLUE),
+                    Series(hops, tuple(p32), "in float32 (stops at inf or 0)", RED)),  # drawn on top
             lines=(Line(gr.F32_MAX, "float32 max", RED), Line(gr.F32_TINY, "float32 min normal", RED),
                    Line(1.0, "×1", GREY, dashed=True, align="right")),
             cursor=s.hop, xlim=(0, PRODUCT_N - 1), ylim=(lo, hi), log_y=True,
