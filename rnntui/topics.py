@@ -37,11 +37,7 @@ def find(address: str, sets: list[str] | tuple = ()) -> tuple[type[TopicScreen],
     topic_id, _, figure_id = address.strip().partition("/")
     screen = topic(topic_id)
     if figure_id:
-        for f in screen.FIGURES:
-            if f.id == figure_id:
-                return screen, f
-        raise BadValue(f"unknown figure {figure_id!r} in {topic_id}: choose from "
-                       + ", ".join(f.id for f in screen.FIGURES))
+        return screen, screen.figure_by_id(figure_id)
     names = {s.partition("=")[0].strip() for s in sets}
     for f in screen.FIGURES:
         if names <= {p.name for p in f.state.params()}:

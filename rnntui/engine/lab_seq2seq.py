@@ -121,12 +121,6 @@ class Seq2Seq(nn.Module):
                         "att.v": self.v.weight.view(H)})
         return out
 
-    def load_arrays(self, p: dict) -> "Seq2Seq":
-        with torch.no_grad():
-            for k, t in self.named().items():
-                t.copy_(torch.as_tensor(np.asarray(p[k]), dtype=t.dtype).view(t.shape))
-        return self
-
 
 def initial(scoring: str, seed: int) -> Seq2Seq:
     torch.manual_seed(seed)

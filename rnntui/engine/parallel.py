@@ -142,8 +142,3 @@ def rnn_flops(T: int, d: int = TIMING_D) -> int:
 def attention_flops(T: int, d: int = TIMING_D) -> int:
     """FLOPs of the attention core: Q·Kᵀ (2·T²·d) and A·V (2·T²·d); projections not counted."""
     return 4 * T * T * d
-
-
-def projection_flops(T: int, d: int = TIMING_D) -> int:
-    """What the Q, K, V and output projections add on top (4 matrices, 2·T·d² each)."""
-    return 8 * T * d * d

@@ -108,12 +108,13 @@ class TopicScreen(Screen):
     def state(self) -> FigureState:
         return self.states[self.figure.id]
 
-    def figure_by_id(self, figure_id: str) -> Figure:
-        for f in self.FIGURES:
+    @classmethod
+    def figure_by_id(cls, figure_id: str) -> Figure:
+        for f in cls.FIGURES:
             if f.id == figure_id:
                 return f
-        raise BadValue(f"unknown figure {figure_id!r} in {self.TOPIC_ID}: "
-                       + ", ".join(f.id for f in self.FIGURES))
+        raise BadValue(f"unknown figure {figure_id!r} in {cls.TOPIC_ID}: choose from "
+                       + ", ".join(f.id for f in cls.FIGURES))
 
     def knobs(self) -> list:
         """The parameters ↑/↓ choose between: all but the stepped axis."""
@@ -179,14 +180,10 @@ class TopicScreen(Screen):
         return True
 
     def action_next_figure(self) -> None:
-        self.index = (self.index + 1) % len(self.FIGURES)
-        self.pause()
-        self.redraw()
+        self.focus_figure(self.FIGURES[(self.index + 1) % len(self.FIGURES)].id)
 
     def action_previous_figure(self) -> None:
-        self.index = (self.index - 1) % len(self.FIGURES)
-        self.pause()
-        self.redraw()
+        self.focus_figure(self.FIGURES[(self.index - 1) % len(self.FIGURES)].id)
 
     def action_step(self, delta: int) -> None:
         self.set_state(self.state.nudged(self.state.AXIS, delta))

@@ -259,7 +259,7 @@ class Seq2seqScreen(TopicScreen):
         self.run_worker(lambda: self._train(run, scoring, stop), thread=True, group="seq2seq-train",
                         exit_on_error=False)
 
-    def stop_training(self, redraw: bool = True) -> None:
+    def stop_training(self) -> None:
         """Ask the worker to end after its current step (it checks between steps, every ~15 ms)."""
         if self._stop is not None:
             self._stop.set()
@@ -268,8 +268,7 @@ class Seq2seqScreen(TopicScreen):
             if live is not None and live.running:
                 self.states["matrix"] = replace(self.states["matrix"], live=replace(live, running=False,
                                                                                      stopped=True))
-                if redraw:
-                    self.redraw()
+                self.redraw()
 
     def _train(self, run: int, scoring: str, stop: threading.Event) -> None:
         """Runs in a worker thread: torch is imported here, never at startup."""
@@ -323,7 +322,7 @@ class Seq2seqScreen(TopicScreen):
         self.stop_training()
 
     def on_unmount(self) -> None:
-        self.stop_training(redraw=False)  # the widgets are going: nothing to draw on
+        self.stop_training()
 
     def action_reset(self) -> None:
         if self.figure.id == "matrix":

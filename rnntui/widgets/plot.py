@@ -275,13 +275,6 @@ def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | 
     return runs
 
 
-def legend_text(spec: PlotSpec) -> Text:
-    out = Text()
-    for words, style in legend_runs(spec):
-        out.append(words, style=style)
-    return out
-
-
 def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
     """The whole plot (frame, ticks, labels, legend) as at most `height` rows of (text, style) runs,
     each at most `width` cells."""
