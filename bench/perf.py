@@ -89,9 +89,9 @@ def main() -> None:
     ap.add_argument("--topic", default="recurrence", help="the topic to open; key presses: this one, or 'all'")
     ap.add_argument("--presses", type=int, default=60)
     args = ap.parse_args()
-    from rnntui.topics import TOPICS
+    from rnntui.topics import topics as all_topics
 
-    topics = [t.TOPIC_ID for t in TOPICS] if args.topic == "all" else [args.topic]
+    topics = [t.TOPIC_ID for t in all_topics()] if args.topic == "all" else [args.topic]
     bare, _ = first_frame("bare")
     ours, torch_seen = first_frame(topics[0])
     print(f"first frame: bare Textual {bare * 1000:.0f} ms, rnntui {topics[0]} {ours * 1000:.0f} ms, "

@@ -1,3 +1,4 @@
 from rnntui.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # a lab's spawned child imports this module too
+    raise SystemExit(main())

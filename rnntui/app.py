@@ -13,7 +13,7 @@ from rnntui.help import HelpScreen
 from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
 from rnntui.state import FigureState
-from rnntui.topics import PLANNED, TOPICS
+from rnntui.topics import IDS, NUMBERS, topic
 
 THEMES = {"dark": "textual-dark", "light": "textual-light", "projector": "projector"}
 
@@ -31,20 +31,30 @@ def theme_name(name: str) -> str:
     return THEMES.get(name, name)
 
 
+def _opener(topic_id: str):
+    return lambda: topic(topic_id)()  # a topic's screen module is imported when first opened
+
+
 class RnnApp(App):
     TITLE = "rnntui"
-    MODES = {screen.TOPIC_ID: screen for screen in TOPICS}
+    CSS_PATH = "rnntui.tcss"
+    MODES = {topic_id: _opener(topic_id) for topic_id in IDS}
     BINDINGS = keys.bindings("app")
     COMMANDS = App.COMMANDS | {RnnCommands}
 
-    def __init__(self, topic: str = TOPICS[0].TOPIC_ID, figure: str | None = None,
+    def __init__(self, topic: str = IDS[0], figure: str | None = None,
                  state: FigureState | None = None, theme: str = "dark") -> None:
         super().__init__()
         self.register_theme(PROJECTOR)
         self.start = (topic, figure, state)
         self.theme = theme_name(theme)
+        keymap, self.keymap_problem = keys.user_keymap()
+        if keymap:
+            self.set_keymap(keymap)
 
     async def on_mount(self) -> None:
+        if self.keymap_problem:
+            self.notify(self.keymap_problem, severity="warning")
         topic, figure, state = self.start
         await self.goto(topic, figure)
         if state is not None:
@@ -62,23 +72,18 @@ class RnnApp(App):
             self.topic_screen().focus_figure(figure)
 
     # -- app-wide keys ----------------------------------------------------------------------
-    def _topic_ids(self) -> list[str]:
-        return [t.TOPIC_ID for t in TOPICS]
-
     async def action_topic_number(self, number: int) -> None:
-        wanted = PLANNED[number - 1]
-        if wanted in self._topic_ids():
-            await self.goto(wanted)
+        wanted = [t for t, n in NUMBERS.items() if n == number]
+        if wanted:
+            await self.goto(wanted[0])
         else:
-            self.notify(f"topic {number} ({wanted}) is not built yet", timeout=2)
+            self.notify(f"topic {number} is not built yet", timeout=2)
 
     async def action_next_topic(self) -> None:
-        ids = self._topic_ids()
-        await self.goto(ids[(ids.index(self.current_mode) + 1) % len(ids)])
+        await self.goto(IDS[(IDS.index(self.current_mode) + 1) % len(IDS)])
 
     async def action_previous_topic(self) -> None:
-        ids = self._topic_ids()
-        await self.goto(ids[(ids.index(self.current_mode) - 1) % len(ids)])
+        await self.goto(IDS[(IDS.index(self.current_mode) - 1) % len(IDS)])
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

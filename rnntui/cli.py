@@ -124,13 +124,13 @@ def check_writable(path: str) -> None:
 
 
 def list_text() -> str:
-    from rnntui.topics import TOPICS, number
+    from rnntui.topics import topics
 
     lines = []
-    for screen in TOPICS:
-        lines.append(f"{number(screen.TOPIC_ID)} {screen.TOPIC_ID:<12} {screen.TITLE}")
+    for screen in topics():
+        lines.append(f"{screen.NUMBER} {screen.TOPIC_ID:<12} {screen.TITLE}")
         for f in screen.FIGURES:
-            keys = " ".join(p.name for p in f.state.params())
+            keys = " ".join(p.name for p in f.state_type.params())
             lines.append(f"    {screen.TOPIC_ID}/{f.id:<14} {f.refs:<8} {f.title}   [{keys}]")
     return "\n".join(lines) + "\n"
 
@@ -200,10 +200,10 @@ def run_app(argv: list[str]) -> int:
     if args.list:
         sys.stdout.write(list_text())
         return 0
-    from rnntui.topics import TOPICS, build_state, find
+    from rnntui.topics import IDS, build_state, find
 
     check_theme(args.theme)
-    screen, figure = find(args.address or TOPICS[0].TOPIC_ID, args.set)
+    screen, figure = find(args.address or IDS[0], args.set)
     state = build_state(figure, args.set, args.step) if (args.set or args.step is not None) else None
     from rnntui.app import RnnApp
 

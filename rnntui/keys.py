@@ -1,70 +1,106 @@
-"""The keyboard contract (SPEC §3): one table that the bindings, the footer, help and tests read."""
+"""The keyboard contract (SPEC §3): one table that the bindings, the footer, help and tests read.
+
+Every binding has an id, so a user can remap it in a keymap file (TOML, one `id = "keys"` per
+line, under [keys]) at $XDG_CONFIG_HOME/rnntui/keymap.toml (default ~/.config/rnntui/keymap.toml):
+
+    [keys]
+    step_forward = "l,right"
+    step_back = "h,left"
+"""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from textual.binding import Binding
 
 
 @dataclass(frozen=True)
 class Key:
+    id: str  # the binding id a keymap names
     keys: str  # Textual key names, comma separated
     action: str
-    shown: str  # what the footer and help call the key
+    shown: str  # what help calls the key
     does: str
-    footer: bool = False
+    footer: str = ""  # the footer's word; empty: not in the footer
     scope: str = "screen"  # "screen" (a topic screen) or "app"
 
 
 CONTRACT: tuple[Key, ...] = (
-    Key("1,2,3,4,5,6,7,8", "app.topic_number", "1…8", "jump to topic", scope="app"),
-    Key("tab", "next_figure", "tab", "next figure on this screen", footer=True),
-    Key("shift+tab", "previous_figure", "shift+tab", "previous figure"),
-    Key("n,pagedown", "app.next_topic", "n / pgdn", "next topic", footer=True, scope="app"),
-    Key("p,pageup", "app.previous_topic", "p / pgup", "previous topic", scope="app"),
-    Key("right", "step(1)", "→", "step the figure's axis forward"),
-    Key("left", "step(-1)", "←", "step back"),
-    Key("home", "axis_end(-1)", "home", "first step"),
-    Key("end", "axis_end(1)", "end", "last step"),
-    Key("space", "play", "space", "play / pause: one step per tick", footer=True),
-    Key("up", "choose(-1)", "↑", "choose the parameter +/- changes"),
-    Key("down", "choose(1)", "↓", "choose the next parameter"),
-    Key("plus,equals_sign", "change(1)", "+", "raise that parameter one notch"),
-    Key("minus,underscore", "change(-1)", "-", "lower it one notch"),
-    Key("r", "reset", "r", "reset the figure to its defaults"),
-    Key("question_mark", "app.help", "?", "help: keys and the focused figure", footer=True, scope="app"),
-    Key("ctrl+s", "app.shot", "ctrl+s", "save a screenshot (SVG) and say where", scope="app"),
-    Key("ctrl+p", "app.command_palette", "ctrl+p", "command palette: topics, figures, parameters, theme, screenshot", scope="app"),
-    Key("q", "app.quit", "q", "quit", footer=True, scope="app"),
+    Key("topic", "1,2,3,4,5,6,7,8", "app.topic_number", "1…8", "jump to topic", scope="app"),
+    Key("next_figure", "tab", "next_figure", "tab", "next figure on this screen", "figure"),
+    Key("previous_figure", "shift+tab", "previous_figure", "shift+tab", "previous figure"),
+    Key("next_topic", "n,pagedown", "app.next_topic", "n / pgdn", "next topic", "topic", scope="app"),
+    Key("previous_topic", "p,pageup", "app.previous_topic", "p / pgup", "previous topic", scope="app"),
+    Key("step_forward", "right", "step(1)", "→", "step the figure's axis forward"),
+    Key("step_back", "left", "step(-1)", "←", "step back"),
+    Key("first_step", "home", "axis_end(-1)", "home", "first step"),
+    Key("last_step", "end", "axis_end(1)", "end", "last step"),
+    Key("play", "space", "play", "space", "play / pause: one step per tick", "play"),
+    Key("previous_param", "up", "choose(-1)", "↑", "choose the parameter +/- changes"),
+    Key("next_param", "down", "choose(1)", "↓", "choose the next parameter"),
+    Key("raise", "plus,equals_sign", "change(1)", "+", "raise that parameter one notch"),
+    Key("lower", "minus,underscore", "change(-1)", "-", "lower it one notch"),
+    Key("lab", "t", "lab", "t", "run this figure's lab (again to cancel); only where a figure has one", "lab"),
+    Key("reset", "r", "reset", "r", "reset the figure to its defaults"),
+    Key("help", "question_mark", "app.help", "?", "help: keys and the focused figure", "help", scope="app"),
+    Key("screenshot", "ctrl+s", "app.shot", "ctrl+s", "save a screenshot (SVG) and say where", scope="app"),
+    Key("palette", "ctrl+p", "app.command_palette", "ctrl+p",
+        "command palette: topics, figures, parameters, theme, screenshot", scope="app"),
+    Key("quit", "q", "app.quit", "q", "quit", "quit", scope="app"),
 )
 
-# footer: (key shown, word) for the keys marked `footer`
-FOOTER = {"next_figure": ("tab", "figure"), "app.next_topic": ("n", "topic"), "step(1)": ("←→", "step"),
-          "play": ("space", "play"), "choose(1)": ("↑↓", "param"), "change(1)": ("+-", "change"),
-          "reset": ("r", "reset"), "app.help": ("?", "help"), "app.quit": ("q", "quit")}
-
-
-FIRST = ("app.help", "app.quit")  # shown first in a topic's footer, so a narrow terminal never hides them
+FOOTER_KEYS = {"next_figure": "tab", "step_forward": "←→", "lab": "t", "help": "?", "next_topic": "n"}
+FIRST = ("help", "quit")  # shown first in a topic's footer, so a narrow terminal never hides them
 
 
 def bindings(scope: str) -> list[Binding]:
-    """Textual bindings for one scope; only `footer` keys show in the footer.
+    """Textual bindings for one scope, each with its id; only keys with a footer word show there.
 
     A topic screen repeats help and quit first (they act on the app), so the footer starts with them."""
     out = []
     if scope == "screen":
-        for k in CONTRACT:
-            if k.action in FIRST:
-                shown, word = FOOTER[k.action]
-                out.append(Binding(k.keys, k.action, word, key_display=shown))
+        out += [Binding(k.keys, k.action, k.footer, key_display=FOOTER_KEYS.get(k.id, k.keys), id=k.id)
+                for k in CONTRACT if k.id in FIRST]
     for k in CONTRACT:
-        if k.scope != scope or k.action == "app.command_palette":
+        if k.scope != scope or k.id == "palette":
             continue
         action = k.action.removeprefix("app.") if scope == "app" else k.action
-        if action == "topic_number":
-            out += [Binding(n, f"topic_number({n})", "topic", show=False) for n in k.keys.split(",")]
+        if k.id == "topic":
+            out += [Binding(n, f"topic_number({n})", "topic", show=False, id=f"topic_{n}") for n in k.keys.split(",")]
             continue
-        shown, word = FOOTER.get(k.action, (k.shown, k.does))
-        out.append(Binding(k.keys, action, word, show=k.footer and k.action not in FIRST, key_display=shown,
-                           priority=k.keys in ("tab", "shift+tab")))
+        out.append(Binding(k.keys, action, k.footer or k.does, show=bool(k.footer) and k.id not in FIRST,
+                           key_display=FOOTER_KEYS.get(k.id), id=k.id, priority=k.keys in ("tab", "shift+tab")))
     return out
+
+
+def toggle_binding(key: str, name: str, label: str) -> Binding:
+    """A figure's letter key that cycles one of its choices (`a` activation, `m` mask, …)."""
+    return Binding(key, f"toggle('{name}')", label, id=f"toggle_{name}")
+
+
+def keymap_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "rnntui" / "keymap.toml"
+
+
+def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
+    """(binding id → keys, None), or ({}, one-line problem) when the file is unreadable or wrong."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    path = path or keymap_path()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}, None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        return {}, f"keymap {path} ignored: {str(e).splitlines()[0][:80]}"
+    table = raw.get("keys", raw)
+    known = {k.id for k in CONTRACT} | {f"topic_{n}" for n in range(1, 9)}
+    bad = [k for k, v in table.items() if not isinstance(v, str) or not (k in known or k.startswith("toggle_"))]
+    if bad:
+        return {}, f"keymap {path} ignored: unknown id or value for {', '.join(map(str, bad[:3]))}"
+    return dict(table), None

@@ -31,11 +31,11 @@ class ValuePrompt(ModalScreen[str | None]):
 
 class RnnCommands(Provider):
     def commands(self):
-        from rnntui.topics import TOPICS
+        from rnntui.topics import topics
 
         app = self.app
         out = []
-        for screen in TOPICS:
+        for screen in topics():
             for f in screen.FIGURES:
                 out.append((f"Go to {screen.TOPIC_ID}/{f.id}: {f.title}", partial(app.goto, screen.TOPIC_ID, f.id),
                             f"{f.refs} · {screen.TITLE}"))

@@ -68,10 +68,8 @@ class PresentApp(App):
 
     def show(self) -> None:
         frame = self.frame
-        from rnntui.topics import number
-
         title = Text(frame.title or f"{frame.figure.title} · {frame.figure.refs}", style="bold")
-        title.append(f"   {number(frame.screen.TOPIC_ID)} {frame.screen.TOPIC_ID}", style="dim")
+        title.append(f"   {frame.screen.NUMBER} {frame.screen.TOPIC_ID}", style="dim")
         self.query_one("#slide-title", Static).update(title)
         self.query_one("#slide-words", Static).update(frame.caption or frame.figure.prose)
         switcher = self.query_one(ContentSwitcher)

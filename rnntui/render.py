@@ -4,30 +4,16 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import math
 
 from rich.console import Console
 
-from rnntui.screens.base import Figure, TopicScreen
-from rnntui.state import FigureState
+from rnntui.figure import Figure
+from rnntui.state import FigureState, plain
 
 FORMATS = ("svg", "png", "txt", "json")
 
 
-def plain(value):
-    """JSON-safe: numpy numbers to floats, non-finite floats to "inf", "-inf" or "nan"."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if hasattr(value, "tolist"):
-        return plain(value.tolist())
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    return value
-
-
-def figure_json(screen: type[TopicScreen], figure: Figure, state: FigureState) -> str:
+def figure_json(screen, figure: Figure, state: FigureState) -> str:
     data = {"topic": screen.TOPIC_ID, "figure": figure.id, "title": figure.title, "refs": figure.refs,
             "axis": state.AXIS, **state.data()}
     return json.dumps(plain(data), indent=2) + "\n"

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from rnntui.screens.base import Figure, TopicScreen
+from rnntui.figure import Figure
 from rnntui.state import BadValue, FigureState
 
 EXPORT_FORMATS = ("svg", "png", "txt", "json")
@@ -21,7 +21,7 @@ EXPORT_FORMATS = ("svg", "png", "txt", "json")
 
 @dataclass(frozen=True)
 class Frame:
-    screen: type[TopicScreen]
+    screen: type  # the TopicScreen class
     figure: Figure
     state: FigureState
     title: str = ""  # a deck's words for this slide; empty: the figure's title
@@ -54,7 +54,7 @@ class Frame:
 
     def changed(self) -> dict:
         """The parameters that differ from the figure's defaults (the axis apart)."""
-        default = self.figure.state()
+        default = self.figure.state_type()
         return {p.name: getattr(self.state, p.name) for p in self.state.params()
                 if p.name != self.state.AXIS and getattr(self.state, p.name) != getattr(default, p.name)}
 
@@ -67,10 +67,10 @@ class Frame:
 
 def key_frames() -> list[Frame]:
     """Every registered figure at each of its key steps, in lecture order."""
-    from rnntui.topics import TOPICS, build_state
+    from rnntui.topics import build_state, topics
 
     return [Frame(screen, figure, build_state(figure, (), step))
-            for screen in TOPICS for figure in screen.FIGURES for step in figure.slide_steps()]
+            for screen in topics() for figure in screen.FIGURES for step in figure.slide_steps()]
 
 
 def parse_formats(text: str) -> tuple[str, ...]:

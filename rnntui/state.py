@@ -6,7 +6,7 @@ A field made with `param(...)` carries its range and notch. Keys, the command pa
 from __future__ import annotations
 
 import math
-from dataclasses import MISSING, dataclass, field, fields, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
 
@@ -134,6 +134,32 @@ class FigureState:
     def at_axis_end(self) -> bool:
         return getattr(self, self.AXIS) >= self.param(self.AXIS).bounds(self)[1]
 
+    def read(self) -> Any:
+        """Every number the figure shows, as one frozen dataclass; figures override this."""
+        return None
+
+    def readings(self) -> Any:
+        """`read()`, computed once per state (a state is frozen, so its readings are too)."""
+        cached = self.__dict__.get("_readings", MISSING)
+        if cached is MISSING:
+            cached = self.read()
+            object.__setattr__(self, "_readings", cached)
+        return cached
+
     def data(self) -> dict[str, Any]:
-        """The figure's numbers for `.json` output; figures extend this."""
-        return {"state": self.values()}
+        """The figure's numbers for `.json` output: the state's values and its readings."""
+        r = self.readings()
+        return plain({"state": self.values(), **(asdict(r) if is_dataclass(r) else {})})
+
+
+def plain(value):
+    """JSON-safe: numpy numbers to floats, tuples to lists, non-finite floats to "inf", "-inf" or "nan"."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if hasattr(value, "tolist"):
+        return plain(value.tolist())
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value

@@ -1,38 +1,43 @@
-"""The ordered topic registry. A new topic is one line here (and its screen)."""
+"""The topic registry, in lecture order. A new topic is one line here (and its screen module).
+
+Screens are imported when first needed: opening one topic does not load the others."""
 from __future__ import annotations
 
-from rnntui.screens.base import Figure, TopicScreen
-from rnntui.screens.gradients import GradientsScreen
-from rnntui.screens.lstm import LstmScreen
-from rnntui.screens.parallel import ParallelScreen
-from rnntui.screens.recurrence import RecurrenceScreen
-from rnntui.screens.seq2seq import Seq2seqScreen
+import importlib
+from functools import cache
+
+from rnntui.figure import Figure
 from rnntui.state import BadValue, FigureState
 
-# SPEC §2's eight topics in lecture order; key 1…8 jumps to that number once it is built.
-PLANNED = ("recurrence", "gradients", "lstm", "seq2seq", "attention", "parallel", "memory", "serving")
-
-TOPICS: tuple[type[TopicScreen], ...] = tuple(sorted((
-    RecurrenceScreen,
-    ParallelScreen,
-    GradientsScreen,
-    LstmScreen,
-    Seq2seqScreen,
-), key=lambda s: PLANNED.index(s.TOPIC_ID)))
-
-
-def number(topic_id: str) -> int:
-    return PLANNED.index(topic_id) + 1
+# (key, topic id, screen class): the key is the topic's number in SPEC §2's lecture order
+REGISTRY: tuple[tuple[int, str, str], ...] = (
+    (1, "recurrence", "RecurrenceScreen"),
+    (2, "gradients", "GradientsScreen"),
+    (3, "lstm", "LstmScreen"),
+    (4, "seq2seq", "Seq2seqScreen"),
+    (6, "parallel", "ParallelScreen"),
+)
+IDS: tuple[str, ...] = tuple(topic_id for _, topic_id, _ in REGISTRY)
+NUMBERS: dict[str, int] = {topic_id: n for n, topic_id, _ in REGISTRY}
 
 
-def topic(topic_id: str) -> type[TopicScreen]:
-    for t in TOPICS:
-        if t.TOPIC_ID == topic_id:
-            return t
-    raise BadValue(f"unknown topic {topic_id!r}: choose from " + ", ".join(t.TOPIC_ID for t in TOPICS))
+@cache
+def topic(topic_id: str):
+    """The TopicScreen class of a topic (its module is imported on first use)."""
+    for n, tid, name in REGISTRY:
+        if tid == topic_id:
+            screen = getattr(importlib.import_module(f"rnntui.screens.{tid}"), name)
+            screen.NUMBER = n
+            return screen
+    raise BadValue(f"unknown topic {topic_id!r}: choose from " + ", ".join(IDS))
 
 
-def find(address: str, sets: list[str] | tuple = ()) -> tuple[type[TopicScreen], Figure]:
+def topics() -> tuple:
+    """Every topic's screen class, in lecture order (imports them all)."""
+    return tuple(topic(t) for t in IDS)
+
+
+def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
     """`topic` or `topic/figure`. Without a figure, the first one that takes every --set key."""
     topic_id, _, figure_id = address.strip().partition("/")
     screen = topic(topic_id)
@@ -40,14 +45,14 @@ def find(address: str, sets: list[str] | tuple = ()) -> tuple[type[TopicScreen],
         return screen, screen.figure_by_id(figure_id)
     names = {s.partition("=")[0].strip() for s in sets}
     for f in screen.FIGURES:
-        if names <= {p.name for p in f.state.params()}:
+        if names <= {p.name for p in f.state_type.params()}:
             return screen, f
     return screen, screen.FIGURES[0]
 
 
 def build_state(figure: Figure, sets=(), step=None) -> FigureState:
     """The one parser of `--set KEY=VALUE` and `--step N`: a new, checked state."""
-    state = figure.state()
+    state = figure.state_type()
     pending = []
     for item in sets:
         key, eq, value = item.partition("=")

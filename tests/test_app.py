@@ -5,17 +5,17 @@ import sys
 import pytest
 
 from rnntui.app import RnnApp
-from rnntui.topics import TOPICS
+from rnntui.topics import topics
 
-ALL = [(t.TOPIC_ID, f.id) for t in TOPICS for f in t.FIGURES]
+ALL = [(t.TOPIC_ID, f.id) for t in topics() for f in t.FIGURES]
 
 NO_TORCH = """
 import sys
 from rnntui.render import render
-from rnntui.topics import TOPICS
-for screen in TOPICS:
+from rnntui.topics import topics
+for screen in topics():
     for f in screen.FIGURES:
-        render(screen, f, f.state(), "txt", (80, 24))
+        render(screen, f, f.state_type(), "txt", (80, 24))
 print("torch" in sys.modules)
 """
 
@@ -30,7 +30,7 @@ def test_rendering_every_screen_leaves_torch_out():
 async def test_every_figure_survives_stepping_at_sizes(size):
     app = RnnApp()
     async with app.run_test(size=size) as pilot:
-        for topic in TOPICS:
+        for topic in topics():
             await app.goto(topic.TOPIC_ID)
             for _ in topic.FIGURES:
                 await pilot.press("end", "plus", "down", "minus", "left", "tab")

@@ -60,7 +60,7 @@ def test_reference_line_sits_at_its_value_on_the_log_axis():
 
 
 def test_cursor_marks_the_point_of_each_series_at_that_x():
-    spec = PlotSpec(series=(Series(XS, tuple(float(x) for x in XS)),), cursor=10, nice_ticks=True)
+    spec = PlotSpec(series=(Series(XS, tuple(float(x) for x in XS)),), cursor=10)
     rows = text_of(spec, size=(60, 15)).splitlines()
     dot = [(i, r.index("●")) for i, r in enumerate(rows) if "●" in r]
     assert len(dot) == 1
@@ -86,7 +86,7 @@ def test_awkward_specs_draw_at_any_size(spec, size):
 class PlotApp(App):
     def compose(self):
         yield Plot(PlotSpec(series=(Series(XS, BAD, "g"), Series(XS, tuple(np.linspace(1, 2, 20)), "h")), lines=LINES,
-                            cursor=7, log_y=True, ylim=(1e-45, 1e45), legend="below", nice_ticks=True))
+                            cursor=7, log_y=True, ylim=(1e-45, 1e45), legend="below"))
 
 
 async def test_widget_survives_20_resizes_and_keeps_drawing():

@@ -199,11 +199,11 @@ def test_every_topic_renders_without_importing_torch():
     code = (
         "import sys\n"
         "from rnntui.render import render\n"
-        "from rnntui.topics import TOPICS\n"
-        "for screen in TOPICS:\n"
+        "from rnntui.topics import topics\n"
+        "for screen in topics():\n"
         "    figure = screen.FIGURES[0]\n"
-        "    render(screen, figure, figure.state(), 'txt', (80, 24))\n"
-        "print('torch' in sys.modules, len(TOPICS))\n"
+        "    render(screen, figure, figure.state_type(), 'txt', (80, 24))\n"
+        "print('torch' in sys.modules, len(topics()))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stderr[-2000:]

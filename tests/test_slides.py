@@ -17,10 +17,11 @@ except ModuleNotFoundError:  # Python 3.10
 from rnntui.cli import main
 from rnntui.deck import load, parse
 from rnntui.render import Session, render
-from rnntui.screens.base import Figure, FigureView
+from rnntui.figure import Figure
+from rnntui.screens.base import FigureView
 from rnntui.slides import Frame, key_frames
 from rnntui.state import FigureState, param
-from rnntui.topics import TOPICS, build_state, find
+from rnntui.topics import build_state, find, topics
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "rnntui" / "decks" / "lecture.toml"
@@ -72,12 +73,12 @@ def test_recurrence_declares_its_key_steps():
 
 
 def test_every_registered_key_step_is_a_valid_state():
-    for screen in TOPICS:
+    for screen in topics():
         for figure in screen.FIGURES:
             steps = figure.slide_steps()
             assert steps, f"{screen.TOPIC_ID}/{figure.id} has no key steps"
             for step in steps:  # raises BadValue on a step outside the axis
-                assert getattr(build_state(figure, (), step), figure.state.AXIS) == pytest.approx(float(step))
+                assert getattr(build_state(figure, (), step), figure.state_type.AXIS) == pytest.approx(float(step))
 
 
 def test_frame_names_say_topic_figure_and_step():
@@ -103,7 +104,7 @@ def test_one_app_renders_the_same_frames_as_a_fresh_one():
 def test_export_every_figure(tmp_path):
     out = tmp_path / "slides"
     assert main(["export", str(out), "--format", "svg,txt,json", "--size", "80x24"]) == 0
-    expected = [(screen.TOPIC_ID, f.id, step) for screen in TOPICS for f in screen.FIGURES for step in f.slide_steps()]
+    expected = [(screen.TOPIC_ID, f.id, step) for screen in topics() for f in screen.FIGURES for step in f.slide_steps()]
     files = sorted(p.name for p in out.iterdir())
     assert len(files) == 3 * len(expected) + 1 and "index.md" in files
     digits = max(2, len(str(len(expected))))
@@ -122,7 +123,7 @@ def test_export_every_figure(tmp_path):
     for name in files:
         if name.endswith(".svg"):
             assert f"({name})" in index
-    for screen in TOPICS:
+    for screen in topics():
         for f in screen.FIGURES:
             assert f.prose in index  # each frame's caption: the figure's own words
 
@@ -186,7 +187,7 @@ def test_good_deck_sets_each_frame(tmp_path):
 def test_sample_deck_follows_the_lecture(capsys):
     """Frames of topics not built yet are skipped here (named below); all others must check out."""
     data = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))
-    built = {t.TOPIC_ID for t in TOPICS}
+    built = {t.TOPIC_ID for t in topics()}
     topics = [f["figure"].split("/")[0] for f in data["frame"]]
     order = ["recurrence", "gradients", "lstm", "seq2seq", "parallel"]
     assert [t for t in dict.fromkeys(topics)] == order  # the seed lecture's order

@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 TOKENS = (0.5, 0.5, -0.5, 1.0, 0.0, 0.0, -0.5, 0.4)
+N_TOKENS = len(TOKENS)  # the track every topic steps: positions 0 … 7
+LAST_T = N_TOKENS - 1
 W_X = 0.8
 B = 0.0
 W_H = 0.9

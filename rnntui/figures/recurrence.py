@@ -7,32 +7,47 @@ from typing import ClassVar
 import numpy as np
 
 from rnntui.engine import recurrence as rnn
+from rnntui.engine.recurrence import LAST_T, TOKENS
 from rnntui.state import FigureState, param
 
-LAST_T = len(rnn.TOKENS) - 1
+
+def _w_h():  # one W_h for the whole topic: every figure names it the same and starts from T1's 0.90
+    return param(rnn.W_H, lo=-2.0, hi=2.0, notch=0.1, label="W_h")
+
+
+@dataclass(frozen=True)
+class TrackReadings:
+    tokens: tuple[float, ...]
+    z: tuple[float, ...]  # pre-activations computed so far (0 … t)
+    h: tuple[float, ...]  # states computed so far
+    h_all: tuple[float, ...]  # every state (the .json holds them; the screen shows only 0 … t)
+    h_prev: float  # h_{t−1} (0 at t = 0)
 
 
 @dataclass(frozen=True)
 class TrackState(FigureState):
     """F1+F3: states appear one token at a time; W_h moves all of them."""
 
-    w_h: float = param(rnn.W_H, lo=-2.0, hi=2.0, notch=0.1, label="W_h")
+    w_h: float = _w_h()
     w_x: float = param(rnn.W_X, lo=-2.0, hi=2.0, notch=0.1, label="W_x")
     b: float = param(rnn.B, lo=-1.0, hi=1.0, notch=0.1)
     step: int = param(0, "int", lo=0, hi=LAST_T, label="t", fmt="d")
 
-    def states(self):
-        return rnn.rnn_states(rnn.TOKENS, self.w_h, self.w_x, self.b)
+    def read(self) -> TrackReadings:
+        z, h = rnn.rnn_states(TOKENS, self.w_h, self.w_x, self.b)
+        t = self.step
+        return TrackReadings(TOKENS, tuple(z[: t + 1]), tuple(h[: t + 1]), tuple(h),
+                             float(h[t - 1]) if t else 0.0)
 
-    def data(self):
-        z, h = self.states()
-        return {
-            **super().data(),
-            "tokens": list(rnn.TOKENS),
-            "z": z[: self.step + 1].tolist(),
-            "h": h[: self.step + 1].tolist(),
-            "h_all": h.tolist(),
-        }
+
+@dataclass(frozen=True)
+class TanhReadings:
+    tanh: float  # the point on the curve
+    slope: float  # tanh'(z)
+    curve_z: tuple[float, ...]
+    curve: tuple[float, ...]
+    tangent_z: tuple[float, ...]  # the tangent at z, drawn over z ± 1.2
+    tangent: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -42,22 +57,18 @@ class TanhState(FigureState):
     AXIS: ClassVar[str] = "z"
     z: float = param(0.0, lo=-4.0, hi=4.0, notch=0.25)
 
-    def curve(self, points: int = 161):
-        zs = np.linspace(-4.0, 4.0, points)
-        return zs, np.tanh(zs)
+    def read(self) -> TanhReadings:
+        zs = np.linspace(-4.0, 4.0, 161)
+        near = zs[abs(zs - self.z) <= 1.2]
+        return TanhReadings(float(np.tanh(self.z)), float(rnn.tanh_slope(self.z)), tuple(zs), tuple(np.tanh(zs)),
+                            tuple(near), tuple(rnn.tangent(self.z, near)))
 
-    def tangent(self, half_width: float = 1.2):
-        """The tangent at z, drawn over z ± half_width."""
-        zs = self.curve()[0]
-        near = zs[abs(zs - self.z) <= half_width]
-        return near, rnn.tangent(self.z, near)
 
-    def data(self):
-        return {
-            **super().data(),
-            "tanh": float(np.tanh(self.z)),  # the point on the curve
-            "slope": float(rnn.tanh_slope(self.z)),
-        }
+@dataclass(frozen=True)
+class ReadoutReadings:
+    tokens: tuple[float, ...]
+    h: tuple[float, ...]  # states computed so far
+    outputs: dict  # position → p, for the outputs that exist at step t
 
 
 @dataclass(frozen=True)
@@ -65,18 +76,17 @@ class ReadoutState(FigureState):
     """F4: one output from the last state (classification) or one per position (labelling)."""
 
     head: str = param("cls", "choice", choices=("cls", "seq"), key="h", label="head")
-    w_h: float = param(rnn.W_H, lo=-2.0, hi=2.0, notch=0.1, label="W_h")
+    w_h: float = _w_h()
     step: int = param(LAST_T, "int", lo=0, hi=LAST_T, label="t", fmt="d")
 
-    def outputs(self):
-        """Outputs that exist at step t: {position: p}."""
-        _, h = rnn.rnn_states(rnn.TOKENS, self.w_h)
+    def read(self) -> ReadoutReadings:
+        _, h = rnn.rnn_states(TOKENS, self.w_h)
         p = rnn.readout(h)
         if self.head == "seq":
-            return {t: float(p[t]) for t in range(self.step + 1)}
-        return {LAST_T: float(p[LAST_T])} if self.step == LAST_T else {}
+            outputs = {t: float(p[t]) for t in range(self.step + 1)}
+        else:
+            outputs = {LAST_T: float(p[LAST_T])} if self.step == LAST_T else {}
+        return ReadoutReadings(TOKENS, tuple(h[: self.step + 1]), outputs)
 
-    def data(self):
-        _, h = rnn.rnn_states(rnn.TOKENS, self.w_h)
-        return {**super().data(), "h": h[: self.step + 1].tolist(),
-                "outputs": {str(k): v for k, v in self.outputs().items()}}
+    def outputs(self) -> dict:
+        return self.readings().outputs

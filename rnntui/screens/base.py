@@ -2,7 +2,7 @@
 the keyboard contract. A topic screen only declares its figures."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -13,6 +13,8 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Header, Static
 
 from rnntui import keys
+from rnntui.figure import Figure, LabRun
+from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.widgets.readouts import param_text
 
@@ -20,37 +22,8 @@ from rnntui.widgets.readouts import param_text
 class FigureView(Vertical):
     """Draws one figure's state. Subclasses compose their widgets and fill them in `show`."""
 
-    DEFAULT_CSS = "FigureView { height: 1fr; }"
-
     def show(self, state: FigureState) -> None:  # pragma: no cover - every view overrides
         raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class Figure:
-    id: str
-    title: str
-    refs: str  # the SPEC's ids, e.g. "F1+F3"
-    state: type[FigureState]
-    view: type[FigureView]
-    prose: str  # one or two lines in our own words: what it shows and why it matters
-    key_steps: tuple = ()  # axis values worth a slide; empty: the rule in `slide_steps`
-
-    def slide_steps(self) -> tuple:
-        """The axis values worth a slide (export's frames): `key_steps` when given; otherwise, on a
-        whole-number axis, every step when there are at most 8, else 6 spread evenly from the first
-        to the last; on a continuous or choice axis, the default state only."""
-        if self.key_steps:
-            return tuple(self.key_steps)
-        state = self.state()
-        p = state.param(state.AXIS)
-        if p.kind != "int":
-            return (getattr(state, p.name),)
-        lo, hi = (int(v) for v in p.bounds(state))
-        notch = max(int(p.notch), 1)
-        if (hi - lo) // notch < 8:
-            return tuple(range(lo, hi + 1, notch))
-        return tuple(sorted({min(lo + round(k * (hi - lo) / 5 / notch) * notch, hi) for k in range(5)} | {hi}))
 
 
 class TopicScreen(Screen):
@@ -59,26 +32,24 @@ class TopicScreen(Screen):
     TOPIC_ID: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
     FIGURES: ClassVar[tuple[Figure, ...]] = ()
+    NUMBER: ClassVar[int] = 0  # its key and place in the lecture; set by the registry
     BINDINGS = keys.bindings("screen")
 
-    DEFAULT_CSS = """
-    TopicScreen #strip { height: 1; padding: 0 1; }
-    TopicScreen #panel { height: 1fr; border: round $accent; border-title-color: $text; padding: 0 1; }
-    TopicScreen #prose { height: auto; color: $text-muted; }
-    TopicScreen.-short #prose { display: none; }
-    TopicScreen #knobs { height: auto; }
-    TopicScreen ContentSwitcher { height: 1fr; }
-    """
+    def __init_subclass__(cls, **kwargs) -> None:
+        """A topic's letter keys are its figures' toggles, declared once as bindings with ids."""
+        toggles = {p.key: p for f in cls.FIGURES for p in f.state_type.params() if p.key}
+        cls.BINDINGS = keys.bindings("screen") + [keys.toggle_binding(p.key, p.name, p.label)
+                                                  for p in toggles.values()]
+        super().__init_subclass__(**kwargs)  # Textual merges BINDINGS here
 
     def __init__(self) -> None:
         super().__init__()
-        self.states: dict[str, FigureState] = {f.id: f.state() for f in self.FIGURES}
+        self.states: dict[str, FigureState] = {f.id: f.state_type() for f in self.FIGURES}
         self.chosen: dict[str, int] = {f.id: 0 for f in self.FIGURES}
         self.index = 0
         self.framed = None  # the figure whose strip, title and prose are drawn
         self.playing = None
-        for p in {p.key: p for f in self.FIGURES for p in f.state.params() if p.key}.values():
-            self._bindings.bind(p.key, f"toggle('{p.name}')", p.label)
+        self.labs = LabRunner(self)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -93,9 +64,7 @@ class TopicScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        from rnntui.topics import number
-
-        self.title = f"rnntui · {number(self.TOPIC_ID)} {self.TOPIC_ID}"
+        self.title = f"rnntui · {self.NUMBER} {self.TOPIC_ID}"
         self.sub_title = self.TITLE
         self.call_later(self.redraw)  # is_mounted turns True only after on_mount returns
 
@@ -118,7 +87,7 @@ class TopicScreen(Screen):
 
     def knobs(self) -> list:
         """The parameters ↑/↓ choose between: all but the stepped axis."""
-        return [p for p in self.figure.state.params() if p.name != self.figure.state.AXIS]
+        return [p for p in self.figure.state_type.params() if p.name != self.figure.state_type.AXIS]
 
     def focus_figure(self, figure_id: str) -> None:
         self.index = self.FIGURES.index(self.figure_by_id(figure_id))
@@ -176,7 +145,9 @@ class TopicScreen(Screen):
     # -- actions (the keyboard contract) ----------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "toggle":
-            return any(p.name == parameters[0] for p in self.figure.state.params())
+            return any(p.name == parameters[0] for p in self.figure.state_type.params())
+        if action == "lab":
+            return self.figure.lab is not None
         return True
 
     def action_next_figure(self) -> None:
@@ -210,7 +181,33 @@ class TopicScreen(Screen):
     def action_reset(self) -> None:
         self.pause()
         self.chosen[self.figure.id] = 0
-        self.set_state(self.figure.state())
+        fresh = self.figure.state_type()
+        self.set_state(replace(fresh, run=self.state.run) if hasattr(fresh, "run") else fresh)
+
+    # -- labs: `t` starts the focused figure's lab, `t` again (or leaving, or q) stops it -------
+    def action_lab(self) -> None:
+        f, state = self.figure, self.state
+        if f.lab is None or not hasattr(state, "run"):
+            return
+        run = state.run
+        if run.running:
+            self.labs.cancel()
+            return
+        if f.lab.confirm and getattr(state, "needs_confirm", lambda: False)() and run.status != "confirm":
+            self.set_state(replace(state, run=replace(run, status="confirm", message=f.lab.confirm)))
+            return
+        self.set_state(replace(state, run=self.labs.start(f.id, f.lab, state, run)))
+
+    def on_lab_message(self, message: LabMessage) -> None:
+        state = self.states[message.figure_id]
+        if state.run.number != message.run.number:  # news from a run that was replaced
+            return
+        self.states[message.figure_id] = replace(state, run=message.run)
+        if message.figure_id == self.figure.id:
+            self.redraw()
+
+    def stop_labs(self) -> None:
+        self.labs.cancel()
 
     def action_play(self) -> None:
         if self.playing:
@@ -237,6 +234,10 @@ class TopicScreen(Screen):
 
     def on_screen_suspend(self) -> None:
         self.pause()
+        self.stop_labs()
+
+    def on_unmount(self) -> None:
+        self.stop_labs()
 
     def on_resize(self, event) -> None:
         # below 24 rows the figure needs the prose's lines more (help still shows the prose)

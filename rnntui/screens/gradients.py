@@ -9,7 +9,8 @@ from rnntui.engine import gradients as gr
 from rnntui.engine import recurrence as rnn
 from rnntui.figures.gradients import (FACTORS_N, N, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
                                       HopState, ProductState)
-from rnntui.screens.base import Figure, FigureView, TopicScreen
+from rnntui.figure import Figure
+from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.track import Row, TokenTrack
@@ -49,7 +50,7 @@ class HopView(FigureView):
                     Series((z_t, z_t), (0.0, factor), f"this hop: {name}(z_{s.t})·W_h", ORANGE, marker="█")),
             lines=(Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right"),),
             xlim=(float(zs[0]), float(zs[-1])), ylim=(-0.02, max(1.0, s.w_h) * 1.12 + 0.02), xlabel="z",
-            marks=((z_t, s.slope(), "●"),), legend="below", nice_ticks=True,
+            marks=((z_t, s.slope(), "●"),), legend="below",
         ))
         self.query_one("#hop", Readouts).show([
             (f"hop {s.hop}  h_{s.t}→h_{s.t - 1}  z_{s.t}", f"{z_t:+.3f}"),
@@ -99,7 +100,7 @@ class FactorsView(FigureView):
                     Series(hops, tuple(f), "", BLUE, marker="•", scatter=True)),
             lines=(Line(1.0, "×1", GREY, dashed=True), Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right")),
             cursor=s.hop, xlim=(1, FACTORS_N - 1), ylim=(-0.02, max(1.0, s.w_h) * 1.15 + 0.02),
-            xlabel="hop back from the last state", legend="below", nice_ticks=True,
+            xlabel="hop back from the last state", legend="below",
         ))
         k, top = s.largest()
         here = f[s.hop - 1]
@@ -131,7 +132,7 @@ class ProductView(FigureView):
             lines=(Line(gr.F32_MAX, "float32 max", RED), Line(gr.F32_TINY, "float32 min normal", RED),
                    Line(1.0, "×1", GREY, dashed=True, align="right")),
             cursor=s.hop, xlim=(0, PRODUCT_N - 1), ylim=(lo, hi), log_y=True,
-            xlabel="hops back", legend="below", nice_ticks=True,
+            xlabel="hops back", legend="below",
         ))
         c = s.crossings()
         self.query_one("#hop", Readouts).show([(f"hop {s.hop}: product", sci(p[s.hop])), ("float32", sci(p32[s.hop])),
@@ -197,7 +198,7 @@ class BpttView(FigureView):
                          for c, v in curves.items()),
             lines=(Line(1.0, "×1", GREY, dashed=True, align="right"),),
             cursor=s.distance, xlim=(0, gr.E1_T), log_y=True,
-            xlabel="distance T − t from the loss", legend="below", nice_ticks=True,
+            xlabel="distance T − t from the loss", legend="below",
         ))
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False)
         table.add_column(f"‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖, {s.act}", style="dim")

@@ -8,7 +8,8 @@ import numpy as np
 from rnntui.engine.recurrence import TOKENS, W_H
 from rnntui.figures.lstm import (PATH_HOPS, REPEATS, BiasState, CellState, GatesState, GruState, ParamsState,
                                  PathState)
-from rnntui.screens.base import Figure, FigureView, TopicScreen
+from rnntui.figure import Figure
+from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.gatebar import GateBar, Segment
 from rnntui.widgets.plot import BLUE, GREEN, GREY, ORANGE, RED, Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts

@@ -13,7 +13,8 @@ from textual.widgets import Static
 
 from rnntui.engine import parallel as par
 from rnntui.figures.parallel import CapacityState, CostState, GridState, PathState, TimingState
-from rnntui.screens.base import Figure, FigureView, TopicScreen
+from rnntui.figure import Figure
+from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import BLUE, GREY, ORANGE, Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BAD

@@ -1,15 +1,19 @@
 """T1 `recurrence`: one token at a time."""
 from __future__ import annotations
 
-
-from rnntui.engine import recurrence as rnn
-from rnntui.figures.recurrence import LAST_T, ReadoutState, TanhState, TrackState
-from rnntui.screens.base import Figure, FigureView, TopicScreen
-from rnntui.widgets.plot import BLUE, GREY, ORANGE, Line, Plot, PlotSpec, Series
+from rnntui.engine.recurrence import LAST_T, N_TOKENS
+from rnntui.figure import Figure
+from rnntui.figures.recurrence import ReadoutState, TanhState, TrackState
+from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.tints import BLUE, GREY, ORANGE
 from rnntui.widgets.track import Row, TokenTrack
 
-N = len(rnn.TOKENS)
+
+def upto(values: tuple, t: int) -> tuple:
+    """One cell per position: the value where it exists, None (a dashed cell) after t."""
+    return tuple(values[i] if i <= t else None for i in range(N_TOKENS))
 
 
 class TrackView(FigureView):
@@ -17,20 +21,22 @@ class TrackView(FigureView):
         yield TokenTrack()
         yield Readouts(id="step")
         yield Readouts(id="final")
-        yield Readouts("[b]Invariant:[/b] h_t is a function of x_0 … x_t only; "
-                       "the dashed cells have not been computed, not hidden.", id="invariant")
+        yield Readouts(id="invariant")
 
     def show(self, s: TrackState) -> None:
-        z, h = s.states()
-        t = s.step
-        cells = tuple(float(h[i]) if i <= t else None for i in range(N))
-        self.query_one(TokenTrack).show((Row("h", cells, "→"), Row("x", rnn.TOKENS)), t)
-        prev = f"{h[t - 1]:.3f}" if t else "0"
+        r, t = s.readings(), s.step
+        self.query_one(TokenTrack).show((Row("h", upto(r.h, t), "→"), Row("x", r.tokens)), t)
+        prev = f"{r.h_prev:.3f}" if t else "0"
         self.query_one("#step", Readouts).show([
-            (f"h_{t} = tanh({s.w_h:.2f}·{prev} + {s.w_x:.2f}·{rnn.TOKENS[t]} + {s.b:.2f}) = tanh({z[t]:.3f}) =", f"{h[t]:.3f}"),
+            (f"h_{t} = tanh({s.w_h:.2f}·{prev} + {s.w_x:.2f}·{r.tokens[t]} + {s.b:.2f}) = tanh({r.z[t]:.3f}) =",
+             f"{r.h[t]:.3f}"),
         ])
-        final = f"{h[-1]:.3f}" if t == N - 1 else "not computed yet (end jumps there)"
-        self.query_one("#final", Readouts).show([("steps computed", f"{t + 1} of {N}"), ("final state h_7", final)])
+        final = f"{r.h[-1]:.3f}" if t == LAST_T else "not computed yet (end jumps there)"
+        self.query_one("#final", Readouts).show([("steps computed", f"{t + 1} of {N_TOKENS}"),
+                                                 (f"final state h_{LAST_T}", final)])
+        dashed = ("the dashed cells have not been computed, not hidden" if t < LAST_T
+                  else "each cell was computed only when its token arrived")
+        self.query_one("#invariant", Readouts).show([("Invariant:", f"h_t is a function of x_0 … x_t only; {dashed}.")])
 
 
 class TanhView(FigureView):
@@ -39,19 +45,15 @@ class TanhView(FigureView):
         yield Readouts()
 
     def show(self, s: TanhState) -> None:
-        zs, ys = s.curve()
-        near, line = s.tangent()
-        d = s.data()
+        r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(tuple(zs), tuple(ys), "tanh(z)", BLUE),
-                    Series(tuple(near), tuple(line), "tangent", ORANGE)),
+            series=(Series(r.curve_z, r.curve, "tanh(z)", BLUE), Series(r.tangent_z, r.tangent, "tangent", ORANGE)),
             lines=(Line(0.0, "", GREY),),
             cursor=None, xlim=(-4, 4), ylim=(-1.2, 1.2), xlabel="z",
-            marks=((s.z, d["tanh"], "●"),),
+            marks=((s.z, r.tanh, "●"),),
         ))
-        self.query_one(Readouts).show([
-            ("z", f"{s.z:+.2f}"), ("tanh(z)", f"{d['tanh']:+.3f}"), ("slope tanh'(z)", f"{d['slope']:.3f}"),
-        ])
+        self.query_one(Readouts).show([("z", f"{s.z:+.2f}"), ("tanh(z)", f"{r.tanh:+.3f}"),
+                                       ("slope tanh'(z)", f"{r.slope:.3f}")])
 
 
 class ReadoutView(FigureView):
@@ -60,22 +62,16 @@ class ReadoutView(FigureView):
         yield Readouts()
 
     def show(self, s: ReadoutState) -> None:
-        _, h = rnn.rnn_states(rnn.TOKENS, s.w_h)
-        outputs = s.outputs()
-        t = s.step
-        y_row = tuple(outputs.get(i, "" if s.head == "cls" else None) for i in range(N))
-        if s.head == "cls" and t < LAST_T:
-            y_row = y_row[:-1] + (None,)
-        states = tuple(float(h[i]) if i <= t else None for i in range(N))
-        self.query_one(TokenTrack).show((Row("ŷ", y_row), Row("h", states, "→"), Row("x", rnn.TOKENS)), t)
-        if s.head == "cls":
+        r, t = s.readings(), s.step
+        if s.head == "cls":  # one output, at the last position, once it exists
+            y_row = tuple(r.outputs.get(i, "") for i in range(LAST_T)) + (r.outputs.get(LAST_T),)
             words = [("head", "classification: one output, read from the last state"),
-                     ("ŷ = σ(2·h_7)", f"{outputs[LAST_T]:.3f}" if outputs else "waits for the last token")]
-            self.query_one(Readouts).show(words, sep="\n")
-            return
+                     (f"ŷ = σ(2·h_{LAST_T})", f"{r.outputs[LAST_T]:.3f}" if r.outputs else "waits for the last token")]
         else:
+            y_row = upto(tuple(r.outputs.get(i) for i in range(N_TOKENS)), t)
             words = [("head", "sequence labelling: one output per position"),
-                     ("outputs so far", f"{len(outputs)} of {N}")]
+                     ("outputs so far", f"{len(r.outputs)} of {N_TOKENS}")]
+        self.query_one(TokenTrack).show((Row("ŷ", y_row), Row("h", upto(r.h, t), "→"), Row("x", r.tokens)), t)
         self.query_one(Readouts).show(words, sep="\n")
 
 
@@ -86,7 +82,7 @@ class RecurrenceScreen(TopicScreen):
         Figure("track", "Token track", "F1+F3", TrackState, TrackView,
                "The RNN reads left to right and keeps one number, h. Each step mixes the old h with the "
                "new token and squashes the sum with tanh. W_h is shared by every step: change it and all states move.",
-               key_steps=tuple(range(N))),
+               key_steps=tuple(range(N_TOKENS))),
         Figure("tanh", "The squashing curve", "F2", TanhState, TanhView,
                "tanh folds any pre-activation into (−1, 1). Its slope at the current point is what the "
                "gradient is multiplied by on the way back: steep at 0, flat once the unit saturates.",

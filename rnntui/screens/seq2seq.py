@@ -14,7 +14,8 @@ from textual.widgets import Static
 
 from rnntui.engine import seq2seq as s2s
 from rnntui.figures.seq2seq import ORDER, Live, MatrixState, ScoringState, VisibilityState, letters
-from rnntui.screens.base import Figure, FigureView, TopicScreen
+from rnntui.figure import Figure
+from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.alignment import LEGEND, AlignmentMatrix, bars_text
 from rnntui.widgets.plot import BLUE, GREY, ORANGE, Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts

@@ -21,15 +21,7 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
-RGB = tuple[int, int, int]
-BLUE: RGB = (66, 135, 245)
-ORANGE: RGB = (240, 140, 40)
-GREEN: RGB = (60, 180, 90)
-RED: RGB = (225, 60, 60)
-PURPLE: RGB = (170, 100, 230)
-GREY: RGB = (130, 130, 130)
-CURSOR: RGB = (200, 200, 200)  # kept for callers; the cursor itself is drawn in the text colour, dimmed
-PALETTE = (BLUE, ORANGE, GREEN, PURPLE, RED)
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
@@ -73,7 +65,6 @@ class PlotSpec:
     title: str = ""
     marks: tuple[tuple[float, float, str], ...] = field(default=())  # (x, y, text) in data units
     legend: str = "below"  # "inside" (top left of the canvas), "below" (a line under the plot) or "none"
-    nice_ticks: bool = True  # kept for callers: linear axes always get round 1-2-5 ticks
 
 
 # -- ticks and axes ------------------------------------------------------------------------------

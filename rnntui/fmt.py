@@ -1,0 +1,91 @@
+"""Every number format the app shows, in one place. Each takes a number (or None) and returns text;
+none raises on NaN, inf or a huge value."""
+from __future__ import annotations
+
+import math
+
+
+def _finite(v) -> str | None:
+    """The word for a value that is not a finite number, else None."""
+    if v is None:
+        return "–"
+    try:
+        v = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return "–"
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return None
+
+
+def sci(v: float) -> str:
+    """A number that may be tiny, huge, 0, inf or NaN, in a few characters: 0.057, 3.40e+38."""
+    if (word := _finite(v)) is not None:
+        return word
+    if v == 0:
+        return "0"
+    return f"{v:.4g}" if 1e-3 <= abs(v) < 1e4 else f"{v:.2e}"
+
+
+def small(v: float) -> str:
+    """Four decimals while that still shows two digits, scientific below: 0.0019, 9.54e-07."""
+    if (word := _finite(v)) is not None:
+        return word
+    return f"{v:.4f}" if v == 0 or abs(v) >= 1e-3 else f"{v:.2e}"
+
+
+def count(n: float) -> str:
+    """A parameter count: 2.10M, 6.3K, 512."""
+    if (word := _finite(n)) is not None:
+        return word
+    return f"{n / 1e6:.2f}M" if n >= 1e6 else f"{n / 1e3:.1f}K" if n >= 1e3 else f"{n:.0f}"
+
+
+def si(x: float) -> str:
+    """3 significant digits with a k/M/G/T suffix: 537M, 4.29G."""
+    if (word := _finite(x)) is not None:
+        return word
+    for div, unit in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= div:
+            return f"{x / div:.3g}{unit}"
+    return f"{x:.3g}"
+
+
+def ms(seconds: float) -> str:
+    """A duration in milliseconds: 0.412 ms, 41.2 ms, 228 ms."""
+    if (word := _finite(seconds)) is not None:
+        return word
+    value = seconds * 1e3
+    return f"{value:.3g} ms" if value < 100 else f"{value:.0f} ms"
+
+
+def pct(x: float | None) -> str:
+    """A fraction as a percentage with one decimal: 78.2%."""
+    if (word := _finite(x)) is not None:
+        return word if word != "NaN" else "–"
+    return f"{100 * x:.1f}%"
+
+
+def times(x: float, more: str, less: str) -> str:
+    """A ratio in words: 5.5× faster, or 2× slower when below 1."""
+    if (word := _finite(x)) is not None or x == 0:
+        return word or "–"
+    return f"{x:.2g}× {more}" if x >= 1 else f"{1 / x:.2g}× {less}"
+
+
+def binary_bytes(n: float) -> str:
+    """Bytes in binary units, as memory is sold: 256 KiB, 64 GiB."""
+    if (word := _finite(n)) is not None:
+        return word
+    for div, unit in ((2**40, "TiB"), (2**30, "GiB"), (2**20, "MiB"), (2**10, "KiB")):
+        if abs(n) >= div:
+            return f"{n / div:.4g} {unit}"
+    return f"{n:.0f} B"
+
+
+def progress_bar(done: int, total: int, width: int = 16) -> str:
+    """▕████░░░░▏-style bar body for done of total."""
+    filled = 0 if total <= 0 else round(width * min(max(done / total, 0.0), 1.0))
+    return "█" * filled + "░" * (width - filled)
