@@ -379,7 +379,8 @@ class RecallCurve:
     closed_form: np.ndarray
 
 
-def recall_curve(ns=range(1, 4 * D_WAYBACK + 1), d: int = D_WAYBACK, trials: int = 200, seed: int = SEED) -> RecallCurve:
+def recall_curve(ns=range(1, 4 * D_WAYBACK + 1), d: int = D_WAYBACK, trials: int = 200,
+                 seed: int = SEED) -> RecallCurve:
     """recall_error for each n in ns, both kinds of keys, beside the closed form."""
     ns = np.asarray(list(ns), dtype=int)
     ortho = [recall_error(n, d, True, trials, seed) if n <= d else np.nan for n in ns]
@@ -389,7 +390,7 @@ def recall_curve(ns=range(1, 4 * D_WAYBACK + 1), d: int = D_WAYBACK, trials: int
 
 # -- who came back --------------------------------------------------------------------------------
 ARCHITECTURES: tuple[tuple[str, str], ...] = (
-    ("linear attention", "Softmax swapped for a positive feature map, so the sum over the past folds into one d×d state."),
+    ("linear attention", "Softmax swapped for a positive feature map, so the past folds into one d×d state."),
     ("RetNet", "Linear attention with a fixed decay γ per head: parallel to train, a d×d state to serve."),
     ("Mamba", "A state-space recurrence whose decay and write depend on the input, run as a parallel scan."),
     ("RWKV", "An RNN whose channels decay at learned rates, written so training runs like a Transformer."),
