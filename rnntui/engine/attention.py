@@ -247,9 +247,10 @@ def future_edit(after: int = 2, mask_kind: str = "causal", seed: int = 1, weight
     x2[after + 1:] = np.random.default_rng(seed).standard_normal(x2[after + 1:].shape)
     before = pipeline(w.x, w.w_q, w.w_k, w.w_v, mask_kind).out
     now = pipeline(x2, w.w_q, w.w_k, w.w_v, mask_kind).out
-    d = np.abs(now - before)
-    return FutureEdit(mask_kind, after, float(np.nanmax(d[:after + 1], initial=0.0)),
-                      float(np.nanmax(d[after + 1:], initial=0.0)))
+    with np.errstate(invalid="ignore"):
+        d = np.abs(now - before)
+    d = np.where(np.isnan(d), 0.0, d)  # a row with nothing to attend to (strict, row 0) stays NaN: no change
+    return FutureEdit(mask_kind, after, float(d[:after + 1].max(initial=0.0)), float(d[after + 1:].max(initial=0.0)))
 
 
 def qkv_readings(mask_kind: str = "causal", weight_set: str = "toy") -> dict:
@@ -275,7 +276,8 @@ SCALING_SEED = 0
 LN_KEYS = math.log(SCALING_KEYS)  # 2.079: the entropy of a uniform softmax over 8 keys
 
 
-def raw_scores(d_k: int, keys: int = SCALING_KEYS, trials: int = SCALING_TRIALS, seed: int = SCALING_SEED) -> np.ndarray:
+def raw_scores(d_k: int, keys: int = SCALING_KEYS, trials: int = SCALING_TRIALS,
+               seed: int = SCALING_SEED) -> np.ndarray:
     """trials × keys unscaled scores q·k_j for q, k_j ~ N(0, I_{d_k}), drawn without forming q or k.
 
     Given q, the keys' scores q·k_j are independent N(0, ‖q‖²), and ‖q‖² ~ χ²(d_k); so
@@ -433,7 +435,8 @@ def head_readings(h: int = 8, d: int = HEADS_D, n: int = 5) -> dict:
     s = head_split(d, h, n)
     out = dict(s.__dict__, n=n)
     h1, h2 = head_pipelines(2, "causal")[0], head_pipelines(2, "full")[1]
-    out.update({"toy_head1_causal_A[跑,猫]": h1.cell("跑", "猫"), "toy_head2_full_A[突然,开始]": h2.cell("突然", "开始")})
+    out.update({"toy_head1_causal_A[跑,猫]": h1.cell("跑", "猫"),
+                "toy_head2_full_A[突然,开始]": h2.cell("突然", "开始")})
     return out
 
 

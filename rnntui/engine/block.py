@@ -196,8 +196,11 @@ def encoder_layer(x, w: LayerWeights, norm: str = "post", mask_kind: str = "full
 
 @lru_cache(maxsize=16)
 def toy_layer(norm: str = "post", activation: str = "relu") -> LayerStages:
-    """The layer on T5's toy sentence with layer_weights(activation) (cached: don't write to it)."""
-    return encoder_layer(at.X_TOY, layer_weights(activation), norm)
+    """The layer on T5's toy sentence with layer_weights(activation) (cached; its arrays are read-only)."""
+    s = encoder_layer(at.X_TOY, layer_weights(activation), norm)
+    for _, a in s.stages:
+        a.flags.writeable = False
+    return s
 
 
 def layer_readings(norm: str = "post", activation: str = "relu") -> dict:
@@ -310,7 +313,8 @@ SUMMARY = (
                Cell("O(n·d²)", Link("parallel/cost", {"d": "512"})),
                Cell("a fixed state h_t", Link("recurrence/track")),
                Cell("a state carried along: any length, one rule"),
-               Cell("gradients vanish or explode over the chain", Link("gradients/product", {"act": "relu", "w_h": "1.6"}))),
+               Cell("gradients vanish or explode over the chain",
+                    Link("gradients/product", {"act": "relu", "w_h": "1.6"}))),
     SummaryRow("LSTM/GRU",
                Cell("O(n)", Link("lstm/path")),
                Cell("no", Link("parallel/grid", {"mode": "recurrent", "n": "8"}, 8)),
