@@ -1,0 +1,345 @@
+"""One Transformer encoder layer on T5's toy sentence, stage by stage; its bill; the summary table.
+
+Post-norm (Vaswani 2017, seed 004 §5.7: output = LayerNorm(x + SubLayer(x))):
+    a = MHA(x)          r₁ = x + a          n₁ = LN(r₁)
+    f = FFN(n₁)         r₂ = n₁ + f         out = LN(r₂)
+Pre-norm (GPT-2, LLaMA; no final LN inside the layer):
+    n₁ = LN(x)          a = MHA(n₁)         r₁ = x + a
+    n₂ = LN(r₁)         f = FFN(n₂)         out = r₁ + f
+
+    MHA(x)     = Concat(head_1 … head_h)·W_o + b_o,  head_j = softmax(Q_j K_jᵀ/√d_k + mask)·V_j,
+                 Q = x·W_q + b_q (and K, V), split by columns into h heads of d_k = d/h
+    LN(x)      = γ·(x − μ)/√(σ² + ε) + β per row (μ, σ² over the row's d features, σ² biased), ε = 1e-5
+    FFN(x)     = act(x·W₁ + b₁)·W₂ + b₂,  act = relu or gelu (exact: x·Φ(x))
+    SwiGLU(x)  = (SiLU(x·W₁) ⊙ x·W₃)·W₂,  SiLU(z) = z·σ(z), no biases (LLaMA)
+
+Parameters per layer: attention 4d² + 4d, FFN 2·d·d_ff + d_ff + d (SwiGLU 3·d·d_ff), two LayerNorms
+4d. d = 768, d_ff = 3072 (BERT-base): 7,087,872 a layer, 85,054,464 for 12; d = 512, d_ff = 2048
+(Vaswani base): 3,152,384.
+Multiply–adds for n tokens: projections 4·n·d², scores n²·d, weighted sum n²·d, FFN 2·n·d·d_ff
+(SwiGLU 3·n·d·d_ff): the attention core grows as n²·d, everything else as n·d².
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from rnntui.engine import attention as at
+
+ACTIVATIONS = ("relu", "gelu", "swiglu")
+NORMS = ("post", "pre")
+LAYER_D, LAYER_DFF, LAYER_HEADS = 4, 16, 2
+LN_EPS = 1e-5
+LAYER_SEED = 19
+
+
+# -- the pieces ------------------------------------------------------------------------------------
+def layer_norm(x, gamma=1.0, beta=0.0, eps: float = LN_EPS) -> np.ndarray:
+    """γ·(x − μ)/√(σ² + ε) + β over each row's features (σ² the biased variance, as torch)."""
+    x = np.asarray(x, dtype=float)
+    mu = x.mean(axis=-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
+    return gamma * (x - mu) / np.sqrt(var + eps) + beta
+
+
+def relu(z) -> np.ndarray:
+    return np.maximum(np.asarray(z, dtype=float), 0.0)
+
+
+_erf = np.vectorize(math.erf, otypes=[float])
+
+
+def gelu(z) -> np.ndarray:
+    """z·Φ(z) = z·(1 + erf(z/√2))/2, the exact form (torch's default)."""
+    z = np.asarray(z, dtype=float)
+    return 0.5 * z * (1.0 + _erf(z / math.sqrt(2.0)))
+
+
+def silu(z) -> np.ndarray:
+    """z·σ(z)."""
+    z = np.asarray(z, dtype=float)
+    return z / (1.0 + np.exp(-z))
+
+
+# -- weights -----------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class LayerWeights:
+    """All of one encoder layer's parameters, in x·W orientation (torch's Linear stores Wᵀ)."""
+    heads: int
+    activation: str
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    w_o: np.ndarray
+    b_q: np.ndarray
+    b_k: np.ndarray
+    b_v: np.ndarray
+    b_o: np.ndarray
+    w1: np.ndarray
+    w2: np.ndarray
+    b1: np.ndarray | None  # None for SwiGLU
+    b2: np.ndarray | None
+    w3: np.ndarray | None  # SwiGLU's gate, None otherwise
+    gamma1: np.ndarray
+    beta1: np.ndarray
+    gamma2: np.ndarray
+    beta2: np.ndarray
+
+    @property
+    def d(self) -> int:
+        return self.w_q.shape[0]
+
+    @property
+    def d_ff(self) -> int:
+        return self.w1.shape[1]
+
+
+def layer_weights(activation: str = "relu", d: int = LAYER_D, d_ff: int = LAYER_DFF, heads: int = LAYER_HEADS,
+                  seed: int = LAYER_SEED, toy_attention: bool = True) -> LayerWeights:
+    """Seeded small weights. With toy_attention (needs d = 4) the attention is T5's toy W_q, W_k, W_v
+    with W_o = I and zero biases, so the layer's attention stage is the heads figure's; the FFN is
+    N(0,1)/√fan_in with N(0, 0.1²) biases, γ = 1, β = 0. Without it every parameter, γ and β included,
+    is drawn (for checking against torch)."""
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"unknown activation {activation!r}: {', '.join(ACTIVATIONS)}")
+    rng = np.random.default_rng([seed, d, d_ff])
+    dense = lambda i, o: rng.standard_normal((i, o)) / math.sqrt(i)  # noqa: E731
+    small = lambda n: 0.1 * rng.standard_normal(n)  # noqa: E731
+    if toy_attention:
+        if d != at.D_K:
+            raise ValueError(f"the toy attention has d = {at.D_K}, not {d}")
+        attn = (at.W_Q_TOY, at.W_K_TOY, at.W_V_TOY, np.eye(d), *(np.zeros(d) for _ in range(4)))
+    else:
+        attn = (*(dense(d, d) for _ in range(4)), *(small(d) for _ in range(4)))
+    swiglu = activation == "swiglu"
+    w1, w2 = dense(d, d_ff), dense(d_ff, d)
+    b1, b2 = (None, None) if swiglu else (small(d_ff), small(d))
+    w3 = dense(d, d_ff) if swiglu else None
+    if toy_attention:
+        norms = (np.ones(d), np.zeros(d), np.ones(d), np.zeros(d))
+    else:
+        norms = (1 + small(d), small(d), 1 + small(d), small(d))
+    arrays = [np.array(a, dtype=float) if a is not None else None for a in (*attn, w1, w2, b1, b2, w3, *norms)]
+    return LayerWeights(heads, activation, *arrays)
+
+
+# -- the layer ---------------------------------------------------------------------------------------
+def attention_sublayer(x, w: LayerWeights, mask_kind: str = "full") -> np.ndarray:
+    """Multi-head self-attention with the layer's weights (an encoder: full mask)."""
+    return at.multihead(x, w.w_q, w.w_k, w.w_v, w.w_o, w.heads, mask_kind, w.b_q, w.b_k, w.b_v, w.b_o)
+
+
+def ffn_hidden(x, w: LayerWeights) -> np.ndarray:
+    """The d_ff-wide middle: act(x·W₁ + b₁), or SiLU(x·W₁) ⊙ x·W₃ for SwiGLU."""
+    x = np.asarray(x, dtype=float)
+    if w.activation == "swiglu":
+        return silu(x @ w.w1) * (x @ w.w3)
+    z = x @ w.w1 + w.b1
+    return relu(z) if w.activation == "relu" else gelu(z)
+
+
+def ffn(x, w: LayerWeights) -> np.ndarray:
+    """FFN(x) = hidden·W₂ + b₂ (no b₂ for SwiGLU): the same little network at every position."""
+    out = ffn_hidden(x, w) @ w.w2
+    return out if w.b2 is None else out + w.b2
+
+
+@dataclass(frozen=True, eq=False)
+class LayerStages:
+    """Every intermediate of one layer, in order: (name, n×d or n×d_ff array)."""
+    norm: str
+    activation: str
+    stages: tuple[tuple[str, np.ndarray], ...]
+
+    @property
+    def out(self) -> np.ndarray:
+        return self.stages[-1][1]
+
+    def get(self, name: str) -> np.ndarray:
+        return dict(self.stages)[name]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.stages)
+
+
+def encoder_layer(x, w: LayerWeights, norm: str = "post", mask_kind: str = "full") -> LayerStages:
+    """Run one layer; every stage comes back (names as in the module docstring)."""
+    x = np.asarray(x, dtype=float)
+    ln1 = lambda z: layer_norm(z, w.gamma1, w.beta1)  # noqa: E731
+    ln2 = lambda z: layer_norm(z, w.gamma2, w.beta2)  # noqa: E731
+    if norm == "post":
+        a = attention_sublayer(x, w, mask_kind)
+        r1 = x + a
+        n1 = ln1(r1)
+        hid = ffn_hidden(n1, w)
+        f = ffn(n1, w)
+        r2 = n1 + f
+        st = (("x", x), ("attn", a), ("x+attn", r1), ("LN₁", n1), ("hidden", hid), ("FFN", f),
+              ("+FFN", r2), ("LN₂", ln2(r2)))
+    elif norm == "pre":
+        n1 = ln1(x)
+        a = attention_sublayer(n1, w, mask_kind)
+        r1 = x + a
+        n2 = ln2(r1)
+        hid = ffn_hidden(n2, w)
+        f = ffn(n2, w)
+        st = (("x", x), ("LN₁", n1), ("attn", a), ("x+attn", r1), ("LN₂", n2), ("hidden", hid), ("FFN", f),
+              ("+FFN", r1 + f))
+    else:
+        raise ValueError(f"unknown norm {norm!r}: {', '.join(NORMS)}")
+    return LayerStages(norm, activation=w.activation, stages=st)
+
+
+@lru_cache(maxsize=16)
+def toy_layer(norm: str = "post", activation: str = "relu") -> LayerStages:
+    """The layer on T5's toy sentence with layer_weights(activation) (cached; its arrays are read-only)."""
+    s = encoder_layer(at.X_TOY, layer_weights(activation), norm)
+    for _, a in s.stages:
+        a.flags.writeable = False
+    return s
+
+
+def layer_readings(norm: str = "post", activation: str = "relu") -> dict:
+    s = toy_layer(norm, activation)
+    out = s.out
+    return {"norm": norm, "activation": activation, "stages": list(s.names),
+            "out_row_means": out.mean(axis=1).tolist(), "out_row_vars": out.var(axis=1).tolist(),
+            "LayerNorm([1,2,3,6])": layer_norm([1.0, 2.0, 3.0, 6.0]).tolist(),
+            "params": param_count(LAYER_D, LAYER_DFF, 1, activation).__dict__}
+
+
+# -- the bill ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ParamCount:
+    d: int
+    d_ff: int
+    layers: int
+    activation: str
+    attention: int  # 4d² + 4d
+    ffn: int        # 2·d·d_ff + d_ff + d (SwiGLU: 3·d·d_ff)
+    norms: int      # 2 × (γ, β) = 4d
+    per_layer: int
+    total: int
+
+
+def param_count(d: int, d_ff: int, layers: int = 1, activation: str = "relu") -> ParamCount:
+    attn = at.attention_params(d)
+    f = 3 * d * d_ff if activation == "swiglu" else 2 * d * d_ff + d_ff + d
+    norms = 4 * d
+    per = attn + f + norms
+    return ParamCount(d, d_ff, layers, activation, attn, f, norms, per, per * layers)
+
+
+@dataclass(frozen=True)
+class LayerFlops:
+    """Multiply–adds of one layer's matrix products for n tokens (softmax, LN, adds left out)."""
+    n: int
+    d: int
+    d_ff: int
+    projections: int   # Q, K, V, O: 4·n·d²
+    scores: int        # Q·Kᵀ: n²·d
+    weighted_sum: int  # A·V: n²·d
+    ffn: int           # 2·n·d·d_ff (SwiGLU 3·n·d·d_ff)
+
+    @property
+    def attention_core(self) -> int:
+        """The part that grows with n²: 2·n²·d."""
+        return self.scores + self.weighted_sum
+
+    @property
+    def dense(self) -> int:
+        """The part that grows with n: projections + FFN."""
+        return self.projections + self.ffn
+
+    @property
+    def total(self) -> int:
+        return self.attention_core + self.dense
+
+    @property
+    def core_share(self) -> float:
+        return self.attention_core / self.total
+
+
+def layer_flops(n: int, d: int, d_ff: int | None = None, activation: str = "relu") -> LayerFlops:
+    d_ff = 4 * d if d_ff is None else d_ff
+    f = (3 if activation == "swiglu" else 2) * n * d * d_ff
+    return LayerFlops(n, d, d_ff, 4 * n * d * d, n * n * d, n * n * d, f)
+
+
+# -- the summary table ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Link:
+    """A figure elsewhere in the app that shows this cell: `rnntui show TARGET --set K=V … --step N`."""
+    target: str  # "topic/figure"
+    sets: dict = field(default_factory=dict)  # --set values, as strings
+    step: int | None = None
+
+    def argv(self) -> list[str]:
+        args = [self.target]
+        for k, v in self.sets.items():
+            args += ["--set", f"{k}={v}"]
+        return args + (["--step", str(self.step)] if self.step is not None else [])
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    link: Link | None = None
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    model: str
+    path_length: Cell
+    parallel: Cell
+    per_layer: Cell
+    inference: Cell
+    fixed: Cell
+    left: Cell
+
+
+SUMMARY_COLUMNS = (("model", "model"), ("path_length", "path length"), ("parallel", "parallel in training"),
+                   ("per_layer", "per-layer cost"), ("inference", "keeps at inference"),
+                   ("fixed", "what it fixed"), ("left", "what it left"))
+
+SUMMARY = (
+    SummaryRow("RNN",
+               Cell("O(n)", Link("parallel/path", {"mode": "recurrent"}, 8)),
+               Cell("no", Link("parallel/grid", {"mode": "recurrent", "n": "8"}, 8)),
+               Cell("O(n·d²)", Link("parallel/cost", {"d": "512"})),
+               Cell("a fixed state h_t", Link("recurrence/track")),
+               Cell("a state carried along: any length, one rule"),
+               Cell("gradients vanish or explode over the chain",
+                    Link("gradients/product", {"act": "relu", "w_h": "1.6"}))),
+    SummaryRow("LSTM/GRU",
+               Cell("O(n)", Link("lstm/path")),
+               Cell("no", Link("parallel/grid", {"mode": "recurrent", "n": "8"}, 8)),
+               Cell("O(n·d²)", Link("parallel/cost", {"d": "512"})),
+               Cell("a fixed state (h_t, c_t)"),
+               Cell("an additive cell path: gradients survive far longer", Link("lstm/path")),
+               Cell("still a chain: O(n) path, serial steps, one fixed-size state")),
+    SummaryRow("seq2seq+attention",
+               Cell("O(1) decoder→encoder", Link("seq2seq/matrix")),
+               Cell("no"),
+               Cell("O(n·d²) + O(n·m·d) alignment"),
+               Cell("all encoder states + the decoder state"),
+               Cell("the one-vector bottleneck: every source state stays readable", Link("seq2seq/matrix")),
+               Cell("both sides still recurrent: serial, O(n) within a sequence")),
+    SummaryRow("Transformer",
+               Cell("O(1)", Link("parallel/path", {"mode": "attention"}, 8)),
+               Cell("yes", Link("parallel/grid", {"mode": "attention", "n": "8"}, 1)),
+               Cell("O(n²·d)", Link("parallel/cost", {"d": "512"})),
+               Cell("a growing KV cache", Link("serving/kvcache")),
+               Cell("recurrence gone: O(1) path, every position trained at once"),
+               Cell("O(n²) cost and a KV cache that grows with the context", Link("serving/kvcache"))),
+)
+
+
+def summary_links() -> tuple[tuple[str, str, Link], ...]:
+    """(model, column, link) for every linked cell."""
+    return tuple((r.model, col, getattr(r, col).link) for r in SUMMARY for col, _ in SUMMARY_COLUMNS[1:]
+                 if getattr(r, col).link is not None)
