@@ -9,13 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from rnntui.keys import CONTRACT
-
-
-def keys_contract() -> list:
-    from rnntui.keys import bindings
-
-    return bindings("screen") + bindings("app")
+from rnntui.keys import CONTRACT, keymap_path
 
 
 def help_renderable(screen) -> Group:
@@ -32,15 +26,18 @@ def help_renderable(screen) -> Group:
     keys = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     keys.add_column(style="bold")
     keys.add_column()
+    keys.add_column(style="dim")
     for k in CONTRACT:
-        keys.add_row(k.shown, k.does)
-    for b in getattr(type(screen), "BINDINGS", []):  # a topic's own keys, e.g. a lab's
-        if hasattr(b, "key") and b not in keys_contract():
-            keys.add_row(b.key, b.description or b.action)
-    toggles = [p for p in state.params() if p.key]
-    for p in toggles:
-        keys.add_row(p.key, f"cycle {p.label} ({', '.join(p.choices)})")
-    return Group(about, params, Text(""), Text("Keys", style="bold underline"), keys, Text("\nescape or ? closes this", style="dim"))
+        if k.id == "lab" and f.lab is None:
+            continue
+        keys.add_row(k.shown, k.does, k.id)
+    for p in state.params():
+        if p.key:
+            keys.add_row(p.key, f"cycle {p.label} ({', '.join(p.choices)})", f"toggle_{p.name}")
+    remap = Text(f"\nRemap a key by its id (right column) in {keymap_path()}, e.g.\n"
+                 '  [keys]\n  step_forward = "l,right"\n', style="dim")
+    return Group(about, params, Text(""), Text("Keys", style="bold underline"), keys, remap,
+                 Text("escape or ? closes this", style="dim"))
 
 
 class HelpScreen(ModalScreen):

@@ -1,13 +1,13 @@
-"""App-wide promises: every screen renders at many sizes without torch; snapshots at 80x24."""
+"""App-wide promises: every figure renders at many sizes without torch; keys can be remapped;
+snapshots at 80x24."""
 import subprocess
 import sys
 
 import pytest
 
 from rnntui.app import RnnApp
+from rnntui.render import Session
 from rnntui.topics import topics
-
-ALL = [(t.TOPIC_ID, f.id) for t in topics() for f in t.FIGURES]
 
 NO_TORCH = """
 import sys
@@ -26,16 +26,50 @@ def test_rendering_every_screen_leaves_torch_out():
     assert r.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("size", [(80, 24), (60, 20), (200, 60)])
-async def test_every_figure_survives_stepping_at_sizes(size):
-    app = RnnApp()
-    async with app.run_test(size=size) as pilot:
-        for topic in topics():
-            await app.goto(topic.TOPIC_ID)
-            for _ in topic.FIGURES:
-                await pilot.press("end", "plus", "down", "minus", "left", "tab")
-        await pilot.pause()
-        assert app.topic_screen() is not None
+def extremes(state):
+    """The figure's state at the far end of its axis with every parameter at its top."""
+    state = state.to_end(state.AXIS, 1)
+    for p in state.params():
+        state = state.to_end(p.name, 1) if p.kind != "choice" else state.nudged(p.name, -1)
+    return state
+
+
+@pytest.mark.parametrize("size", [(60, 20), (200, 60)])
+async def test_every_figure_draws_its_extremes_at_small_and_large_sizes(size):
+    from rich.cells import cell_len
+
+    width, height = size
+    async with Session(size) as session:
+        for screen in topics():
+            for f in screen.FIGURES:
+                state = extremes(f.state_type())
+                text = (await session.frame(screen, f, state, ("txt",)))["txt"]
+                rows = text.splitlines()
+                assert len(rows) == height and all(cell_len(r) <= width for r in rows), f.id
+                shown = session.app.topic_screen().state
+                assert shown == state and shown.values() == state.values(), f.id  # inside its bounds, as set
+                assert f.title[:12] in text or width < 80, f.id
+
+
+async def test_a_user_keymap_remaps_a_contract_key(tmp_path, monkeypatch):
+    (tmp_path / "rnntui").mkdir()
+    (tmp_path / "rnntui" / "keymap.toml").write_text('[keys]\nstep_forward = "l"\n', encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l", "l")
+        assert app.topic_screen().state.step == 2
+
+
+async def test_a_broken_keymap_is_reported_and_ignored(tmp_path, monkeypatch):
+    (tmp_path / "rnntui").mkdir()
+    (tmp_path / "rnntui" / "keymap.toml").write_text("[keys\nstep_forward = ", encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right")
+        assert app.topic_screen().state.step == 1
+        assert any("keymap" in n.message and "ignored" in n.message for n in app._notifications)
 
 
 def test_snapshot_recurrence_track(snap_compare):

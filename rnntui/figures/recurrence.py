@@ -7,7 +7,7 @@ from typing import ClassVar
 import numpy as np
 
 from rnntui.engine import recurrence as rnn
-from rnntui.engine.recurrence import LAST_T, TOKENS
+from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS  # noqa: F401 (the screen reads them here)
 from rnntui.state import FigureState, param
 
 

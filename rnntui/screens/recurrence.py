@@ -1,9 +1,10 @@
 """T1 `recurrence`: one token at a time."""
 from __future__ import annotations
 
-from rnntui.engine.recurrence import LAST_T, N_TOKENS
+from rich.text import Text
+
 from rnntui.figure import Figure
-from rnntui.figures.recurrence import ReadoutState, TanhState, TrackState
+from rnntui.figures.recurrence import LAST_T, N_TOKENS, ReadoutState, TanhState, TrackState
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
@@ -36,7 +37,8 @@ class TrackView(FigureView):
                                                  (f"final state h_{LAST_T}", final)])
         dashed = ("the dashed cells have not been computed, not hidden" if t < LAST_T
                   else "each cell was computed only when its token arrived")
-        self.query_one("#invariant", Readouts).show([("Invariant:", f"h_t is a function of x_0 … x_t only; {dashed}.")])
+        self.query_one("#invariant", Readouts).update(
+            Text.assemble(("Invariant:", "bold"), f" h_t is a function of x_0 … x_t only; {dashed}."))
 
 
 class TanhView(FigureView):

@@ -1,0 +1,103 @@
+"""The shape every topic follows (SPEC §1): views read numbers one way, the registry is complete and
+in lecture order, one place for formats and colours, keys remappable."""
+import ast
+import importlib
+import inspect
+import pkgutil
+import re
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+
+import pytest
+
+import rnntui
+from rnntui.topics import IDS, NUMBERS, REGISTRY, topics
+
+ROOT = Path(rnntui.__file__).parent
+SPEC_ORDER = ("recurrence", "gradients", "lstm", "seq2seq", "attention", "parallel", "memory", "serving")
+
+
+def modules_under(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).glob("*.py"))
+
+
+def imported_names(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names |= {f"{node.module}.{a.name}" for a in node.names}
+    return names
+
+
+@pytest.mark.parametrize("path", modules_under("screens") + modules_under("widgets"), ids=lambda p: p.name)
+def test_views_never_import_the_engine(path):
+    bad = [n for n in imported_names(path) if n == "rnntui.engine" or n.startswith("rnntui.engine.")]
+    assert not bad, f"{path.name} imports {bad}: views read a figure's readings"
+
+
+@pytest.mark.parametrize("path", modules_under("engine"), ids=lambda p: p.name)
+def test_the_engine_knows_no_screen(path):
+    bad = [n for n in imported_names(path)
+           if n.split(".")[0] in ("textual", "rich") or (n.startswith("rnntui.") and not n.startswith("rnntui.engine")
+                                                         and n not in ("rnntui.state", "rnntui.state.BadValue"))]
+    assert not bad, f"{path.name} imports {bad}"
+
+
+def test_every_topic_screen_is_registered_in_lecture_order():
+    from rnntui.screens.base import TopicScreen
+
+    for info in pkgutil.iter_modules([str(ROOT / "screens")]):
+        importlib.import_module(f"rnntui.screens.{info.name}")
+    defined = {c.TOPIC_ID for c in _subclasses(TopicScreen) if c.TOPIC_ID}
+    assert defined == set(IDS), "a TopicScreen subclass is missing from topics.REGISTRY (or stale there)"
+    assert [SPEC_ORDER.index(t) + 1 for t in IDS] == [n for n, _, _ in REGISTRY]
+    assert [s.NUMBER for s in topics()] == [NUMBERS[t] for t in IDS]
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_figure_reads_its_numbers_from_one_frozen_record_and_json_holds_it():
+    for screen in topics():
+        for f in screen.FIGURES:
+            state = f.state_type()
+            r = state.readings()
+            assert is_dataclass(r) and r.__dataclass_params__.frozen, f"{screen.TOPIC_ID}/{f.id}"
+            assert state.readings() is r  # computed once per state
+            data = state.data()
+            assert {x.name for x in fields(r)} <= set(data), f"{screen.TOPIC_ID}/{f.id}"
+
+
+FORMATTERS = re.compile(r"^def (sci|small|count|si|ms|pct|progress_bar|times|paren)\(", re.M)
+COLOUR_NAMES = re.compile(r"""style=["'][^"']*\b(red|green|blue|cyan|yellow|magenta)\b""")
+
+
+@pytest.mark.parametrize("path", sorted(ROOT.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_one_place_for_formats_and_no_colour_names(path):
+    text = path.read_text(encoding="utf-8")
+    if path.name != "fmt.py" and "engine" not in path.parts and path.name != "train_cli.py":
+        assert not FORMATTERS.findall(text), f"{path.name} defines its own number format"
+    assert not COLOUR_NAMES.findall(text), f"{path.name} uses a colour name (remapped under NO_COLOR)"
+
+
+def test_screens_keep_layout_in_the_stylesheet():
+    for path in modules_under("screens"):
+        assert "DEFAULT_CSS" not in path.read_text(encoding="utf-8"), f"{path.name}: layout goes to rnntui.tcss"
+
+
+def test_fmt_never_raises_on_awkward_numbers():
+    from rnntui import fmt
+
+    for name, fn in inspect.getmembers(fmt, inspect.isfunction):
+        if name.startswith("_") or name in ("progress_bar", "times"):
+            continue
+        for v in (0.0, -0.0, 1e308 * 10, -1e308 * 10, float("nan"), 1e300, 5e-324, None):
+            assert isinstance(fn(v), str), (name, v)
+    assert fmt.times(float("inf"), "faster", "slower") == "inf"
+    assert fmt.binary_bytes(2**36) == "64 GiB" and fmt.binary_bytes(2**18) == "256 KiB"
