@@ -36,6 +36,23 @@ def small(v: float) -> str:
     return f"{v:.4f}" if v == 0 or abs(v) >= 1e-3 else f"{v:.2e}"
 
 
+def paren(v: float) -> str:
+    """A factor in a product, three decimals, negative values in brackets: 0.416·(-0.108)."""
+    if (word := _finite(v)) is not None:
+        return word
+    return f"{v:.3f}" if v >= 0 else f"({v:.3f})"
+
+
+def vector(values) -> str:
+    """A short vector: whole numbers as they are, others with two decimals: (24, -36, 72)."""
+    return "(" + ", ".join(f"{x:g}" if float(x).is_integer() else f"{x:.2f}" for x in values) + ")"
+
+
+def at_hop(hop: int | None) -> str:
+    """Where something first happens along a chain: hop 189, or never."""
+    return "never" if hop is None else f"hop {hop}"
+
+
 def count(n: float) -> str:
     """A parameter count: 2.10M, 6.3K, 512."""
     if (word := _finite(n)) is not None:
@@ -61,11 +78,11 @@ def ms(seconds: float) -> str:
     return f"{value:.3g} ms" if value < 100 else f"{value:.0f} ms"
 
 
-def pct(x: float | None) -> str:
-    """A fraction as a percentage with one decimal: 78.2%."""
+def pct(x: float | None, digits: int = 1) -> str:
+    """A fraction as a percentage with one decimal (or `digits`): 78.2%."""
     if (word := _finite(x)) is not None:
         return word if word != "NaN" else "–"
-    return f"{100 * x:.1f}%"
+    return f"{100 * x:.{digits}f}%"
 
 
 def times(x: float, more: str, less: str) -> str:

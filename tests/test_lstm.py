@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 from rnntui.cli import main
 from rnntui.engine import lstm
 from rnntui.engine.recurrence import TOKENS
-from rnntui.figures.lstm import BiasState, CellState, GatesState, GruState, ParamsState, PathState
+from rnntui.figures.lstm import BiasState, CellState, ForgetPathState, GatesState, GruState, ParamsState
 from rnntui.widgets.gatebar import widths
 
 
@@ -23,7 +23,7 @@ def sig(z):
 def test_forget_gate_path_after_100_steps():
     assert lstm.survival(0.95, 100) == pytest.approx(0.95 ** 100, rel=1e-12)
     assert f"{lstm.survival(0.95, 100):.4f}" == "0.0059"  # the seed's "0.006"
-    assert f"{PathState(f=0.95).data()['f_k']:.3f}" == "0.006"
+    assert f"{ForgetPathState(f=0.95).data()['f_k']:.3f}" == "0.006"
 
 
 def test_forget_bias_survival_after_20_steps():
@@ -217,7 +217,7 @@ def test_rnn_product_against_a_hand_loop():
 
 
 def test_rnn_product_is_near_zero_within_about_ten_hops():
-    s = PathState()
+    s = ForgetPathState()
     assert s.rnn_below(0.01) <= 12
     hops, path, rnn = s.curves()
     assert rnn[100] < 1e-15 < path[100]

@@ -8,15 +8,18 @@ import numpy as np
 
 from rnntui.engine import gradients as gr
 from rnntui.engine import recurrence as rnn
+from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS
 from rnntui.state import FigureState, param
 
-N = len(rnn.TOKENS)  # the T1 track: 8 tokens, 7 hops back from h_7 to h_0
+__all__ = ["LAST_T", "N_TOKENS", "FACTORS_N", "PRODUCT_N", "HopState", "BackwardState", "FactorsState",
+           "ProductState", "ClipState", "BpttState"]
+
 FACTORS_N = 40  # F7's chain
 PRODUCT_N = 200  # F8's chain
 ACT = dict(choices=gr.ACTIVATIONS, key="a", label="act")
 
 
-def _w_h(default=rnn.W_H):
+def _w_h(default=rnn.W_H):  # one W_h for the topic: hop, backward, factors and product name it the same
     return param(default, lo=0.0, hi=2.0, notch=0.1, label="W_h")
 
 
@@ -25,40 +28,69 @@ def _crossings(products) -> dict:
             "above_f32_max": gr.first_hop(products, above=gr.F32_MAX)}
 
 
+def _floats(values) -> tuple[float, ...]:
+    return tuple(np.asarray(values, dtype=float).tolist())
+
+
+@dataclass(frozen=True)
+class HopReadings:
+    tokens: tuple[float, ...]
+    t: int  # the state this hop leaves
+    z_t: float
+    slope: float  # act'(z_t)
+    factor: float  # act'(z_t)·W_h
+    factors: tuple[float, ...]  # every hop's factor on the track
+    curve_z: tuple[float, ...]  # act'(z) over a range that holds every pre-activation
+    curve_slope: tuple[float, ...]
+    others_z: tuple[float, ...]  # the other hops' pre-activations and slopes (the scatter)
+    others_slope: tuple[float, ...]
+    y_top: float  # the plot's upper limit
+
+
 @dataclass(frozen=True)
 class HopState(FigureState):
     """F5: one hop back, act'(z_t)·W_h, drawn over the slope curve act'(z)."""
 
     AXIS: ClassVar[str] = "hop"
-    hop: int = param(1, "int", lo=1, hi=N - 1, fmt="d")
+    hop: int = param(1, "int", lo=1, hi=LAST_T, fmt="d")
     w_h: float = _w_h()
     act: str = param("tanh", "choice", **ACT)
 
     @property
     def t(self) -> int:
         """The state this hop leaves: hop k goes from h_t back to h_{t−1}, with t = 8 − k."""
-        return N - self.hop
+        return N_TOKENS - self.hop
 
-    def z(self) -> np.ndarray:
-        return gr.forward(rnn.TOKENS, self.w_h, act=self.act)[0]
-
-    def slope(self) -> float:
-        return float(gr.act_slope(self.z()[self.t], self.act))
-
-    def slope_curve(self, points: int = 241):
-        """act'(z) over a z range that holds every pre-activation of the track."""
-        z_all = self.z()
+    def read(self) -> HopReadings:
+        z_all = gr.forward(TOKENS, self.w_h, act=self.act)[0]
         lo, hi = min(-3.0, float(z_all.min()) - 0.5), max(3.0, float(z_all.max()) + 0.5)
-        zs = np.linspace(lo, hi, points)
-        return zs, gr.act_slope(zs, self.act)
+        zs = np.linspace(lo, hi, 241)
+        others = [t for t in range(1, N_TOKENS) if t != self.t]
+        factors = gr.hop_factors(TOKENS, self.w_h, act=self.act)
+        return HopReadings(
+            tokens=TOKENS, t=self.t, z_t=float(z_all[self.t]),
+            slope=float(gr.act_slope(z_all[self.t], self.act)), factor=float(factors[self.hop - 1]),
+            factors=_floats(factors), curve_z=_floats(zs), curve_slope=_floats(gr.act_slope(zs, self.act)),
+            others_z=_floats(z_all[others]), others_slope=_floats(gr.act_slope(z_all[others], self.act)),
+            y_top=max(1.0, self.w_h) * 1.12 + 0.02)
 
     def factor(self) -> float:
-        return float(gr.hop_factors(rnn.TOKENS, self.w_h, act=self.act)[self.hop - 1])
+        return self.readings().factor
 
-    def data(self):
-        return {**super().data(), "tokens": list(rnn.TOKENS), "t": self.t, "z_t": float(self.z()[self.t]),
-                "slope": self.slope(), "factor": self.factor(),
-                "factors": gr.hop_factors(rnn.TOKENS, self.w_h, act=self.act).tolist()}
+
+@dataclass(frozen=True)
+class BackwardReadings:
+    tokens: tuple[float, ...]
+    factors: tuple[float, ...]  # factors[k − 1]: hop k's factor
+    products: tuple[float, ...]  # products[k]: the gradient after k hops
+    gradient: float  # after this many hops
+    reaches: str  # the state it has reached
+    at: int  # that state's position on the track
+    track_gradient: tuple[float | None, ...]  # per position: ∂L/∂h_t once reached, else None
+    track_factor: tuple[float | str | None, ...]  # per position: the factor of the hop leaving it
+    before: float | None  # the gradient before this hop and this hop's factor (None at the start)
+    this_factor: float | None
+    total: float  # at h_0, after every hop
 
 
 @dataclass(frozen=True)
@@ -66,20 +98,39 @@ class BackwardState(FigureState):
     """F6: the gradient of h_7 walked back to h_0, one hop at a time."""
 
     AXIS: ClassVar[str] = "hop"
-    hop: int = param(0, "int", lo=0, hi=N - 1, fmt="d")
+    hop: int = param(0, "int", lo=0, hi=LAST_T, fmt="d")
     w_h: float = _w_h()
     act: str = param("tanh", "choice", **ACT)
 
-    def factors(self) -> np.ndarray:
-        return gr.hop_factors(rnn.TOKENS, self.w_h, act=self.act)
+    def read(self) -> BackwardReadings:
+        factors = gr.hop_factors(TOKENS, self.w_h, act=self.act)
+        p = gr.backward_products(factors)
+        at = LAST_T - self.hop
+        grads = tuple(float(p[LAST_T - t]) if LAST_T - t <= self.hop else None for t in range(N_TOKENS))
+        # the factor of hop k sits at the state it leaves, t = 8 − k
+        facs = tuple("" if t == 0 else (float(factors[LAST_T - t]) if LAST_T - t + 1 <= self.hop else None)
+                     for t in range(N_TOKENS))
+        first = self.hop == 0
+        return BackwardReadings(
+            tokens=TOKENS, factors=_floats(factors), products=_floats(p), gradient=float(p[self.hop]),
+            reaches=f"h_{at}", at=at, track_gradient=grads, track_factor=facs,
+            before=None if first else float(p[self.hop - 1]), this_factor=None if first else float(factors[self.hop - 1]),
+            total=float(p[-1]))
 
-    def products(self) -> np.ndarray:
-        return gr.backward_products(self.factors())
+    def products(self) -> tuple[float, ...]:
+        return self.readings().products
 
-    def data(self):
-        p = self.products()
-        return {**super().data(), "tokens": list(rnn.TOKENS), "factors": self.factors().tolist(),
-                "products": p.tolist(), "gradient": float(p[self.hop]), "reaches": f"h_{N - 1 - self.hop}"}
+
+@dataclass(frozen=True)
+class FactorsReadings:
+    chain_rule: str
+    tokens: tuple[float, ...]
+    hops: tuple[int, ...]  # 1 … 39
+    factors: tuple[float, ...]
+    largest: dict  # {"hop": k, "factor": f}: the largest factor and where
+    largest_is_w_h: bool  # it equals W_h (ReLU on an active unit)
+    factor: float  # at the cursor's hop
+    y_top: float
 
 
 @dataclass(frozen=True)
@@ -91,18 +142,35 @@ class FactorsState(FigureState):
     w_h: float = _w_h()
     act: str = param("tanh", "choice", **ACT)
 
-    def factors(self) -> np.ndarray:
-        return gr.chain(FACTORS_N, self.w_h, self.act)[0]
+    def read(self) -> FactorsReadings:
+        f = gr.chain(FACTORS_N, self.w_h, self.act)[0]
+        k = int(np.argmax(f))
+        return FactorsReadings(
+            chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
+            factors=_floats(f), largest={"hop": k + 1, "factor": float(f[k])},
+            largest_is_w_h=bool(np.isclose(f[k], self.w_h)), factor=float(f[self.hop - 1]),
+            y_top=max(1.0, self.w_h) * 1.15 + 0.02)
 
     def largest(self) -> tuple[int, float]:
-        f = self.factors()
-        k = int(np.argmax(f))
-        return k + 1, float(f[k])
+        top = self.readings().largest
+        return top["hop"], top["factor"]
 
-    def data(self):
-        hop, top = self.largest()
-        return {**super().data(), "chain_rule": gr.CHAIN_RULE, "tokens": gr.chain_tokens(FACTORS_N).tolist(),
-                "factors": self.factors().tolist(), "largest": {"hop": hop, "factor": top}}
+
+@dataclass(frozen=True)
+class ProductReadings:
+    chain_rule: str
+    tokens: tuple[float, ...]
+    float32_min_normal: float
+    float32_max: float
+    hops: tuple[int, ...]  # 0 … 199
+    factors: tuple[float, ...]
+    product: tuple[float, ...]  # in float64
+    product_float32: tuple[float, ...]  # the same products as float32 holds them
+    crossings: dict  # the first hop below float32's min normal / above its max (None: never)
+    end: float  # the product at the last hop
+    at: float  # the product at the cursor's hop, in float64 and float32
+    at_float32: float
+    y_range: tuple[float, float]  # the log plot's limits: every finite product and 1e±45
 
 
 @dataclass(frozen=True)
@@ -114,20 +182,40 @@ class ProductState(FigureState):
     w_h: float = _w_h()
     act: str = param("tanh", "choice", **ACT)
 
-    def series(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """factors, float64 products, and the same products held in float32."""
-        factors, products = gr.chain(PRODUCT_N, self.w_h, self.act)
-        return factors, products, gr.backward_products_f32(factors)
+    def read(self) -> ProductReadings:
+        factors, p = gr.chain(PRODUCT_N, self.w_h, self.act)
+        p32 = gr.backward_products_f32(factors)
+        finite = np.abs(p[np.isfinite(p) & (p != 0)])
+        lo = min(1e-45, float(finite.min())) if finite.size else 1e-45
+        hi = max(1e45, float(finite.max())) if finite.size else 1e45
+        return ProductReadings(
+            chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(PRODUCT_N)),
+            float32_min_normal=gr.F32_TINY, float32_max=gr.F32_MAX, hops=tuple(range(PRODUCT_N)),
+            factors=_floats(factors), product=_floats(p), product_float32=_floats(p32), crossings=_crossings(p),
+            end=float(p[-1]), at=float(p[self.hop]), at_float32=float(p32[self.hop]), y_range=(lo, hi))
 
     def crossings(self) -> dict:
-        return _crossings(self.series()[1])
+        return self.readings().crossings
 
-    def data(self):
-        factors, products, p32 = self.series()
-        return {**super().data(), "chain_rule": gr.CHAIN_RULE, "tokens": gr.chain_tokens(PRODUCT_N).tolist(),
-                "float32_min_normal": gr.F32_TINY, "float32_max": gr.F32_MAX,
-                "factors": factors.tolist(), "product": products.tolist(), "product_float32": p32.tolist(),
-                "crossings": self.crossings(), "end": float(products[-1])}
+
+@dataclass(frozen=True)
+class VanishingReadings:
+    norm: float
+    scale: float
+    clipped_norm: float
+
+
+@dataclass(frozen=True)
+class ClipReadings:
+    g: tuple[float, ...]  # the exploding example
+    norm: float
+    scale: float
+    clipped: tuple[float, ...]
+    clipped_norm: float
+    clips: bool  # ‖g‖ reaches the threshold, so g is rescaled
+    vanishing: VanishingReadings  # F7's gradient at h_0: far below any threshold
+    curve_before: tuple[float, ...]  # ‖g‖ before and after clipping, log-spaced
+    curve_after: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -142,22 +230,33 @@ class ClipState(FigureState):
         """The gradient F7's defaults carry back to h_0 over 39 hops."""
         return float(gr.chain(FACTORS_N, rnn.W_H)[1][-1])
 
-    def curve(self, points: int = 200):
-        """‖g‖ before and after clipping, log-spaced over a range that holds both example gradients."""
-        big, small = gr.norm(np.array(gr.G_EXPLODING)), self.vanishing()
-        lo, hi = min(small, self.threshold) / 10, max(big, self.threshold) * 10
-        before = np.logspace(np.log10(lo), np.log10(hi), points)
-        return before, before * np.array([gr.clip_scale(x, self.threshold) for x in before])
-
-    def data(self):
+    def read(self) -> ClipReadings:
         g = np.array(gr.G_EXPLODING)
+        big, small = gr.norm(g), self.vanishing()
         clipped = gr.clip(g, self.threshold)
-        small = self.vanishing()
-        return {**super().data(), "g": g.tolist(), "norm": gr.norm(g),
-                "scale": gr.clip_scale(gr.norm(g), self.threshold), "clipped": clipped.tolist(),
-                "clipped_norm": gr.norm(clipped),
-                "vanishing": {"norm": small, "scale": gr.clip_scale(small, self.threshold),
-                              "clipped_norm": small * gr.clip_scale(small, self.threshold)}}
+        # ‖g‖ before and after clipping over a range that holds both example gradients
+        lo, hi = min(small, self.threshold) / 10, max(big, self.threshold) * 10
+        before = np.logspace(np.log10(lo), np.log10(hi), 200)
+        after = before * np.array([gr.clip_scale(x, self.threshold) for x in before])
+        small_scale = gr.clip_scale(small, self.threshold)
+        return ClipReadings(
+            g=_floats(g), norm=big, scale=gr.clip_scale(big, self.threshold), clipped=_floats(clipped),
+            clipped_norm=gr.norm(clipped), clips=big >= self.threshold,
+            vanishing=VanishingReadings(small, small_scale, small * small_scale),
+            curve_before=_floats(before), curve_after=_floats(after))
+
+
+@dataclass(frozen=True)
+class BpttReadings:
+    d: int
+    T: int
+    W: str
+    inputs: str
+    loss: str
+    distances: tuple[int, ...]  # 0 … T
+    relative_norms: dict  # c → ‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖ at every distance
+    table: dict  # c → {"20": …, "40": …, "60": …}
+    at_cursor: dict  # c → the value at the cursor's distance
 
 
 @dataclass(frozen=True)
@@ -172,12 +271,13 @@ class BpttState(FigureState):
     seed: int = param(0, "int", lo=0, hi=999, fmt="d")
     scale: float = param(1.0, lo=0.1, hi=3.0, notch=0.1, label="input σ")
 
-    def curves(self) -> dict[str, np.ndarray]:
-        return {f"{c:.1f}": gr.bptt_norms(c, self.seed, self.scale, self.act) for c in gr.E1_CS}
+    def read(self) -> BpttReadings:
+        curves = {f"{c:.1f}": gr.bptt_norms(c, self.seed, self.scale, self.act) for c in gr.E1_CS}
+        return BpttReadings(
+            d=gr.E1_D, T=gr.E1_T, W="N(0, (c/sqrt(d))^2)", inputs="x_t ~ N(0, input_scale^2)", loss="v . h_T",
+            distances=tuple(range(gr.E1_T + 1)), relative_norms={c: _floats(v) for c, v in curves.items()},
+            table={c: {str(k): float(v[k]) for k in self.TABLE} for c, v in curves.items()},
+            at_cursor={c: float(v[self.distance]) for c, v in curves.items()})
 
-    def data(self):
-        curves = self.curves()
-        return {**super().data(), "d": gr.E1_D, "T": gr.E1_T, "W": "N(0, (c/sqrt(d))^2)",
-                "inputs": "x_t ~ N(0, input_scale^2)", "loss": "v . h_T",
-                "relative_norms": {c: v.tolist() for c, v in curves.items()},
-                "table": {c: {str(k): float(v[k]) for k in self.TABLE} for c, v in curves.items()}}
+    def curves(self) -> dict[str, tuple[float, ...]]:
+        return self.readings().relative_norms

@@ -9,12 +9,48 @@ import numpy as np
 
 from rnntui.engine import lstm
 from rnntui.engine.gradients import CHAIN_RULE, first_hop
-from rnntui.engine.recurrence import TOKENS, W_H
+from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS, W_H
 from rnntui.state import FigureState, param
 
-LAST_T = len(TOKENS) - 1
+__all__ = ["LAST_T", "N_TOKENS", "PATH_HOPS", "REPEATS", "CellState", "GatesState", "ForgetPathState", "BiasState",
+           "GruState", "ParamsState"]
+
 PATH_HOPS = 100
 REPEATS = 8  # the gates figure repeats one update this many times (the length of the token track)
+
+
+def _floats(values) -> tuple[float, ...]:
+    return tuple(np.asarray(values, dtype=float).tolist())
+
+
+@dataclass(frozen=True)
+class CellNow:
+    """The gates and states at the current step."""
+
+    f: float
+    i: float
+    g: float  # the candidate ĉ
+    o: float
+    c: float
+    h: float
+    c_prev: float | None  # c_{t−1}; None at t = 0 (c_{−1} = 0)
+
+
+@dataclass(frozen=True)
+class CellReadings:
+    tokens: tuple[float, ...]
+    weights: dict  # gate → (w_x, w_h, b)
+    f: tuple[float, ...]  # every gate and state computed so far (0 … t)
+    i: tuple[float, ...]
+    g: tuple[float, ...]
+    o: tuple[float, ...]
+    c: tuple[float, ...]
+    h: tuple[float, ...]
+    c_all: tuple[float, ...]  # every state (the screen shows only 0 … t)
+    h_all: tuple[float, ...]
+    now: CellNow
+    steps: tuple[float, ...]  # 0 … t, the plot's x
+    c_range: tuple[float, float]  # the plot's y limits: every c_t, 0 and 1
 
 
 @dataclass(frozen=True)
@@ -27,11 +63,31 @@ class CellState(FigureState):
     def states(self) -> dict[str, np.ndarray]:
         return lstm.lstm_states(TOKENS, lstm.weights_with(self.b_f))
 
-    def data(self):
-        s = self.states()
-        upto = {k: v[: self.step + 1].tolist() for k, v in s.items()}
-        return {**super().data(), "tokens": list(TOKENS), "weights": lstm.weights_with(self.b_f),
-                **upto, "c_all": s["c"].tolist(), "h_all": s["h"].tolist()}
+    def read(self) -> CellReadings:
+        v, t = self.states(), self.step
+        upto = {k: _floats(v[k][: t + 1]) for k in ("f", "i", "g", "o", "c", "h")}
+        now = CellNow(*(float(v[k][t]) for k in ("f", "i", "g", "o", "c", "h")),
+                      c_prev=float(v["c"][t - 1]) if t else None)
+        return CellReadings(
+            tokens=TOKENS, weights=lstm.weights_with(self.b_f), **upto, c_all=_floats(v["c"]), h_all=_floats(v["h"]),
+            now=now, steps=tuple(float(k) for k in range(t + 1)),
+            c_range=(min(0.0, float(v["c"].min())), max(1.0, float(v["c"].max()))))
+
+
+@dataclass(frozen=True)
+class GatesReadings:
+    c_prev: float  # c_{t−1} = 1
+    candidate: float  # ĉ = 1
+    kept: float  # f·c_{t−1}
+    written: float  # i·ĉ
+    discarded: float  # (1 − f)·c_{t−1}
+    c: float  # c_t = kept + written
+    not_written: float  # 1 − i
+    c_repeated: tuple[float, ...]  # c_0 … c_8 when the same update repeats
+    steps: tuple[float, ...]  # 0 … 8, the plot's x
+    level: float | None  # where repeated updates level off, i·ĉ/(1 − f); None for f = 1
+    y_top: float  # the plot's upper limit
+    level_shown: bool  # the level is drawn: it exists, f > 0 and it fits the plot
 
 
 @dataclass(frozen=True)
@@ -42,41 +98,74 @@ class GatesState(FigureState):
     f: float = param(0.7, lo=0.0, hi=1.0, notch=0.05)
     i: float = param(0.5, lo=0.0, hi=1.0, notch=0.05)
 
-    def split(self) -> dict[str, float]:
-        return lstm.lstm_split(self.f, self.i)
+    def read(self) -> GatesReadings:
+        c = lstm.repeated(self.f, self.i, REPEATS)
+        level = lstm.fixed_point(self.f, self.i)
+        top = max(2.0, float(c.max()) * 1.1)
+        return GatesReadings(
+            c_prev=1.0, candidate=1.0, **lstm.lstm_split(self.f, self.i), not_written=1.0 - self.i,
+            c_repeated=_floats(c), steps=tuple(float(k) for k in range(REPEATS + 1)), level=level, y_top=top,
+            level_shown=level is not None and self.f > 0 and level <= top)
 
-    def repeated(self) -> np.ndarray:
-        return lstm.repeated(self.f, self.i, REPEATS)
+    def split(self) -> dict[str, float]:
+        r = self.readings()
+        return {"kept": r.kept, "written": r.written, "discarded": r.discarded, "c": r.c}
+
+    def repeated(self) -> tuple[float, ...]:
+        return self.readings().c_repeated
 
     def level(self) -> float | None:
-        """Where repeated updates level off, i·ĉ/(1 − f); None for the accumulator f = 1."""
-        return lstm.fixed_point(self.f, self.i)
-
-    def data(self):
-        return {**super().data(), "c_prev": 1.0, "candidate": 1.0, **self.split(),
-                "c_repeated": self.repeated().tolist(), "level": self.level()}
+        return self.readings().level
 
 
 @dataclass(frozen=True)
-class PathState(FigureState):
+class ForgetPathReadings:
+    rnn_w_h: float  # T2's W_h for the RNN curve
+    rnn_chain: str
+    f_k: float  # f^k and the RNN product at the cursor's k
+    rnn_k: float
+    rnn_below: int | None  # the first hop where the RNN product is below 0.01 (the .json's rnn_below_0.01_at)
+    f_last: float  # f^100
+    hops: tuple[float, ...]  # 0 … 100
+    lstm: tuple[float, ...]  # f^k at every k
+    rnn: tuple[float, ...]  # the RNN's product at every k
+
+
+@dataclass(frozen=True)
+class ForgetPathState(FigureState):
     """F12: f^k, the only path from c_0 to c_k, against T2's RNN product on a linear axis."""
 
     AXIS: ClassVar[str] = "k"
     f: float = param(0.95, lo=0.0, hi=1.0, notch=0.01)
     k: int = param(PATH_HOPS, "int", lo=0, hi=PATH_HOPS, label="k", fmt="d")
 
-    def curves(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        hops = np.arange(PATH_HOPS + 1)
-        return hops, lstm.survival(self.f, hops), lstm.rnn_product(PATH_HOPS, W_H)
-
     def rnn_below(self, level: float = 0.01) -> int | None:
         return first_hop(lstm.rnn_product(PATH_HOPS, W_H), below=level)
 
-    def data(self):
-        hops, lstm_path, rnn = self.curves()
-        return {**super().data(), "rnn_w_h": W_H, "rnn_chain": CHAIN_RULE,
-                "f_k": float(lstm_path[self.k]), "rnn_k": float(rnn[self.k]),
-                "rnn_below_0.01_at": self.rnn_below(), "lstm": lstm_path.tolist(), "rnn": rnn.tolist()}
+    def read(self) -> ForgetPathReadings:
+        hops = np.arange(PATH_HOPS + 1)
+        path, rnn = lstm.survival(self.f, hops), lstm.rnn_product(PATH_HOPS, W_H)
+        return ForgetPathReadings(
+            rnn_w_h=W_H, rnn_chain=CHAIN_RULE, f_k=float(path[self.k]), rnn_k=float(rnn[self.k]),
+            rnn_below=self.rnn_below(0.01), f_last=float(path[-1]), hops=_floats(hops), lstm=_floats(path),
+            rnn=_floats(rnn))
+
+    def curves(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+        r = self.readings()
+        return r.hops, r.lstm, r.rnn
+
+    def data(self):  # the .json has always called rnn_below "rnn_below_0.01_at"
+        return {("rnn_below_0.01_at" if k == "rnn_below" else k): v for k, v in super().data().items()}
+
+
+@dataclass(frozen=True)
+class BiasReadings:
+    f: float  # σ(b_f)
+    survival: float  # σ(b_f)^k
+    b_f_grid: tuple[float, ...]  # the curve over the b_f range (and the current b_f)
+    survival_curve: tuple[float, ...]
+    landmarks_b_f: tuple[float, ...]  # the default b_f = 0 and the recommended b_f = 1, and their survival
+    landmarks_survival: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -87,25 +176,28 @@ class BiasState(FigureState):
     b_f: float = param(0.0, lo=-1.0, hi=5.0, notch=0.25, label="b_f")
     k: int = param(20, "int", lo=5, hi=100, notch=5, label="steps", fmt="d")
 
-    def gate(self) -> float:
-        return float(lstm.sigmoid(self.b_f))
-
-    def left(self) -> float:
-        return float(lstm.bias_survival(self.b_f, self.k))
-
-    def landmarks(self) -> tuple[tuple[float, float], ...]:
-        """(b_f, survival) at the default b_f = 0 and the recommended b_f = 1."""
-        return tuple((b, float(lstm.bias_survival(b, self.k))) for b in (0.0, 1.0))
-
-    def curve(self) -> tuple[np.ndarray, np.ndarray]:
+    def read(self) -> BiasReadings:
         lo, hi = self.param("b_f").bounds(self)
         xs = np.union1d(np.round(np.linspace(lo, hi, 121), 10), [self.b_f])
-        return xs, lstm.bias_survival(xs, self.k)
+        marks = (0.0, 1.0)
+        return BiasReadings(
+            f=float(lstm.sigmoid(self.b_f)), survival=float(lstm.bias_survival(self.b_f, self.k)),
+            b_f_grid=_floats(xs), survival_curve=_floats(lstm.bias_survival(xs, self.k)),
+            landmarks_b_f=marks, landmarks_survival=tuple(float(lstm.bias_survival(b, self.k)) for b in marks))
 
-    def data(self):
-        xs, ys = self.curve()
-        return {**super().data(), "f": self.gate(), "survival": self.left(),
-                "b_f_grid": xs.tolist(), "survival_curve": ys.tolist()}
+    def gate(self) -> float:
+        return self.readings().f
+
+
+@dataclass(frozen=True)
+class GruReadings:
+    lstm: dict  # the LSTM's update as lengths: kept, written, discarded, c
+    gru: dict  # the GRU's: kept, written (1 − f), discarded, h
+    lstm_sum: float  # keep + write: f + i
+    gru_sum: float  # f + (1 − f)
+    gru_write: float  # 1 − f, the GRU's point
+    line_keep: tuple[float, ...]  # the GRU's line write = 1 − keep
+    line_write: tuple[float, ...]
 
 
 @dataclass(frozen=True)
@@ -116,12 +208,25 @@ class GruState(FigureState):
     f: float = param(0.9, lo=0.0, hi=1.0, notch=0.05)
     i: float = param(0.9, lo=0.0, hi=1.0, notch=0.05)
 
-    def splits(self) -> tuple[dict[str, float], dict[str, float]]:
-        return lstm.lstm_split(self.f, self.i), lstm.gru_split(self.f)
+    def read(self) -> GruReadings:
+        line = tuple(float(v) for v in np.linspace(0.0, 1.0, 41))
+        return GruReadings(
+            lstm=lstm.lstm_split(self.f, self.i), gru=lstm.gru_split(self.f), lstm_sum=self.f + self.i,
+            gru_sum=self.f + (1.0 - self.f), gru_write=1.0 - self.f, line_keep=line,
+            line_write=tuple(1.0 - v for v in line))
 
-    def data(self):
-        lstm_part, gru_part = self.splits()
-        return {**super().data(), "lstm": lstm_part, "gru": gru_part}
+    def splits(self) -> tuple[dict[str, float], dict[str, float]]:
+        r = self.readings()
+        return r.lstm, r.gru
+
+
+@dataclass(frozen=True)
+class ParamsReadings:
+    block: int  # 2d² + d
+    blocks: dict  # cell → blocks
+    counts: dict  # cell → parameters
+    width_at_lstm_budget: dict  # cell → the width it could have for the LSTM's parameter count
+    bar_scale: int  # the longest bar: the LSTM's blocks
 
 
 @dataclass(frozen=True)
@@ -131,14 +236,15 @@ class ParamsState(FigureState):
     AXIS: ClassVar[str] = "d"
     d: int = param(1024, "int", lo=64, hi=4096, notch=64, fmt="d")
 
+    def read(self) -> ParamsReadings:
+        block, budget = lstm.block(self.d), lstm.param_count("LSTM", self.d)
+        return ParamsReadings(
+            block=block, blocks=dict(lstm.BLOCKS), counts={c: lstm.param_count(c, self.d) for c in lstm.BLOCKS},
+            width_at_lstm_budget={c: float(lstm.width_for(c, budget)) for c in lstm.BLOCKS},
+            bar_scale=block * max(lstm.BLOCKS.values()))
+
     def counts(self) -> dict[str, int]:
-        return {cell: lstm.param_count(cell, self.d) for cell in lstm.BLOCKS}
+        return self.readings().counts
 
     def same_budget(self) -> dict[str, float]:
-        """The width each cell could have for the LSTM's parameter count at this d."""
-        budget = lstm.param_count("LSTM", self.d)
-        return {cell: float(lstm.width_for(cell, budget)) for cell in lstm.BLOCKS}
-
-    def data(self):
-        return {**super().data(), "block": lstm.block(self.d), "blocks": dict(lstm.BLOCKS),
-                "counts": self.counts(), "width_at_lstm_budget": self.same_budget()}
+        return self.readings().width_at_lstm_budget

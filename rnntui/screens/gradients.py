@@ -1,34 +1,20 @@
 """T2 `gradients`: why gradients die in the loop, on a log axis."""
 from __future__ import annotations
 
-import numpy as np
 from rich.table import Table
 from textual.widgets import Static
 
-from rnntui.engine import gradients as gr
-from rnntui.engine import recurrence as rnn
-from rnntui.figures.gradients import (FACTORS_N, N, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
-                                      HopState, ProductState)
 from rnntui.figure import Figure
+from rnntui.figures.gradients import (FACTORS_N, LAST_T, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
+                                      HopState, ProductState)
+from rnntui.fmt import at_hop, sci, vector
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.plot import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, Line, Plot, PlotSpec, Series
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack
 
 SLOPE = {"tanh": "tanh'", "relu": "relu'"}
-
-
-def sci(v: float) -> str:
-    """A number that may be tiny, huge, 0, inf or NaN, in a few characters."""
-    if not np.isfinite(v):
-        return "NaN" if np.isnan(v) else ("inf" if v > 0 else "-inf")
-    if v == 0:
-        return "0"
-    return f"{v:.4g}" if 1e-3 <= abs(v) < 1e4 else f"{v:.2e}"
-
-
-def at_hop(hop) -> str:
-    return "never" if hop is None else f"hop {hop}"
 
 
 class HopView(FigureView):
@@ -38,23 +24,19 @@ class HopView(FigureView):
         yield Readouts(id="why")
 
     def show(self, s: HopState) -> None:
-        z_all = s.z()
-        zs, slope = s.slope_curve()
-        z_t, factor = float(z_all[s.t]), s.factor()
-        others = [t for t in range(1, N) if t != s.t]
+        r, t = s.readings(), s.t
         name = SLOPE[s.act]
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(tuple(zs), tuple(slope), f"{name}(z)", BLUE),
-                    Series(tuple(z_all[others]), tuple(gr.act_slope(z_all[others], s.act)), "other hops", PURPLE,
-                           marker="•", scatter=True),
-                    Series((z_t, z_t), (0.0, factor), f"this hop: {name}(z_{s.t})·W_h", ORANGE, marker="█")),
+            series=(Series(r.curve_z, r.curve_slope, f"{name}(z)", BLUE),
+                    Series(r.others_z, r.others_slope, "other hops", PURPLE, marker="•", scatter=True),
+                    Series((r.z_t, r.z_t), (0.0, r.factor), f"this hop: {name}(z_{t})·W_h", ORANGE, marker="█")),
             lines=(Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right"),),
-            xlim=(float(zs[0]), float(zs[-1])), ylim=(-0.02, max(1.0, s.w_h) * 1.12 + 0.02), xlabel="z",
-            marks=((z_t, s.slope(), "●"),), legend="below",
+            xlim=(r.curve_z[0], r.curve_z[-1]), ylim=(-0.02, r.y_top), xlabel="z",
+            marks=((r.z_t, r.slope, "●"),), legend="below",
         ))
         self.query_one("#hop", Readouts).show([
-            (f"hop {s.hop}  h_{s.t}→h_{s.t - 1}  z_{s.t}", f"{z_t:+.3f}"),
-            (f"{name}(z_{s.t})", f"{s.slope():.3f}"), ("× W_h", f"{s.w_h:.2f}"), ("= factor", f"{factor:.3f}"),
+            (f"hop {s.hop}  h_{t}→h_{t - 1}  z_{t}", f"{r.z_t:+.3f}"),
+            (f"{name}(z_{t})", f"{r.slope:.3f}"), ("× W_h", f"{s.w_h:.2f}"), ("= factor", f"{r.factor:.3f}"),
         ], sep="  ")
         why = ("tanh' is at most 1 (only at z = 0), so a factor never passes W_h" if s.act == "tanh"
                else "relu' is 1 where z > 0 and 0 elsewhere: the factor is W_h or 0")
@@ -68,22 +50,18 @@ class BackwardView(FigureView):
         yield Readouts(id="total")
 
     def show(self, s: BackwardState) -> None:
-        factors, products = s.factors(), s.products()
-        last = N - 1
-        grads = tuple(float(products[last - t]) if last - t <= s.hop else None for t in range(N))
-        # the factor of hop k sits at the state it leaves, t = 8 − k
-        facs = tuple("" if t == 0 else (float(factors[last - t]) if last - t + 1 <= s.hop else None) for t in range(N))
-        self.query_one(TokenTrack).show((Row("∂h", grads, "←"), Row("×", facs), Row("x", rnn.TOKENS)), last - s.hop)
-        t = last - s.hop
+        r, t = s.readings(), s.readings().at
+        self.query_one(TokenTrack).show((Row("∂h", r.track_gradient, "←"), Row("×", r.track_factor),
+                                         Row("x", r.tokens)), t)
         if s.hop == 0:
-            step = [(f"start: the loss sits on h_{last}, so ∂L/∂h_{last} =", "1")]
+            step = [(f"start: the loss sits on h_{LAST_T}, so ∂L/∂h_{LAST_T} =", "1")]
         else:
             step = [(f"hop {s.hop}: ∂L/∂h_{t} = ∂L/∂h_{t + 1} · {SLOPE[s.act]}(z_{t + 1})·W_h =",
-                     f"{products[s.hop - 1]:.3f} × {factors[s.hop - 1]:.3f} = {products[s.hop]:.3f}")]
+                     f"{r.before:.3f} × {r.this_factor:.3f} = {r.gradient:.3f}")]
         self.query_one("#hop", Readouts).show(step)
-        total = f"{products[-1]:.3f}" if s.hop == N - 1 else "not there yet (end jumps)"
-        self.query_one("#total", Readouts).show([("hops walked", f"{s.hop} of {N - 1}"),
-                                                 (f"at h_0 after {N - 1} hops", total)])
+        total = f"{r.total:.3f}" if s.hop == LAST_T else "not there yet (end jumps)"
+        self.query_one("#total", Readouts).show([("hops walked", f"{s.hop} of {LAST_T}"),
+                                                 (f"at h_0 after {LAST_T} hops", total)])
 
 
 class FactorsView(FigureView):
@@ -93,21 +71,19 @@ class FactorsView(FigureView):
         yield Readouts(id="top")
 
     def show(self, s: FactorsState) -> None:
-        f = s.factors()
-        hops = tuple(range(1, FACTORS_N))
+        r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(hops, tuple(f), "factor act'(z_t)·W_h", BLUE),
-                    Series(hops, tuple(f), "", BLUE, marker="•", scatter=True)),
+            series=(Series(r.hops, r.factors, "factor act'(z_t)·W_h", BLUE),
+                    Series(r.hops, r.factors, "", BLUE, marker="•", scatter=True)),
             lines=(Line(1.0, "×1", GREY, dashed=True), Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right")),
-            cursor=s.hop, xlim=(1, FACTORS_N - 1), ylim=(-0.02, max(1.0, s.w_h) * 1.15 + 0.02),
+            cursor=s.hop, xlim=(r.hops[0], r.hops[-1]), ylim=(-0.02, r.y_top),
             xlabel="hop back from the last state", legend="below",
         ))
-        k, top = s.largest()
-        here = f[s.hop - 1]
-        equal = bool(np.isclose(top, s.w_h))
+        here = r.factor
         self.query_one("#hop", Readouts).show([
             (f"hop {s.hop}: factor", f"{here:.3f}" + (" shrinks" if here < 1 else " grows" if here > 1 else "")),
-            ("largest", f"{top:.3f}"), (f"at hop {k}", "= W_h" if equal else f"< W_h {s.w_h:.2f}")])
+            ("largest", f"{r.largest['factor']:.3f}"),
+            (f"at hop {r.largest['hop']}", "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
         why = ("tanh' < 1 wherever z ≠ 0, so no factor reaches W_h" if s.act == "tanh"
                else "relu' is exactly 1 on an active unit (and 0 on a dead one)")
         self.query_one("#top", Readouts).show([(why, "")])
@@ -121,22 +97,18 @@ class ProductView(FigureView):
         yield Readouts(id="means")
 
     def show(self, s: ProductState) -> None:
-        factors, p, p32 = s.series()
-        hops = tuple(range(PRODUCT_N))
-        finite = np.abs(p[np.isfinite(p) & (p != 0)])
-        lo = min(1e-45, float(finite.min())) if finite.size else 1e-45
-        hi = max(1e45, float(finite.max())) if finite.size else 1e45
+        r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(hops, tuple(p), "product in float64", BLUE),
-                    Series(hops, tuple(p32), "in float32 (stops at inf or 0)", RED)),  # drawn on top
-            lines=(Line(gr.F32_MAX, "float32 max", RED), Line(gr.F32_TINY, "float32 min normal", RED),
+            series=(Series(r.hops, r.product, "product in float64", BLUE),
+                    Series(r.hops, r.product_float32, "in float32 (stops at inf or 0)", RED)),  # drawn on top
+            lines=(Line(r.float32_max, "float32 max", RED), Line(r.float32_min_normal, "float32 min normal", RED),
                    Line(1.0, "×1", GREY, dashed=True, align="right")),
-            cursor=s.hop, xlim=(0, PRODUCT_N - 1), ylim=(lo, hi), log_y=True,
+            cursor=s.hop, xlim=(r.hops[0], r.hops[-1]), ylim=r.y_range, log_y=True,
             xlabel="hops back", legend="below",
         ))
-        c = s.crossings()
-        self.query_one("#hop", Readouts).show([(f"hop {s.hop}: product", sci(p[s.hop])), ("float32", sci(p32[s.hop])),
-                                               (f"end (hop {PRODUCT_N - 1})", sci(p[-1]))])
+        c = r.crossings
+        self.query_one("#hop", Readouts).show([(f"hop {s.hop}: product", sci(r.at)), ("float32", sci(r.at_float32)),
+                                               (f"end (hop {r.hops[-1]})", sci(r.end))])
         self.query_one("#cross", Readouts).show([
             ("crosses float32 min normal:", at_hop(c["below_f32_min_normal"])),
             ("float32 max:", at_hop(c["above_f32_max"]))])
@@ -156,31 +128,24 @@ class ClipView(FigureView):
         yield Readouts(id="small")
 
     def show(self, s: ClipState) -> None:
-        g = np.array(gr.G_EXPLODING)
-        big, small = gr.norm(g), s.vanishing()
-        xs, after = s.curve()
-        lo, hi = float(xs[0]), float(xs[-1])
+        r, v = s.readings(), s.readings().vanishing
+        lo, hi = r.curve_before[0], r.curve_before[-1]
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(tuple(xs), tuple(xs), "no clipping", GREY),
-                    Series(tuple(xs), tuple(after), "clipped", ORANGE),
-                    Series((big,), (big * gr.clip_scale(big, s.threshold),), "exploding g", RED, marker="●", scatter=True),
-                    Series((small,), (small * gr.clip_scale(small, s.threshold),), "vanishing g", BLUE,
-                           marker="●", scatter=True)),
+            series=(Series(r.curve_before, r.curve_before, "no clipping", GREY),
+                    Series(r.curve_before, r.curve_after, "clipped", ORANGE),
+                    Series((r.norm,), (r.clipped_norm,), "exploding g", RED, marker="●", scatter=True),
+                    Series((v.norm,), (v.clipped_norm,), "vanishing g", BLUE, marker="●", scatter=True)),
             lines=(Line(s.threshold, f"threshold {s.threshold:g}", ORANGE, dashed=True),),
             xlim=(lo, hi), ylim=(lo, hi), log_x=True, log_y=True,
             xlabel="‖g‖ before clipping (log)", legend="below",
         ))
-        scale = gr.clip_scale(big, s.threshold)
-        clipped = gr.clip(g, s.threshold)
-        vec = lambda v: "(" + ", ".join(f"{x:g}" if float(x).is_integer() else f"{x:.2f}" for x in v) + ")"
-        rule = f"≥ {s.threshold:g}: scale {s.threshold:g}/{big:.1f} =" if big >= s.threshold else f"< {s.threshold:g}: scale"
+        rule = f"≥ {s.threshold:g}: scale {s.threshold:g}/{r.norm:.1f} =" if r.clips else f"< {s.threshold:g}: scale"
         self.query_one("#big", Readouts).show([
-            (f"exploding ‖g‖ {big:.1f} {rule}", f"{scale:.4g}"), ("after", f"{gr.norm(clipped):.2f}"),
-            ("\n  g " + vec(g) + " →", vec(clipped)), ("same direction", "")])
-        ss = gr.clip_scale(small, s.threshold)
+            (f"exploding ‖g‖ {r.norm:.1f} {rule}", f"{r.scale:.4g}"), ("after", f"{r.clipped_norm:.2f}"),
+            ("\n  g " + vector(r.g) + " →", vector(r.clipped)), ("same direction", "")])
         self.query_one("#small", Readouts).show([
-            (f"vanishing ‖g‖ {small:.2e} < {s.threshold:g}: scale", f"{ss:g}"),
-            ("after", f"{small * ss:.2e}" + (" unchanged" if ss == 1 else ""))])
+            (f"vanishing ‖g‖ {v.norm:.2e} < {s.threshold:g}: scale", f"{v.scale:g}"),
+            ("after", f"{v.clipped_norm:.2e}" + (" unchanged" if v.scale == 1 else ""))])
 
 
 class BpttView(FigureView):
@@ -191,13 +156,12 @@ class BpttView(FigureView):
         yield Static(id="table")
 
     def show(self, s: BpttState) -> None:
-        curves = s.curves()
-        dist = tuple(range(gr.E1_T + 1))
+        r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=tuple(Series(dist, tuple(v), f"c={c}" + (" ◂" if c == s.c else ""), self.COLORS[c])
-                         for c, v in curves.items()),
+            series=tuple(Series(r.distances, v, f"c={c}" + (" ◂" if c == s.c else ""), self.COLORS[c])
+                         for c, v in r.relative_norms.items()),
             lines=(Line(1.0, "×1", GREY, dashed=True, align="right"),),
-            cursor=s.distance, xlim=(0, gr.E1_T), log_y=True,
+            cursor=s.distance, xlim=(0, r.T), log_y=True,
             xlabel="distance T − t from the loss", legend="below",
         ))
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False)
@@ -205,9 +169,9 @@ class BpttView(FigureView):
         for d in BpttState.TABLE:
             table.add_column(f"at {d}", justify="right")
         table.add_column(f"cursor {s.distance}", justify="right")
-        for c, curve in curves.items():
-            table.add_row(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(curve[d]) for d in BpttState.TABLE),
-                          sci(curve[s.distance]), style="bold" if c == s.c else "")
+        for c, row in r.table.items():
+            table.add_row(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(v) for v in row.values()),
+                          sci(r.at_cursor[c]), style="bold" if c == s.c else "")
         self.query_one("#table", Static).update(table)
 
 

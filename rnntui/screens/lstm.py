@@ -1,49 +1,29 @@
 """T3 `lstm`: the gate that keeps the product alive (and the GRU)."""
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
-from rnntui.engine.recurrence import TOKENS, W_H
-from rnntui.figures.lstm import (PATH_HOPS, REPEATS, BiasState, CellState, GatesState, GruState, ParamsState,
-                                 PathState)
 from rnntui.figure import Figure
+from rnntui.figures.lstm import (LAST_T, PATH_HOPS, REPEATS, BiasState, CellState, ForgetPathState, GatesState,
+                                 GruState, ParamsState)
+from rnntui.fmt import count, paren, pct, small
 from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.screens.recurrence import upto
 from rnntui.widgets.gatebar import GateBar, Segment
-from rnntui.widgets.plot import BLUE, GREEN, GREY, ORANGE, RED, Line, Plot, PlotSpec, Series
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED, style
 from rnntui.widgets.track import Row, TokenTrack
 
-N = len(TOKENS)
+KEPT, WRITTEN, DISCARDED = style(GREEN), style(BLUE), style(RED)
 
 
-def _rich(rgb) -> str:
-    return "rgb({},{},{})".format(*rgb)
+def update_segments(part: tuple[float, float, float], kept: str, written: str, discarded: str) -> list[Segment]:
+    """One update as a bar: the (kept, written, discarded) lengths with their labels."""
+    return [Segment(part[0], kept, KEPT, "█"), Segment(part[1], written, WRITTEN, "▓"),
+            Segment(part[2], discarded, DISCARDED, "░")]
 
 
-KEPT, WRITTEN, DISCARDED = _rich(GREEN), _rich(BLUE), _rich(RED)
-
-
-def small(v: float) -> str:
-    """Four decimals while that still shows two digits, scientific below: 0.0019, 9.54e-07."""
-    if not math.isfinite(v):
-        return str(v)
-    return f"{v:.4f}" if v == 0 or abs(v) >= 1e-3 else f"{v:.2e}"
-
-
-def paren(v: float) -> str:
-    """A factor in a product: negative values in brackets, 0.416·(-0.108)."""
-    return f"{v:.3f}" if v >= 0 else f"({v:.3f})"
-
-
-def count(n: float) -> str:
-    return f"{n / 1e6:.2f}M" if n >= 1e6 else f"{n / 1e3:.1f}K" if n >= 1e3 else f"{n:.0f}"
-
-
-def update_segments(part: dict, kept: str, written: str, discarded: str) -> list[Segment]:
-    return [Segment(part["kept"], kept, KEPT, "█"), Segment(part["written"], written, WRITTEN, "▓"),
-            Segment(part["discarded"], discarded, DISCARDED, "░")]
+def lengths(part: dict) -> tuple[float, float, float]:
+    return part["kept"], part["written"], part["discarded"]
 
 
 class CellView(FigureView):
@@ -60,26 +40,24 @@ class CellView(FigureView):
         self.query_one(Plot).display = self.size.height >= self.TRACK_ROWS + 8
 
     def show(self, s: CellState) -> None:
-        v, t = s.states(), s.step
-        c = tuple(float(v["c"][k]) if k <= t else None for k in range(N))
-        h = tuple(float(v["h"][k]) if k <= t else None for k in range(N))
-        self.query_one(TokenTrack).show((Row("c", c, "─"), Row("h", h, "→"), Row("x", TOKENS)), t)
-        f, i, g, o, c_t, h_t = (float(v[k][t]) for k in ("f", "i", "g", "o", "c", "h"))
-        c_prev = paren(float(v["c"][t - 1])) if t else "0"
+        r, t = s.readings(), s.step
+        now = r.now
+        self.query_one(TokenTrack).show((Row("c", upto(r.c_all, t), "─"), Row("h", upto(r.h_all, t), "→"),
+                                         Row("x", r.tokens)), t)
+        c_prev = paren(now.c_prev) if t else "0"
         before = f"c_{t - 1}" if t else "c_{−1}"
         self.query_one("#gates", Readouts).show([
-            (f"gates at t={t}:  f", f"{f:.3f}"), ("i", f"{i:.3f}"), ("ĉ", f"{g:+.3f}"), ("o", f"{o:.3f}")])
+            (f"gates at t={t}:  f", f"{now.f:.3f}"), ("i", f"{now.i:.3f}"), ("ĉ", f"{now.g:+.3f}"),
+            ("o", f"{now.o:.3f}")])
         self.query_one("#c", Readouts).show([
-            (f"c_{t} = f·{before} + i·ĉ = {f:.3f}·{c_prev} + {i:.3f}·{paren(g)} =", f"{c_t:.3f}")])
+            (f"c_{t} = f·{before} + i·ĉ = {now.f:.3f}·{c_prev} + {now.i:.3f}·{paren(now.g)} =", f"{now.c:.3f}")])
         self.query_one("#h", Readouts).show([
-            (f"h_{t} = o·tanh(c_{t}) = {o:.3f}·tanh({c_t:.3f}) =", f"{h_t:.3f}")])
-        steps = tuple(float(k) for k in range(t + 1))
+            (f"h_{t} = o·tanh(c_{t}) = {now.o:.3f}·tanh({now.c:.3f}) =", f"{now.h:.3f}")])
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(steps, tuple(v["c"][: t + 1].tolist()), "c_t (cell state)", GREEN),
-                    Series(steps, tuple(v["h"][: t + 1].tolist()), "h_t = o·tanh(c_t)", BLUE),
-                    Series(steps, tuple(v["f"][: t + 1].tolist()), "forget gate f_t", GREY)),
-            cursor=float(t), xlim=(0, N - 1), ylim=(min(0.0, float(v["c"].min())), max(1.0, float(v["c"].max()))),
-            xlabel="t",
+            series=(Series(r.steps, r.c, "c_t (cell state)", GREEN),
+                    Series(r.steps, r.h, "h_t = o·tanh(c_t)", BLUE),
+                    Series(r.steps, r.f, "forget gate f_t", GREY)),
+            cursor=float(t), xlim=(0, LAST_T), ylim=r.c_range, xlabel="t",
         ))
 
 
@@ -91,51 +69,45 @@ class GatesView(FigureView):
         yield Plot()
 
     def show(self, s: GatesState) -> None:
-        part = s.split()
-        segments = update_segments(part, "kept f·c", "written i·ĉ", "discarded (1−f)·c")
-        segments.append(Segment(0.0, "not written", "dim", "·", f"{1.0 - s.i:.2f}"))
+        r = s.readings()
+        segments = update_segments((r.kept, r.written, r.discarded), "kept f·c", "written i·ĉ", "discarded (1−f)·c")
+        segments.append(Segment(0.0, "not written", "dim", "·", f"{r.not_written:.2f}"))
         self.query_one(GateBar).show(segments, scale=2.0, suffix="of c_{t−1} + ĉ = 2")
-        c = s.repeated()
         self.query_one("#update", Readouts).show([
-            (f"c_{{t−1}} = ĉ = 1:  c_t = {s.f:.2f}·1 + {s.i:.2f}·1 =", f"{part['c']:.2f}"),
-            (f"after {REPEATS} repeats c_{REPEATS} =", f"{c[-1]:.2f}")])
+            (f"c_{{t−1}} = ĉ = 1:  c_t = {s.f:.2f}·1 + {s.i:.2f}·1 =", f"{r.c:.2f}"),
+            (f"after {REPEATS} repeats c_{REPEATS} =", f"{r.c_repeated[-1]:.2f}")])
         if s.f >= 1.0:
             case = "f = 1: nothing is discarded, a pure accumulator: c grows by i·ĉ every step"
         elif s.f <= 0.0:
             case = "f = 0: the old state is gone in one step; c_t is only what was just written"
         else:
-            case = f"0 < f < 1: c levels off at i·ĉ/(1−f) = {s.level():.2f}"
+            case = f"0 < f < 1: c levels off at i·ĉ/(1−f) = {r.level:.2f}"
         self.query_one("#case", Readouts).show([(case, "")])
-        steps = tuple(float(k) for k in range(REPEATS + 1))
-        top = max(2.0, float(c.max()) * 1.1)
-        level = s.level()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(steps, tuple(c.tolist()), "c_t, the same update repeated", GREEN),),
-            lines=(Line(level, "i·ĉ/(1−f)", GREY),) if level is not None and s.f > 0 and level <= top else (),
-            xlim=(0, REPEATS), ylim=(0.0, top), xlabel="steps (c_0 = 1, ĉ = 1 every step)",
+            series=(Series(r.steps, r.c_repeated, "c_t, the same update repeated", GREEN),),
+            lines=(Line(r.level, "i·ĉ/(1−f)", GREY),) if r.level_shown else (),
+            xlim=(0, REPEATS), ylim=(0.0, r.y_top), xlabel="steps (c_0 = 1, ĉ = 1 every step)",
         ))
 
 
-class PathView(FigureView):
+class ForgetPathView(FigureView):
     def compose(self):
         yield Plot()
         yield Readouts(id="at")
         yield Readouts(id="rnn")
 
-    def show(self, s: PathState) -> None:
-        hops, lstm_path, rnn = s.curves()
-        x = tuple(float(k) for k in hops)
+    def show(self, s: ForgetPathState) -> None:
+        r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(x, tuple(rnn.tolist()), f"RNN product (T2, W_h = {W_H:.2f})", RED),  # LSTM on top
-                    Series(x, tuple(lstm_path.tolist()), f"LSTM f^k, f = {s.f:.2f}", GREEN)),
+            series=(Series(r.hops, r.rnn, f"RNN product (T2, W_h = {r.rnn_w_h:.2f})", RED),  # LSTM on top
+                    Series(r.hops, r.lstm, f"LSTM f^k, f = {s.f:.2f}", GREEN)),
             cursor=float(s.k), xlim=(0, PATH_HOPS), ylim=(0.0, 1.05), xlabel="k: steps back from c_k to c_0",
         ))
         self.query_one("#at", Readouts).show([
-            (f"k = {s.k}:  f^k =", small(float(lstm_path[s.k]))), ("RNN product", small(float(rnn[s.k])))])
-        below = s.rnn_below(0.01)
+            (f"k = {s.k}:  f^k =", small(r.f_k)), ("RNN product", small(r.rnn_k))])
         self.query_one("#rnn", Readouts).show([
-            ("RNN product below 0.01 from hop", str(below) if below is not None else "never"),
-            (f"f^{PATH_HOPS}", small(float(lstm_path[-1])))])
+            ("RNN product below 0.01 from hop", str(r.rnn_below) if r.rnn_below is not None else "never"),
+            (f"f^{PATH_HOPS}", small(r.f_last))])
 
 
 class BiasView(FigureView):
@@ -145,20 +117,17 @@ class BiasView(FigureView):
         yield Readouts(id="why")
 
     def show(self, s: BiasState) -> None:
-        xs, ys = s.curve()
-        marks = s.landmarks()
+        r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(tuple(xs.tolist()), tuple(ys.tolist()), f"σ(b_f)^{s.k}: c_0 left after {s.k} steps",
-                           GREEN),
-                    Series(tuple(b for b, _ in marks), tuple(v for _, v in marks), "b_f = 0 and b_f = 1", GREY,
+            series=(Series(r.b_f_grid, r.survival_curve, f"σ(b_f)^{s.k}: c_0 left after {s.k} steps", GREEN),
+                    Series(r.landmarks_b_f, r.landmarks_survival, "b_f = 0 and b_f = 1", GREY,
                            marker="◆", scatter=True)),
             cursor=s.b_f, log_y=True, xlabel="forget-gate bias b_f",
         ))
-        f, left = s.gate(), s.left()
-        share = f" ({left:.2%})" if left >= 1e-4 else ""
+        share = f" ({pct(r.survival, 2)})" if r.survival >= 1e-4 else ""
         self.query_one("#left", Readouts).show([
-            ("b_f", f"{s.b_f:.2f}"), ("→ f = σ(b_f)", f"{f:.3f}"),
-            (f"→ left after {s.k} steps f^{s.k}", small(left) + share)])
+            ("b_f", f"{s.b_f:.2f}"), ("→ f = σ(b_f)", f"{r.f:.3f}"),
+            (f"→ left after {s.k} steps f^{s.k}", small(r.survival) + share)])
         self.query_one("#why", Readouts).show([
             ("the fix: initialise", "b_f = 1"), ("(Gers et al. 2000; Jozefowicz et al. 2015)", "")])
 
@@ -171,25 +140,22 @@ class GruView(FigureView):
         yield Plot()
 
     def show(self, s: GruState) -> None:
-        lstm_part, gru_part = s.splits()
+        r = s.readings()
         self.query_one("#bar-lstm", GateBar).show(
-            update_segments(lstm_part, "keep f", "write i", "discard"), scale=2.0, suffix=f"c_t {lstm_part['c']:.2f}")
+            update_segments(lengths(r.lstm), "keep f", "write i", "discard"), scale=2.0, suffix=f"c_t {r.lstm['c']:.2f}")
         self.query_one("#bar-gru", GateBar).show(
-            update_segments(gru_part, "keep f", "write 1−f", "discard"), scale=2.0, suffix=f"h_t {gru_part['h']:.2f}")
+            update_segments(lengths(r.gru), "keep f", "write 1−f", "discard"), scale=2.0, suffix=f"h_t {r.gru['h']:.2f}")
         self.query_one("#sum", Readouts).show([
-            ("keep + write:  LSTM f + i =", f"{s.f + s.i:.2f}"), ("GRU f + (1−f) =", f"{s.f + (1.0 - s.f):.2f}")])
-        line = tuple(float(v) for v in np.linspace(0.0, 1.0, 41))
+            ("keep + write:  LSTM f + i =", f"{r.lstm_sum:.2f}"), ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
         self.query_one(Plot).show(PlotSpec(
             xlim=(0.0, 1.0), ylim=(0.0, 1.0), xlabel="keep (f)",
-            series=(Series(line, tuple(1.0 - v for v in line), "GRU: write = 1 − keep", ORANGE),
+            series=(Series(r.line_keep, r.line_write, "GRU: write = 1 − keep", ORANGE),
                     Series((s.f,), (s.i,), "LSTM: (f, i)", GREEN, marker="●", scatter=True),
-                    Series((s.f,), (1.0 - s.f,), "GRU: (f, 1 − f)", ORANGE, marker="◆", scatter=True)),
+                    Series((s.f,), (r.gru_write,), "GRU: (f, 1 − f)", ORANGE, marker="◆", scatter=True)),
         ))
 
 
 class ParamsView(FigureView):
-    DEFAULT_CSS = "ParamsView GateBar { margin-bottom: 1; }"
-
     def on_resize(self) -> None:
         rows = min(max((self.size.height - 6) // 3 - 1, 1), 4)
         for bar in self.query(GateBar):
@@ -204,19 +170,17 @@ class ParamsView(FigureView):
         yield Readouts(id="budget")
 
     def show(self, s: ParamsState) -> None:
-        counts = s.counts()
-        data = s.data()
-        block, blocks = data["block"], data["blocks"]
-        for cell, n in counts.items():
-            parts = [Segment(block, "block", KEPT, "█") for _ in range(blocks[cell])]
+        r = s.readings()
+        for cell, n in r.counts.items():
+            parts = [Segment(r.block, "block", KEPT, "█") for _ in range(r.blocks[cell])]
             self.query_one(f"#bar-{cell.lower()}", GateBar).show(
-                parts, scale=block * max(blocks.values()), suffix=f"{count(n):>7} = {blocks[cell]}×")
+                parts, scale=r.bar_scale, suffix=f"{count(n):>7} = {r.blocks[cell]}×")
         self.query_one("#block", Readouts).show([
-            (f"one block = 2d² + d = 2·{s.d}² + {s.d} =", f"{block:,}")])
-        self.query_one("#exact", Readouts).show([(cell, f"{n:,}") for cell, n in counts.items()])
-        widths = s.same_budget()
+            (f"one block = 2d² + d = 2·{s.d}² + {s.d} =", f"{r.block:,}")])
+        self.query_one("#exact", Readouts).show([(cell, f"{n:,}") for cell, n in r.counts.items()])
+        widths = r.width_at_lstm_budget
         self.query_one("#budget", Readouts).show([
-            (f"for the LSTM's {count(counts['LSTM'])}:  RNN d ≈", f"{widths['RNN']:.0f}"),
+            (f"for the LSTM's {count(r.counts['LSTM'])}:  RNN d ≈", f"{widths['RNN']:.0f}"),
             ("GRU d ≈", f"{widths['GRU']:.0f}"), ("LSTM d =", f"{s.d}")])
 
 
@@ -230,7 +194,7 @@ class LstmScreen(TopicScreen):
         Figure("gates", "Gates as proportions", "F11", GatesState, GatesView,
                "f keeps part of c_{t−1}, i writes part of the candidate ĉ, the rest is discarded. "
                "f = 1 makes a pure accumulator; f = 0 forgets in one step.", key_steps=(0.0, 0.7, 1.0)),
-        Figure("path", "The only path back to c_0", "F12", PathState, PathView,
+        Figure("path", "The only path back to c_0", "F12", ForgetPathState, ForgetPathView,
                "From c_k back to c_0 there is one path, k forget gates: f^k and nothing else. "
                "The RNN's product of tanh'·W_h (T2) is near 0 within about ten hops.", key_steps=(0, 10, 50, 100)),
         Figure("bias", "The forget-gate bias", "F13", BiasState, BiasView,
