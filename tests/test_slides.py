@@ -188,10 +188,10 @@ def test_sample_deck_follows_the_lecture(capsys):
     """Frames of topics not built yet are skipped here (named below); all others must check out."""
     data = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))
     built = {t.TOPIC_ID for t in topics()}
-    topics = [f["figure"].split("/")[0] for f in data["frame"]]
+    deck_topics = [f["figure"].split("/")[0] for f in data["frame"]]
     order = ["recurrence", "gradients", "lstm", "seq2seq", "parallel"]
-    assert [t for t in dict.fromkeys(topics)] == order  # the seed lecture's order
-    skipped = [n for n, t in enumerate(topics, 1) if t not in built]
+    assert [t for t in dict.fromkeys(deck_topics)] == order  # the seed lecture's order
+    skipped = [n for n, t in enumerate(deck_topics, 1) if t not in built]
     if skipped:
         warnings.warn(f"sample deck: frames {skipped} not checked: topics not registered yet "
                       f"({', '.join(sorted({topics[n - 1] for n in skipped}))})")
