@@ -35,15 +35,15 @@ class SizedView(FigureView):
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")
         self.set_class(event.size.height >= TALL, "-tall")
-        if getattr(self, "_state", None) is not None:
-            self.show(self._state)
+        if getattr(self, "_shown", None) is not None:
+            self.show(self._shown)
 
     @property
     def wide(self) -> bool:
         return self.has_class("-wide")
 
     def remember(self, state) -> None:
-        self._state = state
+        self._shown = state
 
 
 # -- F22 ------------------------------------------------------------------------------------------
