@@ -102,6 +102,20 @@ def binary_bytes(n: float) -> str:
     return f"{n:.0f} B"
 
 
+def grouped(n: float) -> str:
+    """A whole number with thousands separators: 68,719,476,736."""
+    if (word := _finite(n)) is not None:
+        return word
+    return f"{n:,.0f}"
+
+
+def factor(v: float, digits: int = 4) -> str:
+    """A factor in a written-out product: negative values in brackets, 0.7773·(-0.1080)."""
+    if (word := _finite(v)) is not None:
+        return word
+    return f"{v:.{digits}f}" if v >= 0 else f"({v:.{digits}f})"
+
+
 def progress_bar(done: int, total: int, width: int = 16) -> str:
     """▕████░░░░▏-style bar body for done of total."""
     filled = 0 if total <= 0 else round(width * min(max(done / total, 0.0), 1.0))

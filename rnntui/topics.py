@@ -16,6 +16,7 @@ REGISTRY: tuple[tuple[int, str, str], ...] = (
     (3, "lstm", "LstmScreen"),
     (4, "seq2seq", "Seq2seqScreen"),
     (6, "parallel", "ParallelScreen"),
+    (8, "serving", "ServingScreen"),
 )
 IDS: tuple[str, ...] = tuple(topic_id for _, topic_id, _ in REGISTRY)
 NUMBERS: dict[str, int] = {topic_id: n for n, topic_id, _ in REGISTRY}

@@ -188,18 +188,19 @@ def test_sample_deck_follows_the_lecture(capsys):
     """Frames of topics not built yet are skipped here (named below); all others must check out."""
     data = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))
     built = {t.TOPIC_ID for t in topics()}
-    deck_topics = [f["figure"].split("/")[0] for f in data["frame"]]
-    order = ["recurrence", "gradients", "lstm", "seq2seq", "parallel"]
-    assert [t for t in dict.fromkeys(deck_topics)] == order  # the seed lecture's order
-    skipped = [n for n, t in enumerate(deck_topics, 1) if t not in built]
+    named = [f["figure"].split("/")[0] for f in data["frame"]]
+    spec = ["recurrence", "gradients", "lstm", "seq2seq", "attention", "parallel", "memory", "serving"]
+    assert [t for t in dict.fromkeys(named)] == [t for t in spec if t in named]  # the lecture's order
+    assert named[0] == "recurrence" and named[-1] == "serving"  # it ends where the lecture ends
+    skipped = [n for n, t in enumerate(named, 1) if t not in built]
     if skipped:
         warnings.warn(f"sample deck: frames {skipped} not checked: topics not registered yet "
-                      f"({', '.join(sorted({deck_topics[n - 1] for n in skipped}))})")
-    data["frame"] = [f for f, t in zip(data["frame"], deck_topics) if t in built]
+                      f"({', '.join(sorted({named[n - 1] for n in skipped}))})")
+    data["frame"] = [f for f, t in zip(data["frame"], named) if t in built]
     deck = parse(data, str(SAMPLE))
-    assert len(deck.frames) == len(deck_topics) - len(skipped) >= 20
+    assert len(deck.frames) == len(named) - len(skipped) >= 20
     if not skipped:
-        assert len(load(SAMPLE).frames) == len(deck_topics)
+        assert len(load(SAMPLE).frames) == len(named)
 
 
 BAD = [

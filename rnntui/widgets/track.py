@@ -1,6 +1,8 @@
 """The token track: a row of tokens with rows of cells above them, one column per position.
 
 A cell holding None has not been computed yet and is drawn dashed and empty: it does not exist.
+A position listed in a row's `faint` is drawn dashed and dim with its value inside: it exists but
+does not count (e.g. a gradient cut to exactly 0).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ class Row:
     label: str
     cells: tuple[float | str | None, ...]
     link: str = " "  # drawn between neighbouring cells, e.g. "→" for a recurrence
+    faint: tuple[int, ...] = ()  # positions drawn dashed and dim, value shown
 
 
 def _fmt(value) -> str:
@@ -58,6 +61,13 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4)
                 mid.append(" ")
                 bot.append("└" + "╌" * INNER + "┘ ", style="dim")
                 continue
+            if t in row.faint:
+                top.append("┌" + "╌" * INNER + "┐ ", style="dim")
+                mid.append("╎", style="dim")
+                mid.append(f"{_fmt(value):^{INNER}}", style="dim")
+                mid.append("╎ ", style="dim")
+                bot.append("└" + "╌" * INNER + "┘ ", style="dim")
+                continue
             style = _style(value, t == current)
             top.append("┌" + "─" * INNER + "┐ ")
             mid.append("│")
@@ -70,6 +80,20 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4)
             out.append_text(part)
             out.append("\n")
     out.rstrip()
+    return out
+
+
+def span_text(n: int, start: int, stop: int, label: str, label_width: int = 4) -> Text:
+    """A bracket under the columns start … stop − 1 of a track with n positions, `label` in it:
+    `└──── label ────┘`; the columns before it get a dim `✂` at the cut."""
+    out = Text(" " * label_width)
+    cell = INNER + 3
+    if start > 0:
+        out.append(" " * (start * cell - 2) + "✂ ", style="dim")
+    inner = max((stop - start) * cell - 3, 0)
+    words = f" {label} "[:inner]
+    left = (inner - len(words)) // 2
+    out.append("└" + "─" * left + words + "─" * (inner - left - len(words)) + "┘", style="bold")
     return out
 
 

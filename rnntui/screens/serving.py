@@ -1,0 +1,267 @@
+"""T8 `serving`: what attention costs at serving time, and the way back to a fixed state."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from rnntui import fmt
+from rnntui.figure import Figure
+from rnntui.figures.serving import CONTEXTS, DECAY_STEPS, N_WAY, CellState, KvState, WaybackState, WindowState
+from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, style
+from rnntui.widgets.track import Row, TokenTrack, span_text
+
+WIDE = 150  # at least this many columns: pictures side by side
+TALL = 30  # at least this many rows for the view: the extra plot or grids show
+GATE_WORDS = {"f": ("σ", "forget", "share of c_{t−1} kept"), "i": ("σ", "input", "share of g written"),
+              "g": ("tanh", "candidate", "what could be written"), "o": ("σ", "output", "share of tanh(c) shown")}
+
+
+def upto(values: tuple, t: int) -> tuple:
+    """One cell per position: the value where it exists, None (a dashed cell) after t."""
+    return tuple(v if i <= t else None for i, v in enumerate(values))
+
+
+def vector(values) -> str:
+    return " ".join(f"{v:+.3f}" for v in values)
+
+
+class SizedView(FigureView):
+    """A view that knows whether it is wide or tall enough for its extra pictures."""
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width >= WIDE, "-wide")
+        self.set_class(event.size.height >= TALL, "-tall")
+        if getattr(self, "_shown", None) is not None:
+            self.show(self._shown)
+
+    @property
+    def wide(self) -> bool:
+        return self.has_class("-wide")
+
+    def remember(self, state) -> None:
+        self._shown = state
+
+
+# -- F22 ------------------------------------------------------------------------------------------
+def cell_sheet(s: CellState, wide: bool) -> Text:
+    """The cell's formulas with this step's values in them."""
+    r, t = s.readings(), s.step
+    v = r.terms
+    prev = f"_{t - 1}" if t else "_{−1}"
+    out = Text()
+    out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.factor(v['h_prev'])}   c{prev} = {fmt.factor(v['c_prev'])}")
+    out.append(f"   a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
+    if wide:
+        for g in ("f", "i", "g", "o"):
+            squash, name, meaning = GATE_WORDS[g]
+            W, U, b = r.weights[g]
+            out.append(f"{g} = {squash}({W:.2f}·{fmt.factor(v['x'])} + {U:.2f}·{fmt.factor(v['h_prev'])} + {b:.2f})"
+                       f" = {squash}({v['a_' + g]:+.4f}) = ")
+            out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
+            out.append(f"   {name}: {meaning}\n", style="dim")
+    else:
+        for pair in (("f", "i"), ("g", "o")):
+            for k, g in enumerate(pair):
+                squash = GATE_WORDS[g][0]
+                out.append(("    " if k else "") + f"{g} = {squash}({v['a_' + g]:+.4f}) = ")
+                out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
+            out.append("\n")
+    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.factor(v['c_prev'])} + {v['i']:.4f}·{fmt.factor(v['g'])}"
+               + (f" = {fmt.factor(v['kept'])} + {fmt.factor(v['written'])}" if wide else "") + " = ")
+    out.append(f"{v['c']:.4f}", style="bold")
+    out.append("   kept + written\n" if wide else "\n", style="dim")
+    out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.factor(v['c'])}) = {v['o']:.4f}·{fmt.factor(v['tanh_c'])} = ")
+    out.append(f"{v['h']:.4f}", style="bold")
+    if wide:
+        out.append("   c is the memory; h is what is shown", style="dim")
+    return out
+
+
+class CellView(SizedView):
+    def compose(self):
+        with Horizontal(id="cell-row"):
+            yield TokenTrack()
+            yield Static(id="sheet")
+        yield Plot()
+
+    def show(self, s: CellState) -> None:
+        self.remember(s)
+        r, t = s.readings(), s.step
+        self.query_one(TokenTrack).show((Row("c", upto(r.c, t), "─"), Row("h", upto(r.h, t), "→"),
+                                         Row("x", r.tokens)), t)
+        self.query_one("#sheet", Static).update(cell_sheet(s, self.wide))
+        steps = tuple(float(k) for k in range(t + 1))
+        self.query_one(Plot).show(PlotSpec(
+            series=(Series(steps, r.c[: t + 1], "c_t (cell state)", GREEN),
+                    Series(steps, r.h[: t + 1], "h_t = o·tanh(c_t)", BLUE)),
+            lines=(Line(0.0, "", GREY),), cursor=float(t), xlim=(0, len(r.tokens) - 1), xlabel="t",
+        ))
+
+
+# -- F23 ------------------------------------------------------------------------------------------
+class WindowView(SizedView):
+    def compose(self):
+        yield TokenTrack()
+        yield Static(id="span")
+        yield Readouts(id="forward")
+        yield Readouts(id="backward")
+        yield Readouts(id="stored")
+        yield Plot()
+
+    def show(self, s: WindowState) -> None:
+        self.remember(s)
+        r, k = s.readings(), s.window
+        outside = tuple(i for i, inside in enumerate(r.inside) if not inside)
+        grads = tuple("0" if i in outside else g for i, g in enumerate(r.grads))
+        self.query_one(TokenTrack).show((Row("h", r.h, "→"), Row("x", r.tokens),
+                                         Row("∂h", grads, "←", faint=outside)), None)
+        label = f"window k={k}: backward" if k >= 3 else f"k={k}"
+        self.query_one("#span", Static).update(span_text(r.n, r.first_inside, r.n, label))
+        last = r.n - 1
+        self.query_one("#forward", Readouts).show([
+            ("forward", f"h_{last} = {r.h_last:.4f} for every k: the states row never changes")])
+        self.query_one("#backward", Readouts).show([
+            (f"backward ∂h_{last}/∂h_t:", " … ".join(f"{g:.4f}" for g in (r.grads[r.first_inside], r.grads[-1]))
+             + f" inside; exactly 0 in the {r.dropped} dashed cells")])
+        self.query_one("#stored", Readouts).show([
+            ("activations stored for backward", f"{r.stored} of {r.n}"),
+            (f"∂h_{last}/∂W_h seen", f"{r.weight_grad:.4f} of {r.weight_grad_full:.4f}")])
+        t = tuple(float(i) for i in range(r.n))
+        self.query_one(Plot).show(PlotSpec(
+            series=(Series(t, r.full_grads, "full ∂h_7/∂h_t", GREY), Series(t, r.grads, f"window k={k}", ORANGE)),
+            lines=(Line(r.first_inside - 0.5, "cut", RED, vertical=True, dashed=True),),
+            log_y=True, ylim=(1e-2, 1.5), xlim=(0, r.n - 1), xlabel="t (▼0: the gradient is exactly 0 from here back)",
+        ))
+
+
+# -- F24 ------------------------------------------------------------------------------------------
+class KvView(SizedView):
+    def compose(self):
+        yield Readouts(id="kv")
+        yield Readouts(id="state")
+        yield Readouts(id="ratio")
+        yield Plot()
+        yield Readouts(id="units")
+
+    def show(self, s: KvState) -> None:
+        self.remember(s)
+        r = s.readings()
+        n = fmt.grouped(s.context)
+        self.query_one("#kv", Readouts).show([
+            (f"KV cache        2 (K,V)·{r.layers} layers·{r.kv_width} wide·{n} tokens·{r.dtype_bytes} B =",
+             fmt.binary_bytes(r.kv_bytes))])
+        self.query_one("#state", Readouts).show([
+            (f"recurrent state {r.layers} layers·{r.width} wide·{r.dtype_bytes} B =", fmt.binary_bytes(r.state_bytes)),
+            ("at any context", "")], sep="  ")
+        gqa = ("" if s.gqa == "1" else f"   gqa {s.gqa}: ÷{s.gqa} of {fmt.binary_bytes(r.kv_bytes_mha)}")
+        self.query_one("#ratio", Readouts).show([
+            ("cache / state", f"{fmt.grouped(r.ratio)}×"),
+            ("", f"{fmt.pct(r.share)} of an 80 GB accelerator" + ("" if r.fits else " ▲ does not fit") + gqa)])
+        self.query_one("#units", Readouts).show([
+            ("an LSTM keeps h and c:", fmt.binary_bytes(r.lstm_bytes)), ("exact", f"{fmt.grouped(r.kv_bytes)} B")])
+        self.query_one(Plot).show(PlotSpec(
+            series=(Series(r.tokens, r.kv_curve, "KV cache (grows with context)", ORANGE),
+                    Series(r.tokens, r.state_curve, "recurrent state (fixed)", BLUE)),
+            lines=(Line(r.accelerator_bytes, "80 GB accelerator", RED, dashed=True, align="left"),),
+            cursor=float(s.context), log_x=True, log_y=True, xlim=(CONTEXTS[0], CONTEXTS[-1]),
+            ylim=(1e5, 1e12), xlabel="context (tokens)" if self.has_class("-tall") else "", legend="below",
+        ))
+
+
+# -- the way back -----------------------------------------------------------------------------------
+def matrix_text(rows, t: int) -> Text:
+    """The masked matrix, rows normalised; row t reversed and marked ▸, the zeros above the diagonal as ·."""
+    out = Text()
+    out.append("   masked n×n matrix (how it trains), rows normalised\n", style="bold")
+    for i, row in enumerate(rows):
+        mark = "▸" if i == t else " "
+        out.append(f"{mark}{i:>2} ", style="bold" if i == t else "dim")
+        line = " ".join("  ·  " if j > i else f"{w:.3f}" for j, w in enumerate(row))
+        out.append(line + "\n", style="bold reverse" if i == t else "")
+    return out
+
+
+def state_text(S, z, t: int) -> Text:
+    out = Text()
+    out.append(f"state S_{t} (d×d) and z_{t} (d): all that is kept\n", style="bold")
+    for row, zi in zip(S, z):
+        out.append(" ".join(f"{v:+7.2f}" for v in row))
+        out.append(f"   {zi:6.2f}\n", style="dim")
+    return out
+
+
+class WaybackView(SizedView):
+    def compose(self):
+        yield Readouts(id="outs")
+        yield Readouts(id="decay")
+        yield Readouts(id="memory")
+        yield Readouts(id="capacity")
+        with Horizontal(id="wb-grids"):
+            yield Static(id="matrix")
+            yield Static(id="state")
+        yield Readouts(id="family")
+        yield Plot()
+
+    def show(self, s: WaybackState) -> None:
+        self.remember(s)
+        r, t = s.readings(), s.step
+        wide = self.wide
+        self.query_one("#outs", Readouts).show([
+            (f"parallel  out_{t}" + ("  = row t of the masked matrix · V    " if wide else ""), vector(r.out_parallel)),
+            (f"recurrent out_{t}" + ("  = φ(q_t)ᵀS_t / φ(q_t)ᵀz_t           " if wide else ""), vector(r.out_recurrent)),
+            ("largest |difference|", f"{fmt.sci(r.diff)} (rounding)")], sep="\n")
+        gated = ("plain" if s.gamma >= 1 else "gated") if not wide else (
+            "plain linear attention" if s.gamma >= 1 else "gated, RetNet-style (Mamba: γ_t from the input)")
+        self.query_one("#decay", Readouts).show([
+            (f"γ {s.gamma:.2f}", gated), (f"γ^{DECAY_STEPS}", f"{fmt.small(r.decay_left)} (T3's f^k)")])
+        self.query_one("#memory", Readouts).show([
+            ("state", f"{r.d}×{r.d} + {r.d} = {r.state_numbers} numbers, any n"),
+            ("KV cache 2·n·d", f"{fmt.grouped(r.kv_numbers)} at n={r.stored}"
+             + ("" if r.stored == r.n else f", {fmt.grouped(r.kv_numbers_all)} at n={r.n}"))])
+        ortho = (f"{fmt.sci(r.recall_orthonormal)}, exact" if r.orthonormal_fits
+                 else f"none (only {r.d} exist)")
+        self.query_one("#capacity", Readouts).show([
+            (f"recall of n={r.stored} pairs from S (d={r.d}): orthonormal keys", ortho),
+            ("                                     random keys",
+             f"{r.recall_random:.2f} ≈ √((n−1)/d) = {r.recall_closed_form:.2f}")], sep="\n")
+        tall = self.has_class("-tall")
+        self.query_one("#wb-grids").display = tall
+        if tall:
+            self.query_one("#matrix", Static).update(matrix_text(r.matrix, t))
+            self.query_one("#state", Static).update(state_text(r.S, r.z, t))
+        self.query_one("#family", Readouts).show([(f"{name:<16}", line) for name, line in r.architectures], sep="\n")
+        n = tuple(float(k) for k in r.recall_n)
+        self.query_one(Plot).show(PlotSpec(
+            series=(Series(n, r.recall_random_curve, "random unit keys (measured)", ORANGE),
+                    Series(n, r.recall_closed_curve, "√((n−1)/d)", GREY),
+                    Series(n[: r.d], r.recall_orthonormal_curve, "orthonormal keys", GREEN)),
+            lines=(Line(float(r.d), f"n = d = {r.d}", PURPLE, vertical=True, dashed=True),),
+            cursor=float(r.stored), xlim=(1, n[-1]), xlabel="pairs n written into one d×d state: recall error",
+        ))
+
+
+class ServingScreen(TopicScreen):
+    TOPIC_ID = "serving"
+    TITLE = "Serving: the state comes back"
+    FIGURES = (
+        Figure("cell", "The LSTM cell in full", "F22", CellState, CellView,
+               "The cheat sheet: four gates from x_t and h_{t−1}, c = f·c + i·g, h = o·tanh(c). "
+               "T3's weights on T1's tokens: every term with its value.",
+               key_steps=(0, 3, 7)),
+        Figure("window", "Truncated BPTT", "F23", WindowState, WindowView,
+               "Backpropagate through only the last k states: the forward pass is unchanged, the "
+               "gradient is exactly 0 behind the cut, and only k activations are stored.",
+               key_steps=(1, 4, 8)),
+        Figure("kvcache", "KV cache vs recurrent state", "F24", KvState, KvView,
+               "Serving attention keeps a K and a V per past token per layer; a recurrent model, one fixed "
+               "state. Binary units: GiB = 2³⁰ B (the seed writes GB, KB).",
+               key_steps=(4096, 131_072)),
+        Figure("wayback", "The way back", "§8", WaybackState, WaybackView,
+               "Linear attention trains as a masked n×n matrix and serves as a recurrence S_t = γS_{t−1} "
+               "+ φ(k_t)v_tᵀ: the same outputs, from a fixed d×d state.",
+               key_steps=(0, N_WAY - 1)),
+    )

@@ -1,0 +1,291 @@
+"""T8 `serving` figures against issue 14's pinned numbers and independent oracles: the cell in full
+(f 0.7773 … h 0.1577 at t=0; c 0.9105, h 0.5104 at t=7), truncated BPTT (h_7 = 0.3357 for every k,
+exact zeros behind the cut), the KV cache (64 GiB = 2**36 bytes at 131,072 tokens vs 256 KiB,
+262,144×; GQA ÷4 → 16 GiB; 4096 tokens → 2 GiB) and the way back (linear attention two ways)."""
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from rnntui.cli import main
+from rnntui.figures.serving import CellState, KvState, WaybackState, WindowState
+from rnntui.fmt import binary_bytes
+from rnntui.render import render
+from rnntui.topics import find, topic
+
+GIB, KIB = 2**30, 2**10
+TOKENS = (0.5, 0.5, -0.5, 1.0, 0.0, 0.0, -0.5, 0.4)  # T1's track, as the issue gives it
+
+
+def sig(z):
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def txt(figure_id, state, size=(80, 24)):
+    screen, figure = find(f"serving/{figure_id}")
+    return render(screen, figure, state, "txt", size)
+
+
+def shot(*args):
+    return subprocess.run([sys.executable, "-m", "rnntui", "shot", *args], capture_output=True, text=True)
+
+
+# -- F22: the cell in full -----------------------------------------------------------------------
+def test_cell_pinned_terms_at_t0_and_t7():
+    r0 = CellState(step=0).readings().terms
+    assert {k: f"{r0[k]:.4f}" for k in "figo"} == {"f": "0.7773", "i": "0.6225", "g": "0.3799", "o": "0.6792"}
+    assert (f"{r0['c']:.4f}", f"{r0['h']:.4f}") == ("0.2365", "0.1577")
+    r7 = CellState(step=7).readings().terms
+    assert (f"{r7['c']:.4f}", f"{r7['h']:.4f}") == ("0.9105", "0.5104")
+
+
+def test_cell_step_zero_by_hand():
+    # x = 0.5, h = c = 0 with T3's weights: a_f = 1.25, a_i = 0.5, a_g = 0.4, a_o = 0.75
+    v = CellState(step=0).readings().terms
+    f, i, g, o = sig(1.25), sig(0.5), math.tanh(0.4), sig(0.75)
+    assert (v["f"], v["i"], v["g"], v["o"]) == pytest.approx((f, i, g, o), rel=1e-14)
+    assert v["c"] == pytest.approx(i * g, rel=1e-14) and v["h"] == pytest.approx(o * math.tanh(i * g), rel=1e-14)
+
+
+def test_cell_terms_add_up_at_every_step():
+    for t in range(8):
+        v = CellState(step=t).readings().terms
+        assert v["c"] == pytest.approx(v["f"] * v["c_prev"] + v["i"] * v["g"], rel=1e-13)
+        assert v["h"] == pytest.approx(v["o"] * math.tanh(v["c"]), rel=1e-13)
+        assert v["x"] == TOKENS[t]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+def test_cell_shows_every_pinned_value(size):
+    text = txt("cell", CellState(step=0), size)
+    for word in ("0.7773", "0.6225", "0.3799", "0.6792", "0.2365", "0.1577"):
+        assert word in text
+    text = txt("cell", CellState(step=7), size)
+    assert "0.9105" in text and "0.5104" in text
+
+
+# -- F23: truncated BPTT ------------------------------------------------------------------------
+GRADS = ("0.0573", "0.1056", "0.1206", "0.2957", "0.4969", "0.7179", "0.7985", "1.0000")  # dh_7/dh_t
+
+
+def test_window_default_and_axis():
+    s = WindowState()
+    assert s.AXIS == "window" and s.window == 4
+    assert s.param("window").bounds(s) == (1, 8)
+
+
+@pytest.mark.parametrize("k", range(1, 9))
+def test_window_states_unchanged_gradients_cut_to_exact_zero(k):
+    r = WindowState(window=k).readings()
+    assert f"{r.h_last:.4f}" == "0.3357" and r.h == WindowState(window=8).readings().h
+    assert tuple(f"{g:.4f}" for g in r.grads[8 - k:]) == GRADS[8 - k:]
+    assert all(g == 0.0 for g in r.grads[: 8 - k]) and r.stored == k and r.dropped == 8 - k
+    assert tuple(f"{g:.4f}" for g in r.full_grads) == GRADS
+
+
+def test_window_gradients_by_a_hand_loop():
+    # h_t = tanh(0.9 h_{t-1} + 0.8 x_t); one hop back multiplies by (1 − h_t²)·0.9
+    h, hs = 0.0, []
+    for x in TOKENS:
+        h = math.tanh(0.9 * h + 0.8 * x)
+        hs.append(h)
+    r = WindowState(window=3).readings()
+    assert r.grads[6] == pytest.approx((1 - hs[7] ** 2) * 0.9, rel=1e-13)
+    assert r.grads[5] == pytest.approx((1 - hs[7] ** 2) * (1 - hs[6] ** 2) * 0.81, rel=1e-13)
+
+
+def test_window_json_holds_the_zeros(tmp_path):
+    out = tmp_path / "w.json"
+    assert main(["shot", "serving/window", "--set", "window=3", "-o", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["state"] == {"window": 3} and data["stored"] == 3
+    assert data["grads"][:5] == [0.0] * 5 and data["grads"][-1] == 1.0
+    assert data["inside"] == [False] * 5 + [True] * 3 and len(data["h"]) == 8
+
+
+def test_window_text_shows_zeros_and_the_store():
+    text = txt("window", WindowState(window=4))
+    assert "0.3357" in text and "4 of 8" in text and "✂" in text
+    assert text.count("╎  0   ╎") == 4  # four dashed cells holding 0
+    assert "0.497" in text and "1.000" in text
+
+
+# -- F24: KV cache vs recurrent state ------------------------------------------------------------
+def test_kvcache_at_131072_tokens():
+    r = KvState().with_value("context", "131072").readings()
+    assert r.kv_bytes == 68_719_476_736 == 2**36 == 64 * GIB
+    assert r.state_bytes == 2**18 == 256 * KIB and r.ratio == 262_144
+    assert r.lstm_bytes == 2 * r.state_bytes
+    assert f"{r.share:.0%}" == "86%" and r.fits
+    assert (binary_bytes(r.kv_bytes), binary_bytes(r.state_bytes)) == ("64 GiB", "256 KiB")
+    # the formula written out: 2 (K and V) · 32 layers · 4096 wide · tokens · 2 bytes
+    assert r.kv_bytes == 2 * 32 * 4096 * 131_072 * 2
+
+
+def test_kvcache_gqa_dtype_and_shorter_contexts():
+    s = KvState(context=131_072)
+    assert s.with_value("gqa", "4").readings().kv_bytes == 16 * GIB
+    assert s.with_value("gqa", "8").readings().kv_bytes == 8 * GIB
+    assert s.with_value("gqa", "4").readings().kv_bytes_mha == 64 * GIB
+    assert s.with_value("dtype", "fp32").readings().kv_bytes == 128 * GIB
+    assert s.with_value("dtype", "fp32").readings().state_bytes == 512 * KIB
+    assert KvState(context=4096).readings().kv_bytes == 2 * GIB
+
+
+def test_kvcache_curves_are_log_straight():
+    r = KvState().readings()
+    assert r.tokens == tuple(128 * 2**j for j in range(11))
+    assert all(b == 2 * a for a, b in zip(r.kv_curve, r.kv_curve[1:]))
+    assert set(r.state_curve) == {2**18}
+
+
+def test_context_moves_in_doubling_steps():
+    s = KvState(context=128)
+    assert s.nudged("context", 1).context == 256 and s.nudged("context", -1).context == 128
+    assert KvState(context=65_536).nudged("context", 1).context == 131_072
+    assert KvState(context=131_072).nudged("context", 1).context == 131_072
+    assert s.to_end("context", 1).context == 131_072 and KvState().at_axis_end() is False
+    seen = [s.context]
+    while not s.at_axis_end():
+        s = s.nudged("context", 1)
+        seen.append(s.context)
+    assert len(seen) == 11
+
+
+@pytest.mark.parametrize("value", ["1000", "64", "262144", "many"])
+def test_context_rejects_non_powers_and_out_of_range(value):
+    from rnntui.state import BadValue
+
+    with pytest.raises(BadValue, match=f"context={value}"):
+        KvState().with_value("context", value)
+
+
+def test_shot_kvcache_131072_says_64_gib(capsys):
+    assert main(["shot", "serving/kvcache", "--set", "context=131072", "-o", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "64 GiB" in out and "256 KiB" in out and "262,144×" in out and "68,719,476,736" in out
+
+
+def test_kvcache_text_with_gqa_says_16_gib():
+    text = txt("kvcache", KvState(context=131_072, gqa="4"))
+    assert "16 GiB" in text and "÷4 of 64 GiB" in text
+
+
+# -- the way back --------------------------------------------------------------------------------
+def phi(x):
+    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+
+
+def direct_output(t, gamma):
+    """out_t = Σ_{i≤t} γ^{t−i}(φ(q_t)·φ(k_i)) v_i / Σ_{i≤t} γ^{t−i} φ(q_t)·φ(k_i), one loop, no matrix."""
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal((12, 8)) for _ in range(3))
+    num, den = np.zeros(8), 0.0
+    for i in range(t + 1):
+        w = gamma ** (t - i) * float(phi(q[t]) @ phi(k[i]))
+        num += w * v[i]
+        den += w
+    return num / den
+
+
+@pytest.mark.parametrize("gamma", [1.0, 0.95, 0.8])
+def test_wayback_two_forms_agree_with_a_direct_sum(gamma):
+    for t in (0, 5, 11):
+        r = WaybackState(step=t, gamma=gamma).readings()
+        np.testing.assert_allclose(r.out_parallel, direct_output(t, gamma), rtol=1e-12)
+        np.testing.assert_allclose(r.out_recurrent, direct_output(t, gamma), rtol=1e-12)
+        assert r.diff == np.max(np.abs(np.subtract(r.out_parallel, r.out_recurrent))) < 1e-12
+        assert sum(r.weights) == pytest.approx(1.0) and all(w == 0.0 for w in r.weights[t + 1:])
+
+
+def test_wayback_memory_decay_and_capacity():
+    r = WaybackState(step=11, gamma=0.95).readings()
+    assert r.state_numbers == 8 * 8 + 8 and r.kv_numbers == 2 * 12 * 8
+    assert f"{r.decay_left:.4f}" == "0.0059" and r.decay_left == pytest.approx(0.95**100)
+    assert not r.orthonormal_fits and math.isnan(r.recall_orthonormal)
+    assert r.recall_closed_form == pytest.approx(math.sqrt(11 / 8))
+    assert abs(r.recall_random / r.recall_closed_form - 1) < 0.1
+    r = WaybackState(step=7).readings()
+    assert r.orthonormal_fits and r.recall_orthonormal < 1e-12 and r.decay_left == 1.0
+    assert [name for name, _ in r.architectures] == ["linear attention", "RetNet", "Mamba", "RWKV"]
+
+
+def test_wayback_json_holds_both_outputs_and_their_difference(tmp_path):
+    out = tmp_path / "w.json"
+    assert main(["shot", "serving/wayback", "--set", "gamma=0.9", "--step", "6", "-o", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["state"] == {"step": 6, "gamma": 0.9}
+    assert len(data["out_parallel"]) == len(data["out_recurrent"]) == 8
+    assert data["diff"] == max(abs(a - b) for a, b in zip(data["out_parallel"], data["out_recurrent"])) < 1e-12
+    np.testing.assert_allclose(data["out_parallel"], direct_output(6, 0.9), rtol=1e-12)
+    assert data["recall_orthonormal"] == data["recall_orthonormal"]  # 7 pairs ≤ d: a number, not "nan"
+
+
+def test_wayback_text_shows_both_outputs_and_the_state_size():
+    text = txt("wayback", WaybackState(step=11, gamma=0.95))
+    r = WaybackState(step=11, gamma=0.95).readings()
+    vec = " ".join(f"{v:+.3f}" for v in r.out_parallel)
+    assert text.count(vec) == 2 and "0.0059" in text and "72 numbers" in text and "192" in text
+    for name in ("linear attention", "RetNet", "Mamba", "RWKV"):
+        assert name in text
+
+
+# -- the topic as a whole --------------------------------------------------------------------------
+def test_registered_last_in_lecture_order():
+    from rnntui.topics import REGISTRY
+
+    assert REGISTRY[-1] == (8, "serving", "ServingScreen")
+    assert [f.id for f in topic("serving").FIGURES] == ["cell", "window", "kvcache", "wayback"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60), (50, 16)])
+def test_every_figure_renders_at_every_size(size):
+    for f in topic("serving").FIGURES:
+        for step in f.slide_steps():
+            state = f.state_type().with_value(f.state_type.AXIS, step)
+            text = render(topic("serving"), f, state, "txt", size)
+            assert f.title[:10] in text or size[0] < 80
+
+
+@pytest.mark.parametrize("args,words", [
+    (["serving/kvcache", "--set", "context=1000"], "context=1000"),
+    (["serving/kvcache", "--set", "gqa=2"], "gqa=2"),
+    (["serving/kvcache", "--set", "dtype=bf16"], "dtype=bf16"),
+    (["serving/window", "--set", "window=9"], "window=9"),
+    (["serving/window", "--step", "0"], "--step 0"),
+    (["serving/wayback", "--set", "gamma=1.5"], "gamma=1.5"),
+    (["serving/cell", "--step", "8"], "--step 8"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, words):
+    r = shot(*args, "-o", "-")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0]
+
+
+async def test_keys_double_the_context_and_cycle_gqa():
+    from rnntui.app import RnnApp
+
+    app = RnnApp("serving", "kvcache")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "g")
+        state = app.topic_screen().state
+        assert (state.context, state.gqa) == (8192, "4")
+        assert state.readings().kv_bytes == 1 * GIB  # 4 GiB at 8,192 tokens, a quarter with gqa 4
+        await pilot.press("end")
+        assert app.topic_screen().state.context == 131_072
+
+
+def test_snapshot_kvcache_at_131072_tokens(snap_compare):
+    async def steps(pilot):
+        await pilot.press("end")
+        state = pilot.app.topic_screen().state
+        assert state.context == 131_072 and state.readings().kv_bytes == 2**36  # the number the snapshot shows
+        assert binary_bytes(state.readings().kv_bytes) == "64 GiB"
+
+    from rnntui.app import RnnApp
+
+    assert snap_compare(RnnApp("serving", "kvcache"), terminal_size=(80, 24), run_before=steps)
