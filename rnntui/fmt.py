@@ -89,3 +89,28 @@ def progress_bar(done: int, total: int, width: int = 16) -> str:
     """▕████░░░░▏-style bar body for done of total."""
     filled = 0 if total <= 0 else round(width * min(max(done / total, 0.0), 1.0))
     return "█" * filled + "░" * (width - filled)
+
+
+def fixed(v, digits: int = 2) -> str:
+    """A matrix entry with a fixed number of decimals: 0.649, -1.25; −∞ for a masked score, NaN, and
+    never "-0.00"."""
+    if v is None:
+        return ""
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return "–"
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    if round(v, digits) == 0:
+        v = 0.0
+    return f"{v:.{digits}f}"
+
+
+def grouped(n) -> str:
+    """A whole number with thousands separators: 7,087,872."""
+    if (word := _finite(n)) is not None:
+        return word
+    return f"{int(round(n)):,}"
