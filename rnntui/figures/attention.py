@@ -101,10 +101,10 @@ class QkvState(FigureState):
     """The pipeline X → Q, K, V → S → masked S → A → A·V, one stage per step."""
 
     AXIS: ClassVar[str] = "stage"
+    query: int = param(N - 1, "int", lo=0, hi=N - 1, label="query", fmt="d")  # first: +/- move it at once
     mask: str = _mask()
     weights: str = param("toy", "choice", choices=at.WEIGHT_SETS, key="w", label="weights")
     later: str = param("kept", "choice", choices=("kept", "redrawn"), key="x", label="x₃ x₄")
-    query: int = param(N - 1, "int", lo=0, hi=N - 1, label="query", fmt="d")
     stage: int = param(0, "int", lo=0, hi=len(QKV_STAGES) - 1, label="stage", fmt="d")
 
     def pipeline(self) -> at.Pipeline:

@@ -124,8 +124,13 @@ def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, sp
         if spaced and i:
             out.append(Text(""))
         out.append(line)
-    if cut and spec.title:  # the title says how many columns are drawn
-        out[0].append_text(Text(f"  {shown} of {n_cols} columns", style="dim"))
+    if cut and spec.title:  # the title says how many columns are drawn, where that fits
+        for note in (f"  {shown} of {n_cols} columns", f" {shown}/{n_cols}"):
+            if cell_len(spec.title) + 2 + cell_len(note) <= total:
+                out[0].rstrip()
+                out[0].append(note, style="dim")
+                out[0].append(" " * max(total - out[0].cell_len, 0))
+                break
     return out
 
 
