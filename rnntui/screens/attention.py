@@ -229,7 +229,7 @@ class PositionsView(FigureView):
     def show(self, s: PositionsState) -> None:
         r = s.readings()
         self.query_one(HeatMap).show(r.pe, tuple(str(i) for i in range(r.positions)), cols(r.d), "pos",
-                                     transpose=True)
+                                     transpose=True, group=2)
         p = r.pinned
         here = (s.mask, s.pe)
         rows = [(("full", "off"), "full, no PE", r.full_no_pe, "permuted rows"),
@@ -256,7 +256,7 @@ class PositionsView(FigureView):
             side.append(f" {sci(r.gap):>8} (this state)\n")
         self.query_one("#side", Readouts).update(side)
         self.query_one("#legend", Readouts).update(Text(
-            f"rows: dimensions 0…{r.d - 1} (sampled to fit), columns: positions; ░▒▓█ |PE| and its sign. "
+            f"rows: dimensions 0…{r.d - 1} (sin, cos pairs sampled to fit), columns: positions; ░▒▓█ |PE| and its sign. "
             "… : first and last p, equal for every p.", style="dim"))
 
 

@@ -252,14 +252,17 @@ def sample(n: int, room: int) -> list[int]:
 
 
 def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] = (), width: int = 80,
-               height: int = 20, corner: str = "") -> list[Text]:
+               height: int = 20, corner: str = "", group: int = 1) -> list[Text]:
     """Rows of 2-cell shades; when there are more rows or columns than fit, an even sample of them
-    (first and last kept) with their labels."""
+    (first and last kept) with their labels. `group` rows stay together when sampled (e.g. 2: the
+    sin and cos of one frequency)."""
     rows = [list(map(float, r)) for r in values]
     n_rows = len(rows)
     n_cols = max((len(r) for r in rows), default=0)
     lw = max([cell_len(l) for l in row_labels] + [cell_len(corner), 1])
-    rs = sample(n_rows, max(height - 1, 1))
+    group = max(group, 1)
+    rs = [k * group + g for k in sample(n_rows // group, max((height - 1) // group, 1)) for g in range(group)
+          if k * group + g < n_rows] if n_rows % group == 0 else sample(n_rows, max(height - 1, 1))
     cs = sample(n_cols, max((width - lw - 1) // 2, 1))
     head = [" "] * (2 * len(cs))
     free = 0
@@ -286,18 +289,20 @@ class HeatMap(Static):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.spec: tuple = ((), (), (), "")
+        self.spec: tuple = ((), (), (), "", 1)
 
-    def show(self, values, row_labels=(), col_labels=(), corner: str = "", transpose: bool = False) -> None:
-        """`transpose`: draw the columns of `values` as rows (the labels swap with them)."""
+    def show(self, values, row_labels=(), col_labels=(), corner: str = "", transpose: bool = False,
+             group: int = 1) -> None:
+        """`transpose`: draw the columns of `values` as rows (the labels swap with them); `group`: rows
+        that stay together when sampled."""
         if transpose:
             values, row_labels, col_labels = tuple(zip(*values)), col_labels, row_labels
-        self.spec = (values, tuple(row_labels), tuple(col_labels), corner)
+        self.spec = (values, tuple(row_labels), tuple(col_labels), corner, group)
         self.refresh()
 
     def render(self) -> Text:
-        values, rows, cols, corner = self.spec
+        values, rows, cols, corner, group = self.spec
         width, height = self.size
-        out = Text("\n").join(heat_lines(values, rows, cols, max(width, 10), max(height, 3), corner))
+        out = Text("\n").join(heat_lines(values, rows, cols, max(width, 10), max(height, 3), corner, group))
         out.no_wrap, out.overflow = True, "crop"
         return out
