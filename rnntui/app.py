@@ -91,6 +91,27 @@ class RnnApp(App):
         elif self.topic_screen() is not None:
             self.push_screen(HelpScreen(self.topic_screen()))
 
+    # -- links: Enter on a table cell jumps to a figure; backspace comes back ------------------
+    came_from: tuple[str, str] | None = None  # (topic, figure) a link was followed from
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "back":
+            return self.came_from is not None
+        return True
+
+    async def follow(self, topic: str, figure: str, state: FigureState) -> None:
+        """Open a figure in a given state, remembering where we were for `back`."""
+        here = self.topic_screen()
+        self.came_from = (here.TOPIC_ID, here.figure.id) if here is not None else None
+        await self.goto(topic, figure)
+        self.topic_screen().set_state(state)
+
+    async def action_back(self) -> None:
+        if self.came_from is not None:
+            topic, figure = self.came_from
+            self.came_from = None
+            await self.goto(topic, figure)
+
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
 

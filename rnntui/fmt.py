@@ -36,11 +36,11 @@ def small(v: float) -> str:
     return f"{v:.4f}" if v == 0 or abs(v) >= 1e-3 else f"{v:.2e}"
 
 
-def paren(v: float) -> str:
-    """A factor in a product, three decimals, negative values in brackets: 0.416·(-0.108)."""
+def paren(v: float, digits: int = 3) -> str:
+    """A factor in a written-out product, negative values in brackets: 0.416·(-0.108)."""
     if (word := _finite(v)) is not None:
         return word
-    return f"{v:.3f}" if v >= 0 else f"({v:.3f})"
+    return f"{v:.{digits}f}" if v >= 0 else f"({v:.{digits}f})"
 
 
 def vector(values) -> str:
@@ -109,14 +109,25 @@ def grouped(n: float) -> str:
     return f"{n:,.0f}"
 
 
-def factor(v: float, digits: int = 4) -> str:
-    """A factor in a written-out product: negative values in brackets, 0.7773·(-0.1080)."""
-    if (word := _finite(v)) is not None:
-        return word
-    return f"{v:.{digits}f}" if v >= 0 else f"({v:.{digits}f})"
-
-
 def progress_bar(done: int, total: int, width: int = 16) -> str:
     """▕████░░░░▏-style bar body for done of total."""
     filled = 0 if total <= 0 else round(width * min(max(done / total, 0.0), 1.0))
     return "█" * filled + "░" * (width - filled)
+
+
+def fixed(v, digits: int = 2) -> str:
+    """A matrix entry with a fixed number of decimals: 0.649, -1.25; −∞ for a masked score, NaN, and
+    never "-0.00"."""
+    if v is None:
+        return ""
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return "–"
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    if round(v, digits) == 0:
+        v = 0.0
+    return f"{v:.{digits}f}"

@@ -45,6 +45,8 @@ CONTRACT: tuple[Key, ...] = (
     Key("lab", "t", "lab", "t", "run this figure's lab (again to cancel); only where a figure has one", "lab"),
     Key("reset", "r", "reset", "r", "reset the figure to its defaults"),
     Key("help", "question_mark", "app.help", "?", "help: keys and the focused figure", "help", scope="app"),
+    Key("back", "backspace,b", "app.back", "backspace / b",
+        "back to the table a link came from (attention/summary's Enter)", scope="app"),
     Key("screenshot", "ctrl+s", "app.shot", "ctrl+s", "save a screenshot (SVG) and say where", scope="app"),
     Key("palette", "ctrl+p", "app.command_palette", "ctrl+p",
         "command palette: topics, figures, parameters, theme, screenshot", scope="app"),

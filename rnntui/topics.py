@@ -15,6 +15,7 @@ REGISTRY: tuple[tuple[int, str, str], ...] = (
     (2, "gradients", "GradientsScreen"),
     (3, "lstm", "LstmScreen"),
     (4, "seq2seq", "Seq2seqScreen"),
+    (5, "attention", "AttentionScreen"),
     (6, "parallel", "ParallelScreen"),
     (8, "serving", "ServingScreen"),
 )

@@ -101,3 +101,11 @@ def test_fmt_never_raises_on_awkward_numbers():
             assert isinstance(fn(v), str), (name, v)
     assert fmt.times(float("inf"), "faster", "slower") == "inf"
     assert fmt.binary_bytes(2**36) == "64 GiB" and fmt.binary_bytes(2**18) == "256 KiB"
+
+
+def test_view_class_names_are_unique_so_stylesheet_rules_hit_one_view():
+    from rnntui.screens.base import FigureView
+
+    names = [f.view.__name__ for s in topics() for f in s.FIGURES]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    assert all(issubclass(f.view, FigureView) for s in topics() for f in s.FIGURES)

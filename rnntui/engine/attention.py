@@ -239,12 +239,25 @@ class FutureEdit:
     late: float   # max |Δout| over rows after+1..n−1
 
 
+def redrawn(x, after: int = 2, seed: int = 1) -> np.ndarray:
+    """x with the token rows after position `after` redrawn from N(0,1) (seeded): the later tokens edited."""
+    x2 = np.array(x, dtype=float)
+    x2[after + 1:] = np.random.default_rng(seed).standard_normal(x2[after + 1:].shape)
+    return x2
+
+
+@lru_cache(maxsize=32)
+def qkv_redrawn(weight_set: str = "toy", mask_kind: str = "causal", after: int = 2, seed: int = 1) -> Pipeline:
+    """The pipeline on a named weight set with the tokens after `after` redrawn (cached, read-only)."""
+    w = weights(weight_set)
+    return pipeline(redrawn(w.x, after, seed), w.w_q, w.w_k, w.w_v, mask_kind, True, w.tokens)
+
+
 def future_edit(after: int = 2, mask_kind: str = "causal", seed: int = 1, weight_set: str = "random") -> FutureEdit:
     """Redraw tokens after position `after` from N(0,1) (seeded) and measure how the outputs moved.
     Under the causal mask the early rows move by exactly 0.0: they never read the later tokens."""
     w = weights(weight_set)
-    x2 = np.array(w.x)
-    x2[after + 1:] = np.random.default_rng(seed).standard_normal(x2[after + 1:].shape)
+    x2 = redrawn(w.x, after, seed)
     before = pipeline(w.x, w.w_q, w.w_k, w.w_v, mask_kind).out
     now = pipeline(x2, w.w_q, w.w_k, w.w_v, mask_kind).out
     with np.errstate(invalid="ignore"):

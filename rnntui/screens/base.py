@@ -34,12 +34,13 @@ class TopicScreen(Screen):
     FIGURES: ClassVar[tuple[Figure, ...]] = ()
     NUMBER: ClassVar[int] = 0  # its key and place in the lecture; set by the registry
     BINDINGS = keys.bindings("screen")
+    EXTRA_BINDINGS: ClassVar[list] = []  # a topic's own keys (Bindings with ids), e.g. Enter on a link
 
     def __init_subclass__(cls, **kwargs) -> None:
         """A topic's letter keys are its figures' toggles, declared once as bindings with ids."""
         toggles = {p.key: p for f in cls.FIGURES for p in f.state_type.params() if p.key}
         cls.BINDINGS = keys.bindings("screen") + [keys.toggle_binding(p.key, p.name, p.label)
-                                                  for p in toggles.values()]
+                                                  for p in toggles.values()] + list(cls.EXTRA_BINDINGS)
         super().__init_subclass__(**kwargs)  # Textual merges BINDINGS here
 
     def __init__(self) -> None:

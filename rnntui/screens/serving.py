@@ -53,13 +53,13 @@ def cell_sheet(s: CellState, wide: bool) -> Text:
     v = r.terms
     prev = f"_{t - 1}" if t else "_{−1}"
     out = Text()
-    out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.factor(v['h_prev'])}   c{prev} = {fmt.factor(v['c_prev'])}")
+    out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.paren(v['h_prev'], 4)}   c{prev} = {fmt.paren(v['c_prev'], 4)}")
     out.append(f"   a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
     if wide:
         for g in ("f", "i", "g", "o"):
             squash, name, meaning = GATE_WORDS[g]
             W, U, b = r.weights[g]
-            out.append(f"{g} = {squash}({W:.2f}·{fmt.factor(v['x'])} + {U:.2f}·{fmt.factor(v['h_prev'])} + {b:.2f})"
+            out.append(f"{g} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
                        f" = {squash}({v['a_' + g]:+.4f}) = ")
             out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
             out.append(f"   {name}: {meaning}\n", style="dim")
@@ -70,18 +70,18 @@ def cell_sheet(s: CellState, wide: bool) -> Text:
                 out.append(("    " if k else "") + f"{g} = {squash}({v['a_' + g]:+.4f}) = ")
                 out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
             out.append("\n")
-    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.factor(v['c_prev'])} + {v['i']:.4f}·{fmt.factor(v['g'])}"
-               + (f" = {fmt.factor(v['kept'])} + {fmt.factor(v['written'])}" if wide else "") + " = ")
+    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)}"
+               + (f" = {fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}" if wide else "") + " = ")
     out.append(f"{v['c']:.4f}", style="bold")
     out.append("   kept + written\n" if wide else "\n", style="dim")
-    out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.factor(v['c'])}) = {v['o']:.4f}·{fmt.factor(v['tanh_c'])} = ")
+    out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.paren(v['c'], 4)}) = {v['o']:.4f}·{fmt.paren(v['tanh_c'], 4)} = ")
     out.append(f"{v['h']:.4f}", style="bold")
     if wide:
         out.append("   c is the memory; h is what is shown", style="dim")
     return out
 
 
-class CellView(SizedView):
+class SheetView(SizedView):
     def compose(self):
         with Horizontal(id="cell-row"):
             yield TokenTrack()
@@ -248,7 +248,7 @@ class ServingScreen(TopicScreen):
     TOPIC_ID = "serving"
     TITLE = "Serving: the state comes back"
     FIGURES = (
-        Figure("cell", "The LSTM cell in full", "F22", CellState, CellView,
+        Figure("cell", "The LSTM cell in full", "F22", CellState, SheetView,
                "The cheat sheet: four gates from x_t and h_{t−1}, c = f·c + i·g, h = o·tanh(c). "
                "T3's weights on T1's tokens: every term with its value.",
                key_steps=(0, 3, 7)),

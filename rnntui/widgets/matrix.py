@@ -1,0 +1,308 @@
+"""Numeric matrices with row and column labels, one or several side by side, and a sign heat map.
+
+`matrix_lines(spec, width)` draws one matrix: a title, a header of column labels and one line per
+row, every width measured in terminal cells (a CJK label like 猫 is 2 cells). The highlighted row
+is reversed and marked ▸ in the margin; the highlighted cell is underlined and reversed against its
+row (so both read under NO_COLOR); cells in `faint` are dim (e.g. masked weights). An entry is a
+number (fixed decimals, −∞ drawn as the mark −∞, NaN as "NaN"), a string (drawn as given) or None
+(blank). When the matrix is wider than `width`, the columns that do not fit become one `…` column.
+
+`matrices_text(specs, width, height)` lays several matrices out left to right (wrapping into
+bands below), at 3 decimals when everything fits and 2 otherwise; `optional` specs are left out,
+the highest rank first, until the rest fit; what still does not fit shares the width, its columns
+cut. The widget `Matrices` does that at its own size.
+
+`heat_lines(values, ...)` shades each entry (−1…1) with ░▒▓█ by size and a +/− sign mark.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.widgets import Static
+
+from rnntui.fmt import fixed
+from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
+
+MORE = "…"
+SHADES = "░▒▓█"
+
+
+@dataclass(frozen=True)
+class MatrixSpec:
+    values: tuple  # rows of float | str | None
+    title: str = ""
+    rows: tuple[str, ...] = ()  # row labels
+    cols: tuple[str, ...] = ()  # column labels
+    row: int | None = None  # the highlighted row
+    cell: tuple[int, int] | None = None  # the highlighted cell (row, column)
+    current: bool = False  # the matrix the figure is about: its title is reversed between ▸ ◂
+    digits: int | None = None  # decimals; None: as many as fit (3 or 2)
+    faint: tuple = ()  # (row, column) pairs drawn dim
+    optional: int = 0  # > 0: may be left out when there is no room, the highest first
+    shrink: bool = False  # too wide: narrow the columns (text cut with …) rather than leave columns out
+
+
+def pad(text: str, width: int, align: str = "right") -> str:
+    """Pad to `width` cells (not characters); cut with … when longer."""
+    n = cell_len(text)
+    if n > width:
+        out = ""
+        for ch in text:
+            if cell_len(out + ch) > width - 1:
+                break
+            out += ch
+        return out + MORE + " " * (width - 1 - cell_len(out))
+    space = " " * (width - n)
+    return space + text if align == "right" else text + space
+
+
+def entry(v, digits: int) -> str:
+    if v is None or isinstance(v, str):
+        return v or ""
+    return fixed(v, digits)
+
+
+def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, spaced: bool = False) -> list[Text]:
+    """One matrix as lines of equal cell width, at most `width` cells wide when given; `spaced` leaves
+    a blank line between rows (for tall terminals)."""
+    digits = spec.digits if spec.digits is not None else digits
+    rows = [list(r) for r in spec.values]
+    n_cols = max((len(r) for r in rows), default=0)
+    texts = [[entry(r[j] if j < len(r) else None, digits) for j in range(n_cols)] for r in rows]
+    words = {j for r in rows for j, v in enumerate(r) if isinstance(v, str) and len(v) > 1}  # text: left aligned
+    cols = [spec.cols[j] if j < len(spec.cols) else "" for j in range(n_cols)]
+    cw = max([cell_len(t) for r in texts for t in r] + [cell_len(c) for c in cols] + [1])
+    labels = [spec.rows[i] if i < len(spec.rows) else "" for i in range(len(rows))]
+    lw = max([cell_len(l) for l in labels] + [0])
+    margin = 2 + lw  # "▸" + label + " "
+    shown = n_cols
+    if width is not None and margin + n_cols * (cw + 1) > width:
+        if spec.shrink and n_cols:
+            cw = max((width - margin) // n_cols - 1, 3)
+        shown = min(max((width - margin - 2) // (cw + 1), 1), n_cols) if margin + n_cols * (cw + 1) > width else n_cols
+    cut = shown < n_cols
+    total = margin + shown * (cw + 1) + (2 if cut else 0)
+
+    out: list[Text] = []
+    title = Text()
+    if spec.title:
+        if spec.current:
+            title.append(f"▸{spec.title}◂", style="bold reverse")
+        else:
+            title.append(f" {spec.title}", style="bold")
+    title.append(" " * max(total - title.cell_len, 0))
+    if spec.title:
+        out.append(title)
+    head = Text(" " * margin)
+    for j in range(shown):
+        head.append(pad(cols[j], cw, "left" if j in words else "right") + " ", style="bold" if spec.cell and spec.cell[1] == j else "dim")
+    if cut:
+        head.append(f"{MORE} ", style="dim")
+    out.append(head)
+    faint = set(spec.faint)
+    for i, r in enumerate(texts):
+        on_row = spec.row == i
+        line = Text()
+        line.append("▸" if on_row else " ", style="bold")
+        line.append(pad(labels[i], lw, "left") + " ", style="bold reverse" if on_row else "bold")
+        for j in range(shown):
+            style = "reverse" if on_row else ""
+            if spec.cell == (i, j):
+                style = "bold underline" if on_row else "bold underline reverse"
+            elif (i, j) in faint:
+                style += " dim"
+            if r[j] == "NaN":
+                style += f" {BAD}"
+            line.append(pad(r[j], cw, "left" if j in words else "right"), style=style.strip())
+            line.append(" ", style="reverse" if on_row and j < shown - 1 else "")
+        if cut:
+            line.append(f"{MORE} ", style="dim")
+        if spaced and i:
+            out.append(Text(""))
+        out.append(line)
+    if cut and spec.title:  # the title says how many columns are drawn, where that fits
+        for note in (f"  {shown} of {n_cols} columns", f" {shown}/{n_cols}"):
+            if cell_len(spec.title) + 2 + cell_len(note) <= total:
+                out[0].rstrip()
+                out[0].append(note, style="dim")
+                out[0].append(" " * max(total - out[0].cell_len, 0))
+                break
+    return out
+
+
+def matrix_text(spec: MatrixSpec, width: int | None = None, digits: int = 2) -> Text:
+    return Text("\n").join(matrix_lines(spec, width, digits))
+
+
+def _width(lines: list[Text]) -> int:
+    return max((l.cell_len for l in lines), default=0)
+
+
+def _bands(blocks: list[list[Text]], width: int, gap: int) -> list[list[list[Text]]]:
+    bands, band, used = [], [], 0
+    for b in blocks:
+        w = _width(b)
+        if band and used + gap + w > width:
+            bands.append(band)
+            band, used = [], 0
+        used += (gap if band else 0) + w
+        band.append(b)
+    if band:
+        bands.append(band)
+    return bands
+
+
+def _join(bands: list[list[list[Text]]], gap: int) -> list[Text]:
+    out: list[Text] = []
+    for k, band in enumerate(bands):
+        if k:
+            out.append(Text(""))
+        tall = max(len(b) for b in band)
+        for i in range(tall):
+            line = Text()
+            for n, b in enumerate(band):
+                if n:
+                    line.append(" " * gap)
+                part = b[i] if i < len(b) else Text("")
+                line.append_text(part)
+                line.append(" " * (_width(b) - part.cell_len))
+            line.rstrip()
+            out.append(line)
+    return out
+
+
+def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None = None, gap: int = 3) -> list[Text]:
+    """Matrices side by side (bands below when they do not fit across). Tries every spec at 3 and then
+    2 decimals, then leaves out optional specs one at a time (highest rank, then earliest, first)."""
+    specs = list(specs)
+    candidates = [specs]
+    rest = list(specs)
+    while any(s.optional for s in rest):
+        top = max(s.optional for s in rest)
+        k = next(i for i, s in enumerate(rest) if s.optional == top)
+        rest = rest[:k] + rest[k + 1:]
+        candidates.append(rest)
+    last = None
+    for subset in candidates:
+        for digits, spaced in ((3, True), (3, False), (2, False)):
+            blocks = [matrix_lines(s, None, digits) for s in subset]
+            if any(_width(b) > width for b in blocks) and not all(s.shrink for s in subset):
+                continue
+            blocks = [matrix_lines(s, width, digits, spaced) for s in subset]
+            lines = _join(_bands(blocks, width, gap), gap)
+            if spaced and (height is None or len(lines) > height):
+                continue
+            last = lines
+            if height is None or len(lines) <= height:
+                return lines
+    if last is not None:
+        return last[:height] if height else last
+    must = [s for s in specs if not s.optional] or specs[:1]
+    share = max((width - gap * (len(must) - 1)) // len(must), 12)
+    lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap), gap)
+    return lines[:height] if height else lines
+
+
+def matrices_text(specs: Sequence[MatrixSpec], width: int, height: int | None = None, gap: int = 3) -> Text:
+    out = Text("\n").join(matrices_lines(specs, width, height, gap))
+    out.no_wrap, out.overflow = True, "crop"
+    return out
+
+
+class Matrices(Static):
+    """`show(specs)`: the matrices side by side, as many as fit at the widget's size."""
+
+    DEFAULT_CSS = "Matrices { height: 1fr; min-height: 8; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.specs: tuple[MatrixSpec, ...] = ()
+
+    def show(self, specs: Sequence[MatrixSpec]) -> None:
+        self.specs = tuple(specs)
+        self.refresh()
+
+    def render(self) -> Text:
+        width, height = self.size
+        return matrices_text(self.specs, max(width, 20), height or None)
+
+
+# -- a heat map of signed values -----------------------------------------------------------------
+def shade(v: float) -> tuple[str, str]:
+    """Two cells for v in −1…1: a block by |v| and the sign; ("NaN"-safe)."""
+    if not math.isfinite(v):
+        return "? ", BAD
+    a = abs(v)
+    if a < 0.05:
+        return "· ", "dim"
+    block = SHADES[min(int(a * len(SHADES)), len(SHADES) - 1)]
+    return block + ("+" if v > 0 else "−"), POSITIVE if v > 0 else NEGATIVE
+
+
+def sample(n: int, room: int) -> list[int]:
+    """Up to `room` indices spread evenly over 0 … n−1, the first and last included."""
+    if room >= n:
+        return list(range(n))
+    room = max(room, 2)
+    return sorted({round(k * (n - 1) / (room - 1)) for k in range(room)})
+
+
+def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] = (), width: int = 80,
+               height: int = 20, corner: str = "", group: int = 1) -> list[Text]:
+    """Rows of 2-cell shades; when there are more rows or columns than fit, an even sample of them
+    (first and last kept) with their labels. `group` rows stay together when sampled (e.g. 2: the
+    sin and cos of one frequency)."""
+    rows = [list(map(float, r)) for r in values]
+    n_rows = len(rows)
+    n_cols = max((len(r) for r in rows), default=0)
+    lw = max([cell_len(l) for l in row_labels] + [cell_len(corner), 1])
+    group = max(group, 1)
+    rs = [k * group + g for k in sample(n_rows // group, max((height - 1) // group, 1)) for g in range(group)
+          if k * group + g < n_rows] if n_rows % group == 0 else sample(n_rows, max(height - 1, 1))
+    cs = sample(n_cols, max((width - lw - 1) // 2, 1))
+    head = [" "] * (2 * len(cs))
+    free = 0
+    for k, j in enumerate(cs):  # a column label wherever it fits (ASCII labels: indices)
+        label = col_labels[j] if j < len(col_labels) else ""
+        if label and 2 * k >= free and 2 * k + len(label) <= len(head):
+            head[2 * k:2 * k + len(label)] = label
+            free = 2 * k + len(label) + 1
+    head = Text(pad(corner, lw, "left") + " " + "".join(head).rstrip(), style="dim")
+    out = [head]
+    for i in rs:
+        line = Text(pad(row_labels[i] if i < len(row_labels) else "", lw) + " ", style="dim")
+        for j in cs:
+            mark, style = shade(rows[i][j] if j < len(rows[i]) else float("nan"))
+            line.append(mark, style=style)
+        out.append(line)
+    return out
+
+
+class HeatMap(Static):
+    """`show(values, row_labels, col_labels, corner)`: a sign heat map sampled to the widget's size."""
+
+    DEFAULT_CSS = "HeatMap { height: 1fr; width: 1fr; min-height: 6; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.spec: tuple = ((), (), (), "", 1)
+
+    def show(self, values, row_labels=(), col_labels=(), corner: str = "", transpose: bool = False,
+             group: int = 1) -> None:
+        """`transpose`: draw the columns of `values` as rows (the labels swap with them); `group`: rows
+        that stay together when sampled."""
+        if transpose:
+            values, row_labels, col_labels = tuple(zip(*values)), col_labels, row_labels
+        self.spec = (values, tuple(row_labels), tuple(col_labels), corner, group)
+        self.refresh()
+
+    def render(self) -> Text:
+        values, rows, cols, corner, group = self.spec
+        width, height = self.size
+        out = Text("\n").join(heat_lines(values, rows, cols, max(width, 10), max(height, 3), corner, group))
+        out.no_wrap, out.overflow = True, "crop"
+        return out

@@ -1,0 +1,315 @@
+"""T5 `attention` (issues 12 and 19): the figures' readings against closed forms and the issues'
+pinned numbers, the matrix widget, the command line, a snapshot and the summary's links."""
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rich.cells import cell_len
+
+from rnntui import cli
+from rnntui.app import RnnApp
+from rnntui.figures.attention import (BlockState, HeadsState, MasksState, PositionsState, QkvState, ScalingState,
+                                      SummaryState, A_STAGE)
+from rnntui.render import render
+from rnntui.topics import IDS, build_state, find, topic
+from rnntui.widgets.matrix import MatrixSpec, matrices_text, matrix_lines, matrix_text
+
+E2 = math.exp(2)
+E22 = math.exp(2 * math.sqrt(2))
+SCREEN = topic("attention")
+
+
+def fig(figure_id):
+    return SCREEN.figure_by_id(figure_id)
+
+
+def txt(state, figure_id, size=(80, 24)):
+    return render(SCREEN, fig(figure_id), state, "txt", size)
+
+
+# -- qkv -------------------------------------------------------------------------------------------
+def test_registered_between_seq2seq_and_parallel():
+    assert IDS.index("attention") == IDS.index("seq2seq") + 1 == IDS.index("parallel") - 1
+    assert [f.id for f in SCREEN.FIGURES] == ["qkv", "scaling", "masks", "heads", "positions", "block", "summary"]
+
+
+def test_toy_causal_pinned_cells():
+    A = np.array(QkvState().readings().weights)
+    assert A[4, 1] == pytest.approx(E2 / (E2 + 4)) and A[4, 1] == pytest.approx(0.6488, abs=5e-5)  # A[跑,猫]
+    assert A[1, 0] == pytest.approx(E2 / (E2 + 1)) and A[1, 0] == pytest.approx(0.8808, abs=5e-5)  # A[猫,那只]
+    assert A[2, :3] == pytest.approx([1 / 3] * 3) and (A[2, 3:] == 0).all()  # A[突然, 0..2]
+    assert QkvState().readings().pinned["A[跑,猫]"] == A[4, 1]
+
+
+def test_toy_full_pinned_cells():
+    A = np.array(QkvState(mask="full").readings().weights)
+    want = E2 / (3 + 2 * E2)
+    assert A[2, 3] == pytest.approx(want) and A[2, 4] == pytest.approx(want)
+    assert want == pytest.approx(0.4156, abs=5e-5)
+
+
+def test_pipeline_is_the_formula():
+    """Q = XW (toy W's by hand), S = QKᵀ/2, masked S has −∞ above the diagonal, out = A·V."""
+    r = QkvState().readings()
+    X, Q, K, V = (np.array(m) for m in (r.X, r.Q, r.K, r.V))
+    assert np.allclose(Q[:, :3], 2 * X[:, [0, 1, 3]]) and np.allclose(V, X)
+    assert np.allclose(np.array(r.scores), Q @ K.T / 2)
+    S = np.array(r.masked_scores)
+    assert np.isneginf(S[np.triu_indices(5, 1)]).all() and np.isfinite(S[np.tril_indices(5)]).all()
+    assert np.allclose(np.array(r.output), np.array(r.weights) @ V)
+
+
+@pytest.mark.parametrize("mask", ["causal", "full"])
+@pytest.mark.parametrize("weights", ["toy", "random"])
+def test_rows_sum_to_one(mask, weights):
+    r = QkvState(mask=mask, weights=weights).readings()
+    assert np.array(r.weights).sum(axis=1) == pytest.approx(np.ones(5), abs=1e-12)
+    assert r.row_sums == pytest.approx((1.0,) * 5)
+
+
+@pytest.mark.parametrize("query", range(5))
+def test_query_line_spells_out_the_row(query):
+    r = QkvState(query=query).readings()
+    A, V = np.array(r.weights), np.array(r.V)
+    assert r.query_keys == tuple(range(query + 1))  # causal: keys 0..t
+    assert r.query_weights == pytest.approx(tuple(A[query, :query + 1]))
+    assert np.allclose(np.array(r.query_scores), np.array(r.query_dots) / 2)
+    assert r.query_output == pytest.approx(tuple(A[query] @ V))
+
+
+def test_causal_outputs_ignore_later_tokens_exactly():
+    kept = QkvState(weights="random").readings()
+    edited = QkvState(weights="random", later="redrawn").readings()
+    assert kept.X[:3] == edited.X[:3] and kept.X[3:] != edited.X[3:]
+    assert kept.output[:3] == edited.output[:3]  # exactly, not approximately
+    assert np.abs(np.array(kept.output[3:]) - np.array(edited.output[3:])).max() > 1e-3
+    assert kept.edit_early == 0.0 and kept.edit_late > 1e-3
+    full, full_edited = QkvState(weights="random", mask="full").readings(), \
+        QkvState(weights="random", mask="full", later="redrawn").readings()
+    assert full.output[:3] != full_edited.output[:3] and full.edit_early > 0
+
+
+def test_strict_mask_row_zero_is_nan_and_is_drawn():
+    s = QkvState(mask="strict", stage=A_STAGE, query=0)
+    r = s.readings()
+    assert all(math.isnan(v) for v in r.weights[0]) and r.nan_rows == (0,)
+    assert np.array(r.weights)[1:].sum(axis=1) == pytest.approx(np.ones(4))
+    shown = txt(s, "qkv")
+    assert "NaN" in shown and "Traceback" not in shown
+    data = json.loads(render(SCREEN, fig("qkv"), s, "json"))
+    assert data["weights"][0] == ["nan"] * 5 and data["masked_scores"][0][0] == "-inf"
+
+
+def test_json_holds_the_matrices_under_plain_keys():
+    data = json.loads(render(SCREEN, fig("qkv"), QkvState(), "json"))
+    for key in ("tokens", "Q", "K", "V", "scores", "weights", "output"):
+        assert key in data
+    assert data["tokens"] == ["那只", "猫", "突然", "开始", "跑"]
+    assert data["weights"][4][1] == pytest.approx(0.6488, abs=5e-5)
+
+
+def test_every_figure_has_json():
+    for f in SCREEN.FIGURES:
+        data = json.loads(render(SCREEN, f, f.state_type(), "json"))
+        assert data["figure"] == f.id and "state" in data
+
+
+@pytest.mark.parametrize("argv", [
+    ["shot", "attention/scaling", "--set", "d_k=3", "-o", "-"],
+    ["shot", "attention/qkv", "--set", "mask=banana", "-o", "-"],
+    ["shot", "attention/qkv", "--step", "6", "-o", "-"],
+    ["shot", "attention/heads", "--set", "h=3", "-o", "-"],
+    ["shot", "attention/block", "--set", "norm=middle", "-o", "-"],
+])
+def test_bad_input_is_one_line_and_exit_2(argv, capsys):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err and "\n" not in err
+
+
+def test_stage_is_marked_by_shape_not_colour():
+    shown = txt(QkvState(stage=A_STAGE), "qkv")
+    assert "▸A◂" in shown and "▸A = softmax" in shown  # the stage bar and the matrix title
+    assert "▸跑" in shown  # the query row
+    assert "−∞" in shown and "0.649" in shown
+
+
+def test_matrices_use_the_room_at_200x60():
+    big = txt(QkvState(stage=A_STAGE), "qkv", (200, 60))
+    for title in ("X tokens", "S = QKᵀ/√d_k", "masked S", "out = A·V"):
+        assert title in big
+    small_ = txt(QkvState(stage=A_STAGE), "qkv")
+    assert "X tokens" not in small_
+
+
+def test_snapshot_qkv_softmax_stage(snap_compare):
+    state = build_state(fig("qkv"), [], A_STAGE)
+    assert state.readings().weights[4][1] == pytest.approx(0.6488, abs=5e-5)  # A[跑,猫], the state drawn
+
+    async def steps(pilot):
+        await pilot.press(*["right"] * A_STAGE)
+        assert pilot.app.topic_screen().state == state
+    assert snap_compare(RnnApp("attention", "qkv"), terminal_size=(80, 24), run_before=steps)
+
+
+# -- the matrix widget -----------------------------------------------------------------------------
+def test_matrix_widths_are_cells_and_marks():
+    spec = MatrixSpec(((1.0, float("-inf")), (float("nan"), 0.25)), "S", ("那只", "猫"), ("那只", "x"),
+                      row=1, cell=(0, 0), current=True)
+    lines = matrix_lines(spec, digits=2)
+    assert len({cell_len(l.plain.rstrip()) for l in lines[1:]}) == 1  # header and rows line up
+    plain = matrix_text(spec).plain
+    assert "−∞" in plain and "NaN" in plain and "-inf" not in plain and "▸S◂" in plain and "▸猫" in plain
+
+
+def test_matrix_too_wide_cuts_columns():
+    spec = MatrixSpec(tuple(tuple(float(j) for j in range(64)) for _ in range(3)), "X", ("a", "b", "c"))
+    lines = matrices_text([spec], 40).plain.splitlines()
+    assert max(cell_len(l) for l in lines) <= 40 and "…" in lines[1] and "of 64 columns" in lines[0]
+
+
+# -- scaling ---------------------------------------------------------------------------------------
+def test_scaling_readouts():
+    u = ScalingState(d_k=64).readings()
+    assert u.score_var == pytest.approx(64, rel=0.05) and u.max_weight == pytest.approx(0.87, abs=0.01)
+    s = ScalingState(d_k=64, scaling="scaled").readings()
+    assert s.score_var == pytest.approx(1, rel=0.05) and s.max_weight == pytest.approx(0.36, abs=0.02)
+    assert u.ln_keys == pytest.approx(math.log(8)) and u.entropy < s.entropy < math.log(8)
+    assert u.jacobian_norm < s.jacobian_norm
+    assert u.dks == (1, 4, 16, 64, 256, 512, 1024) and len(u.max_weight_unscaled) == 7
+    assert ScalingState(d_k=64).nudged("d_k", 1).d_k == 256
+
+
+# -- masks -----------------------------------------------------------------------------------------
+def test_family_counts():
+    r = MasksState().readings()
+    assert r.counts == ((25,), (5 * 6 // 2,), (4 * 5 // 2, 4 * 5))
+    assert "BERT" in r.models[0] and "GPT" in r.models[1] and "T5" in r.models[2]
+    shown = txt(MasksState(family=2), "masks")
+    assert "cross" in shown and "T4" in shown
+
+
+# -- heads -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("h", [1, 2, 4, 8, 16, 32, 64])
+def test_heads_bill(h):
+    r = build_state(fig("heads"), [f"h={h}", "n=10"]).readings()
+    assert r.d_k == 512 // h and r.params == 4 * 512 ** 2 == 1_048_576
+    assert r.params_bias == 1_050_624 and r.score_entries == h * 100
+
+
+def test_toy_heads_pinned():
+    causal, full = HeadsState(mask="causal").readings(), HeadsState(mask="full").readings()
+    assert causal.weights[0][4][1] == pytest.approx(E22 / (E22 + 4)) == pytest.approx(0.8088, abs=5e-5)
+    assert full.weights[1][2][3] == pytest.approx(E22 / (3 + 2 * E22)) == pytest.approx(0.4593, abs=5e-5)
+
+
+# -- positions -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("d", [16, 64, 512])
+def test_positions(d):
+    r = PositionsState(d=d).readings()
+    pe = np.array(r.pe)
+    assert pe.shape == (16, d)
+    assert pe[1, 0] == pytest.approx(math.sin(1)) and r.pinned["PE(1,0)"] == pytest.approx(0.841471, abs=5e-7)
+    assert pe[1, 1] == pytest.approx(math.cos(1)) and r.pinned["PE(1,1)"] == pytest.approx(0.540302, abs=5e-7)
+    assert r.pinned["PE(10,0)"] == pytest.approx(-0.544021, abs=5e-7)
+    assert (pe ** 2).sum(axis=1) == pytest.approx(np.full(16, d / 2))
+    dots = np.einsum("pd,pd->p", pe[:-1], pe[1:])
+    assert np.ptp(dots) < 1e-9 and r.dots_k1 == pytest.approx(tuple(dots))
+
+
+def test_permutation_three_numbers():
+    r = PositionsState().readings()
+    assert r.full_no_pe < 1e-12 < 0.05 < r.full_pe and r.causal_no_pe > 0.05
+    assert PositionsState(pe="on").readings().gap == r.full_pe
+    shown = txt(PositionsState(), "positions")
+    assert "狗咬人" in shown and "0.841471" in shown
+
+
+# -- block (issue 19) ------------------------------------------------------------------------------
+@pytest.mark.parametrize("norm", ["post", "pre"])
+@pytest.mark.parametrize("activation", ["relu", "gelu", "swiglu"])
+def test_layer_norm_rows(norm, activation):
+    r = BlockState(norm=norm, activation=activation).readings()
+    assert len(r.stages) == 8 and set(r.ln_rows) == {"LN₁", "LN₂"}
+    for name in ("LN₁", "LN₂"):
+        z = np.array(r.matrices[name])  # γ = 1, β = 0 in the toy: the normalised rows themselves
+        assert np.allclose(z.mean(axis=1), 0, atol=1e-9) and np.allclose(z.var(axis=1), 1, atol=1e-3)
+        assert np.allclose(r.ln_rows[name]["mean"], 0, atol=1e-9) and np.allclose(r.ln_rows[name]["var"], 1, atol=1e-3)
+    src = {"post": "x+attn", "pre": "x"}[norm]  # LN₁ normalises this stage's rows
+    x = np.array(r.matrices[src])
+    assert np.allclose((x - x.mean(1, keepdims=True)) / np.sqrt(x.var(1, keepdims=True) + 1e-5),
+                       np.array(r.matrices["LN₁"]))
+
+
+def test_parameter_counts():
+    bert = build_state(fig("block"), ["d=768", "d_ff=3072", "layers=12"]).readings()
+    assert bert.params["per_layer"] == 7_087_872 and bert.params["total"] == 85_054_464
+    base = build_state(fig("block"), ["d=512", "d_ff=2048", "layers=1"]).readings()
+    assert base.params["per_layer"] == 3_152_384 == 4 * 512 ** 2 + 4 * 512 + 2 * 512 * 2048 + 2048 + 512 + 4 * 512
+    f = build_state(fig("block"), ["d=512", "d_ff=2048", "n=512"]).readings().flops
+    assert f["attention_core"] == 2 * 512 ** 2 * 512 and f["dense"] == 4 * 512 ** 3 + 2 * 512 * 512 * 2048
+    shown = txt(BlockState(), "block")
+    assert "7,087,872" in shown and "85,054,464" in shown
+
+
+def test_block_notes():
+    shown = txt(BlockState(stage=2), "block")
+    assert "LSTM" in shown and "T3" in shown
+    assert "key" in txt(BlockState(stage=4), "block")
+    assert "mean" in txt(BlockState(stage=3), "block")
+
+
+# -- summary (issue 19) ----------------------------------------------------------------------------
+def test_summary_links_resolve():
+    r = SummaryState().readings()
+    links = [l for row in r.links for l in row if l is not None]
+    assert len(r.table) == 4 and len(links) >= 10
+    for link in links:
+        if link["target"].partition("/")[0] not in IDS:
+            assert not link["open"]  # another branch builds it: plain text
+            continue
+        assert link["open"]
+        _, figure = find(link["target"], link["sets"])
+        build_state(figure, link["sets"], link["step"])
+
+
+def test_summary_cursor_moves_by_rows():
+    s = SummaryState(cell=1)
+    assert s.row_moved(1).cell == 7 and s.row_moved(-1) == s
+    assert SummaryState(cell=23).row_moved(1).cell == 23
+
+
+async def test_enter_opens_the_linked_figure_and_backspace_returns():
+    app = RnnApp("attention", "summary")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        assert screen.figure.id == "summary" and screen.state.readings().link["target"] == "parallel/path"
+        await pilot.press("enter")
+        await pilot.pause()
+        there = app.topic_screen()
+        assert app.current_mode == "parallel" and there.figure.id == "path"
+        assert there.state.mode == "recurrent" and there.state.k == 8
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert app.current_mode == "attention" and app.topic_screen().figure.id == "summary"
+
+
+async def test_keys_on_the_qkv_figure():
+    app = RnnApp("attention", "qkv")
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = app.topic_screen()
+        await pilot.press("right", "m", "w", "x")
+        assert (s.state.stage, s.state.mask, s.state.weights, s.state.later) == (1, "full", "random", "redrawn")
+        await pilot.press("minus")  # the first parameter is the query row
+        assert s.state.query == 3
+
+
+def test_views_import_no_engine():
+    root = Path(__file__).resolve().parents[1] / "rnntui"
+    for path in (root / "screens" / "attention.py", root / "widgets" / "matrix.py"):
+        assert not re.search(r"rnntui\.engine|from rnntui import engine", path.read_text())
