@@ -61,11 +61,11 @@ def ms(seconds: float) -> str:
     return f"{value:.3g} ms" if value < 100 else f"{value:.0f} ms"
 
 
-def pct(x: float | None) -> str:
-    """A fraction as a percentage with one decimal: 78.2%."""
+def pct(x: float | None, digits: int = 1) -> str:
+    """A fraction as a percentage, one decimal unless told: 78.2%."""
     if (word := _finite(x)) is not None:
         return word if word != "NaN" else "–"
-    return f"{100 * x:.1f}%"
+    return f"{100 * x:.{digits}f}%"
 
 
 def times(x: float, more: str, less: str) -> str:
@@ -73,6 +73,13 @@ def times(x: float, more: str, less: str) -> str:
     if (word := _finite(x)) is not None or x == 0:
         return word or "–"
     return f"{x:.2g}× {more}" if x >= 1 else f"{1 / x:.2g}× {less}"
+
+
+def share_words(ratio) -> str:
+    """A ratio of FLOPs (a Fraction) in words: the same FLOPs, 1/16 of the FLOPs, 4× the FLOPs."""
+    if ratio == 1:
+        return "the same FLOPs"
+    return f"{ratio} of the FLOPs" if ratio < 1 else f"{ratio}× the FLOPs"
 
 
 def binary_bytes(n: float) -> str:
