@@ -74,11 +74,9 @@ class CostView(FigureView):  # F21
             yield Plot()
             yield Static(id="table1")
 
-    state: CostState | None = None
-
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= 150, "wide")
-        if self.state is not None:
+        if getattr(self, "state", None) is not None:
             self.show(self.state)
 
     def show(self, s: CostState) -> None:
@@ -114,9 +112,8 @@ class CapacityView(FigureView):  # F14
             ("first token's share", f"{pct(r.first_share, 2)} of the state"),
         ], sep="\n")
         self.query_one(ShareBar).show(s.width, s.n)
-        self.query_one("#note", Readouts).show([
-            ("", "gates choose what stays in the state, not how big it is: doubling n halves every share"),
-        ])
+        self.query_one("#note", Readouts).show(
+            [("", "gates choose what stays in the state, not how big it is: doubling n halves every share")])
 
 
 def timing_status(r) -> Text:
