@@ -92,6 +92,13 @@ def times(x: float, more: str, less: str) -> str:
     return f"{x:.2g}× {more}" if x >= 1 else f"{1 / x:.2g}× {less}"
 
 
+def share_words(ratio) -> str:
+    """A ratio of FLOPs (a Fraction) in words: the same FLOPs, 1/16 of the FLOPs, 4× the FLOPs."""
+    if ratio == 1:
+        return "the same FLOPs"
+    return f"{ratio} of the FLOPs" if ratio < 1 else f"{ratio}× the FLOPs"
+
+
 def binary_bytes(n: float) -> str:
     """Bytes in binary units, as memory is sold: 256 KiB, 64 GiB."""
     if (word := _finite(n)) is not None:

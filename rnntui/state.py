@@ -6,6 +6,7 @@ A field made with `param(...)` carries its range and notch. Keys, the command pa
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
@@ -153,7 +154,10 @@ class FigureState:
 
 
 def plain(value):
-    """JSON-safe: numpy numbers to floats, tuples to lists, non-finite floats to "inf", "-inf" or "nan"."""
+    """JSON-safe: numpy numbers to floats, tuples to lists, fractions to "1/16", non-finite floats to
+    "inf", "-inf" or "nan"."""
+    if isinstance(value, Fraction):
+        return str(value)
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

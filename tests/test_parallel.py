@@ -13,13 +13,18 @@ from rnntui.engine import parallel as par
 from rnntui.figures.parallel import CapacityState, CostState, GridState, PathState, TimingState
 from rnntui.state import BadValue
 from rnntui.topics import build_state, find
-from rnntui.widgets.wallclock import counts, grid_text
+from rnntui.widgets.wallclock import Tally, grid_text
 
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     """Never read or move the user's own timing cache."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def tally(s: GridState) -> Tally:
+    r = s.readings()
+    return Tally(r.sequential_steps_used, r.busy_cells, r.cells, r.busy_per_step)
 
 
 # -- the wallclock schedule ------------------------------------------------------------------
@@ -58,7 +63,7 @@ def test_grid_at_n8_step8_reads_8_sequential_steps_and_8_of_64_busy():
     s = build_state(figure, ["mode=recurrent", "n=8"], "8")
     data = s.data()
     assert (data["sequential_steps_used"], data["busy_cells"], data["cells"]) == (8, 8, 64)
-    text = grid_text(s.busy(), s.step, 76, 20).plain
+    text = grid_text(s.busy(), s.step, tally(s), 76, 20).plain
     assert "sequential steps 8 of 8" in text and "busy cells 8 of 64" in text
     rows = [line for line in text.splitlines() if re.match(r"^\s*\d+ ", line)]
     runs = [re.findall(r"[█▒]+", line) for line in rows]
@@ -77,17 +82,21 @@ def test_wallclock_step_is_bounded_by_n_and_clamps_when_n_shrinks():
 
 
 def test_grid_glyphs_differ_without_colour():
-    busy = par.schedule("recurrent", 4)
-    lines = grid_text(busy, 2, 40, 12).plain.splitlines()
+    s = GridState(n=4, step=2)
+    lines = grid_text(s.busy(), 2, tally(s), 40, 12).plain.splitlines()
     rows = {int(line.split()[0]): line for line in lines if re.match(r"^\s*\d+ ", line)}
     assert "█" in rows[0] and "▒" not in rows[0]  # finished
     assert "▒" in rows[1]  # working at the current step
     assert "·" in rows[2] and "█" not in rows[2] and "▒" not in rows[2]  # idle so far
-    assert counts(busy, 2) == {"steps_used": 2, "busy": 2, "cells": 16, "lanes": 4, "per_step": 1.0}
+    r = s.readings()  # two steps of a chain: one cell each
+    assert (r.sequential_steps_used, r.busy_cells, r.cells, r.busy_per_step) == (2, 2, 16, 1.0)
+    a = GridState(mode="attention", n=4, step=1).readings()  # one step of attention: every lane at once
+    assert (a.sequential_steps_used, a.busy_cells, a.busy_per_step) == (1, 4, 4.0)
 
 
 def test_grid_window_follows_the_work_when_rows_do_not_fit():
-    text = grid_text(par.schedule("recurrent", 32), 20, 76, 10).plain
+    s = GridState(n=32, step=20)
+    text = grid_text(s.busy(), 20, tally(s), 76, 10).plain
     assert "▒" in text and "of 32 shown" in text
     assert "busy cells 20 of 1024" in text
 
@@ -221,6 +230,48 @@ def test_lab_stops_between_forwards_with_the_rows_so_far():
     assert [r["T"] for r in stop.value.partial["rows"]] == [8]
 
 
+def test_lab_entry_saves_the_cache_and_the_table_reads_the_run(monkeypatch):
+    from dataclasses import replace
+
+    from rnntui.engine import lab_timing
+    from rnntui.figure import LabRun
+
+    def row(T, rnn_s):
+        return {"T": T, "rnn_s": rnn_s, "attention_s": 4 * rnn_s, "rnn_flops": par.rnn_flops(T),
+                "attention_flops": par.attention_flops(T)}
+
+    full = {"version": 1, "machine": {"host": "here"}, "torch": "2.0+cpu", "threads": 3, "when": "now",
+            "rows": [row(T, 1e-3) for T in par.TIMING_T]}
+
+    def fake_run(progress=None, **_):
+        progress(0, 8, "T=64 rnn", {"rows": []})
+        return full
+
+    monkeypatch.setattr(lab_timing, "run", fake_run)
+    seen = []
+    assert lab_timing.run_lab(TimingState(), lambda *a: seen.append(a)) is full
+    assert seen == [(0, 8, "T=64 rnn", {"rows": []})] and lab_timing.load_cache() == (full, None)
+
+    s = TimingState(T=256)
+    assert s.readings().measured == full  # the file the lab saved is what a fresh figure reads
+    done = replace(s, run=LabRun(status="done", number=1, result=full))
+    r = done.readings()
+    assert r.status == "measured" and r.machine == {"host": "here", "when": "now", "torch": "2.0", "threads": 3}
+    assert r.here.speedup == pytest.approx(4) and r.here.flop_ratio == 1  # d = T = 256
+    assert r.here.rate_ratio == pytest.approx((par.attention_flops(256) / par.rnn_flops(256)) / 4)
+    # while a new run measures, its rows come first; the last full run fills the rest
+    running = replace(s, run=LabRun(status="running", number=2, result=full, partial={"rows": [row(64, 2e-3)]}))
+    rows = {t.T: t.rnn_s for t in running.readings().table}
+    assert rows == {64: 2e-3, 256: 1e-3, 1024: 1e-3, 4096: 1e-3}
+    assert running.readings().status == "measuring"
+
+    def refuse(*_):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(lab_timing, "save_cache", refuse)
+    assert lab_timing.run_lab(TimingState(), lambda *a: None)["cache_note"].startswith("measured, but not cached")
+
+
 def test_corrupt_cache_is_reported_in_one_line_and_rebuilt(tmp_path):
     from rnntui.engine import lab_timing
 
@@ -280,39 +331,62 @@ async def test_space_animates_the_grid_and_pause_stops_it():
         assert screen.state.step == stopped
 
 
-async def test_timing_lab_runs_in_the_background_and_t_cancels(monkeypatch):
-    import threading
+async def wait_for(condition, seconds: float) -> bool:
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    return condition()
+
+
+async def test_timing_lab_runs_in_a_child_reports_cancels_and_lands(monkeypatch):
+    """The one lab runner, on the timing figure, with torch-free stand-in labs from rnntui.labs."""
+    import os
+    import time
+    from dataclasses import replace
 
     from rnntui.app import RnnApp
-    from rnntui.engine import lab_timing
+    from rnntui.figure import Lab
+    from rnntui.screens.parallel import ParallelScreen
 
-    started = threading.Event()
+    def use(target: str) -> None:
+        monkeypatch.setattr(ParallelScreen, "FIGURES", tuple(
+            replace(f, lab=Lab(target, "measure")) if f.lab else f for f in ParallelScreen.FIGURES))
 
-    def slow_run(progress=None, should_stop=None, **_):  # a stand-in that only stops when told
-        started.set()
-        for i in range(200):
-            if should_stop():
-                raise lab_timing.Cancelled({"rows": []})
-            progress(i, 200, f"job {i}", {})
-            threading.Event().wait(0.05)
-        return {}
-
-    monkeypatch.setattr(lab_timing, "run", slow_run)
+    use("rnntui.labs:demo_lab")
     app = RnnApp("parallel", "timing")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.topic_screen()
-        view = screen.timing_view()
         await pilot.press("t")
-        await pilot.pause(0.2)
-        assert started.is_set() and view.lab["running"]
+        assert screen.state.run.running and screen.state.readings().status == "measuring"
+        child = screen.labs.process
+        assert child.pid != os.getpid()
+        assert await wait_for(lambda: screen.state.run.done >= 2, 30)  # progress arrives
+        assert screen.state.run.partial == {"demo": screen.state.run.done}
         await pilot.press("left")  # keys still answer while it runs
-        assert screen.state.T == 1024
+        assert screen.state.T == 1024 and screen.state.run.running  # the run follows the figure
+        pressed = time.monotonic()
+        await pilot.press("t")  # t again cancels: the child is gone within a second
+        assert await wait_for(lambda: not child.is_alive(), 1.0) and time.monotonic() - pressed < 1.0
+        assert await wait_for(lambda: screen.state.run.status == "cancelled", 1.0)
+        assert screen.state.readings().note.startswith("cancelled: rows measured so far")
+
+        use("rnntui.labs:demo_lab_quick")
+        await pilot.press("t")  # a finished run's result lands in the state
+        assert await wait_for(lambda: screen.state.run.status == "done", 30)
+        run = screen.state.run
+        assert run.result["demo"] == 3 and run.result["pid"] != os.getpid() and run.number == 2
+        assert screen.state.readings().status == "unmeasured"  # not a timing result: nothing to show
+
+        use("rnntui.labs:demo_lab")
         await pilot.press("t")
-        for _ in range(50):
-            await pilot.pause(0.05)
-            if not view.lab["running"]:
-                break
-        assert not view.lab["running"] and "cancelled" in view.lab["note"]
+        assert await wait_for(lambda: screen.state.run.done >= 1, 30)
+        child = screen.labs.process
+        await pilot.press("n")  # leaving the screen cancels
+        assert await wait_for(lambda: not child.is_alive(), 1.0)
+        assert app.topic_screen() is not screen
 
 
 async def test_t_only_acts_on_the_timing_figure():
@@ -322,7 +396,10 @@ async def test_t_only_acts_on_the_timing_figure():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("t")
         await pilot.pause()
-        assert app.topic_screen().lab_worker is None
+        screen = app.topic_screen()
+        assert screen.labs.process is None and not screen.check_action("lab", ())
+        await pilot.press("shift+tab")  # to the timing figure: t is offered there
+        assert screen.figure.id == "timing" and screen.check_action("lab", ())
 
 
 def test_grid_snapshot_80x24(snap_compare):

@@ -111,30 +111,45 @@ def test_eval_of_a_bad_file_says_so_in_one_line_and_uses_the_shipped_default(tmp
     assert main(["train", "seq2seq", "--out", str(tmp_path / "x.txt")]) == 2
 
 
+async def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    return condition()
+
+
+def live_step(screen) -> int:
+    return (screen.states["matrix"].run.partial or {}).get("step", 0)
+
+
 async def test_live_training_redraws_and_stops_on_the_same_key():
+    """`t` trains in the lab runner's child process; its snapshots redraw the matrix; `t` stops it."""
     from rnntui.app import RnnApp
+    from rnntui.widgets.alignment import AlignmentMatrix
 
     app = RnnApp("seq2seq", "matrix")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.topic_screen()
+        shipped = screen.state.readings().alignment
         await pilot.press("t")
-        assert screen.training
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (screen.state.live and screen.state.live.step >= 5):
-            await asyncio.sleep(0.05)
-        live = screen.state.live
-        assert live is not None and live.running and live.step >= 5 and screen.state.is_live()
-        assert screen.state.decoded().alpha.shape == (1, s2s.LENGTH, s2s.LENGTH)
+        assert screen.state.run.running and screen.state.readings().live.status == "training"
+        assert await wait_for(lambda: live_step(screen) >= 5, 60)
+        r = screen.state.readings()
+        assert r.weights == "live" and r.live.loaded and r.live.step >= 5
+        assert len(r.alignment) == s2s.LENGTH and r.alignment != shipped
+        arrays = screen.state.run.partial["arrays"]  # oracle: numpy decoding with the weights it sent
+        alpha = s2s.greedy(arrays, "additive", s2s.sample(0)[None, :]).alpha[0]
+        assert np.allclose(alpha, r.alignment) and np.allclose(alpha.sum(-1), 1)
+        assert screen.query_one(AlignmentMatrix).spec[0] == r.alignment  # the drawn matrix is the live one
         await pilot.press("right")  # keys still work while it trains
-        assert screen.state.step == 1
+        assert screen.state.step == 1 and screen.state.run.running
+        child = screen.labs.process
+        pressed = time.monotonic()
         await pilot.press("t")
-        assert not screen.training
-        stopped_at = time.monotonic()
-        workers = [w for w in app.workers if w.group == "seq2seq-train"]
-        while any(w.is_running for w in workers) and time.monotonic() - stopped_at < 5:
-            await asyncio.sleep(0.02)
-        assert time.monotonic() - stopped_at < 1.0
-        assert not screen.state.live.running and screen.state.live.stopped
+        assert await wait_for(lambda: not child.is_alive(), 1.0) and time.monotonic() - pressed < 1.0
+        assert await wait_for(lambda: screen.state.run.status == "cancelled", 1.0)
+        r = screen.state.readings()
+        assert r.live.status == "stopped" and r.weights == "live"  # the last snapshot stays drawn
 
 
 async def test_quitting_while_it_trains_is_clean():
@@ -144,9 +159,26 @@ async def test_quitting_while_it_trains_is_clean():
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.topic_screen()
         await pilot.press("t")
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (screen.state.live and screen.state.live.step >= 2):
-            await asyncio.sleep(0.05)
+        assert await wait_for(lambda: live_step(screen) >= 2, 60)
+        child = screen.labs.process
         await pilot.press("q")
         await pilot.pause(0.5)
     assert app.return_code == 0  # an exception while closing would make it 1 and raise above
+    assert not child.is_alive()
+
+
+def test_lab_entry_reports_snapshots_and_returns_the_run(monkeypatch):
+    """In-process, with a short run: partials carry the weights and accuracy; the result the same."""
+    from rnntui.figures.seq2seq import MatrixState
+
+    monkeypatch.setattr(lab, "LIVE_STEPS", 30)
+    seen = []
+    result = lab.run_lab(MatrixState(scoring="dot"), lambda *a: seen.append(a))
+    assert torch.get_num_threads() == 1  # trains on one thread
+    assert seen[0][0] == 0 and seen[0][3]["arrays"] is not None and seen[0][3]["exact"] is None
+    evaluated = [p for *_, p in seen if p["step"] == lab.EVERY]
+    assert evaluated and evaluated[-1]["exact"] is not None and evaluated[-1]["scoring"] == "dot"
+    assert result["step"] == 30 and result["steps"] == 30 and set(result["arrays"]) == set(s2s.shapes("dot"))
+    exact, _ = s2s.accuracy(s2s.greedy(result["arrays"], "dot", s2s.held_out()).tokens,
+                            s2s.reverse_target(s2s.held_out()))
+    assert result["exact"] == pytest.approx(exact, abs=2e-3)

@@ -569,6 +569,34 @@ def train(scoring: str = "additive", seed: int = 0, steps: int = 800, every: int
     return Result(scoring, seed, step, exact, token, seconds, model.arrays(), curve, stopped)
 
 
+# -- the live run (the matrix figure's `t`, in the lab runner's child process) -------------------
+LIVE_STEPS = s2s.LIVE_STEPS
+REPORT_S = 0.2  # the loss alone is reported at most this often; weights at every evaluation
+
+
+def run_lab(state, report) -> dict:
+    """Train `state.scoring` from seed 0 on one thread, reporting a snapshot the matrix can draw:
+    {"scoring", "arrays" (the weights of the last evaluation), "exact", "token", "step", "steps",
+    "loss", "seconds"}. Returns the same for the finished run."""
+    scoring = state.scoring
+    last = {"scoring": scoring, "arrays": None, "exact": None, "token": None}
+    sent = [0.0]
+
+    def on_progress(p: Progress) -> None:
+        if p.arrays is not None:
+            last.update(arrays=p.arrays, exact=p.exact, token=p.token)
+        now = time.monotonic()
+        if p.arrays is None and now - sent[0] < REPORT_S:
+            return
+        sent[0] = now
+        report(p.step, p.steps, "training", {**last, "step": p.step, "steps": p.steps, "loss": p.loss,
+                                             "seconds": p.seconds})
+
+    result = train(scoring, seed=0, steps=LIVE_STEPS, on_progress=on_progress, threads=1)
+    return {"scoring": scoring, "arrays": result.arrays, "exact": result.exact, "token": result.token,
+            "step": result.steps, "steps": LIVE_STEPS, "loss": result.curve[-1][1], "seconds": result.seconds}
+
+
 # -- checkpoints ----------------------------------------------------------------------------------
 def save(path: str | Path, arrays: dict, record: dict) -> None:
     """.pt (a dict of tensors and the record as a JSON string) or anything else as .npz."""

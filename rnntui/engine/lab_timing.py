@@ -97,6 +97,15 @@ def save_cache(result: dict, path: Path | None = None) -> Path:
     return path
 
 
+def valid(result) -> bool:
+    """Whether `result` is a finished run of this version (what `load_cache` would accept)."""
+    try:
+        _check(result)
+    except (ValueError, TypeError, AttributeError):
+        return False
+    return True
+
+
 # -- what a result says -----------------------------------------------------------------------
 def row_for(result: dict | None, T: int) -> dict | None:
     for row in (result or {}).get("rows", []):
@@ -175,4 +184,18 @@ def run(Ts=TIMING_T, d: int = TIMING_D, repeats: int = 9, budget_s: float = 1.5,
                 result["rows"].append(row)
     if progress:
         progress(len(jobs), len(jobs), "done", result)
+    return result
+
+
+def run_lab(state, report) -> dict:
+    """The timing figure's lab, run by the lab runner in a child process: measure every T with
+    torch's default thread count for this machine (the result records the count it really used),
+    report the rows measured so far, save the cache here and return the result. A failed save is
+    a note in the result ("cache_note"), not a failure."""
+    result = run(progress=lambda done, total, label, partial: report(done, total, label,
+                                                                    {"rows": list(partial["rows"])}))
+    try:
+        save_cache(result)
+    except OSError as e:
+        result["cache_note"] = f"measured, but not cached: {e.strerror or e}"
     return result

@@ -35,6 +35,7 @@ HELD_OUT_SEED = 20140901  # Bahdanau, Cho & Bengio's arXiv date
 SCORINGS = ("none", "additive", "dot")
 TARGET = 0.76  # the seed's exact-sequence accuracy with additive attention
 EVERY = 25  # training evaluates on the held-out set every this many steps
+LIVE_STEPS = 1000  # the length of a live run in the app (t stops it sooner)
 
 # name -> shape, for each scoring; the .npz holds exactly these arrays
 def shapes(scoring: str) -> dict[str, tuple[int, ...]]:

@@ -3,13 +3,19 @@ the timing lab's counts."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import ClassVar
 
+import numpy as np
+
+from rnntui.engine import lab_timing
 from rnntui.engine import parallel as par
+from rnntui.figure import LabRun
 from rnntui.state import FigureState, param
 
 MODE = dict(kind="choice", choices=par.MODES, key="m", label="mode")
+TIMING_T = par.TIMING_T
 
 
 def _power_step(value: float, notches: int, base: int) -> int:
@@ -37,6 +43,18 @@ class Geometric(FigureState):
 
 
 @dataclass(frozen=True)
+class GridReadings:
+    busy: tuple  # busy[i][s]: position i works at wallclock step s (0/1)
+    start_step: tuple[int, ...]
+    sequential_steps_used: int  # steps among the first `step` with work in them
+    busy_cells: int
+    cells: int
+    busy_per_step: float  # busy cells per used step (0 before the first)
+    depth: int  # sequential steps of the whole layer
+    outputs_ready: int
+
+
+@dataclass(frozen=True)
 class GridState(FigureState):
     """F15+F18: rows are positions, columns wallclock steps; `step` wallclock steps have passed."""
 
@@ -47,13 +65,22 @@ class GridState(FigureState):
     def busy(self):
         return par.schedule(self.mode, self.n)
 
-    def data(self):
+    def read(self) -> GridReadings:
         busy = self.busy()
-        return {**super().data(), "busy": busy.astype(int).tolist(),
-                "start_step": par.start_steps(par.dependencies(self.mode, self.n)).tolist(),
-                "sequential_steps_used": par.steps_used(busy, self.step),
-                "busy_cells": par.busy_cells(busy, self.step), "cells": self.n * self.n,
-                "depth": par.sequential_steps(busy), "outputs_ready": par.done_positions(busy, self.step)}
+        used, cells = par.steps_used(busy, self.step), par.busy_cells(busy, self.step)
+        return GridReadings(tuple(map(tuple, busy.astype(int).tolist())),
+                            tuple(par.start_steps(par.dependencies(self.mode, self.n)).tolist()),
+                            used, cells, self.n * self.n, cells / used if used else 0.0,
+                            par.sequential_steps(busy), par.done_positions(busy, self.step))
+
+
+@dataclass(frozen=True)
+class PathReadings:
+    hops: tuple  # the edges (a, b) from token 0 to token k
+    path_length: int
+    max_path_length: int  # token 0 → token n−1
+    factor: float
+    gain: float  # factor ** path_length
 
 
 @dataclass(frozen=True)
@@ -70,11 +97,24 @@ class PathState(FigureState):
     def last(self) -> int:
         return self.n - 1
 
-    def data(self):
-        return {**super().data(), "hops": [list(h) for h in par.path_hops(self.mode, self.k)],
-                "path_length": par.path_length(self.mode, self.k),
-                "max_path_length": par.path_length(self.mode, self.n - 1),
-                "factor": self.FACTOR, "gain": par.path_gain(self.mode, self.k, self.FACTOR)}
+    def read(self) -> PathReadings:
+        return PathReadings(tuple(tuple(h) for h in par.path_hops(self.mode, self.k)),
+                            par.path_length(self.mode, self.k), par.path_length(self.mode, self.n - 1),
+                            self.FACTOR, par.path_gain(self.mode, self.k, self.FACTOR))
+
+
+@dataclass(frozen=True)
+class CostReadings:
+    crossover_n: float
+    n_values: tuple[int, ...]  # where the curves are sampled
+    recurrent_cost: tuple[float, ...]
+    attention_cost: tuple[float, ...]
+    at_n: dict  # "recurrent", "attention": the costs at n
+    cost_ratio: float  # the dearer over the cheaper at n
+    attention_cheaper: bool | None  # None where they are equal
+    ylim: tuple[float, float]  # room below the lowest line for the curves' names
+    names: tuple  # (n, cost, name) where each curve is named: nothing drawn under it
+    table_1: tuple
 
 
 @dataclass(frozen=True)
@@ -93,14 +133,26 @@ class CostState(Geometric):
         ns = {2 ** e for e in range(int(math.log2(lo)), int(math.log2(hi)) + 1)}
         return tuple(sorted(ns | {self.n, self.d, int(round(par.crossover(self.d)))}))
 
-    def data(self):
-        ns = self.curve_n()
-        return {**super().data(), "crossover_n": par.crossover(self.d), "n_values": list(ns),
-                "recurrent_cost": par.recurrent_cost(ns, self.d).tolist(),
-                "attention_cost": par.attention_cost(ns, self.d).tolist(),
-                "at_n": {"recurrent": float(par.recurrent_cost(self.n, self.d)),
-                         "attention": float(par.attention_cost(self.n, self.d))},
-                "table_1": [vars(r) for r in par.TABLE_1]}
+    def read(self) -> CostReadings:
+        ns, d = self.curve_n(), self.d
+        rec, att = par.recurrent_cost(ns, d), par.attention_cost(ns, d)
+        r_n, a_n = float(par.recurrent_cost(self.n, d)), float(par.attention_cost(self.n, d))
+        # attention is named on the left (n < d), recurrent on the right (n > d)
+        lo, hi = min(rec.min(), att.min()), max(rec.max(), att.max())
+        room = 10 ** (0.18 * np.log10(hi / lo))
+        x_att, x_rec = ns[0] * 4, ns[-1] / 8
+        names = ((x_att, float(par.attention_cost(x_att, d)) / room ** 0.6, "attention n²·d"),
+                 (x_rec, float(par.recurrent_cost(x_rec, d)) / room ** 0.6, "recurrent n·d²"))
+        return CostReadings(par.crossover(d), ns, tuple(rec.tolist()), tuple(att.tolist()),
+                            {"recurrent": r_n, "attention": a_n}, max(a_n, r_n) / min(a_n, r_n),
+                            None if a_n == r_n else a_n < r_n, (float(lo / room), float(hi)), names,
+                            tuple(vars(r) for r in par.TABLE_1))
+
+
+@dataclass(frozen=True)
+class CapacityReadings:
+    share: float  # numbers of the state per token
+    first_share: float  # the first token's share as a fraction of the state
 
 
 @dataclass(frozen=True)
@@ -115,8 +167,66 @@ class CapacityState(Geometric):
     def share(self) -> float:
         return par.capacity(self.width, self.n)
 
-    def data(self):
-        return {**super().data(), "share": self.share()}
+    def read(self) -> CapacityReadings:
+        return CapacityReadings(self.share(), self.share() / self.width)
+
+
+_CACHED: dict = {}
+
+
+def cached_timing() -> tuple[dict | None, str | None]:
+    """The cached measurement of this machine and a one-line problem, read once per cache file
+    (when the timing figure is first drawn; no torch)."""
+    path = lab_timing.cache_path()
+    if path not in _CACHED:
+        _CACHED[path] = lab_timing.load_cache(path)
+    return _CACHED[path]
+
+
+@dataclass(frozen=True)
+class TimingRow:
+    """One line of the table: counted FLOPs at T, and what was measured there (None if nothing)."""
+
+    T: int
+    rnn_flops: int
+    attention_flops: int
+    flop_ratio: Fraction  # RNN FLOPs over attention FLOPs = d/T
+    rnn_s: float | None = None
+    attention_s: float | None = None
+    rnn_gflop_s: float | None = None
+    attention_gflop_s: float | None = None
+    speedup: float | None = None  # how many times faster the RNN forward is
+    rate_ratio: float | None = None  # attention's FLOP rate over the RNN's
+
+
+def timing_row(T: int, measured: dict | None) -> TimingRow:
+    fr, fa = par.rnn_flops(T, par.TIMING_D), par.attention_flops(T, par.TIMING_D)
+    row = TimingRow(T, fr, fa, Fraction(fr, fa))
+    if not measured:
+        return row
+    rr, ra = lab_timing.rates(measured)
+    return replace(row, rnn_s=measured["rnn_s"], attention_s=measured["attention_s"], rnn_gflop_s=rr / 1e9,
+                   attention_gflop_s=ra / 1e9, speedup=lab_timing.speedup(measured),
+                   rate_ratio=lab_timing.rate_ratio(measured))
+
+
+@dataclass(frozen=True)
+class TimingReadings:
+    d: int
+    T_values: tuple[int, ...]
+    rnn_flops: tuple[int, ...]
+    attention_flops: tuple[int, ...]
+    seed_laptop: dict
+    measured: dict | None  # the last full run: this session's, else the cached one
+    cache_problem: str | None
+    heads: int
+    table: tuple[TimingRow, ...]  # every T of the lab and the chosen one
+    here: TimingRow  # at the chosen T
+    seed_share: Fraction  # the seed laptop's FLOP ratio
+    status: str  # measuring, note, problem, unmeasured or measured
+    note: str  # the line for a note or a problem
+    progress: tuple  # (done, total, label) while measuring
+    machine: dict | None  # host, when, torch, threads of the measurement shown
 
 
 @dataclass(frozen=True)
@@ -126,13 +236,42 @@ class TimingState(Geometric):
     AXIS: ClassVar[str] = "T"
     GEOMETRIC: ClassVar[dict[str, int]] = {"T": 4}
     T: int = param(par.TIMING_T[-1], "int", lo=par.TIMING_T[0], hi=par.TIMING_T[-1], notch=1344, fmt="d")
+    run: LabRun = field(default=LabRun(), compare=False)
 
-    def data(self):
-        from rnntui.engine import lab_timing  # no torch: only the cache is read
+    def read(self) -> TimingReadings:
+        run, d = self.run, par.TIMING_D
+        cached, problem = cached_timing()
+        result = run.result if lab_timing.valid(run.result) else None
+        full = result or cached
+        partial = run.partial if isinstance(run.partial, dict) else None
 
-        measured, problem = lab_timing.load_cache()
-        d = par.TIMING_D
-        return {**super().data(), "d": d, "T_values": list(par.TIMING_T),
-                "rnn_flops": [par.rnn_flops(T, d) for T in par.TIMING_T],
-                "attention_flops": [par.attention_flops(T, d) for T in par.TIMING_T],
-                "seed_laptop": par.SEED_LAPTOP, "measured": measured, "cache_problem": problem}
+        def measured(T: int) -> dict | None:
+            """While running, the rows measured so far, then the last full run; after a cancel,
+            the last full run, then the rows the cancelled run measured."""
+            if run.running:
+                return lab_timing.row_for(partial, T) or lab_timing.row_for(full, T)
+            return lab_timing.row_for(full, T) or lab_timing.row_for(partial, T)
+
+        status, note = "measured", ""
+        if run.running:
+            status = "measuring"
+        elif run.status == "cancelled":
+            status, note = "note", ("cancelled: the table keeps the last full run" if full else
+                                    "cancelled: rows measured so far, not cached; t runs again")
+        elif run.status == "failed":
+            status, note = "note", f"the timing lab failed: {run.message}"
+        elif result and result.get("cache_note"):
+            status, note = "note", result["cache_note"]
+        elif problem and not result:
+            status, note = "problem", problem
+        elif full is None:
+            status = "unmeasured"
+        machine = None if full is None else {"host": full["machine"]["host"], "when": full["when"],
+                                             "torch": str(full["torch"]).split("+")[0], "threads": full["threads"]}
+        seed = par.SEED_LAPTOP
+        return TimingReadings(
+            d, par.TIMING_T, tuple(par.rnn_flops(T, d) for T in par.TIMING_T),
+            tuple(par.attention_flops(T, d) for T in par.TIMING_T), seed, full, problem, lab_timing.HEADS,
+            tuple(timing_row(T, measured(T)) for T in sorted(set(par.TIMING_T) | {self.T})),
+            timing_row(self.T, measured(self.T)), Fraction(seed["flop_ratio"]).limit_denominator(),
+            status, note, (run.done, run.total or 1, run.label), machine)

@@ -8,11 +8,15 @@ from typing import ClassVar
 import numpy as np
 
 from rnntui.engine import seq2seq as s2s
+from rnntui.figure import LabRun
 from rnntui.state import FigureState, param
 
 LETTERS = "abcdefghijklmnopqrst"  # token id → the letter it is drawn as
 ORDER = ("additive", "dot", "none")  # the `s` key cycles in this order
 LAST_K = s2s.LENGTH - 1
+EVERY = s2s.EVERY  # the recorded runs evaluated every this many steps
+TARGET = s2s.TARGET  # the seed's exact-sequence accuracy with additive attention
+LIVE_STEPS = s2s.LIVE_STEPS
 
 
 def letters(tokens) -> str:
@@ -20,19 +24,40 @@ def letters(tokens) -> str:
 
 
 @dataclass(frozen=True)
-class Live:
-    """Weights of a training run in progress (held by the screen, not a parameter)."""
+class LiveReadings:
+    """Where a live training run (the matrix figure's lab) stands, as the side panel says it."""
 
+    status: str  # training, stopped, trained, failed
     scoring: str
-    arrays: dict
+    loaded: bool  # torch has started and sent weights
     step: int
     steps: int
-    loss: float
-    exact: float | None = None
-    token: float | None = None
-    seconds: float = 0.0
-    running: bool = True
-    stopped: bool = False  # ended by a key before its last step
+    loss: float | None  # None until a finite one arrives
+    exact: float | None
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class MatrixReadings:
+    weights: str  # "live" or "shipped"
+    x: tuple[int, ...]
+    target: tuple[int, ...]
+    output: tuple[int, ...]
+    right: tuple[bool, ...]  # output == target, per step
+    wrong: tuple[int, ...]  # the steps where it is not
+    n_wrong: int
+    alignment: tuple | None  # α, one row per output step (None without attention)
+    row: tuple[float, ...] | None  # α at step k
+    looks_at: int | None  # argmax of that row
+    looks_weight: float | None  # its weight
+    held_out: dict  # scoring → {"exact", "token"} of each shipped model, as recorded when trained
+    seed: dict
+    live: LiveReadings | None
+
+
+def live_snapshot(run: LabRun) -> dict | None:
+    """The weights and numbers the live run last sent: its result once done, else its partial."""
+    return run.result if run.status == "done" and run.result else run.partial
 
 
 @dataclass(frozen=True)
@@ -42,44 +67,47 @@ class MatrixState(FigureState):
     scoring: str = param("additive", "choice", choices=ORDER, key="s", label="scoring")
     sample: int = param(0, "int", lo=0, hi=s2s.N_HELD_OUT - 1, label="sample", fmt="d")
     step: int = param(0, "int", lo=0, hi=LAST_K, label="k", fmt="d")
-    live: Live | None = field(default=None, compare=False, repr=False)
+    run: LabRun = field(default=LabRun(), compare=False)
 
     def is_live(self) -> bool:
         """Draw the live run's weights (once it has sent some) rather than the shipped ones."""
-        return self.live is not None and self.live.scoring == self.scoring and bool(self.live.arrays)
-
-    def weights(self) -> dict:
-        return self.live.arrays if self.is_live() else s2s.shipped(self.scoring)
+        live = live_snapshot(self.run)
+        return bool(live) and live["scoring"] == self.scoring and bool(live.get("arrays"))
 
     def decoded(self) -> s2s.Decoded:
         if self.is_live():
-            return s2s.greedy(self.live.arrays, self.scoring, s2s.sample(self.sample)[None, :])
+            return s2s.greedy(live_snapshot(self.run)["arrays"], self.scoring, s2s.sample(self.sample)[None, :])
         return s2s.decode_sample(self.scoring, self.sample)
 
-    def x(self) -> np.ndarray:
-        return s2s.sample(self.sample)
+    def live(self) -> LiveReadings | None:
+        run, live = self.run, live_snapshot(self.run) or {}
+        scoring = live.get("scoring", self.scoring)
+        if run.status == "idle" or (scoring != self.scoring and not run.running):
+            return None
+        status = {"running": "training", "done": "trained", "failed": "failed"}.get(run.status, "stopped")
+        loss = live.get("loss")
+        return LiveReadings(status, scoring, bool(live.get("arrays")), live.get("step", 0),
+                            live.get("steps", LIVE_STEPS), loss if loss is not None and np.isfinite(loss) else None,
+                            live.get("exact"),
+                            run.message if run.status == "failed" else "")
 
-    def target(self) -> np.ndarray:
-        return s2s.reverse_target(self.x())
-
-    def accuracies(self) -> dict[str, tuple[float, float]]:
-        """Held-out (exact, token) accuracy of each shipped model, as recorded when it was trained."""
-        return {sc: (s2s.record(sc)["exact"], s2s.record(sc)["token"]) for sc in ORDER}
-
-    def data(self):
+    def read(self) -> MatrixReadings:
         d = self.decoded()
         out, alpha = d.tokens[0], d.alpha[0]
-        return {
-            **super().data(),
-            "weights": "live" if self.is_live() else "shipped",
-            "x": self.x().tolist(), "target": self.target().tolist(), "output": out.tolist(),
-            "wrong": [int(k) for k in np.flatnonzero(out != self.target())],
-            "alignment": alpha.tolist() if self.scoring != "none" else None,
-            "row": alpha[self.step].tolist() if self.scoring != "none" else None,
-            "looks_at": int(np.argmax(alpha[self.step])) if self.scoring != "none" else None,
-            "held_out": {sc: {"exact": e, "token": t} for sc, (e, t) in self.accuracies().items()},
-            "seed": {"none": 0.0, "additive": s2s.TARGET},
-        }
+        x = s2s.sample(self.sample)
+        y = s2s.reverse_target(x)
+        right = out == y
+        attends = self.scoring != "none"
+        looks = int(np.argmax(alpha[self.step])) if attends else None
+        return MatrixReadings(
+            "live" if self.is_live() else "shipped", tuple(int(v) for v in x), tuple(int(v) for v in y),
+            tuple(int(v) for v in out), tuple(bool(v) for v in right),
+            tuple(int(k) for k in np.flatnonzero(~right)), int(np.sum(~right)),
+            tuple(map(tuple, alpha.tolist())) if attends else None,
+            tuple(alpha[self.step].tolist()) if attends else None,
+            looks, float(alpha[self.step, looks]) if attends else None,
+            {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"]} for sc in ORDER},
+            {"none": 0.0, "additive": s2s.TARGET}, self.live())
 
 
 def _curves() -> dict[str, np.ndarray]:
@@ -108,6 +136,17 @@ def first_reaching(curve: np.ndarray, level: float) -> int | None:
 
 
 @dataclass(frozen=True)
+class ScoringReadings:
+    curves: dict  # scoring → evaluations up to the axis end: (step, loss, exact, token, scored) rows
+    columns: tuple[str, ...]
+    at: dict  # scoring → (loss, exact, token) at the cursor, or None (before the first, after the run)
+    first_at_target: dict  # scoring → the first step at which the whole run reached 76%, or None
+    run_steps: dict  # scoring → where the run ended
+    target: float
+    last_step: int
+
+
+@dataclass(frozen=True)
 class ScoringState(FigureState):
     """E5: held-out accuracy (or training loss) of the additive, dot and no-attention runs."""
 
@@ -126,28 +165,33 @@ class ScoringState(FigureState):
         return {sc: c[c[:, 0] <= self.last_step] for sc, c in _curves().items()}
 
     def firsts(self) -> dict[str, int | None]:
-        """The first evaluation at which each whole run reached the seed's 76%."""
-        return {sc: first_reaching(c, s2s.TARGET) for sc, c in _curves().items()}
-
-    def run_steps(self) -> dict[str, int]:
-        return {sc: int(c[-1, 0]) for sc, c in _curves().items()}
+        return self.readings().first_at_target
 
     def at(self) -> dict[str, tuple[float, float, float] | None]:
-        """(loss, exact, token) of each run's last evaluation at or before the cursor (None before the
-        first one, or once that run has stopped)."""
-        out = {}
-        for sc, c in self.curves().items():
-            i = np.flatnonzero(c[:, 0] <= self.step)
-            stopped = self.step > _curves()[sc][-1, 0]
-            out[sc] = None if stopped or not i.size else tuple(float(v) for v in c[i[-1], 1:4])
-        return out
+        return self.readings().at
 
-    def data(self):
-        return {**super().data(),
-                "curves": {sc: c.tolist() for sc, c in self.curves().items()},
-                "columns": ["step", "loss", "exact", "token"],
-                "at": self.at(),
-                "first_at_target": self.firsts(), "run_steps": self.run_steps()}
+    def read(self) -> ScoringReadings:
+        whole = _curves()
+        at = {}
+        for sc, c in self.curves().items():  # the last evaluation at or before the cursor
+            i = np.flatnonzero(c[:, 0] <= self.step)
+            stopped = self.step > whole[sc][-1, 0]
+            at[sc] = None if stopped or not i.size else tuple(float(v) for v in c[i[-1], 1:4])
+        return ScoringReadings(
+            {sc: tuple(map(tuple, c.tolist())) for sc, c in self.curves().items()},
+            ("step", "loss", "exact", "token"), at,
+            {sc: first_reaching(c, s2s.TARGET) for sc, c in whole.items()},
+            {sc: int(c[-1, 0]) for sc, c in whole.items()}, s2s.TARGET, self.last_step)
+
+
+@dataclass(frozen=True)
+class VisibilityReadings:
+    bottleneck: int  # numbers the decoder reads through the bottleneck: d
+    attention: int  # … with attention: n·d
+    reads: int  # the one the figure shows
+    ratio: int  # attention / bottleneck = n
+    bars: tuple[float, float]  # the two bars' lengths, the longer one 1
+    lab: dict  # the same for the trained lab model: n, d, numbers, bits of the task
 
 
 @dataclass(frozen=True)
@@ -162,10 +206,10 @@ class VisibilityState(FigureState):
     def numbers(self) -> tuple[int, int]:
         return s2s.visible_numbers(self.n, self.d)
 
-    def data(self):
+    def read(self) -> VisibilityReadings:
         bottleneck, direct = self.numbers()
-        return {**super().data(), "bottleneck": bottleneck, "attention": direct,
-                "reads": bottleneck if self.mode == "bottleneck" else direct,
-                "lab": {"n": s2s.LENGTH, "d": s2s.HIDDEN,
-                        "numbers": s2s.visible_numbers(s2s.LENGTH, s2s.HIDDEN),
-                        "bits": s2s.sequence_bits(s2s.LENGTH, s2s.VOCAB)}}
+        return VisibilityReadings(bottleneck, direct, bottleneck if self.mode == "bottleneck" else direct,
+                                  direct // bottleneck, (bottleneck / max(direct, 1), direct / max(direct, 1)),
+                                  {"n": s2s.LENGTH, "d": s2s.HIDDEN,
+                                   "numbers": s2s.visible_numbers(s2s.LENGTH, s2s.HIDDEN),
+                                   "bits": s2s.sequence_bits(s2s.LENGTH, s2s.VOCAB)})

@@ -2,10 +2,13 @@
 
 A cell lights when its lane works at that step. Glyphs carry the meaning, so it reads the same
 without colour (NO_COLOR): █ worked, ▒ working at the current step, · idle, blank not reached yet.
-Readouts above the grid count what happened so far: sequential steps used and busy cells.
-When the lanes do not fit the height, a window of them follows the current work.
+Readouts above the grid say what happened so far (sequential steps used, busy cells); the caller
+counts them (a `Tally`), the grid only draws. When the lanes do not fit the height, a window of
+them follows the current work.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from rich.text import Text
@@ -18,14 +21,14 @@ STYLE = {DONE: f"bold {GOOD}", NOW: f"bold {WARN}", IDLE: "dim", AHEAD: ""}
 LEGEND = ((DONE, "worked"), (NOW, "working now"), (IDLE, "idle"), ("□", "blank: not reached"))
 
 
-def counts(busy: np.ndarray, now: int) -> dict:
-    """What the readouts say after `now` wallclock steps."""
-    busy = np.asarray(busy, dtype=bool)
-    past = busy[:, :now]
-    used = int(past.any(axis=0).sum())
-    cells = int(past.sum())
-    return {"steps_used": used, "busy": cells, "cells": busy.size, "lanes": busy.shape[0],
-            "per_step": cells / used if used else 0.0}
+@dataclass(frozen=True)
+class Tally:
+    """What the readouts above the grid say after `now` wallclock steps."""
+
+    steps_used: int  # steps among the first `now` with any work in them
+    busy: int  # busy (lane, step) cells so far
+    cells: int  # all cells
+    per_step: float  # busy cells per used step (0 when none used)
 
 
 def cell_kind(busy: np.ndarray, row: int, col: int, now: int) -> str:
@@ -52,18 +55,17 @@ def window(rows: int, room: int, focus: int) -> tuple[int, int]:
     return start, start + room
 
 
-def grid_text(busy: np.ndarray, now: int, width: int, height: int, lane: str = "pos") -> Text:
+def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int, lane: str = "pos") -> Text:
     busy = np.asarray(busy, dtype=bool)
     rows, cols = busy.shape
     now = int(min(max(now, 0), cols))
-    c = counts(busy, now)
     out = Text(no_wrap=True, overflow="crop")
     out.append("sequential steps ", style="dim")
-    out.append(f"{c['steps_used']} of {cols}", style="bold")
+    out.append(f"{tally.steps_used} of {cols}", style="bold")
     out.append("   busy cells ", style="dim")
-    out.append(f"{c['busy']} of {c['cells']}", style="bold")
+    out.append(f"{tally.busy} of {tally.cells}", style="bold")
     out.append("   busy per step ", style="dim")
-    out.append(f"{c['per_step']:.1f} of {rows}" if c["steps_used"] else "—", style="bold")
+    out.append(f"{tally.per_step:.1f} of {rows}" if tally.steps_used else "—", style="bold")
     out.append("\n")
     for glyph, word in LEGEND:
         out.append(glyph if glyph != "□" else " ", style=STYLE.get(glyph, ""))
@@ -113,7 +115,7 @@ def grid_text(busy: np.ndarray, now: int, width: int, height: int, lane: str = "
 
 
 class WallclockGrid(Widget):
-    """`show(busy, now)`: busy is a lanes × steps boolean array; `now` steps have passed."""
+    """`show(busy, now, tally)`: busy is a lanes × steps boolean array; `now` steps have passed."""
 
     DEFAULT_CSS = "WallclockGrid { height: 1fr; min-height: 5; }"
 
@@ -122,10 +124,11 @@ class WallclockGrid(Widget):
         self.lane = lane
         self.busy = np.zeros((1, 1), dtype=bool)
         self.now = 0
+        self.tally = Tally(0, 0, 1, 0.0)
 
-    def show(self, busy, now: int) -> None:
-        self.busy, self.now = np.asarray(busy, dtype=bool), int(now)
+    def show(self, busy, now: int, tally: Tally) -> None:
+        self.busy, self.now, self.tally = np.asarray(busy, dtype=bool), int(now), tally
         self.refresh()
 
     def render(self) -> Text:
-        return grid_text(self.busy, self.now, self.size.width, self.size.height, self.lane)
+        return grid_text(self.busy, self.now, self.tally, self.size.width, self.size.height, self.lane)

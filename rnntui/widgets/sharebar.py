@@ -1,0 +1,67 @@
+"""A share bar: a fixed-width state cut into n equal shares, the first one solid.
+
+The first share is drawn to an eighth of a character (▏…█); the others alternate ░ and ▒, so the
+shares read without colour."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widget import Widget
+
+from rnntui.widgets.tints import BLUE, CYAN, HIGHLIGHT, style
+
+ODD, EVEN = style(CYAN), style(BLUE)
+EIGHTHS = " ▏▎▍▌▋▊▉█"
+
+
+def share_text(width: int, n: int, cols: int) -> Text:
+    """A bar of `cols` characters standing for a state of `width` numbers, cut into n equal shares;
+    the first token's share is solid (to an eighth of a character), the others alternate."""
+    cols = max(cols, 8)
+    share = cols / n  # characters per token
+    ruler, bar = Text(), Text()
+    for c in range(cols):
+        boundary = any(int(round(i * share)) == c for i in range(0, n + 1)) if n <= 4 * cols else True
+        ruler.append("┼" if boundary else "─", style="dim")
+        first = min(max(share - c, 0.0), 1.0)
+        if first >= 1.0:
+            bar.append("█", style=HIGHLIGHT)
+        elif first > 0:
+            bar.append(EIGHTHS[max(int(first * 8), 1)], style=HIGHLIGHT)
+        else:
+            token = int((c + 0.5) / share)
+            bar.append("▒" if token % 2 else "░", style=ODD if token % 2 else EVEN)
+    out = Text(no_wrap=True, overflow="crop")
+    if share >= 3:
+        labels = [" "] * cols
+        for i in range(n):
+            word, at = f"x{i}", int(round((i + 0.5) * share)) - 1
+            if len(word) <= share - 1 and at + len(word) <= cols:
+                labels[at:at + len(word)] = list(word)
+        out.append("".join(labels).rstrip() or " ", style="bold")
+    else:
+        out.append(f"x0 … x{n - 1}: shares thinner than a character blur into texture", style="dim")
+    out.append("\n")
+    out.append_text(ruler)
+    out.append("\n")
+    out.append_text(bar)
+    out.append("\n")
+    out.append_text(bar)
+    out.append("\n")
+    out.append(f"{'0':<{cols - len(str(width))}}{width}", style="dim")
+    out.append("\n")
+    out.append(f"state: {width} numbers, the same at every length", style="dim")
+    return out
+
+
+class ShareBar(Widget):
+    """`show(width, n)`: a state of `width` numbers cut into n equal shares."""
+
+    DEFAULT_CSS = "ShareBar { height: 6; }"
+    spec = (512, 4)
+
+    def show(self, width: int, n: int) -> None:
+        self.spec = (width, n)
+        self.refresh()
+
+    def render(self) -> Text:
+        return share_text(*self.spec, self.size.width)

@@ -1,0 +1,100 @@
+"""A staircase: positions along the bottom, a path between two of them above, one stair per hop.
+
+Box-drawing lines join the stairs; the path's two ends are marked ● and their labels reversed, so
+the ends read without colour."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widget import Widget
+
+from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
+
+LINK = style(CYAN)
+U, D, L, R = 1, 2, 4, 8
+BOX = {L | R: "─", U | D: "│", R | U: "└", L | U: "┘", R | D: "┌", L | D: "┐", L | R | U: "┴",
+       L | R | D: "┬", U | D | R: "├", U | D | L: "┤", L | R | U | D: "┼", L: "─", R: "─", U: "│", D: "│"}
+
+
+def staircase_text(hops, n: int, k: int, width: int, height: int) -> Text:
+    """Positions 0…n−1 along the bottom; above them a path from position 0 to position k, one stair
+    per hop (a, b). Heights are scaled so that k hops would fill the height: a path of fewer, longer
+    hops looks small beside one of k."""
+    level = {0: 0}
+    for a, b in hops:
+        level[b] = level[a] + 1
+    label_w = len(str(k)) + 1
+    cw = max(min((width - label_w) // n, 8), 2)
+    shown = min(n, (width - label_w) // cw)
+    rows = max(min(height - 1, 2 * k + 1 if height - 1 >= 2 * k + 1 else k + 1), 2)
+    scale = (rows - 1) / max(k, 1)
+
+    def row(lv: int) -> int:  # canvas row, 0 at the top
+        return rows - 1 - (max(round(lv * scale), 1) if lv else 0)
+
+    def col(t: int) -> int:
+        return t * cw + cw // 2
+
+    grid = [[0] * (shown * cw) for _ in range(rows)]
+    nodes = {}
+
+    def link(y: int, x0: int, x1: int) -> None:
+        for x in range(min(x0, x1), max(x0, x1)):
+            if x < len(grid[0]) and x + 1 < len(grid[0]):
+                grid[y][x] |= R
+                grid[y][x + 1] |= L
+
+    def rise(x: int, y0: int, y1: int) -> None:
+        for y in range(min(y0, y1), max(y0, y1)):
+            if x < len(grid[0]):
+                grid[y][x] |= D
+                grid[y + 1][x] |= U
+
+    for a, b in hops:
+        if b >= shown:
+            break
+        ya, yb = row(level[a]), row(level[b])
+        xa, xb = col(a), col(b)
+        xm = xa + cw // 2 + (cw % 2) if b == a + 1 else xa + 1
+        link(ya, xa, xm)
+        rise(xm, yb, ya)
+        link(yb, xm, xb)
+        nodes[a], nodes[b] = (ya, xa), (yb, xb)
+    out = Text(no_wrap=True, overflow="crop")
+    at = {yx: t for t, yx in nodes.items()}
+    top = {}
+    for t, (ny, _) in nodes.items():
+        top[ny] = max(top.get(ny, 0), level[t])
+    for y in range(rows):
+        lv = top.get(y)
+        out.append(f"{lv if lv is not None else '':>{label_w - 1}} ", style="bold" if lv else "dim")
+        line = Text()
+        for x, bits in enumerate(grid[y]):
+            node = at.get((y, x))
+            if node is not None:
+                line.append("●", style=HIGHLIGHT if node in (0, k) else "bold")
+            else:
+                line.append(BOX.get(bits, " "), style=LINK if bits else "")
+        out.append_text(line)
+        out.append("\n")
+    out.append(" " * label_w)
+    for t in range(shown):
+        word = f"x{t}" if cw >= len(f"x{t}") + 1 else str(t)
+        if cw == 2 and t not in (0, k) and (t % 2 or abs(t - k) == 1):
+            word = ""
+        style = "bold reverse" if t in (0, k) else ("bold" if t in level else "dim")
+        out.append(f"{word:^{cw}}"[:cw], style=style)
+    return out
+
+
+class Staircase(Widget):
+    """`show(hops, n, k)`: the path of `hops` from position 0 to position k among n."""
+
+    DEFAULT_CSS = "Staircase { height: 1fr; min-height: 4; }"
+    spec = ((), 2, 1)
+
+    def show(self, hops, n: int, k: int) -> None:
+        self.spec = (tuple(tuple(h) for h in hops), n, k)
+        self.refresh()
+
+    def render(self) -> Text:
+        return staircase_text(*self.spec, self.size.width, self.size.height)
