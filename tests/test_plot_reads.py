@@ -219,4 +219,10 @@ def test_legend_symbols_are_what_is_drawn():
     drawn = "".join(r[fc + 1: fc + 1 + cw] for r in text[first: first + ch])
     assert drawn.count("◆") == 2 and "◆ b_f = 0" in text[-1]
     inside = render_plot(PlotSpec(**{**spec.__dict__, "legend": "inside"}), 60, 14).plain
-    assert "◆ b_f = 0" in inside
+    assert "◆ b_f = 0" in inside and "━━ σ(b_f)" in inside
+    # braille points are drawn as 2×2 blobs of dots, and the legend shows one
+    dots = PlotSpec(series=(Series((0.0, 1.0), (0.0, 1.0), "points", GREEN, scatter=True),), ylim=(0, 1))
+    text = render_plot(dots, 40, 12).plain
+    assert text.splitlines()[-1].startswith("⠶ points")
+    drawn = "".join(text.splitlines()[:-1])
+    assert sum(bin(ord(c) - BRAILLE).count("1") for c in drawn if BRAILLE < ord(c) < BRAILLE + 256) == 8

@@ -1,12 +1,22 @@
 """One plot widget for every topic: lines, labelled reference lines, a cursor, optionally log axes.
 
-The plot is drawn by this module on a character grid: series as braille dots (2×4 per cell),
-reference lines, the cursor and the frame as box-drawing characters, labels as text. A log axis
-is log10(value) on a linear axis with decade tick labels (`1e-10`). Everything is rebuilt from
-the spec at the widget's current size on every render, so any number of resizes is safe, and
-points that are 0 (on a log axis), inf or NaN are not plotted: the place where a series first
-becomes one of them is marked (`▲inf`, `▲NaN`, `▼0`) instead. Drawing a figure takes about a
-millisecond, so a key press re-renders well inside a frame.
+The plot is drawn by this module on a character grid: series and horizontal reference lines as
+braille dots (2×4 per cell, so a line sits at the dot its value maps to, like the data beside it),
+vertical lines, the cursor and the frame as box-drawing characters, labels as text. A log axis is
+log10(value) on a linear axis with decade tick labels (`1e-10`).
+
+The y axis always holds every finite point (and the caller's ylim, which it may only widen). Its
+ticks are round values an equal number of rows apart, each label on the row its value is drawn at
+(on a log axis every 1st, 2nd, 5th, 10th … decade, as many as fit). Each cell shows one thing in one
+colour: a curve covers a line only in the cells it passes through, and where two series coincide
+they take turns, so both stay visible. Braille lines differ without colour too: solid, dotted and
+dashed in turn unless the series sets `dash`, and the legend shows each one's sample (━━ ┅┅ ╍╍, or
+the marker it is drawn with).
+
+Everything is rebuilt from the spec at the widget's current size on every render, so any number of
+resizes is safe, and points that are 0 (on a log axis), inf or NaN are not plotted: the place where a
+series first becomes one of them is marked (`▲inf`, `▲NaN`, `▼0`) instead. Drawing a figure takes
+a millisecond or two, so a key press re-renders well inside a frame.
 """
 from __future__ import annotations
 
@@ -374,7 +384,7 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list
 
     Ticks are round values (1, 2 or 5 × 10^k; on a log axis every 1st, 2nd, 5th, 10th, … decade)
     spaced an equal whole number of rows apart, and the limits are chosen so that each tick's value
-    maps to the middle of its row: the label is on the row its value is drawn at. Among the choices
+    maps to the middle of its row (or within a dot of it): the label is on the row its value is drawn at. Among the choices
     that hold lo..hi, the one whose data fills most of the height wins, with 3 to ch/2 + 1 labels
     preferred.
     """
@@ -397,21 +407,29 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list
             u = s / (4 * k)  # axis units per dot: one step is k rows
             if span > dots * u:
                 break
-            # the top limit is (4m + 1.5)·u, so each multiple of s sits at 4·row + 1.5 dots: a row's middle
-            m_lo = math.ceil((hi / u - 1.5) / 4 - 1e-9)
-            m_hi = math.floor((lo / u + dots - 1.5) / 4 + 1e-9)
-            if m_lo > m_hi:
+            # the top limit y1 is v·u with v = 4m + o: each multiple of s then sits o dots into its row
+            # (rows m − k·j); o = 1.5 is the row's middle, 0.5 … 2.5 still well inside it
+            low, high, ideal = hi / u, lo / u + dots, (hi / u + lo / u + dots) / 2  # v must be in low … high
+            place = None
+            for m in range(math.floor((low - 2.5) / 4), math.ceil((high - 0.5) / 4) + 1):
+                a, b = max(low, 4 * m + 0.5), min(high, 4 * m + 2.5)
+                if a <= b:
+                    v = min(max(4 * m + 1.5, a), b)
+                    cost = (round(abs(v - 4 * m - 1.5), 9), abs(v - ideal))
+                    if place is None or cost < place[0]:
+                        place = (cost, m, v)
+            if place is None:
                 continue
-            m = (m_lo + m_hi) // 2
+            _, m, v = place
             js = range(math.ceil((m - ch + 1) / k), math.floor(m / k) + 1)  # ticks j·s on rows m − k·j
             fill = span / (dots * u)
             score = (fill * (1.0 if t_min <= len(js) <= t_max else 0.75), -abs(len(js) - (t_min + t_max) / 2))
             if best is None or score > best[0]:
-                best = (score, s, k, m, js, u)
+                best = (score, s, k, m, js, u, v)
     if best is None:  # not reached for any finite span; kept so an odd input still draws
         return lo, hi, []
-    _, s, k, m, js, u = best
-    y1 = (4 * m + 1.5) * u
+    _, s, k, m, js, u, v = best
+    y1 = v * u
     ticks = []
     for j in js:
         t = j * s
