@@ -385,8 +385,8 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list
     Ticks are round values (1, 2 or 5 × 10^k; on a log axis every 1st, 2nd, 5th, 10th, … decade)
     spaced an equal whole number of rows apart, and the limits are chosen so that each tick's value
     maps to the middle of its row (or within a dot of it): the label is on the row its value is drawn at. Among the choices
-    that hold lo..hi, the one whose data fills most of the height wins, with 3 to ch/2 + 1 labels
-    preferred.
+    that hold lo..hi and show two labels or more, the one whose data fills most of the height wins,
+    with 3 to ch/2 + 1 labels preferred.
     """
     if not (math.isfinite(lo) and math.isfinite(hi)):
         lo, hi = 0.0, 1.0
@@ -394,7 +394,7 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list
         lo, hi = lo - 1.0, hi + 1.0
     span, dots = hi - lo, 4 * ch - 1
     if log:
-        steps = [m * 10 ** e for e in range(0, int(math.log10(span)) + 3) for m in (1, 2, 5)]
+        steps = [m * 10 ** e for e in range(0, max(0, math.ceil(math.log10(span))) + 3) for m in (1, 2, 5)]
     else:
         e0 = math.floor(math.log10(span))
         steps = [m * 10.0 ** e for e in range(e0 - 2, e0 + 2) for m in (1, 2, 5)]
@@ -423,7 +423,8 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list
             _, m, v = place
             js = range(math.ceil((m - ch + 1) / k), math.floor(m / k) + 1)  # ticks j·s on rows m − k·j
             fill = span / (dots * u)
-            score = (fill * (1.0 if t_min <= len(js) <= t_max else 0.75), -abs(len(js) - (t_min + t_max) / 2))
+            score = (len(js) >= 2, fill * (1.0 if t_min <= len(js) <= t_max else 0.75),
+                     -abs(len(js) - (t_min + t_max) / 2))
             if best is None or score > best[0]:
                 best = (score, s, k, m, js, u, v)
     if best is None:  # not reached for any finite span; kept so an odd input still draws
