@@ -1,12 +1,22 @@
 """One plot widget for every topic: lines, labelled reference lines, a cursor, optionally log axes.
 
-The plot is drawn by this module on a character grid: series as braille dots (2×4 per cell),
-reference lines, the cursor and the frame as box-drawing characters, labels as text. A log axis
-is log10(value) on a linear axis with decade tick labels (`1e-10`). Everything is rebuilt from
-the spec at the widget's current size on every render, so any number of resizes is safe, and
-points that are 0 (on a log axis), inf or NaN are not plotted: the place where a series first
-becomes one of them is marked (`▲inf`, `▲NaN`, `▼0`) instead. Drawing a figure takes about a
-millisecond, so a key press re-renders well inside a frame.
+The plot is drawn by this module on a character grid: series and horizontal reference lines as
+braille dots (2×4 per cell, so a line sits at the dot its value maps to, like the data beside it),
+vertical lines, the cursor and the frame as box-drawing characters, labels as text. A log axis is
+log10(value) on a linear axis with decade tick labels (`1e-10`).
+
+The y axis always holds every finite point (and the caller's ylim, which it may only widen). Its
+ticks are round values an equal number of rows apart, each label on the row its value is drawn at
+(on a log axis every 1st, 2nd, 5th, 10th … decade, as many as fit). Each cell shows one thing in one
+colour: a curve covers a line only in the cells it passes through, and where two series coincide
+they take turns, so both stay visible. Braille lines differ without colour too: solid, dotted and
+dashed in turn unless the series sets `dash`, and the legend shows each one's sample (━━ ┅┅ ╍╍, or
+the marker it is drawn with).
+
+Everything is rebuilt from the spec at the widget's current size on every render, so any number of
+resizes is safe, and points that are 0 (on a log axis), inf or NaN are not plotted: the place where a
+series first becomes one of them is marked (`▲inf`, `▲NaN`, `▼0`) instead. Drawing a figure takes
+a millisecond or two, so a key press re-renders well inside a frame.
 """
 from __future__ import annotations
 
@@ -28,6 +38,9 @@ MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-l
 TOO_SMALL = "(too small to plot)"
 BRAILLE = 0x2800
 DOT = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # DOT[row in cell][column in cell]
+DASHES = ("solid", "dotted", "dashed")  # every dot; every other dot; four dots on, four off
+SWATCH = {"solid": "━━", "dotted": "┅┅", "dashed": "╍╍"}  # each line style's sample in a legend
+BLOB = "⠶"  # a braille scatter point is a 2×2 blob of dots; its legend sample
 
 
 @dataclass(frozen=True)
@@ -38,6 +51,7 @@ class Series:
     color: RGB = BLUE
     marker: str = "braille"  # "braille" (fine dots) or one character, e.g. "●" or "█"
     scatter: bool = False  # points only, not joined
+    dash: str | None = None  # "solid", "dotted" or "dashed"; None: taken in turn by the braille lines
 
 
 @dataclass(frozen=True)
@@ -108,6 +122,14 @@ def _axis(values, log: bool) -> np.ndarray:
         return np.where(np.isfinite(v) & (v > 0), np.log10(np.where(v > 0, v, 1.0)), np.nan)
 
 
+def _at(value: float, log: bool) -> float:
+    """One value as drawn (see `_axis`), without numpy's overhead."""
+    v = float(value)
+    if not math.isfinite(v) or (log and v <= 0):
+        return math.nan
+    return math.log10(v) if log else v
+
+
 def non_finite_marks(s: Series, log: bool) -> list[tuple[float, str]]:
     """Where a series first becomes NaN, ±inf or (on a log axis) 0 or negative: (x, word)."""
     n = min(len(s.x), len(s.y))
@@ -162,21 +184,32 @@ def _style(color: RGB | None, dim: bool = False) -> Style | None:
     return Style(color=f"rgb({color[0]},{color[1]},{color[2]})", dim=dim)
 
 
+_DOT = np.array(DOT, dtype=np.uint8)
+_POP = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+_SERIES = 1 << 20  # layer numbers from here on belong to series; below are lines and the cursor
+
+
 class _Canvas:
-    """cw×ch character cells; braille dots at 2×4 per cell; (0, 0) is the top-left cell."""
+    """cw×ch character cells; braille dots at 2×4 per cell; (0, 0) is the top-left cell.
+
+    Everything is drawn into layers: each reference line, the cursor and each series has its own
+    (braille bits or characters per cell). A cell shows the one layer on top there, in that layer's
+    colour: a curve covers a line only in the cells it passes through, and no cell mixes two series'
+    dots in one colour. Where series coincide (their dots in a cell mostly the same), the cells are
+    shared out in turns of three columns, so each stays visible. Text (labels, marks) goes over all.
+    """
 
     def __init__(self, cw: int, ch: int, xlim, ylim) -> None:
         self.cw, self.ch, self.xlim, self.ylim = cw, ch, xlim, ylim
-        self.chars = [[" "] * cw for _ in range(ch)]
-        self.styles: list[list[Style | None]] = [[None] * cw for _ in range(ch)]
-        self.bits = [[0] * cw for _ in range(ch)]
+        self.layers: dict[int, tuple[np.ndarray, bool, Style | None]] = {}  # number → (cells, braille?, style)
+        self.over: dict[tuple[int, int], tuple[str, Style | None]] = {}
 
     # data → sub-cell (dot) coordinates, as floats; dots run 0..2cw−1 and 0..4ch−1
-    def dx(self, x: float) -> float:
+    def dx(self, x):
         x0, x1 = self.xlim
         return (x - x0) / (x1 - x0) * (2 * self.cw - 1)
 
-    def dy(self, y: float) -> float:
+    def dy(self, y):
         y0, y1 = self.ylim
         return (y1 - y) / (y1 - y0) * (4 * self.ch - 1)
 
@@ -188,16 +221,23 @@ class _Canvas:
         r = int(round(self.dy(y))) // 4
         return r if 0 <= r < self.ch else None
 
-    def put(self, r: int, c: int, char: str, style) -> None:
-        if 0 <= r < self.ch and 0 <= c < self.cw:
-            self.chars[r][c], self.styles[r][c], self.bits[r][c] = char, style, 0
+    def layer(self, number: int, braille: bool, style) -> np.ndarray:
+        if number not in self.layers:
+            self.layers[number] = (np.zeros((self.ch, self.cw), np.uint8 if braille else np.int32), braille, style)
+        return self.layers[number][0]
 
-    def dot(self, px: int, py: int, style) -> None:
-        c, r = px >> 1, py >> 2
+    def dots(self, number: int, px: np.ndarray, py: np.ndarray, style) -> None:
+        """Braille dots at dot coordinates (integer arrays, already inside the canvas)."""
+        cells = self.layer(number, True, style)
+        np.bitwise_or.at(cells, (py >> 2, px >> 1), _DOT[py & 3, px & 1])
+
+    def chars(self, number: int, r, c, char: str, style) -> None:
+        self.layer(number, False, style)[r, c] = ord(char)
+
+    def put(self, r: int, c: int, char: str, style) -> None:
+        """A character over everything drawn."""
         if 0 <= r < self.ch and 0 <= c < self.cw:
-            bits = self.bits[r][c] | DOT[py & 3][px & 1]
-            self.bits[r][c] = bits
-            self.chars[r][c], self.styles[r][c] = chr(BRAILLE + bits), style
+            self.over[r, c] = (char, style)
 
     def text(self, r: int | None, c: int, words: str, style, align: str = "left") -> int | None:
         """Write words in row r, anchored at column c; returns the first column used."""
@@ -209,36 +249,75 @@ class _Canvas:
             self.put(r, start + i, ch, style)
         return start
 
-    def polyline(self, xs: np.ndarray, ys: np.ndarray, style, char: str | None = None) -> None:
-        """Join consecutive points (dots, or cells of `char`); parts outside the canvas are cut."""
+    def path(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The dots along the line through consecutive points, cut to the canvas, each dot once in a row."""
         w, h = 2 * self.cw - 1, 4 * self.ch - 1
-        pts = list(zip((self.dx(float(x)) for x in xs), (self.dy(float(y)) for y in ys)))
-        if len(pts) == 1:
-            pts = pts * 2
-        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
-            seg = _clip_segment(x0, y0, x1, y1, w, h)
-            if seg is None:
-                continue
-            x0, y0, x1, y1 = seg
-            if char is None:
-                n = int(max(abs(x1 - x0), abs(y1 - y0))) + 1
-                for k in range(n + 1):
-                    t = k / n
-                    self.dot(int(round(x0 + t * (x1 - x0))), int(round(y0 + t * (y1 - y0))), style)
-            else:
-                n = int(max(abs(x1 - x0) / 2, abs(y1 - y0) / 4)) + 1
-                for k in range(n + 1):
-                    t = k / n
-                    self.put(int(round(y0 + t * (y1 - y0))) // 4, int(round(x0 + t * (x1 - x0))) // 2, char, style)
+        X, Y = self.dx(np.asarray(xs, float)), self.dy(np.asarray(ys, float))
+        if X.size == 1:
+            X, Y = np.repeat(X, 2), np.repeat(Y, 2)
+        x0, y0, x1, y1 = X[:-1], Y[:-1], X[1:], Y[1:]
+        dx, dy = x1 - x0, y1 - y0
+        t0, t1 = np.zeros_like(x0), np.ones_like(x0)
+        keep = np.ones(x0.shape, bool)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for p, q in ((-dx, x0), (dx, w - x0), (-dy, y0), (dy, h - y0)):  # Liang–Barsky, all segments at once
+                r = q / p
+                keep &= ~((p == 0) & (q < 0))
+                t0 = np.where(p < 0, np.maximum(t0, r), t0)
+                t1 = np.where(p > 0, np.minimum(t1, r), t1)
+        keep &= t0 <= t1
+        if not keep.any():
+            return np.empty(0, int), np.empty(0, int)
+        x0, y0, dx, dy, t0, t1 = x0[keep], y0[keep], dx[keep], dy[keep], t0[keep], t1[keep]
+        a, b = x0 + t0 * dx, y0 + t0 * dy
+        da, db = (t1 - t0) * dx, (t1 - t0) * dy
+        n = (np.maximum(np.abs(da), np.abs(db)) + 1).astype(int)  # steps per segment
+        seg = np.repeat(np.arange(n.size), n + 1)
+        t = (np.arange(seg.size) - np.repeat(np.cumsum(n + 1) - (n + 1), n + 1)) / n[seg]
+        px = np.clip(np.rint(a[seg] + t * da[seg]).astype(int), 0, w)
+        py = np.clip(np.rint(b[seg] + t * db[seg]).astype(int), 0, h)
+        new = np.ones(px.size, bool)
+        new[1:] = (px[1:] != px[:-1]) | (py[1:] != py[:-1])
+        return px[new], py[new]
 
-    def points(self, xs: np.ndarray, ys: np.ndarray, style, char: str | None = None) -> None:
-        for x, y in zip(xs, ys):
-            px, py = int(round(self.dx(float(x)))), int(round(self.dy(float(y))))
-            if 0 <= px <= 2 * self.cw - 1 and 0 <= py <= 4 * self.ch - 1:
-                if char is None:
-                    self.dot(px, py, style)
-                else:
-                    self.put(py // 4, px // 2, char, style)
+    def resolve(self) -> tuple[np.ndarray, np.ndarray, list]:
+        """Each cell's character (code point) and style number, and the styles."""
+        ch, cw = self.ch, self.cw
+        code = np.full((ch, cw), 32, np.int32)
+        which = np.zeros((ch, cw), np.int32)  # style number; 0 is no style
+        ids: dict = {None: 0}
+        numbers = sorted(self.layers)
+        owner = np.full((ch, cw), -1, np.int32)
+        for i, n in enumerate(numbers):
+            owner[self.layers[n][0] != 0] = i
+        curves = [i for i, n in enumerate(numbers) if n >= _SERIES and self.layers[n][1]]
+        if len(curves) > 1:  # series that coincide in a cell take turns, three columns each
+            stack = np.stack([self.layers[numbers[i]][0] for i in curves])
+            place = np.full(len(numbers) + 1, -1)
+            place[curves] = np.arange(len(curves))
+            top_place = place[owner]
+            on_top = top_place >= 0
+            rr, cc = np.indices((ch, cw))
+            top = np.where(on_top, stack[np.maximum(top_place, 0), rr, cc], 0)
+            both = _POP[stack & top[None]].astype(np.int16)
+            fewer = np.minimum(_POP[stack], _POP[top][None])
+            present = (both > 0) & (2 * both >= fewer)
+            count = present.sum(0)
+            turns = on_top & (count > 1)
+            if turns.any():
+                pick = (np.arange(cw) // 3)[None, :] % np.maximum(count, 1)
+                chosen = present & (np.cumsum(present, 0) == pick[None] + 1)
+                owner = np.where(turns, np.asarray(curves)[chosen.argmax(0)], owner)
+        for i, n in enumerate(numbers):
+            cells, braille, style = self.layers[n]
+            mine = owner == i
+            if mine.any():
+                code[mine] = cells[mine].astype(np.int32) + BRAILLE if braille else cells[mine]
+                which[mine] = ids.setdefault(style, len(ids))
+        for (r, c), (char, style) in self.over.items():
+            code[r, c] = ord(char)
+            which[r, c] = ids.setdefault(style, len(ids))
+        return code, which, list(ids)
 
 
 def _align(x: float, xlim: tuple[float, float]) -> str:
@@ -251,19 +330,118 @@ def _align(x: float, xlim: tuple[float, float]) -> str:
     return "center"
 
 
-def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | None]]:
-    """One line naming the series by colour, cut at `width` cells."""
-    runs, used = [], 0
+def dashes(spec: PlotSpec) -> list[str | None]:
+    """Each series' line style: its own `dash`, or solid, dotted, dashed in turn over the series drawn
+    as braille lines (so they differ without colour too); None for markers and scatter points."""
+    out, k = [], 0
     for s in spec.series:
+        if s.scatter or s.marker != "braille":
+            out.append(None)
+        else:
+            out.append(s.dash if s.dash in DASHES else DASHES[k % len(DASHES)])
+            k += 1
+    return out
+
+
+def swatch(s: Series, dash: str | None) -> str:
+    """The legend's sample of a series: what its points or its line look like on the plot."""
+    if s.marker != "braille":
+        return s.marker
+    return BLOB if s.scatter else SWATCH[dash]
+
+
+def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | None]]:
+    """One line naming the series by colour and by line style, cut at `width` cells."""
+    runs, used = [], 0
+    for s, dash in zip(spec.series, dashes(spec)):
         if not s.label:
             continue
-        swatch = "━━" if s.marker == "braille" and not s.scatter else "●" if s.marker == "braille" else s.marker
-        for words, style in ((("  " if runs else "") + swatch, _style(s.color)), (f" {s.label}", None)):
+        for words, style in ((("  " if runs else "") + swatch(s, dash), _style(s.color)), (f" {s.label}", None)):
             words = words[: max(width - used, 0)]
             if words:
                 runs.append((words, style))
                 used += len(words)
     return runs
+
+
+def _needed(spec: PlotSpec, drawn) -> tuple[float, float] | None:
+    """The y span (axis units) the plot must hold: every finite point, the caller's ylim if given, else
+    the horizontal reference lines too."""
+    ys = [y[ok] for _, _, y, ok in drawn]
+    if spec.ylim is not None:
+        lim = _axis(spec.ylim, spec.log_y)
+        if np.isfinite(lim).all() and lim[1] > lim[0]:
+            ys.append(lim)
+    else:
+        ys.append(np.array([_at(l.at, spec.log_y) for l in spec.lines if not l.vertical]))
+    ys = np.concatenate(ys) if ys else np.empty(0)
+    ys = ys[np.isfinite(ys)]
+    return (float(ys.min()), float(ys.max())) if ys.size else None
+
+
+def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list[tuple[int, str]]]:
+    """Limits (y0, y1) for ch text rows holding lo..hi, and the tick labels as (row, label).
+
+    Ticks are round values (1, 2 or 5 × 10^k; on a log axis every 1st, 2nd, 5th, 10th, … decade)
+    spaced an equal whole number of rows apart, and the limits are chosen so that each tick's value
+    maps to the middle of its row (or within a dot of it): the label is on the row its value is drawn at. Among the choices
+    that hold lo..hi and show two labels or more, the one whose data fills most of the height wins,
+    with 3 to ch/2 + 1 labels preferred.
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        lo, hi = 0.0, 1.0
+    if hi - lo < 1e-12 * max(1.0, abs(hi)):
+        lo, hi = lo - 1.0, hi + 1.0
+    span, dots = hi - lo, 4 * ch - 1
+    if log:
+        steps = [m * 10 ** e for e in range(0, max(0, math.ceil(math.log10(span))) + 3) for m in (1, 2, 5)]
+    else:
+        e0 = math.floor(math.log10(span))
+        steps = [m * 10.0 ** e for e in range(e0 - 2, e0 + 2) for m in (1, 2, 5)]
+    k_min = 2 if ch >= 5 else 1
+    k_max = max(k_min, 3, ch // 3)
+    t_min, t_max = (3 if ch >= 6 else 2), max(2, min(8, ch // 2 + 1))
+    best = None
+    for s in steps:
+        for k in range(k_min, k_max + 1):
+            u = s / (4 * k)  # axis units per dot: one step is k rows
+            if span > dots * u:
+                break
+            # the top limit y1 is v·u with v = 4m + o: each multiple of s then sits o dots into its row
+            # (rows m − k·j); o = 1.5 is the row's middle, 0.5 … 2.5 still well inside it
+            low, high, ideal = hi / u, lo / u + dots, (hi / u + lo / u + dots) / 2  # v must be in low … high
+            place = None
+            for m in range(math.floor((low - 2.5) / 4), math.ceil((high - 0.5) / 4) + 1):
+                a, b = max(low, 4 * m + 0.5), min(high, 4 * m + 2.5)
+                if a <= b:
+                    v = min(max(4 * m + 1.5, a), b)
+                    cost = (round(abs(v - 4 * m - 1.5), 9), abs(v - ideal))
+                    if place is None or cost < place[0]:
+                        place = (cost, m, v)
+            if place is None:
+                continue
+            _, m, v = place
+            js = range(math.ceil((m - ch + 1) / k), math.floor(m / k) + 1)  # ticks j·s on rows m − k·j
+            fill = span / (dots * u)
+            score = (len(js) >= 2, fill * (1.0 if t_min <= len(js) <= t_max else 0.75),
+                     -abs(len(js) - (t_min + t_max) / 2))
+            if best is None or score > best[0]:
+                best = (score, s, k, m, js, u, v)
+    if best is None:  # not reached for any finite span; kept so an odd input still draws
+        return lo, hi, []
+    _, s, k, m, js, u, v = best
+    y1 = v * u
+    ticks = []
+    for j in js:
+        t = j * s
+        if log:
+            label = decade_label(t)
+        elif t == 0 or 1e-4 <= abs(t) < 1e6:
+            label = f"{t:.10g}"
+        else:
+            label = f"{t:.0e}"
+        ticks.append((m - k * j, label))
+    return y1 - dots * u, y1, ticks
 
 
 def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
@@ -282,13 +460,11 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         x, y = _axis(s.x[:n], spec.log_x), _axis(s.y[:n], spec.log_y)
         drawn.append((s, x, y, np.isfinite(x) & np.isfinite(y)))
     xs_ok = np.concatenate([x[ok] for _, x, _, ok in drawn]) if drawn else np.empty(0)
-    ys_ok = np.concatenate([y[ok] for _, _, y, ok in drawn]) if drawn else np.empty(0)
     xlim = _limits(spec.xlim, xs_ok, spec.log_x)
-    ylim = _limits(spec.ylim, ys_ok, spec.log_y)
+    y0, y1, yticks = y_axis(*(_needed(spec, drawn) or (0.0, 1.0)), ch, spec.log_y)
+    ylim = (y0, y1)
 
-    ticks = log_ticks if spec.log_y else nice_ticks
-    yt, yl = ticks(*ylim, most=max(2, min(7, ch // 2 + 1)))
-    yw = max(len(label) for label in yl)
+    yw = max([len(label) for _, label in yticks] + [1])
     cw = width - yw - 2
     if cw < 4:
         return [[(TOO_SMALL[:width], Style(dim=True))]]
@@ -296,10 +472,11 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     xt, xl = xticks(*xlim, most=max(2, min(9, cw // max(8, max(len(l) for l in xticks(*xlim)[1]) + 3))))
     cv = _Canvas(cw, ch, xlim, ylim)
 
-    # reference lines under the data; their labels go on top of everything at the end
+    # reference lines under the data, horizontal ones at their dot row; their labels go on top at the end
     labels, hline_rows, vline_cols = [], set(), set()
-    for line in spec.lines:
-        at = float(_axis([line.at], spec.log_x if line.vertical else spec.log_y)[0])
+    cols = np.arange(cw)
+    for number, line in enumerate(spec.lines):
+        at = _at(line.at, spec.log_x if line.vertical else spec.log_y)
         if not math.isfinite(at):
             continue
         style = _style(line.color)
@@ -307,8 +484,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             c = cv.col(at)
             if c is None:
                 continue
-            for r in range(ch):
-                cv.put(r, c, DASH_V if line.dashed else "│", style)
+            cv.chars(number, slice(None), c, DASH_V if line.dashed else "│", style)
             if not line.dashed:
                 vline_cols.add(c)
             if line.label:
@@ -317,8 +493,9 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             r = cv.row(at)
             if r is None:
                 continue
-            for c in range(cw):
-                cv.put(r, c, DASH_H if line.dashed else "─", style)
+            on = cols[cols % 3 != 2] if line.dashed else cols  # dashed: two cells on, one off
+            py = np.full(2 * on.size, int(round(cv.dy(at))))
+            cv.dots(number, np.concatenate([2 * on, 2 * on + 1]), py, style)
             if not line.dashed:
                 hline_rows.add(r)
             if line.label:
@@ -326,34 +503,47 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
 
     cursor_col = None
     if spec.cursor is not None:
-        cx = float(_axis([spec.cursor], spec.log_x)[0])
+        cx = _at(spec.cursor, spec.log_x)
         cursor_col = cv.col(cx) if math.isfinite(cx) else None
         if cursor_col is not None:
-            for r in range(ch):
-                crossing = cv.chars[r][cursor_col] in ("─", DASH_H)
-                cv.put(r, cursor_col, "┼" if crossing else "│", _style(None, dim=True))
+            cv.chars(_SERIES - 1, slice(None), cursor_col, "│", _style(None, dim=True))
 
-    for s, x, y, ok in drawn:
-        style = _style(s.color)
-        char = None if s.marker == "braille" else s.marker
+    w, h = 2 * cw - 1, 4 * ch - 1
+    for i, ((s, x, y, ok), dash) in enumerate(zip(drawn, dashes(spec))):
+        style, number = _style(s.color), _SERIES + i
         if s.scatter:
-            cv.points(x[ok], y[ok], style, char)
+            px, py = np.rint(cv.dx(x[ok])).astype(int), np.rint(cv.dy(y[ok])).astype(int)
+            inside = (px >= 0) & (px <= w) & (py >= 0) & (py <= h)
+            px, py = px[inside], py[inside]
+            if s.marker != "braille":
+                cv.chars(number, py >> 2, px >> 1, s.marker, style)
+            elif px.size:  # a 2×2 blob of dots, so a point is as easy to see as its legend's ⠶
+                px = px & ~1
+                below = np.minimum(py + 1, h)
+                cv.dots(number, np.concatenate([px, px + 1, px, px + 1]), np.concatenate([py, py, below, below]), style)
             continue
-        start = None
-        for i, good in enumerate(np.append(ok, False)):  # each finite run is its own line
-            if good and start is None:
-                start = i
-            elif not good and start is not None:
-                cv.polyline(x[start:i], y[start:i], style, char)
-                start = None
+        paths = []
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], ok.astype(np.int8), [0]])))
+        for start, stop in zip(edges[::2], edges[1::2]):  # each finite run is its own line
+            paths.append(cv.path(x[start:stop], y[start:stop]))
+        if not paths:
+            continue
+        px, py = np.concatenate([p[0] for p in paths]), np.concatenate([p[1] for p in paths])
+        if s.marker != "braille":
+            cv.chars(number, py >> 2, px >> 1, s.marker, style)
+            continue
+        k = np.arange(px.size)
+        keep = k % 2 == 0 if dash == "dotted" else (k // 4) % 2 == 0 if dash == "dashed" else slice(None)
+        cv.dots(number, px[keep], py[keep], style)
 
     if spec.legend == "inside":
         r = 0
-        for s in spec.series:
+        for s, dash in zip(spec.series, dashes(spec)):
             if s.label and r < ch:
-                cv.text(r, 0, " " * (len(s.label) + 5), None)  # a clear box, so data does not run into it
-                cv.text(r, 1, "━━", _style(s.color))
-                cv.text(r, 4, s.label, None)
+                sample = swatch(s, dash)
+                cv.text(r, 0, " " * (len(s.label) + len(sample) + 3), None)  # a clear box, so data does not run into it
+                cv.text(r, 1, sample, _style(s.color))
+                cv.text(r, 2 + len(sample), s.label, None)
                 r += 1
     taken = set()  # cells holding a line's label: a mark moves a row inwards rather than cover one
     for r, c, words, style, align in labels:
@@ -362,7 +552,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     bad = {}  # row → [(column, word)], so marks side by side do not write over each other
     for s in spec.series:
         for x, word in non_finite_marks(s, spec.log_y):
-            px = float(_axis([x], spec.log_x)[0])
+            px = _at(x, spec.log_x)
             c = cv.col(px) if math.isfinite(px) else None
             if c is not None:
                 up = word not in ("0", "<0", "-inf")
@@ -379,7 +569,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             marked |= {(r, k) for k in range(start, start + len(words))}
             free = start + len(words) + 1
     for x, y, words in spec.marks:
-        px, py = float(_axis([x], spec.log_x)[0]), float(_axis([y], spec.log_y)[0])
+        px, py = _at(x, spec.log_x), _at(y, spec.log_y)
         if math.isfinite(px) and math.isfinite(py) and cv.col(px) is not None:
             cv.text(cv.row(py), cv.col(px), words, None, "center" if len(words) == 1 else _align(px, xlim))
 
@@ -388,14 +578,12 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             hit = np.flatnonzero(np.asarray(s.x[: len(x)], dtype=float) == spec.cursor)
             r = cv.row(float(y[hit[0]])) if hit.size and ok[hit[0]] else None
             if r is not None and (r, cursor_col) not in marked:
-                cv.put(r, cursor_col, "●", _style(s.color))
+                cv.put(r, cursor_col, "●" if s.marker == "braille" else s.marker, _style(s.color))
 
     # frame, ticks and labels around the canvas
-    ytick = {}
-    for t, label in zip(yt, yl):
-        r = cv.row(t)
-        if r is not None and r not in ytick:
-            ytick[r] = label
+    code, which, styles = cv.resolve()
+    canvas = _grid_runs(code, which, styles)
+    ytick = dict(yticks)
     rows: list[list[tuple[str, Style | None]]] = []
     if spec.title:
         rows.append([(f"{spec.title[:width]:^{width}}", Style(bold=True))])
@@ -405,7 +593,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     rows.append([(" " * yw + "┌" + "".join(top) + "┐", None)])
     for r in range(ch):
         left = f"{ytick.get(r, ''):>{yw}}" + ("┤" if r in ytick else "├" if r in hline_rows else "│")
-        rows.append([(left, None), *_runs_of(cv.chars[r], cv.styles[r]), ("┤" if r in hline_rows else "│", None)])
+        rows.append([(left, None), *canvas[r], ("┤" if r in hline_rows else "│", None)])
     bottom = ["─"] * cw
     for t in xt:
         c = cv.col(t)
@@ -442,14 +630,19 @@ def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
     return out
 
 
-def _runs_of(chars: list[str], styles: list) -> list[tuple[str, Style | None]]:
-    """Neighbouring cells with the same style, joined."""
-    runs, start = [], 0
-    for i in range(1, len(chars) + 1):
-        if i == len(chars) or styles[i] is not styles[start]:
-            runs.append(("".join(chars[start:i]), styles[start]))
-            start = i
-    return runs
+def _grid_runs(code: np.ndarray, which: np.ndarray, styles: list) -> list[list[tuple[str, Style | None]]]:
+    """Each row of the canvas as runs of neighbouring cells with the same style."""
+    ch, cw = code.shape
+    text = code.astype("<u4").tobytes().decode("utf-32-le")
+    rows, cols = np.nonzero(np.diff(which, axis=1))
+    cuts: list[list[int]] = [[0] for _ in range(ch)]
+    for r, c in zip(rows.tolist(), (cols + 1).tolist()):
+        cuts[r].append(c)
+    out = []
+    for r in range(ch):
+        row, starts, kinds = text[r * cw:(r + 1) * cw], cuts[r] + [cw], which[r].tolist()
+        out.append([(row[a:b], styles[kinds[a]]) for a, b in zip(starts, starts[1:])])
+    return out
 
 
 class Plot(Widget):
