@@ -67,12 +67,14 @@ def export_parser() -> Parser:
                description="Render every figure at its key steps (or a deck's frames) headless into OUTDIR: "
                            "numbered files named by topic, figure and step, and an index.md with captions.")
     p.add_argument("outdir", metavar="OUTDIR", help="the folder to write (created if missing)")
-    p.add_argument("--deck", metavar="FILE", help="a TOML deck: export its frames instead of every figure")
+    p.add_argument("--deck", metavar="FILE",
+                   help="a TOML deck: export its frames as `rnntui present` shows them, instead of every figure")
     p.add_argument("--format", default="svg", metavar="LIST", help="comma separated: svg,png,txt,json (default svg)")
     p.add_argument("--size", default="100x30", metavar="WxH", help="terminal size (default 100x30)")
     p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
     _scale(p)
-    p.add_argument("--force", action="store_true", help="replace files that already exist")
+    p.add_argument("--force", action="store_true",
+                   help="replace files that already exist, and remove numbered files an earlier, longer export left")
     return p
 
 
@@ -168,6 +170,7 @@ def run_export(argv: list[str]) -> int:
     size = parse_size(args.size)
     scale = parse_scale(args.scale)
     check_theme(args.theme)
+    deck = None
     if args.deck:
         from rnntui.deck import load
 
@@ -176,7 +179,7 @@ def run_export(argv: list[str]) -> int:
     else:
         frames, title = slides.key_frames(), "rnntui: every figure at its key steps"
     report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
-                           progress=sys.stderr.isatty())
+                           progress=sys.stderr.isatty(), deck=deck)
     print(report.line(Path(args.outdir)), file=sys.stderr)
     return 0
 
