@@ -71,7 +71,8 @@ def test_svg_is_self_contained_and_its_font_has_every_glyph_at_one_cell(tmp_path
     drawn = set("".join(t for _, _, t in texts(doc))) - {" ", "\u00a0"}
     regular = fonts[400]
     cmap = regular.getBestCmap()
-    assert drawn and drawn <= {chr(c) for c in cmap} | set(fonts[700].getBestCmap() and map(chr, fonts[700].getBestCmap()))
+    covered = {chr(c) for font in fonts.values() for c in font.getBestCmap()}
+    assert drawn and drawn <= covered  # no character left to a fallback font's tofu
     assert not any(shapes.is_shape(ch) for ch in drawn)  # lines, blocks and dots are shapes, not glyphs
     advances = {regular["hmtx"][cmap[ord(ch)]][0] for ch in drawn if ord(ch) in cmap}
     assert advances == {1233}  # every glyph one cell wide: nothing can drift
@@ -117,8 +118,9 @@ def test_png_without_any_converter_shows_continuous_box_lines(tmp_path, monkeypa
     out = tmp_path / "x.png"
     assert main(["shot", "recurrence/track", "--size", "80x24", "--theme", "projector", "-o", str(out)]) == 0
     image = pixels(out.read_bytes())
-    assert main(["shot", "recurrence/track", "--size", "80x24", "--theme", "projector", "-o", str(tmp_path / "x.txt")]) == 0
-    rows = (tmp_path / "x.txt").read_text().splitlines()
+    text = tmp_path / "x.txt"
+    assert main(["shot", "recurrence/track", "--size", "80x24", "--theme", "projector", "-o", str(text)]) == 0
+    rows = text.read_text().splitlines()
     r = next(i for i, row in enumerate(rows) if row.lstrip().startswith("╭─"))  # the figure's frame
     run = max(re.finditer("─+", rows[r]), key=lambda m: len(m.group(0)))  # the border past its title
     left, right = run.start(), run.end()
