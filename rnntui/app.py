@@ -121,11 +121,16 @@ class RnnApp(App):
         return f"{screen.TOPIC_ID}-{screen.figure.id}-{state.AXIS}{getattr(state, state.AXIS)}-{time.strftime('%H%M%S')}.svg"
 
     def action_shot(self) -> None:
+        from rnntui.state import BadValue
+        from rnntui.svg import save_shot
+
         folder = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots")
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = self.save_screenshot(self.shot_name(), str(folder))
-        except OSError as e:
-            self.notify(f"could not save a screenshot in {folder}: {e.strerror}", severity="error")
+            path = save_shot(self, self.shot_name(), folder)
+        except BadValue as e:
+            self.notify(f"could not save a screenshot: {e}", severity="error")
+            return
+        if path is None:  # in a browser (rnntui serve): the browser downloads it
+            self.notify("Downloading the screenshot", title="Screenshot", timeout=2)
             return
         self.notify(f"Saved {path}", title="Screenshot")

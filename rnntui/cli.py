@@ -29,6 +29,7 @@ def main_parser() -> Parser:
                epilog="rnntui shot TOPIC[/FIGURE] ... -o FILE renders one state headless (.svg .png .txt .json); "
                       "rnntui export OUTDIR renders every figure's key frames (or a deck's) for slides; "
                       "rnntui present DECK shows a deck full screen (try: rnntui present lecture); "
+                      "rnntui serve lets browsers open the app (pip install 'rnntui[serve]'); "
                       "rnntui train seq2seq retrains a lab with a progress bar. See `rnntui shot --help` and the others.")
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help="where to open (see --list)")
     _common(p)
@@ -67,12 +68,14 @@ def export_parser() -> Parser:
                description="Render every figure at its key steps (or a deck's frames) headless into OUTDIR: "
                            "numbered files named by topic, figure and step, and an index.md with captions.")
     p.add_argument("outdir", metavar="OUTDIR", help="the folder to write (created if missing)")
-    p.add_argument("--deck", metavar="FILE", help="a TOML deck: export its frames instead of every figure")
+    p.add_argument("--deck", metavar="FILE",
+                   help="a TOML deck: export its frames as `rnntui present` shows them, instead of every figure")
     p.add_argument("--format", default="svg", metavar="LIST", help="comma separated: svg,png,txt,json (default svg)")
     p.add_argument("--size", default="100x30", metavar="WxH", help="terminal size (default 100x30)")
     p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
     _scale(p)
-    p.add_argument("--force", action="store_true", help="replace files that already exist")
+    p.add_argument("--force", action="store_true",
+                   help="replace existing files, and remove numbered files an earlier, longer export left")
     return p
 
 
@@ -82,6 +85,22 @@ def present_parser() -> Parser:
     p.add_argument("deck", metavar="DECK", help="a TOML deck file, or the name of a shipped deck: lecture")
     p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
     p.add_argument("--start", default=1, type=int, metavar="N", help="the frame to open at (default 1)")
+    return p
+
+
+def serve_parser() -> Parser:
+    p = Parser(prog="rnntui serve",
+               description="Serve the app to browsers: each tab gets its own app "
+                           "(needs pip install 'rnntui[serve]').")
+    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help="where each app opens")
+    p.add_argument("--theme", default="dark", metavar="NAME",
+                   help="dark (default), light, projector, or a Textual theme")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)")
+    p.add_argument("--port", default=8000, type=int, help="port (default 8000)")
+    p.add_argument("--max-sessions", default=20, type=int, metavar="N", help="apps running at once (default 20)")
+    p.add_argument("--idle-minutes", default=30.0, type=float, metavar="M",
+                   help="close an app nobody typed into for M minutes (default 30)")
     return p
 
 
@@ -168,6 +187,7 @@ def run_export(argv: list[str]) -> int:
     size = parse_size(args.size)
     scale = parse_scale(args.scale)
     check_theme(args.theme)
+    deck = None
     if args.deck:
         from rnntui.deck import load
 
@@ -176,7 +196,7 @@ def run_export(argv: list[str]) -> int:
     else:
         frames, title = slides.key_frames(), "rnntui: every figure at its key steps"
     report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
-                           progress=sys.stderr.isatty())
+                           progress=sys.stderr.isatty(), deck=deck)
     print(report.line(Path(args.outdir)), file=sys.stderr)
     return 0
 
@@ -192,6 +212,28 @@ def run_present(argv: list[str]) -> int:
     from rnntui.present import PresentApp
 
     PresentApp(deck, args.theme, args.start - 1).run()
+    return 0
+
+
+def run_serve(argv: list[str]) -> int:
+    from rnntui import serve
+
+    args = serve_parser().parse_args(argv)
+    serve.check_installed()
+    check_theme(args.theme)
+    if not 1 <= args.port <= 65535:
+        raise BadValue(f"--port {args.port}: expected 1 to 65535")
+    if args.max_sessions < 1:
+        raise BadValue(f"--max-sessions {args.max_sessions}: expected at least 1")
+    if not args.idle_minutes > 0:
+        raise BadValue(f"--idle-minutes {args.idle_minutes:g}: expected more than 0")
+    app_args = ["--theme", args.theme]
+    if args.address:
+        from rnntui.topics import find
+
+        find(args.address, [])
+        app_args.insert(0, args.address)
+    serve.serve(app_args, args.host, args.port, args.max_sessions, args.idle_minutes)
     return 0
 
 
@@ -222,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_export(argv[1:])
         if command == "present":
             return run_present(argv[1:])
+        if command == "serve":
+            return run_serve(argv[1:])
         if command == "train":
             from rnntui.train_cli import run_train
 

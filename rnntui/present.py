@@ -93,12 +93,17 @@ class PresentApp(App):
         self.show()
 
     def action_shot(self) -> None:
+        from rnntui.state import BadValue
+        from rnntui.svg import save_shot
+
         folder = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots")
         name = f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = self.save_screenshot(name, str(folder))
-        except OSError as e:
-            self.notify(f"could not save a screenshot in {folder}: {e.strerror}", severity="error")
+            path = save_shot(self, name, folder)
+        except BadValue as e:
+            self.notify(f"could not save a screenshot: {e}", severity="error")
+            return
+        if path is None:  # in a browser (rnntui serve): the browser downloads it
+            self.notify("Downloading the screenshot", title="Screenshot", timeout=2)
             return
         self.notify(f"Saved {path}", title="Screenshot", timeout=2)

@@ -1,4 +1,4 @@
-"""Headless rendering of one state: SVG, plain text or the figure's data as JSON."""
+"""Headless rendering of one state: SVG, PNG, plain text or the figure's data as JSON."""
 from __future__ import annotations
 
 import asyncio
@@ -27,13 +27,18 @@ class Session:
             texts = await session.frame(screen, figure, state, ("svg", "txt"))
     """
 
-    def __init__(self, size=(100, 30), theme: str = "dark") -> None:
-        self.size, self.theme = size, theme
+    def __init__(self, size=(100, 30), theme: str = "dark", scale: float = 2.0, deck=None) -> None:
+        self.size, self.theme, self.scale, self.deck = size, theme, scale, deck
 
     async def __aenter__(self) -> "Session":
-        from rnntui.app import RnnApp
+        if self.deck is not None:  # frames as `rnntui present` shows them: no header, no footer
+            from rnntui.present import PresentApp
 
-        self.app = RnnApp(theme=self.theme)
+            self.app = PresentApp(self.deck, theme=self.theme)
+        else:
+            from rnntui.app import RnnApp
+
+            self.app = RnnApp(theme=self.theme)
         self._running = self.app.run_test(size=self.size)
         self.pilot = await self._running.__aenter__()
         return self
@@ -41,30 +46,59 @@ class Session:
     async def __aexit__(self, *exc) -> None:
         await self._running.__aexit__(*exc)
 
-    async def frame(self, screen, figure, state, fmts=("svg",)) -> dict[str, str]:
-        """The state drawn by its topic screen, as text in each format (svg, txt, json)."""
+    async def frame(self, screen, figure, state, fmts=("svg",)) -> dict[str, str | bytes]:
+        """The state drawn by its topic screen in each format: text for svg, txt and json, PNG bytes
+        for png. In a deck's session (`deck=`), `slide(index)` draws a deck frame instead."""
         app = self.app
         await app.goto(screen.TOPIC_ID, figure.id)
         app.topic_screen().set_state(state)
         await self.pilot.pause()
+        return self._formats(screen, figure, state, fmts, f"rnntui {screen.TOPIC_ID}/{figure.id}")
+
+    async def slide(self, index: int, fmts=("svg",)) -> dict[str, str | bytes]:
+        """The deck's frame `index` (from 0) as present mode shows it, in each format."""
+        app = self.app
+        app.index = index
+        app.show()
+        await self.pilot.pause()
+        frame = self.deck.frames[index]
+        return self._formats(frame.screen, frame.figure, frame.state, fmts, f"rnntui {frame.address}")
+
+    def grid(self, title: str = ""):
+        """The screen's cells, for png.draw (cheap: the drawing can run in another thread)."""
+        from rnntui.png import grid_from_segments
+
+        console = self._record()
+        return grid_from_segments(console._record_buffer, self.size[0], title)
+
+    def _record(self) -> Console:
+        width, height = self.size
+        console = Console(record=True, width=width, height=height, file=io.StringIO(), force_terminal=True,
+                          color_system="truecolor", legacy_windows=False, safe_box=False)
+        console.print(self.app.screen._compositor.render_update(full=True))
+        return console
+
+    def _formats(self, screen, figure, state, fmts, title: str) -> dict[str, str | bytes]:
         out = {}
         for fmt in fmts:
             if fmt == "svg":
-                out[fmt] = app.export_screenshot(title=f"rnntui {screen.TOPIC_ID}/{figure.id}")
+                from rnntui.svg import self_contained
+
+                out[fmt] = self_contained(self.app.export_screenshot(title=title))
+            elif fmt == "png":
+                from rnntui.png import draw
+
+                out[fmt] = draw(self.grid(title), self.scale)
             elif fmt == "txt":
-                width, height = self.size
-                console = Console(record=True, width=width, height=height, file=io.StringIO(),
-                                  force_terminal=True, color_system="truecolor", legacy_windows=False)
-                console.print(app.screen._compositor.render_update(full=True))
-                text = console.export_text(styles=False)
+                text = self._record().export_text(styles=False)
                 out[fmt] = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
             elif fmt == "json":
                 out[fmt] = figure_json(screen, figure, state)
         return out
 
 
-async def _one(screen, figure, state, fmt, size, theme) -> str:
-    async with Session(size, theme) as session:
+async def _one(screen, figure, state, fmt, size, theme, scale) -> str | bytes:
+    async with Session(size, theme, scale) as session:
         return (await session.frame(screen, figure, state, (fmt,)))[fmt]
 
 
@@ -73,8 +107,7 @@ def render(screen, figure, state, fmt: str, size=(100, 30), theme: str = "dark",
     if fmt == "json":
         return figure_json(screen, figure, state)
     if fmt == "png":
-        from rnntui.png import check_route, to_png
+        from rnntui.png import check_route
 
         check_route()
-        return to_png(asyncio.run(_one(screen, figure, state, "svg", size, theme)), scale)
-    return asyncio.run(_one(screen, figure, state, fmt, size, theme))
+    return asyncio.run(_one(screen, figure, state, fmt, size, theme, scale))

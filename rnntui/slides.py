@@ -17,6 +17,8 @@ from rnntui.figure import Figure
 from rnntui.state import BadValue, FigureState
 
 EXPORT_FORMATS = ("svg", "png", "txt", "json")
+# export's own file names (`03-recurrence-track-t2.svg`): the only files --force may remove
+NUMBERED = re.compile(r"\d{2,}-[a-z][a-z0-9_]*-[a-z][a-z0-9_]*-[^/\\]*\.(?:" + "|".join(EXPORT_FORMATS) + r")")
 
 
 @dataclass(frozen=True)
@@ -101,11 +103,14 @@ def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
         raise BadValue(f"{existing[0]} exists{more}; add --force to replace them")
 
 
-def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, ...], size, theme: str) -> str:
+def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, ...], size, theme: str,
+             present: bool = False) -> str:
     picture = next((f for f in ("png", "svg") if f in formats), None)
+    again = ("drawn as `rnntui present` shows them. Each frame's `rnntui shot` line draws its state again "
+             "in the app" if present else "Each frame's `rnntui shot` line draws it again")
     lines = [f"# {title}", "",
-             f"{len(planned)} frames, rendered by rnntui at {size[0]}x{size[1]} with the {theme} theme. "
-             "Each frame's `rnntui shot` line draws it again.", ""]
+             f"{len(planned)} frames, rendered by rnntui at {size[0]}x{size[1]} with the {theme} theme, {again}.",
+             ""]
     for frame, stem in planned:
         lines.append(f"## {stem.split('-', 1)[0]} · {frame.heading()}")
         lines.append("")
@@ -131,9 +136,21 @@ class Report:
                 f"in {self.seconds:.1f} s; {rate:.1f} frames/s rendered")
 
 
+def stale(outdir: Path, keep: list[Path]) -> list[Path]:
+    """Numbered files of an earlier export in outdir that this one does not write."""
+    if not outdir.is_dir():
+        return []
+    keep_names = {p.name for p in keep}
+    return sorted(p for p in outdir.iterdir()
+                  if p.is_file() and NUMBERED.fullmatch(p.name) and p.name not in keep_names)
+
+
 def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
-           scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True) -> Report:
-    """Render frames into OUTDIR as numbered files plus index.md. Checks everything first."""
+           scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True,
+           deck=None) -> Report:
+    """Render frames into OUTDIR as numbered files plus index.md. Checks everything first. With a deck,
+    its frames are drawn as `rnntui present` shows them (no header or footer). --force also removes
+    numbered files an earlier, longer export left behind (export's own names only)."""
     from rnntui.files import write_atomic
 
     outdir = Path(outdir)
@@ -148,38 +165,45 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     check_outdir(outdir, paths, force)
     outdir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress, write_atomic))
-    write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme))
+    render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress, write_atomic,
+                                             deck))
+    write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
+    if force:
+        for path in stale(outdir, paths):
+            path.unlink(missing_ok=True)
     return Report(len(frames), len(paths) - 1, time.perf_counter() - started, render_seconds)
 
 
-async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, write) -> float:
+async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, write, deck=None) -> float:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from rnntui.render import Session
 
+    from rnntui.png import draw
+
     text_formats = tuple(f for f in formats if f != "png")
-    if "png" in formats and "svg" not in text_formats:
-        text_formats += ("svg",)
     bar = Progress(TextColumn("[bold]export[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    TextColumn("{task.description}"), console=Console(stderr=True), transient=True,
                    disable=not progress)
     spent = 0.0
-    with bar, ThreadPoolExecutor(max_workers=2) as pool:  # rsvg-convert runs while the next frame renders
+    with bar, ThreadPoolExecutor(max_workers=1) as pool:  # a PNG is drawn while the next frame renders
         task = bar.add_task("", total=len(planned))
         pending = []
-        async with Session(size, theme) as session:
-            for frame, stem in planned:
+        async with Session(size, theme, scale, deck=deck) as session:
+            for number, (frame, stem) in enumerate(planned):
                 bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
                 t0 = time.perf_counter()
-                texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
+                if deck is not None:
+                    texts = await session.slide(number, text_formats)
+                else:
+                    texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
+                grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None
                 spent += time.perf_counter() - t0
-                for fmt in formats:
-                    if fmt != "png":
-                        write(str(outdir / f"{stem}.{fmt}"), texts[fmt])
-                if "png" in formats:
-                    pending.append(pool.submit(_png_file, texts["svg"], outdir / f"{stem}.png", scale, write))
+                for fmt in text_formats:
+                    write(str(outdir / f"{stem}.{fmt}"), texts[fmt])
+                if grid is not None:
+                    pending.append(pool.submit(lambda g=grid, p=outdir / f"{stem}.png": write(str(p), draw(g, scale))))
                 for done in [p for p in pending if p.done()]:
                     done.result()  # a failed conversion stops the export here
                     pending.remove(done)
@@ -187,9 +211,3 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
         for p in pending:
             p.result()  # re-raises a conversion error
     return spent
-
-
-def _png_file(svg: str, path: Path, scale: float, write) -> None:
-    from rnntui.png import to_png
-
-    write(str(path), to_png(svg, scale))

@@ -172,6 +172,36 @@ def test_export_refuses_to_overwrite_without_force(tmp_path, capsys):
     assert "tanh" in (out / names[1]).read_text()
 
 
+def test_export_deck_draws_frames_as_present_mode_shows_them(tmp_path):
+    deck = small_deck(tmp_path / "d.toml", GOOD)
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt,svg", "--size", "100x30"]) == 0
+    first = (out / "01-recurrence-track-t7.txt").read_text()
+    assert "All eight states" in first and "W_h = 1.4 moves every state." in first and "1/3" in first
+    assert "0.841" in first
+    for chrome in ("rnntui ·", "? help", "q quit", "^p palette", "tab ⇥"):  # no header, no footer, no tabs
+        assert chrome not in first, chrome
+    assert "2/3" in (out / "02-recurrence-tanh-z2.txt").read_text()
+    doc = (out / "01-recurrence-track-t7.svg").read_text()
+    assert "data:font/ttf;base64," in doc and "cdnjs" not in doc
+
+
+def test_force_removes_stale_numbered_files_and_nothing_else(tmp_path):
+    deck = small_deck(tmp_path / "d.toml", GOOD)
+    out = tmp_path / "out"
+    out.mkdir()
+    stale = ["99-recurrence-track-t7.svg", "04-lstm-cell-t3.txt", "12-gradients-product-hop40.png"]
+    kept = ["notes.md", "99-my-own.svg", "logo.png", "01-recurrence-track-t7.pdf", "talk.toml"]
+    for name in stale + kept:
+        (out / name).write_text("old")
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg"]) == 0  # no name in the way
+    assert all((out / name).exists() for name in stale)  # without --force nothing is removed
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--force"]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(kept + ["01-recurrence-track-t7.svg", "02-recurrence-tanh-z2.svg",
+                                   "03-recurrence-readout-t3.svg", "index.md"])
+
+
 # -- decks --------------------------------------------------------------------------------------
 def test_good_deck_sets_each_frame(tmp_path):
     deck = load(small_deck(tmp_path / "d.toml", GOOD))
@@ -273,6 +303,7 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         shots = list((tmp_path / "shots").glob("*.svg"))
         assert [p.name for p in shots] == ["d-03-recurrence-readout-t3.svg"]
         assert "sequence" in shots[0].read_text()
+        assert "data:font/ttf;base64," in shots[0].read_text() and "cdnjs" not in shots[0].read_text()
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
@@ -301,11 +332,11 @@ def test_the_index_shot_line_redraws_the_frame(tmp_path, monkeypatch):
     deck = tmp_path / "d.toml"
     deck.write_text('[[frame]]\nfigure = "recurrence/track"\nset = { w_h = 1.4 }\nstep = 7\n', encoding="utf-8")
     out = tmp_path / "slides"
-    assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--size", "80x24"]) == 0
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt,json", "--size", "80x24"]) == 0
     line = next(l for l in (out / "index.md").read_text().splitlines() if l.startswith("recurrence/track"))
     command = line.split("`")[1].split()
     assert command[:2] == ["rnntui", "shot"] and "--size" in command and command[-2] == "-o"
-    (exported,) = out.glob("*.txt")
+    (exported,) = out.glob("*.json")  # a deck's frame is drawn as present mode shows it: compare the state
     monkeypatch.chdir(tmp_path)
-    assert main(command[1:-1] + ["again.txt"]) == 0
-    assert (tmp_path / "again.txt").read_text() == exported.read_text()
+    assert main(command[1:-1] + ["again.json"]) == 0
+    assert (tmp_path / "again.json").read_text() == exported.read_text()

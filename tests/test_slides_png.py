@@ -1,17 +1,19 @@
-"""PNG screenshots: the SVG redrawn like a terminal, rsvg-convert, --scale, the projector theme."""
+"""Screenshots that open anywhere: self-contained SVG (embedded font subset, cells, shapes) and PNG
+drawn with Pillow and the shipped font, no converter, no installed font, in every theme."""
+import base64
 import html
 import io
 import re
-import shutil
+import sys
 
 import pytest
 from rich.console import Console
 
-from rnntui import png
+from rnntui import png, shapes, svg
 from rnntui.cli import main
 
-HAVE_RSVG = shutil.which("rsvg-convert") is not None and png.font_installed()
-needs_rsvg = pytest.mark.skipif(not HAVE_RSVG, reason="rsvg-convert or DejaVu Sans Mono missing: " + png.INSTALL)
+PIL = pytest.importorskip("PIL")
+from PIL import Image  # noqa: E402
 
 
 def rich_svg(*lines: str, width: int = 40) -> str:
@@ -21,46 +23,146 @@ def rich_svg(*lines: str, width: int = 40) -> str:
     return console.export_svg(title="t")
 
 
-def texts(svg: str) -> list[tuple[float, float, str]]:
+def rich_grid(*lines: str, width: int = 40) -> png.Grid:
+    console = Console(record=True, width=width, file=io.StringIO(), force_terminal=True, color_system="truecolor")
+    for line in lines:
+        console.print(line, highlight=False)
+    return png.grid_from_segments(console._record_buffer, width, "t")
+
+
+def texts(doc: str) -> list[tuple[float, float, str]]:
     """(x, y, text) of every text element drawn in the terminal."""
     return [(float(x), float(y), html.unescape(t))
-            for x, y, t in re.findall(r'<text class="[^"]*-r\d+" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg)]
+            for x, y, t in re.findall(r'<text class="[^"]*-r\d+" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', doc)]
 
 
-def test_text_sits_on_its_columns_in_a_local_monospace_font():
-    svg = png.terminal_svg(rich_svg("[b]Invariant:[/b] h_t is   a →b", "ab"))
-    assert "Fira Code" not in svg and "DejaVu Sans Mono" in svg
-    cell = 20 * 0.61  # Rich's cell: 0.61 em of a 20 px font
-    placed = {t: round(x / cell) for x, _, t in texts(svg)}
+CELL = 20 * 0.61  # Rich's cell: 0.61 em of a 20 px font
+
+
+# -- SVG ------------------------------------------------------------------------------------------
+def test_text_sits_on_its_columns_in_the_shipped_monospace_font():
+    doc = svg.self_contained(rich_svg("[b]Invariant:[/b] h_t is   a →b", "ab"))
+    assert "Fira Code" not in doc and "DejaVu Sans Mono" in doc
+    placed = {t: round(x / CELL) for x, _, t in texts(doc)}
     # every word starts at its own column, so spaces between styled runs cannot collapse
     assert placed == {"Invariant:": 0, "h_t": 11, "is": 15, "a": 20, "→": 22, "b": 23, "ab": 0}
-    size = float(re.search(r"-matrix \{[^}]*font-size: ([\d.]+)px", svg).group(1))
-    assert size * png.ADVANCE_EM == pytest.approx(cell, abs=1e-3)  # one glyph advance = one cell
+    size = float(re.search(r"-matrix \{[^}]*font-size: ([\d.]+)px", doc).group(1))
+    assert size * svg.ADVANCE_EM == pytest.approx(CELL, abs=1e-3)  # one glyph advance = one cell
+
+
+def embedded_fonts(doc: str):
+    from fontTools.ttLib import TTFont
+
+    found = re.findall(r'@font-face \{ font-family: "([^"]+)"; font-weight: (\d+);[^}]*'
+                       r"url\(data:font/ttf;base64,([A-Za-z0-9+/=]+)\)", doc)
+    return {int(weight): TTFont(io.BytesIO(base64.b64decode(data))) for _, weight, data in found}
+
+
+def test_svg_is_self_contained_and_its_font_has_every_glyph_at_one_cell(tmp_path):
+    out = tmp_path / "x.svg"
+    assert main(["shot", "gradients/hop", "--size", "80x24", "-o", str(out)]) == 0
+    doc = out.read_text()
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", doc)  # nothing to fetch
+    assert "<circle" not in doc  # no window buttons
+    fonts = embedded_fonts(doc)
+    assert set(fonts) == {400, 700}
+    family = re.search(r"-matrix \{[^}]*font-family: ([^;]+);", doc).group(1)
+    assert family.startswith(f"'{svg.EMBEDDED}'")
+    drawn = set("".join(t for _, _, t in texts(doc))) - {" ", "\u00a0"}
+    regular = fonts[400]
+    cmap = regular.getBestCmap()
+    covered = {chr(c) for font in fonts.values() for c in font.getBestCmap()}
+    assert drawn and drawn <= covered  # no character left to a fallback font's tofu
+    assert not any(shapes.is_shape(ch) for ch in drawn)  # lines, blocks and dots are shapes, not glyphs
+    advances = {regular["hmtx"][cmap[ord(ch)]][0] for ch in drawn if ord(ch) in cmap}
+    assert advances == {1233}  # every glyph one cell wide: nothing can drift
+    assert len(regular.getGlyphOrder()) < 200  # a subset, not the whole font
 
 
 def test_box_drawing_names_give_the_arms():
-    assert png.box_arms("┌") == ({"d": 1, "r": 1}, "")
-    assert png.box_arms("╋") == ({"u": 2, "d": 2, "l": 2, "r": 2}, "")
-    assert png.box_arms("╒") == ({"d": 1, "r": 3}, "")
-    assert png.box_arms("┥") == ({"u": 1, "d": 1, "l": 2}, "")
-    assert png.box_arms("╭") == ({"d": 1, "r": 1}, "arc")
-    assert png.box_arms("╌") == ({"l": 1, "r": 1}, "dash2")
+    assert shapes.box_arms("┌") == ({"d": 1, "r": 1}, "")
+    assert shapes.box_arms("╋") == ({"u": 2, "d": 2, "l": 2, "r": 2}, "")
+    assert shapes.box_arms("╒") == ({"d": 1, "r": 3}, "")
+    assert shapes.box_arms("┥") == ({"u": 1, "d": 1, "l": 2}, "")
+    assert shapes.box_arms("╭") == ({"d": 1, "r": 1}, "arc")
+    assert shapes.box_arms("╌") == ({"l": 1, "r": 1}, "dash2")
 
 
 def test_lines_and_dots_become_shapes_that_fill_their_cells():
-    svg = png.terminal_svg(rich_svg("[#ff0000]┌──┐[/]", "[#00ff00]⣿⠁[/]"))
-    assert not any(ch in t for _, _, t in texts(svg) for ch in "┌─┐⣿⠁")  # no glyph left to the font
-    red = re.search(r'<path fill="#ff0000" d="([^"]*)"', svg).group(1)
+    doc = svg.self_contained(rich_svg("[#ff0000]┌──┐[/]", "[#00ff00]⣿⠁[/]"))
+    assert not any(ch in t for _, _, t in texts(doc) for ch in "┌─┐⣿⠁")  # no glyph left to the font
+    red = re.search(r'<path fill="#ff0000" d="([^"]*)"', doc).group(1)
     xs = [float(v) for v in re.findall(r"M(-?[\d.]+) ", red)]
-    cell = 20 * 0.61
-    assert min(xs) == pytest.approx(cell / 2 - cell * 0.06, abs=0.01)  # the corner starts mid-cell
+    assert min(xs) == pytest.approx(CELL / 2 - CELL * 0.06, abs=0.01)  # the corner starts mid-cell
     widths = [float(w) for w in re.findall(r"h([\d.]+)v", red)]
-    assert max(x + w for x, w in zip(xs, widths)) >= 3 * cell  # the top line runs into the last cell
-    green = re.search(r'<path fill="#00ff00" d="([^"]*)"', svg).group(1)
+    assert max(x + w for x, w in zip(xs, widths)) >= 3 * CELL  # the top line runs into the last cell
+    green = re.search(r'<path fill="#00ff00" d="([^"]*)"', doc).group(1)
     assert green.count("M") == 8 + 1  # ⣿ has all eight braille dots, ⠁ one
 
 
-@needs_rsvg
+# -- PNG ------------------------------------------------------------------------------------------
+def no_converter(monkeypatch):
+    """No rsvg-convert, no fc-list, nothing on PATH: PNG must come from what pip installed."""
+    import shutil
+
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.setattr(shutil, "which", lambda *a, **k: None)
+
+
+def pixels(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def test_png_without_any_converter_shows_continuous_box_lines(tmp_path, monkeypatch):
+    no_converter(monkeypatch)
+    out = tmp_path / "x.png"
+    assert main(["shot", "recurrence/track", "--size", "80x24", "--theme", "projector", "-o", str(out)]) == 0
+    image = pixels(out.read_bytes())
+    text = tmp_path / "x.txt"
+    assert main(["shot", "recurrence/track", "--size", "80x24", "--theme", "projector", "-o", str(text)]) == 0
+    rows = text.read_text().splitlines()
+    r = next(i for i, row in enumerate(rows) if row.lstrip().startswith("╭─"))  # the figure's frame
+    run = max(re.finditer("─+", rows[r]), key=lambda m: len(m.group(0)))  # the border past its title
+    left, right = run.start(), run.end()
+    assert right - left > 20
+    s = 2
+    y = round((png.ORIGIN_Y + r * png.CELL_H + png.ROW_TOP + png.CELL_H / 2) * s)
+    x0, x1 = (round((png.ORIGIN_X + c * png.CELL_W) * s) for c in (left, right))  # the ─ cells, edge to edge
+    background = image.getpixel((x0 + 3, y + 12 * s))  # inside the frame
+    assert sum(background) > 600  # white
+    line = [image.getpixel((x, y)) for x in range(x0, x1)]
+    # not a single background pixel along the top border: the ─ cells join (a tofu box or a font
+    # whose dashes stop short of the cell would leave gaps)
+    assert all(sum(abs(a - b) for a, b in zip(p, background)) > 120 for p in line), "gap in the border"
+
+
+def test_png_glyphs_stay_on_their_cells_and_are_not_tofu():
+    grid = rich_grid("a" * 49 + "|", "→", width=60)
+    image = pixels(png.draw(grid, 2))
+    s = 2
+    y = round((png.ORIGIN_Y + png.ROW_TOP + png.CELL_H * 0.5) * s)
+    ink = [x for x in range(image.width) if sum(image.getpixel((x, y))) > 300]
+    bar = [x for x in ink if x > (png.ORIGIN_X + 48.9 * png.CELL_W) * s]
+    cell = ((png.ORIGIN_X + 49 * png.CELL_W) * s, (png.ORIGIN_X + 50 * png.CELL_W) * s)
+    assert bar and cell[0] <= min(bar) and max(bar) <= cell[1]  # column 49's | is in column 49
+    size = round(png.CELL_W * 2 / svg.ADVANCE_EM, 2)
+    arrow, notdef = png._glyph("→", False, size), png._glyph("\ue000", False, size)
+    assert arrow[0].tobytes() != notdef[0].tobytes()  # the shipped font has the arrow: no tofu
+
+
+@pytest.mark.parametrize("theme,light", [("projector", True), ("light", True), ("dark", False)])
+def test_png_frame_follows_the_theme(tmp_path, monkeypatch, theme, light):
+    no_converter(monkeypatch)
+    out = tmp_path / "p.png"
+    assert main(["shot", "recurrence/track", "--theme", theme, "--size", "80x24", "-o", str(out)]) == 0
+    image = pixels(out.read_bytes())
+    w, h = image.size
+    # the corners, the margin, where the window buttons were, and the title bar
+    for x, y in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1), (w // 2, 1), (w // 2, h - 1), (52, 44), (w - 60, 30)):
+        bright = sum(image.getpixel((x, y))) / 3
+        assert (bright > 200) if light else (bright < 60), (theme, x, y, image.getpixel((x, y)))
+
+
 def test_png_size_scales_with_scale(tmp_path):
     sizes = {}
     for scale in ("1", "2"):
@@ -72,25 +174,24 @@ def test_png_size_scales_with_scale(tmp_path):
     assert w1 >= 80 * 12  # about 12 px per column at scale 1
 
 
-@needs_rsvg
-def test_projector_theme_is_black_on_white(tmp_path):
+def test_projector_svg_is_black_on_white_with_a_light_frame(tmp_path):
     out = tmp_path / "p.svg"
     assert main(["shot", "recurrence/track", "--theme", "projector", "--size", "80x24", "-o", str(out)]) == 0
-    svg = out.read_text()
-    assert 'fill="#ffffff"' in svg and "fill: #000000" in svg
-    assert main(["shot", "recurrence/track", "--theme", "projector", "-o", str(tmp_path / "p.png")]) == 0
-    assert png.png_size((tmp_path / "p.png").read_bytes())[0] > 0
+    doc = out.read_text()
+    assert 'fill="#ffffff"' in doc and "fill: #000000" in doc
+    chrome = re.search(r'<rect fill="(#[0-9a-f]{6})" stroke="[^"]*" stroke-width="1" x="1" y="1"', doc)
+    assert chrome.group(1) == "#ffffff"  # no dark window around a white slide
 
 
-def test_missing_rsvg_is_one_line_saying_what_to_install(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(png.shutil, "which", lambda name: None)
+def test_missing_pillow_is_one_line_saying_what_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "PIL", None)
     out = tmp_path / "x.png"
     assert main(["shot", "recurrence/track", "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "apt-get install librsvg2-bin fonts-dejavu-core" in err[0]
+    assert len(err) == 1 and "pip install" in err[0] and "pillow" in err[0]
     assert not out.exists()
     assert main(["export", str(tmp_path / "slides"), "--format", "svg,png"]) == 2
-    assert "librsvg2-bin" in capsys.readouterr().err and not (tmp_path / "slides").exists()
+    assert "pillow" in capsys.readouterr().err and not (tmp_path / "slides").exists()
 
 
 @pytest.mark.parametrize("scale", ["0", "x", "100"])

@@ -1,0 +1,192 @@
+"""`rnntui serve`: the app in students' browsers, one process per browser tab (textual-serve).
+
+Safe by default: it listens on 127.0.0.1 unless --host says otherwise, at most --max-sessions apps
+run at once (a further tab gets "503: full"), an app nobody typed into for --idle-minutes is closed,
+and ctrl+c (SIGINT or SIGTERM) stops the server and every app it started: each is asked to quit,
+then terminated, then killed. On Linux an app also dies with the server if the server is killed.
+One session's crash never touches another: each is its own process. ctrl+s in a browser downloads
+the screenshot (a self-contained SVG).
+"""
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import shlex
+import signal
+import sys
+import time
+from pathlib import Path
+
+from rnntui.state import BadValue
+
+NEEDS = "rnntui serve needs textual-serve: pip install 'rnntui[serve]'"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+QUIT_GRACE_S = 3.0
+
+
+def check_installed() -> None:
+    try:
+        import textual_serve.server  # noqa: F401
+    except ImportError:
+        raise BadValue(NEEDS) from None
+
+
+def app_command(app_args: list[str]) -> str:
+    """The shell line textual-serve runs per session: `exec` so the app is the shell's own process."""
+    return "exec " + shlex.join([sys.executable, "-m", "rnntui", *app_args])
+
+
+def loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    os.setpgrp()  # its own process group: a ctrl+c in the server's terminal reaches the server only
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG: SIGTERM when the server dies
+        except (OSError, AttributeError):
+            pass
+
+
+def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, max_sessions: int = 20,
+                idle_minutes: float = 30.0):
+    """A textual-serve Server running `rnntui APP_ARGS…` per browser tab, with the limits above."""
+    check_installed()
+    from aiohttp import web
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server
+
+    class Session(AppService):
+        """One browser tab's app: remembers when its user last typed, and can be stopped for sure."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.last_input = time.monotonic()
+
+        async def _open_app_process(self, width: int = 80, height: int = 24):
+            env = self._build_environment(width=width, height=height)
+            self._process = process = await asyncio.create_subprocess_shell(
+                self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, env=env,
+                preexec_fn=_die_with_parent if os.name == "posix" else None)
+            self._stdin = process.stdin
+            return process
+
+        async def send_bytes(self, data: bytes) -> bool:
+            self.last_input = time.monotonic()
+            return await super().send_bytes(data)
+
+        async def finish(self) -> None:
+            """Ask the app to quit; terminate it, then kill it, if it does not within a few seconds."""
+            process = self._process
+            if process is None or process.returncode is not None:
+                return
+            try:
+                await asyncio.wait_for(self.send_meta({"type": "quit"}), 1.0)
+                await asyncio.wait_for(process.wait(), QUIT_GRACE_S)
+                return
+            except (asyncio.TimeoutError, OSError, RuntimeError):
+                pass
+            for stop in (process.terminate, process.kill):
+                try:
+                    stop()
+                    await asyncio.wait_for(process.wait(), QUIT_GRACE_S)
+                    return
+                except ProcessLookupError:
+                    return
+                except asyncio.TimeoutError:
+                    continue
+
+    class RnnServer(Server):
+        def __init__(self) -> None:
+            super().__init__(app_command(app_args), host=host, port=port, title="rnntui",
+                             templates_path=TEMPLATES)
+            self.max_sessions, self.idle_s = max_sessions, idle_minutes * 60
+            self.sessions: dict[Session, object] = {}  # session → its websocket
+            self._watch: asyncio.Task | None = None
+
+        def full(self) -> bool:
+            return len(self.sessions) >= self.max_sessions
+
+        def initialize_logging(self) -> None:
+            import logging
+
+            logging.basicConfig(level="WARNING", format="rnntui serve: %(message)s")
+
+        async def on_startup(self, app) -> None:
+            url = f"http://{'localhost' if host in ('127.0.0.1', 'localhost') else host}:{port}"
+            who = ("only this machine can open it (--host 0.0.0.0 lets others in)" if loopback(host) else
+                   f"anyone who can reach this machine on port {port} can open it"
+                   + (" (every network interface)" if host in ("0.0.0.0", "::") else ""))
+            sessions = f"{max_sessions} session{'s' * (max_sessions != 1)}"
+            print(f"rnntui serve: open {url} — {who}; at most {sessions}, an idle one closes "
+                  f"after {idle_minutes:g} min; ctrl+c stops the server and every app", flush=True)
+            self._watch = asyncio.create_task(self._close_idle())
+
+        async def on_shutdown(self, app) -> None:
+            if self._watch is not None:
+                self._watch.cancel()
+            await asyncio.gather(*(s.finish() for s in list(self.sessions)), return_exceptions=True)
+            await asyncio.gather(*(ws.close() for ws in list(self.sessions.values())), return_exceptions=True)
+
+        async def _close_idle(self) -> None:
+            every = max(0.5, min(30.0, self.idle_s / 4))
+            while True:
+                await asyncio.sleep(every)
+                now = time.monotonic()
+                for session, ws in list(self.sessions.items()):
+                    if now - session.last_input > self.idle_s:
+                        await session.finish()
+                        await ws.close()
+
+        async def handle_index(self, request):
+            if self.full():
+                return web.Response(status=503, content_type="text/html",
+                                    text=f"<p>rnntui serve: all {self.max_sessions} sessions are in use; "
+                                         "try again in a while.</p>")
+            # the address the browser used, so the page's websocket works whatever --host is
+            self.public_url = f"{request.scheme}://{request.host}"
+            return await Server.handle_index(self, request)
+
+        async def handle_websocket(self, request):
+            if self.full():
+                return web.Response(status=503, text=f"all {self.max_sessions} sessions are in use")
+            from textual_serve.server import to_int
+
+            websocket = web.WebSocketResponse(heartbeat=15)
+            width = to_int(request.query.get("width", "80"), 80)
+            height = to_int(request.query.get("height", "24"), 24)
+            session = None
+            try:
+                await websocket.prepare(request)
+                session = Session(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                                  close=websocket.close, download_manager=self.download_manager)
+                self.sessions[session] = websocket
+                await session.start(width, height)
+                await self._process_messages(websocket, session)
+            except asyncio.CancelledError:
+                await websocket.close()
+            except Exception as error:  # one session's failure is that session's alone
+                print(f"rnntui serve: a session failed: {error!r}", file=sys.stderr)
+            finally:
+                if session is not None:
+                    await session.finish()
+                    if session._task is not None:
+                        session._task.cancel()
+                    self.sessions.pop(session, None)
+            return websocket
+
+    return RnnServer()
+
+
+def serve(app_args: list[str], host: str, port: int, max_sessions: int, idle_minutes: float) -> None:
+    make_server(app_args, host, port, max_sessions, idle_minutes).serve()

@@ -1,0 +1,204 @@
+"""`rnntui serve`: safe defaults, a session cap, idle sessions closed, ctrl+c leaves no app behind,
+and a real browser (Playwright driving Debian's chromium) using the app with the keyboard."""
+import asyncio
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rnntui.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def test_missing_textual_serve_is_one_line_naming_the_pip_command(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "textual_serve", None)
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["rnntui: rnntui serve needs textual-serve: pip install 'rnntui[serve]'"]
+
+
+@pytest.mark.parametrize("argv,words", [(["--port", "0"], "--port"), (["--max-sessions", "0"], "--max-sessions"),
+                                        (["--idle-minutes", "0"], "--idle-minutes"), (["nosuch"], "nosuch")])
+def test_bad_serve_options(argv, words, capsys):
+    pytest.importorskip("textual_serve")
+    assert main(["serve", *argv]) == 2
+    assert words in capsys.readouterr().err
+
+
+# -- a real server in a child process --------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Served:
+    def __init__(self, *args: str) -> None:
+        pytest.importorskip("textual_serve")
+        self.psutil = pytest.importorskip("psutil")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen([sys.executable, "-m", "rnntui", "serve", "--port", str(self.port), *args],
+                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.banner = self.proc.stdout.readline()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        pytest.fail("rnntui serve did not start: " + self.banner)
+
+    def apps(self) -> list:
+        """The app processes this server started (alive)."""
+        try:
+            return [p for p in self.psutil.Process(self.proc.pid).children(recursive=True) if p.is_running()]
+        except self.psutil.NoSuchProcess:
+            return []
+
+    def stop(self, sig=signal.SIGINT) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+
+
+async def open_session(url: str, text: bytes = b"One token at a time"):
+    import aiohttp
+
+    client = aiohttp.ClientSession()
+    ws = await client.ws_connect(url.replace("http", "ws") + "/ws?width=100&height=30")
+    data = b""
+    while text not in data:
+        message = await ws.receive(timeout=30)
+        assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
+        if message.type == aiohttp.WSMsgType.BINARY:
+            data += message.data
+    return client, ws
+
+
+def test_sessions_are_capped_and_ctrl_c_stops_every_app():
+    served = Served("--max-sessions", "2")
+    try:
+        assert "127.0.0.1" in served.banner or "localhost" in served.banner
+        assert "only this machine" in served.banner
+
+        async def scenario():
+            import aiohttp
+
+            sessions = [await open_session(served.url) for _ in range(2)]
+            apps = served.apps()
+            assert len(apps) == 2 and all("rnntui" in " ".join(p.cmdline()) for p in apps)
+            async with aiohttp.ClientSession() as client:  # a third tab: refused, nothing started
+                assert (await client.get(served.url + "/")).status == 503
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await client.ws_connect(served.url.replace("http", "ws") + "/ws")
+                assert refused.value.status == 503
+            assert len(served.apps()) == 2
+            return sessions, apps
+
+        loop = asyncio.new_event_loop()
+        sessions, apps = loop.run_until_complete(scenario())
+        assert served.stop(signal.SIGINT) == 0  # ctrl+c, with two browsers still connected
+        gone, alive = served.psutil.wait_procs(apps, timeout=10)
+        assert not alive, [p.cmdline() for p in alive]  # no orphans
+        for client, ws in sessions:
+            loop.run_until_complete(client.close())
+        loop.close()
+    finally:
+        served.stop(signal.SIGKILL)
+
+
+def test_an_idle_session_is_closed():
+    served = Served("--idle-minutes", "0.05")  # 3 s
+    try:
+        async def scenario():
+            client, ws = await open_session(served.url)
+            (app,) = served.apps()
+            await ws.send_json(["stdin", "\x1b[C"])  # → : typing keeps it open
+            while not ws.closed:
+                message = await ws.receive(timeout=20)
+                if message.type not in (1, 2):  # TEXT, BINARY: anything else is the close
+                    break
+            await client.close()
+            return app
+
+        app = asyncio.run(scenario())
+        served.psutil.wait_procs([app], timeout=10)
+        assert not app.is_running()
+        assert served.proc.poll() is None  # the server goes on
+    finally:
+        assert served.stop() == 0
+
+
+# -- a real browser -----------------------------------------------------------------------------------
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium (Debian: apt-get install chromium)")
+def test_a_browser_tab_runs_the_app_with_the_same_keys(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="no playwright (pip install playwright)")
+    served = Served()
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1300, "height": 760}, accept_downloads=True)
+            seen: list[bytes] = []
+
+            def on_socket(ws):
+                ws.on("framereceived", lambda payload: seen.append(payload if isinstance(payload, bytes)
+                                                                    else payload.encode()))
+            page.on("websocket", on_socket)
+            page.goto(served.url + "/")
+            page.wait_for_selector("body.-first-byte", timeout=30000)  # the app's first bytes arrived
+
+            def screen_text() -> str:
+                """What the terminal was sent, without escape sequences."""
+                raw = b"".join(seen).decode("utf-8", "replace")
+                return re.sub(r"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b[()][A-Z0-9]|\x1b[=>]", "", raw)
+
+            def shows(text: str, since: int = 0, timeout: float = 20) -> bool:
+                deadline = time.monotonic() + timeout
+                while time.monotonic() < deadline:
+                    if text in screen_text()[since:]:
+                        return True
+                    page.wait_for_timeout(100)
+                return False
+
+            assert shows("One token at a time")
+            assert len(served.apps()) == 1
+            page.click("#terminal")
+            mark = len(screen_text())
+            page.keyboard.press("ArrowRight")  # t 0 → 1: h_1 is computed
+            assert shows("h_1 = tanh(", mark)
+            mark = len(screen_text())
+            page.keyboard.press("Tab")  # the next figure
+            assert shows("The squashing curve", mark)
+            mark = len(screen_text())
+            page.keyboard.press("2")  # topic 2
+            assert shows("Why gradients die in the loop", mark)
+            with page.expect_download(timeout=20000) as download:  # ctrl+s downloads the screenshot
+                page.keyboard.press("Control+s")
+            saved = tmp_path / download.value.suggested_filename
+            download.value.save_as(saved)
+            assert saved.suffix == ".svg" and "data:font/ttf;base64," in saved.read_text()
+            app = served.apps()[0]
+            page.keyboard.press("q")  # quits this tab's app; the page says so
+            page.wait_for_selector("body.-closed", timeout=20000)
+            served.psutil.wait_procs([app], timeout=10)
+            assert not app.is_running() and served.proc.poll() is None
+            browser.close()
+    finally:
+        assert served.stop() == 0
