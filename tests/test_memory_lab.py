@@ -147,3 +147,22 @@ def test_gate_profile_reads_the_gates_torch_computes():
             h, c = cell(e, (h, c))
     # untrained with b_f = 2: every forget gate is near σ(2) = 0.88, so no unit holds above 0.95
     assert prof["held_units"] == [] and 0.8 < prof["forget_gate"][3] < 0.95
+
+
+def test_train_memory_command_writes_a_result_the_engine_reads(tmp_path, capsys):
+    from rnntui.cli import main
+
+    out = tmp_path / "one.json"
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "200", "--out", str(out)]) == 0
+    run = mem.parse(out.read_bytes()).run("rnn", 5)
+    assert run.steps == 200 and [p.step for p in run.curve] == [100, 200]
+    assert "rnn T=5" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--T", "30"], ["--cell", "gru"], ["--T", "abc"]])
+def test_train_memory_bad_input_is_one_line_and_status_2(argv, capsys):
+    from rnntui.cli import main
+
+    assert main(["train", "memory", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
