@@ -63,13 +63,14 @@ def test_default_lstm_forget_bias_is_near_zero_and_other_gates_are_untouched():
         assert torch.equal(t0[:H], t2[:H]) and torch.equal(t0[2 * H:], t2[2 * H:])
 
 
-@pytest.mark.parametrize("cell", ["rnn", "lstm-bf1"])
-def test_fast_gradients_equal_autograd(cell):
+@pytest.mark.parametrize("cell, hand", [("rnn", True), ("lstm-bf1", True), ("lstm", False)])
+def test_fast_gradients_equal_autograd(cell, hand):
     model = lab.initial(cell, 3)
     x = lab.batch(lab.generator(5), 64, 12)
     loss = F.cross_entropy(model(x), x[:, 0])
     loss.backward()
-    fast = lab.Fast(cell, model.named())
+    fast = lab.Fast(cell, model.named(), hand=hand)
+    assert fast.fused == (cell != "rnn" and not hand)
     assert fast.loss_and_grad(x) == pytest.approx(loss.item(), rel=1e-5)
     for name, t in model.named().items():
         scale = t.grad.abs().max().item()
