@@ -207,3 +207,55 @@ def test_reading_results_needs_no_torch():
     code = ("import sys; from rnntui.engine import memory as m; m.shipped(); m.load(); "
             "assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+# -- the shipped grid ---------------------------------------------------------------------------------------
+def test_the_shipped_grid_parses_and_every_entry_agrees_with_its_own_curve():
+    raw = json.loads(mem.shipped_path().read_text(encoding="utf-8"))
+    results = mem.shipped()
+    assert {(r["cell"], r["T"]) for r in raw["runs"]} == {(c, T) for c in mem.CELLS for T in mem.TS}
+    for r in raw["runs"]:
+        steps = [p[0] for p in r["curve"]]
+        accs = [p[1] for p in r["curve"]]
+        assert r["final_acc"] == accs[-1] and steps[-1] == r["steps"]
+        first = [s for s, a in zip(steps, accs) if a == 1.0]
+        assert r["reached_100_at"] == (first[0] if first else None)
+        assert all(b - a == mem.EVERY for a, b in zip(steps, steps[1:]))  # a point every 100 steps
+        assert all(round(a * mem.N_EVAL) == a * mem.N_EVAL for a in accs)  # k of 2000 sequences
+        assert r["seconds"] > 0 and r["torch"][:1].isdigit()
+        run = results.run(r["cell"], r["T"])
+        assert run.final_acc == r["final_acc"] and run.reached_100_at == r["reached_100_at"]
+
+
+def test_the_shipped_grid_follows_the_recipe():
+    results = mem.shipped()
+    for run in results.runs:
+        if run.cell in ("rnn", "lstm"):
+            assert run.steps == 1500  # no early stop
+        else:  # stop at the first 500-step evaluation at 100%, else 6000
+            stopped_early = run.steps < 6000
+            assert stopped_early == (run.steps % 500 == 0 and run.final_acc == 1.0 and run.steps < 6000)
+            assert run.steps <= 6000
+
+
+def test_the_shipped_grid_tells_the_seeds_story():
+    """Seed 000 §3: learned means 100%; the RNN learns only T = 5, the default LSTM fails from T = 20,
+    effective b_f = 2 learns 20 and 40, and a run that fails ends near chance (10%)."""
+    results = mem.shipped()
+    assert results.run("rnn", 5).learned and results.run("lstm", 10).learned
+    for T in (20, 40, 80):
+        assert not results.run("rnn", T).learned and not results.run("lstm", T).learned
+        assert abs(results.run("lstm", T).final_acc - mem.CHANCE) < 0.05
+    assert results.run("lstm-bf2", 20).learned and results.run("lstm-bf2", 40).learned
+
+
+def test_the_shipped_distractor_profiles():
+    results = mem.shipped()
+    for kind in mem.DISTRACTORS:
+        g = results.gate(kind)
+        assert g is not None and g.T == mem.DISTRACTOR_T and len(g.input_gate) == g.T
+        assert all(0 < v < 1 for v in g.input_gate + g.forget_gate)
+        for u in g.held_units:  # each held unit's forget gate is what made it "held"
+            assert 0 <= u < mem.HIDDEN
+        if g.held_units:
+            assert min(g.held_forget[1:]) > mem.HOLD

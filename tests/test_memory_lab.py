@@ -97,6 +97,17 @@ def test_plain_and_fast_loops_take_the_same_steps(cell):
         assert torch.allclose(fast.params()[name], t, atol=1e-4), name
 
 
+def test_the_lstm_trainer_takes_the_plain_loops_steps_bit_for_bit():
+    plain = lab.make_trainer("lstm-bf2", 0, mem.VOCAB, fast=False)
+    fast = lab.make_trainer("lstm-bf2", 0, mem.VOCAB, fast=True)
+    g = lab.generator(1)
+    for _ in range(30):
+        x = lab.batch(g, 64, 8)
+        assert fast.step(x) == plain.step(x)
+    for name, t in plain.params().items():
+        assert torch.equal(fast.params()[name], t), name
+
+
 def test_plain_and_fast_runs_reach_100_percent_at_the_same_step():
     a = lab.train("lstm-bf2", 5, steps=300, fast=True).run
     b = lab.train("lstm-bf2", 5, steps=300, fast=False).run
