@@ -161,7 +161,71 @@ def run_seq2seq(argv: list[str]) -> int:
     return 0
 
 
-LABS = {"seq2seq": run_seq2seq}
+def memory_parser() -> Parser:
+    from rnntui.engine import memory as mem
+
+    p = Parser(prog="rnntui train memory",
+               description="Train the copy-first-token task (T tokens from 10; output the first) with the fast "
+                           f"trainer, one CPU thread, scoring {mem.N_EVAL} fresh sequences every {mem.EVERY} steps.")
+    p.add_argument("--cell", default="lstm-bf2", choices=mem.CELLS, help="default lstm-bf2")
+    p.add_argument("--T", type=int, choices=mem.TS, default=20, help="sequence length (default 20)")
+    p.add_argument("--steps", type=count(1, 100_000), metavar="N",
+                   help="most steps (default 1500; 6000 for the forget-bias cells, which stop at 100%%)")
+    p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help="initialisation (default 0)")
+    p.add_argument("--out", metavar="FILE", help=f"write the result(s) here as JSON; default: merge into {mem.cache_path()}")
+    p.add_argument("--all", action="store_true", help="train every cell × T and print the table")
+    return p
+
+
+def run_memory(argv: list[str]) -> int:
+    args = memory_parser().parse_args(argv)
+    from rnntui.engine import memory as mem
+
+    out = None
+    if args.out:
+        out = Path(args.out)
+        if not out.resolve().parent.is_dir() or out.is_dir():
+            raise BadValue(f"--out {args.out}: cannot write there")
+    from rnntui.engine import lab_memory as lab
+    from rnntui.files import write_atomic
+
+    def save(results: mem.Results) -> None:
+        if out is not None:
+            write_atomic(str(out), results.dumps())
+        else:
+            mem.save_cache(results)
+
+    if args.all:
+        results = lab.write_grid(out or mem.cache_path().with_name("memory-grid.json"), gates=False,
+                                 log=lambda line: print(line, file=sys.stderr, flush=True))
+        if out is None:
+            mem.save_cache(results)
+        print(mem.format_table(results))
+        return 0
+    bar = Bar(args.steps or mem.STEPS[args.cell])
+    try:
+        done = lab.train(args.cell, args.T, steps=args.steps, seed=args.seed,
+                         progress=lambda p: bar(_as_bar(p)))
+    finally:
+        bar.close()
+    run = done.run
+    save(mem.Results((run,)))
+    reached = "never reached 100%" if run.reached_100_at is None else f"100% at step {run.reached_100_at}"
+    seed = mem.seed_final(args.cell, args.T)
+    print(f"memory {args.cell} T={args.T}: accuracy {run.final_acc:.1%} after {run.steps} steps, {reached} "
+          f"({run.seconds:.1f} s)" + ("" if seed is None else f"; the seed's: {seed:.1%}")
+          + f" -> {out or mem.cache_path()}")
+    return 0
+
+
+def _as_bar(p):
+    """lab_memory.Progress in the shape Bar reads (its `exact` is our accuracy)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(step=p.step, loss=p.loss, seconds=p.seconds, exact=p.acc)
+
+
+LABS = {"seq2seq": run_seq2seq, "memory": run_memory}
 
 
 def run_train(argv: list[str]) -> int:

@@ -1,0 +1,180 @@
+"""T7 lab (torch): the data, the forget-bias fill per cell, the fast trainer's gradients against autograd,
+plain and fast loops taking the same steps, training lowering the loss, cancelling, and the gate reader."""
+import math
+
+import pytest
+
+torch = pytest.importorskip("torch")
+import torch.nn.functional as F  # noqa: E402
+
+from rnntui.engine import lab_memory as lab  # noqa: E402
+from rnntui.engine import memory as mem  # noqa: E402
+from rnntui.state import BadValue  # noqa: E402
+
+H = mem.HIDDEN
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    torch.set_num_threads(1)
+
+
+def test_batches_are_fresh_seeded_and_the_target_is_the_first_token():
+    g = lab.generator(1)
+    a, b = lab.batch(g, 64, 20), lab.batch(g, 64, 20)
+    assert a.shape == (64, 20) and a.dtype == torch.int64
+    assert not torch.equal(a, b)  # fresh every step
+    assert torch.equal(a, lab.batch(lab.generator(1), 64, 20))  # … and reproducible
+    assert a.min() >= 0 and a.max() < mem.VOCAB
+    d = lab.batch(lab.generator(1), 500, 20, "disjoint")
+    assert d[:, 0].max() < mem.VOCAB and d[:, 1:].min() >= mem.VOCAB and d.max() < 2 * mem.VOCAB
+    with pytest.raises(BadValue):
+        lab.batch(g, 4, 5, "other")
+
+
+def test_model_shapes():
+    m = lab.initial("lstm", 0)
+    x = lab.batch(lab.generator(1), 7, 13)
+    assert m(x).shape == (7, mem.VOCAB)
+    assert m.rnn.weight_hh_l0.shape == (4 * H, H) and isinstance(m.rnn, torch.nn.LSTM)
+    r = lab.initial("rnn", 0)
+    assert r(x).shape == (7, mem.VOCAB) and isinstance(r.rnn, torch.nn.RNN) and r.rnn.nonlinearity == "tanh"
+
+
+def forget_bias(model):
+    """b_ih + b_hh in the forget slice (torch stacks the gates i, f, g, o)."""
+    return (model.rnn.bias_ih_l0 + model.rnn.bias_hh_l0)[H:2 * H].detach()
+
+
+@pytest.mark.parametrize("cell", ["lstm-bf1", "lstm-bf2"])
+def test_forget_bias_fill_gives_the_cells_effective_bias(cell):
+    b = forget_bias(lab.initial(cell, 0))
+    assert torch.allclose(b, torch.full((H,), mem.FORGET_BIAS[cell]))
+    # what the gate opens to before training, on a zero input: σ(1) = 0.73, σ(2) = 0.88
+    assert float(torch.sigmoid(b).mean()) == pytest.approx(1 / (1 + math.exp(-mem.FORGET_BIAS[cell])))
+
+
+def test_default_lstm_forget_bias_is_near_zero_and_other_gates_are_untouched():
+    m0, m2 = lab.initial("lstm", 0), lab.initial("lstm-bf2", 0)
+    b = forget_bias(m0)
+    assert b.abs().max() <= 0.25 and abs(float(b.mean())) < 0.05  # two uniform(−1/8, 1/8) draws
+    for name in ("bias_ih_l0", "bias_hh_l0"):  # i, g, o slices as torch made them, same seed
+        t0, t2 = getattr(m0.rnn, name).detach(), getattr(m2.rnn, name).detach()
+        assert torch.equal(t0[:H], t2[:H]) and torch.equal(t0[2 * H:], t2[2 * H:])
+
+
+@pytest.mark.parametrize("cell, hand", [("rnn", True), ("lstm-bf1", True), ("lstm", False)])
+def test_fast_gradients_equal_autograd(cell, hand):
+    model = lab.initial(cell, 3)
+    x = lab.batch(lab.generator(5), 64, 12)
+    loss = F.cross_entropy(model(x), x[:, 0])
+    loss.backward()
+    fast = lab.Fast(cell, model.named(), hand=hand)
+    assert fast.fused == (cell != "rnn" and not hand)
+    assert fast.loss_and_grad(x) == pytest.approx(loss.item(), rel=1e-5)
+    for name, t in model.named().items():
+        scale = t.grad.abs().max().item()
+        assert (fast.g[name] - t.grad).abs().max().item() <= 1e-4 * scale + 1e-9, name
+
+
+def test_a_short_run_lowers_the_loss():
+    fast = lab.Fast("lstm-bf2", lab.initial("lstm-bf2", 0).named())
+    g = lab.generator(1)
+    losses = [fast.step(lab.batch(g, 64, 5)) for _ in range(60)]
+    assert losses[0] == pytest.approx(math.log(mem.VOCAB), rel=0.05)  # untrained: about uniform over 10
+    assert sum(losses[-10:]) / 10 < losses[0] - 0.5
+
+
+@pytest.mark.parametrize("cell", ["rnn", "lstm-bf2"])
+def test_plain_and_fast_loops_take_the_same_steps(cell):
+    plain = lab.make_trainer(cell, 0, mem.VOCAB, fast=False)
+    fast = lab.make_trainer(cell, 0, mem.VOCAB, fast=True)
+    g = lab.generator(1)
+    for _ in range(20):
+        x = lab.batch(g, 64, 10)
+        assert fast.step(x) == pytest.approx(plain.step(x), rel=1e-4, abs=1e-5)
+    for name, t in plain.params().items():  # 20 Adam steps move a weight by up to 20 × lr = 0.02
+        assert torch.allclose(fast.params()[name], t, atol=1e-4), name
+
+
+def test_the_lstm_trainer_takes_the_plain_loops_steps_bit_for_bit():
+    plain = lab.make_trainer("lstm-bf2", 0, mem.VOCAB, fast=False)
+    fast = lab.make_trainer("lstm-bf2", 0, mem.VOCAB, fast=True)
+    g = lab.generator(1)
+    for _ in range(30):
+        x = lab.batch(g, 64, 8)
+        assert fast.step(x) == plain.step(x)
+    for name, t in plain.params().items():
+        assert torch.equal(fast.params()[name], t), name
+
+
+def test_plain_and_fast_runs_reach_100_percent_at_the_same_step():
+    a = lab.train("lstm-bf2", 5, steps=300, fast=True).run
+    b = lab.train("lstm-bf2", 5, steps=300, fast=False).run
+    assert a.reached_100_at is not None and a.reached_100_at == b.reached_100_at
+
+
+def test_train_reports_progress_and_should_stop_cancels():
+    seen, calls = [], []
+
+    def stop():
+        calls.append(1)
+        return len(calls) > 25
+
+    done = lab.train("rnn", 5, steps=1000, every=10, progress=seen.append, should_stop=stop)
+    assert done.stopped and done.run.steps == 25
+    assert [p.step for p in seen] == list(range(1, 26))
+    assert [p.step for p in seen if p.acc is not None] == [10, 20]
+    assert [p.step for p in done.run.curve] == [10, 20, 25]  # the stopping step is scored too
+    assert done.run.final_acc == done.run.curve[-1].acc
+
+
+def test_bad_input_is_one_line():
+    with pytest.raises(BadValue, match="T=30"):
+        lab.train("lstm", 30)
+    with pytest.raises(BadValue, match="cell"):
+        lab.train("gru", 20)
+    with pytest.raises(BadValue, match="steps"):
+        lab.train("lstm", 20, steps=0)
+
+
+def test_gate_profile_reads_the_gates_torch_computes():
+    fast = lab.Fast("lstm-bf2", lab.initial("lstm-bf2", 0, n_in=20).named())
+    x = lab.batch(lab.generator(9), 32, 6, "disjoint")
+    prof = lab.gate_profile(fast, x)
+    # an independent forward with torch's LSTMCell on the same weights
+    m = lab.initial("lstm-bf2", 0, n_in=20)
+    cell = torch.nn.LSTMCell(H, H)
+    with torch.no_grad():
+        for a, b in [("weight_ih", "weight_ih_l0"), ("weight_hh", "weight_hh_l0"), ("bias_ih", "bias_ih_l0"),
+                     ("bias_hh", "bias_hh_l0")]:
+            getattr(cell, a).copy_(getattr(m.rnn, b))
+        h = c = torch.zeros(32, H)
+        for t in range(6):
+            e = m.emb(x[:, t])
+            pre = e @ cell.weight_ih.t() + cell.bias_ih + h @ cell.weight_hh.t() + cell.bias_hh
+            i, f = torch.sigmoid(pre[:, :H]), torch.sigmoid(pre[:, H:2 * H])
+            assert prof["input_gate"][t] == pytest.approx(float(i.mean()), abs=1e-5)
+            assert prof["forget_gate"][t] == pytest.approx(float(f.mean()), abs=1e-5)
+            h, c = cell(e, (h, c))
+    # untrained with b_f = 2: every forget gate is near σ(2) = 0.88, so no unit holds above 0.95
+    assert prof["held_units"] == [] and 0.8 < prof["forget_gate"][3] < 0.95
+
+
+def test_train_memory_command_writes_a_result_the_engine_reads(tmp_path, capsys):
+    from rnntui.cli import main
+
+    out = tmp_path / "one.json"
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "200", "--out", str(out)]) == 0
+    run = mem.parse(out.read_bytes()).run("rnn", 5)
+    assert run.steps == 200 and [p.step for p in run.curve] == [100, 200]
+    assert "rnn T=5" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["--T", "30"], ["--cell", "gru"], ["--T", "abc"]])
+def test_train_memory_bad_input_is_one_line_and_status_2(argv, capsys):
+    from rnntui.cli import main
+
+    assert main(["train", "memory", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
