@@ -43,7 +43,7 @@ def test_views_never_import_the_engine(path):
 def test_the_engine_knows_no_screen(path):
     bad = [n for n in imported_names(path)
            if n.split(".")[0] in ("textual", "rich") or (n.startswith("rnntui.") and not n.startswith("rnntui.engine")
-                                                         and n not in ("rnntui.state", "rnntui.state.BadValue"))]
+                                                         and n.split(".")[1] not in ("state", "files"))]
     assert not bad, f"{path.name} imports {bad}"
 
 
@@ -97,7 +97,7 @@ def test_fmt_never_raises_on_awkward_numbers():
     from rnntui import fmt
 
     for name, fn in inspect.getmembers(fmt, inspect.isfunction):
-        if name.startswith("_") or name in ("progress_bar", "times", "vector", "at_hop"):
+        if name.startswith("_") or name in ("progress_bar", "times", "vector", "at_hop", "share_words"):
             continue
         for v in (0.0, -0.0, 1e308 * 10, -1e308 * 10, float("nan"), 1e300, 5e-324, None):
             assert isinstance(fn(v), str), (name, v)
