@@ -4,8 +4,8 @@ Scaled dot-product self-attention over the rows of X (one row per token):
 
     Q = X·W_q      K = X·W_k      V = X·W_v                 (row t of Q is q_t, and so on)
     S = Q·Kᵀ / √d_k                                          S[t, i] = q_t·k_i / √d_k
-    S̃[t, i] = S[t, i] where the mask lets t see i, else −∞
-    A = softmax of each row of S̃                             A[t, i] = exp(S̃[t, i]) / Σ_j exp(S̃[t, j])
+    Ŝ[t, i] = S[t, i] where the mask lets t see i, else −∞
+    A = softmax of each row of Ŝ                             A[t, i] = exp(Ŝ[t, i]) / Σ_j exp(Ŝ[t, j])
     out = A·V                                                out_t = Σ_i A[t, i]·v_i
 
 Masks (visible[t, i] = query t may read key i):
@@ -138,7 +138,7 @@ def mask(kind: str, n: int, m: int | None = None) -> np.ndarray:
 
 
 def masked(s, visible) -> np.ndarray:
-    """S̃: the score where visible, −∞ where not (exp(−∞) = 0: no weight at all)."""
+    """Ŝ: the score where visible, −∞ where not (exp(−∞) = 0: no weight at all)."""
     return np.where(np.asarray(visible, dtype=bool), np.asarray(s, dtype=float), -np.inf)
 
 
@@ -158,7 +158,7 @@ def weighted_sum(a, v) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Pipeline:
-    """Every stage of one self-attention, all n×(·) arrays: X → Q, K, V → S → S̃ → A → out."""
+    """Every stage of one self-attention, all n×(·) arrays: X → Q, K, V → S → Ŝ → A → out."""
     tokens: tuple[str, ...]
     mask_kind: str
     scaled: bool

@@ -19,7 +19,7 @@ from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREY, ORANGE
 
-SHORT = ("X", "Q K V", "S", "S̃", "A", "out")  # the stage bar's names
+SHORT = ("X", "Q K V", "S", "Ŝ", "A", "out")  # the stage bar's names
 VISIBLE, HIDDEN = "●", "·"
 
 
@@ -44,8 +44,8 @@ def cols(n: int) -> tuple[str, ...]:
 
 
 # -- qkv -------------------------------------------------------------------------------------------
-CONTEXT = {0: (), 1: ("X",), 2: ("Q", "K"), 3: ("S",), 4: ("S̃",), 5: ("A", "V")}
-GROUP = {"X": 0, "Q": 1, "K": 1, "V": 1, "S": 2, "S̃": 3, "A": 4, "out": 5}
+CONTEXT = {0: (), 1: ("X",), 2: ("Q", "K"), 3: ("S",), 4: ("Ŝ",), 5: ("A", "V")}
+GROUP = {"X": 0, "Q": 1, "K": 1, "V": 1, "S": 2, "Ŝ": 3, "A": 4, "out": 5}
 
 
 class QkvView(FigureView):
@@ -65,16 +65,16 @@ class QkvView(FigureView):
         focus = (t, r.query_keys[-1]) if r.query_keys else None
         mats = {
             "X": (r.X, feats, None), "Q": (r.Q, dims, None), "K": (r.K, dims, None), "V": (r.V, dims, None),
-            "S": (r.scores, toks, focus), "S̃": (r.masked_scores, toks, focus), "A": (r.weights, toks, focus),
+            "S": (r.scores, toks, focus), "Ŝ": (r.masked_scores, toks, focus), "A": (r.weights, toks, focus),
             "out": (r.output, dims, None)}
-        titles = {"X": "X tokens", "S": "S = QKᵀ/√d_k", "S̃": "masked S", "A": "A = softmax(S̃)", "out": "out = A·V"}
+        titles = {"X": "X tokens", "S": "S = QKᵀ/√d_k", "Ŝ": "masked S", "A": "A = softmax(Ŝ)", "out": "out = A·V"}
         specs = []
         for name, (values, col_labels, cell) in mats.items():
             group = GROUP[name]
             rank = 0 if group == k else 1 if name in CONTEXT[k] else 2 + 2 * abs(group - k) + (group > k)
             specs.append(MatrixSpec(values, titles.get(name, name), toks, col_labels, row=t,
-                                    cell=cell if name in ("S", "S̃", "A") else None, current=group == k,
-                                    faint=hidden if name in ("S̃", "A") else (), optional=rank))
+                                    cell=cell if name in ("S", "Ŝ", "A") else None, current=group == k,
+                                    faint=hidden if name in ("Ŝ", "A") else (), optional=rank))
         self.query_one(Matrices).show(specs)
         self.query_one("#stages", Static).update(stage_bar(SHORT, k))
 
@@ -357,26 +357,26 @@ class AttentionScreen(TopicScreen):
     TITLE = "Attention as a lookup"
     EXTRA_BINDINGS = [Binding("enter", "open_link", "open", id="open_link")]
     FIGURES = (
-        Figure("qkv", "Q, K, V stage by stage", "F21", QkvState, QkvView,
+        Figure("qkv", "Q, K, V stage by stage", "T5", QkvState, QkvView,
                "Each token asks (q), offers a key (k) and a value (v): scores q·k/√d_k, the mask, a softmax "
                "per row, and each output is a weighted sum of values.",
                key_steps=tuple(range(len(fa.QKV_STAGES)))),
-        Figure("scaling", "Why divide by √d_k", "F22", ScalingState, ScalingView,
+        Figure("scaling", "Why divide by √d_k", "T5", ScalingState, ScalingView,
                "Random q and k: q·k has variance d_k. Without the scale the softmax saturates to one-hot "
                "and passes no gradient; with it nothing depends on d_k.", key_steps=(4, 64, 512)),
-        Figure("masks", "Three families, three masks", "F23", MasksState, MasksView,
+        Figure("masks", "Three families, three masks", "T5", MasksState, MasksView,
                "Who may read whom: encoder-only reads everything, decoder-only its past, encoder–decoder "
                "both its past and, across, the whole source.", key_steps=(0, 1, 2)),
-        Figure("heads", "Many heads, the same bill", "F24", HeadsState, HeadsView,
+        Figure("heads", "Many heads, the same bill", "T5", HeadsState, HeadsView,
                "h heads of d_k = d/h cost the same 4d² parameters as one; only the score matrices "
                "multiply, h·n². Each head can look for something else.", key_steps=(1, 8, 64)),
-        Figure("positions", "Where a token is", "F25", PositionsState, PositionsView,
+        Figure("positions", "Where a token is", "T5", PositionsState, PositionsView,
                "Attention alone sees a set. Sinusoidal positions: one (sin, cos) pair per frequency; "
                "e adds them, m changes the mask.", key_steps=(64,)),
-        Figure("block", "One encoder layer", "F26", BlockState, BlockView,
+        Figure("block", "One encoder layer", "T5", BlockState, BlockView,
                "Attention mixes tokens, the FFN works on each, residuals and LayerNorm hold it together. "
                "l: post/pre-norm, a: relu/gelu/swiglu.", key_steps=tuple(range(8))),
-        Figure("summary", "The lecture in one table", "F27", SummaryState, SummaryView,
+        Figure("summary", "The lecture in one table", "T5", SummaryState, SummaryView,
                "RNN → LSTM → seq2seq+attention → Transformer. Enter opens the figure behind a cell.",
                key_steps=(0,)),
     )
