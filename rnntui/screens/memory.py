@@ -145,7 +145,11 @@ class GateView(FigureView):
 
     def show(self, s: GateState) -> None:
         self.last = s
-        r = s.readings()
+        try:
+            r = s.readings()
+        except BadValue as e:  # a damaged shipped grid: say so in one line, draw nothing
+            self.query_one("#says", Static).update(Text(f"memory results unreadable: {e}", style=BAD))
+            return
         series = [Series(r.positions, r.input_gate, "input gate i", BLUE),
                   Series(r.positions, r.forget_gate, "forget gate f", ORANGE)]
         if r.held_forget:
