@@ -140,7 +140,7 @@ def fixed(v, digits: int = 2) -> str:
     return f"{v:.{digits}f}"
 
 
-def acc_at(acc, reached) -> str:
+def acc_at(acc, reached=None) -> str:
     """A final accuracy and the step it first read 100%: 100@300, 99.9@300, 8.4✗ (never), 100@? (the
     source does not say when), – (no run)."""
     if acc is None or _finite(acc) is not None:

@@ -322,3 +322,35 @@ def test_memory_sits_between_parallel_and_serving():
     from rnntui.topics import REGISTRY
 
     assert [n for n, *_ in REGISTRY][5:8] == [6, 7, 8] and REGISTRY[6][1:] == ("memory", "MemoryScreen")
+
+
+def test_a_cursor_at_the_end_follows_the_focus_to_the_next_runs_end():
+    s = CopyState(cell="lstm-bf2", T="20")
+    assert s.step == 500
+    steps = {(r["cell"], r["T"]): r["steps"] for r in raw()["runs"]}
+    assert s.with_value("cell", "lstm").step == steps[("lstm", 20)] == 1500  # … at the end of the longer run
+    assert s.nudged("T", 1).step == steps[("lstm-bf2", 40)]
+    inside = s.with_value("step", 200)
+    assert inside.with_value("cell", "lstm").step == 200  # a cursor inside a run stays where it is
+
+
+async def test_keys_change_cell_and_T_and_random_keys_never_crash():
+    import random
+
+    from rnntui.app import RnnApp
+
+    app = RnnApp("memory", "copy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("c")
+        assert screen.state.cell == "lstm-bf1"
+        await pilot.press("down", "plus")
+        assert screen.state.T == "40" and screen.state.step == screen.state.last_step
+        await pilot.press("left")
+        assert screen.state.step == screen.state.last_step - fm.EVERY
+        rng = random.Random(7)
+        keys = ["tab", "left", "right", "home", "end", "up", "down", "plus", "minus", "c", "d", "r"]
+        for size in [(40, 12), (200, 60)]:
+            await pilot.resize_terminal(*size)
+            await pilot.press(*rng.choices(keys, k=15))
+            await pilot.pause()

@@ -3,7 +3,7 @@ learning curve, σ(b_f)^T, and the gates of a trained LSTM with distractors (E7)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
@@ -130,6 +130,18 @@ class CopyState(FigureState):
         if self.step > last:
             object.__setattr__(self, "step", last)
 
+    def _follow(self, new: "CopyState", name: str) -> "CopyState":
+        """A cursor at the end of one run stays at the end of the next (cell or T changed)."""
+        if name != "step" and self.step >= self.last_step:
+            return replace(new, step=END)
+        return new
+
+    def nudged(self, name: str, notches: int) -> "CopyState":
+        return self._follow(super().nudged(name, notches), name)
+
+    def with_value(self, name: str, value) -> "CopyState":
+        return self._follow(super().with_value(name, value), name)
+
     @property
     def length(self) -> int:
         return int(self.T)
@@ -181,7 +193,7 @@ class CopyState(FigureState):
         steps = tuple(int(s) for s, _, _ in curve)
         acc = tuple(float(a) for _, a, _ in curve)
         loss = tuple(float(v) for _, _, v in curve)
-        upto = [i for i, s in enumerate(steps) if s <= self.step]
+        upto = [i for i, s in enumerate(steps) if s <= self.step or source == "live"]  # training: the latest
         at = (steps[upto[-1]], acc[upto[-1]], loss[upto[-1]]) if upto else None
         b = mem.FORGET_BIAS[cell]
         story = {"T": 40, "true_bf1": _entry(results.run("lstm-bf1", 40)), "ours_bf2": _entry(results.run("lstm-bf2", 40)),

@@ -52,7 +52,7 @@ def live_line(live) -> Text:
     if live.status == "asks":
         out.append(live.message, style=HIGHLIGHT)
     elif live.status == "training":
-        out.append(f"training {name}: step {live.step}/{live.steps} ▕{progress_bar(live.step, live.steps, 10)}▏ "
+        out.append(f"training {name}: step {live.step}/{live.steps} ▕{progress_bar(live.step, live.steps, 8)}▏ "
                    "t cancels", style=HIGHLIGHT)
     elif live.status == "failed":
         out.append(f"the run failed: {live.message}", style=BAD)
@@ -96,23 +96,28 @@ class CopyView(FigureView):
         now = Text()
         if r.note:
             now.append(r.note + "\n", style=WARN)
-        if r.live is not None:
-            now.append_text(live_line(r.live))
-        if r.live is None or r.live.status != "training":
-            if r.live is not None:
+        live = r.live if r.live is not None and (r.live.status != "trained" or r.live.message) else None
+        if live is not None:
+            now.append_text(live_line(live))
+        if live is not None and live.status == "training":
+            if r.at is not None:
+                now.append(" · ", style="dim")
+                now.append(f"acc {pct(r.at[1])}", style=style(BLUE, bold=True))
+        else:
+            if live is not None:
                 now.append("\n")
             now.append(f"{r.cell} T={r.T}" + ("" if r.source == "shipped" else f" ({SOURCE[r.source]})") + ": ",
                        style="bold")
             if r.steps is None:
                 now.append("no run yet: t trains it", style="dim")
             else:
-                now.append(f"{acc_at(r.final_acc, r.reached_100_at)} in {r.steps} steps", style="bold")
+                now.append(acc_at(r.final_acc, r.reached_100_at), style="bold")
                 now.append(f" · seed {acc_at(r.seed_final, r.seed_reached)}", style="dim")
-        if r.at is not None:
-            step, acc, loss = r.at
-            now.append(f" · step {step}: ", style="dim")
-            now.append(f"acc {pct(acc)}", style=style(BLUE, bold=True))
-            now.append(f" loss {loss:.3f}", style=style(ORANGE, bold=True))
+            if r.at is not None:
+                step, acc, loss = r.at
+                now.append(f" · step {step}: ", style="dim")
+                now.append(f"acc {pct(acc)}", style=style(BLUE, bold=True))
+                now.append(f" loss {loss:.3f}", style=style(ORANGE, bold=True))
         self.query_one("#now", Static).update(now)
 
         if r.forget_bias is None:
