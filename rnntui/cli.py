@@ -165,6 +165,7 @@ def run_shot(argv: list[str]) -> int:
     check_theme(args.theme)
     screen, figure = find(args.address, args.set)
     state = build_state(figure, args.set, args.step)
+    state.readings()  # data a figure cannot read (a damaged results file) is refused here, in one line
     check_writable(args.output)
     if fmt == "png":
         from rnntui.png import check_route

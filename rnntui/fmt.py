@@ -138,3 +138,21 @@ def fixed(v, digits: int = 2) -> str:
     if round(v, digits) == 0:
         v = 0.0
     return f"{v:.{digits}f}"
+
+
+def acc_at(acc, reached=None) -> str:
+    """A final accuracy and the step it first read 100%: 100@300, 99.9@300, 8.4✗ (never), 100@? (the
+    source does not say when), – (no run)."""
+    if acc is None or _finite(acc) is not None:
+        return "–"
+    value = "100" if acc >= 1.0 else f"{100 * acc:.1f}"
+    if reached is None or (reached == "?" and acc < 1.0):
+        return value + "✗"
+    return f"{value}@{reached}"
+
+
+def sig(v, digits: int = 2) -> str:
+    """A closed form to `digits` significant digits: 0.079, 0.0062, 9.5e-07."""
+    if (word := _finite(v)) is not None:
+        return word
+    return f"{v:.{digits}g}"

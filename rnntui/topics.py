@@ -17,6 +17,7 @@ REGISTRY: tuple[tuple[int, str, str], ...] = (
     (4, "seq2seq", "Seq2seqScreen"),
     (5, "attention", "AttentionScreen"),
     (6, "parallel", "ParallelScreen"),
+    (7, "memory", "MemoryScreen"),
     (8, "serving", "ServingScreen"),
 )
 IDS: tuple[str, ...] = tuple(topic_id for _, topic_id, _ in REGISTRY)

@@ -106,6 +106,38 @@ class Bar:
             self.stream.flush()
 
 
+def terminal(stream) -> bool:
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -> bool:
+    """A learning curve (y in percent on a linear axis, 0–100) drawn in the shell with plotext 5.3.2;
+    skipped when `stream` (stdout) is not a terminal or plotext is missing. True if drawn."""
+    import shutil
+
+    stream = stream or sys.stdout
+    if not terminal(stream) or not len(steps):
+        return False
+    try:
+        import plotext as plt
+    except ImportError:
+        return False
+    cols = shutil.get_terminal_size((80, 24)).columns
+    plt.clf()
+    plt.theme("clear")  # the terminal's own colours (and none under NO_COLOR)
+    plt.plot_size(max(min(cols, 100), 40), 18)
+    plt.plot([float(s) for s in steps], [float(v) for v in percent], marker="braille", label=ylabel)
+    for at, _label in lines:
+        plt.hline(float(at))
+    plt.ylim(0, 100)
+    plt.title(title)
+    plt.xlabel("training step")
+    plt.ylabel(ylabel)
+    stream.write(plt.build() + "\n")
+    stream.flush()
+    return True
+
+
 def check_out(path: str) -> Path:
     out = Path(path)
     folder = out.resolve().parent
@@ -155,6 +187,9 @@ def run_seq2seq(argv: list[str]) -> int:
         bar.close()
     wall = time.perf_counter() - start
     lab.save(out, result.arrays, result.record())
+    plot_curve([row[0] for row in result.curve], [100 * row[2] for row in result.curve],
+               f"seq2seq {args.scoring}: held-out exact-sequence accuracy", "exact %",
+               lines=((100 * s2s.TARGET, "seed"),))
     print(f"seq2seq {args.scoring} seed {args.seed}: held-out exact-sequence accuracy {result.exact:.3f}, "
           f"token accuracy {result.token:.3f} after {result.steps} steps "
           f"({result.seconds:.1f} s training, {wall:.1f} s in all) -> {out}")
@@ -210,6 +245,9 @@ def run_memory(argv: list[str]) -> int:
         bar.close()
     run = done.run
     save(mem.Results((run,)))
+    plot_curve([p.step for p in run.curve], [100 * p.acc for p in run.curve],
+               f"memory {args.cell} T={args.T}: accuracy on {mem.N_EVAL} fresh sequences", "accuracy %",
+               lines=((100 * mem.CHANCE, "chance"),))
     reached = "never reached 100%" if run.reached_100_at is None else f"100% at step {run.reached_100_at}"
     seed = mem.seed_final(args.cell, args.T)
     print(f"memory {args.cell} T={args.T}: accuracy {run.final_acc:.1%} after {run.steps} steps, {reached} "

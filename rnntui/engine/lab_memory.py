@@ -486,3 +486,47 @@ if __name__ == "__main__":
 
     out = sys.argv[1] if len(sys.argv) > 1 else str(mem.shipped_path())
     print(mem.format_table(write_grid(out, log=lambda line: print(line, flush=True))))
+
+
+# -- the live lab: `t` on the copy figure ---------------------------------------------------------------
+REPORT_S = 0.1  # between progress reports (every evaluation is reported as well)
+
+
+def run_lab(state, report) -> dict:
+    """Train `state.cell` at `state.T` with the recipe on one thread, in the lab runner's child process.
+
+    Reports (done, total, label, partial) with partial = {"cell", "T", "step", "steps", "curve": [[step,
+    acc, loss], …]} at most every REPORT_S and at every evaluation, so the figure's curve grows as it
+    trains. At the end the run is merged into the user cache; returns its record (mem.Run.record()) with
+    "saved" (the cache path) or "save_error" (one line)."""
+    cell, T = mem.check_cell(state.cell), mem.check_T(int(state.T))
+    steps = mem.STEPS[cell]
+    label = f"training {cell} T={T}"
+    curve: list[list] = []
+    window: list[float] = []
+    sent = [0.0]
+
+    def partial(step: int) -> dict:
+        return {"cell": cell, "T": T, "step": step, "steps": steps, "curve": [list(p) for p in curve]}
+
+    report(0, steps, label, partial(0))
+
+    def on_progress(p: Progress) -> None:
+        window.append(p.loss)
+        if p.acc is not None:  # the same point train() records: the mean loss since the last one
+            curve.append([p.step, p.acc, round(float(np.mean(window)), 5)])
+            window.clear()
+        now = time.monotonic()
+        if p.acc is None and now - sent[0] < REPORT_S:
+            return
+        sent[0] = now
+        report(p.step, steps, label, partial(p.step))
+
+    done = train(cell, T, progress=on_progress, threads=1)
+    record = done.run.record()
+    try:
+        record["saved"] = str(mem.save_cache(mem.Results((done.run,))))
+    except (OSError, ValueError) as e:
+        record["save_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:80] if str(e) else ''}"
+    report(done.run.steps, done.run.steps, label, partial(done.run.steps))
+    return record

@@ -1,0 +1,356 @@
+"""T7 `memory`: the copy grid against the results file (recomputed from its curves), σ(b_f)^T against
+its closed form, the focused highlight, the live run through the lab runner, the command line."""
+import asyncio
+import json
+import math
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from rnntui.cli import main
+from rnntui.engine import memory as mem
+from rnntui.figures import memory as fm
+from rnntui.figures.memory import CopyState, GateState
+from rnntui.render import render
+from rnntui.screens.memory import MemoryScreen, grid_text
+
+SHIPPED = Path(mem.__file__).parent.parent / "data" / "memory_grid.json"
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """Every test gets an empty user cache, and the figures re-read their results."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    fm.forget()
+    yield
+    fm.forget()
+
+
+def raw():
+    return json.loads(SHIPPED.read_text())
+
+
+def sigma(b):
+    return 1 / (1 + math.exp(-b))
+
+
+def txt(state, figure="copy", size=(80, 24)):
+    return render(MemoryScreen, MemoryScreen.figure_by_id(figure), state, "txt", size)
+
+
+# -- the grid -------------------------------------------------------------------------------------------
+def test_the_table_is_what_the_results_file_says_recomputed_from_each_curve():
+    runs = {(r["cell"], r["T"]): r for r in raw()["runs"]}
+    r = CopyState().readings()
+    assert len(r.table) == len(fm.CELLS) * len(fm.TS) == len(runs)
+    for row in r.table:
+        curve = runs[(row["cell"], row["T"])]["curve"]
+        assert row["final_acc"] == curve[-1][1]  # the last evaluation
+        assert row["reached_100_at"] == next((s for s, a, _ in curve if a == 1.0), None)  # the first at 100%
+        assert row["seed_final"] == mem.SEED_FINAL.get(row["cell"], {}).get(row["T"])
+    # the focused run's curve is drawn as it is stored; the seed's "b_f = 1" runs sit under lstm-bf2
+    s = CopyState(cell="lstm-bf2", T="40")
+    curve = runs[("lstm-bf2", 40)]["curve"]
+    assert s.readings().curve_steps == tuple(p[0] for p in curve)
+    assert s.readings().curve_acc == tuple(p[1] for p in curve)
+    assert s.readings().seed_final == 1.0 and s.readings().seed_reached == 500
+    assert s.step == curve[-1][0] == s.last_step  # the cursor starts at the run's end
+
+
+def test_the_cursor_reads_the_last_evaluation_at_or_before_it():
+    s = CopyState(cell="lstm-bf2", T="20").with_value("step", 200)
+    curve = {p[0]: p for p in next(r["curve"] for r in raw()["runs"] if (r["cell"], r["T"]) == ("lstm-bf2", 20))}
+    assert s.readings().at == tuple(curve[200])
+    with pytest.raises(Exception):
+        s.with_value("step", 600)  # the run ended at 500: the axis ends there
+
+
+@pytest.mark.parametrize("cell,b", [("lstm", 0.0), ("lstm-bf1", 1.0), ("lstm-bf2", 2.0)])
+@pytest.mark.parametrize("T", fm.TS)
+def test_survival_is_sigma_of_the_bias_to_the_T(cell, b, T):
+    r = CopyState(cell=cell, T=str(T)).readings()
+    assert r.survival == pytest.approx((1 / (1 + math.exp(-b))) ** T, rel=1e-12)
+    assert r.forget_gate == pytest.approx(sigma(b)) and r.survival_by_T[T] == r.survival
+
+
+def test_the_survival_numbers_the_issue_pins_are_on_screen():
+    from rnntui.fmt import sig
+
+    assert sig(CopyState(cell="lstm", T="20").readings().survival) == "9.5e-07"
+    assert [sig(CopyState(cell="lstm-bf2", T=str(T)).readings().survival) for T in (20, 40, 80)] == \
+        ["0.079", "0.0062", "3.9e-05"]
+    assert "σ(2)^20 = 0.88^20 = 0.079" in txt(CopyState(cell="lstm-bf2", T="20"))
+    assert "σ(0)^20 = 0.50^20 = 9.5e-07" in txt(CopyState(cell="lstm", T="20"))
+    rnn = CopyState(cell="rnn").readings()
+    assert rnn.survival is None and rnn.forget_bias is None
+
+
+def test_the_focused_entry_is_reversed_and_marked():
+    for cell, T in (("lstm", "20"), ("rnn", "5"), ("lstm-bf2", "80")):
+        r = CopyState(cell=cell, T=T).readings()
+        text = grid_text(r)
+        lines = text.plain.splitlines()
+        assert text.plain.count("▸") == 1
+        row = next(line for line in lines[1:] if "▸" in line)
+        assert row.split()[0] == T  # on the focused T's row …
+        column = lines[0].index(cell)  # … under the focused cell's name
+        assert abs(row.index("▸") - column) <= 6
+        marked = [text.plain[s.start:s.end] for s in text.spans if "reverse" in str(s.style)]
+        ours = fm.CopyState(cell=cell, T=T).readings()
+        assert len(marked) == 1 and marked[0].startswith("▸")
+        from rnntui.fmt import acc_at
+        assert acc_at(ours.final_acc, ours.reached_100_at) in marked[0]
+
+
+def test_80x24_shows_the_whole_table_and_the_seeds_b_f():
+    out = txt(CopyState())
+    lines = out.splitlines()
+    assert len(lines) == 24
+    header = next(line for line in lines if "rnn" in line and "lstm-bf2" in line)
+    assert all(c in header for c in fm.CELLS)
+    rows = [line.strip("│ ").split()[0] for line in lines[lines.index(header) + 1:][:5]]
+    assert rows == [str(T) for T in fm.TS]
+    assert "100@300│100@500" in out.replace("▸", "")  # lstm-bf2 T=20: ours beside the seed's
+    assert "lstm-bf2 is the seed's “b_f = 1”" in out and "fails at T=40" in out
+    assert "9.6✗" in out and "(too small" not in out
+
+
+def test_200x60_draws_the_curve_with_chance():
+    out = txt(CopyState(cell="lstm-bf2", T="20"), size=(200, 60))
+    assert "chance 10%" in out and "training step" in out and "accuracy" in out
+
+
+# -- the distractor figure ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", mem.DISTRACTORS)
+def test_gate_readouts_are_the_profiles_means(kind):
+    g = next(d for d in raw()["distractor"] if d["distractors"] == kind)
+    r = GateState(distractors=kind).readings()
+    assert r.input_distractors == pytest.approx(sum(g["input_gate"][1:]) / (g["T"] - 1))
+    assert r.n_held == len(g["held_units"]) and r.hidden == 64
+    assert r.held_forget_mean == pytest.approx(sum(g["held_forget"][1:]) / (g["T"] - 1))
+    assert r.held_forget_mean > 0.95 and 0.5 < r.input_distractors < 0.7  # the gate does not close
+    out = txt(GateState(distractors=kind), "distractor")
+    assert "The input gate does not learn to close" in out and f"{r.n_held} units" in out
+
+
+# -- bad input and damaged files ---------------------------------------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["shot", "memory/copy", "--set", "T=7", "-o", "-"],
+    ["shot", "memory/copy", "--set", "cell=gru", "-o", "-"],
+    ["shot", "memory/distractor", "--set", "distractors=none", "-o", "-"],
+    ["train", "memory", "--T", "7"],
+    ["train", "memory", "--cell", "gru"],
+])
+def test_bad_input_is_one_line_and_status_2(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_damaged_results_file_is_one_line_and_status_2(tmp_path, monkeypatch, capsys):
+    bad = tmp_path / "memory_grid.json"
+    bad.write_text('{"version": 1, "runs": [{"cell": "gru"}]}')
+    monkeypatch.setattr(mem, "shipped_path", lambda: bad)
+    fm.forget()
+    assert main(["shot", "memory/copy", "-o", "-"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "gru" in err and "Traceback" not in err
+    for figure, state in (("copy", CopyState()), ("distractor", GateState())):  # the app still opens
+        assert "memory results unreadable" in txt(state, figure)
+
+
+def test_a_corrupt_cache_is_set_aside_and_the_shipped_results_shown():
+    cache = mem.cache_path()
+    cache.parent.mkdir(parents=True)
+    cache.write_text("{ not json")
+    r = CopyState().readings()
+    assert "corrupt" in r.note and "set aside" in r.note
+    assert not cache.exists() and cache.with_name("memory.json.corrupt").exists()
+    assert r.table == tuple(mem.table(mem.shipped())) and r.source == "shipped"
+    assert "was corrupt" in txt(CopyState())
+    assert CopyState(cell="rnn").readings().note == r.note  # said on every later state too
+
+
+def test_a_cached_run_replaces_the_shipped_one():
+    run = mem.make_run("rnn", 20, 200, 0, [(100, 0.5, 1.0), (200, 1.0, 0.1)], 1.0, "test")
+    mem.save_cache(mem.Results((run,)))
+    r = CopyState(cell="rnn", T="20").readings()
+    assert r.source == "cache" and r.final_acc == 1.0 and r.reached_100_at == 200 and r.steps == 200
+
+
+# -- the live run ---------------------------------------------------------------------------------------------
+def test_t_asks_first_only_at_T_80():
+    assert [CopyState(T=str(T)).needs_confirm() for T in fm.TS] == [False, False, False, False, True]
+    assert MemoryScreen.figure_by_id("copy").lab.target == "rnntui.engine.lab_memory:run_lab"
+
+
+def test_live_readings_follow_the_partial_then_the_result():
+    from rnntui.figure import LabRun
+
+    partial = {"cell": "lstm-bf2", "T": 5, "step": 150, "steps": 6000, "curve": [[100, 0.5, 1.2]]}
+    s = CopyState(cell="lstm-bf2", T="5", run=LabRun(status="running", number=1, partial=partial))
+    r = s.readings()
+    assert r.source == "live" and r.curve_acc == (0.5,) and r.live.status == "training" and r.live.step == 150
+    assert s.last_step == 6000 and "step 150/6000" in txt(s) and "t cancels" in txt(s)
+    run = mem.make_run("lstm-bf2", 5, 300, 0, [(100, 0.5, 1.2), (200, 1.0, 0.1), (300, 1.0, 0.05)], 2.0, "x")
+    done = replace(s, run=LabRun(status="done", number=1, partial=partial, result=run.record()))
+    r = done.readings()
+    assert r.source == "new" and r.final_acc == 1.0 and r.reached_100_at == 200 and done.step == 300
+    other = replace(done, cell="rnn")  # the table keeps the new entry when the focus moves
+    assert next(row for row in other.readings().table if (row["cell"], row["T"]) == ("lstm-bf2", 5))["steps"] == 300
+
+
+async def wait_for(condition, seconds):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    return condition()
+
+
+async def test_the_live_run_asks_at_80_trains_in_a_child_and_cancels_cleanly():
+    pytest.importorskip("torch")
+    import os
+
+    from rnntui.app import RnnApp
+
+    app = RnnApp("memory", "copy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        screen.set_state(screen.state.with_value("T", "80"))
+        await pilot.press("t")  # T = 80 takes minutes: the first t only asks
+        assert screen.state.run.status == "confirm" and screen.labs.process is None
+        assert screen.state.readings().live.status == "asks"
+        screen.set_state(screen.state.with_value("T", "5").with_value("cell", "lstm-bf2"))
+        await pilot.press("t")
+        assert screen.state.run.running
+        child = screen.labs.process
+        assert child.pid != os.getpid()
+        assert await wait_for(lambda: screen.state.run.done >= 20, 30)  # a few tens of steps
+        partial = screen.state.run.partial
+        assert partial["cell"] == "lstm-bf2" and partial["T"] == 5 and partial["steps"] == mem.STEPS["lstm-bf2"]
+        assert screen.state.readings().live.status == "training"
+        pressed = time.monotonic()
+        await pilot.press("t")
+        assert await wait_for(lambda: not child.is_alive(), 1.0) and time.monotonic() - pressed < 1.0
+        assert await wait_for(lambda: screen.state.run.status == "cancelled", 1.0)
+        r = screen.state.readings()
+        assert r.live.status == "stopped" and r.source == "shipped"  # nothing saved, the stored run again
+        assert not mem.cache_path().exists()
+
+
+def test_the_lab_fails_in_one_line_without_torch(tmp_path):
+    """The figure never imports torch; without it the lab's child sends back one line."""
+    code = (
+        "import sys, multiprocessing\n"
+        "sys.modules['torch'] = None\n"
+        "from rnntui.screens.memory import MemoryScreen\n"
+        "from rnntui.figures.memory import CopyState\n"
+        "from rnntui import labs\n"
+        "assert CopyState().readings().table\n"
+        "here, there = multiprocessing.Pipe(duplex=False)\n"
+        "out = open(sys.argv[1], 'w')\n"
+        "labs._child('rnntui.engine.lab_memory:run_lab', CopyState(T='5'), there)\n"
+        "out.write(repr(here.recv()))\n"
+    )
+    result = tmp_path / "got.txt"
+    proc = subprocess.run([sys.executable, "-c", code, str(result)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    kind, message = eval(result.read_text())
+    assert kind == "failed" and "torch" in message and "\n" not in message
+
+
+def test_run_lab_reports_a_growing_curve_and_saves_the_run():
+    pytest.importorskip("torch")
+    from rnntui.engine import lab_memory as lab
+
+    seen = []
+    record = lab.run_lab(CopyState(cell="lstm-bf2", T="5"), lambda *a: seen.append(a))
+    curves = [len(p["curve"]) for *_, p in seen]
+    assert curves == sorted(curves) and curves[0] == 0 and curves[-1] == len(record["curve"])
+    assert seen[-1][3]["curve"] == record["curve"]  # the partial curve is the run's own
+    run = mem.parse_run(record)  # the record is a run like any in a results file
+    assert run.final_acc == record["curve"][-1][1]
+    assert mem.load()[0].run("lstm-bf2", 5) == run and record["saved"] == str(mem.cache_path())
+
+
+# -- the command line --------------------------------------------------------------------------------------
+def test_train_memory_ends_with_a_summary_and_a_plot_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    from rnntui import train_cli
+
+    out = tmp_path / "one.json"
+    argv = ["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "200", "--out", str(out)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    run = mem.parse(out.read_bytes()).run("rnn", 5)
+    assert printed.strip().splitlines()[-1].startswith(f"memory rnn T=5: accuracy {run.final_acc:.1%}")
+    assert "┤" not in printed  # not a terminal: no plot
+    monkeypatch.setattr(train_cli, "terminal", lambda stream: True)
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "accuracy %" in printed and "training step" in printed and "100" in printed  # plotext's plot
+    reached = "never reached 100%" if run.reached_100_at is None else f"100% at step {run.reached_100_at}"
+    assert reached in printed.strip().splitlines()[-1]
+
+
+def test_the_plot_copes_with_one_point_and_no_terminal(capsys):
+    from rnntui import train_cli
+
+    class Tty:
+        def __init__(self):
+            self.text = ""
+
+        def isatty(self):
+            return True
+
+        def write(self, s):
+            self.text += s
+
+        def flush(self):
+            pass
+
+    t = Tty()
+    assert train_cli.plot_curve([100], [0.0], "one point", "accuracy %", stream=t) and "one point" in t.text
+    assert not train_cli.plot_curve([100], [50.0], "x", "accuracy %")  # capsys: not a terminal
+
+
+def test_memory_sits_between_parallel_and_serving():
+    from rnntui.topics import REGISTRY
+
+    assert [n for n, *_ in REGISTRY][5:8] == [6, 7, 8] and REGISTRY[6][1:] == ("memory", "MemoryScreen")
+
+
+def test_a_cursor_at_the_end_follows_the_focus_to_the_next_runs_end():
+    s = CopyState(cell="lstm-bf2", T="20")
+    assert s.step == 500
+    steps = {(r["cell"], r["T"]): r["steps"] for r in raw()["runs"]}
+    assert s.with_value("cell", "lstm").step == steps[("lstm", 20)] == 1500  # … at the end of the longer run
+    assert s.nudged("T", 1).step == steps[("lstm-bf2", 40)]
+    inside = s.with_value("step", 200)
+    assert inside.with_value("cell", "lstm").step == 200  # a cursor inside a run stays where it is
+
+
+async def test_keys_change_cell_and_T_and_random_keys_never_crash():
+    import random
+
+    from rnntui.app import RnnApp
+
+    app = RnnApp("memory", "copy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("c")
+        assert screen.state.cell == "lstm-bf1"
+        await pilot.press("down", "plus")
+        assert screen.state.T == "40" and screen.state.step == screen.state.last_step
+        await pilot.press("left")
+        assert screen.state.step == screen.state.last_step - fm.EVERY
+        rng = random.Random(7)
+        keys = ["tab", "left", "right", "home", "end", "up", "down", "plus", "minus", "c", "d", "r"]
+        for size in [(40, 12), (200, 60)]:
+            await pilot.resize_terminal(*size)
+            await pilot.press(*rng.choices(keys, k=15))
+            await pilot.pause()
