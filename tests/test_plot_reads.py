@@ -1,5 +1,6 @@
 """Plots that read right (issue 15): the y range holds every point, tick labels sit on the rows their
-values map to at an even spacing, lines and points at braille resolution, one owner per cell, series
+values map to at an even spacing, points at braille resolution and reference lines as box characters
+that data keeps to its side of, one owner per cell, series
 that stay apart without colour, and legends that show what is drawn."""
 import math
 
@@ -177,6 +178,41 @@ def test_a_curve_crossing_a_line_leaves_the_line_beside_it():
         assert blue and len(grey) > cw // 2
         assert {min(blue) - 1, min(blue) - 2} & grey  # the line runs up to the curve …
         assert {max(blue) + 1, max(blue) + 2} & grey  # … and on after it
+
+
+def test_reference_lines_are_box_characters_and_data_in_their_cells_keeps_its_side():
+    """gradients/product and clipping: a line is ─ or ╌ (│ or ╎), not braille like a series; where a
+    series shares a line's cells its dots sit above the ─ if its value is above, below if below, on it if equal."""
+    masks = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+    for height in range(8, 30):
+        for at, dashed in ((0.5, False), (0.3, True), (0.71, False)):
+            for offset, rows_ok in ((0.004, {0, 1}), (-0.004, {2, 3}), (0.0, {1, 2})):
+                spec = PlotSpec(series=(Series((0.0, 6.0), (at + offset,) * 2, "s", BLUE, dash="solid"),
+                                        Series((5.0,), (at + offset,), "p", ORANGE, scatter=True),
+                                        Series((1.5, 2.49), (0.95, 0.95), "to", GREEN, dash="solid"),
+                                        Series((2.51, 3.5), (0.05, 0.05), "from", GREEN, dash="solid")),
+                                lines=(Line(at, "", GREY, dashed=dashed), Line(2.5, "", GREY, vertical=True)),
+                                xlim=(0, 10), ylim=(0, 1))
+                rows = cells(spec, 60, height)
+                text = ["".join(ch for ch, _ in r) for r in rows]
+                first, fc, cw, ch = canvas(text)
+                line_row = next(r for r in range(ch) if text[first + r][fc + 1 + cw - 3] in "─╌")  # beyond x = 6
+                v_col = text[first - 1].index("┬") - fc - 1  # the vertical line's column, marked on the frame
+                for r in range(ch):  # the line is one row of box characters, the series braille
+                    grey = {c for c, s in rows[first + r][fc + 1: fc + 1 + cw] if s is not None and s.color
+                            and s.color.triplet == GREY}
+                    assert grey <= ({"╌" if dashed else "─", "│"} if r == line_row else {"│"}), (r, "\n".join(text))
+                for c in range(cw):
+                    char, style = rows[first + line_row][fc + 1 + c]
+                    if BRAILLE < ord(char) < BRAILLE + 256:
+                        bits = ord(char) - BRAILLE
+                        dots = {k for k, pair in enumerate(masks) if bits & (pair[0] | pair[1])}
+                        assert dots <= rows_ok, (height, at, offset, c, "\n".join(text))
+                # in the vertical line's column (x = 2.5) a curve ending left of it keeps to the cell's left half,
+                # one starting right of it to the right half
+                sides = [ord(char) - BRAILLE for r in range(ch) for char, style in [rows[first + r][fc + 1 + v_col]]
+                         if BRAILLE < ord(char) < BRAILLE + 256 and style is not None and style.color.triplet == GREEN]
+                assert len(sides) == 2 and not sides[0] & 0xB8 and not sides[1] & 0x47, (sides, "\n".join(text))
 
 
 def flat(spec_series, width=80, height=20):

@@ -1,8 +1,10 @@
 """One plot widget for every topic: lines, labelled reference lines, a cursor, optionally log axes.
 
-The plot is drawn by this module on a character grid: series and horizontal reference lines as
-braille dots (2×4 per cell, so a line sits at the dot its value maps to, like the data beside it),
-vertical lines, the cursor and the frame as box-drawing characters, labels as text. A log axis is
+The plot is drawn by this module on a character grid: series as braille dots (2×4 per cell),
+reference lines (─ ╌, │ ╎), the cursor and the frame as box-drawing characters, labels as text. A
+reference line runs through the cells its value's dot is in, under the curves, and data in those
+cells keeps to its side of it (above a line's value: the cell's upper half, never a lower row), so
+a line reads as a line, not as one more series, and never misplaces a point. A log axis is
 log10(value) on a linear axis with decade tick labels (`1e-10`).
 
 The y axis always holds every finite point (and the caller's ylim, which it may only widen). Its
@@ -203,6 +205,8 @@ class _Canvas:
         self.cw, self.ch, self.xlim, self.ylim = cw, ch, xlim, ylim
         self.layers: dict[int, tuple[np.ndarray, bool, Style | None]] = {}  # number → (cells, braille?, style)
         self.over: dict[tuple[int, int], tuple[str, Style | None]] = {}
+        self.hlines: list[tuple[int, float]] = []  # (text row, dot position) of each horizontal line
+        self.vlines: list[tuple[int, float]] = []  # (text column, dot position) of each vertical line
 
     # data → sub-cell (dot) coordinates, as floats; dots run 0..2cw−1 and 0..4ch−1
     def dx(self, x):
@@ -226,8 +230,30 @@ class _Canvas:
             self.layers[number] = (np.zeros((self.ch, self.cw), np.uint8 if braille else np.int32), braille, style)
         return self.layers[number][0]
 
-    def dots(self, number: int, px: np.ndarray, py: np.ndarray, style) -> None:
-        """Braille dots at dot coordinates (integer arrays, already inside the canvas)."""
+    def snap(self, px: np.ndarray, py: np.ndarray, fx: np.ndarray, fy: np.ndarray):
+        """Dots in a reference line's cells moved to its side of the line. A line is a box character
+        through the middle of its cells, so there a dot above (left of) the line's value goes in the
+        cell's upper (left) half, one below (right of) it in the lower (right) half, and one on it in
+        the middle two rows; fx, fy are the dots' unrounded positions."""
+        for r, at in self.hlines:
+            sub = py - 4 * r
+            here = (sub >= 0) & (sub < 4)
+            if here.any():
+                on = np.abs(fy - at) <= 1e-9 * max(1.0, abs(at))  # on the line: its middle two rows
+                py = np.where(here & on, np.clip(py, 4 * r + 1, 4 * r + 2),
+                              np.where(here & (fy < at), np.minimum(py, 4 * r + 1),
+                                       np.where(here & (fy > at), np.maximum(py, 4 * r + 2), py)))
+        for c, at in self.vlines:
+            here = (px >> 1) == c
+            if here.any():
+                px = np.where(here & (fx < at), 2 * c, np.where(here & (fx > at), 2 * c + 1, px))
+        return px, py
+
+    def dots(self, number: int, px: np.ndarray, py: np.ndarray, style, fx=None, fy=None) -> None:
+        """Braille dots at dot coordinates (integer arrays, already inside the canvas); given their
+        unrounded positions fx, fy, those in a reference line's cells keep to their side of it."""
+        if fx is not None and (self.hlines or self.vlines):
+            px, py = self.snap(px, py, fx, fy)
         cells = self.layer(number, True, style)
         np.bitwise_or.at(cells, (py >> 2, px >> 1), _DOT[py & 3, px & 1])
 
@@ -249,8 +275,9 @@ class _Canvas:
             self.put(r, start + i, ch, style)
         return start
 
-    def path(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The dots along the line through consecutive points, cut to the canvas, each dot once in a row."""
+    def path(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The dots along the line through consecutive points, cut to the canvas, each dot once in a row:
+        their columns and rows, and the same unrounded."""
         w, h = 2 * self.cw - 1, 4 * self.ch - 1
         X, Y = self.dx(np.asarray(xs, float)), self.dy(np.asarray(ys, float))
         if X.size == 1:
@@ -267,18 +294,19 @@ class _Canvas:
                 t1 = np.where(p > 0, np.minimum(t1, r), t1)
         keep &= t0 <= t1
         if not keep.any():
-            return np.empty(0, int), np.empty(0, int)
+            return np.empty(0, int), np.empty(0, int), np.empty(0), np.empty(0)
         x0, y0, dx, dy, t0, t1 = x0[keep], y0[keep], dx[keep], dy[keep], t0[keep], t1[keep]
         a, b = x0 + t0 * dx, y0 + t0 * dy
         da, db = (t1 - t0) * dx, (t1 - t0) * dy
         n = (np.maximum(np.abs(da), np.abs(db)) + 1).astype(int)  # steps per segment
         seg = np.repeat(np.arange(n.size), n + 1)
         t = (np.arange(seg.size) - np.repeat(np.cumsum(n + 1) - (n + 1), n + 1)) / n[seg]
-        px = np.clip(np.rint(a[seg] + t * da[seg]).astype(int), 0, w)
-        py = np.clip(np.rint(b[seg] + t * db[seg]).astype(int), 0, h)
+        fx, fy = a[seg] + t * da[seg], b[seg] + t * db[seg]
+        px = np.clip(np.rint(fx).astype(int), 0, w)
+        py = np.clip(np.rint(fy).astype(int), 0, h)
         new = np.ones(px.size, bool)
         new[1:] = (px[1:] != px[:-1]) | (py[1:] != py[:-1])
-        return px[new], py[new]
+        return px[new], py[new], fx[new], fy[new]
 
     def resolve(self) -> tuple[np.ndarray, np.ndarray, list]:
         """Each cell's character (code point) and style number, and the styles."""
@@ -472,9 +500,9 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     xt, xl = xticks(*xlim, most=max(2, min(9, cw // max(8, max(len(l) for l in xticks(*xlim)[1]) + 3))))
     cv = _Canvas(cw, ch, xlim, ylim)
 
-    # reference lines under the data, horizontal ones at their dot row; their labels go on top at the end
+    # reference lines under the data, as box characters across the row (column) their value's dot is in;
+    # data in those cells keeps to its side of the line (see _Canvas.snap); labels go on top at the end
     labels, hline_rows, vline_cols = [], set(), set()
-    cols = np.arange(cw)
     for number, line in enumerate(spec.lines):
         at = _at(line.at, spec.log_x if line.vertical else spec.log_y)
         if not math.isfinite(at):
@@ -485,6 +513,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             if c is None:
                 continue
             cv.chars(number, slice(None), c, DASH_V if line.dashed else "│", style)
+            cv.vlines.append((c, float(cv.dx(at))))
             if not line.dashed:
                 vline_cols.add(c)
             if line.label:
@@ -493,9 +522,8 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             r = cv.row(at)
             if r is None:
                 continue
-            on = cols[cols % 3 != 2] if line.dashed else cols  # dashed: two cells on, one off
-            py = np.full(2 * on.size, int(round(cv.dy(at))))
-            cv.dots(number, np.concatenate([2 * on, 2 * on + 1]), py, style)
+            cv.chars(number, r, slice(None), DASH_H if line.dashed else "─", style)
+            cv.hlines.append((r, float(cv.dy(at))))
             if not line.dashed:
                 hline_rows.add(r)
             if line.label:
@@ -507,20 +535,27 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         cursor_col = cv.col(cx) if math.isfinite(cx) else None
         if cursor_col is not None:
             cv.chars(_SERIES - 1, slice(None), cursor_col, "│", _style(None, dim=True))
+            for r in hline_rows:
+                cv.chars(_SERIES - 1, r, cursor_col, "┼", _style(None, dim=True))
 
     w, h = 2 * cw - 1, 4 * ch - 1
     for i, ((s, x, y, ok), dash) in enumerate(zip(drawn, dashes(spec))):
         style, number = _style(s.color), _SERIES + i
         if s.scatter:
-            px, py = np.rint(cv.dx(x[ok])).astype(int), np.rint(cv.dy(y[ok])).astype(int)
+            fx, fy = cv.dx(x[ok]), cv.dy(y[ok])
+            px, py = np.rint(fx).astype(int), np.rint(fy).astype(int)
             inside = (px >= 0) & (px <= w) & (py >= 0) & (py <= h)
-            px, py = px[inside], py[inside]
+            px, py, fx, fy = px[inside], py[inside], fx[inside], fy[inside]
             if s.marker != "braille":
                 cv.chars(number, py >> 2, px >> 1, s.marker, style)
             elif px.size:  # a 2×2 blob of dots, so a point is as easy to see as its legend's ⠶
+                px, py = cv.snap(px, py, fx, fy)
+                other = np.where(py < h, py + 1, py - 1)
+                if cv.hlines:  # the blob's second row stays on the point's side of a line
+                    _, moved = cv.snap(px, other, fx, fy)
+                    other = np.where(moved == py, np.where(other > py, py - 1, py + 1), moved)
                 px = px & ~1
-                below = np.minimum(py + 1, h)
-                cv.dots(number, np.concatenate([px, px + 1, px, px + 1]), np.concatenate([py, py, below, below]), style)
+                cv.dots(number, np.concatenate([px, px + 1, px, px + 1]), np.concatenate([py, py, other, other]), style)
             continue
         paths = []
         edges = np.flatnonzero(np.diff(np.concatenate([[0], ok.astype(np.int8), [0]])))
@@ -528,13 +563,13 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             paths.append(cv.path(x[start:stop], y[start:stop]))
         if not paths:
             continue
-        px, py = np.concatenate([p[0] for p in paths]), np.concatenate([p[1] for p in paths])
+        px, py, fx, fy = (np.concatenate([p[k] for p in paths]) for k in range(4))
         if s.marker != "braille":
             cv.chars(number, py >> 2, px >> 1, s.marker, style)
             continue
         k = np.arange(px.size)
         keep = k % 2 == 0 if dash == "dotted" else (k // 4) % 2 == 0 if dash == "dashed" else slice(None)
-        cv.dots(number, px[keep], py[keep], style)
+        cv.dots(number, px[keep], py[keep], style, fx[keep], fy[keep])
 
     if spec.legend == "inside":
         r = 0
