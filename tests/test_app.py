@@ -10,12 +10,17 @@ from rnntui.render import Session
 from rnntui.topics import topics
 
 NO_TORCH = """
-import sys
-from rnntui.render import render
+import asyncio, sys
+from rnntui.render import Session
 from rnntui.topics import topics
-for screen in topics():
-    for f in screen.FIGURES:
-        render(screen, f, f.state_type(), "txt", (80, 24))
+
+async def every_figure():
+    async with Session((80, 24)) as session:
+        for screen in topics():
+            for f in screen.FIGURES:
+                await session.frame(screen, f, f.state_type(), ("txt",))
+
+asyncio.run(every_figure())
 print("torch" in sys.modules)
 """
 
