@@ -195,6 +195,7 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
 
     from rnntui.render import Session
 
+    from rnntui.glyphs import check as check_glyphs
     from rnntui.png import draw
 
     text_formats = tuple(f for f in formats if f != "png")
@@ -214,6 +215,8 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
                 else:
                     texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
                 grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None
+                if grid is not None:
+                    check_glyphs(ch for row in grid.rows for ch, _look in row)  # before any thread draws it
                 spent += time.perf_counter() - t0
                 for fmt in text_formats:
                     write(str(outdir / f"{stem}.{fmt}"), texts[fmt])

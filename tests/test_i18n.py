@@ -4,6 +4,7 @@ import io
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from rich.cells import cell_len
 from rich.console import Console
@@ -315,3 +316,103 @@ def test_layout_helpers_measure_in_cells():
     assert cell_len(mid[:mid.index("│")]) == cell_len(other[:other.index("│")]) == 6
     lines = matrix_lines(MatrixSpec(((1.0, 2.0), (3.0, 4.0)), title="注意力", rows=("猫", "跑"), cols=("键", "值")))
     assert len({l.cell_len for l in lines}) == 1
+
+
+# -- Chinese in PNG and SVG screenshots --------------------------------------------------------------------
+def _cjk_in_catalogue_and_decks() -> set[str]:
+    from rnntui.deck import SHIPPED
+
+    text = PO.read_text(encoding="utf-8") + "".join(p.read_text(encoding="utf-8") for p in SHIPPED.glob("*.toml"))
+    return {ch for ch in text if cell_len(ch) == 2}
+
+
+def test_the_shipped_cjk_font_has_every_character_rnntui_writes():
+    from fontTools.ttLib import TTFont
+
+    from rnntui.glyphs import CJK_SHIPPED
+
+    chars = _cjk_in_catalogue_and_decks()
+    assert len(chars) > 300
+    cmap = TTFont(CJK_SHIPPED).getBestCmap()
+    assert not [ch for ch in chars if ord(ch) not in cmap]
+    assert all(ord(ch) in cmap for ch in "梯度消失爆炸裁剪隐状态细胞遗忘门输入输出注意力机制编码器解码器查询键值残差")
+    assert CJK_SHIPPED.stat().st_size < 2_000_000
+
+
+def _grid(text: str):
+    from rnntui.png import Grid, look_of
+
+    look = look_of(None)
+    row = []
+    for ch in text:
+        row.append((ch, look))
+        if cell_len(ch) == 2:
+            row.append(("", look))
+    return Grid([row], len(row))
+
+
+def test_a_chinese_png_draws_glyphs_not_boxes():
+    from PIL import Image, ImageFont
+
+    from rnntui.glyphs import font_for
+    from rnntui.png import CELL_H, CELL_W, ORIGIN_X, ORIGIN_Y, _glyph, draw
+
+    text = "梯度 ab 猫"
+    scale = 2.0
+    image = Image.open(io.BytesIO(draw(_grid(text), scale))).convert("RGB")
+    background = image.getpixel((int(ORIGIN_X * scale) + 2, image.height - 8))
+    col = 0
+    for ch in text:
+        width = cell_len(ch)
+        box = (round((ORIGIN_X + col * CELL_W) * scale), round(ORIGIN_Y * scale),
+               round((ORIGIN_X + (col + width) * CELL_W) * scale), round((ORIGIN_Y + CELL_H) * scale))
+        inked = int((np.asarray(image.crop(box)) != np.asarray(background)).any(axis=-1).sum())
+        if ch.strip():
+            assert inked > 40, (ch, inked)  # something drawn in the character's cells
+        col += width
+    # …and it is the character, not the font's .notdef box: the glyph differs from what a character the
+    # font lacks (U+FFFF) would draw, and each Chinese character looks different from the other
+    face = font_for("猫")
+    assert face is not None and face.cjk
+    size = round(CELL_W * scale / (1233 / 2048), 2)
+    notdef = ImageFont.truetype(face.path, size, index=face.number).getmask("\uffff")
+    masks = {ch: _glyph(ch, False, size, CELL_W * scale)[0] for ch in "梯度猫"}
+    for ch, mask in masks.items():
+        assert (mask.size, mask.tobytes()) != (notdef.size, bytes(notdef)), ch
+    assert len({m.tobytes() for m in masks.values()}) == 3
+
+
+def test_without_a_cjk_font_a_shot_stops_with_one_line(tmp_path, monkeypatch, capsys):
+    from rnntui import glyphs
+    from rnntui.png import draw
+    from rnntui.state import BadValue
+
+    monkeypatch.setattr(glyphs, "CJK_SHIPPED", tmp_path / "gone.ttf")
+    monkeypatch.setattr(glyphs, "CJK_FALLBACKS", ())
+    monkeypatch.delenv("RNNTUI_CJK_FONT", raising=False)
+    with pytest.raises(BadValue, match="apt-get install fonts-wqy-microhei"):
+        draw(_grid("梯度"))
+    out = tmp_path / "x.png"
+    assert main(["shot", "recurrence/track", "--lang", "zh", "-o", str(out)]) == 2  # its footer is Chinese
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "fonts-wqy-microhei" in err and "RNNTUI_CJK_FONT" in err
+    assert not out.exists()
+    for fmt in ("svg", "png"):
+        assert main(["shot", "recurrence/track", "--lang", "en", "-o", str(tmp_path / f"en.{fmt}")]) == 0
+    monkeypatch.setenv("RNNTUI_CJK_FONT", str(Path(glyphs.__file__).parent / "fonts" / "wqy-microhei-gb2312.ttf"))
+    assert main(["shot", "recurrence/track", "--lang", "zh", "-o", str(out)]) == 0 and out.exists()
+
+
+def test_a_chinese_svg_embeds_the_glyphs_it_uses(tmp_path):
+    import base64
+
+    from fontTools.ttLib import TTFont
+
+    out = tmp_path / "x.svg"
+    assert main(["shot", "recurrence/track", "--lang", "zh", "-o", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert "font-family: 'rnntui mono', 'rnntui cjk 1', 'DejaVu Sans Mono', monospace" in svg
+    face = re.search(r'font-family: "rnntui cjk 1";[^}]*base64,([A-Za-z0-9+/=]+)', svg)
+    cmap = TTFont(io.BytesIO(base64.b64decode(face.group(1)))).getBestCmap()
+    assert {ord(ch) for ch in "帮助退出"} <= set(cmap) and len(cmap) < 60  # only what the screen shows
+    assert ">帮<" in svg and ">助<" in svg  # each Chinese character on its own cells
