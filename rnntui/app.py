@@ -6,10 +6,12 @@ import time
 from pathlib import Path
 
 from textual.app import App
+from textual.reactive import reactive
 from textual.theme import Theme
 
 from rnntui import keys
 from rnntui.help import HelpScreen
+from rnntui.i18n import _, language, set_language
 from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
 from rnntui.state import FigureState
@@ -41,10 +43,16 @@ class RnnApp(App):
     MODES = {topic_id: _opener(topic_id) for topic_id in IDS}
     BINDINGS = keys.bindings("app")
     COMMANDS = App.COMMANDS | {RnnCommands}
+    # the language every text is drawn in (en, zh): the command palette switches it live; setting it
+    # calls rnntui.i18n.set_language and redraws the open topic (the others redraw when next shown)
+    language: reactive[str] = reactive("en", init=False)
 
     def __init__(self, topic: str = IDS[0], figure: str | None = None,
-                 state: FigureState | None = None, theme: str = "dark") -> None:
+                 state: FigureState | None = None, theme: str = "dark", lang: str | None = None) -> None:
         super().__init__()
+        if lang is not None:
+            set_language(lang)
+        self.set_reactive(RnnApp.language, language())
         self.register_theme(PROJECTOR)
         self.start = (topic, figure, state)
         self.theme = theme_name(theme)
@@ -77,7 +85,7 @@ class RnnApp(App):
         if wanted:
             await self.goto(wanted[0])
         else:
-            self.notify(f"topic {number} is not built yet", timeout=2)
+            self.notify(_("topic {number} is not built yet").format(number=number), timeout=2)
 
     async def action_next_topic(self) -> None:
         await self.goto(IDS[(IDS.index(self.current_mode) + 1) % len(IDS)])
@@ -112,6 +120,17 @@ class RnnApp(App):
             self.came_from = None
             await self.goto(topic, figure)
 
+    def validate_language(self, lang: str) -> str:
+        from rnntui.i18n import check_language
+
+        return check_language(lang)
+
+    def watch_language(self, lang: str) -> None:
+        set_language(lang)
+        for screen in self.screen_stack:
+            if hasattr(screen, "retranslate"):
+                screen.retranslate()
+
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
 
@@ -128,9 +147,9 @@ class RnnApp(App):
         try:
             path = save_shot(self, self.shot_name(), folder)
         except BadValue as e:
-            self.notify(f"could not save a screenshot: {e}", severity="error")
+            self.notify(_("could not save a screenshot: {error}").format(error=e), severity="error")
             return
         if path is None:  # in a browser (rnntui serve): the browser downloads it
-            self.notify("Downloading the screenshot", title="Screenshot", timeout=2)
+            self.notify(_("Downloading the screenshot"), title=_("Screenshot"), timeout=2)
             return
-        self.notify(f"Saved {path}", title="Screenshot")
+        self.notify(_("Saved {path}").format(path=path), title=_("Screenshot"))

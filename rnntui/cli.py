@@ -8,8 +8,17 @@ from pathlib import Path
 
 from rnntui import __version__
 from rnntui.files import write_atomic
+from rnntui.i18n import N_, _
 from rnntui.state import BadValue
 
+
+# argparse's own words (it looks them up with gettext): main() points argparse at our catalogue
+ARGPARSE_WORDS = (N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+                  N_("show program's version number and exit"), N_("argument %(argument_name)s: %(message)s"),
+                  N_("unrecognized arguments: %s"), N_("the following arguments are required: %s"),
+                  N_("expected one argument"), N_("invalid %(type)s value: %(value)r"),
+                  N_("invalid choice: %(value)r (choose from %(choices)s)"),
+                  N_("ambiguous option: %(option)s could match %(matches)s"))
 
 
 class Parser(argparse.ArgumentParser):
@@ -18,39 +27,48 @@ class Parser(argparse.ArgumentParser):
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="set a parameter (repeatable)")
-    p.add_argument("--step", metavar="N", help="the focused figure's time axis (t, hop, step, …)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_("set a parameter (repeatable)"))
+    p.add_argument("--step", metavar="N", help=_("the focused figure's time axis (t, hop, step, …)"))
     p.add_argument("--theme", default="dark", metavar="NAME",
-                   help="dark (default), light, projector (black on white), or any Textual theme")
+                   help=_("dark (default), light, projector (black on white), or any Textual theme"))
+    _lang(p)
+
+
+def _lang(p: argparse.ArgumentParser) -> None:
+    # read (and removed) by main() before any parser is built; listed here for --help
+    p.add_argument("--lang", metavar="zh|en",
+                   help=_("the language: zh (中文) or en; default: $RNNTUI_LANG, else the locale (LANG)"))
 
 
 def main_parser() -> Parser:
-    p = Parser(prog="rnntui", description="Step through the recurrent network, its gradients, the LSTM and attention.",
-               epilog="rnntui shot TOPIC[/FIGURE] ... -o FILE renders one state headless (.svg .png .txt .json); "
-                      "rnntui export OUTDIR renders every figure's key frames (or a deck's) for slides; "
-                      "rnntui present DECK shows a deck full screen (try: rnntui present lecture); "
-                      "rnntui serve lets browsers open the app (pip install 'rnntui[serve]'); "
-                      "rnntui train seq2seq retrains a lab with a progress bar. See `rnntui shot --help` and the others.")
-    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help="where to open (see --list)")
+    p = Parser(prog="rnntui", description=_("Step through the recurrent network, its gradients, the LSTM and attention."),
+               epilog=_("rnntui shot TOPIC[/FIGURE] ... -o FILE renders one state headless (.svg .png .txt .json); "
+                        "rnntui export OUTDIR renders every figure's key frames (or a deck's) for slides; "
+                        "rnntui present DECK shows a deck full screen (try: rnntui present lecture); "
+                        "rnntui serve lets browsers open the app (pip install 'rnntui[serve]'); "
+                        "rnntui train seq2seq retrains a lab with a progress bar. "
+                        "See `rnntui shot --help` and the others."))
+    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where to open (see --list)"))
     _common(p)
-    p.add_argument("--list", action="store_true", help="list topics, figures and their keys")
+    p.add_argument("--list", action="store_true", help=_("list topics, figures and their keys"))
     p.add_argument("--version", action="version", version=f"rnntui {__version__}")
     return p
 
 
 def shot_parser() -> Parser:
-    p = Parser(prog="rnntui shot", description="Render one state headless; the format comes from FILE's suffix.")
+    p = Parser(prog="rnntui shot", description=_("Render one state headless; the format comes from FILE's suffix."))
     p.add_argument("address", metavar="TOPIC[/FIGURE]")
     _common(p)
-    p.add_argument("--size", default="100x30", metavar="WxH", help="terminal size (default 100x30)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .png, .txt or .json; - for text on stdout")
+    p.add_argument("--size", default="100x30", metavar="WxH", help=_("terminal size (default 100x30)"))
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help=_(".svg, .png, .txt or .json; - for text on stdout"))
     _scale(p)
     return p
 
 
 def _scale(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scale", default="2", metavar="X",
-                   help="PNG pixels per SVG unit: 1 is about 12 px per column, 2 (default) is crisp on slides")
+                   help=_("PNG pixels per SVG unit: 1 is about 12 px per column, 2 (default) is crisp on slides"))
 
 
 def parse_scale(text: str) -> float:
@@ -59,55 +77,60 @@ def parse_scale(text: str) -> float:
     except ValueError:
         scale = 0.0
     if not 0.25 <= scale <= 8:
-        raise BadValue(f"--scale {text!r}: expected a number from 0.25 to 8")
+        raise BadValue(_("--scale {text!r}: expected a number from 0.25 to 8").format(text=text))
     return scale
 
 
 def export_parser() -> Parser:
     p = Parser(prog="rnntui export",
-               description="Render every figure at its key steps (or a deck's frames) headless into OUTDIR: "
-                           "numbered files named by topic, figure and step, and an index.md with captions.")
-    p.add_argument("outdir", metavar="OUTDIR", help="the folder to write (created if missing)")
+               description=_("Render every figure at its key steps (or a deck's frames) headless into OUTDIR: "
+                             "numbered files named by topic, figure and step, and an index.md with captions."))
+    p.add_argument("outdir", metavar="OUTDIR", help=_("the folder to write (created if missing)"))
     p.add_argument("--deck", metavar="FILE",
-                   help="a TOML deck: export its frames as `rnntui present` shows them, instead of every figure")
-    p.add_argument("--format", default="svg", metavar="LIST", help="comma separated: svg,png,txt,json (default svg)")
-    p.add_argument("--size", default="100x30", metavar="WxH", help="terminal size (default 100x30)")
-    p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
+                   help=_("a TOML deck: export its frames as `rnntui present` shows them, instead of every figure"))
+    p.add_argument("--format", default="svg", metavar="LIST", help=_("comma separated: svg,png,txt,json (default svg)"))
+    p.add_argument("--size", default="100x30", metavar="WxH", help=_("terminal size (default 100x30)"))
+    p.add_argument("--theme", default="dark", metavar="NAME",
+                   help=_("dark (default), light, projector, or a Textual theme"))
     _scale(p)
     p.add_argument("--force", action="store_true",
-                   help="replace existing files, and remove numbered files an earlier, longer export left")
+                   help=_("replace existing files, and remove numbered files an earlier, longer export left"))
+    _lang(p)
     return p
 
 
 def present_parser() -> Parser:
     p = Parser(prog="rnntui present",
-               description="Show a deck's frames full screen: space/→ next, ← back, home/end, ctrl+s save, q quit.")
-    p.add_argument("deck", metavar="DECK", help="a TOML deck file, or the name of a shipped deck: lecture")
-    p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
-    p.add_argument("--start", default=1, type=int, metavar="N", help="the frame to open at (default 1)")
+               description=_("Show a deck's frames full screen: space/→ next, ← back, home/end, ctrl+s save, q quit."))
+    p.add_argument("deck", metavar="DECK", help=_("a TOML deck file, or the name of a shipped deck: lecture"))
+    p.add_argument("--theme", default="dark", metavar="NAME",
+                   help=_("dark (default), light, projector, or a Textual theme"))
+    p.add_argument("--start", default=1, type=int, metavar="N", help=_("the frame to open at (default 1)"))
+    _lang(p)
     return p
 
 
 def serve_parser() -> Parser:
     p = Parser(prog="rnntui serve",
-               description="Serve the app to browsers: each tab gets its own app "
-                           "(needs pip install 'rnntui[serve]').")
-    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help="where each app opens")
+               description=_("Serve the app to browsers: each tab gets its own app "
+                             "(needs pip install 'rnntui[serve]')."))
+    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where each app opens"))
     p.add_argument("--theme", default="dark", metavar="NAME",
-                   help="dark (default), light, projector, or a Textual theme")
+                   help=_("dark (default), light, projector, or a Textual theme"))
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)")
-    p.add_argument("--port", default=8000, type=int, help="port (default 8000)")
-    p.add_argument("--max-sessions", default=20, type=int, metavar="N", help="apps running at once (default 20)")
+                   help=_("address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)"))
+    p.add_argument("--port", default=8000, type=int, help=_("port (default 8000)"))
+    p.add_argument("--max-sessions", default=20, type=int, metavar="N", help=_("apps running at once (default 20)"))
     p.add_argument("--idle-minutes", default=30.0, type=float, metavar="M",
-                   help="close an app nobody typed into for M minutes (default 30)")
+                   help=_("close an app nobody typed into for M minutes (default 30)"))
+    _lang(p)
     return p
 
 
 def parse_size(text: str) -> tuple[int, int]:
     w, x, h = text.lower().partition("x")
     if not (x and w.isdigit() and h.isdigit()) or not (40 <= int(w) <= 500 and 12 <= int(h) <= 200):
-        raise BadValue(f"--size {text!r}: expected WxH, from 40x12 to 500x200")
+        raise BadValue(_("--size {text!r}: expected WxH, from 40x12 to 500x200").format(text=text))
     return int(w), int(h)
 
 
@@ -117,8 +140,8 @@ def check_theme(name: str) -> None:
     from rnntui.app import THEMES
 
     if name not in THEMES and name not in BUILTIN_THEMES:
-        raise BadValue(f"--theme {name!r}: choose dark, light, projector or a Textual theme "
-                       f"({', '.join(sorted(BUILTIN_THEMES))})")
+        raise BadValue(_("--theme {name!r}: choose dark, light, projector or a Textual theme ({themes})")
+                       .format(name=name, themes=", ".join(sorted(BUILTIN_THEMES))))
 
 
 def output_format(path: str) -> str:
@@ -128,7 +151,8 @@ def output_format(path: str) -> str:
         return "txt"
     fmt = Path(path).suffix.lstrip(".").lower()
     if fmt not in FORMATS:
-        raise BadValue(f"-o {path}: the suffix must be one of " + ", ".join("." + f for f in FORMATS))
+        raise BadValue(_("-o {path}: the suffix must be one of {suffixes}")
+                       .format(path=path, suffixes=", ".join("." + f for f in FORMATS)))
     return fmt
 
 
@@ -137,9 +161,9 @@ def check_writable(path: str) -> None:
         return
     folder = Path(path).resolve().parent
     if not folder.is_dir():
-        raise BadValue(f"cannot write {path}: folder {folder} does not exist")
+        raise BadValue(_("cannot write {path}: folder {folder} does not exist").format(path=path, folder=folder))
     if Path(path).is_dir() or not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):
-        raise BadValue(f"cannot write {path}: permission denied or not a file")
+        raise BadValue(_("cannot write {path}: permission denied or not a file").format(path=path))
 
 
 def list_text() -> str:
@@ -147,10 +171,10 @@ def list_text() -> str:
 
     lines = []
     for screen in topics():
-        lines.append(f"{screen.NUMBER} {screen.TOPIC_ID:<12} {screen.TITLE}")
+        lines.append(f"{screen.NUMBER} {screen.TOPIC_ID:<12} {_(screen.TITLE)}")
         for f in screen.FIGURES:
             keys = " ".join(p.name for p in f.state_type.params())
-            lines.append(f"    {screen.TOPIC_ID}/{f.id:<14} {f.refs:<8} {f.title}   [{keys}]")
+            lines.append(f"    {screen.TOPIC_ID}/{f.id:<14} {f.refs:<8} {_(f.title)}   [{keys}]")
     return "\n".join(lines) + "\n"
 
 
@@ -176,7 +200,7 @@ def run_shot(argv: list[str]) -> int:
         sys.stdout.write(text)
     else:
         write_atomic(args.output, text)
-        print(f"wrote {args.output}", file=sys.stderr)
+        print(_("wrote {path}").format(path=args.output), file=sys.stderr)
     return 0
 
 
@@ -193,9 +217,9 @@ def run_export(argv: list[str]) -> int:
         from rnntui.deck import load
 
         deck = load(args.deck)
-        frames, title = list(deck.frames), deck.title
+        frames, title = list(deck.frames), deck.heading()
     else:
-        frames, title = slides.key_frames(), "rnntui: every figure at its key steps"
+        frames, title = slides.key_frames(), _("rnntui: every figure at its key steps")
     report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
                            progress=sys.stderr.isatty(), deck=deck)
     print(report.line(Path(args.outdir)), file=sys.stderr)
@@ -209,7 +233,7 @@ def run_present(argv: list[str]) -> int:
     check_theme(args.theme)
     deck = load(args.deck)
     if not 1 <= args.start <= len(deck.frames):
-        raise BadValue(f"--start {args.start}: the deck has frames 1 to {len(deck.frames)}")
+        raise BadValue(_("--start {start}: the deck has frames 1 to {n}").format(start=args.start, n=len(deck.frames)))
     from rnntui.present import PresentApp
 
     PresentApp(deck, args.theme, args.start - 1).run()
@@ -223,12 +247,14 @@ def run_serve(argv: list[str]) -> int:
     serve.check_installed()
     check_theme(args.theme)
     if not 1 <= args.port <= 65535:
-        raise BadValue(f"--port {args.port}: expected 1 to 65535")
+        raise BadValue(_("--port {port}: expected 1 to 65535").format(port=args.port))
     if args.max_sessions < 1:
-        raise BadValue(f"--max-sessions {args.max_sessions}: expected at least 1")
+        raise BadValue(_("--max-sessions {n}: expected at least 1").format(n=args.max_sessions))
     if not args.idle_minutes > 0:
-        raise BadValue(f"--idle-minutes {args.idle_minutes:g}: expected more than 0")
-    app_args = ["--theme", args.theme]
+        raise BadValue(_("--idle-minutes {m:g}: expected more than 0").format(m=args.idle_minutes))
+    from rnntui.i18n import language
+
+    app_args = ["--theme", args.theme, "--lang", language()]
     if args.address:
         from rnntui.topics import find
 
@@ -256,8 +282,13 @@ def run_app(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from rnntui.i18n import default_language, set_language, take_lang
+
     argv = sys.argv[1:] if argv is None else argv
     try:
+        argv, lang = take_lang(argv)
+        set_language(lang or default_language())
+        argparse._ = _  # argparse's words from our catalogue (English: unchanged)
         command = argv[0] if argv else ""
         if command == "shot":
             return run_shot(argv[1:])

@@ -8,6 +8,11 @@
     step = 7                                   # optional: the figure's time axis, as --step N
     title = "All eight states"                 # optional: the slide's heading
     caption = "W_h = 1.4: the last state reads 0.841."   # optional: the words under it
+    title_zh = "八个状态"                       # optional: the same in Chinese (`--lang zh`); a
+    caption_zh = "W_h = 1.4：最后一个状态是 0.841。"  # missing one falls back to title / caption
+
+A deck's `title_zh` is its name in Chinese. Without a deck's title or caption, a slide shows the
+figure's own title and prose, translated through the catalogue (rnntui/i18n.py).
 
 Every frame is checked with the command line's own parser (topics.find / topics.build_state)
 before anything renders; the first problem is reported as one line naming the frame. A frame
@@ -19,11 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from rnntui.i18n import LANGUAGES, _, language
 from rnntui.slides import Frame
 from rnntui.state import BadValue
 
-DECK_KEYS = ("title", "frame")
-FRAME_KEYS = ("figure", "set", "step", "title", "caption")
+WORDS = ("title", "caption")  # a frame's words; each may come again as title_zh, caption_zh, …
+LOCAL = tuple(f"{w}_{lang}" for w in WORDS for lang in LANGUAGES if lang != "en")
+DECK_KEYS = ("title", *(f"title_{lang}" for lang in LANGUAGES if lang != "en"), "frame")
+FRAME_KEYS = ("figure", "set", "step", "title", "caption", *LOCAL)
 
 
 @dataclass(frozen=True)
@@ -31,6 +39,11 @@ class Deck:
     title: str
     frames: tuple[Frame, ...]
     source: str = ""
+    translated: tuple[tuple[str, str], ...] = ()  # (("title_zh", "…"),)
+
+    def heading(self) -> str:
+        """The deck's title in the current language (its English one when it has none)."""
+        return dict(self.translated).get(f"title_{language()}") or self.title
 
 
 def _toml():
@@ -40,7 +53,7 @@ def _toml():
         try:
             import tomli as tomllib
         except ModuleNotFoundError:
-            raise BadValue("decks need Python 3.11 or later, or: pip install tomli") from None
+            raise BadValue(_("decks need Python 3.11 or later, or: pip install tomli")) from None
     return tomllib
 
 
@@ -60,13 +73,15 @@ def load(path: str | Path) -> Deck:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise BadValue(f"deck {path}: no such file (shipped decks: {', '.join(shipped())})") from None
+        raise BadValue(_("deck {path}: no such file (shipped decks: {decks})").format(
+            path=path, decks=", ".join(shipped()))) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise BadValue(f"deck {path}: cannot read it ({getattr(e, 'strerror', None) or e})") from None
+        raise BadValue(_("deck {path}: cannot read it ({reason})").format(
+            path=path, reason=getattr(e, "strerror", None) or e)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise BadValue(f"deck {path}: not valid TOML: {e}") from None
+        raise BadValue(_("deck {path}: not valid TOML: {error}").format(path=path, error=e)) from None
     return parse(data, str(path))
 
 
@@ -74,22 +89,26 @@ def parse(data: dict, source: str = "deck") -> Deck:
     """A deck from TOML data: every frame checked, the first problem raised with its frame number."""
     unknown = [k for k in data if k not in DECK_KEYS]
     if unknown:
-        raise BadValue(f"deck {source}: unknown key {unknown[0]!r} (a deck has: title, [[frame]])")
+        raise BadValue(_("deck {source}: unknown key {key!r} (a deck has: {keys})").format(
+            source=source, key=unknown[0], keys=", ".join(DECK_KEYS[:-1] + ("[[frame]]",))))
     title = data.get("title", "")
-    if not isinstance(title, str):
-        raise BadValue(f"deck {source}: title must be text")
+    for key in DECK_KEYS[:-1]:
+        if not isinstance(data.get(key, ""), str):
+            raise BadValue(_("deck {source}: {key} must be text").format(source=source, key=key))
     frames = data.get("frame")
     if not frames:
-        raise BadValue(f"deck {source}: no frames (add [[frame]] tables with figure = \"topic/figure\")")
+        raise BadValue(_("deck {source}: no frames (add [[frame]] tables with figure = \"topic/figure\")")
+                       .format(source=source))
     if not isinstance(frames, list):
-        raise BadValue(f"deck {source}: frame must be an array of tables: write [[frame]]")
+        raise BadValue(_("deck {source}: frame must be an array of tables: write [[frame]]").format(source=source))
     out = []
     for n, item in enumerate(frames, 1):
         try:
             out.append(parse_frame(item))
         except BadValue as e:
-            raise BadValue(f"deck {source}, frame {n}: {e}") from None
-    return Deck(title or Path(source).stem, tuple(out), source)
+            raise BadValue(_("deck {source}, frame {n}: {error}").format(source=source, n=n, error=e)) from None
+    translated = tuple((k, data[k]) for k in DECK_KEYS[1:-1] if data.get(k))
+    return Deck(title or Path(source).stem, tuple(out), source, translated)
 
 
 def _scalar(value) -> str:
@@ -97,23 +116,23 @@ def _scalar(value) -> str:
         return str(value).lower()
     if isinstance(value, (int, float, str)):
         return str(value)
-    raise BadValue(f"{value!r} is not a number or a word")
+    raise BadValue(_("{value!r} is not a number or a word").format(value=value))
 
 
 def parse_frame(item) -> Frame:
     from rnntui.topics import build_state, find
 
     if not isinstance(item, dict):
-        raise BadValue("expected a table with figure = \"topic/figure\"")
+        raise BadValue(_("expected a table with figure = \"topic/figure\""))
     unknown = [k for k in item if k not in FRAME_KEYS]
     if unknown:
-        raise BadValue(f"unknown key {unknown[0]!r} (a frame has: {', '.join(FRAME_KEYS)})")
+        raise BadValue(_("unknown key {key!r} (a frame has: {keys})").format(key=unknown[0], keys=", ".join(FRAME_KEYS)))
     figure = item.get("figure")
     if not isinstance(figure, str) or not figure.strip():
-        raise BadValue("figure = \"topic/figure\" is missing")
+        raise BadValue(_("figure = \"topic/figure\" is missing"))
     values = item.get("set", {})
     if not isinstance(values, dict):
-        raise BadValue("set must be a table, e.g. set = { w_h = 1.4 }")
+        raise BadValue(_("set must be a table, e.g. set = { w_h = 1.4 }"))
     sets = []
     for key, value in values.items():
         try:
@@ -126,12 +145,13 @@ def parse_frame(item) -> Frame:
             step = _scalar(step)
         except BadValue as e:
             raise BadValue(f"step: {e}") from None
-    for words in ("title", "caption"):
+    for words in WORDS + LOCAL:
         if not isinstance(item.get(words, ""), str):
-            raise BadValue(f"{words} must be text")
+            raise BadValue(_("{key} must be text").format(key=words))
     screen, fig = find(figure, sets)
     try:
         state = build_state(fig, sets, step)
     except BadValue as e:
         raise BadValue(str(e).removeprefix("--")) from None  # "--step 9: …" reads "step 9: …" in a deck
-    return Frame(screen, fig, state, item.get("title", ""), item.get("caption", ""))
+    return Frame(screen, fig, state, item.get("title", ""), item.get("caption", ""),
+                 tuple((k, item[k]) for k in LOCAL if item.get(k)))

@@ -5,6 +5,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from rnntui.i18n import _
 from rnntui.state import BadValue
 
 
@@ -14,14 +15,14 @@ def write_atomic(path: str, text: str | bytes) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
     except OSError as e:
-        raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
     try:
         with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as out:
             out.write(text)
         os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
-        raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -9,39 +9,41 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from rnntui.i18n import N_, _
 from rnntui.keys import CONTRACT, keymap_path
 
 
 def help_renderable(screen) -> Group:
     f, state = screen.figure, screen.state
     about = Text()
-    about.append(f"{screen.TOPIC_ID}/{f.id}  {f.title} ({f.refs})\n", style="bold")
-    about.append(f.prose + "\n")
+    about.append(f"{screen.TOPIC_ID}/{f.id}  {_(f.title)} ({f.refs})\n", style="bold")
+    about.append(_(f.prose) + "\n")
     params = Table(box=None, padding=(0, 2, 0, 0), header_style="bold underline")
-    for column in ("parameter", "now", "allowed", "how"):
-        params.add_column(column)
+    for column in (_("parameter"), _("now"), _("allowed"), _("how")):
+        params.add_column(column, overflow="fold")
     for p in state.params():
-        how = "← →" if p.name == state.AXIS else (f"key {p.key}" if p.key else "↑↓ then + -")
+        how = "← →" if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key else _("↑↓ then + -"))
         params.add_row(p.name, p.show(getattr(state, p.name)), p.allowed(state), how)
     keys = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
-    keys.add_column(style="bold")
-    keys.add_column()
-    keys.add_column(style="dim")
+    keys.add_column(style="bold", no_wrap=True)
+    keys.add_column(overflow="fold")  # a long word (attention/summary) folds rather than being cut with …
+    keys.add_column(style="dim", no_wrap=True)
     for k in CONTRACT:
         if k.id == "lab" and f.lab is None:
             continue
-        keys.add_row(k.shown, k.does, k.id)
+        keys.add_row(k.shown, _(k.does), k.id)
     for p in state.params():
         if p.key:
-            keys.add_row(p.key, f"cycle {p.label} ({', '.join(p.choices)})", f"toggle_{p.name}")
-    remap = Text(f"\nRemap a key by its id (right column) in {keymap_path()}, e.g.\n"
+            keys.add_row(p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),
+                         f"toggle_{p.name}")
+    remap = Text("\n" + _("Remap a key by its id (right column) in {path}, e.g.").format(path=keymap_path()) + "\n"
                  '  [keys]\n  step_forward = "l,right"\n', style="dim")
-    return Group(about, params, Text(""), Text("Keys", style="bold underline"), keys, remap,
-                 Text("escape or ? closes this", style="dim"))
+    return Group(about, params, Text(""), Text(_("Keys"), style="bold underline"), keys, remap,
+                 Text(_("escape or ? closes this"), style="dim"))
 
 
 class HelpScreen(ModalScreen):
-    BINDINGS = [("escape,question_mark,q", "dismiss", "close")]
+    BINDINGS = [("escape,question_mark,q", "dismiss", N_("close"))]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: round $accent; padding: 0 1; background: $surface; }
@@ -53,5 +55,8 @@ class HelpScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as v:
-            v.border_title = "help"
+            v.border_title = _("help")
             yield Static(help_renderable(self.topic_screen))
+
+    def retranslate(self) -> None:
+        self.refresh(recompose=True)

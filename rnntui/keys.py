@@ -15,6 +15,8 @@ from pathlib import Path
 
 from textual.binding import Binding
 
+from rnntui.i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Key:
@@ -22,35 +24,35 @@ class Key:
     keys: str  # Textual key names, comma separated
     action: str
     shown: str  # what help calls the key
-    does: str
-    footer: str = ""  # the footer's word; empty: not in the footer
+    does: str  # an English msgid (marked N_): help shows _(does)
+    footer: str = ""  # the footer's word (a msgid; the footer translates it); empty: not in the footer
     scope: str = "screen"  # "screen" (a topic screen) or "app"
 
 
 CONTRACT: tuple[Key, ...] = (
-    Key("topic", "1,2,3,4,5,6,7,8", "app.topic_number", "1…8", "jump to topic", scope="app"),
-    Key("next_figure", "tab", "next_figure", "tab", "next figure on this screen", "figure"),
-    Key("previous_figure", "shift+tab", "previous_figure", "shift+tab", "previous figure"),
-    Key("next_topic", "n,pagedown", "app.next_topic", "n / pgdn", "next topic", "topic", scope="app"),
-    Key("previous_topic", "p,pageup", "app.previous_topic", "p / pgup", "previous topic", scope="app"),
-    Key("step_forward", "right", "step(1)", "→", "step the figure's axis forward"),
-    Key("step_back", "left", "step(-1)", "←", "step back"),
-    Key("first_step", "home", "axis_end(-1)", "home", "first step"),
-    Key("last_step", "end", "axis_end(1)", "end", "last step"),
-    Key("play", "space", "play", "space", "play / pause: one step per tick", "play"),
-    Key("previous_param", "up", "choose(-1)", "↑", "choose the parameter +/- changes"),
-    Key("next_param", "down", "choose(1)", "↓", "choose the next parameter"),
-    Key("raise", "plus,equals_sign", "change(1)", "+", "raise that parameter one notch"),
-    Key("lower", "minus,underscore", "change(-1)", "-", "lower it one notch"),
-    Key("lab", "t", "lab", "t", "run this figure's lab (again to cancel); only where a figure has one", "lab"),
-    Key("reset", "r", "reset", "r", "reset the figure to its defaults"),
-    Key("help", "question_mark", "app.help", "?", "help: keys and the focused figure", "help", scope="app"),
+    Key("topic", "1,2,3,4,5,6,7,8", "app.topic_number", "1…8", N_("jump to topic"), scope="app"),
+    Key("next_figure", "tab", "next_figure", "tab", N_("next figure on this screen"), N_("figure")),
+    Key("previous_figure", "shift+tab", "previous_figure", "shift+tab", N_("previous figure")),
+    Key("next_topic", "n,pagedown", "app.next_topic", "n / pgdn", N_("next topic"), N_("topic"), scope="app"),
+    Key("previous_topic", "p,pageup", "app.previous_topic", "p / pgup", N_("previous topic"), scope="app"),
+    Key("step_forward", "right", "step(1)", "→", N_("step the figure's axis forward")),
+    Key("step_back", "left", "step(-1)", "←", N_("step back")),
+    Key("first_step", "home", "axis_end(-1)", "home", N_("first step")),
+    Key("last_step", "end", "axis_end(1)", "end", N_("last step")),
+    Key("play", "space", "play", "space", N_("play / pause: one step per tick"), N_("play")),
+    Key("previous_param", "up", "choose(-1)", "↑", N_("choose the parameter +/- changes")),
+    Key("next_param", "down", "choose(1)", "↓", N_("choose the next parameter")),
+    Key("raise", "plus,equals_sign", "change(1)", "+", N_("raise that parameter one notch")),
+    Key("lower", "minus,underscore", "change(-1)", "-", N_("lower it one notch")),
+    Key("lab", "t", "lab", "t", N_("run this figure's lab (again to cancel); only where a figure has one"), N_("lab")),
+    Key("reset", "r", "reset", "r", N_("reset the figure to its defaults")),
+    Key("help", "question_mark", "app.help", "?", N_("help: keys and the focused figure"), N_("help"), scope="app"),
     Key("back", "backspace,b", "app.back", "backspace / b",
-        "back to the table a link came from (attention/summary's Enter)", scope="app"),
-    Key("screenshot", "ctrl+s", "app.shot", "ctrl+s", "save a screenshot (SVG) and say where", scope="app"),
+        N_("back to the table a link came from (attention/summary's Enter)"), scope="app"),
+    Key("screenshot", "ctrl+s", "app.shot", "ctrl+s", N_("save a screenshot (SVG) and say where"), scope="app"),
     Key("palette", "ctrl+p", "app.command_palette", "ctrl+p",
-        "command palette: topics, figures, parameters, theme, screenshot", scope="app"),
-    Key("quit", "q", "app.quit", "q", "quit", "quit", scope="app"),
+        N_("command palette: topics, figures, parameters, theme, screenshot, language"), scope="app"),
+    Key("quit", "q", "app.quit", "q", N_("quit"), N_("quit"), scope="app"),
 )
 
 FOOTER_KEYS = {"next_figure": "tab", "step_forward": "←→", "lab": "t", "help": "?", "next_topic": "n"}
@@ -82,6 +84,11 @@ def toggle_binding(key: str, name: str, label: str) -> Binding:
     return Binding(key, f"toggle('{name}')", label, id=f"toggle_{name}")
 
 
+def footer_word(description: str) -> str:
+    """A binding's description as the footer shows it: translated at display time."""
+    return _(description)
+
+
 def keymap_path() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return Path(base) / "rnntui" / "keymap.toml"
@@ -99,10 +106,11 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     except FileNotFoundError:
         return {}, None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        return {}, f"keymap {path} ignored: {str(e).splitlines()[0][:80]}"
+        return {}, _("keymap {path} ignored: {problem}").format(path=path, problem=str(e).splitlines()[0][:80])
     table = raw.get("keys", raw)
     known = {k.id for k in CONTRACT} | {f"topic_{n}" for n in range(1, 9)}
     bad = [k for k, v in table.items() if not isinstance(v, str) or not (k in known or k.startswith("toggle_"))]
     if bad:
-        return {}, f"keymap {path} ignored: unknown id or value for {', '.join(map(str, bad[:3]))}"
+        return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,
+                                                                                  ids=", ".join(map(str, bad[:3])))
     return dict(table), None

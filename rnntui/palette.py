@@ -7,13 +7,14 @@ from textual.command import DiscoveryHit, Hit, Provider
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
+from rnntui.i18n import LANGUAGES, NAMES, N_, _
 from rnntui.state import BadValue
 
 
 class ValuePrompt(ModalScreen[str | None]):
     """Ask for one parameter's new value."""
 
-    BINDINGS = [("escape", "dismiss(None)", "cancel")]
+    BINDINGS = [("escape", "dismiss(None)", N_("cancel"))]
     DEFAULT_CSS = "ValuePrompt { align: center middle; } ValuePrompt Input { width: 60; }"
 
     def __init__(self, prompt: str, value: str) -> None:
@@ -37,16 +38,21 @@ class RnnCommands(Provider):
         out = []
         for screen in topics():
             for f in screen.FIGURES:
-                out.append((f"Go to {screen.TOPIC_ID}/{f.id}: {f.title}", partial(app.goto, screen.TOPIC_ID, f.id),
-                            f"{f.refs} · {screen.TITLE}"))
+                out.append((_("Go to {address}: {title}").format(address=f"{screen.TOPIC_ID}/{f.id}", title=_(f.title)),
+                            partial(app.goto, screen.TOPIC_ID, f.id), f"{f.refs} · {_(screen.TITLE)}"))
         topic = app.topic_screen()
         if topic is not None:
             state = topic.state
             for p in state.params():
-                out.append((f"Set {p.name} (now {p.show(getattr(state, p.name))})", partial(self.ask, p),
-                            p.allowed(state)))
-        out.append(("Save screenshot (SVG)", app.action_shot, "into ./rnntui-shots or $RNNTUI_SHOTS"))
-        out.append(("Toggle theme dark/light", app.action_toggle_theme, "for a projector, try light"))
+                out.append((_("Set {name} (now {value})").format(name=p.name, value=p.show(getattr(state, p.name))),
+                            partial(self.ask, p), p.allowed(state)))
+        out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS")))
+        out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector, try light")))
+        # in both languages, so that whoever cannot read the current one still finds it
+        for lang in LANGUAGES:
+            if lang != app.language:
+                out.append((f"Language / 语言: {NAMES[lang]} ({lang})", partial(setattr, app, "language", lang),
+                            _("redraw every text in {name}").format(name=NAMES[lang])))
         return out
 
     def ask(self, p) -> None:

@@ -5,7 +5,8 @@ them) are drawn straight onto an image, on the same geometry as the SVG screensh
 SVG unit):
 
 - every glyph in DejaVu Sans Mono (rnntui/fonts), sized so one advance is one cell, placed on its
-  own cell, so nothing drifts;
+  own cell, so nothing drifts; Chinese (two cells) from a CJK font at the same size, centred on its
+  two cells (rnntui/glyphs.py picks the font; a character no font has stops with one line, no boxes);
 - box drawing (U+2500–257F), block elements (U+2580–259F) and braille (U+2800–28FF) as shapes
   filling their cells (rnntui/shapes.py), so borders join and plots show every dot;
 - colours resolved as Rich's SVG export resolves them (reverse, dim), so PNG and SVG agree;
@@ -28,7 +29,8 @@ from rich.terminal_theme import SVG_EXPORT_THEME
 
 from rnntui.shapes import cell_shapes, is_shape
 from rnntui.state import BadValue
-from rnntui.svg import ADVANCE_EM, CHAR_EM, FONT_FILES, luminance
+from rnntui.glyphs import DEJAVU, REGULAR, FontFile, check, font_for
+from rnntui.svg import ADVANCE_EM, CHAR_EM, luminance
 
 INSTALL = "PNG output needs Pillow: pip install 'pillow>=10.1'"
 
@@ -113,29 +115,39 @@ def grid_from_segments(segments, width: int, title: str = "") -> Grid:
 
 # -- drawing ----------------------------------------------------------------------------------------
 @lru_cache(maxsize=8)
-def _font(bold: bool, size: float):
+def _font(bold: bool, size: float, face: FontFile | None = None):
     from PIL import ImageFont
 
-    return ImageFont.truetype(str(FONT_FILES[700 if bold else 400]), size)
+    if face is not None and face.cjk:
+        return ImageFont.truetype(face.path, size, index=face.number)
+    return ImageFont.truetype(str(DEJAVU[700 if bold else 400]), size)
 
 
-@lru_cache(maxsize=4096)
-def _glyph(ch: str, bold: bool, size: float):
-    """(mask, dx, dy): the glyph's coverage, and where its top left sits from the pen (x, baseline)."""
+@lru_cache(maxsize=8192)
+def _glyph(ch: str, bold: bool, size: float, cell_w: float = 0.0):
+    """(mask, dx, dy): the glyph's coverage, and where its top left sits from the pen (x, baseline).
+    A CJK font's glyph is centred on its cells (`cell_w` wide each); its bold is a stroke."""
     from PIL import Image, ImageDraw
 
-    font = _font(bold, size)
-    left, top, right, bottom = font.getbbox(ch, anchor="ls")
+    face = font_for(ch) or REGULAR  # no font has it: DejaVu's .notdef (draw() refuses such a grid first)
+    font = _font(bold, size, face if face.cjk else None)
+    stroke = max(1, round(size / 28)) if bold and face.cjk else 0
+    left, top, right, bottom = font.getbbox(ch, anchor="ls", stroke_width=stroke)
     if right <= left or bottom <= top:
         return None
     mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), ch, fill=255, font=font, anchor="ls")
-    return mask, left, top
+    ImageDraw.Draw(mask).text((-left, -top), ch, fill=255, font=font, anchor="ls", stroke_width=stroke,
+                              stroke_fill=255)
+    shift = 0
+    if face.cjk and cell_w:
+        shift = round((get_character_cell_size(ch) * cell_w - font.getlength(ch)) / 2)
+    return mask, left + shift, top
 
 
 def draw(grid: Grid, scale: float = 2.0, compress_level: int = 1) -> bytes:
     """The grid as PNG bytes: the SVG screenshot's picture, `scale` pixels per SVG unit."""
     check_route()
+    check(ch for row in grid.rows for ch, _ in row)
     from PIL import Image, ImageDraw
 
     s = scale
@@ -176,7 +188,7 @@ def draw(grid: Grid, scale: float = 2.0, compress_level: int = 1) -> bytes:
             elif is_shape(char):
                 _shapes(pen, cell_shapes(char, ox + c * cw, top, cw, ch), look.fg)
             else:
-                glyph = _glyph(char, look.bold, font_size)
+                glyph = _glyph(char, look.bold, font_size, round(cw, 2))
                 if glyph is not None:
                     mask, dx, dy = glyph
                     image.paste(look.fg, (xs[c] + dx, baseline + dy), mask)

@@ -16,6 +16,7 @@ from textual.widgets import ContentSwitcher, Static
 
 from rnntui.app import PROJECTOR, theme_name
 from rnntui.deck import Deck
+from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
 from rnntui.slides import Frame
 
@@ -35,12 +36,12 @@ class PresentApp(App):
     #slide-foot { height: 1; padding: 0 2; color: $text-muted; }
     """
     BINDINGS = [
-        Binding("space,right,pagedown,enter", "move(1)", "next", priority=True),
-        Binding("left,pageup,backspace", "move(-1)", "back", priority=True),
-        Binding("home", "jump(0)", "first", priority=True),
-        Binding("end", "jump(-1)", "last", priority=True),
-        Binding("ctrl+s", "shot", "save", priority=True),
-        Binding("q,escape", "quit", "quit", priority=True),
+        Binding("space,right,pagedown,enter", "move(1)", N_("next"), priority=True),
+        Binding("left,pageup,backspace", "move(-1)", N_("back"), priority=True),
+        Binding("home", "jump(0)", N_("first"), priority=True),
+        Binding("end", "jump(-1)", N_("last"), priority=True),
+        Binding("ctrl+s", "shot", N_("save"), priority=True),
+        Binding("q,escape", "quit", N_("quit"), priority=True),
     ]
 
     def __init__(self, deck: Deck, theme: str = "dark", start: int = 0) -> None:
@@ -68,10 +69,10 @@ class PresentApp(App):
 
     def show(self) -> None:
         frame = self.frame
-        title = Text(frame.title or f"{frame.figure.title} · {frame.figure.refs}", style="bold")
+        title = Text(frame.local("title") or f"{_(frame.figure.title)} · {frame.figure.refs}", style="bold")
         title.append(f"   {frame.screen.NUMBER} {frame.screen.TOPIC_ID}", style="dim")
         self.query_one("#slide-title", Static).update(title)
-        self.query_one("#slide-words", Static).update(frame.caption or frame.figure.prose)
+        self.query_one("#slide-words", Static).update(frame.words())
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)
         switcher.get_child_by_id(view_id(frame), FigureView).show(frame.state)
@@ -101,9 +102,9 @@ class PresentApp(App):
         try:
             path = save_shot(self, name, folder)
         except BadValue as e:
-            self.notify(f"could not save a screenshot: {e}", severity="error")
+            self.notify(_("could not save a screenshot: {error}").format(error=e), severity="error")
             return
         if path is None:  # in a browser (rnntui serve): the browser downloads it
-            self.notify("Downloading the screenshot", title="Screenshot", timeout=2)
+            self.notify(_("Downloading the screenshot"), title=_("Screenshot"), timeout=2)
             return
-        self.notify(f"Saved {path}", title="Screenshot", timeout=2)
+        self.notify(_("Saved {path}").format(path=path), title=_("Screenshot"), timeout=2)

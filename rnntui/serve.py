@@ -18,9 +18,10 @@ import sys
 import time
 from pathlib import Path
 
+from rnntui.i18n import N_, _
 from rnntui.state import BadValue
 
-NEEDS = "rnntui serve needs textual-serve: pip install 'rnntui[serve]'"
+NEEDS = N_("rnntui serve needs textual-serve: pip install 'rnntui[serve]'")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 QUIT_GRACE_S = 3.0
 
@@ -29,7 +30,7 @@ def check_installed() -> None:
     try:
         import textual_serve.server  # noqa: F401
     except ImportError:
-        raise BadValue(NEEDS) from None
+        raise BadValue(_(NEEDS)) from None
 
 
 def app_command(app_args: list[str]) -> str:

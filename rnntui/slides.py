@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rnntui.figure import Figure
+from rnntui.i18n import _, language
 from rnntui.state import BadValue, FigureState
 
 EXPORT_FORMATS = ("svg", "png", "txt", "json")
@@ -28,6 +29,16 @@ class Frame:
     state: FigureState
     title: str = ""  # a deck's words for this slide; empty: the figure's title
     caption: str = ""  # empty: the figure's prose
+    translated: tuple[tuple[str, str], ...] = ()  # a deck's ("title_zh", text), ("caption_zh", text), …
+
+    def local(self, field: str) -> str:
+        """A deck's `title` or `caption` in the current language (`title_zh` …), else its English one."""
+        lang = language()
+        if lang != "en":
+            found = dict(self.translated).get(f"{field}_{lang}")
+            if found:
+                return found
+        return getattr(self, field)
 
     @property
     def address(self) -> str:
@@ -41,10 +52,10 @@ class Frame:
 
     def heading(self) -> str:
         label, value = self.axis
-        return self.title or f"{self.figure.title} · {self.figure.refs} · {label} = {value}"
+        return self.local("title") or f"{_(self.figure.title)} · {self.figure.refs} · {label} = {value}"
 
     def words(self) -> str:
-        return self.caption or self.figure.prose
+        return self.local("caption") or _(self.figure.prose)
 
     def stem(self, number: int, digits: int = 2) -> str:
         """`03-gradients-product-hop161`: number, topic, figure, axis and its value."""
@@ -79,7 +90,8 @@ def parse_formats(text: str) -> tuple[str, ...]:
     wanted = tuple(dict.fromkeys(f.strip().lower().lstrip(".") for f in text.split(",") if f.strip()))
     bad = [f for f in wanted if f not in EXPORT_FORMATS]
     if bad or not wanted:
-        raise BadValue(f"--format {text!r}: choose from {','.join(EXPORT_FORMATS)} (comma separated)")
+        raise BadValue(_("--format {text!r}: choose from {formats} (comma separated)").format(
+            text=text, formats=",".join(EXPORT_FORMATS)))
     return wanted
 
 
@@ -96,21 +108,23 @@ def targets(stems: list[str], outdir: Path, formats: tuple[str, ...]) -> list[Pa
 def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
     """Refuse (one line) to write into a file, or over existing files without --force."""
     if outdir.exists() and not outdir.is_dir():
-        raise BadValue(f"{outdir} is a file, not a folder")
+        raise BadValue(_("{path} is a file, not a folder").format(path=outdir))
     existing = [p for p in paths if p.exists()]
     if existing and not force:
-        more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
-        raise BadValue(f"{existing[0]} exists{more}; add --force to replace them")
+        if len(existing) > 1:
+            raise BadValue(_("{path} exists and {n} more; add --force to replace them").format(
+                path=existing[0], n=len(existing) - 1))
+        raise BadValue(_("{path} exists; add --force to replace it").format(path=existing[0]))
 
 
 def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, ...], size, theme: str,
              present: bool = False) -> str:
     picture = next((f for f in ("png", "svg") if f in formats), None)
-    again = ("drawn as `rnntui present` shows them. Each frame's `rnntui shot` line draws its state again "
-             "in the app" if present else "Each frame's `rnntui shot` line draws it again")
-    lines = [f"# {title}", "",
-             f"{len(planned)} frames, rendered by rnntui at {size[0]}x{size[1]} with the {theme} theme, {again}.",
-             ""]
+    about = (_("{n} frames, rendered by rnntui at {size} with the {theme} theme, drawn as `rnntui present` "
+               "shows them. Each frame's `rnntui shot` line draws its state again in the app.") if present else
+             _("{n} frames, rendered by rnntui at {size} with the {theme} theme. "
+               "Each frame's `rnntui shot` line draws it again."))
+    lines = [f"# {title}", "", about.format(n=len(planned), size=f"{size[0]}x{size[1]}", theme=theme), ""]
     for frame, stem in planned:
         lines.append(f"## {stem.split('-', 1)[0]} · {frame.heading()}")
         lines.append("")
@@ -132,8 +146,9 @@ class Report:
 
     def line(self, outdir: Path) -> str:
         rate = self.frames / self.render_seconds if self.render_seconds else float("inf")
-        return (f"wrote {self.files} files ({self.frames} frames) and index.md to {outdir} "
-                f"in {self.seconds:.1f} s; {rate:.1f} frames/s rendered")
+        return _("wrote {files} files ({frames} frames) and index.md to {outdir} in {seconds} s; "
+                 "{rate} frames/s rendered").format(files=self.files, frames=self.frames, outdir=outdir,
+                                                    seconds=f"{self.seconds:.1f}", rate=f"{rate:.1f}")
 
 
 def stale(outdir: Path, keep: list[Path]) -> list[Path]:
@@ -155,7 +170,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
 
     outdir = Path(outdir)
     if not frames:
-        raise BadValue("nothing to export: no frames")
+        raise BadValue(_("nothing to export: no frames"))
     if "png" in formats:
         from rnntui.png import check_route
 
@@ -180,6 +195,7 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
 
     from rnntui.render import Session
 
+    from rnntui.glyphs import check as check_glyphs
     from rnntui.png import draw
 
     text_formats = tuple(f for f in formats if f != "png")
@@ -199,6 +215,8 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
                 else:
                     texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
                 grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None
+                if grid is not None:
+                    check_glyphs(ch for row in grid.rows for ch, _look in row)  # before any thread draws it
                 spent += time.perf_counter() - t0
                 for fmt in text_formats:
                     write(str(outdir / f"{stem}.{fmt}"), texts[fmt])

@@ -10,6 +10,8 @@ from fractions import Fraction
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
+from rnntui.i18n import _
+
 
 class BadValue(ValueError):
     """A parameter name or value the figure does not accept; the message is one line."""
@@ -34,27 +36,31 @@ class Param:
 
     def allowed(self, state: Any) -> str:
         if self.kind == "choice":
-            return "one of " + ", ".join(self.choices)
+            return _("one of {choices}").format(choices=", ".join(self.choices))
         lo, hi = self.bounds(state)
-        kind = "a whole number" if self.kind == "int" else "a number"
-        return f"{kind} from {lo:{self.fmt}} to {hi:{self.fmt}}"
+        text = _("a whole number from {lo} to {hi}") if self.kind == "int" else _("a number from {lo} to {hi}")
+        return text.format(lo=f"{lo:{self.fmt}}", hi=f"{hi:{self.fmt}}")
+
+    def expected(self, text: Any, state: Any) -> "BadValue":
+        return BadValue(_("{name}={value}: expected {allowed}").format(name=self.name, value=text,
+                                                                       allowed=self.allowed(state)))
 
     def parse(self, text: str, state: Any) -> Any:
         """Turn text (or a number) into a checked value, or raise BadValue."""
         if self.kind == "choice":
             value = str(text).strip().lower()
             if value not in self.choices:
-                raise BadValue(f"{self.name}={text!s}: expected {self.allowed(state)}")
+                raise self.expected(text, state)
             return value
         try:
             number = float(text)
         except (TypeError, ValueError):
-            raise BadValue(f"{self.name}={text!s}: expected {self.allowed(state)}") from None
+            raise self.expected(text, state) from None
         if not math.isfinite(number) or (self.kind == "int" and number != int(number)):
-            raise BadValue(f"{self.name}={text!s}: expected {self.allowed(state)}")
+            raise self.expected(text, state)
         lo, hi = self.bounds(state)
         if not lo - 1e-9 <= number <= hi + 1e-9:
-            raise BadValue(f"{self.name}={text!s}: expected {self.allowed(state)}")
+            raise self.expected(text, state)
         number = min(max(number, lo), hi)
         return int(number) if self.kind == "int" else round(number, 10)
 
@@ -87,8 +93,8 @@ class FigureState:
         for p in cls.params():
             if p.name == name:
                 return p
-        keys = ", ".join(p.name for p in cls.params()) or "none"
-        raise BadValue(f"unknown key {name!r}: this figure takes {keys}")
+        keys = ", ".join(p.name for p in cls.params()) or _("none")
+        raise BadValue(_("unknown key {name!r}: this figure takes {keys}").format(name=name, keys=keys))
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:

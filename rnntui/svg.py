@@ -6,7 +6,9 @@ drift off the cell grid, whose box-drawing lines do not meet, and which may have
 `self_contained` redraws the screen the way a terminal does:
 
 - text uses DejaVu Sans Mono (shipped in rnntui/fonts), a subset with only the glyphs used embedded
-  as a data: URL, sized so one glyph advance is one cell; every word and every non-ASCII character is
+  as a data: URL, sized so one glyph advance is one cell; Chinese comes from a CJK font
+  (rnntui/glyphs.py: the shipped WenQuanYi Micro Hei subset, or an installed one), again only the
+  glyphs used, each centred on its two cells; every word and every non-ASCII character is
   placed at its own column, so a fallback font (Inkscape and LibreOffice use installed fonts only)
   cannot push anything off its cell;
 - box drawing, block elements and braille are shapes filling their cells (rnntui/shapes.py), so
@@ -28,12 +30,14 @@ from pathlib import Path
 
 from rich.cells import get_character_cell_size
 
+from rnntui.glyphs import DEJAVU, FontFile, check, font_for
 from rnntui.shapes import cell_shapes, is_shape, path_data
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
-FONT_FILES = {400: FONT_DIR / "DejaVuSansMono.ttf", 700: FONT_DIR / "DejaVuSansMono-Bold.ttf"}
+FONT_FILES = DEJAVU
 FONT = "DejaVu Sans Mono"
 EMBEDDED = "rnntui mono"  # the embedded subset's family: a different name, so it never shadows an installed font
+EMBEDDED_CJK = "rnntui cjk"  # the CJK subsets' families: "rnntui cjk 1", "rnntui cjk 2", … (one per font file)
 ADVANCE_EM = 1233 / 2048  # DejaVu Sans Mono's advance width, in em
 CHAR_EM = 0.61  # Rich's cell width, in em of its 20 px font
 
@@ -56,16 +60,28 @@ class Cell:
 
 
 def self_contained(svg: str) -> str:
-    """Rich's SVG screenshot redrawn on the cell grid, with its font embedded: no URL, no font needed."""
-    svg = terminal_svg(svg, family=f"'{EMBEDDED}', '{FONT}', monospace")
+    """Rich's SVG screenshot redrawn on the cell grid, with its fonts embedded: no URL, no font needed.
+    BadValue (one line: what to install) when a character has no font here."""
     if not _MATRIX.search(svg):
-        return svg
+        return terminal_svg(svg)
     bold = {name for name, css in _RULE.findall(svg) if "bold" in css}
     used = {400: [], 700: []}
     for m in _TEXT.finditer(svg):
-        cls = dict(_ATTR.findall(m.group(1))).get("class", "")
-        used[700 if cls in bold else 400].append(html.unescape(m.group(2)))
+        attrs = dict(_ATTR.findall(m.group(1)))
+        if "clip-path" in attrs:  # the terminal's text, not the window title
+            used[700 if attrs.get("class", "") in bold else 400].append(html.unescape(m.group(2)))
+    chars = set("".join(used[400] + used[700]))
+    check(chars)
+    cjk: dict[FontFile, set[str]] = {}
+    for ch in chars:
+        face = font_for(ch) if ord(ch) > 127 else None
+        if face is not None and face.cjk:
+            cjk.setdefault(face, set()).add(ch)
+    names = {face: f"{EMBEDDED_CJK} {n}" for n, face in enumerate(sorted(cjk, key=lambda f: f.path), 1)}
+    family = ", ".join([f"'{EMBEDDED}'", *(f"'{name}'" for name in names.values()), f"'{FONT}'", "monospace"])
+    svg = terminal_svg(svg, family=family)
     faces = "".join(font_face(weight, "".join(parts)) for weight, parts in used.items() if parts)
+    faces += "".join(cjk_face(names[face], face, "".join(cjk[face])) for face in names)
     svg = svg.replace(" https://www.textualize.io", "", 1)  # Rich's comment: the file names no URL at all
     return svg.replace("<style>", "<style>\n" + faces, 1)
 
@@ -78,12 +94,25 @@ def font_face(weight: int, text: str) -> str:
             f'src: url(data:font/ttf;base64,{data}) format("truetype"); }}\n')
 
 
+def cjk_face(family: str, face: FontFile, text: str) -> str:
+    """An @font-face rule with the CJK characters of `text` from one CJK font (any weight: a viewer
+    makes its own bold)."""
+    data = _subset_file(face.path, face.number, "".join(sorted(set(text))))
+    return (f'    @font-face {{ font-family: "{family}"; font-style: normal; '
+            f'src: url(data:font/ttf;base64,{data}) format("truetype"); }}\n')
+
+
 @lru_cache(maxsize=64)
 def _subset(weight: int, chars: str) -> str:
+    return _subset_file(str(FONT_FILES[weight]), 0, chars)
+
+
+@lru_cache(maxsize=64)
+def _subset_file(path: str, number: int, chars: str) -> str:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(io.BytesIO(_font_bytes(weight)), lazy=True)
+    font = TTFont(io.BytesIO(_file_bytes(path)), lazy=True, fontNumber=number)
     options = subset.Options()
     options.hinting = False  # the hints are for screens at small sizes; most of a font's bytes
     options.layout_features = []
@@ -98,9 +127,9 @@ def _subset(weight: int, chars: str) -> str:
     return base64.b64encode(out.getvalue()).decode("ascii")
 
 
-@lru_cache(maxsize=2)
-def _font_bytes(weight: int) -> bytes:
-    return FONT_FILES[weight].read_bytes()
+@lru_cache(maxsize=4)
+def _file_bytes(path: str) -> bytes:
+    return Path(path).read_bytes()
 
 
 # -- the SVG, redrawn like a terminal ----------------------------------------------------------
@@ -190,7 +219,12 @@ def _redraw(match: re.Match, cell: Cell, fills: dict[str, str], shapes: dict[str
         else:  # one character, one cell: a fallback glyph's width cannot push its neighbours
             flush()
             word, word_col = ch, col
+            wide = get_character_cell_size(ch) == 2
+            if wide:  # a CJK glyph (1 em) centred on its two cells
+                x0 += (2 * cell.w - cell.w / ADVANCE_EM) / 2
             flush()
+            if wide:
+                x0 -= (2 * cell.w - cell.w / ADVANCE_EM) / 2
         col += get_character_cell_size(ch)
     flush()
     return "".join(out)

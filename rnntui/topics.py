@@ -7,6 +7,7 @@ import importlib
 from functools import cache
 
 from rnntui.figure import Figure
+from rnntui.i18n import _
 from rnntui.state import BadValue, FigureState
 
 # (key, topic id, screen class): the key is the topic's number in SPEC §2's lecture order
@@ -32,7 +33,7 @@ def topic(topic_id: str):
             screen = getattr(importlib.import_module(f"rnntui.screens.{tid}"), name)
             screen.NUMBER = n
             return screen
-    raise BadValue(f"unknown topic {topic_id!r}: choose from " + ", ".join(IDS))
+    raise BadValue(_("unknown topic {topic!r}: choose from {topics}").format(topic=topic_id, topics=", ".join(IDS)))
 
 
 def topics() -> tuple:
@@ -60,7 +61,7 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
     for item in sets:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise BadValue(f"--set {item!r}: expected KEY=VALUE")
+            raise BadValue(_("--set {item!r}: expected KEY=VALUE").format(item=item))
         pending.append((key.strip(), value.strip()))
     # one range may depend on another value (k ≤ n): whatever order they come in, set what fits
     # and retry the rest; a value that fits in no order is reported
@@ -78,6 +79,7 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
     if step is not None:
         try:
             state = state.with_value(state.AXIS, step)
-        except BadValue as e:
-            raise BadValue(f"--step {step}: {str(e).split(': ', 1)[1]}") from None
+        except BadValue:
+            axis = state.param(state.AXIS)
+            raise BadValue(_("--step {step}: expected {allowed}").format(step=step, allowed=axis.allowed(state))) from None
     return state

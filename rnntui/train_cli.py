@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from rnntui.i18n import _
 from rnntui.state import BadValue
 
 
@@ -27,9 +28,9 @@ def fraction(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 to 1") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number from 0 to 1").format(text=text)) from None
     if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 to 1")
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number from 0 to 1").format(text=text))
     return value
 
 
@@ -38,9 +39,9 @@ def count(lo: int, hi: int):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
         if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{value} is outside {lo}…{hi}")
+            raise argparse.ArgumentTypeError(_("{value} is outside {lo}…{hi}").format(value=value, lo=lo, hi=hi))
         return value
     return parse
 
@@ -49,25 +50,33 @@ def seq2seq_parser() -> Parser:
     from rnntui.engine import seq2seq as s2s
 
     p = Parser(prog="rnntui train seq2seq",
-               description="Train the GRU encoder–decoder on the reverse task (16 tokens, 20 classes) with the "
-                           "fast trainer, one CPU thread, evaluating on the 1000 held-out sequences every "
-                           f"{s2s.EVERY} steps.")
-    p.add_argument("--scoring", default="additive", choices=s2s.SCORINGS, help="attention score (default additive)")
-    p.add_argument("--seed", type=count(0, 2**31 - 1), default=0, help="initialisation and batches (default 0)")
+               description=_("Train the GRU encoder–decoder on the reverse task (16 tokens, 20 classes) with the "
+                             "fast trainer, one CPU thread, evaluating on the 1000 held-out sequences every "
+                             "{every} steps.").format(every=s2s.EVERY))
+    p.add_argument("--scoring", default="additive", choices=s2s.SCORINGS,
+                   help=_("attention score (default additive)"))
+    p.add_argument("--seed", type=count(0, 2**31 - 1), default=0, help=_("initialisation and batches (default 0)"))
     p.add_argument("--steps", type=count(1, 100_000), default=2000, metavar="N",
-                   help="most training steps (default 2000)")
+                   help=_("most training steps (default 2000)"))
     p.add_argument("--until", type=fraction, default=s2s.TARGET, metavar="ACC",
-                   help=f"stop at the first evaluation with this exact-sequence accuracy (default {s2s.TARGET}; "
-                        "1 runs every step)")
+                   help=_("stop at the first evaluation with this exact-sequence accuracy (default {target}; "
+                          "1 runs every step)").format(target=s2s.TARGET))
     p.add_argument("--out", metavar="FILE",
-                   help="write the weights and record here (.npz, or .pt for torch.save); default: the cache, "
-                        f"{cache_dir()}/seq2seq-SCORING-seedN.npz")
+                   help=_("write the weights and record here (.npz, or .pt for torch.save); default: the cache, "
+                          "{path}").format(path=f"{cache_dir()}/seq2seq-SCORING-seedN.npz"))
     p.add_argument("--full-eval", action="store_true",
-                   help="score all 1000 held-out sequences at every evaluation (by default a 200-sequence "
-                        "screen skips the full count while far below the target)")
+                   help=_("score all 1000 held-out sequences at every evaluation (by default a 200-sequence "
+                          "screen skips the full count while far below the target)"))
     p.add_argument("--eval", metavar="FILE",
-                   help="do not train: score a checkpoint file (.npz or .pt) on the held-out set")
+                   help=_("do not train: score a checkpoint file (.npz or .pt) on the held-out set"))
+    _lang(p)
     return p
+
+
+def _lang(p: argparse.ArgumentParser) -> None:
+    from rnntui.cli import _lang as lang
+
+    lang(p)
 
 
 class Bar:
@@ -92,8 +101,9 @@ class Bar:
         self.last = now
         width = 24
         filled = round(width * p.step / self.total)
-        acc = "" if self.exact is None else f"  held-out exact {self.exact:6.1%}"
-        line = f"[{'█' * filled}{'░' * (width - filled)}] {p.step:>5}/{self.total}  loss {p.loss:.3f}{acc}  {p.seconds:5.1f}s"
+        acc = "" if self.exact is None else "  " + _("held-out exact {acc}").format(acc=f"{self.exact:6.1%}")
+        line = (f"[{'█' * filled}{'░' * (width - filled)}] {p.step:>5}/{self.total}  "
+                + _("loss {loss}").format(loss=f"{p.loss:.3f}") + f"{acc}  {p.seconds:5.1f}s")
         if self.tty:
             self.stream.write("\r" + line)
         else:
@@ -142,11 +152,11 @@ def check_out(path: str) -> Path:
     out = Path(path)
     folder = out.resolve().parent
     if not folder.is_dir():
-        raise BadValue(f"--out {path}: folder {folder} does not exist")
+        raise BadValue(_("--out {path}: folder {folder} does not exist").format(path=path, folder=folder))
     if out.is_dir() or not os.access(folder, os.W_OK):
-        raise BadValue(f"--out {path}: cannot write there")
+        raise BadValue(_("--out {path}: cannot write there").format(path=path))
     if out.suffix not in (".npz", ".pt"):
-        raise BadValue(f"--out {path}: the suffix must be .npz or .pt")
+        raise BadValue(_("--out {path}: the suffix must be .npz or .pt").format(path=path))
     return out
 
 
@@ -161,11 +171,13 @@ def run_seq2seq(argv: list[str]) -> int:
             arrays, record = lab.read_checkpoint(args.eval, args.scoring)
             name = args.eval
         except s2s.BadCheckpoint as e:
-            print(f"rnntui: {args.eval}: {e}; using the shipped {args.scoring} checkpoint", file=sys.stderr)
-            arrays, name = s2s.shipped(args.scoring), f"shipped {args.scoring}"
+            print(_("rnntui: {file}: {error}; using the shipped {scoring} checkpoint").format(
+                file=args.eval, error=e, scoring=args.scoring), file=sys.stderr)
+            arrays, name = s2s.shipped(args.scoring), _("shipped {scoring}").format(scoring=args.scoring)
         exact, token = s2s.accuracy(s2s.greedy(arrays, args.scoring, s2s.held_out()).tokens,
                                     s2s.reverse_target(s2s.held_out()))
-        print(f"{name}: held-out exact-sequence accuracy {exact:.3f}, token accuracy {token:.3f}")
+        print(_("{name}: held-out exact-sequence accuracy {exact}, token accuracy {token}").format(
+            name=name, exact=f"{exact:.3f}", token=f"{token:.3f}"))
         return 0
 
     if args.out:
@@ -176,8 +188,10 @@ def run_seq2seq(argv: list[str]) -> int:
     from rnntui.engine import lab_seq2seq as lab
 
     until = None if args.until >= 1.0 else args.until
-    print(f"training seq2seq {args.scoring}, seed {args.seed}: at most {args.steps} steps"
-          + (f", until held-out exact ≥ {until:.2f}" if until is not None else ""), file=sys.stderr)
+    print(_("training seq2seq {scoring}, seed {seed}: at most {steps} steps").format(
+        scoring=args.scoring, seed=args.seed, steps=args.steps)
+          + (_(", until held-out exact ≥ {until}").format(until=f"{until:.2f}") if until is not None else ""),
+          file=sys.stderr)
     bar = Bar(args.steps)
     start = time.perf_counter()
     try:
@@ -188,11 +202,12 @@ def run_seq2seq(argv: list[str]) -> int:
     wall = time.perf_counter() - start
     lab.save(out, result.arrays, result.record())
     plot_curve([row[0] for row in result.curve], [100 * row[2] for row in result.curve],
-               f"seq2seq {args.scoring}: held-out exact-sequence accuracy", "exact %",
-               lines=((100 * s2s.TARGET, "seed"),))
-    print(f"seq2seq {args.scoring} seed {args.seed}: held-out exact-sequence accuracy {result.exact:.3f}, "
-          f"token accuracy {result.token:.3f} after {result.steps} steps "
-          f"({result.seconds:.1f} s training, {wall:.1f} s in all) -> {out}")
+               _("seq2seq {scoring}: held-out exact-sequence accuracy").format(scoring=args.scoring), "exact %",
+               lines=((100 * s2s.TARGET, _("seed")),))
+    print(_("seq2seq {scoring} seed {seed}: held-out exact-sequence accuracy {exact}, token accuracy {token} "
+            "after {steps} steps ({seconds} s training, {wall} s in all) -> {out}").format(
+        scoring=args.scoring, seed=args.seed, exact=f"{result.exact:.3f}", token=f"{result.token:.3f}",
+        steps=result.steps, seconds=f"{result.seconds:.1f}", wall=f"{wall:.1f}", out=out))
     return 0
 
 
@@ -200,15 +215,18 @@ def memory_parser() -> Parser:
     from rnntui.engine import memory as mem
 
     p = Parser(prog="rnntui train memory",
-               description="Train the copy-first-token task (T tokens from 10; output the first) with the fast "
-                           f"trainer, one CPU thread, scoring {mem.N_EVAL} fresh sequences every {mem.EVERY} steps.")
-    p.add_argument("--cell", default="lstm-bf2", choices=mem.CELLS, help="default lstm-bf2")
-    p.add_argument("--T", type=int, choices=mem.TS, default=20, help="sequence length (default 20)")
+               description=_("Train the copy-first-token task (T tokens from 10; output the first) with the fast "
+                             "trainer, one CPU thread, scoring {n} fresh sequences every {every} steps.").format(
+                   n=mem.N_EVAL, every=mem.EVERY))
+    p.add_argument("--cell", default="lstm-bf2", choices=mem.CELLS, help=_("default lstm-bf2"))
+    p.add_argument("--T", type=int, choices=mem.TS, default=20, help=_("sequence length (default 20)"))
     p.add_argument("--steps", type=count(1, 100_000), metavar="N",
-                   help="most steps (default 1500; 6000 for the forget-bias cells, which stop at 100%%)")
-    p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help="initialisation (default 0)")
-    p.add_argument("--out", metavar="FILE", help=f"write the result(s) here as JSON; default: merge into {mem.cache_path()}")
-    p.add_argument("--all", action="store_true", help="train every cell × T and print the table")
+                   help=_("most steps (default 1500; 6000 for the forget-bias cells, which stop at 100%%)"))
+    p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))
+    p.add_argument("--out", metavar="FILE",
+                   help=_("write the result(s) here as JSON; default: merge into {path}").format(path=mem.cache_path()))
+    p.add_argument("--all", action="store_true", help=_("train every cell × T and print the table"))
+    _lang(p)
     return p
 
 
@@ -220,7 +238,7 @@ def run_memory(argv: list[str]) -> int:
     if args.out:
         out = Path(args.out)
         if not out.resolve().parent.is_dir() or out.is_dir():
-            raise BadValue(f"--out {args.out}: cannot write there")
+            raise BadValue(_("--out {path}: cannot write there").format(path=args.out))
     from rnntui.engine import lab_memory as lab
     from rnntui.files import write_atomic
 
@@ -246,12 +264,15 @@ def run_memory(argv: list[str]) -> int:
     run = done.run
     save(mem.Results((run,)))
     plot_curve([p.step for p in run.curve], [100 * p.acc for p in run.curve],
-               f"memory {args.cell} T={args.T}: accuracy on {mem.N_EVAL} fresh sequences", "accuracy %",
-               lines=((100 * mem.CHANCE, "chance"),))
-    reached = "never reached 100%" if run.reached_100_at is None else f"100% at step {run.reached_100_at}"
+               _("memory {cell} T={T}: accuracy on {n} fresh sequences").format(cell=args.cell, T=args.T, n=mem.N_EVAL),
+               "accuracy %", lines=((100 * mem.CHANCE, _("chance")),))
+    reached = (_("never reached 100%") if run.reached_100_at is None
+               else _("100% at step {step}").format(step=run.reached_100_at))
     seed = mem.seed_final(args.cell, args.T)
-    print(f"memory {args.cell} T={args.T}: accuracy {run.final_acc:.1%} after {run.steps} steps, {reached} "
-          f"({run.seconds:.1f} s)" + ("" if seed is None else f"; the seed's: {seed:.1%}")
+    print(_("memory {cell} T={T}: accuracy {acc} after {steps} steps, {reached} ({seconds} s)").format(
+        cell=args.cell, T=args.T, acc=f"{run.final_acc:.1%}", steps=run.steps, reached=reached,
+        seconds=f"{run.seconds:.1f}")
+          + ("" if seed is None else _("; the seed's: {acc}").format(acc=f"{seed:.1%}"))
           + f" -> {out or mem.cache_path()}")
     return 0
 
@@ -268,11 +289,12 @@ LABS = {"seq2seq": run_seq2seq, "memory": run_memory}
 
 def run_train(argv: list[str]) -> int:
     if not argv:
-        raise BadValue("train: name a lab: " + ", ".join(LABS) + " (`rnntui train LAB --help`)")
+        raise BadValue(_("train: name a lab: {labs} (`rnntui train LAB --help`)").format(labs=", ".join(LABS)))
     if argv[0] in ("-h", "--help"):
-        print("usage: rnntui train LAB [options]   (LAB: " + ", ".join(LABS) + "; `rnntui train LAB --help`)")
+        print(_("usage: rnntui train LAB [options]   (LAB: {labs}; `rnntui train LAB --help`)").format(
+            labs=", ".join(LABS)))
         return 0
     lab = argv[0]
     if lab not in LABS:
-        raise BadValue(f"train {lab!r}: choose from {', '.join(LABS)}")
+        raise BadValue(_("train {lab!r}: choose from {labs}").format(lab=lab, labs=", ".join(LABS)))
     return LABS[lab](argv[1:])

@@ -10,12 +10,14 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Static
+from textual.widgets import ContentSwitcher, Header, Static
 
 from rnntui import keys
 from rnntui.figure import Figure, LabRun
+from rnntui.i18n import _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
+from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.readouts import param_text
 
 
@@ -24,6 +26,10 @@ class FigureView(Vertical):
 
     def show(self, state: FigureState) -> None:  # pragma: no cover - every view overrides
         raise NotImplementedError
+
+    def retranslate(self) -> None:
+        """The language changed: redo texts set in compose (titles, labels). `show` runs after this,
+        so texts drawn there (wrapped in `_()`) need nothing here."""
 
 
 class TopicScreen(Screen):
@@ -62,11 +68,12 @@ class TopicScreen(Screen):
                 for f in self.FIGURES:
                     yield f.view(id=f.id)
             yield Static(id="knobs")
-        yield Footer()
+        yield RnnFooter()
 
     def on_mount(self) -> None:
         self.title = f"rnntui · {self.NUMBER} {self.TOPIC_ID}"
-        self.sub_title = self.TITLE
+        self.sub_title = _(self.TITLE)
+        self.drawn_in = language()
         self.call_later(self.redraw)  # is_mounted turns True only after on_mount returns
 
     # -- what is focused --------------------------------------------------------------------
@@ -83,8 +90,8 @@ class TopicScreen(Screen):
         for f in cls.FIGURES:
             if f.id == figure_id:
                 return f
-        raise BadValue(f"unknown figure {figure_id!r} in {cls.TOPIC_ID}: choose from "
-                       + ", ".join(f.id for f in cls.FIGURES))
+        raise BadValue(_("unknown figure {figure!r} in {topic}: choose from {figures}").format(
+            figure=figure_id, topic=cls.TOPIC_ID, figures=", ".join(f.id for f in cls.FIGURES)))
 
     def knobs(self) -> list:
         """The parameters ↑/↓ choose between: all but the stepped axis."""
@@ -115,7 +122,7 @@ class TopicScreen(Screen):
             self.draw_frame()
             self.framed = self.index
         panel = self.query_one("#panel")
-        subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ playing" if self.playing else "")
+        subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ " + _("playing") if self.playing else "")
         if panel.border_subtitle != subtitle:
             panel.border_subtitle = subtitle
         switcher.get_child_by_id(f.id, FigureView).show(state)
@@ -130,8 +137,24 @@ class TopicScreen(Screen):
             strip.append(" ")
         strip.append("  tab ⇥", style="dim")
         self.query_one("#strip", Static).update(strip)
-        self.query_one("#panel").border_title = f"{f.title} · {f.refs}"
-        self.query_one("#prose", Static).update(f.prose)
+        self.query_one("#panel").border_title = f"{_(f.title)} · {f.refs}"
+        self.query_one("#prose", Static).update(_(f.prose))
+
+    def retranslate(self) -> None:
+        """Draw every text again in the current language (the app's `language` changed)."""
+        self.drawn_in = language()
+        if not self.is_mounted:
+            return
+        self.sub_title = _(self.TITLE)
+        for view in self.query(FigureView):
+            view.retranslate()
+        self.query_one(RnnFooter).refresh(recompose=True)
+        self.framed = None
+        self.redraw()
+
+    def on_screen_resume(self) -> None:
+        if getattr(self, "drawn_in", language()) != language():  # switched while another topic showed
+            self.retranslate()
 
     def param_line(self) -> Text:
         state, knobs = self.state, self.knobs()
@@ -171,7 +194,7 @@ class TopicScreen(Screen):
     def action_change(self, delta: int) -> None:
         knobs = self.knobs()
         if not knobs:
-            self.notify("this figure has no parameter to change", timeout=2)
+            self.notify(_("this figure has no parameter to change"), timeout=2)
             return
         p = knobs[self.chosen[self.figure.id] % len(knobs)]
         self.set_state(self.state.nudged(p.name, delta))

@@ -12,6 +12,7 @@ from typing import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
+from rnntui.widgets.cells import cell_len, fit
 from rnntui.widgets.tints import BAD
 
 STRONG, WEAK = 0.5, 0.2
@@ -44,12 +45,12 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
     rows = [list(map(float, r)) for r in weights]
     n_rows = len(rows)
     n_cols = max((len(r) for r in rows), default=0)
-    label_w = max([len(l.plain if isinstance(l, Text) else l) for l in row_labels] + [len(corner)])
+    label_w = max([cell_len(l.plain if isinstance(l, Text) else l) for l in row_labels] + [cell_len(corner)])
     out = Text()
-    out.append(f"{corner:<{label_w}} ", style="dim")
+    out.append(fit(corner, label_w) + " ", style="dim")
     for j in range(n_cols):
         text = col_labels[j] if j < len(col_labels) else ""
-        out.append(f"{text:<{cell}}"[:cell], style="bold")
+        out.append(fit(text, cell), style="bold")
     out.append("\n")
     room = n_rows if height is None else max(height - 1, 1)
     start, stop = row_window(n_rows, current, room)
@@ -58,13 +59,13 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
         if spaced and k > start:
             out.append("\n")
         if (k == start and cut_top) or (k == stop - 1 and cut_bottom):
-            out.append(f"{'⋮':<{label_w}} " + f"{'⋮':<{cell}}" * n_cols, style="dim")
+            out.append(fit("⋮", label_w) + " " + fit("⋮", cell) * n_cols, style="dim")
             out.append("\n")
             continue
         is_current = k == current
         label = row_labels[k] if k < len(row_labels) else ""
         label = label.copy() if isinstance(label, Text) else Text(label)
-        label.pad_right(label_w - len(label.plain))
+        label.pad_right(label_w - label.cell_len)
         if is_current:
             label.stylize("bold reverse")
         out.append_text(label)
@@ -93,7 +94,7 @@ def bars_text(weights: Sequence[float], lines: int = 2, cell: int = 1, label: st
     levels = lines * 8
     heights = [0 if not math.isfinite(w) else round(min(max(w, 0.0), 1.0) * levels) for w in weights]
     for line in range(lines - 1, -1, -1):
-        out.append(label if line == 0 else " " * len(label), style="dim")
+        out.append(label if line == 0 else " " * cell_len(label), style="dim")
         for h in heights:
             fill = min(max(h - line * 8, 0), 8)
             out.append(BLOCKS[fill] + " " * (cell - 1), style="bold")
@@ -127,7 +128,7 @@ class AlignmentMatrix(Static):
 
     def _label_width(self) -> int:
         _, _, _, rows, corner = self.spec
-        return max([len(l.plain if isinstance(l, Text) else l) for l in rows] + [len(corner)])
+        return max([cell_len(l.plain if isinstance(l, Text) else l) for l in rows] + [cell_len(corner)])
 
     def get_content_width(self, container, viewport) -> int:
         weights = self.spec[0]

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widget import Widget
 
+from rnntui.widgets.cells import cell_len, fit
+
 FILLS = ("█", "▓", "░", "▒")
 
 
@@ -91,7 +93,7 @@ class GateBar(Widget):
         super().__init__(**kwargs)
         self.label = label
         self.rows = max(int(rows), 1)
-        self.label_width = len(label) + 1 if label_width is None else label_width
+        self.label_width = cell_len(label) + 1 if label_width is None else label_width
         self.legend = legend
         self.segments: tuple[Segment, ...] = ()
         self.scale = 1.0
@@ -107,7 +109,7 @@ class GateBar(Widget):
 
     def lines(self, width: int) -> list[Text]:
         width = max(width, 1)
-        head = Text(f"{self.label:<{self.label_width}}"[: self.label_width], style="bold")
+        head = Text(fit(self.label, self.label_width), style="bold")
         tail = Text(f" {self.suffix}" if self.suffix else "", style="bold")
         cells = max(width - head.cell_len - tail.cell_len - 2, 1)
         body = bar_line(self.segments, self.scale, cells)

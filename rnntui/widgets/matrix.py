@@ -25,6 +25,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rnntui.fmt import fixed
+from rnntui.widgets.cells import fit
 from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
 
 MORE = "…"
@@ -48,16 +49,7 @@ class MatrixSpec:
 
 def pad(text: str, width: int, align: str = "right") -> str:
     """Pad to `width` cells (not characters); cut with … when longer."""
-    n = cell_len(text)
-    if n > width:
-        out = ""
-        for ch in text:
-            if cell_len(out + ch) > width - 1:
-                break
-            out += ch
-        return out + MORE + " " * (width - 1 - cell_len(out))
-    space = " " * (width - n)
-    return space + text if align == "right" else text + space
+    return fit(text, width, "right" if align == "right" else "left", MORE)
 
 
 def entry(v, digits: int) -> str:
@@ -268,7 +260,7 @@ def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str]
     free = 0
     for k, j in enumerate(cs):  # a column label wherever it fits (ASCII labels: indices)
         label = col_labels[j] if j < len(col_labels) else ""
-        if label and 2 * k >= free and 2 * k + len(label) <= len(head):
+        if label and label.isascii() and 2 * k >= free and 2 * k + len(label) <= len(head):
             head[2 * k:2 * k + len(label)] = label
             free = 2 * k + len(label) + 1
     head = Text(pad(corner, lw, "left") + " " + "".join(head).rstrip(), style="dim")

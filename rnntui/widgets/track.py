@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
+from rnntui.widgets.cells import cell_len, cut, fit
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
-INNER = 6  # characters inside a cell: fits "-0.380"
+INNER = 6  # terminal cells inside a box: fits "-0.380", or three CJK characters
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Row:
 
 def _fmt(value) -> str:
     if isinstance(value, str):
-        return value[:INNER]
+        return cut(value, INNER)
     return f"{value:+.3f}"[:INNER] if value < 0 else f"{value:.3f}"[:INNER]
 
 
@@ -48,7 +49,7 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4)
         out.append(f"{mark:^{INNER + 2}}" + " ", style="bold")
     out.append("\n")
     for row in rows:
-        top, mid, bot = Text(" " * label_width), Text(f"{row.label:<{label_width}}"[:label_width]), Text(" " * label_width)
+        top, mid, bot = Text(" " * label_width), Text(fit(row.label, label_width)), Text(" " * label_width)
         for t, value in enumerate(row.cells):
             gap = row.link if 0 < t + 1 < len(row.cells) + 1 and t + 1 < len(row.cells) else " "
             if value == "":  # no cell at this position at all
@@ -64,14 +65,14 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4)
             if t in row.faint:
                 top.append("┌" + "╌" * INNER + "┐ ", style="dim")
                 mid.append("╎", style="dim")
-                mid.append(f"{_fmt(value):^{INNER}}", style="dim")
+                mid.append(fit(_fmt(value), INNER, "center"), style="dim")
                 mid.append("╎ ", style="dim")
                 bot.append("└" + "╌" * INNER + "┘ ", style="dim")
                 continue
             style = _style(value, t == current)
             top.append("┌" + "─" * INNER + "┐ ")
             mid.append("│")
-            mid.append(f"{_fmt(value):^{INNER}}", style=style)
+            mid.append(fit(_fmt(value), INNER, "center"), style=style)
             mid.append("│")
             nxt = row.cells[t + 1] if t + 1 < len(row.cells) else None
             mid.append(gap if nxt is not None else " ")
@@ -91,9 +92,9 @@ def span_text(n: int, start: int, stop: int, label: str, label_width: int = 4) -
     if start > 0:
         out.append(" " * (start * cell - 2) + "✂ ", style="dim")
     inner = max((stop - start) * cell - 3, 0)
-    words = f" {label} "[:inner]
-    left = (inner - len(words)) // 2
-    out.append("└" + "─" * left + words + "─" * (inner - left - len(words)) + "┘", style="bold")
+    words = cut(f" {label} ", inner)
+    left = (inner - cell_len(words)) // 2
+    out.append("└" + "─" * left + words + "─" * (inner - left - cell_len(words)) + "┘", style="bold")
     return out
 
 

@@ -1,0 +1,93 @@
+"""Which font draws each character of a screenshot (PNG and SVG): DejaVu Sans Mono, then a CJK font.
+
+DejaVu Sans Mono (rnntui/fonts) has no Chinese. Chinese characters (two cells wide) come from the
+first CJK font that has them:
+
+1. $RNNTUI_CJK_FONT, a .ttf/.otf/.ttc file, when set;
+2. the shipped subset of WenQuanYi Micro Hei (rnntui/fonts/wqy-microhei-gb2312.ttf, Apache-2.0): all
+   of GB 2312, CJK punctuation, fullwidth forms and every character of rnntui's own Chinese text
+   (tools/cjk_font.py rebuilds it);
+3. an installed CJK font (Debian's fonts-wqy-microhei, fonts-noto-cjk, fonts-wqy-zenhei).
+
+A character that no font has stops the screenshot with one line naming what to install
+(`check`): never an empty box.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+from rnntui.i18n import N_, _
+from rnntui.shapes import is_shape
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+DEJAVU = {400: FONT_DIR / "DejaVuSansMono.ttf", 700: FONT_DIR / "DejaVuSansMono-Bold.ttf"}
+CJK_SHIPPED = FONT_DIR / "wqy-microhei-gb2312.ttf"
+CJK_FALLBACKS = (
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+)
+INSTALL_CJK = N_("cannot draw {chars}: no font here has them; install a CJK font "
+                 "(Debian/Ubuntu: apt-get install fonts-wqy-microhei) or set RNNTUI_CJK_FONT to a font file that has them")
+
+
+@dataclass(frozen=True)
+class FontFile:
+    path: str
+    number: int = 0  # the face in a .ttc collection
+
+    @property
+    def cjk(self) -> bool:
+        return Path(self.path) not in DEJAVU.values()
+
+
+REGULAR = FontFile(str(DEJAVU[400]))
+
+
+def cjk_files() -> tuple[FontFile, ...]:
+    """The CJK fonts to try, in order (only files that exist)."""
+    chosen = os.environ.get("RNNTUI_CJK_FONT", "").strip()
+    paths = ([chosen] if chosen else []) + [str(CJK_SHIPPED), *CJK_FALLBACKS]
+    return tuple(FontFile(p) for p in dict.fromkeys(paths) if os.path.isfile(p))
+
+
+@lru_cache(maxsize=16)
+def cmap(font: FontFile) -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+
+    try:
+        with TTFont(font.path, fontNumber=font.number, lazy=True) as f:
+            return frozenset(f.getBestCmap() or {})
+    except Exception:  # an unreadable file is a font without glyphs
+        return frozenset()
+
+
+def drawn(ch: str) -> bool:
+    """Whether a character is drawn with a font (not a space, an empty braille cell or a shape)."""
+    return bool(ch) and not ch.isspace() and ch != "\u2800" and not is_shape(ch)
+
+
+def font_for(ch: str) -> FontFile | None:
+    """The font that draws `ch`: DejaVu Sans Mono when it has it, else the first CJK font; None: none."""
+    code = ord(ch)
+    if code in cmap(REGULAR):
+        return REGULAR
+    for font in cjk_files():
+        if code in cmap(font):
+            return font
+    return None
+
+
+def check(chars: Iterable[str]) -> None:
+    """Raise BadValue (one line: what to install) when some character has no font here."""
+    missing = sorted({ch for ch in chars if drawn(ch) and font_for(ch) is None})
+    if missing:
+        from rnntui.state import BadValue
+
+        shown = "".join(missing[:8]) + ("…" if len(missing) > 8 else "")
+        raise BadValue(_(INSTALL_CJK).format(chars=shown))

@@ -1,0 +1,418 @@
+"""Languages (issue 17): choosing one, the catalogue, live switching, and Chinese that fits its cells."""
+import gettext
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+
+from rnntui import i18n
+from rnntui.cli import main
+from rnntui.i18n import _, default_language, language, set_language, take_lang
+
+LOCALE = Path(i18n.__file__).parent / "locale"
+PO = LOCALE / "zh" / "LC_MESSAGES" / "rnntui.po"
+MO = LOCALE / "zh" / "LC_MESSAGES" / "rnntui.mo"
+
+
+# -- choosing the language --------------------------------------------------------------------
+@pytest.mark.parametrize("env, want", [
+    ({}, "en"),
+    ({"LANG": "zh_CN.UTF-8"}, "zh"),
+    ({"LANG": "zh_TW.UTF-8"}, "zh"),
+    ({"LANG": "en_US.UTF-8"}, "en"),
+    ({"LANG": "C"}, "en"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),
+    ({"LC_ALL": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),  # LC_ALL wins
+    ({"LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN.UTF-8"}, "en"),
+    ({"LC_MESSAGES": "zh_CN.UTF-8", "LANG": "en_US.UTF-8"}, "zh"),  # LC_MESSAGES before LANG
+    ({"RNNTUI_LANG": "zh", "LC_ALL": "en_US.UTF-8"}, "zh"),  # ours before the locale
+    ({"RNNTUI_LANG": "en", "LANG": "zh_CN.UTF-8"}, "en"),
+])
+def test_default_language_from_the_environment(env, want):
+    assert default_language(env) == want
+
+
+def test_lang_is_taken_out_of_any_command_line():
+    assert take_lang(["shot", "x/y", "--lang", "zh", "-o", "a.txt"]) == (["shot", "x/y", "-o", "a.txt"], "zh")
+    assert take_lang(["--lang=en", "present", "lecture"]) == (["present", "lecture"], "en")
+    assert take_lang(["train", "seq2seq"]) == (["train", "seq2seq"], None)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["shot", "recurrence/track", "--set", "w_h=9", "-o", "x.txt"], ["w_h=9", "应为", "-2.00", "2.00"]),
+    (["recurrence", "--step", "99"], ["--step 99", "整数"]),
+    (["shot", "nope/track", "-o", "x.txt"], ["未知的主题", "'nope'"]),
+    (["export", "out", "--format", "gif"], ["--format", "gif", "选择"]),
+    (["present", "no-such-deck"], ["幻灯片", "不存在"]),
+    (["train", "nothing"], ["train", "选择"]),
+    (["shot", "recurrence/track", "--bogus", "-o", "x.txt"], ["无法识别的参数", "--bogus"]),
+])
+def test_command_line_messages_in_chinese(capsys, argv, words):
+    for where in (0, len(argv)):  # --lang before or after the rest
+        args = argv[:where] + ["--lang", "zh"] + argv[where:]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("rnntui: ")
+        for w in words:
+            assert w in err
+
+
+def test_an_unknown_language_is_one_line_and_status_2(capsys):
+    assert main(["--lang", "fr", "--list"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--lang 'fr'" in err and "zh" in err
+
+
+def test_environment_picks_chinese_and_lang_overrides_it(capsys, monkeypatch):
+    monkeypatch.setenv("RNNTUI_LANG", "zh")
+    assert main(["shot", "recurrence/track", "--set", "w_h=9", "-o", "x.txt"]) == 2
+    assert "应为" in capsys.readouterr().err
+    assert main(["shot", "recurrence/track", "--set", "w_h=9", "-o", "x.txt", "--lang", "en"]) == 2
+    assert "expected a number from -2.00 to 2.00" in capsys.readouterr().err
+
+
+def test_help_of_every_command_in_chinese(capsys):
+    for argv in (["--help"], ["shot", "--help"], ["export", "--help"], ["present", "--help"],
+                 ["serve", "--help"], ["train", "seq2seq", "--help"], ["train", "memory", "--help"]):
+        with pytest.raises(SystemExit) as done:
+            main(argv + ["--lang", "zh"])
+        assert done.value.code == 0
+        out = capsys.readouterr().out
+        assert "用法" in out and "--lang" in out, argv
+
+
+# -- the mechanism -------------------------------------------------------------------------------
+def test_underscore_translates_at_call_time_and_n_only_marks():
+    title = i18n.N_("help")  # a constant made at import time: still the English msgid
+    set_language("zh")
+    assert title == "help" and _(title) == "帮助" and language() == "zh"
+    assert _("") == ""  # not the catalogue's header
+    assert _("a msgid nobody translated") == "a msgid nobody translated"
+    set_language("en")
+    assert _(title) == "help"
+
+
+def test_state_messages_follow_the_language():
+    from rnntui.state import BadValue
+    from rnntui.topics import build_state, find
+
+    _, figure = find("recurrence/track")
+    set_language("zh")
+    with pytest.raises(BadValue, match="-2.00 到 2.00 之间的数"):
+        build_state(figure, ["w_h=9"])
+    set_language("en")
+    with pytest.raises(BadValue, match="expected a number from -2.00 to 2.00"):
+        build_state(figure, ["w_h=9"])
+
+
+# -- the catalogue ---------------------------------------------------------------------------------
+def _catalogue(path: Path):
+    from babel.messages.pofile import read_po
+
+    with open(path, "rb") as f:
+        return read_po(f)
+
+
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[a-z]|%[sr]")
+
+
+def test_every_msgid_has_a_chinese_translation_that_keeps_its_placeholders():
+    pytest.importorskip("babel")
+    pot = _catalogue(LOCALE / "rnntui.pot")
+    zh = _catalogue(PO)
+    missing = [m.id for m in pot if m.id and not (zh.get(m.id) and zh.get(m.id).string)]
+    assert not missing, f"no zh translation for {missing[:5]}: edit {PO} and run python -m rnntui.i18n all"
+    for m in pot:
+        if m.id:
+            got = zh.get(m.id).string
+            assert sorted(PLACEHOLDER.findall(got)) == sorted(PLACEHOLDER.findall(m.id)), (m.id, got)
+            assert "fuzzy" not in zh.get(m.id).flags, m.id
+
+
+def test_the_template_is_what_the_source_marks(tmp_path, monkeypatch):
+    pytest.importorskip("babel")
+    monkeypatch.setattr(i18n, "POT", tmp_path / "now.pot")
+    i18n.extract()
+    now = {m.id for m in _catalogue(tmp_path / "now.pot") if m.id}
+    shipped = {m.id for m in _catalogue(LOCALE / "rnntui.pot") if m.id}
+    assert now == shipped, ("run python -m rnntui.i18n all", sorted(now ^ shipped)[:5])
+
+
+def test_the_shipped_mo_is_compiled_from_the_po(tmp_path):
+    pytest.importorskip("babel")
+    i18n.compile_catalogues(tmp_path)
+    fresh = gettext.GNUTranslations(open(tmp_path / "zh" / "LC_MESSAGES" / "rnntui.mo", "rb"))
+    shipped = gettext.GNUTranslations(open(MO, "rb"))
+    assert {k: v for k, v in fresh._catalog.items() if k} == {k: v for k, v in shipped._catalog.items() if k}, \
+        "the .mo is stale: run python -m rnntui.i18n compile"
+
+
+def test_the_runtime_reads_the_mo_without_babel():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['babel'] = None\n"  # importing babel now fails
+            "from rnntui.i18n import _, set_language\n"
+            "set_language('zh'); print(_('help'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(i18n.__file__).parent.parent)
+    assert done.returncode == 0 and done.stdout.strip() == "帮助", done.stderr
+
+
+# -- decks -----------------------------------------------------------------------------------------
+def test_the_lecture_deck_speaks_chinese():
+    from rnntui.deck import load
+
+    deck = load("lecture")
+    for n, frame in enumerate(deck.frames, 1):
+        local = dict(frame.translated)
+        if frame.title:
+            assert local.get("title_zh"), f"frame {n}: title without title_zh"
+        if frame.caption:
+            assert local.get("caption_zh"), f"frame {n}: caption without caption_zh"
+    first = deck.frames[0]
+    set_language("zh")
+    assert deck.heading() == "从循环到 attention"
+    assert first.heading() == "一次一个 token" and "token" in first.words() and "RNN" in first.words()
+    set_language("en")
+    assert deck.heading() == "From recurrence to attention" and first.heading() == "One token at a time"
+
+
+def test_a_deck_frame_without_chinese_falls_back_to_its_english_words():
+    from rnntui.deck import parse
+
+    deck = parse({"title": "T", "frame": [{"figure": "recurrence/track", "title": "Only English",
+                                           "caption_zh": "只有中文说明"}]})
+    set_language("zh")
+    assert deck.frames[0].heading() == "Only English" and deck.frames[0].words() == "只有中文说明"
+    from rnntui.state import BadValue
+
+    with pytest.raises(BadValue, match="title_zh"):
+        parse({"frame": [{"figure": "recurrence/track", "title_zh": 3}]})
+
+
+def test_export_index_in_chinese(tmp_path, capsys):
+    out = tmp_path / "slides"
+    deck = tmp_path / "d.toml"
+    deck.write_text('title = "D"\ntitle_zh = "演示"\n[[frame]]\nfigure = "recurrence/track"\n'
+                    'title = "A"\ntitle_zh = "甲"\ncaption = "a"\ncaption_zh = "乙"\n', encoding="utf-8")
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--lang", "zh"]) == 0
+    index = (out / "index.md").read_text(encoding="utf-8")
+    assert index.startswith("# 演示\n") and "共 1 帧" in index and "## 01 · 甲" in index and "\n乙\n" in index
+    assert "已把" in capsys.readouterr().err
+
+
+# -- the app: live switching, and Chinese in its cells ------------------------------------------------
+def _screen_lines(app, size) -> list[str]:
+    console = Console(record=True, width=size[0], height=size[1], file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", legacy_windows=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text().splitlines()
+
+
+def _footer_words(app) -> list[str]:
+    from textual.widgets._footer import FooterKey
+
+    return [k.description for k in app.screen.query(FooterKey)]
+
+
+async def test_the_palette_switches_language_live():
+    from rnntui.app import RnnApp
+    from rnntui.palette import RnnCommands
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "help" in _footer_words(app)
+        commands = {text: callback for text, callback, _help in RnnCommands(app.screen).commands()}
+        switch = [c for t, c in commands.items() if "语言" in t and "中文" in t]
+        assert len(switch) == 1
+        switch[0]()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.language == "zh" and language() == "zh"
+        assert {"帮助", "退出", "图", "播放", "主题"} <= set(_footer_words(app))
+        assert any("帮助" in line for line in _screen_lines(app, (80, 24))[-1:])
+        await pilot.press("2")  # another topic, opened after the switch, is in Chinese too
+        await pilot.pause()
+        assert "帮助" in _footer_words(app)
+        commands = [t for t, _c, _h in RnnCommands(app.screen).commands()]
+        assert any(t.startswith("转到 ") for t in commands) and any("English" in t for t in commands)
+        app.language = "en"
+        await pilot.pause()
+        await pilot.pause()
+        assert "help" in _footer_words(app)
+        await pilot.press("1")  # the first topic, drawn in Chinese before, redraws in English
+        await pilot.pause()
+        await pilot.pause()
+        assert "help" in _footer_words(app)
+
+
+def _in_order(needle: str, hay: str) -> bool:
+    """Every character of needle, in order, in hay: wrapping may split a text, cropping loses some."""
+    pos = 0
+    for ch in needle:
+        if ch.isspace():
+            continue
+        pos = hay.find(ch, pos)
+        if pos < 0:
+            return False
+        pos += 1
+    return True
+
+
+async def test_help_and_footer_in_chinese_fit_80x24():
+    from textual.widgets import Static
+
+    from rnntui.app import RnnApp
+    from rnntui.help import HelpScreen, help_renderable
+    from rnntui.keys import CONTRACT
+
+    app = RnnApp("recurrence", lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lines = _screen_lines(app, (80, 24))
+        assert all(cell_len(line) <= 80 for line in lines)
+        footer = lines[-1]
+        for word in ("帮助", "退出", "图", "播放", "主题", "命令"):
+            assert word in footer, (word, footer)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        width = app.screen.query_one(Static).size.width
+        assert 40 < width < 80
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(help_renderable(app.screen.topic_screen))
+        shown = console.export_text()
+        assert all(cell_len(line) <= width for line in shown.splitlines())
+        for k in CONTRACT:
+            if k.id != "lab":
+                assert _in_order(_(k.does), shown), _(k.does)
+        for word in ("按键", "参数", "当前", "取值范围", "{lo} 到 {hi} 之间的数".format(lo="-2.00", hi="2.00")):
+            assert _in_order(word, shown), word
+        screen = _screen_lines(app, (80, 24))
+        assert all(cell_len(line) <= 80 for line in screen)
+        assert any("按键" in line or "参数" in line for line in screen)
+
+
+def test_layout_helpers_measure_in_cells():
+    from rnntui.widgets.cells import cut, fit
+    from rnntui.widgets.matrix import MatrixSpec, matrix_lines
+    from rnntui.widgets.table import table_text
+    from rnntui.widgets.track import Row, track_text
+
+    assert fit("猫", 3) == "猫 " and fit("梯度消失", 5, more="…") == "梯度…" and cut("隐状态", 5) == "隐状"
+    table = table_text("模型", ("名字", "参数"), [("RNN", "1"), ("长短期记忆", "4")]).plain.splitlines()
+    col = {cell_len(line[:line.index(d)]) for line, d in zip(table[2:], "14")}
+    assert len(col) == 1  # the second column starts at one cell for both rows
+    track = track_text((Row("隐状态", (0.5, "猫猫", None)), Row("h", (0.1, 0.2, 0.3))), 0, 6).plain.splitlines()
+    assert len({cell_len(line) for line in track[1:] if line.strip()}) <= 2
+    mid = [line for line in track if "隐状态" in line][0]
+    other = [line for line in track if line.startswith("h ")][0]
+    assert cell_len(mid[:mid.index("│")]) == cell_len(other[:other.index("│")]) == 6
+    lines = matrix_lines(MatrixSpec(((1.0, 2.0), (3.0, 4.0)), title="注意力", rows=("猫", "跑"), cols=("键", "值")))
+    assert len({l.cell_len for l in lines}) == 1
+
+
+# -- Chinese in PNG and SVG screenshots --------------------------------------------------------------------
+def _cjk_in_catalogue_and_decks() -> set[str]:
+    from rnntui.deck import SHIPPED
+
+    text = PO.read_text(encoding="utf-8") + "".join(p.read_text(encoding="utf-8") for p in SHIPPED.glob("*.toml"))
+    return {ch for ch in text if cell_len(ch) == 2}
+
+
+def test_the_shipped_cjk_font_has_every_character_rnntui_writes():
+    from fontTools.ttLib import TTFont
+
+    from rnntui.glyphs import CJK_SHIPPED
+
+    chars = _cjk_in_catalogue_and_decks()
+    assert len(chars) > 300
+    cmap = TTFont(CJK_SHIPPED).getBestCmap()
+    assert not [ch for ch in chars if ord(ch) not in cmap]
+    assert all(ord(ch) in cmap for ch in "梯度消失爆炸裁剪隐状态细胞遗忘门输入输出注意力机制编码器解码器查询键值残差")
+    assert CJK_SHIPPED.stat().st_size < 2_000_000
+
+
+def _grid(text: str):
+    from rnntui.png import Grid, look_of
+
+    look = look_of(None)
+    row = []
+    for ch in text:
+        row.append((ch, look))
+        if cell_len(ch) == 2:
+            row.append(("", look))
+    return Grid([row], len(row))
+
+
+def test_a_chinese_png_draws_glyphs_not_boxes():
+    from PIL import Image, ImageFont
+
+    from rnntui.glyphs import font_for
+    from rnntui.png import CELL_H, CELL_W, ORIGIN_X, ORIGIN_Y, _glyph, draw
+
+    text = "梯度 ab 猫"
+    scale = 2.0
+    image = Image.open(io.BytesIO(draw(_grid(text), scale))).convert("RGB")
+    background = image.getpixel((int(ORIGIN_X * scale) + 2, image.height - 8))
+    col = 0
+    for ch in text:
+        width = cell_len(ch)
+        box = (round((ORIGIN_X + col * CELL_W) * scale), round(ORIGIN_Y * scale),
+               round((ORIGIN_X + (col + width) * CELL_W) * scale), round((ORIGIN_Y + CELL_H) * scale))
+        inked = int((np.asarray(image.crop(box)) != np.asarray(background)).any(axis=-1).sum())
+        if ch.strip():
+            assert inked > 40, (ch, inked)  # something drawn in the character's cells
+        col += width
+    # …and it is the character, not the font's .notdef box: the glyph differs from what a character the
+    # font lacks (U+FFFF) would draw, and each Chinese character looks different from the other
+    face = font_for("猫")
+    assert face is not None and face.cjk
+    size = round(CELL_W * scale / (1233 / 2048), 2)
+    notdef = ImageFont.truetype(face.path, size, index=face.number).getmask("\uffff")
+    masks = {ch: _glyph(ch, False, size, CELL_W * scale)[0] for ch in "梯度猫"}
+    for ch, mask in masks.items():
+        assert (mask.size, mask.tobytes()) != (notdef.size, bytes(notdef)), ch
+    assert len({m.tobytes() for m in masks.values()}) == 3
+
+
+def test_without_a_cjk_font_a_shot_stops_with_one_line(tmp_path, monkeypatch, capsys):
+    from rnntui import glyphs
+    from rnntui.png import draw
+    from rnntui.state import BadValue
+
+    monkeypatch.setattr(glyphs, "CJK_SHIPPED", tmp_path / "gone.ttf")
+    monkeypatch.setattr(glyphs, "CJK_FALLBACKS", ())
+    monkeypatch.delenv("RNNTUI_CJK_FONT", raising=False)
+    with pytest.raises(BadValue, match="apt-get install fonts-wqy-microhei"):
+        draw(_grid("梯度"))
+    out = tmp_path / "x.png"
+    assert main(["shot", "recurrence/track", "--lang", "zh", "-o", str(out)]) == 2  # its footer is Chinese
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "fonts-wqy-microhei" in err and "RNNTUI_CJK_FONT" in err
+    assert not out.exists()
+    for fmt in ("svg", "png"):
+        assert main(["shot", "recurrence/track", "--lang", "en", "-o", str(tmp_path / f"en.{fmt}")]) == 0
+    monkeypatch.setenv("RNNTUI_CJK_FONT", str(Path(glyphs.__file__).parent / "fonts" / "wqy-microhei-gb2312.ttf"))
+    assert main(["shot", "recurrence/track", "--lang", "zh", "-o", str(out)]) == 0 and out.exists()
+
+
+def test_a_chinese_svg_embeds_the_glyphs_it_uses(tmp_path):
+    import base64
+
+    from fontTools.ttLib import TTFont
+
+    out = tmp_path / "x.svg"
+    assert main(["shot", "recurrence/track", "--lang", "zh", "-o", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    assert "font-family: 'rnntui mono', 'rnntui cjk 1', 'DejaVu Sans Mono', monospace" in svg
+    face = re.search(r'font-family: "rnntui cjk 1";[^}]*base64,([A-Za-z0-9+/=]+)', svg)
+    cmap = TTFont(io.BytesIO(base64.b64decode(face.group(1)))).getBestCmap()
+    assert {ord(ch) for ch in "帮助退出"} <= set(cmap) and len(cmap) < 60  # only what the screen shows
+    assert ">帮<" in svg and ">助<" in svg  # each Chinese character on its own cells
