@@ -30,7 +30,7 @@ def extremes(state):
     """The figure's state at the far end of its axis with every parameter at its top."""
     state = state.to_end(state.AXIS, 1)
     for p in state.params():
-        state = state.to_end(p.name, 1) if p.kind != "choice" else state.nudged(p.name, -1)
+        state = state.to_end(p.name, 1)  # a choice: its last
     return state
 
 

@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Static
+from textual.widgets import ContentSwitcher, Header, Static
 
 from rnntui import keys
 from rnntui.figure import Figure, LabRun
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
+from rnntui.widgets.footer import FittingFooter
 from rnntui.widgets.readouts import param_text
 
 
@@ -35,6 +36,7 @@ class TopicScreen(Screen):
     NUMBER: ClassVar[int] = 0  # its key and place in the lecture; set by the registry
     BINDINGS = keys.bindings("screen")
     EXTRA_BINDINGS: ClassVar[list] = []  # a topic's own keys (Bindings with ids), e.g. Enter on a link
+    SHARED: ClassVar[tuple[str, ...]] = ()  # parameters one value of which holds for every figure that has them
 
     def __init_subclass__(cls, **kwargs) -> None:
         """A topic's letter keys are its figures' toggles, declared once as bindings with ids."""
@@ -62,7 +64,7 @@ class TopicScreen(Screen):
                 for f in self.FIGURES:
                     yield f.view(id=f.id)
             yield Static(id="knobs")
-        yield Footer()
+        yield FittingFooter()
 
     def on_mount(self) -> None:
         self.title = f"rnntui · {self.NUMBER} {self.TOPIC_ID}"
@@ -96,8 +98,20 @@ class TopicScreen(Screen):
         self.redraw()
 
     def set_state(self, state: FigureState) -> None:
-        """Replace the focused figure's state (keys, palette and command line all end here)."""
+        """Replace the focused figure's state (keys, palette and command line all end here). A
+        SHARED parameter that changed is set on every sibling figure that has one of that name."""
+        old = self.states[self.figure.id]
         self.states[self.figure.id] = state
+        for name in self.SHARED:
+            value = getattr(state, name, None)
+            if value is None or getattr(old, name, None) == value:
+                continue
+            for fid, other in self.states.items():
+                if fid != self.figure.id and hasattr(other, name):
+                    try:
+                        self.states[fid] = other.with_value(name, value)
+                    except BadValue:  # outside that figure's range: it keeps its own
+                        pass
         self.redraw()
 
     # -- drawing ----------------------------------------------------------------------------
@@ -141,7 +155,12 @@ class TopicScreen(Screen):
         if knobs:
             items.append(("↑↓ +-", "", False, ""))
         items += [(p.label, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]
-        return param_text(items)
+        line = param_text(items)
+        shared = [p.label for p in state.params() if p.name in self.SHARED
+                  and any(hasattr(s, p.name) for fid, s in self.states.items() if fid != self.figure.id)]
+        if shared:
+            line.append(" ".join(shared) + " shared (all figures)", style="dim")
+        return line
 
     # -- actions (the keyboard contract) ----------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -157,8 +176,8 @@ class TopicScreen(Screen):
     def action_previous_figure(self) -> None:
         self.focus_figure(self.FIGURES[(self.index - 1) % len(self.FIGURES)].id)
 
-    def action_step(self, delta: int) -> None:
-        self.set_state(self.state.nudged(self.state.AXIS, delta))
+    def action_step(self, delta: int, fine: bool = False) -> None:
+        self.set_state(self.state.nudged(self.state.AXIS, delta, fine))
 
     def action_axis_end(self, end: int) -> None:
         self.set_state(self.state.to_end(self.state.AXIS, end))
@@ -170,14 +189,14 @@ class TopicScreen(Screen):
 
     def action_change(self, delta: int) -> None:
         knobs = self.knobs()
-        if not knobs:
-            self.notify("this figure has no parameter to change", timeout=2)
+        if not knobs:  # nothing but the axis: +/- move it by the coarse notch too
+            self.action_step(delta)
             return
         p = knobs[self.chosen[self.figure.id] % len(knobs)]
         self.set_state(self.state.nudged(p.name, delta))
 
     def action_toggle(self, name: str) -> None:
-        self.set_state(self.state.nudged(name, 1))
+        self.set_state(self.state.cycled(name))
 
     def action_reset(self) -> None:
         self.pause()
@@ -226,7 +245,7 @@ class TopicScreen(Screen):
             self.pause()
             self.redraw()
         else:
-            self.action_step(1)
+            self.action_step(1, fine=True)
 
     def pause(self) -> None:
         if self.playing:

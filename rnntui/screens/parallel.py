@@ -179,6 +179,7 @@ class TimingView(FigureView):  # E6
 class ParallelScreen(TopicScreen):
     TOPIC_ID = "parallel"
     TITLE = "What dropping recurrence bought"
+    SHARED = ("mode",)  # recurrent or attention, for the grid and the path alike
     FIGURES = (
         Figure("grid", "Wallclock grid", "F15+F18", GridState, GridView,
                "Rows are positions, columns wallclock steps; a cell lights when its work happens. "

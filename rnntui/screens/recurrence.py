@@ -80,6 +80,7 @@ class ReadoutView(FigureView):
 class RecurrenceScreen(TopicScreen):
     TOPIC_ID = "recurrence"
     TITLE = "One token at a time"
+    SHARED = ("w_h",)  # one W_h for the topic: the track and the readout read the same network
     FIGURES = (
         Figure("track", "Token track", "F1+F3", TrackState, TrackView,
                "The RNN reads left to right and keeps one number, h. Each step mixes the old h with the "
