@@ -138,3 +138,8 @@ def fixed(v, digits: int = 2) -> str:
     if round(v, digits) == 0:
         v = 0.0
     return f"{v:.{digits}f}"
+
+
+def plural(n: int, word: str) -> str:
+    """"1 thread", "4 threads"."""
+    return f"{n} {word}{'' if n == 1 else 's'}"

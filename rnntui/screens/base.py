@@ -23,6 +23,11 @@ from rnntui.widgets.readouts import param_text
 class FigureView(Vertical):
     """Draws one figure's state. Subclasses compose their widgets and fill them in `show`."""
 
+    @property
+    def presenting(self) -> bool:
+        """In `rnntui present` (class -present): no keys but the slide's, so no key hints."""
+        return self.has_class("-present")
+
     def show(self, state: FigureState) -> None:  # pragma: no cover - every view overrides
         raise NotImplementedError
 
@@ -159,7 +164,7 @@ class TopicScreen(Screen):
         shared = [p.label for p in state.params() if p.name in self.SHARED
                   and any(hasattr(s, p.name) for fid, s in self.states.items() if fid != self.figure.id)]
         if shared:
-            line.append(" ".join(shared) + " shared (all figures)", style="dim")
+            line.append(" ".join(shared) + ": all figures", style="dim")  # shared: one value for the topic
         return line
 
     # -- actions (the keyboard contract) ----------------------------------------------------

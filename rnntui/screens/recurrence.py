@@ -32,7 +32,7 @@ class TrackView(FigureView):
             (f"h_{t} = tanh({s.w_h:.2f}·{prev} + {s.w_x:.2f}·{r.tokens[t]} + {s.b:.2f}) = tanh({r.z[t]:.3f}) =",
              f"{r.h[t]:.3f}"),
         ])
-        final = f"{r.h[-1]:.3f}" if t == LAST_T else "not computed yet (end jumps there)"
+        final = f"{r.h[-1]:.3f}" if t == LAST_T else "not computed yet" + ("" if self.presenting else " (end jumps there)")
         self.query_one("#final", Readouts).show([("steps computed", f"{t + 1} of {N_TOKENS}"),
                                                  (f"final state h_{LAST_T}", final)])
         dashed = ("the dashed cells have not been computed, not hidden" if t < LAST_T
