@@ -429,3 +429,16 @@ async def test_random_keys_at_many_sizes_never_crash():
                     if p.kind != "choice":
                         lo, hi = p.bounds(state)
                         assert lo <= getattr(state, p.name) <= hi
+
+
+def test_small_text_at_80_columns_one_thread_and_h_t_minus_1():
+    from rnntui.render import render
+    from rnntui.screens.parallel import ParallelScreen, timing_status
+    timing = render(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(), "txt", (80, 24))
+    assert "~10 s)" in timing  # the status line is whole at 80 columns
+    grid = render(ParallelScreen, ParallelScreen.figure_by_id("grid"), GridState(), "txt", (80, 24))
+    assert "h_{i−1}" in grid and "h_(" not in grid
+
+    class R:
+        status, machine = "measured", {"host": "h", "when": "now", "torch": "2", "threads": 1}
+    assert "1 thread " in timing_status(R()).plain and "t re-runs" not in timing_status(R(), True).plain

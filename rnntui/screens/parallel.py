@@ -26,7 +26,7 @@ class GridView(FigureView):  # F15+F18
     def show(self, s: GridState) -> None:
         r = s.readings()
         if s.mode == "recurrent":
-            why = f"recurrent: position i waits for h_(i−1), depth {r.depth}"
+            why = f"recurrent: position i waits for h_{{i−1}}, depth {r.depth}"
         else:
             why = f"attention: positions read only the inputs, depth {r.depth}"
         self.query_one("#what", Readouts).show([("", why), ("outputs ready", f"{r.outputs_ready} of {s.n}")])
@@ -128,7 +128,7 @@ def timing_status(r, presenting: bool = False) -> Text:
     elif r.status == "problem":
         out.append(r.note, style=f"bold {BAD}")
     elif r.status == "unmeasured":
-        out.append("not measured on this machine yet", style="bold")
+        out.append("not measured here yet", style="bold")
         out.append("" if presenting else ": t runs it (torch, in the background, ~10 s)")
     else:
         m = r.machine

@@ -125,7 +125,8 @@ class WindowView(SizedView):
             ("forward", f"h_{last} = {r.h_last:.4f} for every k: the states row never changes")])
         self.query_one("#backward", Readouts).show([
             (f"backward ∂h_{last}/∂h_t:", " … ".join(f"{g:.4f}" for g in (r.grads[r.first_inside], r.grads[-1]))
-             + f" inside; exactly 0 in the {r.dropped} dashed cells")])
+             + (f" inside; exactly 0 in the {r.dropped} dashed cells" if r.dropped
+                else " inside; no cell is cut at this k"))])
         self.query_one("#stored", Readouts).show([
             ("activations stored for backward", f"{r.stored} of {r.n}"),
             (f"∂h_{last}/∂W_h seen", f"{r.weight_grad:.4f} of {r.weight_grad_full:.4f}")])
