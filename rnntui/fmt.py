@@ -140,6 +140,6 @@ def fixed(v, digits: int = 2) -> str:
     return f"{v:.{digits}f}"
 
 
-def plural(n: int, word: str) -> str:
-    """"1 thread", "4 threads"."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def plural(n, word: str = "") -> str:
+    """"1 thread", "4 threads" (a count that is not a number is shown as it is)."""
+    return f"{n} {word}{'' if n == 1 else 's'}".rstrip()
