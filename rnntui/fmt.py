@@ -156,3 +156,8 @@ def sig(v, digits: int = 2) -> str:
     if (word := _finite(v)) is not None:
         return word
     return f"{v:.{digits}g}"
+
+
+def plural(n, word: str = "") -> str:
+    """"1 thread", "4 threads" (a count that is not a number is shown as it is)."""
+    return f"{n} {word}{'' if n == 1 else 's'}".rstrip()

@@ -33,6 +33,7 @@ class PresentApp(App):
     #slide-title { height: auto; padding: 0 2; margin-top: 1; }
     #slide-words { height: auto; padding: 0 2; color: $text-muted; }
     #slide-views { height: 1fr; padding: 0 2; }
+    FigureView.-present { align: center middle; }
     #slide-foot { height: 1; padding: 0 2; color: $text-muted; }
     """
     BINDINGS = [
@@ -61,7 +62,7 @@ class PresentApp(App):
         views = {view_id(f): f.figure.view for f in self.deck.frames}
         with ContentSwitcher(id="slide-views", initial=view_id(self.frame)):
             for vid, view in views.items():
-                yield view(id=vid)
+                yield view(id=vid, classes="-present")
         yield Static(id="slide-foot")
 
     def on_mount(self) -> None:

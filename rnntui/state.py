@@ -13,6 +13,9 @@ from typing import Any, ClassVar
 from rnntui.i18n import _
 
 
+PRESSES = 20  # a coarse press (←/→, +/-) crosses any range in at most this many presses
+
+
 class BadValue(ValueError):
     """A parameter name or value the figure does not accept; the message is one line."""
 
@@ -28,11 +31,40 @@ class Param:
     label: str = ""
     key: str = ""  # a letter that cycles a choice
     fmt: str = ".2f"
+    coarse: float = 0.0  # what one press moves (0: automatic, see `coarse_notch`); `notch` is the fine step
+    log: bool = False  # a press moves along a ladder: powers of 2 (whole numbers) or 1-2-5 (decimals)
 
     def bounds(self, state: Any) -> tuple[float, float]:
         lo = getattr(state, self.lo) if isinstance(self.lo, str) else self.lo
         hi = getattr(state, self.hi) if isinstance(self.hi, str) else self.hi
         return lo, hi
+
+    def coarse_notch(self, state: Any) -> float:
+        """One key press: `coarse` if given, else the notch, grown to a round multiple (×2, ×5, ×10,
+        …) so that lo reaches hi in at most PRESSES presses; shift+←/→ keep the fine notch."""
+        if self.coarse:
+            return self.coarse
+        lo, hi = self.bounds(state)
+        need = math.ceil((hi - lo) / self.notch / PRESSES - 1e-9)
+        factor, rungs = 1, (2, 5 / 2, 2)  # 1, 2, 5, 10, 20, 50, …
+        while factor < need:
+            factor = round(factor * rungs[0])
+            rungs = rungs[1:] + rungs[:1]
+        return self.notch * factor
+
+    def ladder(self, value: float, notches: int, lo: float, hi: float) -> float:
+        """`value` moved `notches` rungs along the log ladder (snapping to a rung first)."""
+        rungs = (1, 2) if self.kind == "int" else (1, 2, 5)
+        values, e = [], math.floor(math.log10(max(lo, 1e-12))) - 1
+        while not values or values[-1] < hi:
+            values += [r * 10.0 ** e for r in rungs] if self.kind != "int" else [2.0 ** e]
+            e += 1
+        values = sorted({min(max(v, lo), hi) for v in values if v > 0} | {lo, hi})
+        new = value
+        for _ in range(abs(notches)):
+            new = next((v for v in values if v > new * (1 + 1e-9)), hi) if notches > 0 else \
+                next((v for v in reversed(values) if v < new * (1 - 1e-9)), lo)
+        return new
 
     def allowed(self, state: Any) -> str:
         if self.kind == "choice":
@@ -118,20 +150,41 @@ class FigureState:
                 changes[p.name] = min(max(value, lo), hi)
         return replace(self, **changes) if changes else self
 
-    def nudged(self, name: str, notches: int) -> "FigureState":
-        """Move a parameter by whole notches (a choice cycles), staying in range."""
+    def nudged(self, name: str, notches: int, fine: bool = False) -> "FigureState":
+        """Move a parameter by whole presses, staying in range. A press is the coarse notch (a
+        round multiple of the notch, landing on multiples of it; or a rung of the log ladder);
+        `fine` moves by the notch itself. A choice moves along its list and stops at the ends
+        (letter keys wrap instead: `cycled`)."""
         p = self.param(name)
         value = getattr(self, name)
         if p.kind == "choice":
-            i = (p.choices.index(value) + notches) % len(p.choices)
+            i = min(max(p.choices.index(value) + notches, 0), len(p.choices) - 1)
             return replace(self, **{name: p.choices[i]})
         lo, hi = p.bounds(self)
-        new = min(max(value + notches * p.notch, lo), hi)
+        step = p.notch if fine else p.coarse_notch(self)
+        if p.log and not fine:
+            new = p.ladder(value, notches, lo, hi)
+        elif step == p.notch:
+            new = value + notches * step
+        else:  # land on multiples of the coarse notch: 0.9 → 1.0 → 1.2 with a notch of 0.2
+            k = math.floor(value / step + 1e-9) + notches if notches > 0 else math.ceil(value / step - 1e-9) + notches
+            new = k * step
+        new = min(max(new, lo), hi)
         new = int(round(new)) if p.kind == "int" else round(new, 10)
         return replace(self, **{name: new}).clamped()
 
+    def cycled(self, name: str) -> "FigureState":
+        """A letter key: the next choice, wrapping from the last to the first."""
+        p = self.param(name)
+        if p.kind != "choice":
+            return self.nudged(name, 1)
+        i = (p.choices.index(getattr(self, name)) + 1) % len(p.choices)
+        return replace(self, **{name: p.choices[i]})
+
     def to_end(self, name: str, end: int) -> "FigureState":
         p = self.param(name)
+        if p.kind == "choice":
+            return replace(self, **{name: p.choices[0 if end < 0 else -1]})
         lo, hi = p.bounds(self)
         return replace(self, **{name: lo if end < 0 else hi}).clamped()
 

@@ -35,7 +35,7 @@ def extremes(state):
     """The figure's state at the far end of its axis with every parameter at its top."""
     state = state.to_end(state.AXIS, 1)
     for p in state.params():
-        state = state.to_end(p.name, 1) if p.kind != "choice" else state.nudged(p.name, -1)
+        state = state.to_end(p.name, 1)  # a choice: its last
     return state
 
 
@@ -81,3 +81,48 @@ def test_snapshot_recurrence_track(snap_compare):
     async def steps(pilot):
         await pilot.press("right", "right", "right")
     assert snap_compare(RnnApp("recurrence", "track"), terminal_size=(80, 24), run_before=steps)
+
+
+def _drawn_box(text: str, region) -> tuple[int, int]:
+    """(width, height) of the bounding box of the non-blank cells inside `region`."""
+    rows = text.splitlines()
+    xs, ys = [], []
+    for y in range(region.y, region.y + region.height):
+        line = rows[y] if y < len(rows) else ""
+        for x in range(region.x, min(region.x + region.width, len(line))):
+            if line[x] != " ":
+                xs.append(x)
+                ys.append(y)
+    return (max(xs) - min(xs) + 1, max(ys) - min(ys) + 1) if xs else (0, 0)
+
+
+async def _boxes(size) -> dict:
+    from textual.widgets import ContentSwitcher
+    boxes = {}
+    async with Session(size) as session:
+        for screen in topics():
+            for f in screen.FIGURES:
+                text = (await session.frame(screen, f, f.state_type(), ("txt",)))["txt"]
+                panel = session.app.topic_screen().query_one(ContentSwitcher).region
+                boxes[f"{screen.TOPIC_ID}/{f.id}"] = _drawn_box(text, panel)
+    return boxes
+
+
+async def test_every_figure_grows_with_its_panel_from_80x24_to_200x60():
+    small, large = await _boxes((80, 24)), await _boxes((200, 60))
+    for where, (w, h) in small.items():
+        big_w, big_h = large[where]
+        assert big_w >= 1.2 * w and big_h > h, (where, (w, h), (big_w, big_h))
+
+
+async def test_present_mode_centres_the_figure_and_drops_key_hints():
+    from rnntui.deck import load
+    deck = load("lecture")
+    async with Session((120, 40), deck=deck) as session:
+        text = (await session.slide(0, ("txt",)))["txt"]
+        rows = text.splitlines()
+        assert any(r.strip() for r in rows[20:38]), text  # the lower half holds the figure too
+        assert "┌" in "".join(rows[20:38]) or "│" in "".join(rows[20:38])
+        for i, frame in enumerate(deck.frames[:12]):
+            text = (await session.slide(i, ("txt",)))["txt"]
+            assert "jumps there" not in text and "press t" not in text and "t re-runs" not in text, frame

@@ -212,7 +212,9 @@ async def test_stepping_and_play_move_the_cursor_and_resizing_mid_play_is_safe()
     app = RnnApp("gradients", "product")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.topic_screen()
-        await pilot.press("right", "right")
+        await pilot.press("right")  # hop 0…199: a press is 10 hops, shift+→ one
+        assert screen.state.hop == 10
+        await pilot.press("home", "shift+right", "shift+right")
         assert screen.state.hop == 2
         await pilot.press("space")
         assert screen.playing

@@ -24,7 +24,7 @@ async def test_stepping_choosing_changing_and_reset():
         await pilot.press("plus")  # the first parameter, W_h
         assert s.state.w_h == pytest.approx(1.0)
         await pilot.press("down", "minus")  # W_x
-        assert s.state.w_x == pytest.approx(0.7)
+        assert s.state.w_x == pytest.approx(0.6)  # a press is 0.2 here: -2…2 in 20 presses
         await pilot.press("r")
         assert s.state == type(s.state)()
 
@@ -53,7 +53,7 @@ async def test_figures_toggles_help_and_topic_keys():
         await pilot.press("shift+tab")
         assert s.figure.id == "tanh"
         await pilot.press("right")
-        assert s.state.z == 0.25
+        assert s.state.z == 0.5  # -4…4 in 16 presses of 0.5 (shift+→: 0.25)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         from rnntui.help import help_renderable
@@ -112,3 +112,45 @@ async def test_palette_jumps_to_a_figure_and_sets_a_parameter():
         await pilot.press("ctrl+a", "ctrl+k", *"2", "enter")  # clear the prompt, type 2
         await pilot.pause(0.2)
         assert s.state.b_f == 2.0
+
+
+async def test_plus_minus_move_the_axis_coarsely_where_a_figure_has_no_other_parameter():
+    app = RnnApp("gradients", "clipping")
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = screen_of(app)
+        assert s.state.threshold == 5.0
+        await pilot.press("plus", "plus")
+        assert s.state.threshold == 15.0 and not app._notifications
+        await pilot.press("shift+left")  # the fine notch
+        assert s.state.threshold == 14.5
+
+
+async def test_w_h_is_one_value_for_the_whole_topic():
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(100, 30)) as pilot:
+        s = screen_of(app)
+        await pilot.press("plus", "plus", "plus")  # W_h 0.9 → 1.0 → 1.2 → 1.4
+        assert s.state.w_h == pytest.approx(1.4)
+        assert s.states["readout"].w_h == pytest.approx(1.4)  # the sibling follows
+        assert "W_h: all figures" in s.param_line().plain  # the param line says it is shared
+        await pilot.press("tab", "tab")
+        assert s.figure.id == "readout" and s.state.readings() == type(s.state)(w_h=1.4).readings()
+
+
+async def test_every_figures_footer_ends_with_a_whole_item_at_80_columns():
+    from textual.widgets._footer import FooterKey
+
+    from rnntui.render import Session
+    from rnntui.topics import topics
+    async with Session((80, 24)) as session:
+        for screen in topics():
+            for f in screen.FIGURES:
+                text = (await session.frame(screen, f, f.state_type(), ("txt",)))["txt"]
+                last = text.splitlines()[-1]
+                keys = list(session.app.topic_screen().query(FooterKey))
+                palette = [k for k in keys if k.has_class("-command-palette")][0]
+                for k in keys:
+                    if k is not palette:
+                        assert k.region.right <= palette.region.x, (f.id, k.description)
+                        assert f"{k.key_display} {k.description}" in last, (f.id, k.description, last)
+                assert last.rstrip().endswith("palette") and "▏" in last, (f.id, last)

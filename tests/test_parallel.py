@@ -70,7 +70,7 @@ def test_grid_at_n8_step8_reads_8_sequential_steps_and_8_of_64_busy():
     assert len(rows) == 8 and all(len(r) == 1 for r in runs)  # every position lit exactly once
     starts = [re.search(r"[█▒]", line).start() for line in rows]
     assert starts == sorted(set(starts))  # each one step later than the one before: the diagonal
-    assert "▒" in rows[-1] and all("▒" not in line for line in rows[:-1])  # the last works "now"
+    assert "█" in rows[-1] and all("▒" not in line for line in rows)  # at the end nothing is still working
 
 
 def test_wallclock_step_is_bounded_by_n_and_clamps_when_n_shrinks():
@@ -429,3 +429,16 @@ async def test_random_keys_at_many_sizes_never_crash():
                     if p.kind != "choice":
                         lo, hi = p.bounds(state)
                         assert lo <= getattr(state, p.name) <= hi
+
+
+def test_small_text_at_80_columns_one_thread_and_h_t_minus_1():
+    from rnntui.render import render
+    from rnntui.screens.parallel import ParallelScreen, timing_status
+    timing = render(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(), "txt", (80, 24))
+    assert "~10 s)" in timing  # the status line is whole at 80 columns
+    grid = render(ParallelScreen, ParallelScreen.figure_by_id("grid"), GridState(), "txt", (80, 24))
+    assert "h_{i−1}" in grid and "h_(" not in grid
+
+    class R:
+        status, machine = "measured", {"host": "h", "when": "now", "torch": "2", "threads": 1}
+    assert "1 thread " in timing_status(R()).plain and "t re-runs" not in timing_status(R(), True).plain

@@ -58,3 +58,11 @@ def test_readout_heads():
     h7 = rnn.rnn_states()[1][-1]
     assert list(cls) == [LAST_T] and abs(cls[LAST_T] - 1 / (1 + math.exp(-2 * h7))) < 1e-12
     assert list(ReadoutState(head="seq", step=4).outputs()) == [0, 1, 2, 3, 4]
+
+
+def test_a_negative_factor_is_bracketed_in_the_written_step():
+    from rnntui.render import render
+    from rnntui.screens.recurrence import RecurrenceScreen
+    f = RecurrenceScreen.figure_by_id("track")
+    text = render(RecurrenceScreen, f, TrackState(w_h=0.0, step=3), "txt", (100, 30))
+    assert "0.00·(-0.380)" in text and "·-" not in text  # h_2 = tanh(0.8·(-0.5)) = -0.380

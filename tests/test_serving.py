@@ -289,3 +289,13 @@ def test_snapshot_kvcache_at_131072_tokens(snap_compare):
     from rnntui.app import RnnApp
 
     assert snap_compare(RnnApp("serving", "kvcache"), terminal_size=(80, 24), run_before=steps)
+
+
+def test_the_window_speaks_of_dashed_cells_only_while_some_remain():
+    from rnntui.figures.serving import WindowState
+    from rnntui.render import render
+    from rnntui.screens.serving import ServingScreen
+    f = ServingScreen.figure_by_id("window")
+    full = render(ServingScreen, f, WindowState(window=8), "txt", (100, 30))
+    assert "dashed" not in full and "no cell is cut" in full
+    assert "in the 5 dashed cells" in render(ServingScreen, f, WindowState(window=3), "txt", (100, 30))

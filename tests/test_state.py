@@ -33,7 +33,8 @@ def test_choice_values_and_cycling():
     assert s.with_value("head", "SEQ").head == "seq"
     with pytest.raises(BadValue, match="one of cls, seq"):
         s.with_value("head", "tree")
-    assert s.nudged("head", 1).head == "seq" and s.nudged("head", 2).head == "cls"
+    assert s.nudged("head", 1).head == "seq" and s.nudged("head", 2).head == "seq"  # +/- stop at the ends
+    assert s.cycled("head").cycled("head").head == "cls"  # the letter wraps
 
 
 def test_nudge_moves_by_notches_and_stops_at_the_bounds():
@@ -47,8 +48,11 @@ def test_nudge_moves_by_notches_and_stops_at_the_bounds():
 def test_notches_do_not_accumulate_float_error():
     s = TrackState(w_h=0.0)
     for _ in range(7):
-        s = s.nudged("w_h", 1)
+        s = s.nudged("w_h", 1, fine=True)
     assert s.w_h == 0.7 and f"{s.w_h:.2f}" == "0.70"
+    for _ in range(3):
+        s = s.nudged("w_h", 1)  # coarse presses of 0.2 land on 0.8, 1.0, 1.2 exactly
+    assert s.w_h == 1.2 and f"{s.w_h:.2f}" == "1.20"
 
 
 def test_axis_end():
@@ -74,3 +78,53 @@ def test_list_numbers_topics_as_the_keys_do():
     heads = [line.split()[:2] for line in list_text().splitlines() if not line.startswith(" ")]
     assert heads == [[str(spec_order.index(t.TOPIC_ID) + 1), t.TOPIC_ID] for t in topics()]
     assert ["6", "parallel"] in heads
+
+
+def _every_param():
+    from rnntui.topics import topics
+    for screen in topics():
+        for f in screen.FIGURES:
+            for p in f.state_type.params():
+                yield f"{screen.TOPIC_ID}/{f.id}", f.state_type(), p
+
+
+def test_every_numeric_parameter_crosses_its_range_in_at_most_20_presses():
+    for where, state, p in _every_param():
+        if p.kind == "choice":
+            continue
+        state = state.to_end(p.name, -1)
+        hi = p.bounds(state)[1]
+        for presses in range(1, 21):
+            state = state.nudged(p.name, 1)
+            if getattr(state, p.name) >= hi:
+                break
+        assert getattr(state, p.name) == hi, (where, p.name, getattr(state, p.name))
+        assert presses <= 20
+
+
+def test_a_coarse_press_lands_on_round_values_and_shift_keeps_the_fine_notch():
+    from rnntui.figures.gradients import ClipState
+    s = TrackState()  # W_h -2…2: a press is 0.2, from 0.9 to the next multiple
+    assert s.nudged("w_h", 1).w_h == pytest.approx(1.0) and s.nudged("w_h", 3).w_h == pytest.approx(1.4)
+    assert s.nudged("w_h", 1, fine=True).w_h == pytest.approx(1.0)
+    clip = ClipState()  # 0.5 … 100 by 0.5 took 158 presses from 5 to 84: now 15 coarse and 8 fine
+    coarse = clip
+    for _ in range(15):
+        coarse = coarse.nudged("threshold", 1)
+    assert coarse.threshold == 80
+    fine = coarse
+    for _ in range(8):
+        fine = fine.nudged("threshold", 1, fine=True)
+    assert fine.threshold == 84
+    from rnntui.figures.lstm import ParamsState
+    assert ParamsState(d=1024).nudged("d", 1).d == 2048 and ParamsState(d=768).nudged("d", -1).d == 512  # log
+
+
+def test_choices_stop_at_the_ends_on_plus_minus_and_wrap_on_their_letter():
+    from rnntui.figures.gradients import BpttState
+    s = BpttState()
+    last = s.param("c").choices[-1]
+    at_end = s.to_end("c", 1)
+    assert at_end.c == last and at_end.nudged("c", 1).c == last  # + stops at the top
+    assert at_end.to_end("c", -1).nudged("c", -1).c == s.param("c").choices[0]
+    assert at_end.cycled("c").c == s.param("c").choices[0]  # a letter key wraps

@@ -57,7 +57,7 @@ class Stepped(FigureState):
             raise BadValue(f"{name}={value}: expected one of " + ", ".join(map(str, allowed)))
         return state
 
-    def nudged(self, name, notches):
+    def nudged(self, name, notches, fine=False):
         allowed = self.LISTED.get(name)
         value = getattr(self, name)
         if allowed and notches:
@@ -66,7 +66,7 @@ class Stepped(FigureState):
         if name in self.GEOMETRIC and notches:
             lo, hi = self.param(name).bounds(self)
             return replace(self, **{name: int(min(max(_power_step(value, notches), lo), hi))})
-        return super().nudged(name, notches)
+        return super().nudged(name, notches, fine)
 
 
 # -- qkv -------------------------------------------------------------------------------------------
@@ -312,9 +312,9 @@ class BlockState(Stepped):
     GEOMETRIC: ClassVar[tuple] = ("n",)
     norm: str = param("post", "choice", choices=bl.NORMS, key="l", label="LayerNorm")
     activation: str = param("relu", "choice", choices=bl.ACTIVATIONS, key="a", label="FFN")
-    d: int = param(768, "int", lo=64, hi=16384, notch=64, label="d", fmt="d")
-    d_ff: int = param(3072, "int", lo=64, hi=65536, notch=256, label="d_ff", fmt="d")
-    layers: int = param(12, "int", lo=1, hi=128, label="layers", fmt="d")
+    d: int = param(768, "int", lo=64, hi=16384, notch=64, label="d", fmt="d", log=True)
+    d_ff: int = param(3072, "int", lo=64, hi=65536, notch=256, label="d_ff", fmt="d", log=True)
+    layers: int = param(12, "int", lo=1, hi=128, label="layers", fmt="d", log=True)
     n: int = param(512, "int", lo=1, hi=131072, label="tokens n", fmt="d")
     stage: int = param(0, "int", lo=0, hi=7, label="stage", fmt="d")
 

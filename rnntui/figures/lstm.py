@@ -234,7 +234,7 @@ class ParamsState(FigureState):
     """F17: parameters of RNN, GRU and LSTM as whole blocks of 2d² + d."""
 
     AXIS: ClassVar[str] = "d"
-    d: int = param(1024, "int", lo=64, hi=4096, notch=64, fmt="d")
+    d: int = param(1024, "int", lo=64, hi=4096, notch=64, fmt="d", log=True)
 
     def read(self) -> ParamsReadings:
         block, budget = lstm.block(self.d), lstm.param_count("LSTM", self.d)

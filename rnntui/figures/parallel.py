@@ -33,10 +33,10 @@ class Geometric(FigureState):
 
     GEOMETRIC: ClassVar[dict[str, int]] = {}
 
-    def nudged(self, name: str, notches: int) -> FigureState:
+    def nudged(self, name: str, notches: int, fine: bool = False) -> FigureState:
         base = self.GEOMETRIC.get(name)
         if base is None or not notches:
-            return super().nudged(name, notches)
+            return super().nudged(name, notches, fine)
         lo, hi = self.param(name).bounds(self)
         new = min(max(_power_step(getattr(self, name), notches, base), lo), hi)
         return replace(self, **{name: int(new)}).clamped()

@@ -118,10 +118,10 @@ class KvState(FigureState):
             raise BadValue(f"context={value}: expected a power of two from {CONTEXTS[0]:,} to {CONTEXTS[-1]:,}")
         return state
 
-    def nudged(self, name, notches):
+    def nudged(self, name, notches, fine=False):
         """The context moves in ×2 steps; everything else as usual."""
         if name != "context":
-            return super().nudged(name, notches)
+            return super().nudged(name, notches, fine)
         i = min(max(CONTEXTS.index(self.context) + notches, 0), len(CONTEXTS) - 1) if self.context in CONTEXTS else 0
         return super().with_value("context", CONTEXTS[i])
 

@@ -24,6 +24,11 @@ from rnntui.widgets.readouts import param_text
 class FigureView(Vertical):
     """Draws one figure's state. Subclasses compose their widgets and fill them in `show`."""
 
+    @property
+    def presenting(self) -> bool:
+        """In `rnntui present` (class -present): no keys but the slide's, so no key hints."""
+        return self.has_class("-present")
+
     def show(self, state: FigureState) -> None:  # pragma: no cover - every view overrides
         raise NotImplementedError
 
@@ -41,6 +46,7 @@ class TopicScreen(Screen):
     NUMBER: ClassVar[int] = 0  # its key and place in the lecture; set by the registry
     BINDINGS = keys.bindings("screen")
     EXTRA_BINDINGS: ClassVar[list] = []  # a topic's own keys (Bindings with ids), e.g. Enter on a link
+    SHARED: ClassVar[tuple[str, ...]] = ()  # parameters one value of which holds for every figure that has them
 
     def __init_subclass__(cls, **kwargs) -> None:
         """A topic's letter keys are its figures' toggles, declared once as bindings with ids."""
@@ -103,8 +109,20 @@ class TopicScreen(Screen):
         self.redraw()
 
     def set_state(self, state: FigureState) -> None:
-        """Replace the focused figure's state (keys, palette and command line all end here)."""
+        """Replace the focused figure's state (keys, palette and command line all end here). A
+        SHARED parameter that changed is set on every sibling figure that has one of that name."""
+        old = self.states[self.figure.id]
         self.states[self.figure.id] = state
+        for name in self.SHARED:
+            value = getattr(state, name, None)
+            if value is None or getattr(old, name, None) == value:
+                continue
+            for fid, other in self.states.items():
+                if fid != self.figure.id and hasattr(other, name):
+                    try:
+                        self.states[fid] = other.with_value(name, value)
+                    except BadValue:  # outside that figure's range: it keeps its own
+                        pass
         self.redraw()
 
     # -- drawing ----------------------------------------------------------------------------
@@ -164,7 +182,12 @@ class TopicScreen(Screen):
         if knobs:
             items.append(("↑↓ +-", "", False, ""))
         items += [(p.label, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]
-        return param_text(items)
+        line = param_text(items)
+        shared = [p.label for p in state.params() if p.name in self.SHARED
+                  and any(hasattr(s, p.name) for fid, s in self.states.items() if fid != self.figure.id)]
+        if shared:
+            line.append(" ".join(shared) + ": all figures", style="dim")  # shared: one value for the topic
+        return line
 
     # -- actions (the keyboard contract) ----------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -180,8 +203,8 @@ class TopicScreen(Screen):
     def action_previous_figure(self) -> None:
         self.focus_figure(self.FIGURES[(self.index - 1) % len(self.FIGURES)].id)
 
-    def action_step(self, delta: int) -> None:
-        self.set_state(self.state.nudged(self.state.AXIS, delta))
+    def action_step(self, delta: int, fine: bool = False) -> None:
+        self.set_state(self.state.nudged(self.state.AXIS, delta, fine))
 
     def action_axis_end(self, end: int) -> None:
         self.set_state(self.state.to_end(self.state.AXIS, end))
@@ -193,14 +216,14 @@ class TopicScreen(Screen):
 
     def action_change(self, delta: int) -> None:
         knobs = self.knobs()
-        if not knobs:
-            self.notify(_("this figure has no parameter to change"), timeout=2)
+        if not knobs:  # nothing but the axis: +/- move it by the coarse notch too
+            self.action_step(delta)
             return
         p = knobs[self.chosen[self.figure.id] % len(knobs)]
         self.set_state(self.state.nudged(p.name, delta))
 
     def action_toggle(self, name: str) -> None:
-        self.set_state(self.state.nudged(name, 1))
+        self.set_state(self.state.cycled(name))
 
     def action_reset(self) -> None:
         self.pause()
@@ -249,7 +272,7 @@ class TopicScreen(Screen):
             self.pause()
             self.redraw()
         else:
-            self.action_step(1)
+            self.action_step(1, fine=True)
 
     def pause(self) -> None:
         if self.playing:

@@ -178,6 +178,7 @@ class BpttView(FigureView):
 class GradientsScreen(TopicScreen):
     TOPIC_ID = "gradients"
     TITLE = "Why gradients die in the loop"
+    SHARED = ("w_h", "act")  # one network: hop, backward, factors and product (and bptt's act)
     FIGURES = (
         Figure("hop", "One hop back", "F5", HopState, HopView,
                "Going back one step multiplies the gradient by act'(z_t)·W_h. The slope is at most 1, "

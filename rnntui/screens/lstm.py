@@ -187,6 +187,7 @@ class ParamsView(FigureView):
 class LstmScreen(TopicScreen):
     TOPIC_ID = "lstm"
     TITLE = "The gate that keeps the product alive"
+    SHARED = ("b_f",)  # the forget-gate bias of the cell and of the bias figure
     FIGURES = (
         Figure("cell", "The cell on the token track", "F10", CellState, CellView,
                "c runs on a plain line: c_t = f·c_{t−1} + i·ĉ_t, one multiply and one add, no W, no tanh. "

@@ -7,7 +7,7 @@ from textual.widgets import Static
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
-from rnntui.fmt import ms, pct, progress_bar, share_words, si, times
+from rnntui.fmt import ms, pct, plural, progress_bar, share_words, si, times
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
@@ -26,7 +26,7 @@ class GridView(FigureView):  # F15+F18
     def show(self, s: GridState) -> None:
         r = s.readings()
         if s.mode == "recurrent":
-            why = f"recurrent: position i waits for h_(i−1), depth {r.depth}"
+            why = f"recurrent: position i waits for h_{{i−1}}, depth {r.depth}"
         else:
             why = f"attention: positions read only the inputs, depth {r.depth}"
         self.query_one("#what", Readouts).show([("", why), ("outputs ready", f"{r.outputs_ready} of {s.n}")])
@@ -116,24 +116,24 @@ class CapacityView(FigureView):  # F14
             [("", "gates choose what stays in the state, not how big it is: doubling n halves every share")])
 
 
-def timing_status(r) -> Text:
+def timing_status(r, presenting: bool = False) -> Text:
     out = Text(no_wrap=True, overflow="ellipsis")
     if r.status == "measuring":
         done, total, label = r.progress
         out.append("measuring ", style="bold")
         out.append(f"{label}  ▕{progress_bar(done, total)}▏ {done}/{total}   ")
-        out.append("t cancels", style="dim")
+        out.append("" if presenting else "t cancels", style="dim")
     elif r.status == "note":
         out.append(r.note, style="bold")
     elif r.status == "problem":
         out.append(r.note, style=f"bold {BAD}")
     elif r.status == "unmeasured":
-        out.append("not measured on this machine yet: ", style="bold")
-        out.append("press t to run (torch, in the background, ~10 s)")
+        out.append("not measured here yet", style="bold")
+        out.append("" if presenting else ": t runs it (torch, in the background, ~10 s)")
     else:
         m = r.machine
-        out.append(f"measured on {m['host']} {m['when']}, torch {m['torch']}, {m['threads']} threads  ")
-        out.append("t re-runs", style="dim")
+        out.append(f"measured on {m['host']} {m['when']}, torch {m['torch']}, {plural(m['threads'], 'thread')}  ")
+        out.append("" if presenting else "t re-runs", style="dim")
     return out
 
 
@@ -144,8 +144,14 @@ class TimingView(FigureView):  # E6
         yield Readouts(id="compare")
         yield Readouts(id="convention")
 
+    def on_resize(self) -> None:  # the table's rows spread out on a tall terminal
+        if getattr(self, "last", None) is not None:
+            self.show(self.last)
+
     def show(self, s: TimingState) -> None:
+        self.last = s
         r = s.readings()
+        gap = "\n\n" if (self.size.height or 0) >= 24 else "\n"
         table = Text(no_wrap=True, overflow="crop")
         table.append(f"{'T':>5}  {'FLOPs RNN':>9} {'attn':>6} {'RNN/attn':>8}   {'time RNN':>9} {'attn':>8}"
                      f"   {'GFLOP/s RNN':>11} {'attn':>5}\n", style="dim")
@@ -156,8 +162,9 @@ class TimingView(FigureView):  # E6
                          f"{row.rnn_gflop_s:>11.1f} {row.attention_gflop_s:>5.1f}")
             else:
                 line += f"{'—':>9} {'—':>8}   {'—':>11} {'—':>5}"
-            table.append(line + ("\n" if row is not r.table[-1] else ""), style="bold reverse" if row.T == s.T else "")
-        self.query_one("#status", Static).update(timing_status(r))
+            table.append(line, style="bold reverse" if row.T == s.T else "")
+            table.append(gap if row is not r.table[-1] else "")
+        self.query_one("#status", Static).update(timing_status(r, self.presenting))
         self.query_one("#table", Static).update(table)
         here, seed = r.here, r.seed_laptop
         said = f"RNN does {share_words(here.flop_ratio)}, " + (
@@ -179,6 +186,7 @@ class TimingView(FigureView):  # E6
 class ParallelScreen(TopicScreen):
     TOPIC_ID = "parallel"
     TITLE = "What dropping recurrence bought"
+    SHARED = ("mode",)  # recurrent or attention, for the grid and the path alike
     FIGURES = (
         Figure("grid", "Wallclock grid", "F15+F18", GridState, GridView,
                "Rows are positions, columns wallclock steps; a cell lights when its work happens. "

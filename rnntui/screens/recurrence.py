@@ -4,6 +4,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from rnntui.figure import Figure
+from rnntui.fmt import paren
 from rnntui.figures.recurrence import LAST_T, N_TOKENS, ReadoutState, TanhState, TrackState
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
@@ -27,12 +28,12 @@ class TrackView(FigureView):
     def show(self, s: TrackState) -> None:
         r, t = s.readings(), s.step
         self.query_one(TokenTrack).show((Row("h", upto(r.h, t), "→"), Row("x", r.tokens)), t)
-        prev = f"{r.h_prev:.3f}" if t else "0"
+        prev = paren(r.h_prev) if t else "0"
         self.query_one("#step", Readouts).show([
-            (f"h_{t} = tanh({s.w_h:.2f}·{prev} + {s.w_x:.2f}·{r.tokens[t]} + {s.b:.2f}) = tanh({r.z[t]:.3f}) =",
+            (f"h_{t} = tanh({s.w_h:.2f}·{prev} + {s.w_x:.2f}·{paren(r.tokens[t], 1)} + {s.b:.2f}) = tanh({r.z[t]:.3f}) =",
              f"{r.h[t]:.3f}"),
         ])
-        final = f"{r.h[-1]:.3f}" if t == LAST_T else "not computed yet (end jumps there)"
+        final = f"{r.h[-1]:.3f}" if t == LAST_T else "not computed yet" + ("" if self.presenting else " (end jumps there)")
         self.query_one("#final", Readouts).show([("steps computed", f"{t + 1} of {N_TOKENS}"),
                                                  (f"final state h_{LAST_T}", final)])
         dashed = ("the dashed cells have not been computed, not hidden" if t < LAST_T
@@ -80,6 +81,7 @@ class ReadoutView(FigureView):
 class RecurrenceScreen(TopicScreen):
     TOPIC_ID = "recurrence"
     TITLE = "One token at a time"
+    SHARED = ("w_h",)  # one W_h for the topic: the track and the readout read the same network
     FIGURES = (
         Figure("track", "Token track", "F1+F3", TrackState, TrackView,
                "The RNN reads left to right and keeps one number, h. Each step mixes the old h with the "

@@ -76,14 +76,14 @@ class MatrixView(FigureView):
             acc.append(f"{pct(a['exact']):>7} {pct(a['token']):>6}\n")
         acc.append("seed: none 0%, additive 76%", style="dim")
         self.query_one("#acc", Static).update(acc)
-        self.query_one("#live", Static).update(live_text(r.live))
+        self.query_one("#live", Static).update(live_text(r.live, self.presenting))
 
 
-def live_text(live) -> Text:
+def live_text(live, presenting: bool = False) -> Text:
     """The side panel's lines about a live run (LiveReadings or None)."""
     out = Text()
     if live is None:
-        out.append("t trains this scoring live", style="dim")
+        out.append("" if presenting else "t trains this scoring live", style="dim")
         return out
     running = live.status == "training"
     out.append(f"{live.status} {live.scoring} live" + (" · t stops" if running else "") + "\n", style=HIGHLIGHT)
@@ -129,6 +129,7 @@ class VisibilityView(FigureView):
     def compose(self):
         yield Static(id="picture")
         yield Readouts(id="counts")
+        yield Readouts(id="lab")
 
     def on_resize(self) -> None:  # the picture is laid out for the current width
         if getattr(self, "last", None) is not None:
@@ -138,34 +139,41 @@ class VisibilityView(FigureView):
         self.last = s
         r, n = s.readings(), s.n
         width = max(self.size.width or 76, 40)
+        tall = 2 if (self.size.height or 0) >= 24 else 1  # lines per arrow and per bar: more room, bigger
         room = max((width - 12) // 4, 3)
         cols = list(range(n)) if n <= room else list(range(room - 2)) + [None, n - 1]  # None: "…"
+        cw = min(max((width - 12) // len(cols), 4), 8)  # characters per position: wider with the room
         lit = [j is not None and (s.mode == "attention" or j == n - 1) for j in cols]
         pic = Text()
         pic.append("source    ", style="dim")
         for j in cols:
-            pic.append(" …  " if j is None else f"x{j + 1:<3}"[:4])
-        pic.append("\nencoder   ", style="dim")
+            pic.append(f"{' …' if j is None else f'x{j + 1}':<{cw}}"[:cw])
+        pic.append("\n" * tall + "encoder   ", style="dim")
         for j, on in zip(cols, lit):
-            pic.append(" …  " if j is None else "[█] " if on else "[░] ", style="bold" if on else "dim")
-        pic.append("\n          ")
-        for on in lit:
-            pic.append(" ↓  " if on else "    ", style="bold")
+            pic.append(f"{' …' if j is None else '[█]' if on else '[░]':<{cw}}", style="bold" if on else "dim")
+        for _ in range(tall):
+            pic.append("\n          ")
+            for on in lit:
+                pic.append(f"{' ↓' if on else '':<{cw}}", style="bold")
         pic.append("\ndecoder   ", style="dim")
         what = "h_n only: one vector" if s.mode == "bottleneck" else "every h_j, weighted by α"
         pic.append(f"reads {what} = {r.reads:,} numbers\n\n", style="bold")
         bar_w = max(width - 30, 10)
         for name, value, part in (("bottleneck", r.bottleneck, r.bars[0]), ("attention", r.attention, r.bars[1])):
             style = "bold" if name.startswith(s.mode[:4]) else "dim"
-            pic.append(f"{name:<11}", style=style)
-            pic.append("▇" * max(1, round(bar_w * part)), style=style)
-            pic.append(f" {value:,}\n")
+            for line in range(tall):
+                pic.append(f"{name if line == tall - 1 else '':<11}", style=style)
+                pic.append("▇" * max(1, round(bar_w * part)), style=style)
+                pic.append(f" {value:,}\n" if line == tall - 1 else "\n")
+            pic.append("\n" * (tall - 1))
         self.query_one("#picture", Static).update(pic)
         lab_b, lab_a = r.lab["numbers"]
         self.query_one("#counts", Readouts).show([
             ("bottleneck d =", f"{r.bottleneck:,}"), (f"attention n·d = {n}×{s.d} =", f"{r.attention:,}"),
             ("ratio", f"{r.ratio}×"),
-            (f"this lab (n={r.lab['n']}, d={r.lab['d']})", f"{lab_b} vs {lab_a:,}; the task holds {r.lab['bits']:.1f} bits"),
+        ])
+        self.query_one("#lab", Readouts).show([  # a line of its own: it never breaks inside "(n=16, d=64)"
+            (f"this lab (n={r.lab['n']},\u00a0d={r.lab['d']})", f"{lab_b} vs {lab_a:,}; the task holds {r.lab['bits']:.1f} bits"),
         ])
 
 

@@ -12,7 +12,7 @@ from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, style
-from rnntui.widgets.track import Row, TokenTrack, span_text
+from rnntui.widgets.track import Row, TokenTrack
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
@@ -106,7 +106,6 @@ class SheetView(SizedView):
 class WindowView(SizedView):
     def compose(self):
         yield TokenTrack()
-        yield Static(id="span")
         yield Readouts(id="forward")
         yield Readouts(id="backward")
         yield Readouts(id="stored")
@@ -117,16 +116,17 @@ class WindowView(SizedView):
         r, k = s.readings(), s.window
         outside = tuple(i for i, inside in enumerate(r.inside) if not inside)
         grads = tuple("0" if i in outside else g for i, g in enumerate(r.grads))
-        self.query_one(TokenTrack).show((Row("h", r.h, "→"), Row("x", r.tokens),
-                                         Row("∂h", grads, "←", faint=outside)), None)
         label = f"window k={k}: backward" if k >= 3 else f"k={k}"
-        self.query_one("#span", Static).update(span_text(r.n, r.first_inside, r.n, label))
+        self.query_one(TokenTrack).show((Row("h", r.h, "→"), Row("x", r.tokens),
+                                         Row("∂h", grads, "←", faint=outside)), None,
+                                        span=(r.first_inside, r.n, label))
         last = r.n - 1
         self.query_one("#forward", Readouts).show([
             ("forward", f"h_{last} = {r.h_last:.4f} for every k: the states row never changes")])
         self.query_one("#backward", Readouts).show([
             (f"backward ∂h_{last}/∂h_t:", " … ".join(f"{g:.4f}" for g in (r.grads[r.first_inside], r.grads[-1]))
-             + f" inside; exactly 0 in the {r.dropped} dashed cells")])
+             + (f" inside; exactly 0 in the {r.dropped} dashed cells" if r.dropped
+                else " inside; no cell is cut at this k"))])
         self.query_one("#stored", Readouts).show([
             ("activations stored for backward", f"{r.stored} of {r.n}"),
             (f"∂h_{last}/∂W_h seen", f"{r.weight_grad:.4f} of {r.weight_grad_full:.4f}")])

@@ -13,9 +13,10 @@ ODD, EVEN = style(CYAN), style(BLUE)
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 
 
-def share_text(width: int, n: int, cols: int) -> Text:
-    """A bar of `cols` characters standing for a state of `width` numbers, cut into n equal shares;
-    the first token's share is solid (to an eighth of a character), the others alternate."""
+def share_text(width: int, n: int, cols: int, rows: int = 2) -> Text:
+    """A bar of `cols` characters and `rows` lines standing for a state of `width` numbers, cut into
+    n equal shares; the first token's share is solid (to an eighth of a character), the others
+    alternate."""
     cols = max(cols, 8)
     share = cols / n  # characters per token
     ruler, bar = Text(), Text()
@@ -43,10 +44,9 @@ def share_text(width: int, n: int, cols: int) -> Text:
     out.append("\n")
     out.append_text(ruler)
     out.append("\n")
-    out.append_text(bar)
-    out.append("\n")
-    out.append_text(bar)
-    out.append("\n")
+    for _ in range(max(rows, 1)):
+        out.append_text(bar)
+        out.append("\n")
     out.append(f"{'0':<{cols - len(str(width))}}{width}", style="dim")
     out.append("\n")
     out.append(f"state: {width} numbers, the same at every length", style="dim")
@@ -56,12 +56,17 @@ def share_text(width: int, n: int, cols: int) -> Text:
 class ShareBar(Widget):
     """`show(width, n)`: a state of `width` numbers cut into n equal shares."""
 
-    DEFAULT_CSS = "ShareBar { height: 6; }"
+    DEFAULT_CSS = "ShareBar { height: auto; }"
     spec = (512, 4)
+    rows = 2
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        self.rows = min(max(container.height // 3, 2), 12)  # the bar thickens with the room
+        return 4 + self.rows
 
     def show(self, width: int, n: int) -> None:
         self.spec = (width, n)
         self.refresh()
 
     def render(self) -> Text:
-        return share_text(*self.spec, self.size.width)
+        return share_text(*self.spec, self.size.width, self.rows)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, cut, fit
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
@@ -39,67 +39,106 @@ def _style(value, current: bool) -> str:
     return base
 
 
-def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4) -> Text:
-    """Boxes for every row; the column `current` is marked (▼ above it, reversed cells)."""
+def fit(n: int, width: int, height: int, rows: int, label_width: int = 4) -> tuple[int, int]:
+    """(characters inside a cell, blank lines above and below its value) for n cells a row in a box
+    `width` wide: cells widen with the room (from INNER up to 20) and grow taller when the box is
+    tall enough that the track may take half of it (a blank line above and below the value)."""
+    inner = min(max((width - label_width) // max(n, 1) - 3, INNER), 20)
+    pad = min(max((height // 2 - 1 - 3 * rows) // (2 * max(rows, 1)), 0), 1)
+    return inner, pad
+
+
+def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
+               pad: int = 0, span: tuple | None = None) -> Text:
+    """Boxes for every row, `inner` characters wide with `pad` blank lines above and below each
+    value; the column `current` is marked (▼ above it, reversed cells). `span` (start, stop, label)
+    draws a bracket under the columns start … stop − 1 (see `span_text`)."""
     out = Text()
     n = max(len(r.cells) for r in rows)
     out.append(" " * label_width)
     for t in range(n):
         mark = "▼" if t == current else " "
-        out.append(f"{mark:^{INNER + 2}}" + " ", style="bold")
+        out.append(f"{mark:^{inner + 2}}" + " ", style="bold")
     out.append("\n")
     for row in rows:
-        top, mid, bot = Text(" " * label_width), Text(fit(row.label, label_width)), Text(" " * label_width)
+        top, bot = Text(" " * label_width), Text(" " * label_width)
+        mid = Text(fit(row.label, label_width))
+        above = [Text(" " * label_width) for _ in range(pad)]
+        below = [Text(" " * label_width) for _ in range(pad)]
         for t, value in enumerate(row.cells):
-            gap = row.link if 0 < t + 1 < len(row.cells) + 1 and t + 1 < len(row.cells) else " "
+            gap = row.link if t + 1 < len(row.cells) else " "
             if value == "":  # no cell at this position at all
-                for part in (top, mid, bot):
-                    part.append(" " * (INNER + 3))
+                for part in (top, mid, bot, *above, *below):
+                    part.append(" " * (inner + 3))
                 continue
+            dashed = value is None or t in row.faint
+            side, edge, style = ("╎", "╌", "dim") if dashed else ("│", "─", "")
+            top.append("┌" + edge * inner + "┐ ", style=style)
+            bot.append("└" + edge * inner + "┘ ", style=style)
+            for part in (*above, *below):
+                part.append(side + " " * inner + side + " ", style=style)
             if value is None:
-                top.append("┌" + "╌" * INNER + "┐ ", style="dim")
-                mid.append("╎" + " " * INNER + "╎", style="dim")
+                mid.append(side + " " * inner + side, style="dim")
                 mid.append(" ")
-                bot.append("└" + "╌" * INNER + "┘ ", style="dim")
                 continue
-            if t in row.faint:
-                top.append("┌" + "╌" * INNER + "┐ ", style="dim")
-                mid.append("╎", style="dim")
-                mid.append(fit(_fmt(value), INNER, "center"), style="dim")
-                mid.append("╎ ", style="dim")
-                bot.append("└" + "╌" * INNER + "┘ ", style="dim")
+            if dashed:
+                mid.append(side, style="dim")
+                mid.append(fit(_fmt(value), inner, "center"), style="dim")
+                mid.append(side + " ", style="dim")
                 continue
-            style = _style(value, t == current)
-            top.append("┌" + "─" * INNER + "┐ ")
             mid.append("│")
-            mid.append(fit(_fmt(value), INNER, "center"), style=style)
+            mid.append(fit(_fmt(value), inner, "center"), style=_style(value, t == current))
             mid.append("│")
             nxt = row.cells[t + 1] if t + 1 < len(row.cells) else None
             mid.append(gap if nxt is not None else " ")
-            bot.append("└" + "─" * INNER + "┘ ")
-        for part in (top, mid, bot):
+        for part in (top, *above, mid, *below, bot):
             out.append_text(part)
             out.append("\n")
+    if span is not None:
+        out.append_text(span_text(n, *span, label_width=label_width, inner=inner))
     out.rstrip()
     return out
 
 
-def span_text(n: int, start: int, stop: int, label: str, label_width: int = 4) -> Text:
+def span_text(n: int, start: int, stop: int, label: str, label_width: int = 4, inner: int = INNER) -> Text:
     """A bracket under the columns start … stop − 1 of a track with n positions, `label` in it:
     `└──── label ────┘`; the columns before it get a dim `✂` at the cut."""
     out = Text(" " * label_width)
-    cell = INNER + 3
+    cell = inner + 3
     if start > 0:
         out.append(" " * (start * cell - 2) + "✂ ", style="dim")
-    inner = max((stop - start) * cell - 3, 0)
-    words = cut(f" {label} ", inner)
-    left = (inner - cell_len(words)) // 2
-    out.append("└" + "─" * left + words + "─" * (inner - left - cell_len(words)) + "┘", style="bold")
+    width = max((stop - start) * cell - 3, 0)
+    words = f" {label} "[:width]
+    left = (width - len(words)) // 2
+    out.append("└" + "─" * left + words + "─" * (width - left - len(words)) + "┘", style="bold")
     return out
 
 
-class TokenTrack(Static):
-    DEFAULT_CSS = "TokenTrack { height: auto; width: auto; }"
+class TokenTrack(Widget):
+    """The track, its cells as wide and tall as the room allows (see `fit`)."""
 
-    def show(self, rows: tuple[Row, ...], current: int | None) -> None:
-        self.update(track_text(rows, current))
+    DEFAULT_CSS = "TokenTrack { height: auto; width: 1fr; }"
+
+    rows: tuple = ()
+    current: int | None = None
+    span: tuple | None = None
+    pad = 0
+
+    def show(self, rows: tuple[Row, ...], current: int | None, span: tuple | None = None) -> None:
+        """`span`: (start, stop, label), a bracket under those columns (see `span_text`)."""
+        self.rows, self.current, self.span = rows, current, span
+        self.refresh(layout=True)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if not self.rows:
+            return 1
+        n = max(len(r.cells) for r in self.rows)
+        self.pad = fit(n, width, container.height, len(self.rows))[1]
+        return 1 + len(self.rows) * (3 + 2 * self.pad) + (self.span is not None)
+
+    def render(self) -> Text:
+        if not self.rows:
+            return Text()
+        n = max(len(r.cells) for r in self.rows)
+        inner = fit(n, self.content_size.width, 0, len(self.rows))[0]
+        return track_text(self.rows, self.current, inner=inner, pad=self.pad, span=self.span)

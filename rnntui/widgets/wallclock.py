@@ -35,7 +35,7 @@ def cell_kind(busy: np.ndarray, row: int, col: int, now: int) -> str:
     if col >= now:
         return AHEAD
     if busy[row, col]:
-        return NOW if col == now - 1 else DONE
+        return NOW if col == now - 1 and now < busy.shape[1] else DONE  # at the end all work is done
     return IDLE
 
 
@@ -74,16 +74,16 @@ def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
 
     label_w = max(len(lane), len(str(rows - 1))) + 1
     room = max(height - 3, 1)
-    tall = 2 if rows * 2 <= room else 1  # lines per lane: two when the height allows
+    tall = min(max(room // max(rows, 1), 1), 3)  # lines per lane: up to three when the height allows
     w = int(min(max((width - label_w) // max(cols, 1), 1), 3 * tall + 1))
     shown_cols = min(cols, max((width - label_w) // w, 1))
     header = Text(f"{lane:>{label_w - 1}} ", style="dim")
     every = 1 if w >= 3 else (2 if w == 2 else 5)
     for s in range(shown_cols):
         if s == now - 1:
-            text = str(s + 1) if w >= 3 else "▼" * w
-        else:
-            text = str(s + 1) if (s + 1) % every == 0 and len(str(s + 1)) <= max(w - (w >= 3), 1) else ""
+            text = str(s) if w >= 3 else "▼" * w
+        else:  # steps count from 0, as positions do
+            text = str(s) if s % every == 0 and len(str(s)) <= max(w - (w >= 3), 1) else ""
         piece = f"{text:<{w}}" if w < 3 else f"{text:^{w - 1}} "
         header.append(piece, style="bold reverse" if s == now - 1 else "dim")
     if header.cell_len + 12 <= width:
