@@ -39,7 +39,7 @@ def _style(value, current: bool) -> str:
     return base
 
 
-def fit(n: int, width: int, height: int, rows: int, label_width: int = 4) -> tuple[int, int]:
+def box_size(n: int, width: int, height: int, rows: int, label_width: int = 4) -> tuple[int, int]:
     """(characters inside a cell, blank lines above and below its value) for n cells a row in a box
     `width` wide: cells widen with the room (from INNER up to 20) and grow taller when the box is
     tall enough that the track may take half of it (a blank line above and below the value)."""
@@ -133,12 +133,12 @@ class TokenTrack(Widget):
         if not self.rows:
             return 1
         n = max(len(r.cells) for r in self.rows)
-        self.pad = fit(n, width, container.height, len(self.rows))[1]
+        self.pad = box_size(n, width, container.height, len(self.rows))[1]
         return 1 + len(self.rows) * (3 + 2 * self.pad) + (self.span is not None)
 
     def render(self) -> Text:
         if not self.rows:
             return Text()
         n = max(len(r.cells) for r in self.rows)
-        inner = fit(n, self.content_size.width, 0, len(self.rows))[0]
+        inner = box_size(n, self.content_size.width, 0, len(self.rows))[0]
         return track_text(self.rows, self.current, inner=inner, pad=self.pad, span=self.span)
