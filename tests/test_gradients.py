@@ -14,7 +14,8 @@ from rnntui.app import RnnApp
 from rnntui.cli import main
 from rnntui.engine import gradients as gr
 from rnntui.engine import recurrence as rnn
-from rnntui.figures.gradients import BackwardState, BpttState, ClipState, FactorsState, HopState, ProductState
+from rnntui.figures.gradients import (FACTORS_N, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState, HopState,
+                                      ProductState)
 from rnntui.screens.gradients import GradientsScreen
 from rnntui.topics import find
 
@@ -228,8 +229,72 @@ async def test_stepping_and_play_move_the_cursor_and_resizing_mid_play_is_safe()
         assert screen.state.act == "relu"
 
 
+def _first_inf_hop_float32(factor: float, hops: int) -> int | None:
+    """Independently of the engine: float32's running product of `factor`, hop by hop."""
+    with np.errstate(over="ignore"):
+        p = np.cumprod(np.full(hops, factor, dtype=np.float32), dtype=np.float32)
+    inf = np.flatnonzero(np.isinf(p))
+    return int(inf[0]) + 1 if inf.size else None  # p[k - 1] is the product after k hops
+
+
 def test_snapshot_product(snap_compare):
-    assert snap_compare(RnnApp("gradients", "product"), terminal_size=(80, 24))
+    """ReLU at W_h = 1.6, cursor at hop 190: just past where float32 runs out (hop 189)."""
+    state = ProductState(act="relu", w_h=1.6, hop=190)
+    r = state.readings()
+    assert _first_inf_hop_float32(1.6, PRODUCT_N - 1) == 189 == r.crossings["above_f32_max"]
+    assert math.isinf(r.at_float32) and r.at == pytest.approx(1.6 ** 190, rel=1e-12)
+    assert r.seed_end is None  # the seed prints no numbers for this setting
+    assert snap_compare(RnnApp("gradients", "product", state=state), terminal_size=(80, 24))
+
+
+# -- issue 15: the seed's numbers beside ours ------------------------------------------------------
+
+def _factors_by_hand(n, w_h):
+    """The chain's per-hop factors tanh'(z_t)·W_h by a plain loop (tokens: T1's eight, repeated)."""
+    h, zs = 0.0, []
+    for t in range(n):
+        zs.append(w_h * h + rnn.W_X * rnn.TOKENS[t % 8] + rnn.B)
+        h = math.tanh(zs[-1])
+    return [(1 - math.tanh(z) ** 2) * w_h for z in zs[1:]][::-1]
+
+
+def _shown(state, figure, size=(80, 24)):
+    from rnntui.render import render
+
+    return render(GradientsScreen, GradientsScreen.figure_by_id(figure), state, "txt", size)
+
+
+def test_f7_shows_the_seeds_largest_factor_beside_ours():
+    r = FactorsState().readings()
+    assert r.seed_largest.value == 0.884  # seed 001: "默认的 0.90 上最大的是 0.884"
+    ours = max(_factors_by_hand(FACTORS_N, 0.9))
+    assert r.largest["factor"] == pytest.approx(ours, abs=1e-12) and f"{ours:.3f}" == "0.899"
+    text = _shown(FactorsState(), "factors")
+    assert "seed 0.884 ≠ ours 0.899" in text and "unpublished rule" in text
+    assert FactorsState(act="relu").readings().seed_largest is None  # not the seed's setting
+    assert "seed" not in _shown(FactorsState(w_h=1.2), "factors")
+
+
+def test_f8_shows_the_seeds_crossing_and_end_beside_ours():
+    r = ProductState().readings()
+    assert (r.seed_below_min_normal.value, r.seed_end.value) == (161, 9.8e-48)  # seed 001
+    logs = np.concatenate(([0.0], np.cumsum(np.log(_factors_by_hand(PRODUCT_N, 0.9)))))
+    ours = next(k for k, v in enumerate(logs) if v < math.log(np.finfo(np.float32).tiny))
+    assert ours == r.crossings["below_f32_min_normal"] == 178
+    assert r.end == pytest.approx(math.exp(logs[-1]), rel=1e-9)
+    text = _shown(ProductState(), "product")
+    assert "hop 178 (seed 161)" in text and "(seed 9.8e-48)" in text and "3.36e-43" in text
+    assert "unpublished rule" in text
+
+
+def test_e1_shows_the_seeds_c_1_5_at_distance_40_beside_ours():
+    r = BpttState().readings()
+    assert r.seed_c15_at_40.value == 0.007  # seed 000: "40 步外是千分之七"
+    ours = gr.bptt_norms(1.5, 0)[40]
+    assert r.table["1.5"]["40"] == ours
+    text = _shown(BpttState(), "bptt", (100, 30))
+    assert f"keeps 0.7%, ours {100 * ours:.2f}%" in text and "a different random draw" in text
+    assert BpttState(act="relu").readings().seed_c15_at_40 is None
 
 
 async def test_random_keys_at_several_sizes_never_crash():

@@ -277,12 +277,54 @@ async def test_stepping_the_cell_fills_c_and_h_token_by_token():
         assert f"{c[7]:.3f}" in str(app.screen.query_one(TokenTrack).render())
 
 
+def _cell_by_hand(steps):
+    """c_t and h_t from the gate formulas with the cell's default weights (b_f = 1), by hand."""
+    h = c = 0.0
+    for x in TOKENS[:steps + 1]:
+        f = sig(0.5 * x + 0.5 * h + 1.0)
+        i = sig(1.0 * x + 0.5 * h)
+        g = math.tanh(0.8 * x + 0.9 * h)
+        o = sig(0.5 * x + 0.5 * h + 0.5)
+        c = f * c + i * g
+        h = o * math.tanh(c)
+    return c, h
+
+
 def test_snapshot_cell(snap_compare):
+    """Three steps in: the track holds c_0 … c_3 and the readout writes out c_3's update."""
     async def steps(pilot):
         await pilot.press("right", "right", "right")
     from rnntui.app import RnnApp
+    from rnntui.render import render
+    from rnntui.screens.lstm import LstmScreen
 
+    c3, h3 = _cell_by_hand(3)
+    now = CellState(step=3).readings().now
+    assert now.c == pytest.approx(c3, abs=1e-12) and now.h == pytest.approx(h3, abs=1e-12)
+    text = render(LstmScreen, LstmScreen.figure_by_id("cell"), CellState(step=3), "txt", (80, 24))
+    assert f"= {c3:.3f}" in text and "c_3 = f·c_2 + i·ĉ" in text
     assert snap_compare(RnnApp("lstm", "cell"), terminal_size=(80, 24), run_before=steps)
+
+
+def test_f12_shows_the_seeds_step_9_beside_our_hop_10():
+    from rnntui.render import render
+    from rnntui.screens.lstm import LstmScreen
+
+    r = ForgetPathState().readings()
+    assert r.seed_rnn_below.value == 9  # seed 001: "那个 RNN 的积第 9 步就跌到 0.01 以下"
+    product, ours = 1.0, None  # T2's product by hand: factors tanh'(z_t)·0.9 from the last token back
+    h, zs = 0.0, []
+    for t in range(101):
+        zs.append(0.9 * h + 0.8 * TOKENS[t % 8])
+        h = math.tanh(zs[-1])
+    for k, z in enumerate(reversed(zs[1:]), 1):
+        product *= (1 - math.tanh(z) ** 2) * 0.9
+        if product < 0.01:
+            ours = k
+            break
+    assert ours == r.rnn_below == 10
+    text = render(LstmScreen, LstmScreen.figure_by_id("path"), ForgetPathState(), "txt", (80, 24))
+    assert "from hop 10 (seed: step 9)" in text and "unpublished rule" in text
 
 
 @given(st.floats(0, 0.95), st.floats(0, 1))

@@ -2,6 +2,7 @@
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, strategies as st
 
 from rnntui.engine import recurrence as rnn
@@ -66,3 +67,15 @@ def test_a_negative_factor_is_bracketed_in_the_written_step():
     f = RecurrenceScreen.figure_by_id("track")
     text = render(RecurrenceScreen, f, TrackState(w_h=0.0, step=3), "txt", (100, 30))
     assert "0.00·(-0.380)" in text and "·-" not in text  # h_2 = tanh(0.8·(-0.5)) = -0.380
+
+
+def test_snapshot_track_at_t3(snap_compare):
+    """Four states computed, four dashed: h_3 written out in the readout."""
+    from rnntui.app import RnnApp
+
+    h = 0.0
+    for x in rnn.TOKENS[:4]:
+        h = math.tanh(0.9 * h + 0.8 * x)
+    state = TrackState(step=3)
+    assert state.readings().h[3] == pytest.approx(h, abs=1e-12) and f"{h:.3f}" == "0.739"
+    assert snap_compare(RnnApp("recurrence", "track", state=state), terminal_size=(80, 24))

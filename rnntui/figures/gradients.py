@@ -9,14 +9,43 @@ import numpy as np
 from rnntui.engine import gradients as gr
 from rnntui.engine import recurrence as rnn
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS
+from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
 __all__ = ["LAST_T", "N_TOKENS", "FACTORS_N", "PRODUCT_N", "HopState", "BackwardState", "FactorsState",
-           "ProductState", "ClipState", "BpttState"]
+           "ProductState", "ClipState", "BpttState", "SeedNumber", "SEED_LARGEST_FACTOR", "SEED_BELOW_MIN_NORMAL",
+           "SEED_PRODUCT_END", "SEED_E1_C15_AT_40", "SEED_RNN_BELOW_001"]
 
 FACTORS_N = 40  # F7's chain
 PRODUCT_N = 200  # F8's chain
 ACT = dict(choices=gr.ACTIVATIONS, key="a", label="act")
+
+
+
+
+@dataclass(frozen=True)
+class SeedNumber:
+    """A number the seed prints where ours differs (issue 15): its value and, in a few words, why.
+    `why` is an English msgid (marked with N_): the screen translates it where it draws it."""
+
+    value: float
+    why: str
+
+
+# why ours differ: the seed's explorables continue the tokens after T1's eighth by a rule they do not
+# publish (ours is documented: gr.CHAIN_RULE), and E1's weights are another random draw than the seed's
+CHAIN_WHY = N_("its tokens after the 8th follow an unpublished rule")
+DRAW_WHY = N_("a different random draw")
+SEED_LARGEST_FACTOR = SeedNumber(0.884, CHAIN_WHY)  # seed 001, F7 at tanh, W_h = 0.90: "最大的是 0.884"
+SEED_BELOW_MIN_NORMAL = SeedNumber(161, CHAIN_WHY)  # seed 001, F8 at the defaults: "在第 161 跳穿过下面那条线"
+SEED_PRODUCT_END = SeedNumber(9.8e-48, CHAIN_WHY)  # seed 001, F8: "终点是 9.8e-48"
+SEED_E1_C15_AT_40 = SeedNumber(0.007, DRAW_WHY)  # seed 000 §三.2, c = 1.5 (tanh): "40 步外是千分之七"
+SEED_RNN_BELOW_001 = SeedNumber(9, CHAIN_WHY)  # seed 001, F12: "那个 RNN 的积第 9 步就跌到 0.01 以下"
+
+
+def _at_seed(w_h: float, act: str) -> bool:
+    """The seed's explorables print their numbers at the topic's defaults: tanh, W_h = 0.90."""
+    return act == "tanh" and abs(w_h - rnn.W_H) < 1e-9
 
 
 def _w_h(default=rnn.W_H):  # one W_h for the topic: hop, backward, factors and product name it the same
@@ -131,6 +160,7 @@ class FactorsReadings:
     largest_is_w_h: bool  # it equals W_h (ReLU on an active unit)
     factor: float  # at the cursor's hop
     y_top: float
+    seed_largest: SeedNumber | None  # the seed's largest factor where it prints one (tanh, W_h = 0.90)
 
 
 @dataclass(frozen=True)
@@ -149,7 +179,8 @@ class FactorsState(FigureState):
             chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
             factors=_floats(f), largest={"hop": k + 1, "factor": float(f[k])},
             largest_is_w_h=bool(np.isclose(f[k], self.w_h)), factor=float(f[self.hop - 1]),
-            y_top=max(1.0, self.w_h) * 1.15 + 0.02)
+            y_top=max(1.0, self.w_h) * 1.15 + 0.02,
+            seed_largest=SEED_LARGEST_FACTOR if _at_seed(self.w_h, self.act) else None)
 
     def largest(self) -> tuple[int, float]:
         top = self.readings().largest
@@ -171,6 +202,8 @@ class ProductReadings:
     at: float  # the product at the cursor's hop, in float64 and float32
     at_float32: float
     y_range: tuple[float, float]  # the log plot's limits: every finite product and 1e±45
+    seed_below_min_normal: SeedNumber | None  # the seed's crossing hop and end where it prints them (the defaults)
+    seed_end: SeedNumber | None
 
 
 @dataclass(frozen=True)
@@ -185,6 +218,7 @@ class ProductState(FigureState):
     def read(self) -> ProductReadings:
         factors, p = gr.chain(PRODUCT_N, self.w_h, self.act)
         p32 = gr.backward_products_f32(factors)
+        seed = _at_seed(self.w_h, self.act)
         finite = np.abs(p[np.isfinite(p) & (p != 0)])
         lo = min(1e-45, float(finite.min())) if finite.size else 1e-45
         hi = max(1e45, float(finite.max())) if finite.size else 1e45
@@ -192,7 +226,8 @@ class ProductState(FigureState):
             chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(PRODUCT_N)),
             float32_min_normal=gr.F32_TINY, float32_max=gr.F32_MAX, hops=tuple(range(PRODUCT_N)),
             factors=_floats(factors), product=_floats(p), product_float32=_floats(p32), crossings=_crossings(p),
-            end=float(p[-1]), at=float(p[self.hop]), at_float32=float(p32[self.hop]), y_range=(lo, hi))
+            end=float(p[-1]), at=float(p[self.hop]), at_float32=float(p32[self.hop]), y_range=(lo, hi),
+            seed_below_min_normal=SEED_BELOW_MIN_NORMAL if seed else None, seed_end=SEED_PRODUCT_END if seed else None)
 
     def crossings(self) -> dict:
         return self.readings().crossings
@@ -257,6 +292,7 @@ class BpttReadings:
     relative_norms: dict  # c → ‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖ at every distance
     table: dict  # c → {"20": …, "40": …, "60": …}
     at_cursor: dict  # c → the value at the cursor's distance
+    seed_c15_at_40: SeedNumber | None  # the seed's c = 1.5 at distance 40 (tanh, input σ 1), where it prints it
 
 
 @dataclass(frozen=True)
@@ -277,7 +313,8 @@ class BpttState(FigureState):
             d=gr.E1_D, T=gr.E1_T, W="N(0, (c/sqrt(d))^2)", inputs="x_t ~ N(0, input_scale^2)", loss="v . h_T",
             distances=tuple(range(gr.E1_T + 1)), relative_norms={c: _floats(v) for c, v in curves.items()},
             table={c: {str(k): float(v[k]) for k in self.TABLE} for c, v in curves.items()},
-            at_cursor={c: float(v[self.distance]) for c, v in curves.items()})
+            at_cursor={c: float(v[self.distance]) for c, v in curves.items()},
+            seed_c15_at_40=SEED_E1_C15_AT_40 if self.act == "tanh" and self.scale == 1.0 else None)
 
     def curves(self) -> dict[str, tuple[float, ...]]:
         return self.readings().relative_norms

@@ -10,6 +10,7 @@ import numpy as np
 from rnntui.engine import lstm
 from rnntui.engine.gradients import CHAIN_RULE, first_hop
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS, W_H
+from rnntui.figures.gradients import SEED_RNN_BELOW_001, SeedNumber
 from rnntui.state import FigureState, param
 
 __all__ = ["LAST_T", "N_TOKENS", "PATH_HOPS", "REPEATS", "CellState", "GatesState", "ForgetPathState", "BiasState",
@@ -125,6 +126,7 @@ class ForgetPathReadings:
     f_k: float  # f^k and the RNN product at the cursor's k
     rnn_k: float
     rnn_below: int | None  # the first hop where the RNN product is below 0.01 (the .json's rnn_below_0.01_at)
+    seed_rnn_below: SeedNumber  # the seed's "step 9" for the same crossing (T2's chain, continued its own way)
     f_last: float  # f^100
     hops: tuple[float, ...]  # 0 … 100
     lstm: tuple[float, ...]  # f^k at every k
@@ -147,7 +149,8 @@ class ForgetPathState(FigureState):
         path, rnn = lstm.survival(self.f, hops), lstm.rnn_product(PATH_HOPS, W_H)
         return ForgetPathReadings(
             rnn_w_h=W_H, rnn_chain=CHAIN_RULE, f_k=float(path[self.k]), rnn_k=float(rnn[self.k]),
-            rnn_below=self.rnn_below(0.01), f_last=float(path[-1]), hops=_floats(hops), lstm=_floats(path),
+            rnn_below=self.rnn_below(0.01), seed_rnn_below=SEED_RNN_BELOW_001,
+            f_last=float(path[-1]), hops=_floats(hops), lstm=_floats(path),
             rnn=_floats(rnn))
 
     def curves(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:

@@ -7,7 +7,8 @@ from textual.widgets import Static
 from rnntui.figure import Figure
 from rnntui.figures.gradients import (FACTORS_N, LAST_T, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
                                       HopState, ProductState)
-from rnntui.fmt import at_hop, sci, vector
+from rnntui.fmt import pct, sci, vector
+from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
@@ -15,6 +16,11 @@ from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack
 
 SLOPE = {"tanh": "tanh'", "relu": "relu'"}
+
+
+def at_hop(hop: int | None) -> str:
+    """Where something first happens along a chain: hop 189, or never (in the current language)."""
+    return _("never") if hop is None else _("hop {k}").format(k=hop)
 
 
 class HopView(FigureView):
@@ -28,18 +34,19 @@ class HopView(FigureView):
         name = SLOPE[s.act]
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_z, r.curve_slope, f"{name}(z)", BLUE),
-                    Series(r.others_z, r.others_slope, "other hops", PURPLE, marker="•", scatter=True),
-                    Series((r.z_t, r.z_t), (0.0, r.factor), f"this hop: {name}(z_{t})·W_h", ORANGE, marker="█")),
+                    Series(r.others_z, r.others_slope, _("other hops"), PURPLE, marker="•", scatter=True),
+                    Series((r.z_t, r.z_t), (0.0, r.factor), _("this hop: {slope}(z_{t})·W_h").format(slope=name, t=t),
+                           ORANGE, marker="█")),
             lines=(Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right"),),
             xlim=(r.curve_z[0], r.curve_z[-1]), ylim=(-0.02, r.y_top), xlabel="z",
             marks=((r.z_t, r.slope, "●"),), legend="below",
         ))
         self.query_one("#hop", Readouts).show([
-            (f"hop {s.hop}  h_{t}→h_{t - 1}  z_{t}", f"{r.z_t:+.3f}"),
-            (f"{name}(z_{t})", f"{r.slope:.3f}"), ("× W_h", f"{s.w_h:.2f}"), ("= factor", f"{r.factor:.3f}"),
+            (_("hop {k}  h_{t}→h_{prev}  z_{t}").format(k=s.hop, t=t, prev=t - 1), f"{r.z_t:+.3f}"),
+            (f"{name}(z_{t})", f"{r.slope:.3f}"), ("× W_h", f"{s.w_h:.2f}"), (_("= factor"), f"{r.factor:.3f}"),
         ], sep="  ")
-        why = ("tanh' is at most 1 (only at z = 0), so a factor never passes W_h" if s.act == "tanh"
-               else "relu' is 1 where z > 0 and 0 elsewhere: the factor is W_h or 0")
+        why = (_("tanh' is at most 1 (only at z = 0), so a factor never passes W_h") if s.act == "tanh"
+               else _("relu' is 1 where z > 0 and 0 elsewhere: the factor is W_h or 0"))
         self.query_one("#why", Readouts).show([(why, "")])
 
 
@@ -54,14 +61,15 @@ class BackwardView(FigureView):
         self.query_one(TokenTrack).show((Row("∂h", r.track_gradient, "←"), Row("×", r.track_factor),
                                          Row("x", r.tokens)), t)
         if s.hop == 0:
-            step = [(f"start: the loss sits on h_{LAST_T}, so ∂L/∂h_{LAST_T} =", "1")]
+            step = [(_("start: the loss sits on h_{t}, so ∂L/∂h_{t} =").format(t=LAST_T), "1")]
         else:
-            step = [(f"hop {s.hop}: ∂L/∂h_{t} = ∂L/∂h_{t + 1} · {SLOPE[s.act]}(z_{t + 1})·W_h =",
+            step = [(_("hop {k}: ∂L/∂h_{t} = ∂L/∂h_{next} · {slope}(z_{next})·W_h =").format(
+                k=s.hop, t=t, next=t + 1, slope=SLOPE[s.act]),
                      f"{r.before:.3f} × {r.this_factor:.3f} = {r.gradient:.3f}")]
         self.query_one("#hop", Readouts).show(step)
-        total = f"{r.total:.3f}" if s.hop == LAST_T else "not there yet (end jumps)"
-        self.query_one("#total", Readouts).show([("hops walked", f"{s.hop} of {LAST_T}"),
-                                                 (f"at h_0 after {LAST_T} hops", total)])
+        total = f"{r.total:.3f}" if s.hop == LAST_T else _("not there yet (end jumps)")
+        self.query_one("#total", Readouts).show([(_("hops walked"), _("{n} of {total}").format(n=s.hop, total=LAST_T)),
+                                                 (_("at h_0 after {n} hops").format(n=LAST_T), total)])
 
 
 class FactorsView(FigureView):
@@ -73,20 +81,25 @@ class FactorsView(FigureView):
     def show(self, s: FactorsState) -> None:
         r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.hops, r.factors, "factor act'(z_t)·W_h", BLUE),
+            series=(Series(r.hops, r.factors, _("factor act'(z_t)·W_h"), BLUE),
                     Series(r.hops, r.factors, "", BLUE, marker="•", scatter=True)),
             lines=(Line(1.0, "×1", GREY, dashed=True), Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right")),
             cursor=s.hop, xlim=(r.hops[0], r.hops[-1]), ylim=(-0.02, r.y_top),
-            xlabel="hop back from the last state", legend="below",
+            xlabel=_("hop back from the last state"), legend="below",
         ))
         here = r.factor
+        trend = " " + _("shrinks") if here < 1 else " " + _("grows") if here > 1 else ""
         self.query_one("#hop", Readouts).show([
-            (f"hop {s.hop}: factor", f"{here:.3f}" + (" shrinks" if here < 1 else " grows" if here > 1 else "")),
-            ("largest", f"{r.largest['factor']:.3f}"),
-            (f"at hop {r.largest['hop']}", "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
-        why = ("tanh' < 1 wherever z ≠ 0, so no factor reaches W_h" if s.act == "tanh"
-               else "relu' is exactly 1 on an active unit (and 0 on a dead one)")
-        self.query_one("#top", Readouts).show([(why, "")])
+            (_("hop {k}: factor").format(k=s.hop), f"{here:.3f}" + trend),
+            (_("largest"), f"{r.largest['factor']:.3f}"),
+            (_("at hop {k}").format(k=r.largest['hop']), "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
+        why = (_("tanh' < 1 wherever z ≠ 0, so no factor reaches W_h") if s.act == "tanh"
+               else _("relu' is exactly 1 on an active unit (and 0 on a dead one)"))
+        lines = [(why, "")]
+        if r.seed_largest is not None:
+            lines.append((_("seed {seed} ≠ ours {ours}: {why}").format(
+                seed=f"{r.seed_largest.value:.3f}", ours=f"{r.largest['factor']:.3f}", why=_(r.seed_largest.why)), ""))
+        self.query_one("#top", Readouts).show(lines, sep="\n")
 
 
 class ProductView(FigureView):
@@ -99,26 +112,34 @@ class ProductView(FigureView):
     def show(self, s: ProductState) -> None:
         r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.hops, r.product, "product in float64", BLUE),
-                    Series(r.hops, r.product_float32, "in float32 (stops at inf or 0)", RED)),  # drawn on top
-            lines=(Line(r.float32_max, "float32 max", RED), Line(r.float32_min_normal, "float32 min normal", RED),
+            series=(Series(r.hops, r.product, _("product in float64"), BLUE),
+                    Series(r.hops, r.product_float32, _("in float32 (stops at inf or 0)"), RED)),  # drawn on top
+            lines=(Line(r.float32_max, _("float32 max"), RED), Line(r.float32_min_normal, _("float32 min normal"), RED),
                    Line(1.0, "×1", GREY, dashed=True, align="right")),
             cursor=s.hop, xlim=(r.hops[0], r.hops[-1]), ylim=r.y_range, log_y=True,
-            xlabel="hops back", legend="below",
+            xlabel=_("hops back"), legend="below",
         ))
         c = r.crossings
-        self.query_one("#hop", Readouts).show([(f"hop {s.hop}: product", sci(r.at)), ("float32", sci(r.at_float32)),
-                                               (f"end (hop {r.hops[-1]})", sci(r.end))])
+        end, below = sci(r.end), at_hop(c["below_f32_min_normal"])
+        if r.seed_end is not None:  # the seed's numbers beside ours
+            end += " " + _("(seed {value})").format(value=f"{r.seed_end.value:g}")
+            below += " " + _("(seed {value})").format(value=f"{r.seed_below_min_normal.value:d}")
+        self.query_one("#hop", Readouts).show([(_("hop {k}: product").format(k=s.hop), sci(r.at)),
+                                               ("float32", sci(r.at_float32)),
+                                               (_("end (hop {k})").format(k=r.hops[-1]), end)])
         self.query_one("#cross", Readouts).show([
-            ("crosses float32 min normal:", at_hop(c["below_f32_min_normal"])),
-            ("float32 max:", at_hop(c["above_f32_max"]))])
+            (_("crosses float32 min normal:"), below), (_("float32 max:"), at_hop(c["above_f32_max"]))])
         if c["above_f32_max"] is not None:
-            means = f"float32 gives inf from hop {c['above_f32_max']}: the loss goes inf, then NaN (inf − inf)"
+            means = _("float32 gives inf from hop {k}: the loss goes inf, then NaN (inf − inf)").format(
+                k=c["above_f32_max"])
         elif c["below_f32_min_normal"] is not None:
-            means = "below min normal float32 drops digits, then rounds to 0: silently, no error"
+            means = _("below min normal float32 drops digits, then rounds to 0: silently, no error")
         else:
-            means = "the product stays inside float32's range on this chain"
-        self.query_one("#means", Readouts).show([(means, "")])
+            means = _("the product stays inside float32's range on this chain")
+        lines = [(means, "")]
+        if r.seed_end is not None:
+            lines.append((_("seed ≠ ours: {why}").format(why=_(r.seed_end.why)), ""))
+        self.query_one("#means", Readouts).show(lines, sep="\n")
 
 
 class ClipView(FigureView):
@@ -131,21 +152,24 @@ class ClipView(FigureView):
         r, v = s.readings(), s.readings().vanishing
         lo, hi = r.curve_before[0], r.curve_before[-1]
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.curve_before, r.curve_before, "no clipping", GREY),
-                    Series(r.curve_before, r.curve_after, "clipped", ORANGE),
-                    Series((r.norm,), (r.clipped_norm,), "exploding g", RED, marker="●", scatter=True),
-                    Series((v.norm,), (v.clipped_norm,), "vanishing g", BLUE, marker="●", scatter=True)),
-            lines=(Line(s.threshold, f"threshold {s.threshold:g}", ORANGE, dashed=True),),
+            series=(Series(r.curve_before, r.curve_before, _("no clipping"), GREY),
+                    Series(r.curve_before, r.curve_after, _("clipped"), ORANGE),
+                    Series((r.norm,), (r.clipped_norm,), _("exploding g"), RED, marker="●", scatter=True),
+                    Series((v.norm,), (v.clipped_norm,), _("vanishing g"), BLUE, marker="●", scatter=True)),
+            lines=(Line(s.threshold, _("threshold {value}").format(value=f"{s.threshold:g}"), ORANGE, dashed=True),),
             xlim=(lo, hi), ylim=(lo, hi), log_x=True, log_y=True,
-            xlabel="‖g‖ before clipping (log)", legend="below",
+            xlabel=_("‖g‖ before clipping (log)"), legend="below",
         ))
-        rule = f"≥ {s.threshold:g}: scale {s.threshold:g}/{r.norm:.1f} =" if r.clips else f"< {s.threshold:g}: scale"
+        norm, threshold = f"{r.norm:.1f}", f"{s.threshold:g}"
+        rule = (_("exploding ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} =") if r.clips
+                else _("exploding ‖g‖ {norm} < {threshold}: scale")).format(norm=norm, threshold=threshold)
         self.query_one("#big", Readouts).show([
-            (f"exploding ‖g‖ {r.norm:.1f} {rule}", f"{r.scale:.4g}"), ("after", f"{r.clipped_norm:.2f}"),
-            ("\n  g " + vector(r.g) + " →", vector(r.clipped)), ("same direction", "")])
+            (rule, f"{r.scale:.4g}"), (_("after"), f"{r.clipped_norm:.2f}"),
+            ("\n  g " + vector(r.g) + " →", vector(r.clipped)), (_("same direction"), "")])
         self.query_one("#small", Readouts).show([
-            (f"vanishing ‖g‖ {v.norm:.2e} < {s.threshold:g}: scale", f"{v.scale:g}"),
-            ("after", f"{v.clipped_norm:.2e}" + (" unchanged" if v.scale == 1 else ""))])
+            (_("vanishing ‖g‖ {norm} < {threshold}: scale").format(norm=f"{v.norm:.2e}", threshold=threshold),
+             f"{v.scale:g}"),
+            (_("after"), f"{v.clipped_norm:.2e}" + (" " + _("unchanged") if v.scale == 1 else ""))])
 
 
 class BpttView(FigureView):
@@ -154,6 +178,7 @@ class BpttView(FigureView):
     def compose(self):
         yield Plot()
         yield Static(id="table")
+        yield Readouts(id="seed")
 
     def show(self, s: BpttState) -> None:
         r = s.readings()
@@ -162,44 +187,49 @@ class BpttView(FigureView):
                          for c, v in r.relative_norms.items()),
             lines=(Line(1.0, "×1", GREY, dashed=True, align="right"),),
             cursor=s.distance, xlim=(0, r.T), log_y=True,
-            xlabel="distance T − t from the loss", legend="below",
+            xlabel=_("distance T − t from the loss"), legend="below",
         ))
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False)
         table.add_column(f"‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖, {s.act}", style="dim")
         for d in BpttState.TABLE:
-            table.add_column(f"at {d}", justify="right")
-        table.add_column(f"cursor {s.distance}", justify="right")
+            table.add_column(_("at {d}").format(d=d), justify="right")
+        table.add_column(_("cursor {d}").format(d=s.distance), justify="right")
         for c, row in r.table.items():
             table.add_row(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(v) for v in row.values()),
                           sci(r.at_cursor[c]), style="bold" if c == s.c else "")
         self.query_one("#table", Static).update(table)
+        seed = r.seed_c15_at_40
+        self.query_one("#seed", Readouts).display = seed is not None
+        if seed is not None:
+            self.query_one("#seed", Readouts).show([(_("seed: c=1.5 at 40 keeps {seed}, ours {ours}: {why}").format(
+                seed=pct(seed.value), ours=pct(r.table["1.5"]["40"], 2), why=_(seed.why)), "")])
 
 
 class GradientsScreen(TopicScreen):
     TOPIC_ID = "gradients"
-    TITLE = "Why gradients die in the loop"
+    TITLE = N_("Why gradients die in the loop")
     SHARED = ("w_h", "act")  # one network: hop, backward, factors and product (and bptt's act)
     FIGURES = (
-        Figure("hop", "One hop back", "F5", HopState, HopView,
-               "Going back one step multiplies the gradient by act'(z_t)·W_h. The slope is at most 1, "
-               "so under tanh a hop keeps less than W_h."),
-        Figure("backward", "Back through 8 tokens", "F6", BackwardState, BackwardView,
-               "The gradient walks from h_7 back to h_0, one multiplication per hop. Each factor is an "
-               "ordinary derivative; there are just seven of them."),
-        Figure("factors", "Per-hop factors", "F7", FactorsState, FactorsView,
-               "Each hop's factor along a 40-token chain. Under tanh none reaches W_h; under ReLU an active "
-               "unit passes W_h through unchanged.",
+        Figure("hop", N_("One hop back"), "F5", HopState, HopView,
+               N_("Going back one step multiplies the gradient by act'(z_t)·W_h. The slope is at most 1, "
+                  "so under tanh a hop keeps less than W_h.")),
+        Figure("backward", N_("Back through 8 tokens"), "F6", BackwardState, BackwardView,
+               N_("The gradient walks from h_7 back to h_0, one multiplication per hop. Each factor is an "
+                  "ordinary derivative; there are just seven of them.")),
+        Figure("factors", N_("Per-hop factors"), "F7", FactorsState, FactorsView,
+               N_("Each hop's factor along a 40-token chain. Under tanh none reaches W_h; under ReLU an active "
+                  "unit passes W_h through unchanged."),
                key_steps=(1, 10, 20, 30, FACTORS_N - 1)),
-        Figure("product", "Their product", "F8", ProductState, ProductView,
-               "The factors multiplied over 200 hops: what reaches the first token. On a log axis a steady "
-               "factor is a straight line, heading for float32's limits.",
+        Figure("product", N_("Their product"), "F8", ProductState, ProductView,
+               N_("The factors multiplied over 200 hops: what reaches the first token. On a log axis a steady "
+                  "factor is a straight line, heading for float32's limits."),
                key_steps=(0, 50, 100, 150, PRODUCT_N - 1)),
-        Figure("clipping", "Gradient clipping", "F9", ClipState, ClipView,
-               "Clipping rescales a gradient whose norm passes the threshold and keeps its direction. "
-               "It is a ceiling: a vanishing gradient passes untouched.",
+        Figure("clipping", N_("Gradient clipping"), "F9", ClipState, ClipView,
+               N_("Clipping rescales a gradient whose norm passes the threshold and keeps its direction. "
+                  "It is a ceiling: a vanishing gradient passes untouched."),
                key_steps=(5.0, 20.0, 84.0)),
-        Figure("bptt", "BPTT in 64 dimensions", "E1", BpttState, BpttView,
-               "A 64-wide RNN, 60 steps, loss at the last: how much gradient is left at each distance "
-               "back. Larger c decays slower; ReLU at c=1.5 explodes.",
+        Figure("bptt", N_("BPTT in 64 dimensions"), "E1", BpttState, BpttView,
+               N_("A 64-wide RNN, 60 steps, loss at the last: how much gradient is left at each distance "
+                  "back. Larger c decays slower; ReLU at c=1.5 explodes."),
                key_steps=(0, 20, 40, 60)),
     )

@@ -5,6 +5,7 @@ from rnntui.figure import Figure
 from rnntui.figures.lstm import (LAST_T, PATH_HOPS, REPEATS, BiasState, CellState, ForgetPathState, GatesState,
                                  GruState, ParamsState)
 from rnntui.fmt import count, paren, pct, small
+from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.screens.recurrence import upto
 from rnntui.widgets.gatebar import GateBar, Segment
@@ -47,16 +48,16 @@ class CellView(FigureView):
         c_prev = paren(now.c_prev) if t else "0"
         before = f"c_{t - 1}" if t else "c_{−1}"
         self.query_one("#gates", Readouts).show([
-            (f"gates at t={t}:  f", f"{now.f:.3f}"), ("i", f"{now.i:.3f}"), ("ĉ", f"{now.g:+.3f}"),
+            (_("gates at t={t}:  f").format(t=t), f"{now.f:.3f}"), ("i", f"{now.i:.3f}"), ("ĉ", f"{now.g:+.3f}"),
             ("o", f"{now.o:.3f}")])
         self.query_one("#c", Readouts).show([
             (f"c_{t} = f·{before} + i·ĉ = {now.f:.3f}·{c_prev} + {now.i:.3f}·{paren(now.g)} =", f"{now.c:.3f}")])
         self.query_one("#h", Readouts).show([
             (f"h_{t} = o·tanh(c_{t}) = {now.o:.3f}·tanh({now.c:.3f}) =", f"{now.h:.3f}")])
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.steps, r.c, "c_t (cell state)", GREEN),
+            series=(Series(r.steps, r.c, _("c_t (cell state)"), GREEN),
                     Series(r.steps, r.h, "h_t = o·tanh(c_t)", BLUE),
-                    Series(r.steps, r.f, "forget gate f_t", GREY)),
+                    Series(r.steps, r.f, _("forget gate f_t"), GREY)),
             cursor=float(t), xlim=(0, LAST_T), ylim=r.c_range, xlabel="t",
         ))
 
@@ -70,23 +71,24 @@ class GatesView(FigureView):
 
     def show(self, s: GatesState) -> None:
         r = s.readings()
-        segments = update_segments((r.kept, r.written, r.discarded), "kept f·c", "written i·ĉ", "discarded (1−f)·c")
-        segments.append(Segment(0.0, "not written", "dim", "·", f"{r.not_written:.2f}"))
-        self.query_one(GateBar).show(segments, scale=2.0, suffix="of c_{t−1} + ĉ = 2")
+        segments = update_segments((r.kept, r.written, r.discarded), _("kept f·c"), _("written i·ĉ"),
+                                   _("discarded (1−f)·c"))
+        segments.append(Segment(0.0, _("not written"), "dim", "·", f"{r.not_written:.2f}"))
+        self.query_one(GateBar).show(segments, scale=2.0, suffix=_("of c_{t−1} + ĉ = 2"))
         self.query_one("#update", Readouts).show([
             (f"c_{{t−1}} = ĉ = 1:  c_t = {s.f:.2f}·1 + {s.i:.2f}·1 =", f"{r.c:.2f}"),
-            (f"after {REPEATS} repeats c_{REPEATS} =", f"{r.c_repeated[-1]:.2f}")])
+            (_("after {n} repeats c_{n} =").format(n=REPEATS), f"{r.c_repeated[-1]:.2f}")])
         if s.f >= 1.0:
-            case = "f = 1: nothing is discarded, a pure accumulator: c grows by i·ĉ every step"
+            case = _("f = 1: nothing is discarded, a pure accumulator: c grows by i·ĉ every step")
         elif s.f <= 0.0:
-            case = "f = 0: the old state is gone in one step; c_t is only what was just written"
+            case = _("f = 0: the old state is gone in one step; c_t is only what was just written")
         else:
-            case = f"0 < f < 1: c levels off at i·ĉ/(1−f) = {r.level:.2f}"
+            case = _("0 < f < 1: c levels off at i·ĉ/(1−f) = {level}").format(level=f"{r.level:.2f}")
         self.query_one("#case", Readouts).show([(case, "")])
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.steps, r.c_repeated, "c_t, the same update repeated", GREEN),),
+            series=(Series(r.steps, r.c_repeated, _("c_t, the same update repeated"), GREEN),),
             lines=(Line(r.level, "i·ĉ/(1−f)", GREY),) if r.level_shown else (),
-            xlim=(0, REPEATS), ylim=(0.0, r.y_top), xlabel="steps (c_0 = 1, ĉ = 1 every step)",
+            xlim=(0, REPEATS), ylim=(0.0, r.y_top), xlabel=_("steps (c_0 = 1, ĉ = 1 every step)"),
         ))
 
 
@@ -99,15 +101,18 @@ class ForgetPathView(FigureView):
     def show(self, s: ForgetPathState) -> None:
         r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.hops, r.rnn, f"RNN product (T2, W_h = {r.rnn_w_h:.2f})", RED),  # LSTM on top
+            series=(Series(r.hops, r.rnn, _("RNN product (T2, W_h = {w_h})").format(w_h=f"{r.rnn_w_h:.2f}"),
+                           RED),  # LSTM on top
                     Series(r.hops, r.lstm, f"LSTM f^k, f = {s.f:.2f}", GREEN)),
-            cursor=float(s.k), xlim=(0, PATH_HOPS), ylim=(0.0, 1.05), xlabel="k: steps back from c_k to c_0",
+            cursor=float(s.k), xlim=(0, PATH_HOPS), ylim=(0.0, 1.05), xlabel=_("k: steps back from c_k to c_0"),
         ))
         self.query_one("#at", Readouts).show([
-            (f"k = {s.k}:  f^k =", small(r.f_k)), ("RNN product", small(r.rnn_k))])
+            (f"k = {s.k}:  f^k =", small(r.f_k)), (_("RNN product"), small(r.rnn_k))])
+        below = str(r.rnn_below) if r.rnn_below is not None else _("never")
+        below += " " + _("(seed: step {k})").format(k=r.seed_rnn_below.value)
         self.query_one("#rnn", Readouts).show([
-            ("RNN product below 0.01 from hop", str(r.rnn_below) if r.rnn_below is not None else "never"),
-            (f"f^{PATH_HOPS}", small(r.f_last))])
+            (_("RNN product below 0.01 from hop"), below), (f"f^{PATH_HOPS}", small(r.f_last)),
+            ("\n" + _("seed ≠ ours: {why}").format(why=_(r.seed_rnn_below.why)), "")])
 
 
 class BiasView(FigureView):
@@ -119,17 +124,18 @@ class BiasView(FigureView):
     def show(self, s: BiasState) -> None:
         r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.b_f_grid, r.survival_curve, f"σ(b_f)^{s.k}: c_0 left after {s.k} steps", GREEN),
-                    Series(r.landmarks_b_f, r.landmarks_survival, "b_f = 0 and b_f = 1", GREY,
+            series=(Series(r.b_f_grid, r.survival_curve, _("σ(b_f)^{k}: c_0 left after {k} steps").format(k=s.k),
+                           GREEN),
+                    Series(r.landmarks_b_f, r.landmarks_survival, _("b_f = 0 and b_f = 1"), GREY,
                            marker="◆", scatter=True)),
-            cursor=s.b_f, log_y=True, xlabel="forget-gate bias b_f",
+            cursor=s.b_f, log_y=True, xlabel=_("forget-gate bias b_f"),
         ))
         share = f" ({pct(r.survival, 2)})" if r.survival >= 1e-4 else ""
         self.query_one("#left", Readouts).show([
             ("b_f", f"{s.b_f:.2f}"), ("→ f = σ(b_f)", f"{r.f:.3f}"),
-            (f"→ left after {s.k} steps f^{s.k}", small(r.survival) + share)])
+            (_("→ left after {k} steps f^{k}").format(k=s.k), small(r.survival) + share)])
         self.query_one("#why", Readouts).show([
-            ("the fix: initialise", "b_f = 1"), ("(Gers et al. 2000; Jozefowicz et al. 2015)", "")])
+            (_("the fix: initialise"), "b_f = 1"), (_("(Gers et al. 2000; Jozefowicz et al. 2015)"), "")])
 
 
 class GruView(FigureView):
@@ -142,14 +148,16 @@ class GruView(FigureView):
     def show(self, s: GruState) -> None:
         r = s.readings()
         self.query_one("#bar-lstm", GateBar).show(
-            update_segments(lengths(r.lstm), "keep f", "write i", "discard"), scale=2.0, suffix=f"c_t {r.lstm['c']:.2f}")
+            update_segments(lengths(r.lstm), _("keep f"), _("write i"), _("discard")), scale=2.0,
+            suffix=f"c_t {r.lstm['c']:.2f}")
         self.query_one("#bar-gru", GateBar).show(
-            update_segments(lengths(r.gru), "keep f", "write 1−f", "discard"), scale=2.0, suffix=f"h_t {r.gru['h']:.2f}")
+            update_segments(lengths(r.gru), _("keep f"), _("write 1−f"), _("discard")), scale=2.0,
+            suffix=f"h_t {r.gru['h']:.2f}")
         self.query_one("#sum", Readouts).show([
-            ("keep + write:  LSTM f + i =", f"{r.lstm_sum:.2f}"), ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
+            (_("keep + write:  LSTM f + i ="), f"{r.lstm_sum:.2f}"), ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
         self.query_one(Plot).show(PlotSpec(
-            xlim=(0.0, 1.0), ylim=(0.0, 1.0), xlabel="keep (f)",
-            series=(Series(r.line_keep, r.line_write, "GRU: write = 1 − keep", ORANGE),
+            xlim=(0.0, 1.0), ylim=(0.0, 1.0), xlabel=_("keep (f)"),
+            series=(Series(r.line_keep, r.line_write, _("GRU: write = 1 − keep"), ORANGE),
                     Series((s.f,), (s.i,), "LSTM: (f, i)", GREEN, marker="●", scatter=True),
                     Series((s.f,), (r.gru_write,), "GRU: (f, 1 − f)", ORANGE, marker="◆", scatter=True)),
         ))
@@ -172,39 +180,39 @@ class ParamsView(FigureView):
     def show(self, s: ParamsState) -> None:
         r = s.readings()
         for cell, n in r.counts.items():
-            parts = [Segment(r.block, "block", KEPT, "█") for _ in range(r.blocks[cell])]
+            parts = [Segment(r.block, _("block"), KEPT, "█")] * r.blocks[cell]
             self.query_one(f"#bar-{cell.lower()}", GateBar).show(
                 parts, scale=r.bar_scale, suffix=f"{count(n):>7} = {r.blocks[cell]}×")
         self.query_one("#block", Readouts).show([
-            (f"one block = 2d² + d = 2·{s.d}² + {s.d} =", f"{r.block:,}")])
+            (_("one block = 2d² + d = 2·{d}² + {d} =").format(d=s.d), f"{r.block:,}")])
         self.query_one("#exact", Readouts).show([(cell, f"{n:,}") for cell, n in r.counts.items()])
         widths = r.width_at_lstm_budget
         self.query_one("#budget", Readouts).show([
-            (f"for the LSTM's {count(r.counts['LSTM'])}:  RNN d ≈", f"{widths['RNN']:.0f}"),
+            (_("for the LSTM's {n}:  RNN d ≈").format(n=count(r.counts['LSTM'])), f"{widths['RNN']:.0f}"),
             ("GRU d ≈", f"{widths['GRU']:.0f}"), ("LSTM d =", f"{s.d}")])
 
 
 class LstmScreen(TopicScreen):
     TOPIC_ID = "lstm"
-    TITLE = "The gate that keeps the product alive"
+    TITLE = N_("The gate that keeps the product alive")
     SHARED = ("b_f",)  # the forget-gate bias of the cell and of the bias figure
     FIGURES = (
-        Figure("cell", "The cell on the token track", "F10", CellState, CellView,
-               "c runs on a plain line: c_t = f·c_{t−1} + i·ĉ_t, one multiply and one add, no W, no tanh. "
-               "This identity path is the LSTM's residual connection in time."),
-        Figure("gates", "Gates as proportions", "F11", GatesState, GatesView,
-               "f keeps part of c_{t−1}, i writes part of the candidate ĉ, the rest is discarded. "
-               "f = 1 makes a pure accumulator; f = 0 forgets in one step.", key_steps=(0.0, 0.7, 1.0)),
-        Figure("path", "The only path back to c_0", "F12", ForgetPathState, ForgetPathView,
-               "From c_k back to c_0 there is one path, k forget gates: f^k and nothing else. "
-               "The RNN's product of tanh'·W_h (T2) is near 0 within about ten hops.", key_steps=(0, 10, 50, 100)),
-        Figure("bias", "The forget-gate bias", "F13", BiasState, BiasView,
-               "At initialisation the weights are near 0, so f ≈ σ(b_f). b_f = 0 gives f = 0.5: the cell halves "
-               "itself every step and the path is shut from the start.", key_steps=(0.0, 1.0, 2.0)),
-        Figure("gru", "The GRU's coupled gate", "F16", GruState, GruView,
-               "The GRU (Cho 2014) writes 1 − f where the LSTM writes i: one decision, so it cannot keep the "
-               "old state and write hard in the same step.", key_steps=(0.5, 0.9, 1.0)),
-        Figure("params", "The parameter bill", "F17", ParamsState, ParamsView,
-               "Each gate is one d×2d matrix on [h, x] plus a bias, a block of 2d² + d: RNN 1 block, GRU 3, "
-               "LSTM 4. The state is still one vector of d numbers.", key_steps=(64, 256, 1024, 4096)),
+        Figure("cell", N_("The cell on the token track"), "F10", CellState, CellView,
+               N_("c runs on a plain line: c_t = f·c_{t−1} + i·ĉ_t, one multiply and one add, no W, no tanh. "
+                  "This identity path is the LSTM's residual connection in time.")),
+        Figure("gates", N_("Gates as proportions"), "F11", GatesState, GatesView,
+               N_("f keeps part of c_{t−1}, i writes part of the candidate ĉ, the rest is discarded. "
+                  "f = 1 makes a pure accumulator; f = 0 forgets in one step."), key_steps=(0.0, 0.7, 1.0)),
+        Figure("path", N_("The only path back to c_0"), "F12", ForgetPathState, ForgetPathView,
+               N_("From c_k back to c_0 there is one path, k forget gates: f^k and nothing else. "
+                  "The RNN's product of tanh'·W_h (T2) is near 0 within about ten hops."), key_steps=(0, 10, 50, 100)),
+        Figure("bias", N_("The forget-gate bias"), "F13", BiasState, BiasView,
+               N_("At initialisation the weights are near 0, so f ≈ σ(b_f). b_f = 0 gives f = 0.5: the cell halves "
+                  "itself every step and the path is shut from the start."), key_steps=(0.0, 1.0, 2.0)),
+        Figure("gru", N_("The GRU's coupled gate"), "F16", GruState, GruView,
+               N_("The GRU (Cho 2014) writes 1 − f where the LSTM writes i: one decision, so it cannot keep the "
+                  "old state and write hard in the same step."), key_steps=(0.5, 0.9, 1.0)),
+        Figure("params", N_("The parameter bill"), "F17", ParamsState, ParamsView,
+               N_("Each gate is one d×2d matrix on [h, x] plus a bias, a block of 2d² + d: RNN 1 block, GRU 3, "
+                  "LSTM 4. The state is still one vector of d numbers."), key_steps=(64, 256, 1024, 4096)),
     )

@@ -5,6 +5,7 @@ from rich.text import Text
 
 from rnntui.figure import Figure
 from rnntui.fmt import paren
+from rnntui.i18n import N_, _
 from rnntui.figures.recurrence import LAST_T, N_TOKENS, ReadoutState, TanhState, TrackState
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
@@ -33,13 +34,17 @@ class TrackView(FigureView):
             (f"h_{t} = tanh({s.w_h:.2f}·{prev} + {s.w_x:.2f}·{paren(r.tokens[t], 1)} + {s.b:.2f}) = tanh({r.z[t]:.3f}) =",
              f"{r.h[t]:.3f}"),
         ])
-        final = f"{r.h[-1]:.3f}" if t == LAST_T else "not computed yet" + ("" if self.presenting else " (end jumps there)")
-        self.query_one("#final", Readouts).show([("steps computed", f"{t + 1} of {N_TOKENS}"),
-                                                 (f"final state h_{LAST_T}", final)])
-        dashed = ("the dashed cells have not been computed, not hidden" if t < LAST_T
-                  else "each cell was computed only when its token arrived")
-        self.query_one("#invariant", Readouts).update(
-            Text.assemble(("Invariant:", "bold"), f" h_t is a function of x_0 … x_t only; {dashed}."))
+        if t == LAST_T:
+            final = f"{r.h[-1]:.3f}"
+        else:
+            final = _("not computed yet") if self.presenting else _("not computed yet (end jumps there)")
+        done = _("{n} of {total}").format(n=t + 1, total=N_TOKENS)
+        self.query_one("#final", Readouts).show([(_("steps computed"), done),
+                                                 (_("final state h_{t}").format(t=LAST_T), final)])
+        invariant = (_("h_t is a function of x_0 … x_t only; the dashed cells have not been computed, not hidden.")
+                     if t < LAST_T else
+                     _("h_t is a function of x_0 … x_t only; each cell was computed only when its token arrived."))
+        self.query_one("#invariant", Readouts).update(Text.assemble((_("Invariant:"), "bold"), " ", invariant))
 
 
 class TanhView(FigureView):
@@ -50,13 +55,13 @@ class TanhView(FigureView):
     def show(self, s: TanhState) -> None:
         r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.curve_z, r.curve, "tanh(z)", BLUE), Series(r.tangent_z, r.tangent, "tangent", ORANGE)),
+            series=(Series(r.curve_z, r.curve, "tanh(z)", BLUE), Series(r.tangent_z, r.tangent, _("tangent"), ORANGE)),
             lines=(Line(0.0, "", GREY),),
             cursor=None, xlim=(-4, 4), ylim=(-1.2, 1.2), xlabel="z",
             marks=((s.z, r.tanh, "●"),),
         ))
         self.query_one(Readouts).show([("z", f"{s.z:+.2f}"), ("tanh(z)", f"{r.tanh:+.3f}"),
-                                       ("slope tanh'(z)", f"{r.slope:.3f}")])
+                                       (_("slope tanh'(z)"), f"{r.slope:.3f}")])
 
 
 class ReadoutView(FigureView):
@@ -68,31 +73,33 @@ class ReadoutView(FigureView):
         r, t = s.readings(), s.step
         if s.head == "cls":  # one output, at the last position, once it exists
             y_row = tuple(r.outputs.get(i, "") for i in range(LAST_T)) + (r.outputs.get(LAST_T),)
-            words = [("head", "classification: one output, read from the last state"),
-                     (f"ŷ = σ(2·h_{LAST_T})", f"{r.outputs[LAST_T]:.3f}" if r.outputs else "waits for the last token")]
+            words = [(_("head"), _("classification: one output, read from the last state")),
+                     (f"ŷ = σ(2·h_{LAST_T})",
+                      f"{r.outputs[LAST_T]:.3f}" if r.outputs else _("waits for the last token"))]
         else:
             y_row = upto(tuple(r.outputs.get(i) for i in range(N_TOKENS)), t)
-            words = [("head", "sequence labelling: one output per position"),
-                     ("outputs so far", f"{len(r.outputs)} of {N_TOKENS}")]
+            words = [(_("head"), _("sequence labelling: one output per position")),
+                     (_("outputs so far"), _("{n} of {total}").format(n=len(r.outputs), total=N_TOKENS))]
         self.query_one(TokenTrack).show((Row("ŷ", y_row), Row("h", upto(r.h, t), "→"), Row("x", r.tokens)), t)
         self.query_one(Readouts).show(words, sep="\n")
 
 
 class RecurrenceScreen(TopicScreen):
     TOPIC_ID = "recurrence"
-    TITLE = "One token at a time"
+    TITLE = N_("One token at a time")
     SHARED = ("w_h",)  # one W_h for the topic: the track and the readout read the same network
     FIGURES = (
-        Figure("track", "Token track", "F1+F3", TrackState, TrackView,
-               "The RNN reads left to right and keeps one number, h. Each step mixes the old h with the "
-               "new token and squashes the sum with tanh. W_h is shared by every step: change it and all states move.",
+        Figure("track", N_("Token track"), "F1+F3", TrackState, TrackView,
+               N_("The RNN reads left to right and keeps one number, h. Each step mixes the old h with the "
+                  "new token and squashes the sum with tanh. W_h is shared by every step: change it and all "
+                  "states move."),
                key_steps=tuple(range(N_TOKENS))),
-        Figure("tanh", "The squashing curve", "F2", TanhState, TanhView,
-               "tanh folds any pre-activation into (−1, 1). Its slope at the current point is what the "
-               "gradient is multiplied by on the way back: steep at 0, flat once the unit saturates.",
+        Figure("tanh", N_("The squashing curve"), "F2", TanhState, TanhView,
+               N_("tanh folds any pre-activation into (−1, 1). Its slope at the current point is what the "
+                  "gradient is multiplied by on the way back: steep at 0, flat once the unit saturates."),
                key_steps=(0.0, 2.0)),  # the seed's two readings: slope 1.000 and 0.071
-        Figure("readout", "Reading the state out", "F4", ReadoutState, ReadoutView,
-               "The same states feed two kinds of head: classification reads only the last state; "
-               "sequence labelling reads one output at every position as soon as that state exists.",
+        Figure("readout", N_("Reading the state out"), "F4", ReadoutState, ReadoutView,
+               N_("The same states feed two kinds of head: classification reads only the last state; "
+                  "sequence labelling reads one output at every position as soon as that state exists."),
                key_steps=(3, LAST_T)),
     )
