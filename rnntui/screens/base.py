@@ -18,6 +18,7 @@ from rnntui.i18n import _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.widgets.footer import RnnFooter
+from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import param_text
 
 
@@ -69,7 +70,7 @@ class TopicScreen(Screen):
         yield Header(icon="≋")
         yield Static(id="strip")
         with Vertical(id="panel"):
-            yield Static(id="prose")
+            yield Prose(id="prose")
             with ContentSwitcher(initial=self.FIGURES[0].id):
                 for f in self.FIGURES:
                     yield f.view(id=f.id)
@@ -156,7 +157,7 @@ class TopicScreen(Screen):
         strip.append("  tab ⇥", style="dim")
         self.query_one("#strip", Static).update(strip)
         self.query_one("#panel").border_title = f"{_(f.title)} · {f.refs}"
-        self.query_one("#prose", Static).update(_(f.prose))
+        self.query_one("#prose", Prose).show(_(f.prose))
 
     def retranslate(self) -> None:
         """Draw every text again in the current language (the app's `language` changed)."""
@@ -186,7 +187,7 @@ class TopicScreen(Screen):
         shared = [p.label for p in state.params() if p.name in self.SHARED
                   and any(hasattr(s, p.name) for fid, s in self.states.items() if fid != self.figure.id)]
         if shared:
-            line.append(" ".join(shared) + ": all figures", style="dim")  # shared: one value for the topic
+            line.append(_("{names}: all figures").format(names=" ".join(shared)), style="dim")  # shared: one value for the topic
         return line
 
     # -- actions (the keyboard contract) ----------------------------------------------------

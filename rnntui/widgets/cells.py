@@ -38,3 +38,30 @@ def fit(text: str, width: int, align: str = "left", more: str = "") -> str:
     if align == "center":
         return " " * (space // 2) + text + " " * (space - space // 2)
     return text + " " * space
+
+
+def _breakable(a: str, b: str) -> bool:
+    """May a line break between characters a and b? At spaces, and next to a wide (CJK) character,
+    except before closing punctuation (，。：；、）」) which stays with what it closes."""
+    if b in "，。：；、）」！？》…" or a in "（「《":
+        return False
+    return a == " " or b == " " or cell_len(a) == 2 or cell_len(b) == 2
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Lines of at most `width` cells: English breaks at spaces, Chinese between any two characters
+    (it has no spaces), so a Chinese paragraph fills its lines instead of breaking early."""
+    width = max(width, 1)
+    lines = []
+    for paragraph in text.split("\n"):
+        line, last_break = "", -1
+        for ch in paragraph:
+            if line and _breakable(line[-1], ch):
+                last_break = len(line)
+            line += ch
+            if cell_len(line) > width:
+                cut_at = last_break if last_break > 0 else len(line) - 1
+                lines.append(line[:cut_at].rstrip())
+                line, last_break = line[cut_at:].lstrip(), -1
+        lines.append(line.rstrip())
+    return lines
