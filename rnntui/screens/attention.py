@@ -376,7 +376,7 @@ class SummaryView(FigureView):
 class AttentionScreen(TopicScreen):
     TOPIC_ID = "attention"
     TITLE = N_("Attention as a lookup")
-    EXTRA_BINDINGS = [Binding("enter", "open_link", "open", id="open_link")]
+    EXTRA_BINDINGS = [Binding("enter", "open_link", N_("open"), id="open_link")]
     FIGURES = (
         Figure("qkv", N_("Q, K, V stage by stage"), "T5", QkvState, QkvView,
                N_("Each token asks (q), offers a key (k) and a value (v): scores q·k/√d_k, the mask, a softmax "

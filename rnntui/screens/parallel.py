@@ -169,7 +169,8 @@ class TimingView(FigureView):  # E6
         r = s.readings()
         gap = "\n\n" if (self.size.height or 0) >= 24 else "\n"
         table = Text(no_wrap=True, overflow="crop")
-        table.append(f"{'T':>5}  {'FLOPs RNN':>9} {'attn':>6} {'RNN/attn':>8}   {fit(_('time RNN'), 9, 'right')} "
+        time_rnn = fit(_("time RNN"), 9, "right")
+        table.append(f"{'T':>5}  {'FLOPs RNN':>9} {'attn':>6} {'RNN/attn':>8}   {time_rnn} "
                      f"{'attn':>8}   {'GFLOP/s RNN':>11} {'attn':>5}\n", style="dim")
         for row in r.table:
             line = f"{row.T:>5}  {si(row.rnn_flops):>9} {si(row.attention_flops):>6} {str(row.flop_ratio):>8}   "

@@ -80,7 +80,7 @@ class MatrixView(FigureView):
         seqs.append(names[2], style="dim")
         for out, ok in zip(r.output, r.right):
             seqs.append(letters([out]), style="bold" if ok else f"bold underline {BAD}")
-        seqs.append(" " + (_("{n} wrong").format(n=r.n_wrong) if r.n_wrong else _("right")),
+        seqs.append(" " + (_("{n} wrong").format(n=r.n_wrong) if r.n_wrong else _("all right")),
                     style=BAD if r.n_wrong else GOOD)
         self.query_one("#seqs", Static).update(seqs)
 
@@ -155,7 +155,8 @@ class ScoringView(FigureView):
         for sc in ORDER:
             v = r.at[sc]
             now.append(f"{sc} ", style="dim")
-            now.append(f"{_('stopped') if v is None else pct(v[1]) if col == 2 else f'{v[0]:.3f}'}   ", style="bold")
+            shown = _("stopped") if v is None else pct(v[1]) if col == 2 else f"{v[0]:.3f}"
+            now.append(shown + "   ", style="bold")
         now.append("\n" + _("first ≥ 76%:") + " ", style="dim")
         firsts = []
         for sc, f in r.first_at_target.items():  # what the axis shows, and where a longer run ended
