@@ -314,7 +314,16 @@ async def test_random_keys_at_several_sizes_never_crash():
             await pilot.resize_terminal(*size)
             await pilot.press(*rng.choices(keys, k=15))
             await pilot.pause()
-        assert app.topic_screen().TOPIC_ID == "seq2seq"
+            screen = app.topic_screen()
+            assert screen.TOPIC_ID == "seq2seq"
+            for f in screen.FIGURES:  # every state stayed inside its ranges and still reads
+                state = screen.states[f.id]
+                for p in state.params():
+                    if p.kind != "choice":
+                        lo, hi = p.bounds(state)
+                        assert lo <= getattr(state, p.name) <= hi, (f.id, p.name)
+                state.readings()
+            assert screen.query_one("#panel").region.height > 0  # the focused figure is drawn
 
 
 def test_row_labels_accept_rich_text():
