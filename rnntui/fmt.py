@@ -94,9 +94,11 @@ def times(x: float, more: str, less: str) -> str:
 
 def share_words(ratio) -> str:
     """A ratio of FLOPs (a Fraction) in words: the same FLOPs, 1/16 of the FLOPs, 4× the FLOPs."""
+    from rnntui.i18n import _
+
     if ratio == 1:
-        return "the same FLOPs"
-    return f"{ratio} of the FLOPs" if ratio < 1 else f"{ratio}× the FLOPs"
+        return _("the same FLOPs")
+    return (_("{ratio} of the FLOPs") if ratio < 1 else _("{ratio}× the FLOPs")).format(ratio=ratio)
 
 
 def binary_bytes(n: float) -> str:

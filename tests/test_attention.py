@@ -150,6 +150,10 @@ def test_matrices_use_the_room_at_200x60():
 def test_snapshot_qkv_softmax_stage(snap_compare):
     state = build_state(fig("qkv"), [], A_STAGE)
     assert state.readings().weights[4][1] == pytest.approx(0.6488, abs=5e-5)  # A[跑,猫], the state drawn
+    # closed form: query 跑 scores (0, 2, 0, 0, 0) against the five keys, so A[跑,猫] = e²/(e² + 4)
+    assert state.readings().query_scores == pytest.approx((0, 2, 0, 0, 0))
+    assert state.readings().weights[4][1] == pytest.approx(math.exp(2) / (math.exp(2) + 4), abs=1e-12)
+    assert "A[跑,猫] 0.6488" in txt(state, "qkv")
 
     async def steps(pilot):
         await pilot.press(*["right"] * A_STAGE)

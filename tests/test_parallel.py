@@ -403,9 +403,29 @@ async def test_t_only_acts_on_the_timing_figure():
 
 
 def test_grid_snapshot_80x24(snap_compare):
+    """The telling state: recurrent, n = 8, after all 8 wallclock steps. Paired with its tally, derived
+    here from the schedule itself: each position waits for the one before, so job i runs at step i
+    (the earliest it can), 8 steps one after another, 8 busy cells of the 8 × 8 grid."""
     from rnntui.app import RnnApp
+    from rnntui.render import render
+    from rnntui.screens.parallel import ParallelScreen
 
-    assert snap_compare(RnnApp("parallel", "grid"), press=["right", "right", "right"], terminal_size=(80, 24))
+    n = 8
+    step = [0] * n  # the earliest step of each job: one after the last of its dependencies
+    for i, deps in enumerate(par.dependencies("recurrent", n)):
+        step[i] = max((step[j] + 1 for j in deps), default=0)
+    busy = np.zeros((n, n), dtype=bool)
+    busy[np.arange(n), step] = True
+    sequential, cells = int(busy.any(axis=0).sum()), int(busy.sum())
+    assert (sequential, cells) == (8, 8)
+    state = build_state(find("parallel/grid")[1], ["mode=recurrent", f"n={n}"], str(n))
+    text = render(ParallelScreen, ParallelScreen.figure_by_id("grid"), state, "txt", (80, 24))
+    assert f"sequential steps {sequential} of {n}" in text and f"busy cells {cells} of {n * n}" in text
+
+    async def to_the_end(pilot):
+        await pilot.press("end")
+        assert pilot.app.topic_screen().state == state
+    assert snap_compare(RnnApp("parallel", "grid"), run_before=to_the_end, terminal_size=(80, 24))
 
 
 async def test_random_keys_at_many_sizes_never_crash():

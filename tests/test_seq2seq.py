@@ -212,7 +212,82 @@ def test_every_topic_renders_without_importing_torch():
 
 
 def test_snapshot_matrix(snap_compare):
+    """The default state (additive, sample 0, k = 0), paired with the number it shows: the shipped
+    additive model's held-out exact accuracy, recomputed here by decoding all 1000 sequences."""
+    from rnntui.fmt import pct
+    from rnntui.render import render
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    exact, _ = s2s.held_out_accuracy("additive")  # numpy greedy decoding of the shipped weights
+    state = MatrixState()
+    assert state.readings().held_out["additive"]["exact"] == pytest.approx(exact, abs=5e-4)
+    text = render(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, "txt", (80, 24))
+    row = next(line for line in text.splitlines() if "additive  " in line and "%" in line)
+    assert pct(exact) in row.split("additive", 1)[1]
     assert snap_compare(RnnApp("seq2seq", "matrix"), terminal_size=(80, 24))
+
+
+def test_shift_line_names_the_state_after_the_token_copied():
+    """Output k copies x_{15−k}; for k ≥ 1 its # sits on h_{16−k}, one column right (issue 15)."""
+    from rnntui.screens.seq2seq import shift_line
+
+    alpha = s2s.decode_sample("additive", 0).alpha[0]
+    for k in range(N):
+        r = MatrixState(step=k).readings()
+        assert r.copies == N - 1 - k  # the reversal: y_k = x_{15−k}
+        assert r.looks_at == int(np.argmax(alpha[k]))
+        line = shift_line(r, k)
+        if k == 0:
+            assert r.shift == 0 and "x_15 from h_15 itself" in line
+        elif int(np.argmax(alpha[k])) == N - k:
+            assert r.shift == 1 and f"copies x_{N - 1 - k} from h_{N - k}, the state after it" in line
+    # the shift is the rule, not an accident of one sample: most rows k ≥ 1 of 200 held-out samples
+    d = s2s.greedy(s2s.shipped("additive"), "additive", s2s.held_out()[:200])
+    k = np.arange(1, N)
+    assert np.mean(d.alpha.argmax(-1)[:, 1:] == N - k) > 0.8
+    text = txt_shot("seq2seq/matrix", step=3)
+    assert "copies x_12 from h_13" in text
+
+
+def txt_shot(address: str, step: int | None = None, size=(80, 24), sets=()) -> str:
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    screen, figure = find(address)
+    state = build_state(figure, list(sets), None if step is None else str(step))
+    return render(screen, figure, state, "txt", size)
+
+
+def test_scoring_text_speaks_of_the_axis_it_draws():
+    """Issue 15: the axis ends a little past the attention runs, so the line says where none stands at
+    that end and how its whole 2000-step run ended, both numbers read from the records."""
+    r = ScoringState().readings()
+    end = r.last_step
+    assert end >= max(s2s.record(sc)["steps"] for sc in ("additive", "dot"))
+    assert r.past_axis == {sc: s2s.record(sc)["steps"] > end for sc in s2s.SCORINGS}
+    assert r.past_axis["none"] and r.run_steps["none"] == s2s.record("none")["steps"] == 2000
+    text = " ".join(line.strip("│ ") for line in txt_shot("seq2seq/scoring").splitlines())
+    assert f"none not by {end} (nor in all 2000 steps of its run)" in text
+    assert "never in 2000" not in text
+
+
+def test_live_and_shipped_accuracies_are_labelled():
+    """Issue 15: after a live run the side panel says which accuracy is the shipped model's and which
+    this run's."""
+    from dataclasses import replace
+
+    from rnntui.figure import LabRun
+    from rnntui.fmt import pct
+    from rnntui.render import render
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    run = LabRun(status="done", result={"scoring": "additive", "arrays": s2s.shipped("additive"), "exact": 0.846,
+                                        "token": 0.95, "step": 2000, "steps": 2000, "loss": 0.1})
+    state = replace(MatrixState(), run=run)
+    text = render(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, "txt", (80, 24))
+    assert "shipped models, held-out 1000" in text
+    assert f"this run: loss 0.100  exact {pct(0.846)}" in text
+    assert pct(s2s.record("additive")["exact"]) in text
 
 
 async def test_keys_step_the_output_row_and_cycle_the_scoring():
@@ -239,7 +314,16 @@ async def test_random_keys_at_several_sizes_never_crash():
             await pilot.resize_terminal(*size)
             await pilot.press(*rng.choices(keys, k=15))
             await pilot.pause()
-        assert app.topic_screen().TOPIC_ID == "seq2seq"
+            screen = app.topic_screen()
+            assert screen.TOPIC_ID == "seq2seq"
+            for f in screen.FIGURES:  # every state stayed inside its ranges and still reads
+                state = screen.states[f.id]
+                for p in state.params():
+                    if p.kind != "choice":
+                        lo, hi = p.bounds(state)
+                        assert lo <= getattr(state, p.name) <= hi, (f.id, p.name)
+                state.readings()
+            assert screen.query_one("#panel").region.height > 0  # the focused figure is drawn
 
 
 def test_row_labels_accept_rich_text():

@@ -302,40 +302,47 @@ class SummaryRow:
     left: Cell
 
 
-SUMMARY_COLUMNS = (("model", "model"), ("path_length", "path length"), ("parallel", "parallel in training"),
-                   ("per_layer", "per-layer cost"), ("inference", "keeps at inference"),
-                   ("fixed", "what it fixed"), ("left", "what it left"))
+def N_(message: str) -> str:
+    """Marks a word for the translators' catalogue (as rnntui.i18n.N_, which the engine may not import);
+    the summary view translates it where it is drawn."""
+    return message
+
+
+SUMMARY_COLUMNS = (("model", N_("model")), ("path_length", N_("path length")),
+                   ("parallel", N_("parallel in training")), ("per_layer", N_("per-layer cost")),
+                   ("inference", N_("keeps at inference")), ("fixed", N_("what it fixed")),
+                   ("left", N_("what it left")))
 
 SUMMARY = (
     SummaryRow("RNN",
                Cell("O(n)", Link("parallel/path", {"mode": "recurrent"}, 8)),
-               Cell("no", Link("parallel/grid", {"mode": "recurrent", "n": "8"}, 8)),
+               Cell(N_("no"), Link("parallel/grid", {"mode": "recurrent", "n": "8"}, 8)),
                Cell("O(n·d²)", Link("parallel/cost", {"d": "512"})),
-               Cell("a fixed state h_t", Link("recurrence/track")),
-               Cell("a state carried along: any length, one rule"),
-               Cell("gradients vanish or explode over the chain",
+               Cell(N_("a fixed state h_t"), Link("recurrence/track")),
+               Cell(N_("a state carried along: any length, one rule")),
+               Cell(N_("gradients vanish or explode over the chain"),
                     Link("gradients/product", {"act": "relu", "w_h": "1.6"}))),
     SummaryRow("LSTM/GRU",
                Cell("O(n)", Link("lstm/path")),
-               Cell("no", Link("parallel/grid", {"mode": "recurrent", "n": "8"}, 8)),
+               Cell(N_("no"), Link("parallel/grid", {"mode": "recurrent", "n": "8"}, 8)),
                Cell("O(n·d²)", Link("parallel/cost", {"d": "512"})),
-               Cell("a fixed state (h_t, c_t)"),
-               Cell("an additive cell path: gradients survive far longer", Link("lstm/path")),
-               Cell("still a chain: O(n) path, serial steps, one fixed-size state")),
+               Cell(N_("a fixed state (h_t, c_t)")),
+               Cell(N_("an additive cell path: gradients survive far longer"), Link("lstm/path")),
+               Cell(N_("still a chain: O(n) path, serial steps, one fixed-size state"))),
     SummaryRow("seq2seq+attention",
-               Cell("O(1) decoder→encoder", Link("seq2seq/matrix")),
-               Cell("no"),
-               Cell("O(n·d²) + O(n·m·d) alignment"),
-               Cell("all encoder states + the decoder state"),
-               Cell("the one-vector bottleneck: every source state stays readable", Link("seq2seq/matrix")),
-               Cell("both sides still recurrent: serial, O(n) within a sequence")),
+               Cell(N_("O(1) decoder→encoder"), Link("seq2seq/matrix")),
+               Cell(N_("no")),
+               Cell(N_("O(n·d²) + O(n·m·d) alignment")),
+               Cell(N_("all encoder states + the decoder state")),
+               Cell(N_("the one-vector bottleneck: every source state stays readable"), Link("seq2seq/matrix")),
+               Cell(N_("both sides still recurrent: serial, O(n) within a sequence"))),
     SummaryRow("Transformer",
                Cell("O(1)", Link("parallel/path", {"mode": "attention"}, 8)),
-               Cell("yes", Link("parallel/grid", {"mode": "attention", "n": "8"}, 1)),
+               Cell(N_("yes"), Link("parallel/grid", {"mode": "attention", "n": "8"}, 1)),
                Cell("O(n²·d)", Link("parallel/cost", {"d": "512"})),
-               Cell("a growing KV cache", Link("serving/kvcache")),
-               Cell("recurrence gone: O(1) path, every position trained at once"),
-               Cell("O(n²) cost and a KV cache that grows with the context", Link("serving/kvcache"))),
+               Cell(N_("a growing KV cache"), Link("serving/kvcache")),
+               Cell(N_("recurrence gone: O(1) path, every position trained at once")),
+               Cell(N_("O(n²) cost and a KV cache that grows with the context"), Link("serving/kvcache"))),
 )
 
 

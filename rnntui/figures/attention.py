@@ -9,6 +9,7 @@ import numpy as np
 
 from rnntui.engine import attention as at
 from rnntui.engine import block as bl
+from rnntui.i18n import N_, _
 from rnntui.state import BadValue, FigureState, param
 
 TOKENS = at.TOKENS
@@ -54,7 +55,8 @@ class Stepped(FigureState):
         state = super().with_value(name, value)
         allowed = self.LISTED.get(name)
         if allowed and getattr(state, name) not in allowed:
-            raise BadValue(f"{name}={value}: expected one of " + ", ".join(map(str, allowed)))
+            raise BadValue(_("{name}={value}: expected one of {allowed}").format(
+                name=name, value=value, allowed=", ".join(map(str, allowed))))
         return state
 
     def nudged(self, name, notches, fine=False):
@@ -239,8 +241,8 @@ class HeadsState(Stepped):
             tuple(_rows(p.a) for p in heads), tuple(_rows(p.q) for p in heads), tuple(_rows(p.k) for p in heads),
             tuple(_rows(p.v) for p in heads), _rows(np.concatenate([p.out for p in heads], axis=1)),
             {"head 1 A[跑,猫]": heads[0].cell(4, 1), "head 2 A[突然,开始]": heads[1].cell(2, 3)},
-            {"head 1 causal A[跑,猫]": ref["toy_head1_causal_A[跑,猫]"],
-             "head 2 full A[突然,开始]": ref["toy_head2_full_A[突然,开始]"]})
+            {N_("head 1 causal A[跑,猫]"): ref["toy_head1_causal_A[跑,猫]"],  # keys: .json keys and labels
+             N_("head 2 full A[突然,开始]"): ref["toy_head2_full_A[突然,开始]"]})
 
 
 # -- positions -------------------------------------------------------------------------------------

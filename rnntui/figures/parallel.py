@@ -12,6 +12,7 @@ import numpy as np
 from rnntui.engine import lab_timing
 from rnntui.engine import parallel as par
 from rnntui.figure import LabRun
+from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
 MODE = dict(kind="choice", choices=par.MODES, key="m", label="mode")
@@ -141,8 +142,8 @@ class CostState(Geometric):
         lo, hi = min(rec.min(), att.min()), max(rec.max(), att.max())
         room = 10 ** (0.18 * np.log10(hi / lo))
         x_att, x_rec = ns[0] * 4, ns[-1] / 8
-        names = ((x_att, float(par.attention_cost(x_att, d)) / room ** 0.6, "attention n²·d"),
-                 (x_rec, float(par.recurrent_cost(x_rec, d)) / room ** 0.6, "recurrent n·d²"))
+        names = ((x_att, float(par.attention_cost(x_att, d)) / room ** 0.6, N_("attention n²·d")),
+                 (x_rec, float(par.recurrent_cost(x_rec, d)) / room ** 0.6, N_("recurrent n·d²")))
         return CostReadings(par.crossover(d), ns, tuple(rec.tolist()), tuple(att.tolist()),
                             {"recurrent": r_n, "attention": a_n}, max(a_n, r_n) / min(a_n, r_n),
                             None if a_n == r_n else a_n < r_n, (float(lo / room), float(hi)), names,
@@ -227,6 +228,7 @@ class TimingReadings:
     note: str  # the line for a note or a problem
     progress: tuple  # (done, total, label) while measuring
     machine: dict | None  # host, when, torch, threads of the measurement shown
+    failure: str | None = None  # the lab's own message when it failed (the note says it in English)
 
 
 @dataclass(frozen=True)
@@ -252,14 +254,14 @@ class TimingState(Geometric):
                 return lab_timing.row_for(partial, T) or lab_timing.row_for(full, T)
             return lab_timing.row_for(full, T) or lab_timing.row_for(partial, T)
 
-        status, note = "measured", ""
+        status, note, failure = "measured", "", None
         if run.running:
             status = "measuring"
         elif run.status == "cancelled":
-            status, note = "note", ("cancelled: the table keeps the last full run" if full else
-                                    "cancelled: rows measured so far, not cached; t runs again")
+            status, note = "note", (N_("cancelled: the table keeps the last full run") if full else
+                                    N_("cancelled: rows measured so far, not cached; t runs again"))
         elif run.status == "failed":
-            status, note = "note", f"the timing lab failed: {run.message}"
+            status, note, failure = "note", f"the timing lab failed: {run.message}", run.message
         elif result and result.get("cache_note"):
             status, note = "note", result["cache_note"]
         elif problem and not result:
@@ -274,4 +276,4 @@ class TimingState(Geometric):
             tuple(par.attention_flops(T, d) for T in par.TIMING_T), seed, full, problem, lab_timing.HEADS,
             tuple(timing_row(T, measured(T)) for T in sorted(set(par.TIMING_T) | {self.T})),
             timing_row(self.T, measured(self.T)), Fraction(seed["flop_ratio"]).limit_denominator(),
-            status, note, (run.done, run.total or 1, run.label), machine)
+            status, note, (run.done, run.total or 1, run.label), machine, failure)

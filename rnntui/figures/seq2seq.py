@@ -50,6 +50,9 @@ class MatrixReadings:
     row: tuple[float, ...] | None  # α at step k
     looks_at: int | None  # argmax of that row
     looks_weight: float | None  # its weight
+    copies: int  # the source position the target at step k is copied from: LAST_K − k (the reversal)
+    shift: int | None  # looks_at − copies: 0 at k = 0, 1 for k ≥ 1 (the decoder reads the state after the
+    #                    token it copies: the one that read its previous output, and still remembers this one)
     held_out: dict  # scoring → {"exact", "token"} of each shipped model, as recorded when trained
     seed: dict
     live: LiveReadings | None
@@ -106,6 +109,7 @@ class MatrixState(FigureState):
             tuple(map(tuple, alpha.tolist())) if attends else None,
             tuple(alpha[self.step].tolist()) if attends else None,
             looks, float(alpha[self.step, looks]) if attends else None,
+            LAST_K - self.step, looks - (LAST_K - self.step) if attends else None,
             {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"]} for sc in ORDER},
             {"none": 0.0, "additive": s2s.TARGET}, self.live())
 
@@ -143,7 +147,8 @@ class ScoringReadings:
     first_at_target: dict  # scoring → the first step at which the whole run reached 76%, or None
     run_steps: dict  # scoring → where the run ended
     target: float
-    last_step: int
+    last_step: int  # where the x axis ends
+    past_axis: dict  # scoring → its run went on past the end of the axis (the text says both ends)
 
 
 @dataclass(frozen=True)
@@ -181,7 +186,8 @@ class ScoringState(FigureState):
             {sc: tuple(map(tuple, c.tolist())) for sc, c in self.curves().items()},
             ("step", "loss", "exact", "token"), at,
             {sc: first_reaching(c, s2s.TARGET) for sc, c in whole.items()},
-            {sc: int(c[-1, 0]) for sc, c in whole.items()}, s2s.TARGET, self.last_step)
+            {sc: int(c[-1, 0]) for sc, c in whole.items()}, s2s.TARGET, self.last_step,
+            {sc: bool(c[-1, 0] > self.last_step) for sc, c in whole.items()})
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,10 @@ from textual.widgets import Static
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
-from rnntui.fmt import ms, pct, plural, progress_bar, share_words, si, times
+from rnntui.fmt import ms, pct, progress_bar, share_words, si, times
+from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.widgets.cells import fit
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.sharebar import ShareBar
@@ -26,10 +28,11 @@ class GridView(FigureView):  # F15+F18
     def show(self, s: GridState) -> None:
         r = s.readings()
         if s.mode == "recurrent":
-            why = f"recurrent: position i waits for h_{{i−1}}, depth {r.depth}"
+            why = _("recurrent: position i waits for h_{{i−1}}, depth {depth}").format(depth=r.depth)
         else:
-            why = f"attention: positions read only the inputs, depth {r.depth}"
-        self.query_one("#what", Readouts).show([("", why), ("outputs ready", f"{r.outputs_ready} of {s.n}")])
+            why = _("attention: positions read only the inputs, depth {depth}").format(depth=r.depth)
+        self.query_one("#what", Readouts).show([("", why), (_("outputs ready"), _("{part} of {whole}").format(
+            part=r.outputs_ready, whole=s.n))])
         tally = Tally(r.sequential_steps_used, r.busy_cells, r.cells, r.busy_per_step)
         self.query_one(WallclockGrid).show(r.busy, s.step, tally)
 
@@ -43,28 +46,32 @@ class PathView(FigureView):  # F19
     def show(self, s: PathState) -> None:
         r = s.readings()
         if s.mode == "recurrent":
-            how = f"token 0 → token {s.k}: {r.path_length} multiplications, through h_1 … h_{s.k}"
+            how = _("token 0 → token {k}: {hops} multiplications, through h_1 … h_{k}").format(
+                k=s.k, hops=r.path_length)
         else:
-            how = f"token 0 → token {s.k}: 1 edge, position {s.k} attends to position 0 directly"
+            how = _("token 0 → token {k}: 1 edge, position {k} attends to position 0 directly").format(k=s.k)
         self.query_one("#hops", Readouts).show([("", how)])
         self.query_one(Staircase).show(r.hops, s.n, s.k)
         self.query_one("#decay", Readouts).show([
-            (f"×{r.factor:.2f} per hop leaves", f"{r.gain:.3f}"),
-            (f"longest path, token 0 → {s.n - 1}:",
+            (_("×{factor} per hop leaves").format(factor=f"{r.factor:.2f}"), f"{r.gain:.3f}"),
+            (_("longest path, token 0 → {last}:").format(last=s.n - 1),
              f"{r.max_path_length} ({'O(n)' if s.mode == 'recurrent' else 'O(1)'})"),
         ])
 
 
-SHORT = {"Self-Attention": "self-attn", "Recurrent": "recurrent", "Convolutional": "conv",
-         "Self-Attention (restricted)": "restricted"}
+SHORT = {"Self-Attention": N_("self-attn"), "Recurrent": N_("recurrent"), "Convolutional": N_("conv"),
+         "Self-Attention (restricted)": N_("restricted")}
+LONG = {"Self-Attention": N_("Self-Attention"), "Recurrent": N_("Recurrent"), "Convolutional": N_("Convolutional"),
+        "Self-Attention (restricted)": N_("Self-Attention (restricted)")}
 
 
 def table_1_text(rows, compact: bool) -> Text:
     """Vaswani et al. 2017, Table 1; compact names for narrow screens."""
-    return table_text("Table 1 (Vaswani 2017)" if compact else "Vaswani et al. 2017, Table 1",
-                      ("" if compact else "layer", "per layer", "seq. ops", "max path"),
-                      [(SHORT[r["layer"]] if compact else r["layer"], r["per_layer"], r["sequential"], r["max_path"])
-                       for r in rows], bold=("Self-Attention", "Recurrent", "self-attn", "recurrent"), inline=compact)
+    names = SHORT if compact else LONG
+    return table_text(_("Table 1 (Vaswani 2017)") if compact else _("Vaswani et al. 2017, Table 1"),
+                      ("" if compact else _("layer"), _("per layer"), _("seq. ops"), _("max path")),
+                      [(_(names[r["layer"]]), r["per_layer"], r["sequential"], r["max_path"]) for r in rows],
+                      bold=tuple(_(names[k]) for k in ("Self-Attention", "Recurrent")), inline=compact)
 
 
 class CostView(FigureView):  # F21
@@ -87,13 +94,16 @@ class CostView(FigureView):  # F21
             series=(Series(r.n_values, r.recurrent_cost, "", BLUE), Series(r.n_values, r.attention_cost, "", ORANGE)),
             lines=(Line(r.crossover_n, f"n = d = {r.crossover_n:g}", GREY, vertical=True),),
             cursor=s.n, log_x=True, log_y=True, ylim=r.ylim,
-            xlabel="n (tokens); both axes log" if height >= 20 else "", marks=r.names,
+            xlabel=_("n (tokens); both axes log") if height >= 20 else "",
+            marks=tuple((x, y, _(name)) for x, y, name in r.names),
         ))
         if r.attention_cheaper is None:
-            verdict = "equal cost"
+            verdict = _("equal cost")
         else:
-            verdict = f"attention {r.cost_ratio:.3g}× {'cheaper' if r.attention_cheaper else 'dearer'}"
-        pairs = [("crossover", f"n = d = {r.crossover_n:g} tokens"), (f"at n = {s.n}:", verdict)]
+            verdict = (_("attention {ratio}× cheaper") if r.attention_cheaper else
+                       _("attention {ratio}× dearer")).format(ratio=f"{r.cost_ratio:.3g}")
+        pairs = [(_("crossover"), _("n = d = {n} tokens").format(n=f"{r.crossover_n:g}")),
+                 (_("at n = {n}:").format(n=s.n), verdict)]
         if width >= 100:
             pairs += [("n·d²", si(r.at_n["recurrent"])), ("n²·d", si(r.at_n["attention"]))]
         self.query_one("#cross", Readouts).show(pairs)
@@ -108,32 +118,38 @@ class CapacityView(FigureView):  # F14
     def show(self, s: CapacityState) -> None:
         r = s.readings()
         self.query_one("#share", Readouts).show([
-            (f"{s.width} numbers shared by {s.n} token{'s' * (s.n != 1)}:", f"{r.share:.2f} each"),
-            ("first token's share", f"{pct(r.first_share, 2)} of the state"),
+            ((_("{width} numbers shared by {n} token:") if s.n == 1 else
+              _("{width} numbers shared by {n} tokens:")).format(width=s.width, n=s.n),
+             _("{share} each").format(share=f"{r.share:.2f}")),
+            (_("first token's share"), _("{share} of the state").format(share=pct(r.first_share, 2))),
         ], sep="\n")
         self.query_one(ShareBar).show(s.width, s.n)
         self.query_one("#note", Readouts).show(
-            [("", "gates choose what stays in the state, not how big it is: doubling n halves every share")])
+            [("", _("gates choose what stays in the state, not how big it is: doubling n halves every share"))])
 
 
 def timing_status(r, presenting: bool = False) -> Text:
     out = Text(no_wrap=True, overflow="ellipsis")
     if r.status == "measuring":
         done, total, label = r.progress
-        out.append("measuring ", style="bold")
-        out.append(f"{label}  ▕{progress_bar(done, total)}▏ {done}/{total}   ")
-        out.append("" if presenting else "t cancels", style="dim")
+        out.append(_("measuring") + " ", style="bold")
+        out.append(f"{_(label)}  ▕{progress_bar(done, total)}▏ {done}/{total}   ")
+        out.append("" if presenting else _("t cancels"), style="dim")
     elif r.status == "note":
-        out.append(r.note, style="bold")
+        failure = getattr(r, "failure", None)
+        out.append(_("the timing lab failed: {message}").format(message=failure) if failure else _(r.note),
+                   style="bold")
     elif r.status == "problem":
         out.append(r.note, style=f"bold {BAD}")
     elif r.status == "unmeasured":
-        out.append("not measured here yet", style="bold")
-        out.append("" if presenting else ": t runs it (torch, in the background, ~10 s)")
+        out.append(_("not measured here yet"), style="bold")
+        out.append("" if presenting else _(": t runs it (torch, in the background, ~10 s)"))
     else:
         m = r.machine
-        out.append(f"measured on {m['host']} {m['when']}, torch {m['torch']}, {plural(m['threads'], 'thread')}  ")
-        out.append("" if presenting else "t re-runs", style="dim")
+        threads = (_("1 thread") if m["threads"] == 1 else _("{n} threads")).format(n=m["threads"])
+        out.append(_("measured on {host} {when}, torch {torch}, {threads}").format(
+            host=m["host"], when=m["when"], torch=m["torch"], threads=threads) + "  ")
+        out.append("" if presenting else _("t re-runs"), style="dim")
     return out
 
 
@@ -153,8 +169,9 @@ class TimingView(FigureView):  # E6
         r = s.readings()
         gap = "\n\n" if (self.size.height or 0) >= 24 else "\n"
         table = Text(no_wrap=True, overflow="crop")
-        table.append(f"{'T':>5}  {'FLOPs RNN':>9} {'attn':>6} {'RNN/attn':>8}   {'time RNN':>9} {'attn':>8}"
-                     f"   {'GFLOP/s RNN':>11} {'attn':>5}\n", style="dim")
+        time_rnn = fit(_("time RNN"), 9, "right")
+        table.append(f"{'T':>5}  {'FLOPs RNN':>9} {'attn':>6} {'RNN/attn':>8}   {time_rnn} "
+                     f"{'attn':>8}   {'GFLOP/s RNN':>11} {'attn':>5}\n", style="dim")
         for row in r.table:
             line = f"{row.T:>5}  {si(row.rnn_flops):>9} {si(row.attention_flops):>6} {str(row.flop_ratio):>8}   "
             if row.rnn_s is not None:
@@ -167,41 +184,43 @@ class TimingView(FigureView):  # E6
         self.query_one("#status", Static).update(timing_status(r, self.presenting))
         self.query_one("#table", Static).update(table)
         here, seed = r.here, r.seed_laptop
-        said = f"RNN does {share_words(here.flop_ratio)}, " + (
-            f"{times(here.speedup, 'faster', 'slower')}; attention runs at {here.rate_ratio:.2g}× its FLOP rate"
-            if here.rnn_s is not None else "not measured yet")
+        said = _("RNN does {share},").format(share=share_words(here.flop_ratio)) + " " + (
+            _("{speed}; attention runs at {rate}× its FLOP rate").format(
+                speed=times(here.speedup, _("faster"), _("slower")), rate=f"{here.rate_ratio:.2g}")
+            if here.rnn_s is not None else _("not measured yet"))
         self.query_one("#compare", Readouts).show([
-            (f"here, T={s.T}:", said),
-            (f"seed laptop CPU, T={seed['T']}:",
-             f"RNN does {share_words(r.seed_share)}, {seed['rnn_speedup']}× faster; attention runs at "
-             f"{seed['rate_ratio']}× its FLOP rate; both < 1 ms below T={seed['under_1ms_below']}"),
+            (_("here, T={T}:").format(T=s.T), said),
+            (_("seed laptop CPU, T={T}:").format(T=seed["T"]),
+             _("RNN does {share}, {speedup}× faster; attention runs at {rate}× its FLOP rate; both < 1 ms below "
+               "T={below}").format(share=share_words(r.seed_share), speedup=seed["rnn_speedup"],
+                                   rate=seed["rate_ratio"], below=seed["under_1ms_below"])),
         ], sep="\n")
         self.query_one("#convention", Readouts).show([
-            ("FLOPs:", f"RNN 4·T·d² (W_ih·x, W_hh·h per step); attention core 4·T²·d (QKᵀ, A·V; the 8·T·d² "
-                       f"of projections is timed, not counted). d={r.d}, batch 1, {r.heads} heads, CPU with torch's "
-                       f"default thread count, median of up to 9 runs."),
+            (_("FLOPs:"), _("RNN 4·T·d² (W_ih·x, W_hh·h per step); attention core 4·T²·d (QKᵀ, A·V; the 8·T·d² "
+                            "of projections is timed, not counted). d={d}, batch 1, {heads} heads, CPU with torch's "
+                            "default thread count, median of up to 9 runs.").format(d=r.d, heads=r.heads)),
         ])
 
 
 class ParallelScreen(TopicScreen):
     TOPIC_ID = "parallel"
-    TITLE = "What dropping recurrence bought"
+    TITLE = N_("What dropping recurrence bought")
     SHARED = ("mode",)  # recurrent or attention, for the grid and the path alike
     FIGURES = (
-        Figure("grid", "Wallclock grid", "F15+F18", GridState, GridView,
-               "Rows are positions, columns wallclock steps; a cell lights when its work happens. "
-               "A recurrent layer is a chain; attention has nothing to wait for."),
-        Figure("path", "Path between two tokens", "F19", PathState, PathView,
-               "Each stair is one multiplication on the way from token 0 to token k. Recurrence "
-               "stacks k of them; attention joins the two with one edge."),
-        Figure("cost", "Cost per layer", "F21", CostState, CostView,
-               "A recurrent layer does n·d² multiply–adds, attention n²·d. On log–log axes both are "
-               "lines; attention's is steeper and crosses at n = d.", key_steps=(16, 64, 256, 512, 1024, 4096, 16384)),
-        Figure("capacity", "Capacity of a fixed state", "F14", CapacityState, CapacityView,
-               "A recurrent state keeps one fixed width however long the sequence: the longer it "
-               "gets, the thinner each token's share.", key_steps=(1, 4, 16, 64, 256, 1024, 4096)),
-        Figure("timing", "Timing lab", "E6", TimingState, TimingView,
-               "nn.RNN against nn.MultiheadAttention, timed here (t runs or cancels). Fewer FLOPs "
-               "are not less time: a chain of small steps cannot fill the hardware.",
-               key_steps=TIMING_T, lab=Lab("rnntui.engine.lab_timing:run_lab", "measure")),
+        Figure("grid", N_("Wallclock grid"), "F15+F18", GridState, GridView,
+               N_("Rows are positions, columns wallclock steps; a cell lights when its work happens. "
+                  "A recurrent layer is a chain; attention has nothing to wait for.")),
+        Figure("path", N_("Path between two tokens"), "F19", PathState, PathView,
+               N_("Each stair is one multiplication on the way from token 0 to token k. Recurrence "
+                  "stacks k of them; attention joins the two with one edge.")),
+        Figure("cost", N_("Cost per layer"), "F21", CostState, CostView,
+               N_("A recurrent layer does n·d² multiply–adds, attention n²·d. On log–log axes both are "
+               "lines; attention's is steeper and crosses at n = d."), key_steps=(16, 64, 256, 512, 1024, 4096, 16384)),
+        Figure("capacity", N_("Capacity of a fixed state"), "F14", CapacityState, CapacityView,
+               N_("A recurrent state keeps one fixed width however long the sequence: the longer it "
+               "gets, the thinner each token's share."), key_steps=(1, 4, 16, 64, 256, 1024, 4096)),
+        Figure("timing", N_("Timing lab"), "E6", TimingState, TimingView,
+               N_("nn.RNN against nn.MultiheadAttention, timed here (t runs or cancels). Fewer FLOPs "
+               "are not less time: a chain of small steps cannot fill the hardware."),
+               key_steps=TIMING_T, lab=Lab("rnntui.engine.lab_timing:run_lab", N_("measure"))),
     )

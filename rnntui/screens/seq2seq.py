@@ -8,13 +8,38 @@ from textual.widgets import Static
 from rnntui.figure import Figure, Lab
 from rnntui.figures.seq2seq import (EVERY, ORDER, MatrixState, ScoringState, VisibilityState, letters)
 from rnntui.fmt import pct, progress_bar
+from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.alignment import LEGEND, AlignmentMatrix, bars_text
+from rnntui.widgets.alignment import STRONG, WEAK, AlignmentMatrix, bars_text
+from rnntui.widgets.cells import cell_len, fit
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BAD, BLUE, GOOD, GREY, HIGHLIGHT, ORANGE
 
 COLOURS = {"additive": BLUE, "dot": ORANGE, "none": GREY}
+LIVE_STATUS = {"training": N_("training {scoring} live"), "stopped": N_("stopped {scoring} live"),
+               "trained": N_("trained {scoring} live"), "failed": N_("failed {scoring} live")}
+
+
+def legend() -> str:
+    return _("# α > {strong}   + α > {weak}   . smaller").format(strong=STRONG, weak=WEAK)
+
+
+def labels(*words: str) -> list[str]:
+    """Translated labels padded to one width (in cells), plus a space."""
+    shown = [_(w) for w in words]
+    width = max(cell_len(w) for w in shown) + 1
+    return [fit(w, width) for w in shown]
+
+
+def shift_line(r, k: int) -> str:
+    """Why output k ≥ 1 puts its # one column right of the token it copies (issue 15)."""
+    if r.shift == 0:
+        return _("copies x_{j} from h_{j} itself; from k=1 on, one column right").format(j=r.copies)
+    if r.shift == 1:
+        return _("copies x_{j} from h_{h}, the state after it, which still holds it").format(
+            j=r.copies, h=r.looks_at)
+    return _("copies x_{j}; its largest α is on h_{h}").format(j=r.copies, h=r.looks_at)
 
 
 class MatrixView(FigureView):
@@ -24,10 +49,12 @@ class MatrixView(FigureView):
             with Vertical(id="side"):
                 yield Static(id="seqs")
                 yield Static(id="row")
+                yield Static(id="shift")
                 yield Static(id="acc")
                 yield Static(id="live")
 
     def on_resize(self) -> None:  # the bar chart grows on tall terminals
+        self.set_class((self.size.height or 0) < 20, "short")  # no blank lines between the side's parts
         if getattr(self, "last", None) is not None:
             self.show(self.last)
 
@@ -46,35 +73,43 @@ class MatrixView(FigureView):
             self.query_one(AlignmentMatrix).show(r.alignment, k, list(letters(r.x)), rows, corner=" k y ŷ")
 
         seqs = Text()
-        for name, tokens in (("input x  ", r.x), ("reversed ", r.target)):
+        names = labels(N_("input x"), N_("reversed"), N_("output ŷ"))
+        for name, tokens in zip(names, (r.x, r.target)):
             seqs.append(name, style="dim")
             seqs.append(letters(tokens) + "\n", style="bold")
-        seqs.append("output ŷ ", style="dim")
+        seqs.append(names[2], style="dim")
         for out, ok in zip(r.output, r.right):
             seqs.append(letters([out]), style="bold" if ok else f"bold underline {BAD}")
-        seqs.append(f" {r.n_wrong} wrong" if r.n_wrong else " right", style=BAD if r.n_wrong else GOOD)
+        seqs.append(" " + (_("{n} wrong").format(n=r.n_wrong) if r.n_wrong else _("all right")),
+                    style=BAD if r.n_wrong else GOOD)
         self.query_one("#seqs", Static).update(seqs)
 
         row = Text()
         row.append(f"k={k} ŷ={letters([r.output[k]])}", style="bold")
-        row.append(" ✓" if r.right[k] else f" ✗ not {letters([r.target[k]])}", style=GOOD if r.right[k] else BAD)
+        row.append(" ✓" if r.right[k] else " ✗ " + _("not {token}").format(token=letters([r.target[k]])),
+                   style=GOOD if r.right[k] else BAD)
+        shift = Text()
         if r.alignment is None:
-            row.append("\nno attention: every step starts\nfrom the same final state h_15", style="dim")
+            row.append("\n" + _("no attention: every step starts\nfrom the same final state h_15"), style="dim")
         else:
-            row.append(f"  α={r.looks_weight:.2f} on h_{r.looks_at}\n")
+            row.append("  " + _("α={weight} on h_{j}").format(weight=f"{r.looks_weight:.2f}", j=r.looks_at) + "\n")
             lines = 3 if (self.size.height or 0) >= 30 else 1
             row.append_text(bars_text(r.row, lines=lines, label="α_k      "))
             if lines > 1:
                 row.append("\n         " + letters(r.x), style="dim")
-            row.append("\n" + LEGEND, style="dim")
+            row.append("\n" + legend(), style="dim")
+            shift.append(shift_line(r, k), style="dim")
         self.query_one("#row", Static).update(row)
+        self.query_one("#shift", Static).update(shift)
+        self.query_one("#shift", Static).display = bool(shift.plain)
 
         acc = Text()
-        acc.append("held-out 1000  exact  token\n", style="dim")
+        acc.append(_("shipped models, held-out 1000") + "\n", style="dim")
+        acc.append(" " * 12 + fit(_("exact"), 7, "right") + " " + fit(_("token"), 6, "right") + "\n", style="dim")
         for sc, a in r.held_out.items():
             acc.append(f"{sc:<12}", style="bold" if sc == s.scoring else "")
             acc.append(f"{pct(a['exact']):>7} {pct(a['token']):>6}\n")
-        acc.append("seed: none 0%, additive 76%", style="dim")
+        acc.append(_("seed: none 0%, additive 76%"), style="dim")
         self.query_one("#acc", Static).update(acc)
         self.query_one("#live", Static).update(live_text(r.live, self.presenting))
 
@@ -83,17 +118,19 @@ def live_text(live, presenting: bool = False) -> Text:
     """The side panel's lines about a live run (LiveReadings or None)."""
     out = Text()
     if live is None:
-        out.append("" if presenting else "t trains this scoring live", style="dim")
+        out.append("" if presenting else _("t trains this scoring live"), style="dim")
         return out
     running = live.status == "training"
-    out.append(f"{live.status} {live.scoring} live" + (" · t stops" if running else "") + "\n", style=HIGHLIGHT)
+    out.append(_(LIVE_STATUS.get(live.status, "{scoring}")).format(scoring=live.scoring)
+               + (" · " + _("t stops") if running else "") + "\n", style=HIGHLIGHT)
     if live.message:
         out.append(live.message, style=BAD)
     elif not live.loaded:
-        out.append("loading torch …", style="dim")
+        out.append(_("loading torch …"), style="dim")
     else:
         out.append(f"{progress_bar(live.step, live.steps, 12)} {live.step}/{live.steps}\n")
-        out.append(f"loss {'–' if live.loss is None else f'{live.loss:.3f}'}  exact {pct(live.exact)}")
+        out.append(_("this run: loss {loss}  exact {exact}").format(
+            loss="–" if live.loss is None else f"{live.loss:.3f}", exact=pct(live.exact)))
     return out
 
 
@@ -107,21 +144,30 @@ class ScoringView(FigureView):
         col = 2 if s.metric == "accuracy" else 1
         columns = {sc: tuple(zip(*rows)) for sc, rows in r.curves.items()}  # step, loss, exact, …
         series = tuple(Series(c[0], c[col], sc, COLOURS[sc]) for sc, c in columns.items())
-        lines = (Line(r.target, "seed 76%", GREY),) if s.metric == "accuracy" else ()
+        lines = (Line(r.target, _("seed 76%"), GREY),) if s.metric == "accuracy" else ()
         self.query_one(Plot).show(PlotSpec(series=series, lines=lines, cursor=float(s.step),
                                            ylim=(0.0, 1.0) if col == 2 else None,
-                                           xlim=(0.0, float(r.last_step)), xlabel="training step",
-                                           title="held-out exact-sequence accuracy" if col == 2 else
-                                           "training loss (mean of the last 25 steps)"))
+                                           xlim=(0.0, float(r.last_step)), xlabel=_("training step"),
+                                           title=_("held-out exact-sequence accuracy") if col == 2 else
+                                           _("training loss (mean of the last 25 steps)")))
         now = Text()
-        now.append(f"step {s.step}: ", style="bold")
+        now.append(_("step {step}:").format(step=s.step) + " ", style="bold")
         for sc in ORDER:
             v = r.at[sc]
             now.append(f"{sc} ", style="dim")
-            now.append(f"{'stopped' if v is None else pct(v[1]) if col == 2 else f'{v[0]:.3f}'}   ", style="bold")
-        now.append("\nfirst ≥ 76%: ", style="dim")
-        now.append(", ".join(f"{sc} step {f}" if f else f"{sc} never in {r.run_steps[sc]}"
-                             for sc, f in r.first_at_target.items()))
+            shown = _("stopped") if v is None else pct(v[1]) if col == 2 else f"{v[0]:.3f}"
+            now.append(shown + "   ", style="bold")
+        now.append("\n" + _("first ≥ 76%:") + " ", style="dim")
+        firsts = []
+        for sc, f in r.first_at_target.items():  # what the axis shows, and where a longer run ended
+            if f:
+                firsts.append(_("{scoring} step {step}").format(scoring=sc, step=f))
+            elif r.past_axis[sc]:
+                firsts.append(_("{scoring} not by {axis} (nor in all {steps} steps of its run)").format(
+                    scoring=sc, axis=r.last_step, steps=r.run_steps[sc]))
+            else:
+                firsts.append(_("{scoring} never in {steps}").format(scoring=sc, steps=r.run_steps[sc]))
+        now.append(_(", ").join(firsts))
         self.query_one(Readouts).update(now)
 
 
@@ -145,50 +191,57 @@ class VisibilityView(FigureView):
         cw = min(max((width - 12) // len(cols), 4), 8)  # characters per position: wider with the room
         lit = [j is not None and (s.mode == "attention" or j == n - 1) for j in cols]
         pic = Text()
-        pic.append("source    ", style="dim")
+        head = labels(N_("source"), N_("encoder"), N_("decoder"))
+        lead = cell_len(head[0])
+        pic.append(head[0], style="dim")
         for j in cols:
             pic.append(f"{' …' if j is None else f'x{j + 1}':<{cw}}"[:cw])
-        pic.append("\n" * tall + "encoder   ", style="dim")
+        pic.append("\n" * tall + head[1], style="dim")
         for j, on in zip(cols, lit):
             pic.append(f"{' …' if j is None else '[█]' if on else '[░]':<{cw}}", style="bold" if on else "dim")
-        for _ in range(tall):
-            pic.append("\n          ")
+        for _line in range(tall):
+            pic.append("\n" + " " * lead)
             for on in lit:
                 pic.append(f"{' ↓' if on else '':<{cw}}", style="bold")
-        pic.append("\ndecoder   ", style="dim")
-        what = "h_n only: one vector" if s.mode == "bottleneck" else "every h_j, weighted by α"
-        pic.append(f"reads {what} = {r.reads:,} numbers\n\n", style="bold")
+        pic.append("\n" + head[2], style="dim")
+        what = (_("reads h_n only: one vector = {n} numbers") if s.mode == "bottleneck" else
+                _("reads every h_j, weighted by α = {n} numbers"))
+        pic.append(what.format(n=f"{r.reads:,}") + "\n\n", style="bold")
         bar_w = max(width - 30, 10)
-        for name, value, part in (("bottleneck", r.bottleneck, r.bars[0]), ("attention", r.attention, r.bars[1])):
-            style = "bold" if name.startswith(s.mode[:4]) else "dim"
+        names = labels(N_("bottleneck"), N_("attention"))
+        for name, shown, value, part in (("bottleneck", names[0], r.bottleneck, r.bars[0]),
+                                         ("attention", names[1], r.attention, r.bars[1])):
+            style = "bold" if name == s.mode else "dim"
             for line in range(tall):
-                pic.append(f"{name if line == tall - 1 else '':<11}", style=style)
+                pic.append(shown if line == tall - 1 else " " * cell_len(shown), style=style)
                 pic.append("▇" * max(1, round(bar_w * part)), style=style)
                 pic.append(f" {value:,}\n" if line == tall - 1 else "\n")
             pic.append("\n" * (tall - 1))
         self.query_one("#picture", Static).update(pic)
         lab_b, lab_a = r.lab["numbers"]
         self.query_one("#counts", Readouts).show([
-            ("bottleneck d =", f"{r.bottleneck:,}"), (f"attention n·d = {n}×{s.d} =", f"{r.attention:,}"),
-            ("ratio", f"{r.ratio}×"),
+            (_("bottleneck") + " d =", f"{r.bottleneck:,}"),
+            (_("attention") + f" n·d = {n}×{s.d} =", f"{r.attention:,}"), (_("ratio"), f"{r.ratio}×"),
         ])
         self.query_one("#lab", Readouts).show([  # a line of its own: it never breaks inside "(n=16, d=64)"
-            (f"this lab (n={r.lab['n']},\u00a0d={r.lab['d']})", f"{lab_b} vs {lab_a:,}; the task holds {r.lab['bits']:.1f} bits"),
+            (_("this lab") + f" (n={r.lab['n']},\u00a0d={r.lab['d']})",
+             _("{bottleneck} vs {attention}; the task holds {bits} bits").format(
+                 bottleneck=lab_b, attention=f"{lab_a:,}", bits=f"{r.lab['bits']:.1f}")),
         ])
 
 
 class Seq2seqScreen(TopicScreen):
     TOPIC_ID = "seq2seq"
-    TITLE = "The bottleneck, and attention's birth"
+    TITLE = N_("The bottleneck, and attention's birth")
     FIGURES = (
-        Figure("matrix", "Alignment matrix", "E4", MatrixState, MatrixView,
-               "Reverse 16 tokens. Row k: output step; column j: encoder state h_j.", key_steps=(0, 1, 8, 15),
-               lab=Lab("rnntui.engine.lab_seq2seq:run_lab", "train")),
-        Figure("scoring", "Additive vs dot scoring", "E5", ScoringState, ScoringView,
-               "One encoder–decoder, seed 0, trained three ways: Bahdanau's additive score, Luong's dot "
-               "product, no attention. Held-out accuracy every 25 steps.",
+        Figure("matrix", N_("Alignment matrix"), "E4", MatrixState, MatrixView,
+               N_("Reverse 16 tokens. Row k: output step; column j: encoder state h_j."), key_steps=(0, 1, 8, 15),
+               lab=Lab("rnntui.engine.lab_seq2seq:run_lab", N_("train"))),
+        Figure("scoring", N_("Additive vs dot scoring"), "E5", ScoringState, ScoringView,
+               N_("One encoder–decoder, seed 0, trained three ways: Bahdanau's additive score, Luong's dot "
+                  "product, no attention. Held-out accuracy every 25 steps."),
                key_steps=(10 * EVERY, ScoringState().step)),
-        Figure("visibility", "What the decoder may read", "F20", VisibilityState, VisibilityView,
-               "Without attention the whole source must squeeze through one vector of d numbers; "
-               "with it, every output step may read all n encoder states.", key_steps=(1, 12, 24)),
+        Figure("visibility", N_("What the decoder may read"), "F20", VisibilityState, VisibilityView,
+               N_("Without attention the whole source must squeeze through one vector of d numbers; "
+                  "with it, every output step may read all n encoder states."), key_steps=(1, 12, 24)),
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
+from rnntui.i18n import _
 from rnntui.widgets.tints import BLUE, CYAN, HIGHLIGHT, style
 
 ODD, EVEN = style(CYAN), style(BLUE)
@@ -40,16 +41,17 @@ def share_text(width: int, n: int, cols: int, rows: int = 2) -> Text:
                 labels[at:at + len(word)] = list(word)
         out.append("".join(labels).rstrip() or " ", style="bold")
     else:
-        out.append(f"x0 … x{n - 1}: shares thinner than a character blur into texture", style="dim")
+        out.append(_("x0 … x{last}: shares thinner than a character blur into texture").format(last=n - 1),
+                   style="dim")
     out.append("\n")
     out.append_text(ruler)
     out.append("\n")
-    for _ in range(max(rows, 1)):
+    for _line in range(max(rows, 1)):
         out.append_text(bar)
         out.append("\n")
     out.append(f"{'0':<{cols - len(str(width))}}{width}", style="dim")
     out.append("\n")
-    out.append(f"state: {width} numbers, the same at every length", style="dim")
+    out.append(_("state: {width} numbers, the same at every length").format(width=width), style="dim")
     return out
 
 

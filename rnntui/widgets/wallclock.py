@@ -14,11 +14,13 @@ import numpy as np
 from rich.text import Text
 from textual.widget import Widget
 
+from rnntui.i18n import N_, _
+from rnntui.widgets.cells import cell_len
 from rnntui.widgets.tints import GOOD, WARN
 
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
 STYLE = {DONE: f"bold {GOOD}", NOW: f"bold {WARN}", IDLE: "dim", AHEAD: ""}
-LEGEND = ((DONE, "worked"), (NOW, "working now"), (IDLE, "idle"), ("□", "blank: not reached"))
+LEGEND = ((DONE, N_("worked")), (NOW, N_("working now")), (IDLE, N_("idle")), ("□", N_("blank: not reached")))
 
 
 @dataclass(frozen=True)
@@ -60,16 +62,17 @@ def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
     rows, cols = busy.shape
     now = int(min(max(now, 0), cols))
     out = Text(no_wrap=True, overflow="crop")
-    out.append("sequential steps ", style="dim")
-    out.append(f"{tally.steps_used} of {cols}", style="bold")
-    out.append("   busy cells ", style="dim")
-    out.append(f"{tally.busy} of {tally.cells}", style="bold")
-    out.append("   busy per step ", style="dim")
-    out.append(f"{tally.per_step:.1f} of {rows}" if tally.steps_used else "—", style="bold")
+    of = _("{part} of {whole}")
+    out.append(_("sequential steps") + " ", style="dim")
+    out.append(of.format(part=tally.steps_used, whole=cols), style="bold")
+    out.append("   " + _("busy cells") + " ", style="dim")
+    out.append(of.format(part=tally.busy, whole=tally.cells), style="bold")
+    out.append("   " + _("busy per step") + " ", style="dim")
+    out.append(of.format(part=f"{tally.per_step:.1f}", whole=rows) if tally.steps_used else "—", style="bold")
     out.append("\n")
     for glyph, word in LEGEND:
         out.append(glyph if glyph != "□" else " ", style=STYLE.get(glyph, ""))
-        out.append(f" {word}   " if glyph != "□" else f"{word}", style="dim")
+        out.append(f" {_(word)}   " if glyph != "□" else _(word), style="dim")
     out.append("\n")
 
     label_w = max(len(lane), len(str(rows - 1))) + 1
@@ -86,8 +89,9 @@ def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
             text = str(s) if s % every == 0 and len(str(s)) <= max(w - (w >= 3), 1) else ""
         piece = f"{text:<{w}}" if w < 3 else f"{text:^{w - 1}} "
         header.append(piece, style="bold reverse" if s == now - 1 else "dim")
-    if header.cell_len + 12 <= width:
-        header.append(" wallclock →", style="dim")
+    arrow = " " + _("wallclock →")
+    if header.cell_len + cell_len(arrow) <= width:
+        header.append(arrow, style="dim")
     out.append_text(header)
     out.append("\n")
 
@@ -108,8 +112,10 @@ def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
                 out.append(cell, style=STYLE[kind])
             out.append("\n")
     if stop - start < rows:
-        hidden = [f"↑ {start} above"] * bool(start) + [f"↓ {rows - stop} below"] * bool(rows - stop)
-        out.append(f"positions {start}–{stop - 1} of {rows} shown; " + ", ".join(hidden), style="dim italic")
+        hidden = ([_("↑ {n} above").format(n=start)] * bool(start)
+                  + [_("↓ {n} below").format(n=rows - stop)] * bool(rows - stop))
+        out.append(_("positions {first}–{last} of {rows} shown;").format(first=start, last=stop - 1, rows=rows)
+                   + " " + ", ".join(hidden), style="dim italic")
     out.rstrip()
     return out
 
