@@ -54,7 +54,7 @@ def test_half_of_a_wide_character_covered_leaves_a_space_not_a_broken_row():
     cv.text(0, 0, "中线", None)  # cells 0-1 and 2-3
     cv.put(0, 1, "●", None)  # over the second half of 中
     cv.put(0, 2, "x", None)  # over the first half of 线
-    cv.text(1, 9, "截", None)  # would straddle the right edge
+    cv.put(1, 9, "截", None)  # would straddle the right edge: a space
     code, _, _ = cv.resolve()
     row0 = "".join(chr(c) for c in code[0] if c)
     assert row0 == " ●x" + " " * 7 and cell_len(row0) == 10
