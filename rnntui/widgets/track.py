@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widget import Widget
 
-from rnntui.widgets.cells import cell_len, cut, fit
+from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
 INNER = 6  # terminal cells inside a box: fits "-0.380", or three CJK characters
@@ -62,7 +62,7 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4,
     out.append("\n")
     for row in rows:
         top, bot = Text(" " * label_width), Text(" " * label_width)
-        mid = Text(fit(row.label, label_width))
+        mid = Text(cell_fit(row.label, label_width))
         above = [Text(" " * label_width) for _ in range(pad)]
         below = [Text(" " * label_width) for _ in range(pad)]
         for t, value in enumerate(row.cells):
@@ -83,11 +83,11 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4,
                 continue
             if dashed:
                 mid.append(side, style="dim")
-                mid.append(fit(_fmt(value), inner, "center"), style="dim")
+                mid.append(cell_fit(_fmt(value), inner, "center"), style="dim")
                 mid.append(side + " ", style="dim")
                 continue
             mid.append("│")
-            mid.append(fit(_fmt(value), inner, "center"), style=_style(value, t == current))
+            mid.append(cell_fit(_fmt(value), inner, "center"), style=_style(value, t == current))
             mid.append("│")
             nxt = row.cells[t + 1] if t + 1 < len(row.cells) else None
             mid.append(gap if nxt is not None else " ")
@@ -108,9 +108,9 @@ def span_text(n: int, start: int, stop: int, label: str, label_width: int = 4, i
     if start > 0:
         out.append(" " * (start * cell - 2) + "✂ ", style="dim")
     width = max((stop - start) * cell - 3, 0)
-    words = f" {label} "[:width]
-    left = (width - len(words)) // 2
-    out.append("└" + "─" * left + words + "─" * (width - left - len(words)) + "┘", style="bold")
+    words = cut(f" {label} ", width)
+    left = (width - cell_len(words)) // 2
+    out.append("└" + "─" * left + words + "─" * (width - left - cell_len(words)) + "┘", style="bold")
     return out
 
 
