@@ -136,8 +136,8 @@ class CopyState(FigureState):
             return replace(new, step=END)
         return new
 
-    def nudged(self, name: str, notches: int) -> "CopyState":
-        return self._follow(super().nudged(name, notches), name)
+    def nudged(self, name: str, notches: int, fine: bool = False) -> "CopyState":
+        return self._follow(super().nudged(name, notches, fine), name)
 
     def with_value(self, name: str, value) -> "CopyState":
         return self._follow(super().with_value(name, value), name)
