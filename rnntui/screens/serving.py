@@ -18,9 +18,10 @@ from rnntui.widgets.track import Row, TokenTrack
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
-GATE_WORDS = {"f": ("σ", N_("forget"), N_("share of c_{t−1} kept")), "i": ("σ", N_("input"), N_("share of g written")),
+GATE_WORDS = {"f": ("σ", N_("forget gate"), N_("share of c_{t−1} kept")),
+              "i": ("σ", N_("input gate"), N_("share of g written")),
               "g": ("tanh", N_("candidate"), N_("what could be written")),
-              "o": ("σ", N_("output"), N_("share of tanh(c) shown"))}
+              "o": ("σ", N_("output gate"), N_("share of tanh(c) shown"))}
 
 
 def upto(values: tuple, t: int) -> tuple:
@@ -65,7 +66,7 @@ def cell_sheet(s: CellState, wide: bool) -> Text:
             out.append(f"{g} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
                        f" = {squash}({v['a_' + g]:+.4f}) = ")
             out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
-            out.append(f"   {_(name)}: {_(meaning)}\n", style="dim")
+            out.append("   " + _("{gate}: {meaning}").format(gate=_(name), meaning=_(meaning)) + "\n", style="dim")
     else:
         for pair in (("f", "i"), ("g", "o")):
             for k, g in enumerate(pair):
@@ -236,8 +237,9 @@ class WaybackView(SizedView):
         self.query_one("#memory", Readouts).show([
             (_("state"), _("{size} = {n} numbers, any n").format(size=f"{r.d}×{r.d} + {r.d}", n=r.state_numbers)),
             (_("KV cache {formula}").format(formula="2·n·d"),
-             _("{count} at n={n}").format(count=fmt.grouped(r.kv_numbers), n=r.stored)
-             + ("" if r.stored == r.n else ", " + _("{count} at n={n}").format(count=fmt.grouped(r.kv_numbers_all), n=r.n)))])
+             _("{count} at n={n}").format(count=fmt.grouped(r.kv_numbers), n=r.stored) if r.stored == r.n else
+             _("{count} at n={n}, {all} at n={last}").format(count=fmt.grouped(r.kv_numbers), n=r.stored,
+                                                            all=fmt.grouped(r.kv_numbers_all), last=r.n))])
         ortho = (_("{error}, exact").format(error=fmt.sci(r.recall_orthonormal)) if r.orthonormal_fits
                  else _("none (only {d} exist)").format(d=r.d))
         first = _("recall of n={n} pairs from S (d={d}): orthonormal keys").format(n=r.stored, d=r.d)
