@@ -9,6 +9,9 @@ cannot leak from one lab into the next. It sends (kind, payload) tuples over a p
 with (done, total, label, partial), then "done" with the result or "failed" with one line. The
 worker thread turns each into a `LabMessage` posted to the screen; killing the child is instant,
 even in the middle of `import torch`.
+
+The runner's own words ("starting torch", "cancelled", …) are translated when made, in the language
+of the moment; a lab's failure line is the exception's own text.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from typing import Any
 from textual.message import Message
 
 from rnntui.figure import Lab, LabRun
+from rnntui.i18n import _
 
 POLL_S = 0.05  # how often the worker looks for a cancel while the child is silent
 
@@ -73,7 +77,7 @@ class LabRunner:
         """Start the lab on `state`; returns the LabRun to show while it starts."""
         self.cancel()
         started = replace(run, status="running", number=run.number + 1, done=0, total=0,
-                          label="starting torch", partial=None, message="")
+                          label=_("starting torch"), partial=None, message="")
         ctx = multiprocessing.get_context("spawn")
         _start_resource_tracker()
         here, there = ctx.Pipe(duplex=False)
@@ -97,11 +101,11 @@ class LabRunner:
             while True:
                 if worker.is_cancelled:
                     _kill(process)
-                    post(replace(run, status="cancelled", message="cancelled"))
+                    post(replace(run, status="cancelled", message=_("cancelled")))
                     return
                 if not conn.poll(POLL_S):
                     if not process.is_alive() and not conn.poll(0):
-                        post(replace(run, status="failed", message="the lab process ended without a result"))
+                        post(replace(run, status="failed", message=_("the lab process ended without a result")))
                         return
                     continue
                 try:

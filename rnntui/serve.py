@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
 NEEDS = N_("rnntui serve needs textual-serve: pip install 'rnntui[serve]'")
@@ -125,12 +125,17 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
 
         async def on_startup(self, app) -> None:
             url = f"http://{'localhost' if host in ('127.0.0.1', 'localhost') else host}:{port}"
-            who = ("only this machine can open it (--host 0.0.0.0 lets others in)" if loopback(host) else
-                   f"anyone who can reach this machine on port {port} can open it"
-                   + (" (every network interface)" if host in ("0.0.0.0", "::") else ""))
-            sessions = f"{max_sessions} session{'s' * (max_sessions != 1)}"
-            print(f"rnntui serve: open {url} — {who}; at most {sessions}, an idle one closes "
-                  f"after {idle_minutes:g} min; ctrl+c stops the server and every app", flush=True)
+            if loopback(host):
+                who = _("only this machine can open it (--host 0.0.0.0 lets others in)")
+            elif host in ("0.0.0.0", "::"):
+                who = _("anyone who can reach this machine on port {port} can open it (every network "
+                        "interface)").format(port=port)
+            else:
+                who = _("anyone who can reach this machine on port {port} can open it").format(port=port)
+            sessions = ngettext("{n} session", "{n} sessions", max_sessions).format(n=max_sessions)
+            print(_("rnntui serve: open {url} — {who}; at most {sessions}, an idle one closes after {minutes} "
+                    "min; ctrl+c stops the server and every app").format(
+                      url=url, who=who, sessions=sessions, minutes=f"{idle_minutes:g}"), flush=True)
             self._watch = asyncio.create_task(self._close_idle())
 
         async def on_shutdown(self, app) -> None:
@@ -152,15 +157,15 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
         async def handle_index(self, request):
             if self.full():
                 return web.Response(status=503, content_type="text/html",
-                                    text=f"<p>rnntui serve: all {self.max_sessions} sessions are in use; "
-                                         "try again in a while.</p>")
+                                    text="<p>" + _("rnntui serve: all {n} sessions are in use; try again in a "
+                                                   "while.").format(n=self.max_sessions) + "</p>")
             # the address the browser used, so the page's websocket works whatever --host is
             self.public_url = f"{request.scheme}://{request.host}"
             return await Server.handle_index(self, request)
 
         async def handle_websocket(self, request):
             if self.full():
-                return web.Response(status=503, text=f"all {self.max_sessions} sessions are in use")
+                return web.Response(status=503, text=_("all {n} sessions are in use").format(n=self.max_sessions))
             from textual_serve.server import to_int
 
             websocket = web.WebSocketResponse(heartbeat=15)
@@ -177,7 +182,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             except asyncio.CancelledError:
                 await websocket.close()
             except Exception as error:  # one session's failure is that session's alone
-                print(f"rnntui serve: a session failed: {error!r}", file=sys.stderr)
+                print(_("rnntui serve: a session failed: {error}").format(error=repr(error)), file=sys.stderr)
             finally:
                 if session is not None:
                     await session.finish()

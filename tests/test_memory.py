@@ -346,7 +346,7 @@ async def test_keys_change_cell_and_T_and_random_keys_never_crash():
         assert screen.state.cell == "lstm-bf1"
         await pilot.press("down", "plus")
         assert screen.state.T == "40" and screen.state.step == screen.state.last_step
-        await pilot.press("left")
+        await pilot.press("shift+left")  # the finest notch: one evaluation back
         assert screen.state.step == screen.state.last_step - fm.EVERY
         rng = random.Random(7)
         keys = ["tab", "left", "right", "home", "end", "up", "down", "plus", "minus", "c", "d", "r"]
@@ -354,3 +354,26 @@ async def test_keys_change_cell_and_T_and_random_keys_never_crash():
             await pilot.resize_terminal(*size)
             await pilot.press(*rng.choices(keys, k=15))
             await pilot.pause()
+            copy, gate = screen.states["copy"], screen.states["distractor"]
+            assert copy.T in fm.T_CHOICES and copy.cell in fm.CELLS
+            assert fm.EVERY <= copy.step <= copy.last_step and 0 <= gate.position < fm.mem.DISTRACTOR_T
+            assert "▸" in grid_text(copy.readings()).plain and gate.readings().input_gate  # it still draws
+            assert app.is_running and app.screen is screen
+
+
+def test_snapshot_copy_at_80x24(snap_compare):
+    """The copy grid as it opens (lstm, T = 20, the cursor at the run's end), paired with its key number:
+    the focused entry's final accuracy is the last evaluation of its shipped curve."""
+    from rnntui.app import RnnApp
+    from rnntui.fmt import acc_at
+
+    async def check(pilot):
+        state = pilot.app.topic_screen().state
+        assert (state.cell, state.length) == ("lstm", 20)
+        run = mem.load()[0].run("lstm", 20)  # the engine's loaded results (the test's cache is empty)
+        last = run.curve[-1]
+        r = state.readings()
+        assert r.final_acc == last.acc and state.step == last.step == r.at[0]
+        assert acc_at(r.final_acc, r.reached_100_at).startswith("100" if last.acc >= 1 else f"{100 * last.acc:.1f}")
+
+    assert snap_compare(RnnApp("memory", "copy"), terminal_size=(80, 24), run_before=check)

@@ -10,6 +10,7 @@ import numpy as np
 
 from rnntui.engine import memory as mem
 from rnntui.figure import LabRun
+from rnntui.i18n import _
 from rnntui.state import FigureState, param
 
 CELLS = mem.CELLS
@@ -136,8 +137,8 @@ class CopyState(FigureState):
             return replace(new, step=END)
         return new
 
-    def nudged(self, name: str, notches: int) -> "CopyState":
-        return self._follow(super().nudged(name, notches), name)
+    def nudged(self, name: str, notches: int, fine: bool = False) -> "CopyState":
+        return self._follow(super().nudged(name, notches, fine), name)
 
     def with_value(self, name: str, value) -> "CopyState":
         return self._follow(super().with_value(name, value), name)
@@ -258,7 +259,7 @@ class GateState(FigureState):
         if g is None:  # the shipped grid always has both; a stripped install still opens
             return GateReadings(self.distractors, mem.DISTRACTOR_CELL, mem.DISTRACTOR_T, 0, 0.0, (), 1, 0, (), (), (),
                                 math.nan, math.nan, None, math.nan, 0, HIDDEN, None, HOLD,
-                                note or f"no gate profile for {self.distractors} distractors")
+                                note or _("no gate profile for {kind} distractors").format(kind=self.distractors))
         k = min(self.position, g.T - 1)
         held = g.held_forget
         return GateReadings(

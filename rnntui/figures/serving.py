@@ -11,6 +11,7 @@ import numpy as np
 from rnntui.engine import serving as sv
 from rnntui.engine.lstm import WEIGHTS
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS
+from rnntui.i18n import N_, _
 from rnntui.state import BadValue, FigureState, param
 
 GATES = ("f", "i", "g", "o")
@@ -18,6 +19,14 @@ DECAY_STEPS = 100  # γ^100: what is left of a write after 100 steps (T3's f^k a
 N_WAY, D_WAY = sv.N_WAYBACK, sv.D_WAYBACK
 RECALL_MAX = 4 * D_WAY  # the capacity plot runs n = 1 … 32
 CONTEXTS = tuple(int(n) for n in sv.contexts())  # 128 … 131,072, ×2 steps
+# the engine's ARCHITECTURES (name, one line), marked here for the catalogue: the view translates them
+ARCHITECTURE_WORDS = (
+    N_("linear attention"),
+    N_("Softmax swapped for a positive feature map, so the past folds into one d×d state."),
+    N_("Linear attention with a fixed decay γ per head: parallel to train, a d×d state to serve."),
+    N_("A state-space recurrence whose decay and write depend on the input, run as a parallel scan."),
+    N_("An RNN whose channels decay at learned rates, written so training runs like a Transformer."),
+)
 
 
 def _step(default: int = 0, last: int = LAST_T):  # the token-track step every figure of T1's track names the same
@@ -115,7 +124,8 @@ class KvState(FigureState):
     def with_value(self, name, value):
         state = super().with_value(name, value)
         if name == "context" and not _power_of_two(state.context):
-            raise BadValue(f"context={value}: expected a power of two from {CONTEXTS[0]:,} to {CONTEXTS[-1]:,}")
+            raise BadValue(_("context={value}: expected a power of two from {lo} to {hi}").format(
+                value=value, lo=f"{CONTEXTS[0]:,}", hi=f"{CONTEXTS[-1]:,}"))
         return state
 
     def nudged(self, name, notches, fine=False):

@@ -8,13 +8,17 @@ from textual.widgets import Static
 from rnntui.figure import Figure, Lab
 from rnntui.figures.memory import CELLS, CONFIRM_T, EVERY, TS, CopyState, GateState
 from rnntui.fmt import acc_at, pct, progress_bar, sig
+from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.cells import cell_len
 from rnntui.widgets.tints import BAD, BLUE, GREEN, GREY, HIGHLIGHT, ORANGE, WARN, style
 
-SOURCE = {"shipped": "shipped run", "cache": "your cached run", "new": "just trained", "live": "training"}
+SOURCE = {"shipped": N_("shipped run"), "cache": N_("your cached run"), "new": N_("just trained"),
+          "live": N_("training")}
+CONFIRM = N_("T = {T} trains for minutes: press t again to start")
 
 
 def grid_text(r) -> Text:
@@ -22,8 +26,8 @@ def grid_text(r) -> Text:
     the focused cell's σ(b_f)^T, the closed form the row's measured results meet."""
     entries = {(row["cell"], row["T"]): (acc_at(row["final_acc"], row["reached_100_at"]),
                                          acc_at(row["seed_final"], row["seed_reached"])) for row in r.table}
-    ours_w = {c: max(4, *(len(entries[(c, T)][0]) for T in TS)) for c in CELLS}
-    seed_w = {c: max(4, *(len(entries[(c, T)][1]) for T in TS)) for c in CELLS}
+    ours_w = {c: max(4, *(cell_len(entries[(c, T)][0]) for T in TS)) for c in CELLS}
+    seed_w = {c: max(4, *(cell_len(entries[(c, T)][1]) for T in TS)) for c in CELLS}
     out = Text(no_wrap=True, overflow="crop")
     out.append("T   ", style="bold")
     for c in CELLS:
@@ -50,18 +54,21 @@ def live_line(live) -> Text:
     out = Text()
     name = f"{live.cell} T={live.T}"
     if live.status == "asks":
-        out.append(live.message, style=HIGHLIGHT)
+        out.append(_(CONFIRM).format(T=live.T), style=HIGHLIGHT)
     elif live.status == "training":
-        out.append(f"training {name}: step {live.step}/{live.steps} ▕{progress_bar(live.step, live.steps, 8)}▏ "
-                   "t cancels", style=HIGHLIGHT)
+        out.append(_("training {name}: step {step}/{steps} {bar} t cancels").format(
+            name=name, step=live.step, steps=live.steps, bar=f"▕{progress_bar(live.step, live.steps, 8)}▏"),
+            style=HIGHLIGHT)
     elif live.status == "failed":
-        out.append(f"the run failed: {live.message}", style=BAD)
+        out.append(_("the run failed: {message}").format(message=live.message), style=BAD)
     elif live.status == "stopped":
-        out.append(f"stopped {name} at step {live.step} of {live.steps}; nothing saved", style=WARN)
+        out.append(_("stopped {name} at step {step} of {steps}; nothing saved").format(
+            name=name, step=live.step, steps=live.steps), style=WARN)
     else:
-        out.append(f"trained {name} in {live.step} steps, saved to your cache", style=HIGHLIGHT)
+        out.append(_("trained {name} in {steps} steps, saved to your cache").format(name=name, steps=live.step),
+                   style=HIGHLIGHT)
         if live.message:
-            out.append(f" (not saved: {live.message})", style=BAD)
+            out.append(_(" (not saved: {message})").format(message=live.message), style=BAD)
     return out
 
 
@@ -81,17 +88,19 @@ class CopyView(FigureView):
         try:
             r = s.readings()
         except BadValue as e:  # a damaged shipped grid: say so in one line, draw nothing
-            self.query_one("#grid", Static).update(Text(f"memory results unreadable: {e}", style=BAD))
+            self.query_one("#grid", Static).update(Text(_("memory results unreadable: {error}").format(error=e),
+                                                        style=BAD))
             return
         self.query_one("#grid", Static).update(grid_text(r))
         tall = (self.query_one(Plot).size.height or 0) >= 9
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.curve_steps, r.curve_acc, "accuracy", BLUE),
-                    Series(r.curve_steps, r.curve_loss_rel, "loss ÷ ln 10 (1: guessing)", ORANGE)),
-            lines=(Line(r.chance, f"chance {pct(r.chance, 0)}", GREY, align="right"),),
+            series=(Series(r.curve_steps, r.curve_acc, _("accuracy"), BLUE),
+                    Series(r.curve_steps, r.curve_loss_rel, _("loss ÷ ln 10 (1: guessing)"), ORANGE)),
+            lines=(Line(r.chance, _("chance {p}").format(p=pct(r.chance, 0)), GREY, align="right"),),
             cursor=float(s.step), xlim=(0.0, float(s.last_step)), ylim=(0.0, 1.0),
-            xlabel="training step" if tall else "", legend="below" if tall else "none",
-            title=f"{r.cell} T={r.T}: accuracy on 2000 fresh sequences every {EVERY} steps" if tall else ""))
+            xlabel=_("training step") if tall else "", legend="below" if tall else "none",
+            title=_("{cell} T={T}: accuracy on 2000 fresh sequences every {every} steps").format(
+                cell=r.cell, T=r.T, every=EVERY) if tall else ""))
 
         now = Text()
         if r.note:
@@ -102,38 +111,39 @@ class CopyView(FigureView):
         if live is not None and live.status == "training":
             if r.at is not None:
                 now.append(" · ", style="dim")
-                now.append(f"acc {pct(r.at[1])}", style=style(BLUE, bold=True))
+                now.append(_("acc {p}").format(p=pct(r.at[1])), style=style(BLUE, bold=True))
         else:
             if live is not None:
                 now.append("\n")
-            now.append(f"{r.cell} T={r.T}" + ("" if r.source == "shipped" else f" ({SOURCE[r.source]})") + ": ",
+            now.append(f"{r.cell} T={r.T}" + ("" if r.source == "shipped" else f" ({_(SOURCE[r.source])})") + ": ",
                        style="bold")
             if r.steps is None:
-                now.append("no run yet: t trains it", style="dim")
+                now.append(_("no run yet: t trains it"), style="dim")
             else:
                 now.append(acc_at(r.final_acc, r.reached_100_at), style="bold")
-                now.append(f" · seed {acc_at(r.seed_final, r.seed_reached)}", style="dim")
+                now.append(_(" · seed {entry}").format(entry=acc_at(r.seed_final, r.seed_reached)), style="dim")
             if r.at is not None:
                 step, acc, loss = r.at
-                now.append(f" · step {step}: ", style="dim")
-                now.append(f"acc {pct(acc)}", style=style(BLUE, bold=True))
-                now.append(f" loss {loss:.3f}", style=style(ORANGE, bold=True))
+                now.append(_(" · step {step}: ").format(step=step), style="dim")
+                now.append(_("acc {p}").format(p=pct(acc)), style=style(BLUE, bold=True))
+                now.append(_(" loss {loss}").format(loss=f"{loss:.3f}"), style=style(ORANGE, bold=True))
         self.query_one("#now", Static).update(now)
 
         if r.forget_bias is None:
-            survive = Text.assemble(("σ(b_f)^T: ", "bold"), "none: the RNN has no cell state; tanh squashes h_0 "
-                                    "again at every step.")
+            survive = Text.assemble(("σ(b_f)^T: ", "bold"), _("none: the RNN has no cell state; tanh squashes h_0 "
+                                                              "again at every step."))
         else:
-            survive = Text.assemble(f"c_0 left after {r.T} forget gates at their bias: σ({r.forget_bias:g})^{r.T} "
-                                    f"= {r.forget_gate:.2f}^{r.T} = ", (sig(r.survival), "bold"))
+            survive = Text.assemble(_("c_0 left after {T} forget gates at their bias: ").format(T=r.T),
+                                    f"σ({r.forget_bias:g})^{r.T} = {r.forget_gate:.2f}^{r.T} = ", (sig(r.survival), "bold"))
         st = r.story
         true1, ours2, seed2 = st["true_bf1"], st["ours_bf2"], st["seed_bf2"]
-        survive.append("\nlstm-bf2 is the seed's “b_f = 1”: ", style="bold")
-        survive.append(f"its code sets both bias vectors to 1, so b_f = 2 (σ(2) = {st['gate_bf2']:.2f}). A true "
-                       f"b_f = 1 fails at T={st['T']} ({acc_at(true1['final_acc'], true1['reached_100_at'])}, "
-                       f"σ(1)^{st['T']} = {sig(st['survival_bf1'])}); the seed's "
-                       f"{acc_at(seed2['final_acc'], seed2['reached_100_at'])} had σ(2)^{st['T']} = "
-                       f"{sig(st['survival_bf2'])} (ours: {acc_at(ours2['final_acc'], ours2['reached_100_at'])}).")
+        survive.append("\n" + _("lstm-bf2 is the seed's “b_f = 1”: "), style="bold")
+        survive.append(_("its code sets both bias vectors to 1, so b_f = 2 (σ(2) = {gate2}). A true b_f = 1 fails at "
+                         "T={T} ({true1}, σ(1)^{T} = {survive1}); the seed's {seed2} had σ(2)^{T} = {survive2} "
+                         "(ours: {ours2}).").format(
+            gate2=f"{st['gate_bf2']:.2f}", T=st["T"], true1=acc_at(true1["final_acc"], true1["reached_100_at"]),
+            survive1=sig(st["survival_bf1"]), seed2=acc_at(seed2["final_acc"], seed2["reached_100_at"]),
+            survive2=sig(st["survival_bf2"]), ours2=acc_at(ours2["final_acc"], ours2["reached_100_at"])))
         self.query_one("#story", Static).update(survive)
 
 
@@ -153,48 +163,52 @@ class GateView(FigureView):
         try:
             r = s.readings()
         except BadValue as e:  # a damaged shipped grid: say so in one line, draw nothing
-            self.query_one("#says", Static).update(Text(f"memory results unreadable: {e}", style=BAD))
+            self.query_one("#says", Static).update(Text(_("memory results unreadable: {error}").format(error=e),
+                                                        style=BAD))
             return
-        series = [Series(r.positions, r.input_gate, "input gate i", BLUE),
-                  Series(r.positions, r.forget_gate, "forget gate f", ORANGE)]
+        series = [Series(r.positions, r.input_gate, _("input gate i"), BLUE),
+                  Series(r.positions, r.forget_gate, _("forget gate f"), ORANGE)]
         if r.held_forget:
-            series.append(Series(r.positions, r.held_forget, f"f of the {r.n_held} units that hold", GREEN))
+            series.append(Series(r.positions, r.held_forget, _("f of the {n} units that hold").format(n=r.n_held), GREEN))
         tall = (self.query_one(Plot).size.height or 0) >= 10
         self.query_one(Plot).show(PlotSpec(
             series=tuple(series), lines=(Line(r.hold, f"f = {r.hold:g}", GREY, align="right"),),
             cursor=float(s.position), xlim=(0.0, float(r.last_position)), ylim=(0.5, 1.0),
-            xlabel="position (0: the token to remember; then distractors)" if tall else "",
-            title=f"{r.cell} T={r.T}, {r.distractors} distractors: {pct(r.acc)} after {r.steps} steps" if tall else ""))
-        what = "the token to remember" if s.position == 0 else "a distractor"
+            xlabel=_("position (0: the token to remember; then distractors)") if tall else "",
+            title=_("{cell} T={T}, {distractors} distractors: {acc} after {steps} steps").format(
+                cell=r.cell, T=r.T, distractors=r.distractors, acc=pct(r.acc), steps=r.steps) if tall else ""))
+        what = _("the token to remember") if s.position == 0 else _("a distractor")
         held = "–" if r.held_forget_at is None else f"{r.held_forget_at:.3f}"
-        self.query_one("#at", Readouts).show([(f"position {s.position} ({what}):  i", f"{r.input_at:.3f}"),
-                                              ("f", f"{r.forget_at:.3f}"), ("f of the holding units", held)])
+        self.query_one("#at", Readouts).show([
+            (_("position {p} ({what}):  i").format(p=s.position, what=what), f"{r.input_at:.3f}"),
+            ("f", f"{r.forget_at:.3f}"), (_("f of the holding units"), held)])
         self.query_one("#means", Readouts).show([
-            (f"mean input gate over the {r.n_distractors} distractors", f"{r.input_distractors:.2f}"),
-            (f"units with f > {r.hold:g} at every later position", f"{r.n_held} of {r.hidden}"),
-            ("their mean f", "–" if r.held_forget_mean is None else f"{r.held_forget_mean:.3f}")])
+            (_("mean input gate over the {n} distractors").format(n=r.n_distractors), f"{r.input_distractors:.2f}"),
+            (_("units with f > {hold} at every later position").format(hold=f"{r.hold:g}"),
+             _("{n} of {total}").format(n=r.n_held, total=r.hidden)),
+            (_("their mean f"), "–" if r.held_forget_mean is None else f"{r.held_forget_mean:.3f}")])
         says = Text()
         if r.note:
             says.append(r.note + "\n", style=WARN)
-        says.append("The input gate does not learn to close: ", style="bold")
-        says.append(f"it stays ≈{r.input_distractors:.1f} over the distractors. The memory is held by the "
-                    f"{r.n_held} units whose forget gate stays above {r.hold:g} — what our run measures, "
-                    "not the seed's guess that the gate shuts.")
+        says.append(_("The input gate does not learn to close: "), style="bold")
+        says.append(_("it stays ≈{mean} over the distractors. The memory is held by the {n} units whose forget gate "
+                      "stays above {hold} — what our run measures, not the seed's guess that the gate shuts.").format(
+            mean=f"{r.input_distractors:.1f}", n=r.n_held, hold=f"{r.hold:g}"))
         self.query_one("#says", Static).update(says)
 
 
 class MemoryScreen(TopicScreen):
     TOPIC_ID = "memory"
-    TITLE = "How far back can it remember?"
+    TITLE = N_("How far back can it remember?")
     FIGURES = (
-        Figure("copy", "Copy the first token", "E2+E3", CopyState, CopyView,
-               "Read T random tokens, output the first. Entries: final accuracy %@the step it first read 100% "
-               "(✗ never), ours│the seed's; t retrains one live.",
+        Figure("copy", N_("Copy the first token"), "E2+E3", CopyState, CopyView,
+               N_("Read T random tokens, output the first. Entries: final accuracy %@the step it first read 100% "
+                  "(✗ never), ours│the seed's; t retrains one live."),
                key_steps=(EVERY, 500, 1500),
                lab=Lab("rnntui.engine.lab_memory:run_lab", "train",
-                       confirm=f"T = {CONFIRM_T} trains for minutes: press t again to start")),
-        Figure("distractor", "What the gates do", "E7", GateState, GateView,
-               "An LSTM (b_f = 2) trained on T = 20: a first token, then 19 distractors (same 10 symbols or "
-               "10 others). Its gates at each position, mean over 512 sequences.",
+                       confirm=CONFIRM.format(T=CONFIRM_T))),
+        Figure("distractor", N_("What the gates do"), "E7", GateState, GateView,
+               N_("An LSTM (b_f = 2) trained on T = 20: a first token, then 19 distractors (same 10 symbols or "
+                  "10 others). Its gates at each position, mean over 512 sequences."),
                key_steps=(0, 1, 19)),
     )

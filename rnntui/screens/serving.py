@@ -7,8 +7,10 @@ from textual.widgets import Static
 
 from rnntui import fmt
 from rnntui.figure import Figure
+from rnntui.i18n import N_, _
 from rnntui.figures.serving import CONTEXTS, DECAY_STEPS, N_WAY, CellState, KvState, WaybackState, WindowState
 from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.widgets.cells import cell_len, fit
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, style
@@ -16,8 +18,10 @@ from rnntui.widgets.track import Row, TokenTrack
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
-GATE_WORDS = {"f": ("σ", "forget", "share of c_{t−1} kept"), "i": ("σ", "input", "share of g written"),
-              "g": ("tanh", "candidate", "what could be written"), "o": ("σ", "output", "share of tanh(c) shown")}
+GATE_WORDS = {"f": ("σ", N_("forget gate"), N_("share of c_{t−1} kept")),
+              "i": ("σ", N_("input gate"), N_("share of g written")),
+              "g": ("tanh", N_("candidate"), N_("what could be written")),
+              "o": ("σ", N_("output gate"), N_("share of tanh(c) shown"))}
 
 
 def upto(values: tuple, t: int) -> tuple:
@@ -62,7 +66,7 @@ def cell_sheet(s: CellState, wide: bool) -> Text:
             out.append(f"{g} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
                        f" = {squash}({v['a_' + g]:+.4f}) = ")
             out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
-            out.append(f"   {name}: {meaning}\n", style="dim")
+            out.append("   " + _("{gate}: {meaning}").format(gate=_(name), meaning=_(meaning)) + "\n", style="dim")
     else:
         for pair in (("f", "i"), ("g", "o")):
             for k, g in enumerate(pair):
@@ -73,11 +77,11 @@ def cell_sheet(s: CellState, wide: bool) -> Text:
     out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)}"
                + (f" = {fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}" if wide else "") + " = ")
     out.append(f"{v['c']:.4f}", style="bold")
-    out.append("   kept + written\n" if wide else "\n", style="dim")
+    out.append("   " + _("kept + written") + "\n" if wide else "\n", style="dim")
     out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.paren(v['c'], 4)}) = {v['o']:.4f}·{fmt.paren(v['tanh_c'], 4)} = ")
     out.append(f"{v['h']:.4f}", style="bold")
     if wide:
-        out.append("   c is the memory; h is what is shown", style="dim")
+        out.append("   " + _("c is the memory; h is what is shown"), style="dim")
     return out
 
 
@@ -96,7 +100,7 @@ class SheetView(SizedView):
         self.query_one("#sheet", Static).update(cell_sheet(s, self.wide))
         steps = tuple(float(k) for k in range(t + 1))
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(steps, r.c[: t + 1], "c_t (cell state)", GREEN),
+            series=(Series(steps, r.c[: t + 1], _("c_t (cell state)"), GREEN),
                     Series(steps, r.h[: t + 1], "h_t = o·tanh(c_t)", BLUE)),
             lines=(Line(0.0, "", GREY),), cursor=float(t), xlim=(0, len(r.tokens) - 1), xlabel="t",
         ))
@@ -116,25 +120,28 @@ class WindowView(SizedView):
         r, k = s.readings(), s.window
         outside = tuple(i for i, inside in enumerate(r.inside) if not inside)
         grads = tuple("0" if i in outside else g for i, g in enumerate(r.grads))
-        label = f"window k={k}: backward" if k >= 3 else f"k={k}"
+        label = _("window k={k}: backward").format(k=k) if k >= 3 else f"k={k}"
         self.query_one(TokenTrack).show((Row("h", r.h, "→"), Row("x", r.tokens),
                                          Row("∂h", grads, "←", faint=outside)), None,
                                         span=(r.first_inside, r.n, label))
         last = r.n - 1
         self.query_one("#forward", Readouts).show([
-            ("forward", f"h_{last} = {r.h_last:.4f} for every k: the states row never changes")])
+            (_("forward"), _("{h} for every k: the states row never changes").format(h=f"h_{last} = {r.h_last:.4f}"))])
         self.query_one("#backward", Readouts).show([
-            (f"backward ∂h_{last}/∂h_t:", " … ".join(f"{g:.4f}" for g in (r.grads[r.first_inside], r.grads[-1]))
-             + (f" inside; exactly 0 in the {r.dropped} dashed cells" if r.dropped
-                else " inside; no cell is cut at this k"))])
+            (_("backward {grad}:").format(grad=f"∂h_{last}/∂h_t"),
+             " … ".join(f"{g:.4f}" for g in (r.grads[r.first_inside], r.grads[-1]))
+             + (_(" inside; exactly 0 in the {n} dashed cells").format(n=r.dropped) if r.dropped
+                else _(" inside; no cell is cut at this k")))])
         self.query_one("#stored", Readouts).show([
-            ("activations stored for backward", f"{r.stored} of {r.n}"),
-            (f"∂h_{last}/∂W_h seen", f"{r.weight_grad:.4f} of {r.weight_grad_full:.4f}")])
+            (_("activations stored for backward"), _("{n} of {total}").format(n=r.stored, total=r.n)),
+            (_("{grad} seen").format(grad=f"∂h_{last}/∂W_h"),
+             _("{n} of {total}").format(n=f"{r.weight_grad:.4f}", total=f"{r.weight_grad_full:.4f}"))])
         t = tuple(float(i) for i in range(r.n))
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(t, r.full_grads, "full ∂h_7/∂h_t", GREY), Series(t, r.grads, f"window k={k}", ORANGE)),
-            lines=(Line(r.first_inside - 0.5, "cut", RED, vertical=True, dashed=True),),
-            log_y=True, ylim=(1e-2, 1.5), xlim=(0, r.n - 1), xlabel="t (▼0: the gradient is exactly 0 from here back)",
+            series=(Series(t, r.full_grads, _("full {grad}").format(grad="∂h_7/∂h_t"), GREY),
+                    Series(t, r.grads, _("window k={k}").format(k=k), ORANGE)),
+            lines=(Line(r.first_inside - 0.5, _("cut"), RED, vertical=True, dashed=True),),
+            log_y=True, ylim=(1e-2, 1.5), xlim=(0, r.n - 1), xlabel=_("t (▼0: the gradient is exactly 0 from here back)"),
         ))
 
 
@@ -151,24 +158,30 @@ class KvView(SizedView):
         self.remember(s)
         r = s.readings()
         n = fmt.grouped(s.context)
+        names = (_("KV cache"), _("recurrent state"))
+        w = max(cell_len(name) for name in names) + 1  # the two products start in one column
         self.query_one("#kv", Readouts).show([
-            (f"KV cache        2 (K,V)·{r.layers} layers·{r.kv_width} wide·{n} tokens·{r.dtype_bytes} B =",
-             fmt.binary_bytes(r.kv_bytes))])
+            (fit(names[0], w) + _("2 (K,V)·{layers} layers·{kv_width} wide·{n} tokens·{b} B =").format(
+                layers=r.layers, kv_width=r.kv_width, n=n, b=r.dtype_bytes), fmt.binary_bytes(r.kv_bytes))])
         self.query_one("#state", Readouts).show([
-            (f"recurrent state {r.layers} layers·{r.width} wide·{r.dtype_bytes} B =", fmt.binary_bytes(r.state_bytes)),
-            ("at any context", "")], sep="  ")
-        gqa = ("" if s.gqa == "1" else f"   gqa {s.gqa}: ÷{s.gqa} of {fmt.binary_bytes(r.kv_bytes_mha)}")
+            (fit(names[1], w) + _("{layers} layers·{width} wide·{b} B =").format(
+                layers=r.layers, width=r.width, b=r.dtype_bytes), fmt.binary_bytes(r.state_bytes)),
+            (_("at any context"), "")], sep="  ")
+        gqa = ("" if s.gqa == "1" else "   " + _("gqa {g}: ÷{g} of {full}").format(
+            g=s.gqa, full=fmt.binary_bytes(r.kv_bytes_mha)))
         self.query_one("#ratio", Readouts).show([
-            ("cache / state", f"{fmt.grouped(r.ratio)}×"),
-            ("", f"{fmt.pct(r.share)} of an 80 GB accelerator" + ("" if r.fits else " ▲ does not fit") + gqa)])
+            (_("cache / state"), f"{fmt.grouped(r.ratio)}×"),
+            ("", _("{share} of an 80 GB accelerator").format(share=fmt.pct(r.share))
+             + ("" if r.fits else " ▲ " + _("does not fit")) + gqa)])
         self.query_one("#units", Readouts).show([
-            ("an LSTM keeps h and c:", fmt.binary_bytes(r.lstm_bytes)), ("exact", f"{fmt.grouped(r.kv_bytes)} B")])
+            (_("an LSTM keeps h and c:"), fmt.binary_bytes(r.lstm_bytes)),
+            (_("exact"), f"{fmt.grouped(r.kv_bytes)} B")])
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.tokens, r.kv_curve, "KV cache (grows with context)", ORANGE),
-                    Series(r.tokens, r.state_curve, "recurrent state (fixed)", BLUE)),
-            lines=(Line(r.accelerator_bytes, "80 GB accelerator", RED, dashed=True, align="left"),),
+            series=(Series(r.tokens, r.kv_curve, _("KV cache (grows with context)"), ORANGE),
+                    Series(r.tokens, r.state_curve, _("recurrent state (fixed)"), BLUE)),
+            lines=(Line(r.accelerator_bytes, _("80 GB accelerator"), RED, dashed=True, align="left"),),
             cursor=float(s.context), log_x=True, log_y=True, xlim=(CONTEXTS[0], CONTEXTS[-1]),
-            ylim=(1e5, 1e12), xlabel="context (tokens)" if self.has_class("-tall") else "", legend="below",
+            ylim=(1e5, 1e12), xlabel=_("context (tokens)") if self.has_class("-tall") else "", legend="below",
         ))
 
 
@@ -176,7 +189,7 @@ class KvView(SizedView):
 def matrix_text(rows, t: int) -> Text:
     """The masked matrix, rows normalised; row t reversed and marked ▸, the zeros above the diagonal as ·."""
     out = Text()
-    out.append("   masked n×n matrix (how it trains), rows normalised\n", style="bold")
+    out.append("   " + _("masked n×n matrix (how it trains), rows normalised") + "\n", style="bold")
     for i, row in enumerate(rows):
         mark = "▸" if i == t else " "
         out.append(f"{mark}{i:>2} ", style="bold" if i == t else "dim")
@@ -187,7 +200,7 @@ def matrix_text(rows, t: int) -> Text:
 
 def state_text(S, z, t: int) -> Text:
     out = Text()
-    out.append(f"state S_{t} (d×d) and z_{t} (d): all that is kept\n", style="bold")
+    out.append(_("state {S} (d×d) and {z} (d): all that is kept").format(S=f"S_{t}", z=f"z_{t}") + "\n", style="bold")
     for row, zi in zip(S, z):
         out.append(" ".join(f"{v:+7.2f}" for v in row))
         out.append(f"   {zi:6.2f}\n", style="dim")
@@ -210,58 +223,64 @@ class WaybackView(SizedView):
         self.remember(s)
         r, t = s.readings(), s.step
         wide = self.wide
+        names = (_("parallel"), _("recurrent"))
+        how = (_("= row t of the masked matrix · V"), "= φ(q_t)ᵀS_t / φ(q_t)ᵀz_t")
+        nw, hw = max(map(cell_len, names)) + 1, max(map(cell_len, how)) + 4  # the two vectors in one column
         self.query_one("#outs", Readouts).show([
-            (f"parallel  out_{t}" + ("  = row t of the masked matrix · V    " if wide else ""), vector(r.out_parallel)),
-            (f"recurrent out_{t}" + ("  = φ(q_t)ᵀS_t / φ(q_t)ᵀz_t           " if wide else ""), vector(r.out_recurrent)),
-            ("largest |difference|", f"{fmt.sci(r.diff)} (rounding)")], sep="\n")
-        gated = ("plain" if s.gamma >= 1 else "gated") if not wide else (
-            "plain linear attention" if s.gamma >= 1 else "gated, RetNet-style (Mamba: γ_t from the input)")
+            (fit(names[0], nw) + f"out_{t}" + ("  " + fit(how[0], hw) if wide else ""), vector(r.out_parallel)),
+            (fit(names[1], nw) + f"out_{t}" + ("  " + fit(how[1], hw) if wide else ""), vector(r.out_recurrent)),
+            (_("largest |difference|"), _("{diff} (rounding)").format(diff=fmt.sci(r.diff)))], sep="\n")
+        gated = (_("plain") if s.gamma >= 1 else _("gated")) if not wide else (
+            _("plain linear attention") if s.gamma >= 1 else _("gated, RetNet-style (Mamba: γ_t from the input)"))
         self.query_one("#decay", Readouts).show([
-            (f"γ {s.gamma:.2f}", gated), (f"γ^{DECAY_STEPS}", f"{fmt.small(r.decay_left)} (T3's f^k)")])
+            (f"γ {s.gamma:.2f}", gated), (f"γ^{DECAY_STEPS}", _("{left} (T3's f^k)").format(left=fmt.small(r.decay_left)))])
         self.query_one("#memory", Readouts).show([
-            ("state", f"{r.d}×{r.d} + {r.d} = {r.state_numbers} numbers, any n"),
-            ("KV cache 2·n·d", f"{fmt.grouped(r.kv_numbers)} at n={r.stored}"
-             + ("" if r.stored == r.n else f", {fmt.grouped(r.kv_numbers_all)} at n={r.n}"))])
-        ortho = (f"{fmt.sci(r.recall_orthonormal)}, exact" if r.orthonormal_fits
-                 else f"none (only {r.d} exist)")
+            (_("state"), _("{size} = {n} numbers, any n").format(size=f"{r.d}×{r.d} + {r.d}", n=r.state_numbers)),
+            (_("KV cache {formula}").format(formula="2·n·d"),
+             _("{count} at n={n}").format(count=fmt.grouped(r.kv_numbers), n=r.stored) if r.stored == r.n else
+             _("{count} at n={n}, {all} at n={last}").format(count=fmt.grouped(r.kv_numbers), n=r.stored,
+                                                            all=fmt.grouped(r.kv_numbers_all), last=r.n))])
+        ortho = (_("{error}, exact").format(error=fmt.sci(r.recall_orthonormal)) if r.orthonormal_fits
+                 else _("none (only {d} exist)").format(d=r.d))
+        first = _("recall of n={n} pairs from S (d={d}): orthonormal keys").format(n=r.stored, d=r.d)
         self.query_one("#capacity", Readouts).show([
-            (f"recall of n={r.stored} pairs from S (d={r.d}): orthonormal keys", ortho),
-            ("                                     random keys",
+            (first, ortho),
+            (fit(_("random keys"), cell_len(first), "right"),
              f"{r.recall_random:.2f} ≈ √((n−1)/d) = {r.recall_closed_form:.2f}")], sep="\n")
         tall = self.has_class("-tall")
         self.query_one("#wb-grids").display = tall
         if tall:
             self.query_one("#matrix", Static).update(matrix_text(r.matrix, t))
             self.query_one("#state", Static).update(state_text(r.S, r.z, t))
-        self.query_one("#family", Readouts).show([(f"{name:<16}", line) for name, line in r.architectures], sep="\n")
+        self.query_one("#family", Readouts).show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
         n = tuple(float(k) for k in r.recall_n)
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(n, r.recall_random_curve, "random unit keys (measured)", ORANGE),
+            series=(Series(n, r.recall_random_curve, _("random unit keys (measured)"), ORANGE),
                     Series(n, r.recall_closed_curve, "√((n−1)/d)", GREY),
-                    Series(n[: r.d], r.recall_orthonormal_curve, "orthonormal keys", GREEN)),
+                    Series(n[: r.d], r.recall_orthonormal_curve, _("orthonormal keys"), GREEN)),
             lines=(Line(float(r.d), f"n = d = {r.d}", PURPLE, vertical=True, dashed=True),),
-            cursor=float(r.stored), xlim=(1, n[-1]), xlabel="pairs n written into one d×d state: recall error",
+            cursor=float(r.stored), xlim=(1, n[-1]), xlabel=_("pairs n written into one d×d state: recall error"),
         ))
 
 
 class ServingScreen(TopicScreen):
     TOPIC_ID = "serving"
-    TITLE = "Serving: the state comes back"
+    TITLE = N_("Serving: the state comes back")
     FIGURES = (
-        Figure("cell", "The LSTM cell in full", "F22", CellState, SheetView,
-               "The cheat sheet: four gates from x_t and h_{t−1}, c = f·c + i·g, h = o·tanh(c). "
-               "T3's weights on T1's tokens: every term with its value.",
+        Figure("cell", N_("The LSTM cell in full"), "F22", CellState, SheetView,
+               N_("The cheat sheet: four gates from x_t and h_{t−1}, c = f·c + i·g, h = o·tanh(c). "
+                  "T3's weights on T1's tokens: every term with its value."),
                key_steps=(0, 3, 7)),
-        Figure("window", "Truncated BPTT", "F23", WindowState, WindowView,
-               "Backpropagate through only the last k states: the forward pass is unchanged, the "
-               "gradient is exactly 0 behind the cut, and only k activations are stored.",
+        Figure("window", N_("Truncated BPTT"), "F23", WindowState, WindowView,
+               N_("Backpropagate through only the last k states: the forward pass is unchanged, the "
+                  "gradient is exactly 0 behind the cut, and only k activations are stored."),
                key_steps=(1, 4, 8)),
-        Figure("kvcache", "KV cache vs recurrent state", "F24", KvState, KvView,
-               "Serving attention keeps a K and a V per past token per layer; a recurrent model, one fixed "
-               "state. Binary units: GiB = 2³⁰ B (the seed writes GB, KB).",
+        Figure("kvcache", N_("KV cache vs recurrent state"), "F24", KvState, KvView,
+               N_("Serving attention keeps a K and a V per past token per layer; a recurrent model, one fixed "
+                  "state. Binary units: GiB = 2³⁰ B (the seed writes GB, KB)."),
                key_steps=(4096, 131_072)),
-        Figure("wayback", "The way back", "§8", WaybackState, WaybackView,
-               "Linear attention trains as a masked n×n matrix and serves as a recurrence S_t = γS_{t−1} "
-               "+ φ(k_t)v_tᵀ: the same outputs, from a fixed d×d state.",
+        Figure("wayback", N_("The way back"), "§8", WaybackState, WaybackView,
+               N_("Linear attention trains as a masked n×n matrix and serves as a recurrence S_t = γS_{t−1} "
+                  "+ φ(k_t)v_tᵀ: the same outputs, from a fixed d×d state."),
                key_steps=(0, N_WAY - 1)),
     )

@@ -33,11 +33,14 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
+from rnntui.i18n import N_, _
+from rnntui.widgets.cells import cell_len, cut, fit
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
-TOO_SMALL = "(too small to plot)"
+TOO_SMALL = N_("(too small to plot)")
+WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
 BRAILLE = 0x2800
 DOT = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # DOT[row in cell][column in cell]
 DASHES = ("solid", "dotted", "dashed")  # every dot; every other dot; four dots on, four off
@@ -261,18 +264,37 @@ class _Canvas:
         self.layer(number, False, style)[r, c] = ord(char)
 
     def put(self, r: int, c: int, char: str, style) -> None:
-        """A character over everything drawn."""
-        if 0 <= r < self.ch and 0 <= c < self.cw:
-            self.over[r, c] = (char, style)
+        """A character over everything drawn. A wide (CJK) character takes cells c and c + 1 (the
+        second marked WIDE, drawn by the first); one that would straddle the edge becomes a space. A
+        character written over half of a wide one turns its other half into a space."""
+        if not (0 <= r < self.ch and 0 <= c < self.cw):
+            return
+        wide = cell_len(char) == 2
+        if wide and c + 1 >= self.cw:
+            char, wide = " ", False
+        for k in (c, c + 1) if wide else (c,):
+            old = self.over.get((r, k))
+            if old is None:
+                continue
+            if old[0] == WIDE and k - 1 != c and (r, k - 1) in self.over:  # the wide one's first half
+                self.over[r, k - 1] = (" ", self.over[r, k - 1][1])
+            elif old[0] != WIDE and cell_len(old[0]) == 2 and (r, k + 1) in self.over and not (wide and k == c):
+                self.over[r, k + 1] = (" ", old[1])  # its second half
+        self.over[r, c] = (char, style)
+        if wide:
+            self.over[r, c + 1] = (WIDE, style)
 
     def text(self, r: int | None, c: int, words: str, style, align: str = "left") -> int | None:
-        """Write words in row r, anchored at column c; returns the first column used."""
+        """Write words in row r, anchored at column c (widths in cells); returns the first column used."""
         if r is None:
             return None
-        start = c if align == "left" else c - len(words) + 1 if align == "right" else c - len(words) // 2
-        start = min(max(start, 0), max(self.cw - len(words), 0))
-        for i, ch in enumerate(words):
-            self.put(r, start + i, ch, style)
+        n = cell_len(words)
+        start = c if align == "left" else c - n + 1 if align == "right" else c - n // 2
+        start = min(max(start, 0), max(self.cw - n, 0))
+        at = start
+        for ch in words:
+            self.put(r, at, ch, style)
+            at += cell_len(ch)
         return start
 
     def path(self, xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -343,7 +365,7 @@ class _Canvas:
                 code[mine] = cells[mine].astype(np.int32) + BRAILLE if braille else cells[mine]
                 which[mine] = ids.setdefault(style, len(ids))
         for (r, c), (char, style) in self.over.items():
-            code[r, c] = ord(char)
+            code[r, c] = ord(char) if char else 0  # 0: a wide character's second cell
             which[r, c] = ids.setdefault(style, len(ids))
         return code, which, list(ids)
 
@@ -385,10 +407,10 @@ def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | 
         if not s.label:
             continue
         for words, style in ((("  " if runs else "") + swatch(s, dash), _style(s.color)), (f" {s.label}", None)):
-            words = words[: max(width - used, 0)]
+            words = cut(words, width - used)
             if words:
                 runs.append((words, style))
-                used += len(words)
+                used += cell_len(words)
     return runs
 
 
@@ -472,6 +494,11 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list
     return y1 - dots * u, y1, ticks
 
 
+def too_small(width: int) -> list[list[tuple[str, Style | None]]]:
+    """The one-line note drawn instead of a plot with no room, in the current language."""
+    return [[(cut(_(TOO_SMALL), width), Style(dim=True))]]
+
+
 def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
     """The whole plot (frame, ticks, labels, legend) as at most `height` rows of (text, style) runs,
     each at most `width` cells."""
@@ -479,7 +506,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     rows_below = 1 + (1 if spec.xlabel else 0) + (1 if legend else 0)  # tick labels, x label, legend
     ch = height - rows_below - 2 - (1 if spec.title else 0)
     if width < MIN_SIZE[0] or height < MIN_SIZE[1] or ch < 2:
-        return [[(TOO_SMALL[:width], Style(dim=True))]]
+        return too_small(width)
 
     # what will be drawn, in axis units (log10 where the axis is logarithmic)
     drawn = []
@@ -495,7 +522,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     yw = max([len(label) for _, label in yticks] + [1])
     cw = width - yw - 2
     if cw < 4:
-        return [[(TOO_SMALL[:width], Style(dim=True))]]
+        return too_small(width)
     xticks = log_ticks if spec.log_x else nice_ticks
     xt, xl = xticks(*xlim, most=max(2, min(9, cw // max(8, max(len(l) for l in xticks(*xlim)[1]) + 3))))
     cv = _Canvas(cw, ch, xlim, ylim)
@@ -576,14 +603,14 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         for s, dash in zip(spec.series, dashes(spec)):
             if s.label and r < ch:
                 sample = swatch(s, dash)
-                cv.text(r, 0, " " * (len(s.label) + len(sample) + 3), None)  # a clear box, so data does not run into it
+                cv.text(r, 0, " " * (cell_len(s.label) + cell_len(sample) + 3), None)  # a clear box, so data does not run into it
                 cv.text(r, 1, sample, _style(s.color))
-                cv.text(r, 2 + len(sample), s.label, None)
+                cv.text(r, 2 + cell_len(sample), s.label, None)
                 r += 1
     taken = set()  # cells holding a line's label: a mark moves a row inwards rather than cover one
     for r, c, words, style, align in labels:
         start = cv.text(r, c, words, style, align)
-        taken |= {(r, k) for k in range(start, start + len(words))}
+        taken |= {(r, k) for k in range(start, start + cell_len(words))}
     bad = {}  # row → [(column, word)], so marks side by side do not write over each other
     for s in spec.series:
         for x, word in non_finite_marks(s, spec.log_y):
@@ -596,17 +623,17 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     for edge, found in bad.items():
         free = 0
         for c, words in sorted(set(found)):
-            start = min(max(c - (0 if c < cw * 0.15 else len(words) // 2 if c < cw * 0.85 else len(words) - 1), free),
-                        max(cw - len(words), 0))
+            start = min(max(c - (0 if c < cw * 0.15 else cell_len(words) // 2 if c < cw * 0.85 else cell_len(words) - 1), free),
+                        max(cw - cell_len(words), 0))
             inwards = [edge + k if edge == 0 else edge - k for k in range(min(3, ch))]
-            r = next((r for r in inwards if not any((r, k) in taken for k in range(start, start + len(words)))), edge)
+            r = next((r for r in inwards if not any((r, k) in taken for k in range(start, start + cell_len(words)))), edge)
             cv.text(r, start, words, _style(RED))
-            marked |= {(r, k) for k in range(start, start + len(words))}
-            free = start + len(words) + 1
+            marked |= {(r, k) for k in range(start, start + cell_len(words))}
+            free = start + cell_len(words) + 1
     for x, y, words in spec.marks:
         px, py = _at(x, spec.log_x), _at(y, spec.log_y)
         if math.isfinite(px) and math.isfinite(py) and cv.col(px) is not None:
-            cv.text(cv.row(py), cv.col(px), words, None, "center" if len(words) == 1 else _align(px, xlim))
+            cv.text(cv.row(py), cv.col(px), words, None, "center" if cell_len(words) == 1 else _align(px, xlim))
 
     if cursor_col is not None:  # the cursor's points last: nothing may hide them
         for s, x, y, ok in drawn:
@@ -621,7 +648,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     ytick = dict(yticks)
     rows: list[list[tuple[str, Style | None]]] = []
     if spec.title:
-        rows.append([(f"{spec.title[:width]:^{width}}", Style(bold=True))])
+        rows.append([(fit(spec.title, width, "center"), Style(bold=True))])
     top = ["─"] * cw
     for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
         top[c] = "┬"
@@ -648,7 +675,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             edge = start + len(label)
     rows.append([("".join(line).rstrip(), None)])
     if spec.xlabel:
-        rows.append([(f"{spec.xlabel[:cw]:^{cw}}".rjust(yw + 1 + cw).rstrip(), None)])
+        rows.append([((" " * (yw + 1) + fit(spec.xlabel, cw, "center")).rstrip(), None)])
     if legend:
         rows.append(legend)
     return rows
@@ -676,7 +703,7 @@ def _grid_runs(code: np.ndarray, which: np.ndarray, styles: list) -> list[list[t
     out = []
     for r in range(ch):
         row, starts, kinds = text[r * cw:(r + 1) * cw], cuts[r] + [cw], which[r].tolist()
-        out.append([(row[a:b], styles[kinds[a]]) for a, b in zip(starts, starts[1:])])
+        out.append([(row[a:b].replace("\0", ""), styles[kinds[a]]) for a, b in zip(starts, starts[1:])])
     return out
 
 

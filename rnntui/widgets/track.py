@@ -108,9 +108,9 @@ def span_text(n: int, start: int, stop: int, label: str, label_width: int = 4, i
     if start > 0:
         out.append(" " * (start * cell - 2) + "✂ ", style="dim")
     width = max((stop - start) * cell - 3, 0)
-    words = f" {label} "[:width]
-    left = (width - len(words)) // 2
-    out.append("└" + "─" * left + words + "─" * (width - left - len(words)) + "┘", style="bold")
+    words = cut(f" {label} ", width)
+    left = (width - cell_len(words)) // 2
+    out.append("└" + "─" * left + words + "─" * (width - left - cell_len(words)) + "┘", style="bold")
     return out
 
 
