@@ -52,7 +52,7 @@ class Session:
         app = self.app
         await app.goto(screen.TOPIC_ID, figure.id)
         app.topic_screen().set_state(state)
-        await self.pilot.pause()
+        await self.settle()
         return self._formats(screen, figure, state, fmts, f"rnntui {screen.TOPIC_ID}/{figure.id}")
 
     async def slide(self, index: int, fmts=("svg",)) -> dict[str, str | bytes]:
@@ -60,9 +60,13 @@ class Session:
         app = self.app
         app.index = index
         app.show()
-        await self.pilot.pause()
+        await self.settle()
         frame = self.deck.frames[index]
         return self._formats(frame.screen, frame.figure, frame.state, fmts, f"rnntui {frame.address}")
+
+    async def settle(self) -> None:
+        """Let the app process what was changed and draw it."""
+        await self.pilot.pause()
 
     def grid(self, title: str = ""):
         """The screen's cells, for png.draw (cheap: the drawing can run in another thread)."""
