@@ -31,6 +31,7 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
 DASH_H, DASH_V = "╌", "╎"
@@ -658,6 +659,8 @@ class Plot(Widget):
         self.spec = spec or PlotSpec()
 
     def show(self, spec: PlotSpec) -> None:
+        if same(spec, self.spec):
+            return
         self.spec = spec
         self._strips = None
         self.refresh()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, CYAN, HIGHLIGHT, style
 
 ODD, EVEN = style(CYAN), style(BLUE)
@@ -60,8 +61,10 @@ class ShareBar(Widget):
     spec = (512, 4)
 
     def show(self, width: int, n: int) -> None:
-        self.spec = (width, n)
-        self.refresh()
+        spec = (width, n)
+        if not same(spec, getattr(self, 'spec', None)):
+            self.spec = spec
+            self.refresh()
 
     def render(self) -> Text:
         return share_text(*self.spec, self.size.width)

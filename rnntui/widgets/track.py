@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static
 
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
