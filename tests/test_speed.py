@@ -159,3 +159,19 @@ async def test_session_frames_match_a_fresh_render():
     fresh = await asyncio.to_thread(render, screen, figure, state, "txt", (100, 30))
     assert txt == fresh
     assert "help" in txt.splitlines()[-1]  # the footer's keys are drawn (they come after a refresh)
+
+
+def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
+    """The app unpickles what a lab's child sends; a torch object in it (torch.__version__ is one)
+    would import torch into the app and double its memory."""
+    pytest.importorskip("torch")
+    import pickle
+    import pickletools
+
+    from rnntui.engine import lab_timing
+
+    result = lab_timing.run(Ts=(8,), repeats=3, budget_s=0.01)
+    strings = [str(arg) for op, arg, _ in pickletools.genops(pickle.dumps(result))
+               if op.name in ("GLOBAL", "STACK_GLOBAL", "SHORT_BINUNICODE", "BINUNICODE", "UNICODE")]
+    # a class from torch is named by its module, e.g. "torch.torch_version" (the key "torch" is fine)
+    assert not [s for s in strings if s.startswith("torch.") or s.startswith("torch ")]
