@@ -319,7 +319,7 @@ def _bare_session():
 
         async def frame_svg(self, i: int) -> str:
             self.app.action_step(1)
-            await self.settle()
+            await (self.settle() if hasattr(self, "settle") else self.pilot.pause())  # (older Sessions)
             return self._formats(None, None, None, ("svg",), f"bare {i}")["svg"]
 
     return BareSession
