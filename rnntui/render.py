@@ -52,7 +52,7 @@ class Session:
         app = self.app
         await app.goto(screen.TOPIC_ID, figure.id)
         app.topic_screen().set_state(state)
-        await self.pilot.pause()
+        await self.settle()
         return self._formats(screen, figure, state, fmts, f"rnntui {screen.TOPIC_ID}/{figure.id}")
 
     async def slide(self, index: int, fmts=("svg",)) -> dict[str, str | bytes]:
@@ -60,9 +60,31 @@ class Session:
         app = self.app
         app.index = index
         app.show()
-        await self.pilot.pause()
+        await self.settle()
         frame = self.deck.frames[index]
         return self._formats(frame.screen, frame.figure, frame.state, fmts, f"rnntui {frame.address}")
+
+    async def settle(self) -> None:
+        """Let the app handle what is queued and lay out and draw what changed, now: no idle wait
+        (`pilot.pause()` sleeps ≥ 20 ms a frame to see the process idle)."""
+        quiet = 0
+        for _ in range(20):  # a layout can resize views whose on_resize draws again, a refresh can run
+            await self.pilot._wait_for_screen()  # callbacks that recompose (the footer): until twice quiet
+            screen = self.app.screen
+            if not (screen._layout_required or screen._scroll_required or screen._repaint_required
+                    or screen._dirty_widgets or screen._recompose_required or screen._callbacks):
+                quiet += 1
+                if quiet == 2:
+                    return
+                continue
+            quiet = 0
+            screen._on_timer_update()  # lays out and draws; queues the callbacks waiting for a refresh
+        await self.pilot.pause()
+
+    def screenshot(self, title: str) -> str:
+        """Textual's `export_screenshot`, with a fixed id: Rich otherwise hashes every segment for one."""
+        console = self._record()
+        return console.export_svg(title=title, unique_id="rnntui")
 
     def grid(self, title: str = ""):
         """The screen's cells, for png.draw (cheap: the drawing can run in another thread)."""
@@ -75,7 +97,7 @@ class Session:
         width, height = self.size
         console = Console(record=True, width=width, height=height, file=io.StringIO(), force_terminal=True,
                           color_system="truecolor", legacy_windows=False, safe_box=False)
-        console.print(self.app.screen._compositor.render_update(full=True))
+        console.print(self.app.screen._compositor.render_update(full=True, screen_stack=self.app._background_screens))
         return console
 
     def _formats(self, screen, figure, state, fmts, title: str) -> dict[str, str | bytes]:
@@ -84,7 +106,7 @@ class Session:
             if fmt == "svg":
                 from rnntui.svg import self_contained
 
-                out[fmt] = self_contained(self.app.export_screenshot(title=title))
+                out[fmt] = self_contained(self.screenshot(title))
             elif fmt == "png":
                 from rnntui.png import draw
 

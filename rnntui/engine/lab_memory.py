@@ -402,7 +402,7 @@ def train(cell: str, T: int, steps: int | None = None, seed: int = mem.SEED, dat
             break
     if step > 0 and (not curve or curve[-1][0] != step):
         curve.append((step, accuracy(trainer, xe), round(float(np.mean(window)), 5)))
-    run = mem.make_run(cell, T, step, seed, curve, time.perf_counter() - start, torch.__version__)
+    run = mem.make_run(cell, T, step, seed, curve, time.perf_counter() - start, str(torch.__version__))
     return Trained(run, stopped, trainer)
 
 
@@ -451,7 +451,7 @@ def distractor_gates(distractors: str, cell: str = mem.DISTRACTOR_CELL, T: int =
     prof = gate_profile(done.trainer, x)
     return mem.Gates(distractors, cell, T, done.run.steps, done.run.final_acc, tuple(prof["input_gate"]),
                      tuple(prof["forget_gate"]), tuple(prof["held_units"]), tuple(prof["held_forget"]),
-                     tuple(prof["held_input"]), done.run.seconds, torch.__version__)
+                     tuple(prof["held_input"]), done.run.seconds, str(torch.__version__))
 
 
 # -- the shipped grid -----------------------------------------------------------------------------------

@@ -507,7 +507,7 @@ class Result:
     def record(self) -> dict:
         return {"scoring": self.scoring, "seed": self.seed, "steps": self.steps, "batch": BATCH, "lr": LR,
                 "clip": CLIP, "exact": round(self.exact, 4), "token": round(self.token, 4),
-                "train_seconds": round(self.seconds, 2), "torch": torch.__version__,
+                "train_seconds": round(self.seconds, 2), "torch": str(torch.__version__),
                 "curve_columns": ["step", "loss", "exact", "token", "scored"], "curve": self.curve}
 
 

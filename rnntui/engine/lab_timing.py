@@ -161,7 +161,7 @@ def run(Ts=TIMING_T, d: int = TIMING_D, repeats: int = 9, budget_s: float = 1.5,
     torch.manual_seed(seed)
     rnn = nn.RNN(d, d, batch_first=True).eval()
     mha = nn.MultiheadAttention(d, heads, batch_first=True).eval()
-    result = {"version": VERSION, "machine": machine(), "torch": torch.__version__,
+    result = {"version": VERSION, "machine": machine(), "torch": str(torch.__version__),  # a str: torch's TorchVersion would import torch in the app when unpickled
               "threads": torch.get_num_threads(), "d": d, "heads": heads, "batch": 1, "device": "cpu",
               "when": time.strftime("%Y-%m-%d %H:%M"), "rows": []}
     jobs = [(T, which) for T in Ts for which in ("rnn", "attention")]

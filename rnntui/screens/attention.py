@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure
 from rnntui.figures import attention as fa

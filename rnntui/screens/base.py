@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Header, Static
+from textual.widgets import ContentSwitcher, Header
 
 from rnntui import keys
 from rnntui.figure import Figure, LabRun
@@ -19,6 +19,7 @@ from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.prose import Prose
+from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import param_text
 
 
@@ -62,6 +63,7 @@ class TopicScreen(Screen):
         self.chosen: dict[str, int] = {f.id: 0 for f in self.FIGURES}
         self.index = 0
         self.framed = None  # the figure whose strip, title and prose are drawn
+        self.shown: dict[str, FigureState] = {}  # the state each view last drew
         self.playing = None
         self.labs = LabRunner(self)
 
@@ -144,8 +146,10 @@ class TopicScreen(Screen):
         subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ " + _("playing") if self.playing else "")
         if panel.border_subtitle != subtitle:
             panel.border_subtitle = subtitle
-        switcher.get_child_by_id(f.id, FigureView).show(state)
-        self.query_one("#knobs", Static).update(self.param_line())
+        if self.shown.get(f.id) is not state:  # a view redraws only for a new state (resizes redraw it themselves)
+            switcher.get_child_by_id(f.id, FigureView).show(state)
+            self.shown[f.id] = state
+        self.query_one("#knobs", Static).update(self.param_line())  # an unchanged line is not redrawn
 
     def draw_frame(self) -> None:
         """What changes only with the focused figure: the strip, the panel's title, the prose."""
@@ -169,6 +173,7 @@ class TopicScreen(Screen):
             view.retranslate()
         self.query_one(RnnFooter).refresh(recompose=True)
         self.framed = None
+        self.shown.clear()  # every view draws its texts again
         self.redraw()
 
     def on_screen_resume(self) -> None:

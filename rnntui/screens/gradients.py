@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rich.table import Table
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure
 from rnntui.figures.gradients import (FACTORS_N, LAST_T, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.seq2seq import (EVERY, ORDER, MatrixState, ScoringState, VisibilityState, letters)

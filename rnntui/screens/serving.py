@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import Horizontal
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static
 
 from rnntui import fmt
 from rnntui.figure import Figure

@@ -10,7 +10,7 @@ import math
 from typing import Sequence
 
 from rich.text import Text
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static, repaint, same
 
 from rnntui.widgets.cells import cell_len, fit
 from rnntui.widgets.tints import BAD
@@ -123,8 +123,14 @@ class AlignmentMatrix(Static):
 
     def show(self, weights, current: int | None = None, col_labels: Sequence[str] = (),
              row_labels: Sequence = (), corner: str = "") -> None:
-        self.spec = (weights, current, tuple(col_labels), tuple(row_labels), corner)
-        self.refresh(layout=True)
+        spec = (weights, current, tuple(col_labels), tuple(row_labels), corner)
+        if same(spec, self.spec):
+            return
+
+        def apply() -> None:
+            self.spec = spec
+
+        repaint(self, apply)
 
     def _label_width(self) -> int:
         _, _, _, rows, corner = self.spec

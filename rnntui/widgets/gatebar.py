@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, fit
+from rnntui.widgets.quiet import repaint, same
 
 FILLS = ("█", "▓", "░", "▒")
 
@@ -101,11 +102,15 @@ class GateBar(Widget):
 
     def show(self, segments, scale: float | None = None, suffix: str = "") -> None:
         """Draw these segments; `scale` is the length of the whole track (default: their sum)."""
-        self.segments = tuple(segments)
-        total = sum(_length(s.value) for s in self.segments)
-        self.scale = scale if scale is not None else total
-        self.suffix = suffix
-        self.refresh(layout=True)
+        segments = tuple(segments)
+        scale = scale if scale is not None else sum(_length(s.value) for s in segments)
+        if same((segments, scale, suffix), (self.segments, self.scale, self.suffix)):
+            return
+
+        def apply() -> None:
+            self.segments, self.scale, self.suffix = segments, scale, suffix
+
+        repaint(self, apply)
 
     def lines(self, width: int) -> list[Text]:
         width = max(width, 1)

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static, same
 
 from rnntui.fmt import fixed
 from rnntui.widgets.cells import fit
@@ -179,12 +179,21 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         rest = rest[:k] + rest[k + 1:]
         candidates.append(rest)
     last = None
+    drawn: dict = {}  # every try draws the same matrices again: draw each (spec, width, digits, spaced) once
+
+    def lines_of(i: int, w: int | None, digits: int, spaced: bool = False) -> list[Text]:
+        key = (i, w, digits, spaced)
+        if key not in drawn:
+            drawn[key] = matrix_lines(specs[i], w, digits, spaced)
+        return drawn[key]
+
+    index = {id(s): i for i, s in enumerate(specs)}
     for subset in candidates:
         for digits, spaced in ((3, True), (3, False), (2, False)):
-            blocks = [matrix_lines(s, None, digits) for s in subset]
+            blocks = [lines_of(index[id(s)], None, digits) for s in subset]
             if any(_width(b) > width for b in blocks) and not all(s.shrink for s in subset):
                 continue
-            blocks = [matrix_lines(s, width, digits, spaced) for s in subset]
+            blocks = [lines_of(index[id(s)], width, digits, spaced) for s in subset]
             lines = _join(_bands(blocks, width, gap), gap)
             if spaced and (height is None or len(lines) > height):
                 continue
@@ -215,8 +224,9 @@ class Matrices(Static):
         self.specs: tuple[MatrixSpec, ...] = ()
 
     def show(self, specs: Sequence[MatrixSpec]) -> None:
-        self.specs = tuple(specs)
-        self.refresh()
+        if not same(tuple(specs), self.specs):
+            self.specs = tuple(specs)
+            self.refresh()
 
     def render(self) -> Text:
         width, height = self.size
@@ -289,8 +299,10 @@ class HeatMap(Static):
         that stay together when sampled."""
         if transpose:
             values, row_labels, col_labels = tuple(zip(*values)), col_labels, row_labels
-        self.spec = (values, tuple(row_labels), tuple(col_labels), corner, group)
-        self.refresh()
+        spec = (values, tuple(row_labels), tuple(col_labels), corner, group)
+        if not same(spec, self.spec):
+            self.spec = spec
+            self.refresh()
 
     def render(self) -> Text:
         values, rows, cols, corner, group = self.spec

@@ -35,6 +35,7 @@ from textual.widget import Widget
 
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len, cut, fit
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
 DASH_H, DASH_V = "╌", "╎"
@@ -720,6 +721,8 @@ class Plot(Widget):
         self.spec = spec or PlotSpec()
 
     def show(self, spec: PlotSpec) -> None:
+        if same(spec, self.spec):
+            return
         self.spec = spec
         self._strips = None
         self.refresh()

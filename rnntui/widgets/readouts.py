@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static
 
 
 def readout_text(pairs: list[tuple[str, str]], sep: str = "   ") -> Text:

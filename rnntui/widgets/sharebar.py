@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from rnntui.i18n import _
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, CYAN, HIGHLIGHT, style
 
 ODD, EVEN = style(CYAN), style(BLUE)
@@ -67,8 +68,10 @@ class ShareBar(Widget):
         return 4 + self.rows
 
     def show(self, width: int, n: int) -> None:
-        self.spec = (width, n)
-        self.refresh()
+        spec = (width, n)
+        if not same(spec, getattr(self, 'spec', None)):
+            self.spec = spec
+            self.refresh()
 
     def render(self) -> Text:
         return share_text(*self.spec, self.size.width, self.rows)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
 
 LINK = style(CYAN)
@@ -93,8 +94,10 @@ class Staircase(Widget):
     spec = ((), 2, 1)
 
     def show(self, hops, n: int, k: int) -> None:
-        self.spec = (tuple(tuple(h) for h in hops), n, k)
-        self.refresh()
+        spec = (tuple(tuple(h) for h in hops), n, k)
+        if not same(spec, getattr(self, 'spec', None)):
+            self.spec = spec
+            self.refresh()
 
     def render(self) -> Text:
         return staircase_text(*self.spec, self.size.width, self.size.height)

@@ -16,6 +16,7 @@ from textual.widget import Widget
 
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import GOOD, WARN
 
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
@@ -133,8 +134,10 @@ class WallclockGrid(Widget):
         self.tally = Tally(0, 0, 1, 0.0)
 
     def show(self, busy, now: int, tally: Tally) -> None:
-        self.busy, self.now, self.tally = np.asarray(busy, dtype=bool), int(now), tally
-        self.refresh()
+        busy = np.asarray(busy, dtype=bool)
+        if not same((busy, int(now), tally), (self.busy, self.now, self.tally)):
+            self.busy, self.now, self.tally = busy, int(now), tally
+            self.refresh()
 
     def render(self) -> Text:
         return grid_text(self.busy, self.now, self.tally, self.size.width, self.size.height, self.lane)

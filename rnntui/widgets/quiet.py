@@ -1,0 +1,101 @@
+"""A Static that redraws only what changed (issue 16).
+
+Textual's `Static.update()` lays out the whole screen by default (`layout=True`), which at 120×40 is
+most of the time a key press takes. `Static` here is a drop-in replacement with the same name (CSS
+type selectors and `query_one("#x", Static)` keep working):
+
+- an update whose content equals what is shown (same text, same styles) does nothing at all;
+- otherwise the content is replaced and repainted, and the screen is laid out again only if this
+  widget's own size can change: when its height (or width) is `auto` and the new content needs a
+  different one. Fixed and fractional sizes never need a layout for new content.
+
+Passing `layout=True` or `layout=False` explicitly does what Textual does.
+"""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static as _TextualStatic
+
+_UNSET = object()
+
+
+def content_key(content) -> tuple | None:
+    """What makes two contents draw the same, or None when that cannot be told cheaply.
+
+    Rich's `Text.__eq__` compares only the characters and spans, not the base style, justify …"""
+    if isinstance(content, str):
+        return ("str", content)
+    if isinstance(content, Text):
+        return ("text", content.plain, tuple(content.spans), content.style, content.justify, content.overflow,
+                content.no_wrap, content.end, content.tab_size)
+    return None
+
+
+def _auto(scalar) -> bool:
+    return scalar is not None and scalar.is_auto
+
+
+def same(a, b) -> bool:
+    """Equal as drawn inputs: tuples, lists, dataclasses and numpy arrays compared element by element
+    (a plain `==` on a tuple holding arrays raises). Unsure (NaN, odd types) counts as changed."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if hasattr(a, "__dataclass_fields__"):
+        return all(same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
+    if hasattr(a, "shape") and hasattr(a, "tolist"):  # a numpy array
+        return a.shape == b.shape and a.dtype == b.dtype and a.tolist() == b.tolist()
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - cannot tell: draw it again
+        return False
+
+
+def repaint(widget, apply=None) -> None:
+    """Apply a change of what `widget` draws (`apply()`), repaint it, and lay the screen out again only
+    if the widget's wanted size changed (its width or height is `auto`) or cannot be known yet."""
+    width = widget.content_size.width
+    if not widget.is_mounted or width <= 0 or not widget.display:
+        if apply is not None:
+            apply()
+        widget.refresh(layout=True)
+        return
+    auto_w, auto_h = _auto(widget.styles.width), _auto(widget.styles.height)
+    if not (auto_w or auto_h):
+        if apply is not None:
+            apply()
+        widget.refresh()
+        return
+    container = widget.parent.size if widget.parent is not None else widget.app.size
+    viewport = widget.app.size
+
+    def wanted() -> tuple[int | None, int | None]:
+        w = widget.get_content_width(container, viewport) if auto_w else None
+        h = widget.get_content_height(container, viewport, width) if auto_h else None
+        return w, h
+
+    before = wanted()
+    if apply is not None:
+        apply()
+    widget.refresh()
+    if wanted() != before:
+        widget.refresh(layout=True)
+
+
+class Static(_TextualStatic):
+    _shown_key: tuple | None | object = _UNSET
+
+    def update(self, content="", *, layout: bool | None = None) -> None:
+        key = content_key(content)
+        if layout is not None:
+            self._shown_key = key if key is not None else _UNSET
+            return super().update(content, layout=layout)
+        if key is not None and key == self._shown_key:
+            return
+        self._shown_key = key if key is not None else _UNSET
+        repaint(self, lambda: super(Static, self).update(content, layout=False))

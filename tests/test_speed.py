@@ -1,0 +1,177 @@
+"""Issue 16: the speed-ups keep behaviour. No times are asserted here (bench/speed.py measures them)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rich.text import Text
+from textual.app import App
+
+from rnntui.app import RnnApp
+from rnntui.render import Session
+from rnntui.topics import topic
+from rnntui.widgets.plot import Plot, PlotSpec, Series
+from rnntui.widgets.quiet import Static, content_key, same
+from rnntui.widgets.readouts import Readouts
+
+
+class One(App):
+    CSS = "#fixed { height: 3; }"
+
+    def compose(self):
+        yield Readouts(id="auto")
+        yield Static(id="fixed")
+        yield Plot()
+
+
+def count_refreshes(widget) -> list:
+    calls = []
+    original = widget.refresh
+
+    def refresh(*args, **kwargs):
+        calls.append(kwargs.get("layout", False))
+        return original(*args, **kwargs)
+
+    widget.refresh = refresh
+    return calls
+
+
+async def test_an_unchanged_readouts_update_does_not_refresh():
+    app = One()
+    async with app.run_test(size=(60, 12)) as pilot:
+        r = app.query_one("#auto", Readouts)
+        r.show([("a", "1"), ("b", "2")])
+        await pilot.pause()
+        calls = count_refreshes(r)
+        r.show([("a", "1"), ("b", "2")])
+        assert calls == []
+        r.show([("a", "1"), ("b", "3")])  # same height: repainted, no layout
+        assert calls and True not in calls
+        await pilot.pause()
+        assert "b 3" in str(r.render())
+
+
+async def test_new_content_lays_out_only_when_the_size_must_change():
+    app = One()
+    async with app.run_test(size=(60, 12)) as pilot:
+        r, fixed = app.query_one("#auto", Readouts), app.query_one("#fixed", Static)
+        r.update("one line")
+        fixed.update("x")
+        await pilot.pause()
+        calls, fixed_calls = count_refreshes(r), count_refreshes(fixed)
+        r.update("two\nlines")  # height auto: 1 → 2 rows
+        fixed.update("y\nz")  # height fixed: never
+        assert True in calls and True not in fixed_calls
+        await pilot.pause()
+        assert r.size.height == 2 and fixed.size.height == 3
+
+
+def test_content_keys_tell_styles_apart():
+    assert content_key(Text("a", style="bold")) != content_key(Text("a"))  # Rich's == says they are equal
+    assert content_key(Text("a", justify="right")) != content_key(Text("a"))
+    assert content_key(Text.assemble(("a", "bold"), "b")) == content_key(Text.assemble(("a", "bold"), "b"))
+    assert content_key(object()) is None
+
+
+def test_same_compares_arrays_inside_specs():
+    a = PlotSpec(series=(Series(np.arange(3.0), np.arange(3.0), "s"),))
+    b = PlotSpec(series=(Series(np.arange(3.0), np.arange(3.0), "s"),))
+    c = PlotSpec(series=(Series(np.arange(3.0), np.arange(3.0) + 1, "s"),))
+    assert same(a, b) and not same(a, c)
+    assert not same((float("nan"),), (float("nan"),))  # unsure counts as changed
+
+
+async def test_an_unchanged_plot_is_not_redrawn():
+    app = One()
+    async with app.run_test(size=(60, 12)) as pilot:
+        plot = app.query_one(Plot)
+        spec = PlotSpec(series=(Series((0.0, 1.0), (0.0, 1.0), "s"),))
+        plot.show(spec)
+        await pilot.pause()
+        calls = count_refreshes(plot)
+        plot.show(PlotSpec(series=(Series((0.0, 1.0), (0.0, 1.0), "s"),)))
+        assert calls == []
+
+
+def screen_text(app) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    console = Console(file=StringIO(), width=app.size.width, height=app.size.height, record=True,
+                      force_terminal=True, color_system="truecolor")
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text(styles=True)
+
+
+def plain_textual(monkeypatch) -> None:
+    """The optimisations off: every update applied and laid out, as Textual does by default."""
+    import importlib
+
+    from textual.widgets import Static as TextualStatic
+
+    from rnntui.widgets import quiet
+
+    monkeypatch.setattr(quiet.Static, "update",
+                        lambda self, content="", *, layout=True: TextualStatic.update(self, content, layout=True))
+    for name in ("plot", "matrix", "gatebar", "alignment", "sharebar", "staircase", "wallclock"):
+        module = importlib.import_module(f"rnntui.widgets.{name}")
+        if hasattr(module, "same"):
+            monkeypatch.setattr(module, "same", lambda a, b: False)
+
+
+@pytest.mark.parametrize("address", ["recurrence/track", "attention/qkv", "lstm/gru", "seq2seq/matrix"])
+async def test_a_figure_after_keys_draws_what_textual_draws_without_the_shortcuts(address, monkeypatch):
+    """Skipped updates and layouts must not leave anything stale: press keys there and back, then
+    compare with an app opened in the resulting state with every shortcut turned off."""
+    topic_id, figure_id = address.split("/")
+    app = RnnApp(topic_id, figure_id)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for key in ("right", "right", "up", "+", "left", "right", "right", "-", "+", "down", "+"):
+            await pilot.press(key)
+        await pilot.pause()
+        state = app.topic_screen().state
+        chosen = dict(app.topic_screen().chosen)
+        after_keys = screen_text(app)
+    plain_textual(monkeypatch)
+    fresh = RnnApp(topic_id, figure_id, state)
+    async with fresh.run_test(size=(120, 40)) as pilot:
+        fresh.topic_screen().chosen.update(chosen)
+        fresh.topic_screen().redraw()
+        await pilot.pause()
+        assert screen_text(fresh) == after_keys
+
+
+async def test_session_frames_match_a_fresh_render():
+    """Session draws without idle waits: a frame must equal one drawn by a fresh app."""
+    from rnntui.render import render
+    from rnntui.topics import build_state
+
+    screen = topic("attention")
+    figure = screen.figure_by_id("qkv")
+    state = build_state(figure, (), None)
+    async with Session((100, 30)) as session:
+        # visit another topic first, so the frame is drawn after a switch
+        other = topic("recurrence")
+        await session.frame(other, other.FIGURES[0], other.FIGURES[0].state_type(), ("txt",))
+        txt = (await session.frame(screen, figure, state, ("txt",)))["txt"]
+    import asyncio
+
+    fresh = await asyncio.to_thread(render, screen, figure, state, "txt", (100, 30))
+    assert txt == fresh
+    assert "help" in txt.splitlines()[-1]  # the footer's keys are drawn (they come after a refresh)
+
+
+def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
+    """The app unpickles what a lab's child sends; a torch object in it (torch.__version__ is one)
+    would import torch into the app and double its memory."""
+    pytest.importorskip("torch")
+    import pickle
+    import pickletools
+
+    from rnntui.engine import lab_timing
+
+    result = lab_timing.run(Ts=(8,), repeats=3, budget_s=0.01)
+    strings = [str(arg) for op, arg, _ in pickletools.genops(pickle.dumps(result))
+               if op.name in ("GLOBAL", "STACK_GLOBAL", "SHORT_BINUNICODE", "BINUNICODE", "UNICODE")]
+    # a class from torch is named by its module, e.g. "torch.torch_version" (the key "torch" is fine)
+    assert not [s for s in strings if s.startswith("torch.") or s.startswith("torch ")]
