@@ -13,6 +13,7 @@ from rnntui.help import HelpScreen
 from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
 from rnntui.state import FigureState
+from rnntui.terminal import end_on_hangup
 from rnntui.topics import PLANNED, TOPICS
 
 THEMES = {"dark": "textual-dark", "light": "textual-light", "projector": "projector"}
@@ -45,6 +46,7 @@ class RnnApp(App):
         self.theme = theme_name(theme)
 
     async def on_mount(self) -> None:
+        end_on_hangup(self)
         topic, figure, state = self.start
         await self.goto(topic, figure)
         if state is not None:

@@ -9,6 +9,8 @@ from pathlib import Path
 from rnntui import __version__
 from rnntui.files import write_atomic
 from rnntui.state import BadValue
+from rnntui.terminal import require_terminal
+from rnntui.terminal import run as run_tui
 
 
 
@@ -189,10 +191,10 @@ def run_present(argv: list[str]) -> int:
     deck = load(args.deck)
     if not 1 <= args.start <= len(deck.frames):
         raise BadValue(f"--start {args.start}: the deck has frames 1 to {len(deck.frames)}")
+    require_terminal("present")
     from rnntui.present import PresentApp
 
-    PresentApp(deck, args.theme, args.start - 1).run()
-    return 0
+    return run_tui(PresentApp(deck, args.theme, args.start - 1))
 
 
 def run_app(argv: list[str]) -> int:
@@ -202,14 +204,16 @@ def run_app(argv: list[str]) -> int:
         return 0
     from rnntui.topics import TOPICS, build_state, find
 
+    if args.address is not None and not args.address.strip():
+        raise BadValue("an empty topic: name one (see rnntui --list), or give none for the first")
     check_theme(args.theme)
     screen, figure = find(args.address or TOPICS[0].TOPIC_ID, args.set)
     state = build_state(figure, args.set, args.step) if (args.set or args.step is not None) else None
+    require_terminal()
     from rnntui.app import RnnApp
 
-    RnnApp(screen.TOPIC_ID, figure.id if (args.address and "/" in args.address) or state else None,
-           state, args.theme).run()
-    return 0
+    return run_tui(RnnApp(screen.TOPIC_ID, figure.id if (args.address and "/" in args.address) or state else None,
+                          state, args.theme))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,6 +18,7 @@ from rnntui.app import PROJECTOR, theme_name
 from rnntui.deck import Deck
 from rnntui.screens.base import FigureView
 from rnntui.slides import Frame
+from rnntui.terminal import end_on_hangup
 
 
 def view_id(frame: Frame) -> str:
@@ -64,6 +65,7 @@ class PresentApp(App):
         yield Static(id="slide-foot")
 
     def on_mount(self) -> None:
+        end_on_hangup(self)
         self.show()
 
     def show(self) -> None:
