@@ -596,9 +596,9 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
         raise s2s.BadCheckpoint(f"refused by torch.load(weights_only=True) ({type(e).__name__}: {first})") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("arrays"), dict):
         raise s2s.BadCheckpoint("not an rnntui seq2seq checkpoint (no 'arrays' dict)")
-    arrays = {k: t.detach().double().numpy() for k, t in obj["arrays"].items() if torch.is_tensor(t)}
-    try:
-        record = json.loads(obj.get(s2s.RECORD_KEY, "{}"))
-    except (TypeError, ValueError):
-        record = {}
-    return s2s.check_params(arrays, scoring), record if isinstance(record, dict) else {}
+    arrays = {k: t.detach().double().numpy() for k, t in obj["arrays"].items()
+              if torch.is_tensor(t) and not t.is_complex()}
+    text = obj.get(s2s.RECORD_KEY)
+    if text is not None and not isinstance(text, str):
+        raise s2s.BadCheckpoint("its record is not JSON text")
+    return s2s.check_params(arrays, scoring), ({} if text is None else s2s.parse_record(text))
