@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from rnntui.files import check_creatable
 from rnntui.state import BadValue
 
 
@@ -107,6 +108,7 @@ class Bar:
 
 
 def check_out(path: str) -> Path:
+    """The --out file, checked before training: a bad target is found now, not after the run."""
     out = Path(path)
     folder = out.resolve().parent
     if not folder.is_dir():
@@ -115,6 +117,7 @@ def check_out(path: str) -> Path:
         raise BadValue(f"--out {path}: cannot write there")
     if out.suffix not in (".npz", ".pt"):
         raise BadValue(f"--out {path}: the suffix must be .npz or .pt")
+    check_creatable(out)
     return out
 
 
@@ -141,6 +144,7 @@ def run_seq2seq(argv: list[str]) -> int:
     else:
         out = cache_dir() / f"seq2seq-{args.scoring}-seed{args.seed}.npz"
         out.parent.mkdir(parents=True, exist_ok=True)
+        check_creatable(out)
     from rnntui.engine import lab_seq2seq as lab
 
     until = None if args.until >= 1.0 else args.until

@@ -25,6 +25,7 @@ and see the same batches, so their curves agree until float rounding sends them 
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 import time
@@ -39,6 +40,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from rnntui.engine import seq2seq as s2s
+from rnntui.files import write_atomic
 
 V, L, E, H = s2s.VOCAB, s2s.LENGTH, s2s.EMB, s2s.HIDDEN
 SOS = s2s.SOS
@@ -570,14 +572,19 @@ def train(scoring: str = "additive", seed: int = 0, steps: int = 800, every: int
 
 
 # -- checkpoints ----------------------------------------------------------------------------------
+def pt_bytes(arrays: dict, record: dict) -> bytes:
+    """A .pt checkpoint in memory: a dict of tensors and the record as a JSON string."""
+    buffer = io.BytesIO()
+    torch.save({"arrays": {k: torch.tensor(np.asarray(a, dtype=np.float32)) for k, a in arrays.items()},
+                s2s.RECORD_KEY: json.dumps(record)}, buffer)
+    return buffer.getvalue()
+
+
 def save(path: str | Path, arrays: dict, record: dict) -> None:
-    """.pt (a dict of tensors and the record as a JSON string) or anything else as .npz."""
-    path = Path(path)
-    if path.suffix == ".pt":
-        torch.save({"arrays": {k: torch.as_tensor(np.asarray(a, dtype=np.float32)) for k, a in arrays.items()},
-                    s2s.RECORD_KEY: json.dumps(record)}, path)
-    else:
-        s2s.write_npz(path, arrays, record)
+    """.pt or anything else as .npz, written atomically: a failure leaves any old file whole and
+    raises BadValue naming the file."""
+    data = pt_bytes(arrays, record) if Path(path).suffix == ".pt" else s2s.npz_bytes(arrays, record)
+    write_atomic(str(path), data)
 
 
 def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:

@@ -85,6 +85,8 @@ def save_cache(result: dict, path: Path | None = None) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(result, out, indent=1)
+            out.flush()
+            os.fsync(out.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -209,9 +209,19 @@ def read_npz(source, scoring: str) -> tuple[dict, dict]:
     return check_params(p, scoring), ({} if text is None else parse_record(text))
 
 
-def write_npz(path, arrays: dict, record: dict) -> None:
-    np.savez_compressed(path, **{k: np.asarray(a, dtype=np.float32) for k, a in arrays.items()},
+def npz_bytes(arrays: dict, record: dict) -> bytes:
+    """A checkpoint's .npz file, in memory: float32 arrays and the record as JSON."""
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **{k: np.asarray(a, dtype=np.float32) for k, a in arrays.items()},
                         **{RECORD_KEY: np.array(json.dumps(record))})
+    return buffer.getvalue()
+
+
+def write_npz(path, arrays: dict, record: dict) -> None:
+    """Write atomically: a failure (a full disk) leaves any old file whole; raises BadValue."""
+    from rnntui.files import write_atomic
+
+    write_atomic(str(path), npz_bytes(arrays, record))
 
 
 def shipped_path(scoring: str):
