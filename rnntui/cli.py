@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from rnntui import __version__
-from rnntui.files import write_atomic
+from rnntui.files import path_arg, write_atomic
 from rnntui.state import BadValue
 from rnntui.terminal import require_terminal
 from rnntui.terminal import run as run_tui
@@ -44,7 +44,7 @@ def shot_parser() -> Parser:
     p.add_argument("address", metavar="TOPIC[/FIGURE]")
     _common(p)
     p.add_argument("--size", default="100x30", metavar="WxH", help="terminal size (default 100x30)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .png, .txt or .json; - for text on stdout")
+    p.add_argument("-o", "--output", required=True, type=path_arg, metavar="FILE", help=".svg, .png, .txt or .json; - for text on stdout")
     _scale(p)
     return p
 
@@ -68,8 +68,8 @@ def export_parser() -> Parser:
     p = Parser(prog="rnntui export",
                description="Render every figure at its key steps (or a deck's frames) headless into OUTDIR: "
                            "numbered files named by topic, figure and step, and an index.md with captions.")
-    p.add_argument("outdir", metavar="OUTDIR", help="the folder to write (created if missing)")
-    p.add_argument("--deck", metavar="FILE", help="a TOML deck: export its frames instead of every figure")
+    p.add_argument("outdir", type=path_arg, metavar="OUTDIR", help="the folder to write (created if missing)")
+    p.add_argument("--deck", type=path_arg, metavar="FILE", help="a TOML deck: export its frames instead of every figure")
     p.add_argument("--format", default="svg", metavar="LIST", help="comma separated: svg,png,txt,json (default svg)")
     p.add_argument("--size", default="100x30", metavar="WxH", help="terminal size (default 100x30)")
     p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
@@ -81,7 +81,7 @@ def export_parser() -> Parser:
 def present_parser() -> Parser:
     p = Parser(prog="rnntui present",
                description="Show a deck's frames full screen: space/→ next, ← back, home/end, ctrl+s save, q quit.")
-    p.add_argument("deck", metavar="DECK", help="a TOML deck file, or the name of a shipped deck: lecture")
+    p.add_argument("deck", type=path_arg, metavar="DECK", help="a TOML deck file, or the name of a shipped deck: lecture")
     p.add_argument("--theme", default="dark", metavar="NAME", help="dark (default), light, projector, or a Textual theme")
     p.add_argument("--start", default=1, type=int, metavar="N", help="the frame to open at (default 1)")
     return p
@@ -170,7 +170,7 @@ def run_export(argv: list[str]) -> int:
     size = parse_size(args.size)
     scale = parse_scale(args.scale)
     check_theme(args.theme)
-    if args.deck:
+    if args.deck is not None:
         from rnntui.deck import load
 
         deck = load(args.deck)

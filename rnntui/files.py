@@ -1,6 +1,7 @@
 """Writing output files so that a failure leaves any old file whole."""
 from __future__ import annotations
 
+import argparse
 import os
 import tempfile
 from pathlib import Path
@@ -40,3 +41,10 @@ def check_creatable(path: str | Path) -> None:
         raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
     os.close(fd)
     os.unlink(tmp)
+
+
+def path_arg(text: str) -> str:
+    """argparse type for a path: an empty string is a bad value, not "not given"."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path: name a file or folder")
+    return text

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from rnntui.files import check_creatable
+from rnntui.files import check_creatable, path_arg
 from rnntui.state import BadValue
 
 
@@ -60,13 +60,13 @@ def seq2seq_parser() -> Parser:
     p.add_argument("--until", type=fraction, default=s2s.TARGET, metavar="ACC",
                    help=f"stop at the first evaluation with this exact-sequence accuracy (default {s2s.TARGET}; "
                         "1 runs every step)")
-    p.add_argument("--out", metavar="FILE",
+    p.add_argument("--out", type=path_arg, metavar="FILE",
                    help="write the weights and record here (.npz, or .pt for torch.save); default: the cache, "
                         f"{cache_dir()}/seq2seq-SCORING-seedN.npz")
     p.add_argument("--full-eval", action="store_true",
                    help="score all 1000 held-out sequences at every evaluation (by default a 200-sequence "
                         "screen skips the full count while far below the target)")
-    p.add_argument("--eval", metavar="FILE",
+    p.add_argument("--eval", type=path_arg, metavar="FILE",
                    help="do not train: score a checkpoint file (.npz or .pt) on the held-out set")
     return p
 
@@ -125,21 +125,19 @@ def run_seq2seq(argv: list[str]) -> int:
     args = seq2seq_parser().parse_args(argv)
     from rnntui.engine import seq2seq as s2s
 
-    if args.eval:
+    if args.eval is not None:
         from rnntui.engine import lab_seq2seq as lab
 
         try:
-            arrays, record = lab.read_checkpoint(args.eval, args.scoring)
-            name = args.eval
+            arrays, _ = lab.read_checkpoint(args.eval, args.scoring)
         except s2s.BadCheckpoint as e:
-            print(f"rnntui: {args.eval}: {e}; using the shipped {args.scoring} checkpoint", file=sys.stderr)
-            arrays, name = s2s.shipped(args.scoring), f"shipped {args.scoring}"
+            raise BadValue(f"--eval {args.eval}: {e}") from None
         exact, token = s2s.accuracy(s2s.greedy(arrays, args.scoring, s2s.held_out()).tokens,
                                     s2s.reverse_target(s2s.held_out()))
-        print(f"{name}: held-out exact-sequence accuracy {exact:.3f}, token accuracy {token:.3f}")
+        print(f"{args.eval}: held-out exact-sequence accuracy {exact:.3f}, token accuracy {token:.3f}")
         return 0
 
-    if args.out:
+    if args.out is not None:
         out = check_out(args.out)
     else:
         out = cache_dir() / f"seq2seq-{args.scoring}-seed{args.seed}.npz"

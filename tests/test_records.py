@@ -1,6 +1,7 @@
 """Files the app reads back (the timing cache, seq2seq checkpoints): a bad one is one line, never a crash."""
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -9,6 +10,7 @@ import pytest
 from rnntui.engine import records
 from rnntui.engine.records import Const, Many, Num, RecordError
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOOD_ROW = {"T": 64, "rnn_s": 1e-3, "attention_s": 2e-3, "rnn_flops": 1e6, "attention_flops": 2e6}
 GOOD = {"version": 1, "machine": {"host": "box"}, "torch": "2.3.0", "threads": 4, "when": "2026-01-01 10:00",
         "rows": [GOOD_ROW]}
@@ -119,7 +121,7 @@ def test_shot_of_the_timing_figure_survives_a_corrupt_cache(data, tmp_path):
     path.parent.mkdir(parents=True)
     path.write_bytes(data)
     r = subprocess.run([sys.executable, "-m", "rnntui", "shot", "parallel/timing", "-o", "-"],
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-1000:]
     assert "was corrupt" in r.stdout and "nan" not in r.stdout and "inf×" not in r.stdout
 

@@ -139,15 +139,25 @@ def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
     assert record["exact"] == pytest.approx(exact, abs=1e-3) and record["token"] == pytest.approx(token, abs=1e-3)
 
 
-def test_eval_of_a_bad_file_says_so_in_one_line_and_uses_the_shipped_default(tmp_path, capsys):
+def test_eval_of_a_bad_file_says_so_in_one_line_and_exits_2(tmp_path, capsys):
     from rnntui.cli import main
 
-    bad = tmp_path / "bad.pt"
-    bad.write_bytes(b"\x80\x04garbage")
-    assert main(["train", "seq2seq", "--eval", str(bad)]) == 0
-    captured = capsys.readouterr()
-    assert len(captured.err.strip().splitlines()) == 1 and "shipped additive" in captured.err
-    assert f"{s2s.record('additive')['exact']:.3f}" in captured.out
+    for name, data in (("bad.pt", b"\x80\x04garbage"), ("bad.npz", b"PK\x03\x04 truncated")):
+        bad = tmp_path / name
+        bad.write_bytes(data)
+        assert main(["train", "seq2seq", "--eval", str(bad)]) == 2
+        captured = capsys.readouterr()
+        lines = captured.err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"rnntui: --eval {bad}: ") and captured.out == ""
+
+
+def test_eval_of_a_good_file_scores_it(tmp_path, capsys):
+    from rnntui.cli import main
+
+    good = tmp_path / "good.npz"
+    lab.save(good, s2s.shipped("additive"), s2s.record("additive"))
+    assert main(["train", "seq2seq", "--eval", str(good)]) == 0
+    assert f"{s2s.record('additive')['exact']:.3f}" in capsys.readouterr().out
     assert main(["train", "seq2seq", "--steps", "0"]) == 2
     assert main(["train", "seq2seq", "--out", str(tmp_path / "x.txt")]) == 2
 
