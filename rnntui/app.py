@@ -6,7 +6,9 @@ import time
 from pathlib import Path
 
 from textual.app import App
+from textual.screen import Screen
 from textual.theme import Theme
+from textual.widgets import Static
 
 from rnntui import keys
 from rnntui.help import HelpScreen
@@ -32,6 +34,40 @@ def theme_name(name: str) -> str:
     return THEMES.get(name, name)
 
 
+# Below this size the app shows one line instead of a topic, and refuses the command palette:
+# Textual 8.2.8's palette crashes in a tiny terminal. Upstream report, minimal reproduction:
+#
+#     from textual.app import App
+from textual.screen import Screen
+#     class A(App): pass
+#     async def main():
+#         async with A().run_test(size=(80, 4)) as pilot:   # 4 rows or fewer
+#             await pilot.press("ctrl+p", "pagedown")      # KeyError: 0 in OptionList._move_page
+#         async with A().run_test(size=(6, 24)) as pilot:   # 6 columns or fewer
+#             await pilot.press("ctrl+p")                  # ValueError: range() arg 3 must not be zero
+#     asyncio.run(main())                                  #   (rich.cells.chop_cells, width 0)
+#
+# _move_page indexes `_index_to_line[highlighted or 0]` before the option list has laid out any
+# lines (its content region is 0 high); the prompt's width goes to 0 and rich chops at width 0.
+MIN_SIZE = (20, 6)
+
+
+class TooSmall(Screen):
+    """Shown over everything while the terminal is below MIN_SIZE; popped when it grows again."""
+
+    DEFAULT_CSS = "TooSmall { background: $background; } TooSmall Static { width: 1fr; height: auto; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.line = Static()
+
+    def compose(self):
+        yield self.line
+
+    def show(self, width: int, height: int) -> None:
+        self.line.update(f"terminal too small: {width}×{height}, needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}")
+
+
 class RnnApp(App):
     TITLE = "rnntui"
     MODES = {screen.TOPIC_ID: screen for screen in TOPICS}
@@ -51,6 +87,31 @@ class RnnApp(App):
         await self.goto(topic, figure)
         if state is not None:
             self.topic_screen().set_state(state)
+        self.fit(self.size.width, self.size.height)
+
+    # -- a terminal too small to draw in ------------------------------------------------------
+    def too_small(self) -> bool:
+        return isinstance(self.screen, TooSmall)
+
+    def fit(self, width: int, height: int) -> None:
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        if small and not self.too_small():
+            self.push_screen(TooSmall())
+        elif not small and self.too_small():
+            self.pop_screen()
+        if small:
+            self.screen.show(width, height)
+
+    def on_resize(self, event) -> None:
+        if self.screen_stack:  # before the first mode is up, on_mount fits
+            self.fit(event.size.width, event.size.height)
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        return action in ("quit", "help_quit") or not self.too_small()
+
+    def action_command_palette(self) -> None:
+        if not self.too_small():
+            super().action_command_palette()
 
     def topic_screen(self) -> TopicScreen | None:
         for screen in reversed(self.screen_stack):
