@@ -5,8 +5,9 @@ import os
 import time
 from pathlib import Path
 
+from textual.actions import parse as parse_action
 from textual.app import App
-from textual.screen import Screen
+from textual.command import CommandList, CommandPalette
 from textual.theme import Theme
 from textual.widgets import Static
 
@@ -34,38 +35,47 @@ def theme_name(name: str) -> str:
     return THEMES.get(name, name)
 
 
-# Below this size the app shows one line instead of a topic, and refuses the command palette:
-# Textual 8.2.8's palette crashes in a tiny terminal. Upstream report, minimal reproduction:
+# Textual 8.2.8's command palette crashes in two ways; upstream report, minimal reproductions:
 #
-#     from textual.app import App
-from textual.screen import Screen
-#     class A(App): pass
-#     async def main():
-#         async with A().run_test(size=(80, 4)) as pilot:   # 4 rows or fewer
-#             await pilot.press("ctrl+p", "pagedown")      # KeyError: 0 in OptionList._move_page
-#         async with A().run_test(size=(6, 24)) as pilot:   # 6 columns or fewer
-#             await pilot.press("ctrl+p")                  # ValueError: range() arg 3 must not be zero
-#     asyncio.run(main())                                  #   (rich.cells.chop_cells, width 0)
+#   1. KeyError in OptionList._move_page: page down/up before the command list is laid out. It
+#      indexes `_index_to_line[highlighted or 0]` while that is still empty (content region 0 high):
+#      always in a terminal of 4 rows or fewer, at any size when the keys are typed ahead.
 #
-# _move_page indexes `_index_to_line[highlighted or 0]` before the option list has laid out any
-# lines (its content region is 0 high); the prompt's width goes to 0 and rich chops at width 0.
+#          app = App()
+#          async with app.run_test(size=(80, 24)) as pilot:     # or size=(80, 4), pilot.press(...)
+#              for key, char in (("ctrl+p", None), ("u", "u"), ("pagedown", None)):
+#                  app._driver.send_message(events.Key(key, char))   # typed ahead, no pause
+#              await pilot.pause()                                   # KeyError: 0
+#
+#   2. ValueError in rich.cells.chop_cells (range() arg 3 must not be zero): the palette opened in
+#      a terminal of 6 columns or fewer leaves its prompt 0 wide.
+#
+#          async with App().run_test(size=(6, 24)) as pilot:
+#              await pilot.press("ctrl+p")                           # ValueError
+#
+# Here: the palette ignores page keys until its list has a height (Palette below), and below
+# MIN_SIZE the app shows one line instead of a topic and refuses the palette.
 MIN_SIZE = (20, 6)
 
 
-class TooSmall(Screen):
-    """Shown over everything while the terminal is below MIN_SIZE; popped when it grows again."""
+class Palette(CommandPalette):
+    """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above)."""
 
-    DEFAULT_CSS = "TooSmall { background: $background; } TooSmall Static { width: 1fr; height: auto; }"
+    def _action_command_list(self, action: str) -> None:
+        lists = self.query(CommandList)  # none yet (or any more) while it opens or closes
+        if not lists or (action.startswith("page_") and not lists.first().scrollable_content_region.height):
+            return
+        super()._action_command_list(action)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.line = Static()
 
-    def compose(self):
-        yield self.line
+class TooSmall(Static):
+    """The one line a screen shows, all else hidden, while the terminal is below MIN_SIZE.
+
+    Mounted into the current screen, not pushed as a screen of its own: the stack (and each
+    topic's own stack) stays as it was, so growing again needs nothing undone."""
 
     def show(self, width: int, height: int) -> None:
-        self.line.update(f"terminal too small: {width}×{height}, needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}")
+        self.update(f"terminal too small: {width}×{height}, needs at least {MIN_SIZE[0]}×{MIN_SIZE[1]}")
 
 
 class RnnApp(App):
@@ -73,6 +83,10 @@ class RnnApp(App):
     MODES = {screen.TOPIC_ID: screen for screen in TOPICS}
     BINDINGS = keys.bindings("app")
     COMMANDS = App.COMMANDS | {RnnCommands}
+    CSS = """
+    RnnApp.-too-small Screen > * { display: none; }
+    RnnApp.-too-small Screen > TooSmall { display: block; width: 1fr; height: auto; }
+    """
 
     def __init__(self, topic: str = TOPICS[0].TOPIC_ID, figure: str | None = None,
                  state: FigureState | None = None, theme: str = "dark") -> None:
@@ -87,31 +101,44 @@ class RnnApp(App):
         await self.goto(topic, figure)
         if state is not None:
             self.topic_screen().set_state(state)
-        self.fit(self.size.width, self.size.height)
+        self.screen_change_signal.subscribe(self, lambda _screen: self.fit())
+        self.fit()
 
     # -- a terminal too small to draw in ------------------------------------------------------
     def too_small(self) -> bool:
-        return isinstance(self.screen, TooSmall)
+        return self.has_class("-too-small")
 
-    def fit(self, width: int, height: int) -> None:
+    def fit(self) -> None:
+        """Below MIN_SIZE: hide the current screen's widgets behind one line; above: show them.
+        Uses the app's size, never a resize event's (one may be stale)."""
+        width, height = self.size
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        if small and not self.too_small():
-            self.push_screen(TooSmall())
-        elif not small and self.too_small():
-            self.pop_screen()
-        if small:
-            self.screen.show(width, height)
+        self.set_class(small, "-too-small")
+        if small and isinstance(self.screen, CommandPalette):
+            self.screen.dismiss()  # the fit below runs again once the topic screen is back
+            return
+        lines = self.screen.query_children(TooSmall)
+        if small and not lines:
+            self.screen.mount(line := TooSmall())
+            line.show(width, height)
+        elif small:
+            lines.first().show(width, height)
+        elif lines:
+            lines.remove()
 
     def on_resize(self, event) -> None:
-        if self.screen_stack:  # before the first mode is up, on_mount fits
-            self.fit(event.size.width, event.size.height)
+        if self.current_mode in self.MODES:  # before the first topic is up, on_mount fits
+            self.call_later(self.fit)  # after App._on_resize has taken the new size
 
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
-        return action in ("quit", "help_quit") or not self.too_small()
+    async def run_action(self, action, default_namespace=None) -> bool:
+        """Every key's action goes through here: below MIN_SIZE only quitting runs."""
+        if self.too_small() and parse_action(action)[1] not in ("quit", "help_quit"):
+            return True  # swallowed
+        return await super().run_action(action, default_namespace)
 
     def action_command_palette(self) -> None:
-        if not self.too_small():
-            super().action_command_palette()
+        if not self.too_small() and self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
 
     def topic_screen(self) -> TopicScreen | None:
         for screen in reversed(self.screen_stack):

@@ -8,7 +8,13 @@ from rnntui.screens.base import TopicScreen
 
 
 def shown(app) -> str:
-    return str(app.screen.line.render())
+    return str(app.screen.query_one(TooSmall).render())
+
+
+def covered(app) -> bool:
+    """The one line shows, and nothing else on the screen does."""
+    return app.has_class("-too-small") and [w for w in app.screen.children if w.display] == [
+        app.screen.query_one(TooSmall)]
 
 
 @pytest.mark.parametrize("size,keys", [
@@ -22,7 +28,7 @@ async def test_a_tiny_terminal_shows_one_line_and_refuses_the_palette(size, keys
     async with app.run_test(size=size) as pilot:
         await pilot.press(*keys)
         await pilot.pause()
-        assert isinstance(app.screen, TooSmall) and app.current_mode == "recurrence"
+        assert covered(app) and isinstance(app.screen, TopicScreen) and app.current_mode == "recurrence"
         assert shown(app) == f"terminal too small: {size[0]}×{size[1]}, needs at least 20×6"
         app.screen._compositor.render_update(full=True)
         await pilot.press("q")
@@ -32,30 +38,31 @@ async def test_a_tiny_terminal_shows_one_line_and_refuses_the_palette(size, keys
 async def test_the_app_comes_back_when_the_terminal_grows():
     app = RnnApp("recurrence", "tanh")
     async with app.run_test(size=MIN_SIZE) as pilot:
-        assert isinstance(app.screen, TopicScreen)  # exactly the minimum is enough
+        assert not covered(app) and not app.screen.query(TooSmall)  # exactly the minimum is enough
         await pilot.resize_terminal(30, 3)
         await pilot.pause()
-        assert isinstance(app.screen, TooSmall) and shown(app).endswith("30×3, needs at least 20×6")
+        assert covered(app) and shown(app).endswith("30×3, needs at least 20×6")
         await pilot.press("right")
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        assert isinstance(app.screen, TopicScreen) and app.screen.figure.id == "tanh"
+        assert isinstance(app.screen, TopicScreen) and app.screen.figure.id == "tanh" and app.screen.state.z == 0
+        assert not covered(app) and not app.screen.query(TooSmall)
         await pilot.press("ctrl+p")
         assert isinstance(app.screen, CommandPalette)
 
 
-async def test_a_palette_open_when_the_terminal_shrinks_is_covered_until_it_grows():
+async def test_a_palette_open_when_the_terminal_shrinks_is_closed():
     app = RnnApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+p")
         await pilot.resize_terminal(80, 3)
         await pilot.pause()
         await pilot.press("pagedown", "pageup")
-        assert isinstance(app.screen, TooSmall)
+        assert covered(app) and isinstance(app.screen, TopicScreen)
         await pilot.resize_terminal(40, 12)
         await pilot.pause()
-        assert isinstance(app.screen, CommandPalette)
-        await pilot.press("pagedown", "pageup", "escape")
+        assert not covered(app)
+        await pilot.press("ctrl+p", "pagedown", "pageup", "escape")
         await pilot.pause()
         assert isinstance(app.screen, TopicScreen)
         await pilot.press("q")
@@ -68,3 +75,17 @@ async def test_q_still_quits_when_too_small():
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0 and not app.is_running
+
+
+@pytest.mark.parametrize("size", [(80, 24), (144, 37)])
+async def test_page_keys_typed_ahead_into_the_palette_do_not_crash(size):
+    from textual import events
+
+    app = RnnApp()
+    async with app.run_test(size=size) as pilot:
+        for key, char in (("ctrl+p", None), ("u", "u"), ("pagedown", None), ("pageup", None)):
+            app._driver.send_message(events.Key(key, char))  # typed ahead: no pause between keys
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("pagedown", "pageup", "escape", "q")
+    assert app.return_code == 0
