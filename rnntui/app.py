@@ -5,9 +5,12 @@ import os
 import time
 from pathlib import Path
 
+from textual.actions import parse as parse_action
 from textual.app import App
 from textual.reactive import reactive
+from textual.command import CommandList, CommandPalette
 from textual.theme import Theme
+from textual.widgets import Static
 
 from rnntui import keys
 from rnntui.help import HelpScreen
@@ -15,6 +18,7 @@ from rnntui.i18n import _, language, set_language
 from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
 from rnntui.state import FigureState
+from rnntui.terminal import end_on_hangup
 from rnntui.topics import IDS, NUMBERS, topic
 
 THEMES = {"dark": "textual-dark", "light": "textual-light", "projector": "projector"}
@@ -35,6 +39,50 @@ def theme_name(name: str) -> str:
 
 def _opener(topic_id: str):
     return lambda: topic(topic_id)()  # a topic's screen module is imported when first opened
+
+
+# Textual 8.2.8's command palette crashes in two ways; upstream report, minimal reproductions:
+#
+#   1. KeyError in OptionList._move_page: page down/up before the command list is laid out. It
+#      indexes `_index_to_line[highlighted or 0]` while that is still empty (content region 0 high):
+#      always in a terminal of 4 rows or fewer, at any size when the keys are typed ahead.
+#
+#          app = App()
+#          async with app.run_test(size=(80, 24)) as pilot:     # or size=(80, 4), pilot.press(...)
+#              for key, char in (("ctrl+p", None), ("u", "u"), ("pagedown", None)):
+#                  app._driver.send_message(events.Key(key, char))   # typed ahead, no pause
+#              await pilot.pause()                                   # KeyError: 0
+#
+#   2. ValueError in rich.cells.chop_cells (range() arg 3 must not be zero): the palette opened in
+#      a terminal of 6 columns or fewer leaves its prompt 0 wide.
+#
+#          async with App().run_test(size=(6, 24)) as pilot:
+#              await pilot.press("ctrl+p")                           # ValueError
+#
+# Here: the palette ignores page keys until its list has a height (Palette below), and below
+# MIN_SIZE the app shows one line instead of a topic and refuses the palette.
+MIN_SIZE = (20, 6)
+
+
+class Palette(CommandPalette):
+    """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above)."""
+
+    def _action_command_list(self, action: str) -> None:
+        lists = self.query(CommandList)  # none yet (or any more) while it opens or closes
+        if not lists or (action.startswith("page_") and not lists.first().scrollable_content_region.height):
+            return
+        super()._action_command_list(action)
+
+
+class TooSmall(Static):
+    """The one line a screen shows, all else hidden, while the terminal is below MIN_SIZE.
+
+    Mounted into the current screen, not pushed as a screen of its own: the stack (and each
+    topic's own stack) stays as it was, so growing again needs nothing undone."""
+
+    def show(self, width: int, height: int) -> None:
+        self.update(_("terminal too small: {w}×{h}, needs at least {mw}×{mh}").format(
+            w=width, h=height, mw=MIN_SIZE[0], mh=MIN_SIZE[1]))
 
 
 class RnnApp(App):
@@ -61,12 +109,51 @@ class RnnApp(App):
             self.set_keymap(keymap)
 
     async def on_mount(self) -> None:
+        end_on_hangup(self)
         if self.keymap_problem:
             self.notify(self.keymap_problem, severity="warning")
         topic, figure, state = self.start
         await self.goto(topic, figure)
         if state is not None:
             self.topic_screen().set_state(state)
+        self.screen_change_signal.subscribe(self, lambda _screen: self.fit())
+        self.fit()
+
+    # -- a terminal too small to draw in ------------------------------------------------------
+    def too_small(self) -> bool:
+        return self.has_class("-too-small")
+
+    def fit(self) -> None:
+        """Below MIN_SIZE: hide the current screen's widgets behind one line; above: show them.
+        Uses the app's size, never a resize event's (one may be stale)."""
+        width, height = self.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        if small and isinstance(self.screen, CommandPalette):
+            self.screen.dismiss()  # the fit below runs again once the topic screen is back
+            return
+        lines = self.screen.query_children(TooSmall)
+        if small and not lines:
+            self.screen.mount(line := TooSmall())
+            line.show(width, height)
+        elif small:
+            lines.first().show(width, height)
+        elif lines:
+            lines.remove()
+
+    def on_resize(self, event) -> None:
+        if self.current_mode in self.MODES:  # before the first topic is up, on_mount fits
+            self.call_later(self.fit)  # after App._on_resize has taken the new size
+
+    async def run_action(self, action, default_namespace=None) -> bool:
+        """Every key's action goes through here: below MIN_SIZE only quitting runs."""
+        if self.too_small() and parse_action(action)[1] not in ("quit", "help_quit"):
+            return True  # swallowed
+        return await super().run_action(action, default_namespace)
+
+    def action_command_palette(self) -> None:
+        if not self.too_small() and self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
 
     def topic_screen(self) -> TopicScreen | None:
         for screen in reversed(self.screen_stack):

@@ -7,9 +7,11 @@ import sys
 from pathlib import Path
 
 from rnntui import __version__
-from rnntui.files import write_atomic
+from rnntui.files import path_arg, write_atomic
 from rnntui.i18n import N_, _
 from rnntui.state import BadValue
+from rnntui.terminal import require_terminal
+from rnntui.terminal import run as run_tui
 
 
 # argparse's own words (it looks them up with gettext): main() points argparse at our catalogue
@@ -60,7 +62,7 @@ def shot_parser() -> Parser:
     p.add_argument("address", metavar="TOPIC[/FIGURE]")
     _common(p)
     p.add_argument("--size", default="100x30", metavar="WxH", help=_("terminal size (default 100x30)"))
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
+    p.add_argument("-o", "--output", required=True, type=path_arg, metavar="FILE",
                    help=_(".svg, .png, .txt or .json; - for text on stdout"))
     _scale(p)
     return p
@@ -85,8 +87,8 @@ def export_parser() -> Parser:
     p = Parser(prog="rnntui export",
                description=_("Render every figure at its key steps (or a deck's frames) headless into OUTDIR: "
                              "numbered files named by topic, figure and step, and an index.md with captions."))
-    p.add_argument("outdir", metavar="OUTDIR", help=_("the folder to write (created if missing)"))
-    p.add_argument("--deck", metavar="FILE",
+    p.add_argument("outdir", type=path_arg, metavar="OUTDIR", help=_("the folder to write (created if missing)"))
+    p.add_argument("--deck", type=path_arg, metavar="FILE",
                    help=_("a TOML deck: export its frames as `rnntui present` shows them, instead of every figure"))
     p.add_argument("--format", default="svg", metavar="LIST", help=_("comma separated: svg,png,txt,json (default svg)"))
     p.add_argument("--size", default="100x30", metavar="WxH", help=_("terminal size (default 100x30)"))
@@ -102,7 +104,7 @@ def export_parser() -> Parser:
 def present_parser() -> Parser:
     p = Parser(prog="rnntui present",
                description=_("Show a deck's frames full screen: space/→ next, ← back, home/end, ctrl+s save, q quit."))
-    p.add_argument("deck", metavar="DECK", help=_("a TOML deck file, or the name of a shipped deck: lecture"))
+    p.add_argument("deck", type=path_arg, metavar="DECK", help=_("a TOML deck file, or the name of a shipped deck: lecture"))
     p.add_argument("--theme", default="dark", metavar="NAME",
                    help=_("dark (default), light, projector, or a Textual theme"))
     p.add_argument("--start", default=1, type=int, metavar="N", help=_("the frame to open at (default 1)"))
@@ -213,7 +215,7 @@ def run_export(argv: list[str]) -> int:
     scale = parse_scale(args.scale)
     check_theme(args.theme)
     deck = None
-    if args.deck:
+    if args.deck is not None:
         from rnntui.deck import load
 
         deck = load(args.deck)
@@ -234,10 +236,10 @@ def run_present(argv: list[str]) -> int:
     deck = load(args.deck)
     if not 1 <= args.start <= len(deck.frames):
         raise BadValue(_("--start {start}: the deck has frames 1 to {n}").format(start=args.start, n=len(deck.frames)))
+    require_terminal("present")
     from rnntui.present import PresentApp
 
-    PresentApp(deck, args.theme, args.start - 1).run()
-    return 0
+    return run_tui(PresentApp(deck, args.theme, args.start - 1))
 
 
 def run_serve(argv: list[str]) -> int:
@@ -271,14 +273,16 @@ def run_app(argv: list[str]) -> int:
         return 0
     from rnntui.topics import IDS, build_state, find
 
+    if args.address is not None and not args.address.strip():
+        raise BadValue(_("an empty topic: name one (see rnntui --list), or give none for the first"))
     check_theme(args.theme)
     screen, figure = find(args.address or IDS[0], args.set)
     state = build_state(figure, args.set, args.step) if (args.set or args.step is not None) else None
+    require_terminal()
     from rnntui.app import RnnApp
 
-    RnnApp(screen.TOPIC_ID, figure.id if (args.address and "/" in args.address) or state else None,
-           state, args.theme).run()
-    return 0
+    return run_tui(RnnApp(screen.TOPIC_ID, figure.id if (args.address and "/" in args.address) or state else None,
+                          state, args.theme))
 
 
 def main(argv: list[str] | None = None) -> int:

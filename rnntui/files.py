@@ -1,6 +1,7 @@
 """Writing output files so that a failure leaves any old file whole."""
 from __future__ import annotations
 
+import argparse
 import os
 import tempfile
 from pathlib import Path
@@ -19,6 +20,8 @@ def write_atomic(path: str, text: str | bytes) -> None:
     try:
         with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as out:
             out.write(text)
+            out.flush()
+            os.fsync(out.fileno())  # on disk before the rename: a crash leaves the old file or the new
         os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
@@ -26,3 +29,23 @@ def write_atomic(path: str, text: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def check_creatable(path: str | Path) -> None:
+    """Raise BadValue (one line) unless a file can be written at `path`: checked before long work,
+    by creating (and removing) a temporary file beside it, as `write_atomic` will."""
+    if Path(path).is_dir():
+        raise BadValue(f"cannot write {path}: it is a folder")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".rnntui-", suffix=".probe")
+    except OSError as e:
+        raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def path_arg(text: str) -> str:
+    """argparse type for a path: an empty string is a bad value, not "not given"."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path: name a file or folder")
+    return text

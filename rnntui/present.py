@@ -19,6 +19,7 @@ from rnntui.deck import Deck
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
 from rnntui.slides import Frame
+from rnntui.terminal import end_on_hangup
 
 
 def view_id(frame: Frame) -> str:
@@ -66,6 +67,7 @@ class PresentApp(App):
         yield Static(id="slide-foot")
 
     def on_mount(self) -> None:
+        end_on_hangup(self)
         self.show()
 
     def show(self) -> None:

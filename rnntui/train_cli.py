@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from rnntui.files import check_creatable, path_arg
 from rnntui.i18n import _
 from rnntui.state import BadValue
 
@@ -61,13 +62,13 @@ def seq2seq_parser() -> Parser:
     p.add_argument("--until", type=fraction, default=s2s.TARGET, metavar="ACC",
                    help=_("stop at the first evaluation with this exact-sequence accuracy (default {target}; "
                           "1 runs every step)").format(target=s2s.TARGET))
-    p.add_argument("--out", metavar="FILE",
+    p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the weights and record here (.npz, or .pt for torch.save); default: the cache, "
                           "{path}").format(path=f"{cache_dir()}/seq2seq-SCORING-seedN.npz"))
     p.add_argument("--full-eval", action="store_true",
                    help=_("score all 1000 held-out sequences at every evaluation (by default a 200-sequence "
                           "screen skips the full count while far below the target)"))
-    p.add_argument("--eval", metavar="FILE",
+    p.add_argument("--eval", type=path_arg, metavar="FILE",
                    help=_("do not train: score a checkpoint file (.npz or .pt) on the held-out set"))
     _lang(p)
     return p
@@ -149,6 +150,7 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
 
 
 def check_out(path: str) -> Path:
+    """The --out file, checked before training: a bad target is found now, not after the run."""
     out = Path(path)
     folder = out.resolve().parent
     if not folder.is_dir():
@@ -157,6 +159,7 @@ def check_out(path: str) -> Path:
         raise BadValue(_("--out {path}: cannot write there").format(path=path))
     if out.suffix not in (".npz", ".pt"):
         raise BadValue(_("--out {path}: the suffix must be .npz or .pt").format(path=path))
+    check_creatable(out)
     return out
 
 
@@ -164,27 +167,25 @@ def run_seq2seq(argv: list[str]) -> int:
     args = seq2seq_parser().parse_args(argv)
     from rnntui.engine import seq2seq as s2s
 
-    if args.eval:
+    if args.eval is not None:
         from rnntui.engine import lab_seq2seq as lab
 
         try:
-            arrays, record = lab.read_checkpoint(args.eval, args.scoring)
-            name = args.eval
+            arrays, _record = lab.read_checkpoint(args.eval, args.scoring)
         except s2s.BadCheckpoint as e:
-            print(_("rnntui: {file}: {error}; using the shipped {scoring} checkpoint").format(
-                file=args.eval, error=e, scoring=args.scoring), file=sys.stderr)
-            arrays, name = s2s.shipped(args.scoring), _("shipped {scoring}").format(scoring=args.scoring)
+            raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e)) from None
         exact, token = s2s.accuracy(s2s.greedy(arrays, args.scoring, s2s.held_out()).tokens,
                                     s2s.reverse_target(s2s.held_out()))
         print(_("{name}: held-out exact-sequence accuracy {exact}, token accuracy {token}").format(
-            name=name, exact=f"{exact:.3f}", token=f"{token:.3f}"))
+            name=args.eval, exact=f"{exact:.3f}", token=f"{token:.3f}"))
         return 0
 
-    if args.out:
+    if args.out is not None:
         out = check_out(args.out)
     else:
         out = cache_dir() / f"seq2seq-{args.scoring}-seed{args.seed}.npz"
         out.parent.mkdir(parents=True, exist_ok=True)
+        check_creatable(out)
     from rnntui.engine import lab_seq2seq as lab
 
     until = None if args.until >= 1.0 else args.until

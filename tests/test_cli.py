@@ -10,8 +10,14 @@ import pytest
 from rnntui.cli import main
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "rnntui", *args], capture_output=True, text=True, cwd=cwd)
+    # this checkout's rnntui, whatever the folder it runs in
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-m", "rnntui", *args], capture_output=True, text=True, cwd=cwd,
+                          stdin=subprocess.DEVNULL, timeout=60, env=env)
 
 
 def test_shot_txt_shows_the_seed_figure(tmp_path):
@@ -85,3 +91,20 @@ def test_list_and_version():
     assert r.returncode == 0 and "recurrence/track" in r.stdout and "w_h" in r.stdout
     r = run("--version")
     assert r.returncode == 0 and r.stdout.startswith("rnntui ")
+
+
+@pytest.mark.parametrize("args,flag", [
+    (["export", ""], "OUTDIR"),
+    (["export", "out", "--deck", ""], "--deck"),
+    (["present", ""], "DECK"),
+    (["shot", "recurrence", "-o", ""], "-o"),
+    (["train", "seq2seq", "--eval", ""], "--eval"),
+    (["train", "seq2seq", "--out", ""], "--out"),
+    (["train", "seq2seq", "--out", " "], "--out"),
+])
+def test_an_empty_path_is_a_bad_value(args, flag, tmp_path):
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr[-500:]
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and flag in lines[0] and "an empty path" in lines[0]
+    assert list(tmp_path.iterdir()) == []  # nothing exported, nothing trained

@@ -282,7 +282,8 @@ def test_corrupt_cache_is_reported_in_one_line_and_rebuilt(tmp_path):
     assert result is None and "corrupt" in problem and "\n" not in problem
     assert not path.exists() and path.with_name(path.name + ".corrupt").exists()
     assert lab_timing.load_cache() == (None, None)
-    good = {"version": 1, "rows": [{"T": 64, "rnn_s": 1e-3, "attention_s": 2e-3, "rnn_flops": 1, "attention_flops": 1}]}
+    good = {"version": 1, "machine": {"host": "box"}, "torch": "2.3.0", "threads": 4, "when": "2026-01-01 10:00",
+            "rows": [{"T": 64, "rnn_s": 1e-3, "attention_s": 2e-3, "rnn_flops": 1, "attention_flops": 1}]}
     lab_timing.save_cache(good)
     assert lab_timing.load_cache() == (good, None)
     path.write_text(json.dumps({"version": 1, "rows": [{"T": 64}]}))  # valid JSON, wrong shape

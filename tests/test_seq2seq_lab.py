@@ -79,10 +79,51 @@ def test_pickled_object_in_a_torch_file_is_refused(tmp_path):
 def test_checkpoints_round_trip(tmp_path):
     arrays = s2s.shipped("additive")
     for name in ("a.pt", "a.npz"):
-        lab.save(tmp_path / name, arrays, {"seed": 7})
+        lab.save(tmp_path / name, arrays, {**s2s.record("additive"), "seed": 7})
         back, record = lab.read_checkpoint(tmp_path / name, "additive")
-        assert record == {"seed": 7}
+        assert record == {**s2s.record("additive"), "seed": 7}
         assert all(np.allclose(back[k], arrays[k], atol=1e-6) for k in arrays)
+
+
+def disk_full(*args):
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("name", ["a.npz", "a.pt"])
+def test_a_failed_save_keeps_the_old_checkpoint_and_names_the_file(tmp_path, monkeypatch, name):
+    from rnntui import files
+    from rnntui.state import BadValue
+
+    path = tmp_path / name
+    path.write_bytes(b"the old, good checkpoint")
+    monkeypatch.setattr(files.os, "fsync", disk_full)
+    with pytest.raises(BadValue) as e:
+        lab.save(path, s2s.shipped("dot"), s2s.record("dot"))
+    assert str(e.value) == f"cannot write {path}: No space left on device"
+    assert path.read_bytes() == b"the old, good checkpoint"
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left behind
+
+
+def test_train_with_a_full_disk_exits_2_in_one_line(tmp_path, monkeypatch, capsys):
+    from rnntui import files
+    from rnntui.cli import main
+
+    out = tmp_path / "run.npz"
+    out.write_bytes(b"old")
+    monkeypatch.setattr(files.os, "fsync", disk_full)
+    assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "5", "--until", "1", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == f"rnntui: cannot write {out}: No space left on device"
+    assert out.read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("target", ["/proc/x.npz", "/proc/self/x.pt"])
+def test_an_unwritable_out_is_refused_before_training(target, monkeypatch, capsys):
+    from rnntui.cli import main
+
+    monkeypatch.setattr(lab, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
+    assert main(["train", "seq2seq", "--out", target]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and target in err[0]
 
 
 def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
@@ -98,15 +139,25 @@ def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
     assert record["exact"] == pytest.approx(exact, abs=1e-3) and record["token"] == pytest.approx(token, abs=1e-3)
 
 
-def test_eval_of_a_bad_file_says_so_in_one_line_and_uses_the_shipped_default(tmp_path, capsys):
+def test_eval_of_a_bad_file_says_so_in_one_line_and_exits_2(tmp_path, capsys):
     from rnntui.cli import main
 
-    bad = tmp_path / "bad.pt"
-    bad.write_bytes(b"\x80\x04garbage")
-    assert main(["train", "seq2seq", "--eval", str(bad)]) == 0
-    captured = capsys.readouterr()
-    assert len(captured.err.strip().splitlines()) == 1 and "shipped additive" in captured.err
-    assert f"{s2s.record('additive')['exact']:.3f}" in captured.out
+    for name, data in (("bad.pt", b"\x80\x04garbage"), ("bad.npz", b"PK\x03\x04 truncated")):
+        bad = tmp_path / name
+        bad.write_bytes(data)
+        assert main(["train", "seq2seq", "--eval", str(bad)]) == 2
+        captured = capsys.readouterr()
+        lines = captured.err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"rnntui: --eval {bad}: ") and captured.out == ""
+
+
+def test_eval_of_a_good_file_scores_it(tmp_path, capsys):
+    from rnntui.cli import main
+
+    good = tmp_path / "good.npz"
+    lab.save(good, s2s.shipped("additive"), s2s.record("additive"))
+    assert main(["train", "seq2seq", "--eval", str(good)]) == 0
+    assert f"{s2s.record('additive')['exact']:.3f}" in capsys.readouterr().out
     assert main(["train", "seq2seq", "--steps", "0"]) == 2
     assert main(["train", "seq2seq", "--out", str(tmp_path / "x.txt")]) == 2
 

@@ -25,6 +25,7 @@ and see the same batches, so their curves agree until float rounding sends them 
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 import time
@@ -39,6 +40,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from rnntui.engine import seq2seq as s2s
+from rnntui.files import write_atomic
 
 V, L, E, H = s2s.VOCAB, s2s.LENGTH, s2s.EMB, s2s.HIDDEN
 SOS = s2s.SOS
@@ -598,14 +600,19 @@ def run_lab(state, report) -> dict:
 
 
 # -- checkpoints ----------------------------------------------------------------------------------
+def pt_bytes(arrays: dict, record: dict) -> bytes:
+    """A .pt checkpoint in memory: a dict of tensors and the record as a JSON string."""
+    buffer = io.BytesIO()
+    torch.save({"arrays": {k: torch.tensor(np.asarray(a, dtype=np.float32)) for k, a in arrays.items()},
+                s2s.RECORD_KEY: json.dumps(record)}, buffer)
+    return buffer.getvalue()
+
+
 def save(path: str | Path, arrays: dict, record: dict) -> None:
-    """.pt (a dict of tensors and the record as a JSON string) or anything else as .npz."""
-    path = Path(path)
-    if path.suffix == ".pt":
-        torch.save({"arrays": {k: torch.as_tensor(np.asarray(a, dtype=np.float32)) for k, a in arrays.items()},
-                    s2s.RECORD_KEY: json.dumps(record)}, path)
-    else:
-        s2s.write_npz(path, arrays, record)
+    """.pt or anything else as .npz, written atomically: a failure leaves any old file whole and
+    raises BadValue naming the file."""
+    data = pt_bytes(arrays, record) if Path(path).suffix == ".pt" else s2s.npz_bytes(arrays, record)
+    write_atomic(str(path), data)
 
 
 def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
@@ -624,9 +631,9 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
         raise s2s.BadCheckpoint(f"refused by torch.load(weights_only=True) ({type(e).__name__}: {first})") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("arrays"), dict):
         raise s2s.BadCheckpoint("not an rnntui seq2seq checkpoint (no 'arrays' dict)")
-    arrays = {k: t.detach().double().numpy() for k, t in obj["arrays"].items() if torch.is_tensor(t)}
-    try:
-        record = json.loads(obj.get(s2s.RECORD_KEY, "{}"))
-    except (TypeError, ValueError):
-        record = {}
-    return s2s.check_params(arrays, scoring), record if isinstance(record, dict) else {}
+    arrays = {k: t.detach().double().numpy() for k, t in obj["arrays"].items()
+              if torch.is_tensor(t) and not t.is_complex()}
+    text = obj.get(s2s.RECORD_KEY)
+    if text is not None and not isinstance(text, str):
+        raise s2s.BadCheckpoint("its record is not JSON text")
+    return s2s.check_params(arrays, scoring), ({} if text is None else s2s.parse_record(text))

@@ -15,7 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from rnntui.engine import records
 from rnntui.engine.parallel import TIMING_D, TIMING_T, attention_flops, rnn_flops
+from rnntui.engine.records import Const, Many, Num
 
 VERSION = 1
 HEADS = 4  # d_k = 64 at d = 256
@@ -45,20 +47,14 @@ def cache_path() -> Path:
     return cache_dir() / f"timing-{host}.json"
 
 
-def _check(result) -> dict:
-    """Raise ValueError unless `result` looks like a finished run of this version."""
-    if not isinstance(result, dict) or result.get("version") != VERSION:
-        raise ValueError("not a timing result of this version")
-    rows = result.get("rows")
-    if not isinstance(rows, list) or not rows:
-        raise ValueError("no rows")
-    for row in rows:
-        for key in ("T", "rnn_s", "attention_s", "rnn_flops", "attention_flops"):
-            if not isinstance(row.get(key) if isinstance(row, dict) else None, (int, float)):
-                raise ValueError(f"a row lacks {key}")
-        if row["rnn_s"] <= 0 or row["attention_s"] <= 0:
-            raise ValueError("a time that is not positive")
-    return result
+# what a cached run must hold: everything the screen shows, each number finite and in range
+ROW = {"T": Num(1, 1_000_000, whole=True), "rnn_s": Num(0, 3600, above=True),
+       "attention_s": Num(0, 3600, above=True), "rnn_flops": Num(0, 1e18, above=True),
+       "attention_flops": Num(0, 1e18, above=True), "rnn_reps?": Num(1, 1e6, whole=True),
+       "attention_reps?": Num(1, 1e6, whole=True)}
+SCHEMA = {"version": Const(VERSION), "machine": {"host": str, "arch?": str, "system?": str, "processor?": str},
+          "torch": str, "threads": Num(1, 100_000, whole=True), "when": str, "d?": Num(1, 1e6, whole=True),
+          "heads?": Num(1, 1e4, whole=True), "rows": Many(ROW, 1, 1000)}
 
 
 def load_cache(path: Path | None = None) -> tuple[dict | None, str | None]:
@@ -66,20 +62,19 @@ def load_cache(path: Path | None = None) -> tuple[dict | None, str | None]:
     file is corrupt; a corrupt file is moved aside (…json.corrupt) so the next run rebuilds it."""
     path = path or cache_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return None, None
     except OSError as e:
         return None, f"timing cache {path} unreadable ({e.strerror}); the next run rebuilds it"
     try:
-        return _check(json.loads(text)), None
-    except (ValueError, TypeError, AttributeError) as e:
-        why = str(e).splitlines()[0][:60] if str(e) else type(e).__name__
+        return records.parse(data, SCHEMA), None
+    except records.RecordError as e:
         try:
             os.replace(path, path.with_name(path.name + ".corrupt"))
         except OSError:
             pass
-        return None, f"timing cache {path.name} was corrupt ({why}); set aside, the next run rebuilds it"
+        return None, f"timing cache {path.name} was corrupt ({str(e)[:80]}); set aside, the next run rebuilds it"
 
 
 def save_cache(result: dict, path: Path | None = None) -> Path:
@@ -90,6 +85,8 @@ def save_cache(result: dict, path: Path | None = None) -> Path:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(result, out, indent=1)
+            out.flush()
+            os.fsync(out.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -25,6 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from rnntui.engine import records
+from rnntui.engine.records import Many, Num
+
 VOCAB = 20  # token classes 0…19
 LENGTH = 16  # tokens per sequence
 EMB = 32
@@ -158,6 +161,25 @@ class BadCheckpoint(ValueError):
     """A file that is not a checkpoint of this model; the message is one line."""
 
 
+# the record stored beside the weights: what training did and scored (the figures plot the curve)
+CURVE_ROW = (Num(0, 1e6, whole=True), Num(0, 1e6), Num(0, 1), Num(0, 1), Num(1, N_HELD_OUT, whole=True))
+RECORD = {"scoring": str, "seed": Num(0, 2**31 - 1, whole=True), "steps": Num(0, 1e6, whole=True),
+          "exact": Num(0, 1), "token": Num(0, 1), "curve": Many(CURVE_ROW, 0, 100_000),
+          "batch?": Num(1, 1e6, whole=True), "lr?": Num(0, 1e3), "clip?": Num(0, 1e6),
+          "train_seconds?": Num(0, 1e9), "torch?": str, "curve_columns?": Many(str, 0, 10)}
+
+
+def parse_record(text: str | bytes) -> dict:
+    """A checkpoint's record (JSON) checked against RECORD; raises BadCheckpoint (one line)."""
+    try:
+        record = records.parse(text, RECORD)
+    except records.RecordError as e:
+        raise BadCheckpoint(f"its record is not one of ours ({str(e)[:90]})") from None
+    if record["scoring"] not in SCORINGS:
+        raise BadCheckpoint(f"its record names an unknown scoring {record['scoring'][:20]!r}")
+    return record
+
+
 def check_params(p: dict, scoring: str) -> dict:
     want = shapes(scoring)
     if set(p) != set(want):
@@ -179,18 +201,28 @@ def read_npz(source, scoring: str) -> tuple[dict, dict]:
         data = bytes(source) if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
             p = {k: np.asarray(z[k], dtype=np.float64) for k in z.files if k != RECORD_KEY}
-            record = json.loads(str(z[RECORD_KEY])) if RECORD_KEY in z.files else {}
+            text = str(z[RECORD_KEY]) if RECORD_KEY in z.files else None
     except OSError:
         raise
     except Exception as e:  # noqa: BLE001 - pickled objects, truncated zips, bad JSON: all one line
         first = (str(e).strip().splitlines() or [""])[0][:80]
         raise BadCheckpoint(f"not a weights file ({type(e).__name__}: {first})") from None
-    return check_params(p, scoring), record if isinstance(record, dict) else {}
+    return check_params(p, scoring), ({} if text is None else parse_record(text))
+
+
+def npz_bytes(arrays: dict, record: dict) -> bytes:
+    """A checkpoint's .npz file, in memory: float32 arrays and the record as JSON."""
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **{k: np.asarray(a, dtype=np.float32) for k, a in arrays.items()},
+                        **{RECORD_KEY: np.array(json.dumps(record))})
+    return buffer.getvalue()
 
 
 def write_npz(path, arrays: dict, record: dict) -> None:
-    np.savez_compressed(path, **{k: np.asarray(a, dtype=np.float32) for k, a in arrays.items()},
-                        **{RECORD_KEY: np.array(json.dumps(record))})
+    """Write atomically: a failure (a full disk) leaves any old file whole; raises BadValue."""
+    from rnntui.files import write_atomic
+
+    write_atomic(str(path), npz_bytes(arrays, record))
 
 
 def shipped_path(scoring: str):
@@ -220,7 +252,7 @@ def record(scoring: str) -> dict:
     if scoring not in SCORINGS:
         raise BadCheckpoint(f"unknown scoring {scoring!r}: choose from {', '.join(SCORINGS)}")
     with np.load(io.BytesIO(shipped_path(scoring).read_bytes()), allow_pickle=False) as z:
-        return json.loads(str(z[RECORD_KEY]))
+        return parse_record(str(z[RECORD_KEY]))
 
 
 @lru_cache(maxsize=None)

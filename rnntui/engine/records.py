@@ -1,0 +1,133 @@
+"""Checking a record read from disk (JSON) against a small schema, so a bad file fails in one place.
+
+A schema is plain data:
+
+    str, bool                   that type (a string at most MAX_TEXT characters)
+    Num(lo, hi, whole=False)    a finite number, lo ≤ x ≤ hi (`above=True`: lo < x); never a bool
+    Const(value)                exactly this value
+    {"key": spec, "opt?": spec} an object with these keys ("?" marks an optional one); others pass
+    Many(spec, lo=0, hi=…)      a list of lo…hi items, each matching spec
+    (spec, spec, …)             a list of exactly these items, in order
+
+`check(value, schema)` returns the value or raises RecordError, one line naming the first bad
+field: `rows[2].rnn_s: expected a number > 0 and ≤ 3600, got nan`.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+MAX_TEXT = 1000  # characters in any one string
+MAX_BYTES = 4_000_000  # a record file larger than this is not one of ours
+
+
+class RecordError(ValueError):
+    """A record that does not match its schema; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Num:
+    lo: float = -math.inf
+    hi: float = math.inf
+    whole: bool = False
+    above: bool = False  # lo itself excluded
+
+    def describe(self) -> str:
+        kind = "a whole number" if self.whole else "a number"
+        return f"{kind} {'>' if self.above else '≥'} {self.lo:g} and ≤ {self.hi:g}"
+
+    def accepts(self, x: Any) -> bool:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return False
+        if self.whole and not isinstance(x, int):
+            return False
+        try:
+            x = float(x)
+        except OverflowError:  # an int beyond float range
+            return False
+        return math.isfinite(x) and (self.lo < x if self.above else self.lo <= x) and x <= self.hi
+
+
+@dataclass(frozen=True)
+class Const:
+    value: Any
+
+
+@dataclass(frozen=True)
+class Many:
+    item: Any
+    lo: int = 0
+    hi: int = 100_000
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, float) else repr(value)
+    return text if len(text) <= 30 else text[:27] + "…"
+
+
+def _fail(where: str, wanted: str, value: Any) -> RecordError:
+    return RecordError(f"{where or 'the record'}: expected {wanted}, got {_show(value)}")
+
+
+def check(value: Any, schema: Any, where: str = "") -> Any:
+    """Return `value` if it matches `schema`, else raise RecordError (one line)."""
+    if schema is str:
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise _fail(where, f"text of at most {MAX_TEXT} characters", value)
+    elif schema is bool:
+        if not isinstance(value, bool):
+            raise _fail(where, "true or false", value)
+    elif isinstance(schema, Num):
+        if not schema.accepts(value):
+            raise _fail(where, schema.describe(), value)
+    elif isinstance(schema, Const):
+        if value != schema.value or type(value) is not type(schema.value):
+            raise _fail(where, _show(schema.value), value)
+    elif isinstance(schema, dict):
+        _check_object(value, schema, where)
+    elif isinstance(schema, Many):
+        if not isinstance(value, list) or not schema.lo <= len(value) <= schema.hi:
+            raise _fail(where, f"a list of {schema.lo} to {schema.hi} items", value)
+        for i, item in enumerate(value):
+            check(item, schema.item, f"{where}[{i}]")
+    elif isinstance(schema, tuple):
+        if not isinstance(value, list) or len(value) != len(schema):
+            raise _fail(where, f"a list of {len(schema)} items", value)
+        for i, (item, spec) in enumerate(zip(value, schema)):
+            check(item, spec, f"{where}[{i}]")
+    else:  # pragma: no cover - a mistake in a schema, not in a file
+        raise TypeError(f"not a schema: {schema!r}")
+    return value
+
+
+def _check_object(value: Any, schema: dict, where: str) -> None:
+    if not isinstance(value, dict):
+        raise _fail(where, "an object", value)
+    for key, spec in schema.items():
+        name = key.removesuffix("?")
+        here = f"{where}.{name}" if where else name
+        if name in value:
+            check(value[name], spec, here)
+        elif not key.endswith("?"):
+            raise RecordError(f"{here}: missing")
+
+
+def parse(data: str | bytes, schema: Any) -> Any:
+    """JSON text (or UTF-8 bytes) checked against `schema`; any problem is one RecordError.
+
+    Covers what json.loads lets through or trips on: other encodings, NaN and Infinity, nesting deep
+    enough to exhaust the stack, numbers too large for a float, and files far too large."""
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"larger than {MAX_BYTES // 1_000_000} MB")
+    try:
+        text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
+        value = json.loads(text)
+    except UnicodeDecodeError:
+        raise RecordError("not UTF-8 text") from None
+    except RecursionError:
+        raise RecordError("nested too deeply") from None
+    except ValueError as e:  # JSONDecodeError, and ints too long to convert
+        raise RecordError(f"not JSON ({(str(e).splitlines() or [''])[0][:60]})") from None
+    return check(value, schema)

@@ -1,0 +1,91 @@
+"""A terminal below MIN_SIZE shows one line, refuses the palette (Textual's crashes there) and
+comes back when it grows."""
+import pytest
+from textual.command import CommandPalette
+
+from rnntui.app import MIN_SIZE, RnnApp, TooSmall
+from rnntui.screens.base import TopicScreen
+
+
+def shown(app) -> str:
+    return str(app.screen.query_one(TooSmall).render())
+
+
+def covered(app) -> bool:
+    """The one line shows, and nothing else on the screen does."""
+    return app.has_class("-too-small") and [w for w in app.screen.children if w.display] == [
+        app.screen.query_one(TooSmall)]
+
+
+@pytest.mark.parametrize("size,keys", [
+    ((80, 4), ("ctrl+p", "pagedown", "pageup")),  # KeyError in OptionList._move_page
+    ((6, 24), ("ctrl+p",)),  # ValueError in rich's chop_cells
+    ((1, 1), ("ctrl+p", "a", "escape", "n", "right", "question_mark")),
+    ((MIN_SIZE[0] - 1, MIN_SIZE[1]), ("ctrl+p", "pagedown")),
+])
+async def test_a_tiny_terminal_shows_one_line_and_refuses_the_palette(size, keys):
+    app = RnnApp()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert covered(app) and isinstance(app.screen, TopicScreen) and app.current_mode == "recurrence"
+        assert shown(app) == f"terminal too small: {size[0]}×{size[1]}, needs at least 20×6"
+        app.screen._compositor.render_update(full=True)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_the_app_comes_back_when_the_terminal_grows():
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=MIN_SIZE) as pilot:
+        assert not covered(app) and not app.screen.query(TooSmall)  # exactly the minimum is enough
+        await pilot.resize_terminal(30, 3)
+        await pilot.pause()
+        assert covered(app) and shown(app).endswith("30×3, needs at least 20×6")
+        await pilot.press("right")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert isinstance(app.screen, TopicScreen) and app.screen.figure.id == "tanh" and app.screen.state.z == 0
+        assert not covered(app) and not app.screen.query(TooSmall)
+        await pilot.press("ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+
+
+async def test_a_palette_open_when_the_terminal_shrinks_is_closed():
+    app = RnnApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.resize_terminal(80, 3)
+        await pilot.pause()
+        await pilot.press("pagedown", "pageup")
+        assert covered(app) and isinstance(app.screen, TopicScreen)
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        assert not covered(app)
+        await pilot.press("ctrl+p", "pagedown", "pageup", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TopicScreen)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_q_still_quits_when_too_small():
+    app = RnnApp()
+    async with app.run_test(size=(10, 3)) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+
+@pytest.mark.parametrize("size", [(80, 24), (144, 37)])
+async def test_page_keys_typed_ahead_into_the_palette_do_not_crash(size):
+    from textual import events
+
+    app = RnnApp()
+    async with app.run_test(size=size) as pilot:
+        for key, char in (("ctrl+p", None), ("u", "u"), ("pagedown", None), ("pageup", None)):
+            app._driver.send_message(events.Key(key, char))  # typed ahead: no pause between keys
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press("pagedown", "pageup", "escape", "q")
+    assert app.return_code == 0

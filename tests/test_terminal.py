@@ -1,0 +1,122 @@
+"""The interactive commands need a terminal, end when it goes away, and report a crash."""
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "rnntui", *args], capture_output=True, text=True,
+                          timeout=20, cwd=ROOT, **kw)
+
+
+@pytest.mark.parametrize("args", [(), ("recurrence/track",), ("present", "lecture")])
+def test_without_a_terminal_one_line_and_exit_2(args):
+    r = run(*args, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "needs a terminal" in lines[0] and "ssh -t" in lines[0]
+    assert "\x1b" not in r.stderr + r.stdout
+
+
+def test_stdout_not_a_terminal_is_refused_too():
+    master, slave = pty.openpty()
+    try:
+        r = run(stdin=slave)
+    finally:
+        os.close(master), os.close(slave)
+    assert r.returncode == 2 and "needs a terminal" in r.stderr
+
+
+@pytest.mark.parametrize("topic", ["", "  "])
+def test_an_empty_topic_is_a_bad_value(topic):
+    r = run(topic, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "rnntui: an empty topic: name one (see rnntui --list), or give none for the first"]
+
+
+def test_headless_commands_need_no_terminal(tmp_path):
+    r = run("shot", "recurrence/track", "-o", "-", stdin=subprocess.DEVNULL)
+    assert r.returncode == 0 and "Token track" in r.stdout
+    assert run("--list", stdin=subprocess.DEVNULL).returncode == 0
+
+
+# -- in a pseudo-terminal -----------------------------------------------------------------------
+def start_in_pty(code: str = "from rnntui.cli import main; raise SystemExit(main())"):
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    p = subprocess.Popen([sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
+                         start_new_session=True)
+    os.close(slave)
+    return p, master
+
+
+def read_until(master: int, text: bytes, secs: float = 20) -> bytes:
+    seen, end = b"", time.monotonic() + secs
+    while text not in seen and time.monotonic() < end:
+        if select.select([master], [], [], 0.2)[0]:
+            try:
+                seen += os.read(master, 65536)
+            except OSError:  # the child closed its side
+                break
+    return seen
+
+
+def wait_or_kill(p, secs: float):
+    try:
+        return p.wait(timeout=secs)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        return "still running"
+
+
+def test_sighup_ends_the_app_within_a_second():
+    p, master = start_in_pty()
+    try:
+        assert b"recurrence" in read_until(master, b"recurrence")
+        p.send_signal(signal.SIGHUP)
+        t0 = time.monotonic()
+        assert wait_or_kill(p, 2) == 128 + signal.SIGHUP  # ended by the app, not killed by the signal
+        assert time.monotonic() - t0 < 1.5
+    finally:
+        os.close(master)
+
+
+def test_terminal_closing_without_sighup_ends_the_app():
+    p, master = start_in_pty()
+    assert b"recurrence" in read_until(master, b"recurrence")
+    os.close(master)  # no controlling terminal, so no SIGHUP: only the hangup on stdin tells
+    assert wait_or_kill(p, 2) == 128 + signal.SIGHUP
+
+
+CRASH = """
+from rnntui.app import RnnApp
+from rnntui.cli import main
+def boom(self):
+    raise RuntimeError("deliberate crash")
+RnnApp.action_help = boom
+raise SystemExit(main())
+"""
+
+
+def test_a_crash_exits_non_zero_with_the_traceback():
+    p, master = start_in_pty(CRASH)
+    try:
+        read_until(master, b"recurrence")
+        os.write(master, b"?")
+        shown = read_until(master, b"never printed", 10)
+        assert wait_or_kill(p, 5) == 1
+        assert b"deliberate crash" in shown
+    finally:
+        os.close(master)
