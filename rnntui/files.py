@@ -35,11 +35,11 @@ def check_creatable(path: str | Path) -> None:
     """Raise BadValue (one line) unless a file can be written at `path`: checked before long work,
     by creating (and removing) a temporary file beside it, as `write_atomic` will."""
     if Path(path).is_dir():
-        raise BadValue(f"cannot write {path}: it is a folder")
+        raise BadValue(_("cannot write {path}: it is a folder").format(path=path))
     try:
         fd, tmp = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".rnntui-", suffix=".probe")
     except OSError as e:
-        raise BadValue(f"cannot write {path}: {e.strerror or e}") from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
     os.close(fd)
     os.unlink(tmp)
 
@@ -47,5 +47,5 @@ def check_creatable(path: str | Path) -> None:
 def path_arg(text: str) -> str:
     """argparse type for a path: an empty string is a bad value, not "not given"."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("an empty path: name a file or folder")
+        raise argparse.ArgumentTypeError(_("an empty path: name a file or folder"))
     return text

@@ -15,11 +15,13 @@ from rnntui.state import BadValue
 HANGUP_STATUS = 128 + signal.SIGHUP  # what a shell reports for a job ended by SIGHUP
 
 
-def require_terminal(what: str = "the app") -> None:
+def require_terminal(what: str = "") -> None:
     """Raise BadValue (one line, exit 2) unless stdin and stdout are both a terminal."""
+    from rnntui.i18n import _
+
     if not (sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty()):
-        raise BadValue(f"{what} needs a terminal on stdin and stdout (over ssh: ssh -t); "
-                       "to render without one, use `rnntui shot` or `rnntui export`")
+        raise BadValue(_("{what} needs a terminal on stdin and stdout (over ssh: ssh -t); "
+                         "to render without one, use `rnntui shot` or `rnntui export`").format(what=what or _("the app")))
 
 
 def run(app) -> int:

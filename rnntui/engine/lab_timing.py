@@ -97,8 +97,8 @@ def save_cache(result: dict, path: Path | None = None) -> Path:
 def valid(result) -> bool:
     """Whether `result` is a finished run of this version (what `load_cache` would accept)."""
     try:
-        _check(result)
-    except (ValueError, TypeError, AttributeError):
+        records.check(result, SCHEMA)
+    except records.RecordError:
         return False
     return True
 
