@@ -2,7 +2,7 @@
 
     python bench/fuzz.py [--keys 100000] [--seed 0] [--batch 8]
 
-Every figure of every topic (rnntui.topics.TOPICS, each screen's FIGURES) gets its turn: the app
+Every figure of every topic (rnntui.topics.topics(), each screen's FIGURES) gets its turn: the app
 jumps there directly, then takes a run of random keys, sent in batches without waiting between
 them (Pilot waits ~80 ms a key), with terminal resizes from 1×1 to 300×80 dropped in mid-batch,
 while `space` has a figure playing. After every batch:
@@ -40,7 +40,7 @@ if ROOT not in sys.path:
 from rnntui import keys as contract  # noqa: E402
 from rnntui.app import RnnApp  # noqa: E402
 from rnntui.screens.base import TopicScreen  # noqa: E402
-from rnntui.topics import TOPICS  # noqa: E402
+from rnntui.topics import topics  # noqa: E402
 
 # OPEN: with resizes left pending while this harness switches topics directly (awaiting
 # app.goto from outside the app's message loop), a topic screen that is no longer current has been
@@ -52,7 +52,7 @@ from rnntui.topics import TOPICS  # noqa: E402
 NAVIGATE = ["right", "left", "home", "end", "up", "down", "plus", "minus", "r", "tab", "shift+tab",
             "n", "p", "pagedown", "pageup", "space", "question_mark", "escape", "ctrl+s"]
 NAVIGATE += [str(n) for n in range(1, 9)]
-CHOICE_KEYS = sorted({p.key for t in TOPICS for f in t.FIGURES for p in f.state.params() if p.key})
+CHOICE_KEYS = sorted({p.key for t in topics() for f in t.FIGURES for p in f.state_type.params() if p.key})
 PALETTE = ["ctrl+p", "enter", "backspace", "down", "up", "pagedown", "pageup", "escape"]
 TYPED = list("abcdefghijklmnoprsuvwxyz0123456789 ./-=")  # no q, no t
 
@@ -64,7 +64,7 @@ def parse_action(action: str) -> tuple[str, tuple]:
 
 # what a key runs (the keyboard contract, and each figure's choice keys): the direct path
 ACTIONS = {key: k.action for k in contract.CONTRACT for key in k.keys.split(",")}
-ACTIONS.update({p.key: f"toggle('{p.name}')" for t in TOPICS for f in t.FIGURES for p in f.state.params() if p.key})
+ACTIONS.update({p.key: f"toggle('{p.name}')" for t in topics() for f in t.FIGURES for p in f.state_type.params() if p.key})
 for _n in range(1, 9):
     ACTIONS[str(_n)] = f"app.topic_number({_n})"
 DIRECT = [k for k in NAVIGATE + CHOICE_KEYS if k in ACTIONS and ACTIONS[k] not in ("app.help", "app.shot")]
@@ -214,7 +214,7 @@ async def direct_keys(app, rng: random.Random, n: int) -> tuple[list[str], list[
 async def drive(app, pilot, rng: random.Random, keys: int, batch: int, report: Report,
                 real_share: float = 0.2) -> None:
     """Visit every figure in turn, sending `keys` keys in all; stop at the first failure."""
-    figures = [(t.TOPIC_ID, f.id) for t in TOPICS for f in t.FIGURES]
+    figures = [(t.TOPIC_ID, f.id) for t in topics() for f in t.FIGURES]
     per_figure = max(keys // len(figures), batch)
     sent = 0
     while sent < keys:

@@ -5,7 +5,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from rnntui.topics import TOPICS
+from rnntui.topics import topics
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "fuzz.py"
 
@@ -31,5 +31,5 @@ def test_the_fuzz_key_map_follows_the_keyboard_contract():
     fuzz = load_fuzz()
     assert "t" not in fuzz.DIRECT + fuzz.TYPED + fuzz.NAVIGATE and "q" not in fuzz.TYPED + fuzz.NAVIGATE
     assert fuzz.ACTIONS["right"] == "step(1)" and fuzz.ACTIONS["n"] == "app.next_topic"
-    keys = {p.key for t in TOPICS for f in t.FIGURES for p in f.state.params() if p.key}
+    keys = {p.key for t in topics() for f in t.FIGURES for p in f.state_type.params() if p.key}
     assert keys <= set(fuzz.ACTIONS)
