@@ -1,10 +1,12 @@
 """The App: topics as modes, the keyboard contract's app-wide keys, themes and screenshots."""
 from __future__ import annotations
 
+import gc
 import os
 import time
 from pathlib import Path
 
+from textual._context import active_app
 from textual.app import App
 from textual.reactive import reactive
 from textual.theme import Theme
@@ -34,7 +36,17 @@ def theme_name(name: str) -> str:
 
 
 def _opener(topic_id: str):
-    return lambda: topic(topic_id)()  # a topic's screen module is imported when first opened
+    def make():
+        screen = topic(topic_id)()  # a topic's screen module is imported when first opened
+        app = active_app.get(None)
+        if app is not None and getattr(app, "_css_update_count", None) == 0:
+            # Textual re-parses the whole stylesheet when it makes a mode's screen whose CSS count
+            # differs from the app's (to catch up with a theme change). With no change since the
+            # start (the count is still 0) the stylesheet is current: mark the screen so, as that
+            # re-parse would, and save it (the first frame's biggest avoidable cost after numpy).
+            screen._css_update_count = 0
+        return screen
+    return make
 
 
 class RnnApp(App):
@@ -64,6 +76,7 @@ class RnnApp(App):
             self.set_keymap(keymap)
 
     async def on_mount(self) -> None:
+        self.call_after_refresh(gc.enable)  # off until the first frame when started as `rnntui` (__main__)
         if self.keymap_problem:
             self.notify(self.keymap_problem, severity="warning")
         topic, figure, state = self.start

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -276,8 +277,11 @@ def run_app(argv: list[str]) -> int:
     state = build_state(figure, args.set, args.step) if (args.set or args.step is not None) else None
     from rnntui.app import RnnApp
 
-    RnnApp(screen.TOPIC_ID, figure.id if (args.address and "/" in args.address) or state else None,
-           state, args.theme).run()
+    try:
+        RnnApp(screen.TOPIC_ID, figure.id if (args.address and "/" in args.address) or state else None,
+               state, args.theme).run()
+    finally:
+        gc.enable()
     return 0
 
 
@@ -290,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         set_language(lang or default_language())
         argparse._ = _  # argparse's words from our catalogue (English: unchanged)
         command = argv[0] if argv else ""
+        if command in ("shot", "export", "present", "serve", "train"):
+            gc.enable()  # (off since __main__, for the app's first frame)
         if command == "shot":
             return run_shot(argv[1:])
         if command == "export":

@@ -216,3 +216,31 @@ def test_the_track_reads_the_same_states_as_the_engine_arrays():
     r = TrackState(w_h=1.3, w_x=-0.7, b=0.2, step=rnn.LAST_T).readings()
     assert r.z == tuple(z) and r.h_all == tuple(h)
     assert r.h_prev == h[-2] and isinstance(r.h[0], float)
+
+
+async def test_the_app_turns_garbage_collection_back_on_after_its_first_frame():
+    """`python -m rnntui` starts with the collector off (rnntui/__main__.py); the app's first frame
+    turns it on again, and so does every other command before it runs."""
+    import gc
+
+    gc.disable()
+    try:
+        app = RnnApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_other_commands_run_with_garbage_collection_on(tmp_path):
+    import gc
+
+    from rnntui.cli import main
+
+    gc.disable()
+    try:
+        assert main(["shot", "recurrence", "-o", str(tmp_path / "r.txt")]) == 0
+        assert gc.isenabled()
+    finally:
+        gc.enable()
