@@ -6,7 +6,6 @@ import os
 import time
 from pathlib import Path
 
-from textual._context import active_app
 from textual.app import App
 from textual.reactive import reactive
 from textual.theme import Theme
@@ -36,17 +35,7 @@ def theme_name(name: str) -> str:
 
 
 def _opener(topic_id: str):
-    def make():
-        screen = topic(topic_id)()  # a topic's screen module is imported when first opened
-        app = active_app.get(None)
-        if app is not None and getattr(app, "_css_update_count", None) == 0:
-            # Textual re-parses the whole stylesheet when it makes a mode's screen whose CSS count
-            # differs from the app's (to catch up with a theme change). With no change since the
-            # start (the count is still 0) the stylesheet is current: mark the screen so, as that
-            # re-parse would, and save it (the first frame's biggest avoidable cost after numpy).
-            screen._css_update_count = 0
-        return screen
-    return make
+    return lambda: topic(topic_id)()  # a topic's screen module is imported when first opened
 
 
 class RnnApp(App):
