@@ -4,7 +4,8 @@ Both start from the same seeded initialisation, see the same batches (batch 64, 
 run on one thread, interleaved step by step in this one process so that whatever else the machine is
 doing slows both alike. Both are scored on all 1000 held-out sequences every 25 steps; evaluation time
 is reported apart from training time. Then `lab.train` — what `rnntui train seq2seq` runs, with its
-cheaper screened evaluations — is timed end to end on the same seed.
+learning-rate schedule (lab.lr_at: fewer steps) and cheaper screened evaluations — is timed end to
+end on the same seed.
 
     python bench/seq2seq_speed.py [--seeds 0,1,2,3] [--scoring additive] [--max-steps 1500]
 

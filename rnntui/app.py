@@ -97,6 +97,10 @@ class RnnApp(App):
 
     def __init__(self, topic: str = IDS[0], figure: str | None = None,
                  state: FigureState | None = None, theme: str = "dark", lang: str | None = None) -> None:
+        # open on the topic's own screen (mode), not on Textual's blank default screen first: saves
+        # mounting that screen, a stylesheet re-parse and, above all, switch_mode's 50 ms of
+        # suppressed drawing (delay_update) before the first frame
+        self.DEFAULT_MODE = topic if topic in IDS else IDS[0]
         super().__init__()
         if lang is not None:
             set_language(lang)

@@ -98,15 +98,19 @@ def keymap_path() -> Path:
 
 def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     """(binding id → keys, None), or ({}, one-line problem) when the file is unreadable or wrong."""
+    path = path or keymap_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, None  # (the usual case: no toml parser imported at startup)
+    except (OSError, UnicodeDecodeError) as e:
+        return {}, _("keymap {path} ignored: {problem}").format(path=path, problem=str(e).splitlines()[0][:80])
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
-    path = path or keymap_path()
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}, None
+        raw = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         return {}, _("keymap {path} ignored: {problem}").format(path=path, problem=str(e).splitlines()[0][:80])
     table = raw.get("keys", raw)

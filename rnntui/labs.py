@@ -16,7 +16,6 @@ of the moment; a lab's failure line is the exception's own text.
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 import os
 import sys
 
@@ -78,6 +77,8 @@ class LabRunner:
         self.cancel()
         started = replace(run, status="running", number=run.number + 1, done=0, total=0,
                           label=_("starting torch"), partial=None, message="")
+        import multiprocessing  # here, not at startup: the first frame does not need it
+
         ctx = multiprocessing.get_context("spawn")
         _start_resource_tracker()
         here, there = ctx.Pipe(duplex=False)

@@ -61,7 +61,7 @@ class Param:
             e += 1
         values = sorted({min(max(v, lo), hi) for v in values if v > 0} | {lo, hi})
         new = value
-        for _ in range(abs(notches)):
+        for _rung in range(abs(notches)):
             new = next((v for v in values if v > new * (1 + 1e-9)), hi) if notches > 0 else \
                 next((v for v in reversed(values) if v < new * (1 - 1e-9)), lo)
         return new

@@ -175,3 +175,44 @@ def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
                if op.name in ("GLOBAL", "STACK_GLOBAL", "SHORT_BINUNICODE", "BINUNICODE", "UNICODE")]
     # a class from torch is named by its module, e.g. "torch.torch_version" (the key "torch" is fine)
     assert not [s for s in strings if s.startswith("torch.") or s.startswith("torch ")]
+
+
+FIRST_FRAME = """
+import asyncio, sys
+from rnntui.app import RnnApp
+
+async def first_frame():
+    app = RnnApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.topic_screen()
+        assert screen.TOPIC_ID == "recurrence" and "track" in screen.shown, "the first figure was not drawn"
+        assert "h_0 = tanh(" in str(screen.query_one("#step").render())
+
+asyncio.run(first_frame())
+print(" ".join(m for m in ("numpy", "torch", "PIL", "fontTools", "multiprocessing", "tomllib") if m in sys.modules))
+"""
+
+
+def test_the_first_frame_imports_nothing_heavy(tmp_path):
+    """Opening the app draws the recurrence track without numpy (imported when a plot or another topic
+    needs it), torch, the PNG/SVG stack, multiprocessing (when `t` starts a lab) or a TOML parser
+    (only when a keymap file exists)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path)}  # no keymap file
+    r = subprocess.run([sys.executable, "-c", FIRST_FRAME], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == ""
+
+
+def test_the_track_reads_the_same_states_as_the_engine_arrays():
+    from rnntui.engine import recurrence as rnn
+    from rnntui.figures.recurrence import TrackState
+
+    z, h = rnn.rnn_states(w_h=1.3, w_x=-0.7, b=0.2)
+    r = TrackState(w_h=1.3, w_x=-0.7, b=0.2, step=rnn.LAST_T).readings()
+    assert r.z == tuple(z) and r.h_all == tuple(h)
+    assert r.h_prev == h[-2] and isinstance(r.h[0], float)

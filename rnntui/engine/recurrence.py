@@ -1,7 +1,11 @@
 """A one-dimensional RNN, small enough to check by hand: h_t = tanh(W_h·h_{t-1} + W_x·x_t + b)."""
 from __future__ import annotations
 
-import numpy as np
+import math
+
+from rnntui import lazy
+
+np = lazy.numpy(globals())  # the first frame (the track) draws without numpy
 
 TOKENS = (0.5, 0.5, -0.5, 1.0, 0.0, 0.0, -0.5, 0.4)
 N_TOKENS = len(TOKENS)  # the track every topic steps: positions 0 … 7
@@ -11,16 +15,20 @@ B = 0.0
 W_H = 0.9
 
 
+def states(tokens=TOKENS, w_h=W_H, w_x=W_X, b=B, h0=0.0) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Pre-activations z_t and states h_t for every token, h_{-1} = h0, as tuples of floats."""
+    z, h = [], []
+    prev = float(h0)
+    for x_t in tokens:
+        z.append(w_h * prev + w_x * float(x_t) + b)
+        h.append(prev := math.tanh(z[-1]))
+    return tuple(z), tuple(h)
+
+
 def rnn_states(tokens=TOKENS, w_h=W_H, w_x=W_X, b=B, h0=0.0):
-    """Pre-activations z_t and states h_t for every token, h_{-1} = h0."""
-    x = np.asarray(tokens, dtype=float)
-    z = np.empty_like(x)
-    h = np.empty_like(x)
-    prev = h0
-    for t, x_t in enumerate(x):
-        z[t] = w_h * prev + w_x * x_t + b
-        h[t] = prev = np.tanh(z[t])
-    return z, h
+    """`states` as numpy arrays."""
+    z, h = states(tokens, w_h, w_x, b, h0)
+    return np.array(z, dtype=float), np.array(h, dtype=float)
 
 
 def tanh_slope(z):

@@ -4,11 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-import numpy as np
-
+from rnntui import lazy
 from rnntui.engine import recurrence as rnn
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS  # noqa: F401 (the screen reads them here)
 from rnntui.state import FigureState, param
+
+np = lazy.numpy(globals())  # the track (the first frame) needs none
 
 
 def _w_h():  # one W_h for the whole topic: every figure names it the same and starts from T1's 0.90
@@ -34,10 +35,9 @@ class TrackState(FigureState):
     step: int = param(0, "int", lo=0, hi=LAST_T, label="t", fmt="d")
 
     def read(self) -> TrackReadings:
-        z, h = rnn.rnn_states(TOKENS, self.w_h, self.w_x, self.b)
+        z, h = rnn.states(TOKENS, self.w_h, self.w_x, self.b)
         t = self.step
-        return TrackReadings(TOKENS, tuple(z[: t + 1]), tuple(h[: t + 1]), tuple(h),
-                             float(h[t - 1]) if t else 0.0)
+        return TrackReadings(TOKENS, z[: t + 1], h[: t + 1], h, h[t - 1] if t else 0.0)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
 
-import numpy as np
 
 from rnntui.engine import serving as sv
 from rnntui.engine.lstm import WEIGHTS

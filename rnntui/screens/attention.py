@@ -177,7 +177,6 @@ class MasksView(FigureView):
         r = s.readings()
         specs = []
         for f, (family, blocks) in enumerate(zip(r.families, r.blocks)):
-            models = "/".join(r.models[f])
             for name, visible in blocks:
                 cross = name == "cross"
                 tgt = family == "encoder-decoder"
@@ -261,7 +260,7 @@ class PositionsView(FigureView):
             side.append(f"{fixed(value, 6):>9}\n", style="bold")
         side.append("‖PE(p)‖²      ", style="dim")
         side.append(f"{fixed(r.norm2[0], 3)} … {fixed(r.norm2[-1], 3)}", style="bold")
-        side.append(f" = d/2\n", style="dim")
+        side.append(" = d/2\n", style="dim")
         for k, dots in ((1, r.dots_k1), (4, r.dots_k4)):
             side.append(f"PE(p)·PE(p+{k}) ", style="dim")
             side.append(f"{fixed(dots[0], 3)} … {fixed(dots[-1], 3)}\n", style="bold")

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header
 
 from rnntui import keys
-from rnntui.figure import Figure, LabRun
+from rnntui.figure import Figure
 from rnntui.i18n import _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState

@@ -10,7 +10,7 @@ from rich.cells import cell_len
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel
 
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, language
 
 N_("palette")  # Textual's command palette binding, shown in the footer
 
@@ -32,7 +32,25 @@ def translated(items):
 
 
 class RnnFooter(Footer):
+    _drawn = None  # what the mounted keys were made from (see `recompose`)
+
+    def _made_from(self) -> tuple:
+        """Everything the keys are made from: the bindings shown, the width, the language."""
+        shown = () if not self._bindings_ready else tuple(
+            (b.key, b.key_display, b.description, b.action, enabled, tooltip)
+            for (_, b, enabled, tooltip) in self.screen.active_bindings.values() if b.show)
+        return (shown, self.app.size.width, language(), self.show_command_palette, self.compact)
+
+    async def recompose(self) -> None:
+        """Textual's footer recomposes on every bindings update and we on every resize; at startup
+        that is several times with the same keys. Mounting them is most of a footer's cost: skip it
+        when nothing they are made from changed."""
+        if self.is_attached and self._drawn is not None and self._made_from() == self._drawn:
+            return
+        await super().recompose()
+
     def compose(self):
+        self._drawn = self._made_from()
         items = list(translated(super().compose()))
         width = self.app.size.width
         palette = [k for k in items if isinstance(k, FooterKey) and k.has_class("-command-palette")]

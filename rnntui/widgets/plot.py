@@ -26,17 +26,19 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import numpy as np
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
+from rnntui import lazy
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len, cut, fit
 from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
+
+np = lazy.numpy(globals())  # imported when a plot first draws (the first frame has none)
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
@@ -190,8 +192,10 @@ def _style(color: RGB | None, dim: bool = False) -> Style | None:
     return Style(color=f"rgb({color[0]},{color[1]},{color[2]})", dim=dim)
 
 
-_DOT = np.array(DOT, dtype=np.uint8)
-_POP = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+@lru_cache(maxsize=None)
+def _tables():
+    """DOT as an array, and the number of dots in each braille pattern."""
+    return np.array(DOT, dtype=np.uint8), np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 _SERIES = 1 << 20  # layer numbers from here on belong to series; below are lines and the cursor
 
 
@@ -259,7 +263,7 @@ class _Canvas:
         if fx is not None and (self.hlines or self.vlines):
             px, py = self.snap(px, py, fx, fy)
         cells = self.layer(number, True, style)
-        np.bitwise_or.at(cells, (py >> 2, px >> 1), _DOT[py & 3, px & 1])
+        np.bitwise_or.at(cells, (py >> 2, px >> 1), _tables()[0][py & 3, px & 1])
 
     def chars(self, number: int, r, c, char: str, style) -> None:
         self.layer(number, False, style)[r, c] = ord(char)
@@ -350,6 +354,7 @@ class _Canvas:
             on_top = top_place >= 0
             rr, cc = np.indices((ch, cw))
             top = np.where(on_top, stack[np.maximum(top_place, 0), rr, cc], 0)
+            _POP = _tables()[1]
             both = _POP[stack & top[None]].astype(np.int16)
             fewer = np.minimum(_POP[stack], _POP[top][None])
             present = (both > 0) & (2 * both >= fewer)
