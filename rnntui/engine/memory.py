@@ -25,6 +25,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from rnntui.engine import records
 from rnntui.state import BadValue
 
 VOCAB = 10  # token classes 0…9; chance is 1/VOCAB
@@ -306,17 +307,10 @@ def parse_gates(obj) -> Gates:
 
 def parse(data: str | bytes) -> Results:
     """Results from the text of a results file; raises BadResults with one line saying what is wrong."""
-    if len(data) > MAX_BYTES:
-        raise BadResults(f"too large ({len(data)} bytes; a results file is well under {MAX_BYTES})")
     try:
-        text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
-        obj = json.loads(text)
-    except UnicodeDecodeError:
-        raise BadResults("not text (binary bytes)") from None
-    except RecursionError:
-        raise BadResults("not a results file (nested too deeply)") from None
-    except ValueError as e:
-        raise BadResults(f"not JSON ({str(e).splitlines()[0][:60]})") from None
+        obj = records.load_json(data)
+    except records.RecordError as e:
+        raise BadResults(str(e)) from None
     if not isinstance(obj, dict):
         raise BadResults("not a results file (the top level is not an object)")
     if obj.get("version") != VERSION:

@@ -119,15 +119,21 @@ def parse(data: str | bytes, schema: Any) -> Any:
 
     Covers what json.loads lets through or trips on: other encodings, NaN and Infinity, nesting deep
     enough to exhaust the stack, numbers too large for a float, and files far too large."""
+    return check(load_json(data), schema)
+
+
+def load_json(data: str | bytes) -> Any:
+    """JSON text (or UTF-8 bytes) as Python values; a file too large, not UTF-8, nested too deeply
+    or not JSON is one RecordError."""
     if len(data) > MAX_BYTES:
         raise RecordError(f"larger than {MAX_BYTES // 1_000_000} MB")
     try:
         text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
         value = json.loads(text)
     except UnicodeDecodeError:
-        raise RecordError("not UTF-8 text") from None
+        raise RecordError("not UTF-8 text (binary bytes or another encoding)") from None
     except RecursionError:
         raise RecordError("nested too deeply") from None
     except ValueError as e:  # JSONDecodeError, and ints too long to convert
         raise RecordError(f"not JSON ({(str(e).splitlines() or [''])[0][:60]})") from None
-    return check(value, schema)
+    return value
