@@ -22,7 +22,10 @@ def load_fuzz():
 async def test_fuzz_keys_sizes_and_palette(tmp_path, monkeypatch):
     monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))  # ctrl+s and the palette's screenshot land here
     fuzz = load_fuzz()
-    report = await fuzz.fuzz(keys=2000, seed=11, batch=12, real_share=0.2)
+    import asyncio
+
+    # a hang is a failure, not a CI run that never ends (about 40 s here; 2-core CI under load: more)
+    report = await asyncio.wait_for(fuzz.fuzz(keys=2000, seed=11, batch=12, real_share=0.2), timeout=300)
     assert report.failures == []
     assert report.keys >= 2000
 
