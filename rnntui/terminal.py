@@ -6,6 +6,7 @@ terminal gone (SIGHUP, or the other end of a pty closed) it does the same. Both 
 from __future__ import annotations
 
 import asyncio
+import os
 import select
 import signal
 import sys
@@ -19,6 +20,8 @@ def require_terminal(what: str = "") -> None:
     """Raise BadValue (one line, exit 2) unless stdin and stdout are both a terminal."""
     from rnntui.i18n import _
 
+    if os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver"):
+        return  # a browser tab of `rnntui serve`: textual-serve talks to the app over pipes
     if not (sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty()):
         raise BadValue(_("{what} needs a terminal on stdin and stdout (over ssh: ssh -t); "
                          "to render without one, use `rnntui shot` or `rnntui export`").format(what=what or _("the app")))

@@ -113,7 +113,7 @@ def test_sessions_are_capped_and_ctrl_c_stops_every_app():
             return sessions, apps
 
         loop = asyncio.new_event_loop()
-        sessions, apps = loop.run_until_complete(scenario())
+        sessions, apps = loop.run_until_complete(asyncio.wait_for(scenario(), 120))  # a hang fails, it does not hold CI
         assert served.stop(signal.SIGINT) == 0  # ctrl+c, with two browsers still connected
         gone, alive = served.psutil.wait_procs(apps, timeout=10)
         assert not alive, [p.cmdline() for p in alive]  # no orphans
@@ -138,7 +138,7 @@ def test_an_idle_session_is_closed():
             await client.close()
             return app
 
-        app = asyncio.run(scenario())
+        app = asyncio.run(asyncio.wait_for(scenario(), 120))  # a hang fails, it does not hold CI
         served.psutil.wait_procs([app], timeout=10)
         assert not app.is_running()
         assert served.proc.poll() is None  # the server goes on
