@@ -262,7 +262,7 @@ def test_training_reaches_the_target_within_400_steps_on_seed_0():
     scored on all 1000 held-out sequences."""
     result = lab.train("additive", 0, steps=400, until=s2s.TARGET)
     assert result.exact >= s2s.TARGET and result.steps <= 400 and result.curve[-1][4] == s2s.N_HELD_OUT
-    assert result.record()["lr"]["warm-up to"] == lab.PEAK_LR
+    assert result.record()["lr_schedule"]["warm-up to"] == lab.PEAK_LR
 
 
 def test_the_fast_trainer_does_not_import_torchs_compiler_stack():

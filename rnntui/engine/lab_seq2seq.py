@@ -547,7 +547,10 @@ class Result:
 
 
     def record(self) -> dict:
-        return {"scoring": self.scoring, "seed": self.seed, "steps": self.steps, "batch": BATCH, "lr": self.lr,
+        # a constant rate is "lr"; the schedule (warm-up, cosine) is described under "lr_schedule"
+        lr = {"lr": self.lr} if isinstance(self.lr, (int, float)) else (
+            {"lr_schedule": self.lr} if isinstance(self.lr, dict) else {})
+        return {"scoring": self.scoring, "seed": self.seed, "steps": self.steps, "batch": BATCH, **lr,
                 "clip": CLIP, "exact": round(self.exact, 4), "token": round(self.token, 4),
                 "train_seconds": round(self.seconds, 2), "torch": str(torch.__version__),
                 "curve_columns": ["step", "loss", "exact", "token", "scored"], "curve": self.curve}

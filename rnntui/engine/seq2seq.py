@@ -166,6 +166,8 @@ CURVE_ROW = (Num(0, 1e6, whole=True), Num(0, 1e6), Num(0, 1), Num(0, 1), Num(1, 
 RECORD = {"scoring": str, "seed": Num(0, 2**31 - 1, whole=True), "steps": Num(0, 1e6, whole=True),
           "exact": Num(0, 1), "token": Num(0, 1), "curve": Many(CURVE_ROW, 0, 100_000),
           "batch?": Num(1, 1e6, whole=True), "lr?": Num(0, 1e3), "clip?": Num(0, 1e6),
+          "lr_schedule?": {"warm-up to": Num(0, 1e3), "warm-up steps": Num(0, 1e6, whole=True),
+                           "cosine to": Num(0, 1e3), "at step": Num(0, 1e6, whole=True)},
           "train_seconds?": Num(0, 1e9), "torch?": str, "curve_columns?": Many(str, 0, 10)}
 
 
