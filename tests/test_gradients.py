@@ -295,17 +295,3 @@ def test_e1_shows_the_seeds_c_1_5_at_distance_40_beside_ours():
     text = _shown(BpttState(), "bptt", (100, 30))
     assert f"keeps 0.7%, ours {100 * ours:.2f}%" in text and "a different random draw" in text
     assert BpttState(act="relu").readings().seed_c15_at_40 is None
-
-
-async def test_random_keys_at_several_sizes_never_crash():
-    import random
-
-    keys = ["right", "left", "home", "end", "space", "up", "down", "plus", "minus", "a", "r", "tab", "shift+tab"]
-    rng = random.Random(3)
-    app = RnnApp("gradients")
-    async with app.run_test(size=(80, 24)) as pilot:
-        for size in [(80, 24), (50, 16), (160, 45)]:
-            await pilot.resize_terminal(*size)
-            await pilot.press(*rng.choices(keys, k=40))
-            await pilot.pause()
-        assert app.topic_screen().TOPIC_ID == "gradients"

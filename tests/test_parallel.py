@@ -429,29 +429,6 @@ def test_grid_snapshot_80x24(snap_compare):
     assert snap_compare(RnnApp("parallel", "grid"), run_before=to_the_end, terminal_size=(80, 24))
 
 
-async def test_random_keys_at_many_sizes_never_crash():
-    import random
-
-    from rnntui.app import RnnApp
-
-    keys = ["tab", "shift+tab", "left", "right", "home", "end", "up", "down", "plus", "minus", "m", "r", "space"]
-    rng = random.Random(6)
-    for size in [(40, 12), (80, 24), (200, 60)]:
-        app = RnnApp("parallel")
-        async with app.run_test(size=size) as pilot:
-            for _ in range(30):
-                await pilot.press(rng.choice(keys))
-            await pilot.pause()
-            screen = app.topic_screen()
-            assert screen is not None and screen.TOPIC_ID == "parallel"
-            for f in screen.FIGURES:  # every state stayed inside its ranges
-                state = screen.states[f.id]
-                for p in state.params():
-                    if p.kind != "choice":
-                        lo, hi = p.bounds(state)
-                        assert lo <= getattr(state, p.name) <= hi
-
-
 def test_small_text_at_80_columns_one_thread_and_h_t_minus_1():
     from rnntui.render import render
     from rnntui.screens.parallel import ParallelScreen, timing_status
