@@ -25,7 +25,6 @@ Two ways to train the same model:
 """
 from __future__ import annotations
 
-import math
 import time
 import warnings
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from rnntui.engine import memory as mem
+from rnntui.engine.lab_flat import flat_parameters
 from rnntui.state import BadValue
 
 V, E, H = mem.VOCAB, mem.EMB, mem.HIDDEN
@@ -204,17 +204,9 @@ class Fast:
         self.cell = mem.check_cell(cell)
         self.lstm = cell != "rnn"
         self.fused = self.lstm and not hand
-        shapes = {k: tuple(t.shape) for k, t in init.items()}
-        total = sum(math.prod(s) for s in shapes.values())
-        self.flat = torch.zeros(total, requires_grad=True)
-        self.flat.grad = torch.zeros(total)
-        data, grad = self.flat.detach(), self.flat.grad
-        self.p, self.g, at = {}, {}, 0
-        for k, shape in shapes.items():
-            n = math.prod(shape)
-            self.p[k], self.g[k] = data[at:at + n].view(shape), grad[at:at + n].view(shape)
-            self.p[k].copy_(init[k].detach())
-            at += n
+        self.flat, self.p, self.g = flat_parameters({k: tuple(t.shape) for k, t in init.items()})
+        for k, t in init.items():
+            self.p[k].copy_(t.detach())
         self.opt = torch.optim.Adam([self.flat], lr=LR)
         self._key = None
 

@@ -40,6 +40,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from rnntui.engine import seq2seq as s2s
+from rnntui.engine.lab_flat import flat_parameters
 from rnntui.files import write_atomic
 
 V, L, E, H = s2s.VOCAB, s2s.LENGTH, s2s.EMB, s2s.HIDDEN
@@ -291,16 +292,7 @@ class Fast:
     def __init__(self, scoring: str, init: dict, lr: float = LR) -> None:
         self.scoring = scoring
         self.attention = scoring != "none"
-        shapes = s2s.shapes(scoring)
-        total = sum(math.prod(s) for s in shapes.values())
-        self.flat = torch.zeros(total, requires_grad=True)
-        self.flat.grad = torch.zeros(total)
-        data, grad = self.flat.detach(), self.flat.grad
-        self.p, self.g, at = {}, {}, 0
-        for k, shape in shapes.items():
-            n = math.prod(shape)
-            self.p[k], self.g[k] = data[at:at + n].view(shape), grad[at:at + n].view(shape)
-            at += n
+        self.flat, self.p, self.g = flat_parameters(s2s.shapes(scoring))
         with torch.no_grad():
             for k, t in self.p.items():
                 value = init[k].detach() if torch.is_tensor(init[k]) else np.array(init[k], dtype=np.float32)
