@@ -21,8 +21,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rnntui"
+    from rnntui.engine.records import cache_dir
+
+    return cache_dir()
 
 
 def fraction(text: str) -> float:

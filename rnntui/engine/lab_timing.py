@@ -37,9 +37,7 @@ def machine() -> dict:
             "processor": platform.processor(), "cpus": os.cpu_count()}
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rnntui"
+cache_dir = records.cache_dir
 
 
 def cache_path() -> Path:
@@ -60,21 +58,8 @@ SCHEMA = {"version": Const(VERSION), "machine": {"host": str, "arch?": str, "sys
 def load_cache(path: Path | None = None) -> tuple[dict | None, str | None]:
     """(result, None), (None, None) when nothing is cached, or (None, one-line report) when the
     file is corrupt; a corrupt file is moved aside (…json.corrupt) so the next run rebuilds it."""
-    path = path or cache_path()
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None, None
-    except OSError as e:
-        return None, f"timing cache {path} unreadable ({e.strerror}); the next run rebuilds it"
-    try:
-        return records.parse(data, SCHEMA), None
-    except records.RecordError as e:
-        try:
-            os.replace(path, path.with_name(path.name + ".corrupt"))
-        except OSError:
-            pass
-        return None, f"timing cache {path.name} was corrupt ({str(e)[:80]}); set aside, the next run rebuilds it"
+    return records.load_cache(path or cache_path(), lambda data: records.parse(data, SCHEMA), "timing cache",
+                              "the next run rebuilds it")
 
 
 def save_cache(result: dict, path: Path | None = None) -> Path:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -339,8 +338,7 @@ def shipped_path():
 
 
 def cache_path() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rnntui" / "memory.json"
+    return records.cache_dir() / "memory.json"
 
 
 @lru_cache(maxsize=1)
@@ -356,21 +354,7 @@ def shipped() -> Results:
 def load_cache(path: Path | None = None) -> tuple[Results | None, str | None]:
     """(results, None), (None, None) when nothing is cached, or (None, one-line report) when the cache
     is corrupt; a corrupt cache is moved aside (memory.json.corrupt) so the next save starts clean."""
-    path = path or cache_path()
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None, None
-    except OSError as e:
-        return None, f"memory cache {path} unreadable ({e.strerror or e}); using the shipped results"
-    try:
-        return parse(data), None
-    except BadResults as e:
-        try:
-            os.replace(path, path.with_name(path.name + ".corrupt"))
-        except OSError:
-            pass
-        return None, f"memory cache {path.name} was corrupt ({e}); set aside, using the shipped results"
+    return records.load_cache(path or cache_path(), parse, "memory cache", "using the shipped results")
 
 
 def load(path: Path | None = None) -> tuple[Results, str | None]:

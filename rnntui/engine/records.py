@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 MAX_TEXT = 1000  # characters in any one string
 MAX_BYTES = 4_000_000  # a record file larger than this is not one of ours
@@ -137,3 +139,30 @@ def load_json(data: str | bytes) -> Any:
     except ValueError as e:  # JSONDecodeError, and ints too long to convert
         raise RecordError(f"not JSON ({(str(e).splitlines() or [''])[0][:60]})") from None
     return value
+
+
+def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tuple[Any, str | None]:
+    """A cache file read with `parse`: (value, None); (None, None) when there is none; or (None, one
+    line) when it is unreadable or `parse` refuses it (RecordError or ValueError) — a refused file is
+    moved aside (….corrupt) so the next save starts clean. `name` says which cache, `then` what
+    happens instead ("using the shipped results")."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return None, None
+    except OSError as e:
+        return None, f"{name} {path} unreadable ({e.strerror or e}); {then}"
+    try:
+        return parse(data), None
+    except ValueError as e:  # RecordError and the engines' own one-line errors
+        try:
+            os.replace(path, Path(path).with_name(Path(path).name + ".corrupt"))
+        except OSError:
+            pass
+        return None, f"{name} {Path(path).name} was corrupt ({str(e)[:80]}); set aside, {then}"
+
+
+def cache_dir() -> Path:
+    """Where the labs keep what they measured and trained: $XDG_CACHE_HOME/rnntui (~/.cache/rnntui)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rnntui"
