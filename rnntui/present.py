@@ -78,7 +78,7 @@ class PresentApp(App):
         self.query_one("#slide-words", Static).update(frame.words())
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)
-        switcher.get_child_by_id(view_id(frame), FigureView).show(frame.state)
+        switcher.get_child_by_id(view_id(frame), FigureView).draw(frame.state)
         values = "   ".join(f"{p.label} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params())
         foot = Table.grid(expand=True)
         foot.add_column(ratio=1, no_wrap=True, overflow="ellipsis")

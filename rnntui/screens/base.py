@@ -31,6 +31,18 @@ class FigureView(Vertical):
         """In `rnntui present` (class -present): no keys but the slide's, so no key hints."""
         return self.has_class("-present")
 
+    REDRAW_ON_RESIZE: ClassVar[bool] = False  # its drawing is laid out for its own size: draw again on a resize
+    drawn: FigureState | None = None  # the state it last drew
+
+    def draw(self, state: FigureState) -> None:
+        """Show `state` and remember it, for a resize to draw it again."""
+        self.drawn = state
+        self.show(state)
+
+    def on_resize(self, event) -> None:  # runs after a subclass's own on_resize (Textual calls both)
+        if self.REDRAW_ON_RESIZE and self.drawn is not None:
+            self.show(self.drawn)
+
     def show(self, state: FigureState) -> None:  # pragma: no cover - every view overrides
         raise NotImplementedError
 
@@ -147,7 +159,7 @@ class TopicScreen(Screen):
         if panel.border_subtitle != subtitle:
             panel.border_subtitle = subtitle
         if self.shown.get(f.id) is not state:  # a view redraws only for a new state (resizes redraw it themselves)
-            switcher.get_child_by_id(f.id, FigureView).show(state)
+            switcher.get_child_by_id(f.id, FigureView).draw(state)
             self.shown[f.id] = state
         self.query_one("#knobs", Static).update(self.param_line())  # an unchanged line is not redrawn
 

@@ -73,18 +73,15 @@ def live_line(live) -> Text:
 
 
 class CopyView(FigureView):
+    REDRAW_ON_RESIZE = True  # laid out for its own size
+
     def compose(self):
         yield Static(id="grid")
         yield Plot()
         yield Static(id="now")
         yield Static(id="story")
 
-    def on_resize(self) -> None:  # the plot's title and legend depend on its height
-        if getattr(self, "last", None) is not None:
-            self.show(self.last)
-
     def show(self, s: CopyState) -> None:
-        self.last = s
         try:
             r = s.readings()
         except BadValue as e:  # a damaged shipped grid: say so in one line, draw nothing
@@ -148,18 +145,15 @@ class CopyView(FigureView):
 
 
 class GateView(FigureView):
+    REDRAW_ON_RESIZE = True  # laid out for its own size
+
     def compose(self):
         yield Plot()
         yield Readouts(id="at")
         yield Readouts(id="means")
         yield Static(id="says")
 
-    def on_resize(self) -> None:  # the plot's title depends on its height
-        if getattr(self, "last", None) is not None:
-            self.show(self.last)
-
     def show(self, s: GateState) -> None:
-        self.last = s
         try:
             r = s.readings()
         except BadValue as e:  # a damaged shipped grid: say so in one line, draw nothing

@@ -75,6 +75,8 @@ def table_1_text(rows, compact: bool) -> Text:
 
 
 class CostView(FigureView):  # F21
+    REDRAW_ON_RESIZE = True  # laid out for its own size
+
     def compose(self):
         yield Readouts(id="cross")
         with Horizontal(id="cost-body"):
@@ -83,11 +85,9 @@ class CostView(FigureView):  # F21
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= 150, "wide")
-        if getattr(self, "state", None) is not None:
-            self.show(self.state)
 
     def show(self, s: CostState) -> None:
-        self.state, r = s, s.readings()
+        r = s.readings()
         width, height = self.size.width or 200, self.size.height or 40
         self.query_one("#table1", Static).update(table_1_text(r.table_1, not self.has_class("wide")))
         self.query_one(Plot).show(PlotSpec(
@@ -154,18 +154,15 @@ def timing_status(r, presenting: bool = False) -> Text:
 
 
 class TimingView(FigureView):  # E6
+    REDRAW_ON_RESIZE = True  # laid out for its own size
+
     def compose(self):
         yield Static(id="status")
         yield Static(id="table")
         yield Readouts(id="compare")
         yield Readouts(id="convention")
 
-    def on_resize(self) -> None:  # the table's rows spread out on a tall terminal
-        if getattr(self, "last", None) is not None:
-            self.show(self.last)
-
     def show(self, s: TimingState) -> None:
-        self.last = s
         r = s.readings()
         gap = "\n\n" if (self.size.height or 0) >= 24 else "\n"
         table = Text(no_wrap=True, overflow="crop")

@@ -43,6 +43,8 @@ def shift_line(r, k: int) -> str:
 
 
 class MatrixView(FigureView):
+    REDRAW_ON_RESIZE = True  # laid out for its own size
+
     def compose(self):
         with Horizontal():
             yield AlignmentMatrix()
@@ -53,13 +55,10 @@ class MatrixView(FigureView):
                 yield Static(id="acc")
                 yield Static(id="live")
 
-    def on_resize(self) -> None:  # the bar chart grows on tall terminals
+    def on_resize(self) -> None:
         self.set_class((self.size.height or 0) < 20, "short")  # no blank lines between the side's parts
-        if getattr(self, "last", None) is not None:
-            self.show(self.last)
 
     def show(self, s: MatrixState) -> None:
-        self.last = s
         r, k = s.readings(), s.step
         rows = []
         for i, (y, out, ok) in enumerate(zip(r.target, r.output, r.right)):
@@ -172,17 +171,14 @@ class ScoringView(FigureView):
 
 
 class VisibilityView(FigureView):
+    REDRAW_ON_RESIZE = True  # laid out for its own size
+
     def compose(self):
         yield Static(id="picture")
         yield Readouts(id="counts")
         yield Readouts(id="lab")
 
-    def on_resize(self) -> None:  # the picture is laid out for the current width
-        if getattr(self, "last", None) is not None:
-            self.show(self.last)
-
     def show(self, s: VisibilityState) -> None:
-        self.last = s
         r, n = s.readings(), s.n
         width = max(self.size.width or 76, 40)
         tall = 2 if (self.size.height or 0) >= 24 else 1  # lines per arrow and per bar: more room, bigger

@@ -36,18 +36,15 @@ def vector(values) -> str:
 class SizedView(FigureView):
     """A view that knows whether it is wide or tall enough for its extra pictures."""
 
+    REDRAW_ON_RESIZE = True
+
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")
         self.set_class(event.size.height >= TALL, "-tall")
-        if getattr(self, "_shown", None) is not None:
-            self.show(self._shown)
 
     @property
     def wide(self) -> bool:
         return self.has_class("-wide")
-
-    def remember(self, state) -> None:
-        self._shown = state
 
 
 # -- F22 ------------------------------------------------------------------------------------------
@@ -93,7 +90,6 @@ class SheetView(SizedView):
         yield Plot()
 
     def show(self, s: CellState) -> None:
-        self.remember(s)
         r, t = s.readings(), s.step
         self.query_one(TokenTrack).show((Row("c", upto(r.c, t), "─"), Row("h", upto(r.h, t), "→"),
                                          Row("x", r.tokens)), t)
@@ -116,7 +112,6 @@ class WindowView(SizedView):
         yield Plot()
 
     def show(self, s: WindowState) -> None:
-        self.remember(s)
         r, k = s.readings(), s.window
         outside = tuple(i for i, inside in enumerate(r.inside) if not inside)
         grads = tuple("0" if i in outside else g for i, g in enumerate(r.grads))
@@ -155,7 +150,6 @@ class KvView(SizedView):
         yield Readouts(id="units")
 
     def show(self, s: KvState) -> None:
-        self.remember(s)
         r = s.readings()
         n = fmt.grouped(s.context)
         names = (_("KV cache"), _("recurrent state"))
@@ -220,7 +214,6 @@ class WaybackView(SizedView):
         yield Plot()
 
     def show(self, s: WaybackState) -> None:
-        self.remember(s)
         r, t = s.readings(), s.step
         wide = self.wide
         names = (_("parallel"), _("recurrent"))
