@@ -186,7 +186,7 @@ async def first_frame():
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = app.topic_screen()
-        assert screen.TOPIC_ID == "recurrence" and "track" in screen.shown, "the first figure was not drawn"
+        assert screen.TOPIC_ID == "recurrence" and screen.query_one("#track").drawn is not None, "the first figure was not drawn"
         assert "h_0 = tanh(" in str(screen.query_one("#step").render())
 
 asyncio.run(first_frame())

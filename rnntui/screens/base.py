@@ -75,7 +75,6 @@ class TopicScreen(Screen):
         self.chosen: dict[str, int] = {f.id: 0 for f in self.FIGURES}
         self.index = 0
         self.framed = None  # the figure whose strip, title and prose are drawn
-        self.shown: dict[str, FigureState] = {}  # the state each view last drew
         self.playing = None
         self.labs = LabRunner(self)
 
@@ -158,9 +157,9 @@ class TopicScreen(Screen):
         subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ " + _("playing") if self.playing else "")
         if panel.border_subtitle != subtitle:
             panel.border_subtitle = subtitle
-        if self.shown.get(f.id) is not state:  # a view redraws only for a new state (resizes redraw it themselves)
-            switcher.get_child_by_id(f.id, FigureView).draw(state)
-            self.shown[f.id] = state
+        view = switcher.get_child_by_id(f.id, FigureView)
+        if view.drawn is not state:  # a view redraws only for a new state (resizes redraw it themselves)
+            view.draw(state)
         self.query_one("#knobs", Static).update(self.param_line())  # an unchanged line is not redrawn
 
     def draw_frame(self) -> None:
@@ -183,9 +182,9 @@ class TopicScreen(Screen):
         self.sub_title = _(self.TITLE)
         for view in self.query(FigureView):
             view.retranslate()
+            view.drawn = None  # every view draws its texts again
         self.query_one(RnnFooter).refresh(recompose=True)
         self.framed = None
-        self.shown.clear()  # every view draws its texts again
         self.redraw()
 
     def on_screen_resume(self) -> None:
