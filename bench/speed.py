@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import io
 import os
 import shutil
 import statistics
@@ -150,17 +149,21 @@ class FrameClock:
 KEYS = ("right",) * 6 + ("left",) * 6
 
 
+async def median_press(clock, pilot, presses: int) -> tuple[float, int]:
+    """Median key → frame seconds and bytes written, over `presses` of KEYS."""
+    times, sizes = [], []
+    for i in range(presses):
+        dt, n = await clock.press(pilot, KEYS[i % len(KEYS)])
+        if dt is not None:
+            times.append(dt)
+            sizes.append(n)
+    return (statistics.median(times) if times else float("nan")), (int(statistics.median(sizes)) if sizes else 0)
+
+
 async def keys_bare(presses: int) -> tuple[float, int]:
     app = bare_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        clock = FrameClock(app)
-        times, sizes = [], []
-        for i in range(presses):
-            dt, n = await clock.press(pilot, KEYS[i % len(KEYS)])
-            if dt is not None:
-                times.append(dt)
-                sizes.append(n)
-    return statistics.median(times), int(statistics.median(sizes))
+        return await median_press(FrameClock(app), pilot, presses)
 
 
 async def keys_topics(presses: int, topics) -> dict[str, tuple[float, int]]:
@@ -175,14 +178,7 @@ async def keys_topics(presses: int, topics) -> dict[str, tuple[float, int]]:
             screen = app.topic_screen()
             for f in screen.FIGURES:
                 screen.focus_figure(f.id)
-                times, sizes = [], []
-                for i in range(presses):
-                    dt, n = await clock.press(pilot, KEYS[i % len(KEYS)])
-                    if dt is not None:
-                        times.append(dt)
-                        sizes.append(n)
-                out[f"{topic}/{f.id}"] = (statistics.median(times) if times else float("nan"),
-                                          int(statistics.median(sizes)) if sizes else 0)
+                out[f"{topic}/{f.id}"] = await median_press(clock, pilot, presses)
     return out
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure
 from rnntui.figures import attention as fa
-from rnntui.figures.attention import (A_STAGE, BlockState, HeadsState, MasksState, PositionsState, QkvState,
+from rnntui.figures.attention import (BlockState, HeadsState, MasksState, PositionsState, QkvState,
                                       ScalingState, SummaryState)
 from rnntui.fmt import fixed, grouped, pct, sci, si, small
 from rnntui.i18n import N_, _

@@ -13,7 +13,7 @@ from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.cells import cell_len, fit
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
-from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, style
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack
 
 WIDE = 150  # at least this many columns: pictures side by side

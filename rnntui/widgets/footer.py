@@ -69,5 +69,3 @@ class RnnFooter(Footer):
     def on_resize(self) -> None:
         self.call_after_refresh(self.recompose)
 
-
-FittingFooter = RnnFooter
