@@ -5,6 +5,7 @@ A field made with `param(...)` carries its range and notch. Keys, the command pa
 """
 from __future__ import annotations
 
+import bisect
 import math
 from fractions import Fraction
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
@@ -33,6 +34,7 @@ class Param:
     fmt: str = ".2f"
     coarse: float = 0.0  # what one press moves (0: automatic, see `coarse_notch`); `notch` is the fine step
     log: bool = False  # a press moves along a ladder: powers of 2 (whole numbers) or 1-2-5 (decimals)
+    values: tuple = ()  # the only values it takes, in order: a press moves to the next one, others are refused
 
     def bounds(self, state: Any) -> tuple[float, float]:
         lo = getattr(state, self.lo) if isinstance(self.lo, str) else self.lo
@@ -69,6 +71,8 @@ class Param:
     def allowed(self, state: Any) -> str:
         if self.kind == "choice":
             return _("one of {choices}").format(choices=", ".join(self.choices))
+        if self.values:
+            return _("one of {choices}").format(choices=", ".join(f"{v:{self.fmt}}" for v in self.values))
         lo, hi = self.bounds(state)
         text = _("a whole number from {lo} to {hi}") if self.kind == "int" else _("a number from {lo} to {hi}")
         return text.format(lo=f"{lo:{self.fmt}}", hi=f"{hi:{self.fmt}}")
@@ -91,7 +95,7 @@ class Param:
         if not math.isfinite(number) or (self.kind == "int" and number != int(number)):
             raise self.expected(text, state)
         lo, hi = self.bounds(state)
-        if not lo - 1e-9 <= number <= hi + 1e-9:
+        if not lo - 1e-9 <= number <= hi + 1e-9 or (self.values and number not in self.values):
             raise self.expected(text, state)
         number = min(max(number, lo), hi)
         return int(number) if self.kind == "int" else round(number, 10)
@@ -160,6 +164,10 @@ class FigureState:
         if p.kind == "choice":
             i = min(max(p.choices.index(value) + notches, 0), len(p.choices) - 1)
             return replace(self, **{name: p.choices[i]})
+        if p.values:  # the next listed value (a value between two snaps to its neighbour first)
+            i = bisect.bisect_left(p.values, value)
+            i = (i if value in p.values else i - (notches > 0)) + notches
+            return replace(self, **{name: p.values[min(max(i, 0), len(p.values) - 1)]}).clamped()
         lo, hi = p.bounds(self)
         step = p.notch if fine else p.coarse_notch(self)
         if p.log and not fine:

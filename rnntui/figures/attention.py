@@ -9,8 +9,8 @@ import numpy as np
 
 from rnntui.engine import attention as at
 from rnntui.engine import block as bl
-from rnntui.i18n import N_, _
-from rnntui.state import BadValue, FigureState, param
+from rnntui.i18n import N_
+from rnntui.state import FigureState, param
 
 TOKENS = at.TOKENS
 FEATURES = at.FEATURES
@@ -45,26 +45,13 @@ def _power_step(value: int, notches: int) -> int:
 
 @dataclass(frozen=True)
 class Stepped(FigureState):
-    """A state whose LISTED parameters take only the listed values (stepped through in order; any
-    other value is refused) and whose GEOMETRIC ones double and halve on +/- (any value settable)."""
+    """A state whose GEOMETRIC parameters double and halve on +/- (any value settable). (Parameters
+    that take only listed values say so in their `param(values=…)`.)"""
 
-    LISTED: ClassVar[dict[str, tuple[int, ...]]] = {}
     GEOMETRIC: ClassVar[tuple[str, ...]] = ()
 
-    def with_value(self, name, value):
-        state = super().with_value(name, value)
-        allowed = self.LISTED.get(name)
-        if allowed and getattr(state, name) not in allowed:
-            raise BadValue(_("{name}={value}: expected one of {allowed}").format(
-                name=name, value=value, allowed=", ".join(map(str, allowed))))
-        return state
-
     def nudged(self, name, notches, fine=False):
-        allowed = self.LISTED.get(name)
         value = getattr(self, name)
-        if allowed and notches:
-            i = allowed.index(value) if value in allowed else int(np.searchsorted(allowed, value))
-            return replace(self, **{name: allowed[min(max(i + notches, 0), len(allowed) - 1)]})
         if name in self.GEOMETRIC and notches:
             lo, hi = self.param(name).bounds(self)
             return replace(self, **{name: int(min(max(_power_step(value, notches), lo), hi))})
@@ -158,9 +145,8 @@ class ScalingState(Stepped):
     """Random q, k in d_k dimensions, 8 keys: the softmax with and without 1/√d_k."""
 
     AXIS: ClassVar[str] = "d_k"
-    LISTED: ClassVar[dict] = {"d_k": at.SCALING_DK}
     scaling: str = param("unscaled", "choice", choices=("unscaled", "scaled"), key="s", label="scores")
-    d_k: int = param(64, "int", lo=1, hi=1024, label="d_k", fmt="d")
+    d_k: int = param(64, "int", lo=1, hi=1024, label="d_k", fmt="d", values=tuple(at.SCALING_DK))
 
     def read(self) -> ScalingReadings:
         scaled = self.scaling == "scaled"
@@ -225,11 +211,10 @@ class HeadsState(Stepped):
     """d = 512 split into h heads of d_k = d/h; the toy split into two heads of d_k = 2."""
 
     AXIS: ClassVar[str] = "h"
-    LISTED: ClassVar[dict] = {"h": at.HEADS_H}
     GEOMETRIC: ClassVar[tuple] = ("n",)
     mask: str = _mask()
     n: int = param(5, "int", lo=1, hi=65536, label="tokens n", fmt="d")
-    h: int = param(8, "int", lo=1, hi=64, label="h", fmt="d")
+    h: int = param(8, "int", lo=1, hi=64, label="h", fmt="d", values=tuple(at.HEADS_H))
 
     def read(self) -> HeadsReadings:
         s = at.head_split(at.HEADS_D, self.h, self.n)
@@ -270,10 +255,9 @@ class PositionsState(Stepped):
     """Sinusoidal positions, and what attention cannot tell without them."""
 
     AXIS: ClassVar[str] = "d"
-    LISTED: ClassVar[dict] = {"d": (16, 32, 64, 128, 256, 512)}
     pe: str = param("off", "choice", choices=("off", "on"), key="e", label="PE added")
     mask: str = _mask("full", ("full", "causal"))
-    d: int = param(at.PE_D, "int", lo=16, hi=512, label="d_model", fmt="d")
+    d: int = param(at.PE_D, "int", lo=16, hi=512, label="d_model", fmt="d", values=(16, 32, 64, 128, 256, 512))
 
     def read(self) -> PositionsReadings:
         pe = at.sinusoidal(at.PE_POSITIONS, self.d)

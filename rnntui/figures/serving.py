@@ -10,8 +10,8 @@ from typing import ClassVar
 from rnntui.engine import serving as sv
 from rnntui.engine.lstm import WEIGHTS
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS
-from rnntui.i18n import N_, _
-from rnntui.state import BadValue, FigureState, param
+from rnntui.i18n import N_
+from rnntui.state import FigureState, param
 
 GATES = ("f", "i", "g", "o")
 DECAY_STEPS = 100  # γ^100: what is left of a write after 100 steps (T3's f^k at k = 100)
@@ -107,32 +107,14 @@ class KvReadings:
     fits: bool  # the cache alone fits on one accelerator
 
 
-def _power_of_two(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
-
-
 @dataclass(frozen=True)
 class KvState(FigureState):
     """F24: bytes a Transformer keeps per sequence (grows with context) against a recurrent state."""
 
     AXIS: ClassVar[str] = "context"
-    context: int = param(4096, "int", lo=CONTEXTS[0], hi=CONTEXTS[-1], label="context", fmt=",d")
+    context: int = param(4096, "int", lo=CONTEXTS[0], hi=CONTEXTS[-1], label="context", fmt=",d", values=CONTEXTS)
     gqa: str = param("1", "choice", choices=tuple(str(g) for g in sv.GQA_GROUPS), key="g", label="gqa")
     dtype: str = param(sv.DTYPE, "choice", choices=tuple(sv.DTYPE_BYTES), key="d", label="dtype")
-
-    def with_value(self, name, value):
-        state = super().with_value(name, value)
-        if name == "context" and not _power_of_two(state.context):
-            raise BadValue(_("context={value}: expected a power of two from {lo} to {hi}").format(
-                value=value, lo=f"{CONTEXTS[0]:,}", hi=f"{CONTEXTS[-1]:,}"))
-        return state
-
-    def nudged(self, name, notches, fine=False):
-        """The context moves in ×2 steps; everything else as usual."""
-        if name != "context":
-            return super().nudged(name, notches, fine)
-        i = min(max(CONTEXTS.index(self.context) + notches, 0), len(CONTEXTS) - 1) if self.context in CONTEXTS else 0
-        return super().with_value("context", CONTEXTS[i])
 
     def read(self) -> KvReadings:
         g = int(self.gqa)
