@@ -114,6 +114,24 @@ async def test_palette_jumps_to_a_figure_and_sets_a_parameter():
         assert s.state.b_f == 2.0
 
 
+async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
+    """Textual's own Theme command opened a second palette (themes outside ours, and a crash on page
+    keys the fuzz found); its Screenshot wrote an SVG that needs a web font."""
+    from textual.command import CommandList
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p", *"theme")
+        await pilot.pause(0.3)
+        shown = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
+        assert any("Toggle theme dark/light" in p for p in shown), shown
+        assert not any("Change the current theme" in p for p in shown), shown
+        await pilot.press("escape", "ctrl+p", *"screenshot")
+        await pilot.pause(0.3)
+        shown = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
+        assert len([p for p in shown if "creenshot" in p]) == 1, shown
+
+
 async def test_plus_minus_move_the_axis_coarsely_where_a_figure_has_no_other_parameter():
     app = RnnApp("gradients", "clipping")
     async with app.run_test(size=(80, 24)) as pilot:
