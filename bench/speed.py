@@ -47,7 +47,7 @@ class Bare(App):
     BINDINGS = [("right", "step(1)", "next"), ("left", "step(-1)", "back")]
     n = 0
     def compose(self):
-        yield Header()
+        yield Header(icon="●")  # Textual's ⭘ is in no shipped font: the SVG export would refuse it
         yield Static("bare app ready", id="body")
         yield Footer()
     def action_step(self, d):

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from rich.cells import get_character_cell_size
 
-from rnntui.glyphs import DEJAVU, FontFile, check, font_for
+from rnntui.glyphs import DEJAVU, FontFile, check, drawn, font_for
 from rnntui.shapes import cell_shapes, is_shape, path_data
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -59,18 +59,28 @@ class Cell:
         self.w, self.h, self.baseline = w, h, baseline
 
 
+# The characters most frames draw, embedded from one subset made once per process: every frame of an
+# export shares it (a subset per frame was most of an SVG's cost). A frame's other characters come in a
+# second, small face ("rnntui mono extra"). Lines, blocks and braille are shapes and need no glyph.
+COMMON = "".join(sorted(
+    {chr(c) for c in range(0x21, 0x7F)}
+    | {chr(c) for c in range(0x3B1, 0x3CA)}  # α … ω
+    | set("ΓΔΘΛΠΣΦΨΩ§°±²³¹·×÷ĉŜŷᵀᵢₖⁿ⁰⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉⁺⁻₊₋–—‖‘’“”•…′←↑→↓↔⇥⏎∂∑∏∈−√∞≈≋≠≤≥⊙▲▸▼◂◆●○■□✂✓✗")))
+EXTRA = f"{EMBEDDED} extra"
+
+
 def self_contained(svg: str) -> str:
     """Rich's SVG screenshot redrawn on the cell grid, with its fonts embedded: no URL, no font needed.
     BadValue (one line: what to install) when a character has no font here."""
     if not _MATRIX.search(svg):
         return terminal_svg(svg)
     bold = {name for name, css in _RULE.findall(svg) if "bold" in css}
-    used = {400: [], 700: []}
+    used = {400: set(), 700: set()}
     for m in _TEXT.finditer(svg):
         attrs = dict(_ATTR.findall(m.group(1)))
         if "clip-path" in attrs:  # the terminal's text, not the window title
-            used[700 if attrs.get("class", "") in bold else 400].append(html.unescape(m.group(2)))
-    chars = set("".join(used[400] + used[700]))
+            used[700 if attrs.get("class", "") in bold else 400].update(html.unescape(m.group(2)))
+    chars = used[400] | used[700]
     check(chars)
     cjk: dict[FontFile, set[str]] = {}
     for ch in chars:
@@ -78,19 +88,23 @@ def self_contained(svg: str) -> str:
         if face is not None and face.cjk:
             cjk.setdefault(face, set()).add(ch)
     names = {face: f"{EMBEDDED_CJK} {n}" for n, face in enumerate(sorted(cjk, key=lambda f: f.path), 1)}
-    family = ", ".join([f"'{EMBEDDED}'", *(f"'{name}'" for name in names.values()), f"'{FONT}'", "monospace"])
+    wide = set().union(*cjk.values())
+    extra = {weight: "".join(sorted(ch for ch in found if drawn(ch) and ch not in COMMON and ch not in wide))
+             for weight, found in used.items()}
+    families = [EMBEDDED, *([EXTRA] if any(extra.values()) else []), *names.values()]
+    family = ", ".join([*(f"'{name}'" for name in families), f"'{FONT}'", "monospace"])
     svg = terminal_svg(svg, family=family)
-    faces = "".join(font_face(weight, "".join(parts)) for weight, parts in used.items() if parts)
+    faces = "".join(font_face(EMBEDDED, weight, COMMON) for weight, found in used.items() if found)
+    faces += "".join(font_face(EXTRA, weight, text) for weight, text in extra.items() if text)
     faces += "".join(cjk_face(names[face], face, "".join(cjk[face])) for face in names)
     svg = svg.replace(" https://www.textualize.io", "", 1)  # Rich's comment: the file names no URL at all
     return svg.replace("<style>", "<style>\n" + faces, 1)
 
 
-def font_face(weight: int, text: str) -> str:
-    """An @font-face rule with a subset of the shipped font holding the characters of `text`."""
-    chars = "".join(sorted(set(text) - set(" \n\t\u00a0")))
-    data = _subset(weight, chars)
-    return (f'    @font-face {{ font-family: "{EMBEDDED}"; font-weight: {weight}; font-style: normal; '
+def font_face(family: str, weight: int, chars: str) -> str:
+    """An @font-face rule with a subset of the shipped font holding `chars`."""
+    data = _subset_file(str(FONT_FILES[weight]), 0, chars)
+    return (f'    @font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: normal; '
             f'src: url(data:font/ttf;base64,{data}) format("truetype"); }}\n')
 
 
@@ -100,11 +114,6 @@ def cjk_face(family: str, face: FontFile, text: str) -> str:
     data = _subset_file(face.path, face.number, "".join(sorted(set(text))))
     return (f'    @font-face {{ font-family: "{family}"; font-style: normal; '
             f'src: url(data:font/ttf;base64,{data}) format("truetype"); }}\n')
-
-
-@lru_cache(maxsize=64)
-def _subset(weight: int, chars: str) -> str:
-    return _subset_file(str(FONT_FILES[weight]), 0, chars)
 
 
 @lru_cache(maxsize=64)
