@@ -79,6 +79,21 @@ def test_svg_is_self_contained_and_its_font_has_every_glyph_at_one_cell(tmp_path
     assert len(regular.getGlyphOrder()) < 300  # a subset (the common characters), not the whole font (3,000+)
 
 
+def test_a_character_beyond_the_common_ones_comes_in_a_small_second_face():
+    from fontTools.ttLib import TTFont
+
+    doc = svg.self_contained(rich_svg("Жar a →b", "ab"))
+    faces = {family: TTFont(io.BytesIO(base64.b64decode(data))) for family, data in re.findall(
+        r'@font-face \{ font-family: "([^"]+)"; font-weight: 400;[^}]*base64,([A-Za-z0-9+/=]+)', doc)}
+    common, extra = faces[svg.EMBEDDED].getBestCmap(), faces[svg.EXTRA].getBestCmap()
+    assert ord("→") in common and ord("Ж") not in common
+    assert {chr(c) for c in extra} == {"Ж"}  # only what the common subset lacks
+    family = re.search(r"-matrix \{[^}]*font-family: ([^;]+);", doc).group(1)
+    assert family.startswith(f"'{svg.EMBEDDED}', '{svg.EXTRA}'")
+    plain = svg.self_contained(rich_svg("a →b", "ab"))
+    assert svg.EXTRA not in plain  # no second face when nothing needs it
+
+
 def test_box_drawing_names_give_the_arms():
     assert shapes.box_arms("┌") == ({"d": 1, "r": 1}, "")
     assert shapes.box_arms("╋") == ({"u": 2, "d": 2, "l": 2, "r": 2}, "")
