@@ -156,11 +156,10 @@ class RnnApp(App):
         return await super().run_action(action, default_namespace)
 
     def get_system_commands(self, screen):
-        """Only Quit from Textual's own list: its Theme opens a second palette with themes outside ours
-        (and bug 1 above), its Screenshot and Keys duplicate ctrl+s and ?, which the palette lists."""
-        from textual.app import SystemCommand
-
-        yield SystemCommand(_("Quit"), _("quit rnntui"), self.action_quit)
+        """None of Textual's own: its Theme opens a second palette with themes outside ours (and bug 1
+        above), Screenshot and Keys duplicate ctrl+s and ?, and Quit listed first made ctrl+p, enter
+        end the app; q and ctrl+c quit."""
+        yield from ()
 
     def action_command_palette(self) -> None:
         if not self.too_small() and self.use_command_palette and not CommandPalette.is_open(self):

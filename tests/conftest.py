@@ -7,6 +7,12 @@ import pytest
 os.environ["RNNTUI_LANG"] = "en"
 
 
+def pytest_collection_modifyitems(items):
+    """Long tests first: with xdist's worksteal, whoever gets one starts it at once and the others
+    share the rest, instead of one worker finishing alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
+
+
 @pytest.fixture(autouse=True)
 def _english_again():
     yield

@@ -108,6 +108,7 @@ async def _boxes(size) -> dict:
     return boxes
 
 
+@pytest.mark.heavy
 async def test_every_figure_grows_with_its_panel_from_80x24_to_200x60():
     small, large = await _boxes((80, 24)), await _boxes((200, 60))
     for where, (w, h) in small.items():

@@ -5,6 +5,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 from rnntui.topics import topics
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "fuzz.py"
@@ -19,6 +21,7 @@ def load_fuzz():
     return sys.modules["rnntui_bench_fuzz"]
 
 
+@pytest.mark.heavy
 def test_fuzz_keys_sizes_and_palette(tmp_path):
     """1,500 keys, every one a real key event (the harness's direct-action shortcut can drive Textual
     into a resize loop no person can reach: see OPEN in bench/fuzz.py), in a process of its own with

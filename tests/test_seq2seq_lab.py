@@ -257,6 +257,7 @@ def test_the_learning_rate_warms_up_then_decays_to_its_floor():
     assert lab.lr_at(lab.HORIZON) == pytest.approx(lab.FLOOR_LR) == rates[-1]
 
 
+@pytest.mark.heavy
 def test_training_reaches_the_target_within_400_steps_on_seed_0():
     """The schedule's point: the seed's 76% at ≤ 400 steps (the constant 3e-3 needs 625 on seed 0),
     scored on all 1000 held-out sequences."""

@@ -147,6 +147,7 @@ def test_an_idle_session_is_closed():
 
 
 # -- a real browser -----------------------------------------------------------------------------------
+@pytest.mark.heavy
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium (Debian: apt-get install chromium)")
 def test_a_browser_tab_runs_the_app_with_the_same_keys(tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="no playwright (pip install playwright)")

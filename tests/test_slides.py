@@ -101,6 +101,7 @@ def test_one_app_renders_the_same_frames_as_a_fresh_one():
 
 
 # -- export -------------------------------------------------------------------------------------
+@pytest.mark.heavy
 def test_export_every_figure(tmp_path):
     out = tmp_path / "slides"
     assert main(["export", str(out), "--format", "svg,txt,json", "--size", "80x24"]) == 0

@@ -154,6 +154,7 @@ def states():
         yield MemoryScreen, copy, CopyState(cell="lstm-bf2", T="80" if run.status == "confirm" else "5", run=run)
 
 
+@pytest.mark.heavy
 def test_every_figure_renders_in_chinese_within_80_cells_with_its_panel_closed(chinese):
     from rnntui.i18n import _
     from rnntui.render import render
