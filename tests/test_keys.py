@@ -116,11 +116,16 @@ async def test_palette_jumps_to_a_figure_and_sets_a_parameter():
 
 async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
     """Textual's own Theme command opened a second palette (themes outside ours, and a crash on page
-    keys the fuzz found); its Screenshot wrote an SVG that needs a web font."""
+    keys the fuzz found); its Screenshot wrote an SVG that needs a web font; its Quit came first."""
     from textual.command import CommandList
 
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        await pilot.press("enter")  # the first entry: a figure, not Quit
+        await pilot.pause(0.2)
+        assert app.return_code is None and app.topic_screen().figure.id == "track"
         await pilot.press("ctrl+p", *"theme")
         await pilot.pause(0.3)
         shown = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
