@@ -22,7 +22,8 @@ from typing import Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
-from rnntui.widgets.quiet import Static, same
+from rnntui.widgets.lines import Lines
+from rnntui.widgets.quiet import same
 
 from rnntui.fmt import fixed
 from rnntui.widgets.cells import fit
@@ -214,7 +215,7 @@ def matrices_text(specs: Sequence[MatrixSpec], width: int, height: int | None = 
     return out
 
 
-class Matrices(Static):
+class Matrices(Lines):
     """`show(specs)`: the matrices side by side, as many as fit at the widget's size."""
 
     DEFAULT_CSS = "Matrices { height: 1fr; min-height: 8; }"
@@ -226,11 +227,10 @@ class Matrices(Static):
     def show(self, specs: Sequence[MatrixSpec]) -> None:
         if not same(tuple(specs), self.specs):
             self.specs = tuple(specs)
-            self.refresh()
+            self.changed()
 
-    def render(self) -> Text:
-        width, height = self.size
-        return matrices_text(self.specs, max(width, 20), height or None)
+    def lines(self, width: int, height: int) -> list[Text]:
+        return matrices_lines(self.specs, max(width, 20), height or None)
 
 
 # -- a heat map of signed values -----------------------------------------------------------------
@@ -284,7 +284,7 @@ def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str]
     return out
 
 
-class HeatMap(Static):
+class HeatMap(Lines):
     """`show(values, row_labels, col_labels, corner)`: a sign heat map sampled to the widget's size."""
 
     DEFAULT_CSS = "HeatMap { height: 1fr; width: 1fr; min-height: 6; }"
@@ -302,11 +302,8 @@ class HeatMap(Static):
         spec = (values, tuple(row_labels), tuple(col_labels), corner, group)
         if not same(spec, self.spec):
             self.spec = spec
-            self.refresh()
+            self.changed()
 
-    def render(self) -> Text:
+    def lines(self, width: int, height: int) -> list[Text]:
         values, rows, cols, corner, group = self.spec
-        width, height = self.size
-        out = Text("\n").join(heat_lines(values, rows, cols, max(width, 10), max(height, 3), corner, group))
-        out.no_wrap, out.overflow = True, "crop"
-        return out
+        return heat_lines(values, rows, cols, max(width, 10), max(height, 3), corner, group)
