@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from rich.cells import cell_len
@@ -61,7 +62,20 @@ def entry(v, digits: int) -> str:
 
 def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, spaced: bool = False) -> list[Text]:
     """One matrix as lines of equal cell width, at most `width` cells wide when given; `spaced` leaves
-    a blank line between rows (for tall terminals)."""
+    a blank line between rows (for tall terminals). Drawn once per (spec, width, digits, spaced): a key
+    usually changes one or two of a figure's matrices (the lines are shared: do not change them)."""
+    try:
+        return list(_matrix_lines(spec, width, digits, spaced))
+    except TypeError:  # unhashable values (arrays): draw without the cache
+        return _draw_matrix(spec, width, digits, spaced)
+
+
+@lru_cache(maxsize=512)
+def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int, spaced: bool) -> tuple[Text, ...]:
+    return tuple(_draw_matrix(spec, width, digits, spaced))
+
+
+def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, spaced: bool) -> list[Text]:
     digits = spec.digits if spec.digits is not None else digits
     rows = [list(r) for r in spec.values]
     n_cols = max((len(r) for r in rows), default=0)
