@@ -3,6 +3,7 @@ encoder layer (issue 19) and the lecture's summary table."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -260,17 +261,22 @@ class PositionsState(Stepped):
     d: int = param(at.PE_D, "int", lo=16, hi=512, label="d_model", fmt="d", values=(16, 32, 64, 128, 256, 512))
 
     def read(self) -> PositionsReadings:
-        pe = at.sinusoidal(at.PE_POSITIONS, self.d)
-        ref = at.position_readings(self.d)
         t = at.permutation_test()
-        k1, k4 = at.pe_dots(pe, 1), at.pe_dots(pe, 4)
         orders = tuple("".join(at.PERM_WORDS[i] for i in o) for o in at.PERM_ORDERS)
-        return PositionsReadings(
-            self.d, at.PE_POSITIONS, _rows(pe), {"PE(1,0)": ref["PE(1,0)"], "PE(1,1)": ref["PE(1,1)"],
-                                                 "PE(10,0)": ref["PE(10,0)"]},
-            tuple(float(v) for v in (pe ** 2).sum(axis=1)), self.d / 2, tuple(map(float, k1)), tuple(map(float, k4)),
-            float(np.ptp(k1)), at.PERM_WORDS, orders, t.full_no_pe, t.full_pe, t.causal_no_pe,
-            at.permutation_gap(self.mask, self.pe == "on"))
+        return PositionsReadings(self.d, at.PE_POSITIONS, *_positions(self.d), at.PERM_WORDS, orders,
+                                 t.full_no_pe, t.full_pe, t.causal_no_pe, at.permutation_gap(self.mask, self.pe == "on"))
+
+
+@lru_cache(maxsize=8)
+def _positions(d: int) -> tuple:
+    """What depends on d alone (the PE table and its sums): the same objects for every state at this d,
+    so a view can tell at once that the table did not change when PE or the mask is toggled."""
+    pe = at.sinusoidal(at.PE_POSITIONS, d)
+    ref = at.position_readings(d)
+    k1, k4 = at.pe_dots(pe, 1), at.pe_dots(pe, 4)
+    return (_rows(pe), {"PE(1,0)": ref["PE(1,0)"], "PE(1,1)": ref["PE(1,1)"], "PE(10,0)": ref["PE(10,0)"]},
+            tuple(float(v) for v in (pe ** 2).sum(axis=1)), d / 2, tuple(map(float, k1)), tuple(map(float, k4)),
+            float(np.ptp(k1)))
 
 
 # -- block (issue 19) ------------------------------------------------------------------------------

@@ -268,13 +268,19 @@ def sample(n: int, room: int) -> list[int]:
 
 
 def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] = (), width: int = 80,
-               height: int = 20, corner: str = "", group: int = 1) -> list[Text]:
+               height: int = 20, corner: str = "", group: int = 1, transpose: bool = False) -> list[Text]:
     """Rows of 2-cell shades; when there are more rows or columns than fit, an even sample of them
     (first and last kept) with their labels. `group` rows stay together when sampled (e.g. 2: the
-    sin and cos of one frequency)."""
-    rows = [list(map(float, r)) for r in values]
-    n_rows = len(rows)
-    n_cols = max((len(r) for r in rows), default=0)
+    sin and cos of one frequency). `transpose`: the columns of `values` are the rows drawn. Only the
+    sampled entries are read."""
+    n_rows, n_cols = len(values), max((len(r) for r in values), default=0)
+    if transpose:
+        n_rows, n_cols = n_cols, n_rows
+
+    def at(i: int, j: int) -> float:
+        r, c = (j, i) if transpose else (i, j)
+        return float(values[r][c]) if c < len(values[r]) else float("nan")
+
     lw = max([cell_len(l) for l in row_labels] + [cell_len(corner), 1])
     group = max(group, 1)
     rs = [k * group + g for k in sample(n_rows // group, max((height - 1) // group, 1)) for g in range(group)
@@ -292,7 +298,7 @@ def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str]
     for i in rs:
         line = Text(pad(row_labels[i] if i < len(row_labels) else "", lw) + " ", style="dim")
         for j in cs:
-            mark, style = shade(rows[i][j] if j < len(rows[i]) else float("nan"))
+            mark, style = shade(at(i, j))
             line.append(mark, style=style)
         out.append(line)
     return out
@@ -305,19 +311,19 @@ class HeatMap(Lines):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.spec: tuple = ((), (), (), "", 1)
+        self.spec: tuple = ((), (), (), "", 1, False)
 
     def show(self, values, row_labels=(), col_labels=(), corner: str = "", transpose: bool = False,
              group: int = 1) -> None:
         """`transpose`: draw the columns of `values` as rows (the labels swap with them); `group`: rows
         that stay together when sampled."""
         if transpose:
-            values, row_labels, col_labels = tuple(zip(*values)), col_labels, row_labels
-        spec = (values, tuple(row_labels), tuple(col_labels), corner, group)
+            row_labels, col_labels = col_labels, row_labels
+        spec = (values, tuple(row_labels), tuple(col_labels), corner, group, transpose)
         if not same(spec, self.spec):
             self.spec = spec
             self.changed()
 
     def lines(self, width: int, height: int) -> list[Text]:
-        values, rows, cols, corner, group = self.spec
-        return heat_lines(values, rows, cols, max(width, 10), max(height, 3), corner, group)
+        values, rows, cols, corner, group, transpose = self.spec
+        return heat_lines(values, rows, cols, max(width, 10), max(height, 3), corner, group, transpose)
