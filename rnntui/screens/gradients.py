@@ -1,7 +1,6 @@
 """T2 `gradients`: why gradients die in the loop, on a log axis."""
 from __future__ import annotations
 
-from rich.table import Table
 from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure
@@ -12,6 +11,7 @@ from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.table import table_text
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack
 
@@ -189,15 +189,12 @@ class BpttView(FigureView):
             cursor=s.distance, xlim=(0, r.T), log_y=True,
             xlabel=_("distance T − t from the loss"), legend="below",
         ))
-        table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False)
-        table.add_column(f"‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖, {s.act}", style="dim")
-        for d in BpttState.TABLE:
-            table.add_column(_("at {d}").format(d=d), justify="right")
-        table.add_column(_("cursor {d}").format(d=s.distance), justify="right")
-        for c, row in r.table.items():
-            table.add_row(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(v) for v in row.values()),
-                          sci(r.at_cursor[c]), style="bold" if c == s.c else "")
-        self.query_one("#table", Static).update(table)
+        header = (f"‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖, {s.act}", *(_("at {d}").format(d=d) for d in BpttState.TABLE),
+                  _("cursor {d}").format(d=s.distance))
+        rows = [(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(v) for v in row.values()), sci(r.at_cursor[c]))
+                for c, row in r.table.items()]
+        self.query_one("#table", Static).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
+                                                           right=range(1, len(header))))
         seed = r.seed_c15_at_40
         self.query_one("#seed", Readouts).display = seed is not None
         if seed is not None:

@@ -6,22 +6,28 @@ from rich.text import Text
 from rnntui.widgets.cells import cell_len, fit
 
 
-def table_text(title: str, header: tuple[str, ...], rows, bold=(), inline: bool = False) -> Text:
+def table_text(title: str, header: tuple[str, ...], rows, bold=(), inline: bool = False, right=()) -> Text:
     """`rows` are tuples of cells; a row whose first cell is in `bold` is bold. `inline` puts the
-    title and the header (less its first cell) on one line, as narrow screens need. Widths are
-    terminal cells: a CJK word lines up with an English one."""
+    title and the header (less its first cell) on one line, as narrow screens need; no title, no
+    title line. Columns whose index is in `right` are right-aligned (numbers). Widths are terminal
+    cells: a CJK word lines up with an English one."""
     rows = [tuple(header)] + [tuple(r) for r in rows]
+
+    def side(column: int) -> str:
+        return "right" if column in right else "left"
+
     widths = [max(cell_len(r[i]) for r in rows) for i in range(len(header))]
     out = Text(no_wrap=True, overflow="crop")
     if inline:
         out.append(f"{title}  ", style="bold")
-        out.append("  ".join(fit(c, w) for c, w in zip(rows[0][1:], widths[1:])).rstrip() + "\n", style="dim")
+        out.append("  ".join(fit(c, w, side(i)) for i, (c, w) in enumerate(zip(rows[0], widths)) if i).rstrip()
+                   + "\n", style="dim")
         rows = rows[1:]
         widths[0] = cell_len(title)
-    else:
+    elif title:
         out.append(title + "\n", style="bold")
     for i, r in enumerate(rows):
-        line = "  ".join(fit(c, w) for c, w in zip(r, widths)).rstrip()
+        line = "  ".join(fit(c, w, side(k)) for k, (c, w) in enumerate(zip(r, widths))).rstrip()
         style = "dim" if not inline and i == 0 else ("bold" if r[0] in bold else "")
         out.append(line + ("\n" if i < len(rows) - 1 else ""), style=style)
     return out
