@@ -72,6 +72,29 @@ def test_content_keys_tell_styles_apart():
     assert content_key(object()) is None
 
 
+def test_compact_joins_neighbouring_spans_and_draws_the_same_cells():
+    from rich.console import Console
+
+    from rnntui.widgets.quiet import compact
+    from rnntui.widgets.sharebar import share_text
+
+    console = Console(width=120)
+
+    def cells(text: Text) -> list:
+        return [(ch, seg.style) for line in text.split("\n") for seg in line.render(console) for ch in seg.text]
+
+    built = share_text(512, 37, 110, 4)  # a span per character
+    drawn = cells(built)
+    n = len(built.spans)
+    assert len(compact(built).spans) < n / 2 and cells(built) == drawn
+    layered = Text("abcd")  # overlapping spans keep their order: the later one still wins
+    layered.stylize("red", 0, 2)
+    layered.stylize("bold", 1, 3)
+    layered.stylize("red", 2, 4)
+    before = cells(layered)
+    assert len(compact(layered).spans) == 3 and cells(layered) == before
+
+
 def test_same_compares_arrays_inside_specs():
     a = PlotSpec(series=(Series(np.arange(3.0), np.arange(3.0), "s"),))
     b = PlotSpec(series=(Series(np.arange(3.0), np.arange(3.0), "s"),))
@@ -93,13 +116,18 @@ async def test_an_unchanged_plot_is_not_redrawn():
 
 
 def screen_text(app) -> str:
+    """The screen as drawn, every cell with its style (how runs are split into segments aside)."""
     from io import StringIO
 
     from rich.console import Console
+    from rich.segment import Segment
 
     console = Console(file=StringIO(), width=app.size.width, height=app.size.height, record=True,
                       force_terminal=True, color_system="truecolor")
     console.print(app.screen._compositor.render_update(full=True))
+    plain = [Segment(s.text, s.style.clear_meta_and_links() if s.style else None, s.control)
+             for s in console._record_buffer]  # meta: which widget a click lands on, not drawn
+    console._record_buffer[:] = list(Segment.simplify(plain))
     return console.export_text(styles=True)
 
 
@@ -119,7 +147,8 @@ def plain_textual(monkeypatch) -> None:
             monkeypatch.setattr(module, "same", lambda a, b: False)
 
 
-@pytest.mark.parametrize("address", ["recurrence/track", "attention/qkv", "lstm/gru", "seq2seq/matrix"])
+@pytest.mark.parametrize("address", ["recurrence/track", "attention/qkv", "attention/positions", "lstm/gru",
+                                     "seq2seq/matrix"])
 async def test_a_figure_after_keys_draws_what_textual_draws_without_the_shortcuts(address, monkeypatch):
     """Skipped updates and layouts must not leave anything stale: press keys there and back, then
     compare with an app opened in the resulting state with every shortcut turned off."""

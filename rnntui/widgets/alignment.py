@@ -10,7 +10,7 @@ import math
 from typing import Sequence
 
 from rich.text import Text
-from rnntui.widgets.quiet import Static, repaint, same
+from rnntui.widgets.quiet import Static, compact, repaint, same
 
 from rnntui.widgets.cells import cell_len, fit
 from rnntui.widgets.tints import BAD
@@ -146,5 +146,5 @@ class AlignmentMatrix(Static):
         weights, current, cols, rows, corner = self.spec
         height = self.size.height or None
         spaced = height is not None and height >= 2 * len(weights) + 1
-        return matrix_text(weights, current, cols, rows, height=height, corner=corner, cell=self.cell,
-                           spaced=spaced)
+        return compact(matrix_text(weights, current, cols, rows, height=height, corner=corner, cell=self.cell,
+                                   spaced=spaced))

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, fit
-from rnntui.widgets.quiet import repaint, same
+from rnntui.widgets.quiet import compact, repaint, same
 
 FILLS = ("█", "▓", "░", "▒")
 
@@ -137,4 +137,4 @@ class GateBar(Widget):
         return len(self.lines(width))
 
     def render(self) -> Text:
-        return Text("\n").join(self.lines(self.content_size.width))
+        return compact(Text("\n").join(self.lines(self.content_size.width)))

@@ -13,6 +13,8 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
+from rnntui.widgets.quiet import compact
+
 
 class Lines(Widget):
     _strips: tuple | None = None
@@ -33,7 +35,7 @@ class Lines(Widget):
         base = self.rich_style
         if self._strips is None or self._strips[0] != (width, height, base):
             console = self.app.console
-            strips = [Strip(Segment.apply_style(line.render(console), base)).adjust_cell_length(width, base)
+            strips = [Strip(Segment.apply_style(compact(line).render(console), base)).adjust_cell_length(width, base)
                       for line in self.lines(width, height)[:height]]
             self._strips = ((width, height, base), strips)
         strips = self._strips[1]

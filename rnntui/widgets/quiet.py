@@ -13,7 +13,7 @@ Passing `layout=True` or `layout=False` explicitly does what Textual does.
 """
 from __future__ import annotations
 
-from rich.text import Text
+from rich.text import Span, Text
 from textual.widgets import Static as _TextualStatic
 
 _UNSET = object()
@@ -29,6 +29,26 @@ def content_key(content) -> tuple | None:
         return ("text", content.plain, tuple(content.spans), content.style, content.justify, content.overflow,
                 content.no_wrap, content.end, content.tab_size)
     return None
+
+
+def compact(text: Text) -> Text:
+    """The same text with each run of neighbouring equal-style spans made one span (in place).
+
+    Pictures built a character at a time (bars, grids) carry a span per character, and Textual
+    converts a Text span by span at every render; only spans next to each other in the list are
+    joined, so the order in which overlapping styles apply does not change."""
+    spans = text.spans
+    if len(spans) < 2:
+        return text
+    out = [spans[0]]
+    for span in spans[1:]:
+        last = out[-1]
+        if span.start == last.end and span.style == last.style:
+            out[-1] = Span(last.start, span.end, last.style)
+        else:
+            out.append(span)
+    text.spans = out
+    return text
 
 
 def _auto(scalar) -> bool:
@@ -91,6 +111,8 @@ class Static(_TextualStatic):
     _shown_key: tuple | None | object = _UNSET
 
     def update(self, content="", *, layout: bool | None = None) -> None:
+        if isinstance(content, Text):
+            compact(content)
         key = content_key(content)
         if layout is not None:
             self._shown_key = key if key is not None else _UNSET

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from rnntui.i18n import _
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import compact, same
 from rnntui.widgets.tints import BLUE, CYAN, HIGHLIGHT, style
 
 ODD, EVEN = style(CYAN), style(BLUE)
@@ -74,4 +74,4 @@ class ShareBar(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        return share_text(*self.spec, self.size.width, self.rows)
+        return compact(share_text(*self.spec, self.size.width, self.rows))

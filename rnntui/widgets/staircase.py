@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import compact, same
 from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
 
 LINK = style(CYAN)
@@ -100,4 +100,4 @@ class Staircase(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        return staircase_text(*self.spec, self.size.width, self.size.height)
+        return compact(staircase_text(*self.spec, self.size.width, self.size.height))

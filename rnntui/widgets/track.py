@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
+from rnntui.widgets.quiet import compact
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
 INNER = 6  # terminal cells inside a box: fits "-0.380", or three CJK characters
@@ -141,4 +142,4 @@ class TokenTrack(Widget):
             return Text()
         n = max(len(r.cells) for r in self.rows)
         inner = box_size(n, self.content_size.width, 0, len(self.rows))[0]
-        return track_text(self.rows, self.current, inner=inner, pad=self.pad, span=self.span)
+        return compact(track_text(self.rows, self.current, inner=inner, pad=self.pad, span=self.span))

@@ -16,7 +16,7 @@ from textual.widget import Widget
 
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import compact, same
 from rnntui.widgets.tints import GOOD, WARN
 
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
@@ -140,4 +140,4 @@ class WallclockGrid(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        return grid_text(self.busy, self.now, self.tally, self.size.width, self.size.height, self.lane)
+        return compact(grid_text(self.busy, self.now, self.tally, self.size.width, self.size.height, self.lane))
