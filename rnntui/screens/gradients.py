@@ -7,7 +7,7 @@ from rnntui.widgets.quiet import Static
 from rnntui.figure import Figure
 from rnntui.figures.gradients import (FACTORS_N, LAST_T, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
                                       HopState, ProductState)
-from rnntui.fmt import pct, sci, vector
+from rnntui.fmt import at_hop, pct, sci, vector
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
@@ -16,11 +16,6 @@ from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack
 
 SLOPE = {"tanh": "tanh'", "relu": "relu'"}
-
-
-def at_hop(hop: int | None) -> str:
-    """Where something first happens along a chain: hop 189, or never (in the current language)."""
-    return _("never") if hop is None else _("hop {k}").format(k=hop)
 
 
 class HopView(FigureView):

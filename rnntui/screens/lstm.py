@@ -7,12 +7,11 @@ from rnntui.figures.lstm import (LAST_T, PATH_HOPS, REPEATS, BiasState, CellStat
 from rnntui.fmt import count, paren, pct, small
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.screens.recurrence import upto
 from rnntui.widgets.gatebar import GateBar, Segment
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED, style
-from rnntui.widgets.track import Row, TokenTrack
+from rnntui.widgets.track import Row, TokenTrack, upto
 
 KEPT, WRITTEN, DISCARDED = style(GREEN), style(BLUE), style(RED)
 

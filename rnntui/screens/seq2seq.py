@@ -10,8 +10,8 @@ from rnntui.figures.seq2seq import (EVERY, ORDER, MatrixState, ScoringState, Vis
 from rnntui.fmt import pct, progress_bar
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.alignment import STRONG, WEAK, AlignmentMatrix, bars_text
-from rnntui.widgets.cells import cell_len, fit
+from rnntui.widgets.alignment import AlignmentMatrix, bars_text, legend
+from rnntui.widgets.cells import aligned, cell_len, fit
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BAD, BLUE, GOOD, GREY, HIGHLIGHT, ORANGE
@@ -19,17 +19,6 @@ from rnntui.widgets.tints import BAD, BLUE, GOOD, GREY, HIGHLIGHT, ORANGE
 COLOURS = {"additive": BLUE, "dot": ORANGE, "none": GREY}
 LIVE_STATUS = {"training": N_("training {scoring} live"), "stopped": N_("stopped {scoring} live"),
                "trained": N_("trained {scoring} live"), "failed": N_("failed {scoring} live")}
-
-
-def legend() -> str:
-    return _("# α > {strong}   + α > {weak}   . smaller").format(strong=STRONG, weak=WEAK)
-
-
-def labels(*words: str) -> list[str]:
-    """Translated labels padded to one width (in cells), plus a space."""
-    shown = [_(w) for w in words]
-    width = max(cell_len(w) for w in shown) + 1
-    return [fit(w, width) for w in shown]
 
 
 def shift_line(r, k: int) -> str:
@@ -72,7 +61,7 @@ class MatrixView(FigureView):
             self.query_one(AlignmentMatrix).show(r.alignment, k, list(letters(r.x)), rows, corner=" k y ŷ")
 
         seqs = Text()
-        names = labels(N_("input x"), N_("reversed"), N_("output ŷ"))
+        names = aligned((_("input x"), _("reversed"), _("output ŷ")))
         for name, tokens in zip(names, (r.x, r.target)):
             seqs.append(name, style="dim")
             seqs.append(letters(tokens) + "\n", style="bold")
@@ -187,7 +176,7 @@ class VisibilityView(FigureView):
         cw = min(max((width - 12) // len(cols), 4), 8)  # characters per position: wider with the room
         lit = [j is not None and (s.mode == "attention" or j == n - 1) for j in cols]
         pic = Text()
-        head = labels(N_("source"), N_("encoder"), N_("decoder"))
+        head = aligned((_("source"), _("encoder"), _("decoder")))
         lead = cell_len(head[0])
         pic.append(head[0], style="dim")
         for j in cols:
@@ -204,7 +193,7 @@ class VisibilityView(FigureView):
                 _("reads every h_j, weighted by α = {n} numbers"))
         pic.append(what.format(n=f"{r.reads:,}") + "\n\n", style="bold")
         bar_w = max(width - 30, 10)
-        names = labels(N_("bottleneck"), N_("attention"))
+        names = aligned((_("bottleneck"), _("attention")))
         for name, shown, value, part in (("bottleneck", names[0], r.bottleneck, r.bars[0]),
                                          ("attention", names[1], r.attention, r.bars[1])):
             style = "bold" if name == s.mode else "dim"

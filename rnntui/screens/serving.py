@@ -10,11 +10,11 @@ from rnntui.figure import Figure
 from rnntui.i18n import N_, _
 from rnntui.figures.serving import CONTEXTS, DECAY_STEPS, N_WAY, CellState, KvState, WaybackState, WindowState
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.cells import cell_len, fit
+from rnntui.widgets.cells import aligned, cell_len, fit
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
-from rnntui.widgets.track import Row, TokenTrack
+from rnntui.widgets.track import Row, TokenTrack, upto
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
@@ -22,15 +22,6 @@ GATE_WORDS = {"f": ("σ", N_("forget gate"), N_("share of c_{t−1} kept")),
               "i": ("σ", N_("input gate"), N_("share of g written")),
               "g": ("tanh", N_("candidate"), N_("what could be written")),
               "o": ("σ", N_("output gate"), N_("share of tanh(c) shown"))}
-
-
-def upto(values: tuple, t: int) -> tuple:
-    """One cell per position: the value where it exists, None (a dashed cell) after t."""
-    return tuple(v if i <= t else None for i, v in enumerate(values))
-
-
-def vector(values) -> str:
-    return " ".join(f"{v:+.3f}" for v in values)
 
 
 class SizedView(FigureView):
@@ -152,13 +143,12 @@ class KvView(SizedView):
     def show(self, s: KvState) -> None:
         r = s.readings()
         n = fmt.grouped(s.context)
-        names = (_("KV cache"), _("recurrent state"))
-        w = max(cell_len(name) for name in names) + 1  # the two products start in one column
+        names = aligned((_("KV cache"), _("recurrent state")))  # the two products start in one column
         self.query_one("#kv", Readouts).show([
-            (fit(names[0], w) + _("2 (K,V)·{layers} layers·{kv_width} wide·{n} tokens·{b} B =").format(
+            (names[0] + _("2 (K,V)·{layers} layers·{kv_width} wide·{n} tokens·{b} B =").format(
                 layers=r.layers, kv_width=r.kv_width, n=n, b=r.dtype_bytes), fmt.binary_bytes(r.kv_bytes))])
         self.query_one("#state", Readouts).show([
-            (fit(names[1], w) + _("{layers} layers·{width} wide·{b} B =").format(
+            (names[1] + _("{layers} layers·{width} wide·{b} B =").format(
                 layers=r.layers, width=r.width, b=r.dtype_bytes), fmt.binary_bytes(r.state_bytes)),
             (_("at any context"), "")], sep="  ")
         gqa = ("" if s.gqa == "1" else "   " + _("gqa {g}: ÷{g} of {full}").format(
@@ -216,12 +206,11 @@ class WaybackView(SizedView):
     def show(self, s: WaybackState) -> None:
         r, t = s.readings(), s.step
         wide = self.wide
-        names = (_("parallel"), _("recurrent"))
-        how = (_("= row t of the masked matrix · V"), "= φ(q_t)ᵀS_t / φ(q_t)ᵀz_t")
-        nw, hw = max(map(cell_len, names)) + 1, max(map(cell_len, how)) + 4  # the two vectors in one column
+        names = aligned((_("parallel"), _("recurrent")))  # the two vectors start in one column
+        how = aligned((_("= row t of the masked matrix · V"), "= φ(q_t)ᵀS_t / φ(q_t)ᵀz_t"), 4)
         self.query_one("#outs", Readouts).show([
-            (fit(names[0], nw) + f"out_{t}" + ("  " + fit(how[0], hw) if wide else ""), vector(r.out_parallel)),
-            (fit(names[1], nw) + f"out_{t}" + ("  " + fit(how[1], hw) if wide else ""), vector(r.out_recurrent)),
+            (names[0] + f"out_{t}" + ("  " + how[0] if wide else ""), fmt.signed_vector(r.out_parallel)),
+            (names[1] + f"out_{t}" + ("  " + how[1] if wide else ""), fmt.signed_vector(r.out_recurrent)),
             (_("largest |difference|"), _("{diff} (rounding)").format(diff=fmt.sci(r.diff)))], sep="\n")
         gated = (_("plain") if s.gamma >= 1 else _("gated")) if not wide else (
             _("plain linear attention") if s.gamma >= 1 else _("gated, RetNet-style (Mamba: γ_t from the input)"))

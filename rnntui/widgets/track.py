@@ -25,6 +25,13 @@ class Row:
     faint: tuple[int, ...] = ()  # positions drawn dashed and dim, value shown
 
 
+def upto(values, t: int, n: int | None = None) -> tuple:
+    """One cell per position (n of them, or one per value): the value where it exists, None (a
+    dashed cell) after t."""
+    n = len(values) if n is None else n
+    return tuple(values[i] if i <= t else None for i in range(n))
+
+
 def _fmt(value) -> str:
     if isinstance(value, str):
         return cut(value, INNER)
