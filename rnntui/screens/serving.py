@@ -1,7 +1,6 @@
 """T8 `serving`: what attention costs at serving time, and the way back to a fixed state."""
 from __future__ import annotations
 
-from rich.text import Text
 from textual.containers import Horizontal
 from rnntui.widgets.quiet import Static
 
@@ -11,17 +10,15 @@ from rnntui.i18n import N_, _
 from rnntui.figures.serving import CONTEXTS, DECAY_STEPS, N_WAY, CellState, KvState, WaybackState, WindowState
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.cells import aligned, cell_len, fit
+from rnntui.widgets.cellsheet import sheet_text
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack, upto
+from rnntui.widgets.wayback import masked_matrix_text, state_text
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
-GATE_WORDS = {"f": ("σ", N_("forget gate"), N_("share of c_{t−1} kept")),
-              "i": ("σ", N_("input gate"), N_("share of g written")),
-              "g": ("tanh", N_("candidate"), N_("what could be written")),
-              "o": ("σ", N_("output gate"), N_("share of tanh(c) shown"))}
 
 
 class SizedView(FigureView):
@@ -39,40 +36,6 @@ class SizedView(FigureView):
 
 
 # -- F22 ------------------------------------------------------------------------------------------
-def cell_sheet(s: CellState, wide: bool) -> Text:
-    """The cell's formulas with this step's values in them."""
-    r, t = s.readings(), s.step
-    v = r.terms
-    prev = f"_{t - 1}" if t else "_{−1}"
-    out = Text()
-    out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.paren(v['h_prev'], 4)}   c{prev} = {fmt.paren(v['c_prev'], 4)}")
-    out.append(f"   a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
-    if wide:
-        for g in ("f", "i", "g", "o"):
-            squash, name, meaning = GATE_WORDS[g]
-            W, U, b = r.weights[g]
-            out.append(f"{g} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
-                       f" = {squash}({v['a_' + g]:+.4f}) = ")
-            out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
-            out.append("   " + _("{gate}: {meaning}").format(gate=_(name), meaning=_(meaning)) + "\n", style="dim")
-    else:
-        for pair in (("f", "i"), ("g", "o")):
-            for k, g in enumerate(pair):
-                squash = GATE_WORDS[g][0]
-                out.append(("    " if k else "") + f"{g} = {squash}({v['a_' + g]:+.4f}) = ")
-                out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
-            out.append("\n")
-    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)}"
-               + (f" = {fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}" if wide else "") + " = ")
-    out.append(f"{v['c']:.4f}", style="bold")
-    out.append("   " + _("kept + written") + "\n" if wide else "\n", style="dim")
-    out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.paren(v['c'], 4)}) = {v['o']:.4f}·{fmt.paren(v['tanh_c'], 4)} = ")
-    out.append(f"{v['h']:.4f}", style="bold")
-    if wide:
-        out.append("   " + _("c is the memory; h is what is shown"), style="dim")
-    return out
-
-
 class SheetView(SizedView):
     def compose(self):
         with Horizontal(id="cell-row"):
@@ -84,7 +47,7 @@ class SheetView(SizedView):
         r, t = s.readings(), s.step
         self.query_one(TokenTrack).show((Row("c", upto(r.c, t), "─"), Row("h", upto(r.h, t), "→"),
                                          Row("x", r.tokens)), t)
-        self.query_one("#sheet", Static).update(cell_sheet(s, self.wide))
+        self.query_one("#sheet", Static).update(sheet_text(r.terms, r.weights, t, self.wide))
         steps = tuple(float(k) for k in range(t + 1))
         self.query_one(Plot).show(PlotSpec(
             series=(Series(steps, r.c[: t + 1], _("c_t (cell state)"), GREEN),
@@ -170,27 +133,6 @@ class KvView(SizedView):
 
 
 # -- the way back -----------------------------------------------------------------------------------
-def matrix_text(rows, t: int) -> Text:
-    """The masked matrix, rows normalised; row t reversed and marked ▸, the zeros above the diagonal as ·."""
-    out = Text()
-    out.append("   " + _("masked n×n matrix (how it trains), rows normalised") + "\n", style="bold")
-    for i, row in enumerate(rows):
-        mark = "▸" if i == t else " "
-        out.append(f"{mark}{i:>2} ", style="bold" if i == t else "dim")
-        line = " ".join("  ·  " if j > i else f"{w:.3f}" for j, w in enumerate(row))
-        out.append(line + "\n", style="bold reverse" if i == t else "")
-    return out
-
-
-def state_text(S, z, t: int) -> Text:
-    out = Text()
-    out.append(_("state {S} (d×d) and {z} (d): all that is kept").format(S=f"S_{t}", z=f"z_{t}") + "\n", style="bold")
-    for row, zi in zip(S, z):
-        out.append(" ".join(f"{v:+7.2f}" for v in row))
-        out.append(f"   {zi:6.2f}\n", style="dim")
-    return out
-
-
 class WaybackView(SizedView):
     def compose(self):
         yield Readouts(id="outs")
@@ -232,7 +174,7 @@ class WaybackView(SizedView):
         tall = self.has_class("-tall")
         self.query_one("#wb-grids").display = tall
         if tall:
-            self.query_one("#matrix", Static).update(matrix_text(r.matrix, t))
+            self.query_one("#matrix", Static).update(masked_matrix_text(r.matrix, t))
             self.query_one("#state", Static).update(state_text(r.S, r.z, t))
         self.query_one("#family", Readouts).show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
         n = tuple(float(k) for k in r.recall_n)
