@@ -7,19 +7,11 @@ from rnntui.figures.lstm import (LAST_T, PATH_HOPS, REPEATS, BiasState, CellStat
 from rnntui.fmt import count, paren, pct, small
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.gatebar import GateBar, Segment
+from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
-from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED, style
-from rnntui.widgets.track import Row, TokenTrack, upto
-
-KEPT, WRITTEN, DISCARDED = style(GREEN), style(BLUE), style(RED)
-
-
-def update_segments(part: tuple[float, float, float], kept: str, written: str, discarded: str) -> list[Segment]:
-    """One update as a bar: the (kept, written, discarded) lengths with their labels."""
-    return [Segment(part[0], kept, KEPT, "█"), Segment(part[1], written, WRITTEN, "▓"),
-            Segment(part[2], discarded, DISCARDED, "░")]
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
+from rnntui.widgets.track import TokenTrack, cell_rows
 
 
 def lengths(part: dict) -> tuple[float, float, float]:
@@ -42,8 +34,7 @@ class CellView(FigureView):
     def show(self, s: CellState) -> None:
         r, t = s.readings(), s.step
         now = r.now
-        self.query_one(TokenTrack).show((Row("c", upto(r.c_all, t), "─"), Row("h", upto(r.h_all, t), "→"),
-                                         Row("x", r.tokens)), t)
+        self.query_one(TokenTrack).show(cell_rows(r.c_all, r.h_all, r.tokens, t), t)
         c_prev = paren(now.c_prev) if t else "0"
         before = f"c_{t - 1}" if t else "c_{−1}"
         self.query_one("#gates", Readouts).show([

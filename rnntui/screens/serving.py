@@ -14,7 +14,7 @@ from rnntui.widgets.cellsheet import sheet_text
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
-from rnntui.widgets.track import Row, TokenTrack, upto
+from rnntui.widgets.track import Row, TokenTrack, cell_rows
 from rnntui.widgets.wayback import masked_matrix_text, state_text
 
 WIDE = 150  # at least this many columns: pictures side by side
@@ -45,8 +45,7 @@ class SheetView(SizedView):
 
     def show(self, s: CellState) -> None:
         r, t = s.readings(), s.step
-        self.query_one(TokenTrack).show((Row("c", upto(r.c, t), "─"), Row("h", upto(r.h, t), "→"),
-                                         Row("x", r.tokens)), t)
+        self.query_one(TokenTrack).show(cell_rows(r.c, r.h, r.tokens, t), t)
         self.query_one("#sheet", Static).update(sheet_text(r.terms, r.weights, t, self.wide))
         steps = tuple(float(k) for k in range(t + 1))
         self.query_one(Plot).show(PlotSpec(
