@@ -14,10 +14,6 @@ from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
 from rnntui.widgets.track import TokenTrack, cell_rows
 
 
-def lengths(part: dict) -> tuple[float, float, float]:
-    return part["kept"], part["written"], part["discarded"]
-
-
 class CellView(FigureView):
     TRACK_ROWS = 13  # the track (10 rows) and three lines of readouts; the plot only shows below them
 
@@ -137,12 +133,11 @@ class GruView(FigureView):
 
     def show(self, s: GruState) -> None:
         r = s.readings()
-        self.query_one("#bar-lstm", GateBar).show(
-            update_segments(lengths(r.lstm), _("keep f"), _("write i"), _("discard")), scale=2.0,
-            suffix=f"c_t {r.lstm['c']:.2f}")
-        self.query_one("#bar-gru", GateBar).show(
-            update_segments(lengths(r.gru), _("keep f"), _("write 1−f"), _("discard")), scale=2.0,
-            suffix=f"h_t {r.gru['h']:.2f}")
+        for cell, part, write, state in (("lstm", r.lstm, _("write i"), f"c_t {r.lstm['c']:.2f}"),
+                                         ("gru", r.gru, _("write 1−f"), f"h_t {r.gru['h']:.2f}")):
+            lengths = part["kept"], part["written"], part["discarded"]
+            self.query_one(f"#bar-{cell}", GateBar).show(
+                update_segments(lengths, _("keep f"), write, _("discard")), scale=2.0, suffix=state)
         self.query_one("#sum", Readouts).show([
             (_("keep + write:  LSTM f + i ="), f"{r.lstm_sum:.2f}"), ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
         self.query_one(Plot).show(PlotSpec(
