@@ -48,9 +48,22 @@ def vector(values) -> str:
     return "(" + ", ".join(f"{x:g}" if float(x).is_integer() else f"{x:.2f}" for x in values) + ")"
 
 
+def short_vector(values, digits: int = 2, most: int = 5) -> str:
+    """(a, b, c) — at most `most` entries, then …; digits 0: as short as the number allows."""
+    shown = [sci(v) if digits == 0 else fixed(v, digits) for v in values[:most]]
+    return "(" + ", ".join(shown) + (", …" if len(values) > most else "") + ")"
+
+
+def signed_vector(values) -> str:
+    """A vector's entries with their signs, three decimals, space apart: +0.412 -0.108 +0.031."""
+    return " ".join(f"{v:+.3f}" for v in values)
+
+
 def at_hop(hop: int | None) -> str:
-    """Where something first happens along a chain: hop 189, or never."""
-    return "never" if hop is None else f"hop {hop}"
+    """Where something first happens along a chain: hop 189, or never (in the current language)."""
+    from rnntui.i18n import _
+
+    return _("never") if hop is None else _("hop {k}").format(k=hop)
 
 
 def count(n: float) -> str:

@@ -431,7 +431,8 @@ def test_grid_snapshot_80x24(snap_compare):
 
 def test_small_text_at_80_columns_one_thread_and_h_t_minus_1():
     from rnntui.render import render
-    from rnntui.screens.parallel import ParallelScreen, timing_status
+    from rnntui.screens.parallel import ParallelScreen
+    from rnntui.widgets.timing import timing_status
     timing = render(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(), "txt", (80, 24))
     assert "~10 s)" in timing  # the status line is whole at 80 columns
     grid = render(ParallelScreen, ParallelScreen.figure_by_id("grid"), GridState(), "txt", (80, 24))

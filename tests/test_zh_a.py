@@ -21,7 +21,8 @@ from babel.messages.pofile import read_po  # noqa: E402
 ROOT = Path(i18n.__file__).parent
 PARTS = ROOT / "locale" / "zh" / "LC_MESSAGES" / "rnntui.po"  # the catalogue these topics were translated into
 TOPICS = ("recurrence", "gradients", "lstm")
-SOURCES = [ROOT / kind / f"{t}.py" for kind in ("figures", "screens") for t in TOPICS]
+SOURCES = [ROOT / kind / f"{t}.py" for kind in ("figures", "screens") for t in TOPICS] + [
+    ROOT / "screens" / "gradients_training.py", ROOT / "fmt.py"]  # at_hop's words are in fmt.py
 SCREENS = (RecurrenceScreen, GradientsScreen, LstmScreen)
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[a-z]|%[sr]")
 

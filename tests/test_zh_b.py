@@ -21,9 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PARTS = ROOT / "rnntui" / "locale" / "zh" / "LC_MESSAGES" / "rnntui.po"  # the catalogue these topics were translated into
 TOPICS = ("seq2seq", "attention", "parallel")
 SOURCES = [ROOT / "rnntui" / p for p in (
-    "screens/seq2seq.py", "screens/attention.py", "screens/parallel.py",
+    "screens/seq2seq.py", "screens/attention.py", "screens/attention_layer.py", "screens/parallel.py",
     "figures/seq2seq.py", "figures/attention.py", "figures/parallel.py",
-    "widgets/wallclock.py", "widgets/sharebar.py", "engine/block.py")]
+    "widgets/wallclock.py", "widgets/sharebar.py", "widgets/alignment.py", "widgets/visibility.py",
+    "widgets/timing.py", "engine/block.py")]
 
 
 def parts_catalogue():

@@ -64,7 +64,8 @@ def test_half_of_a_wide_character_covered_leaves_a_space_not_a_broken_row():
 # -- the catalogue: every msgid of group c's files has a Chinese msgstr ------------------------------------
 PARTS = ROOT / "rnntui" / "locale" / "zh" / "LC_MESSAGES" / "rnntui.po"  # the catalogue these topics were translated into
 SOURCES = ["rnntui/figures/memory.py", "rnntui/figures/serving.py", "rnntui/screens/memory.py",
-           "rnntui/screens/serving.py", "rnntui/labs.py", "rnntui/serve.py", "rnntui/widgets/plot.py"]
+           "rnntui/screens/serving.py", "rnntui/widgets/cellsheet.py", "rnntui/widgets/wayback.py", "rnntui/labs.py",
+           "rnntui/serve.py", "rnntui/widgets/plot.py"]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 

@@ -1,26 +1,20 @@
-"""T2 `gradients`: why gradients die in the loop, on a log axis."""
+"""T2 `gradients`: why gradients die in the loop, on a log axis. The views of clipping and of BPTT in 64
+dimensions are in gradients_training.py."""
 from __future__ import annotations
-
-from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure
 from rnntui.figures.gradients import (FACTORS_N, LAST_T, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
                                       HopState, ProductState)
-from rnntui.fmt import pct, sci, vector
+from rnntui.fmt import at_hop, sci
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.screens.gradients_training import BpttView, ClipView
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
-from rnntui.widgets.table import table_text
-from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
+from rnntui.widgets.tints import BLUE, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack
 
 SLOPE = {"tanh": "tanh'", "relu": "relu'"}
-
-
-def at_hop(hop: int | None) -> str:
-    """Where something first happens along a chain: hop 189, or never (in the current language)."""
-    return _("never") if hop is None else _("hop {k}").format(k=hop)
 
 
 class HopView(FigureView):
@@ -140,66 +134,6 @@ class ProductView(FigureView):
         if r.seed_end is not None:
             lines.append((_("seed ≠ ours: {why}").format(why=_(r.seed_end.why)), ""))
         self.query_one("#means", Readouts).show(lines, sep="\n")
-
-
-class ClipView(FigureView):
-    def compose(self):
-        yield Plot()
-        yield Readouts(id="big")
-        yield Readouts(id="small")
-
-    def show(self, s: ClipState) -> None:
-        r, v = s.readings(), s.readings().vanishing
-        lo, hi = r.curve_before[0], r.curve_before[-1]
-        self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.curve_before, r.curve_before, _("no clipping"), GREY),
-                    Series(r.curve_before, r.curve_after, _("clipped"), ORANGE),
-                    Series((r.norm,), (r.clipped_norm,), _("exploding g"), RED, marker="●", scatter=True),
-                    Series((v.norm,), (v.clipped_norm,), _("vanishing g"), BLUE, marker="●", scatter=True)),
-            lines=(Line(s.threshold, _("threshold {value}").format(value=f"{s.threshold:g}"), ORANGE, dashed=True),),
-            xlim=(lo, hi), ylim=(lo, hi), log_x=True, log_y=True,
-            xlabel=_("‖g‖ before clipping (log)"), legend="below",
-        ))
-        norm, threshold = f"{r.norm:.1f}", f"{s.threshold:g}"
-        rule = (_("exploding ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} =") if r.clips
-                else _("exploding ‖g‖ {norm} < {threshold}: scale")).format(norm=norm, threshold=threshold)
-        self.query_one("#big", Readouts).show([
-            (rule, f"{r.scale:.4g}"), (_("after"), f"{r.clipped_norm:.2f}"),
-            ("\n  g " + vector(r.g) + " →", vector(r.clipped)), (_("same direction"), "")])
-        self.query_one("#small", Readouts).show([
-            (_("vanishing ‖g‖ {norm} < {threshold}: scale").format(norm=f"{v.norm:.2e}", threshold=threshold),
-             f"{v.scale:g}"),
-            (_("after"), f"{v.clipped_norm:.2e}" + (" " + _("unchanged") if v.scale == 1 else ""))])
-
-
-class BpttView(FigureView):
-    COLORS = {"0.5": GREEN, "1.0": BLUE, "1.5": ORANGE}
-
-    def compose(self):
-        yield Plot()
-        yield Static(id="table")
-        yield Readouts(id="seed")
-
-    def show(self, s: BpttState) -> None:
-        r = s.readings()
-        self.query_one(Plot).show(PlotSpec(
-            series=tuple(Series(r.distances, v, f"c={c}" + (" ◂" if c == s.c else ""), self.COLORS[c])
-                         for c, v in r.relative_norms.items()),
-            lines=(Line(1.0, "×1", GREY, dashed=True, align="right"),),
-            cursor=s.distance, xlim=(0, r.T), log_y=True,
-            xlabel=_("distance T − t from the loss"), legend="below",
-        ))
-        header = (f"‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖, {s.act}", *(_("at {d}").format(d=d) for d in BpttState.TABLE),
-                  _("cursor {d}").format(d=s.distance))
-        rows = [(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(v) for v in row.values()), sci(r.at_cursor[c]))
-                for c, row in r.table.items()]
-        self.query_one("#table", Static).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
-                                                           right=range(1, len(header))))
-        seed = r.seed_c15_at_40
-        self.query_one("#seed", Readouts).display = seed is not None
-        if seed is not None:
-            self.query_one("#seed", Readouts).show([(_("seed: c=1.5 at 40 keeps {seed}, ours {ours}: {why}").format(
-                seed=pct(seed.value), ours=pct(r.table["1.5"]["40"], 2), why=_(seed.why)), "")])
 
 
 class GradientsScreen(TopicScreen):

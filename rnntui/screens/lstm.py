@@ -7,24 +7,11 @@ from rnntui.figures.lstm import (LAST_T, PATH_HOPS, REPEATS, BiasState, CellStat
 from rnntui.fmt import count, paren, pct, small
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.screens.recurrence import upto
-from rnntui.widgets.gatebar import GateBar, Segment
+from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
-from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED, style
-from rnntui.widgets.track import Row, TokenTrack
-
-KEPT, WRITTEN, DISCARDED = style(GREEN), style(BLUE), style(RED)
-
-
-def update_segments(part: tuple[float, float, float], kept: str, written: str, discarded: str) -> list[Segment]:
-    """One update as a bar: the (kept, written, discarded) lengths with their labels."""
-    return [Segment(part[0], kept, KEPT, "█"), Segment(part[1], written, WRITTEN, "▓"),
-            Segment(part[2], discarded, DISCARDED, "░")]
-
-
-def lengths(part: dict) -> tuple[float, float, float]:
-    return part["kept"], part["written"], part["discarded"]
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
+from rnntui.widgets.track import TokenTrack, cell_rows
 
 
 class CellView(FigureView):
@@ -43,8 +30,7 @@ class CellView(FigureView):
     def show(self, s: CellState) -> None:
         r, t = s.readings(), s.step
         now = r.now
-        self.query_one(TokenTrack).show((Row("c", upto(r.c_all, t), "─"), Row("h", upto(r.h_all, t), "→"),
-                                         Row("x", r.tokens)), t)
+        self.query_one(TokenTrack).show(cell_rows(r.c_all, r.h_all, r.tokens, t), t)
         c_prev = paren(now.c_prev) if t else "0"
         before = f"c_{t - 1}" if t else "c_{−1}"
         self.query_one("#gates", Readouts).show([
@@ -147,12 +133,11 @@ class GruView(FigureView):
 
     def show(self, s: GruState) -> None:
         r = s.readings()
-        self.query_one("#bar-lstm", GateBar).show(
-            update_segments(lengths(r.lstm), _("keep f"), _("write i"), _("discard")), scale=2.0,
-            suffix=f"c_t {r.lstm['c']:.2f}")
-        self.query_one("#bar-gru", GateBar).show(
-            update_segments(lengths(r.gru), _("keep f"), _("write 1−f"), _("discard")), scale=2.0,
-            suffix=f"h_t {r.gru['h']:.2f}")
+        for cell, part, write, state in (("lstm", r.lstm, _("write i"), f"c_t {r.lstm['c']:.2f}"),
+                                         ("gru", r.gru, _("write 1−f"), f"h_t {r.gru['h']:.2f}")):
+            lengths = part["kept"], part["written"], part["discarded"]
+            self.query_one(f"#bar-{cell}", GateBar).show(
+                update_segments(lengths, _("keep f"), write, _("discard")), scale=2.0, suffix=state)
         self.query_one("#sum", Readouts).show([
             (_("keep + write:  LSTM f + i ="), f"{r.lstm_sum:.2f}"), ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
         self.query_one(Plot).show(PlotSpec(

@@ -13,7 +13,7 @@ from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
-from rnntui.widgets.cells import cell_len
+from rnntui.widgets.results import results_text
 from rnntui.widgets.tints import BAD, BLUE, GREEN, GREY, HIGHLIGHT, ORANGE, WARN, style
 
 SOURCE = {"shipped": N_("shipped run"), "cache": N_("your cached run"), "new": N_("just trained"),
@@ -26,28 +26,8 @@ def grid_text(r) -> Text:
     the focused cell's σ(b_f)^T, the closed form the row's measured results meet."""
     entries = {(row["cell"], row["T"]): (acc_at(row["final_acc"], row["reached_100_at"]),
                                          acc_at(row["seed_final"], row["seed_reached"])) for row in r.table}
-    ours_w = {c: max(4, *(cell_len(entries[(c, T)][0]) for T in TS)) for c in CELLS}
-    seed_w = {c: max(4, *(cell_len(entries[(c, T)][1]) for T in TS)) for c in CELLS}
-    out = Text(no_wrap=True, overflow="crop")
-    out.append("T   ", style="bold")
-    for c in CELLS:
-        out.append(f" {c:^{ours_w[c] + seed_w[c] + 2}}", style="bold" if c == r.cell else "")
-    out.append("  " + ("σ(b_f)^T" if r.forget_bias is None else f"σ({r.forget_bias:g})^T"), style="bold")
-    out.append("\n")
-    for T in TS:
-        out.append(f"{T:<4}", style="bold" if T == r.T else "dim")
-        for c in CELLS:
-            ours, seed = entries[(c, T)]
-            out.append(" ")
-            if (c, T) == (r.cell, r.T):
-                out.append(f"▸{ours:>{ours_w[c]}}│{seed:<{seed_w[c]}}", style="bold reverse")
-            else:
-                out.append(f" {ours:>{ours_w[c]}}", style="bold" if ours.startswith("100") else "")
-                out.append(f"│{seed:<{seed_w[c]}}", style="dim")
-        out.append(f"  {sig(r.survival_by_T[T])}", style="bold" if T == r.T else "")
-        if T != TS[-1]:
-            out.append("\n")
-    return out
+    closed = "σ(b_f)^T" if r.forget_bias is None else f"σ({r.forget_bias:g})^T"
+    return results_text(entries, CELLS, TS, (r.cell, r.T), "T", closed, {T: sig(r.survival_by_T[T]) for T in TS})
 
 
 def live_line(live) -> Text:

@@ -7,16 +7,16 @@ from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
-from rnntui.fmt import ms, pct, progress_bar, share_words, si, times
+from rnntui.fmt import pct, share_words, si, times
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.cells import fit
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.sharebar import ShareBar
 from rnntui.widgets.staircase import Staircase
 from rnntui.widgets.table import table_text
-from rnntui.widgets.tints import BAD, BLUE, GREY, ORANGE
+from rnntui.widgets.timing import timing_status, timing_table
+from rnntui.widgets.tints import BLUE, GREY, ORANGE
 from rnntui.widgets.wallclock import Tally, WallclockGrid
 
 
@@ -128,31 +128,6 @@ class CapacityView(FigureView):  # F14
             [("", _("gates choose what stays in the state, not how big it is: doubling n halves every share"))])
 
 
-def timing_status(r, presenting: bool = False) -> Text:
-    out = Text(no_wrap=True, overflow="ellipsis")
-    if r.status == "measuring":
-        done, total, label = r.progress
-        out.append(_("measuring") + " ", style="bold")
-        out.append(f"{_(label)}  ▕{progress_bar(done, total)}▏ {done}/{total}   ")
-        out.append("" if presenting else _("t cancels"), style="dim")
-    elif r.status == "note":
-        failure = getattr(r, "failure", None)
-        out.append(_("the timing lab failed: {message}").format(message=failure) if failure else _(r.note),
-                   style="bold")
-    elif r.status == "problem":
-        out.append(r.note, style=f"bold {BAD}")
-    elif r.status == "unmeasured":
-        out.append(_("not measured here yet"), style="bold")
-        out.append("" if presenting else _(": t runs it (torch, in the background, ~10 s)"))
-    else:
-        m = r.machine
-        threads = (_("1 thread") if m["threads"] == 1 else _("{n} threads")).format(n=m["threads"])
-        out.append(_("measured on {host} {when}, torch {torch}, {threads}").format(
-            host=m["host"], when=m["when"], torch=m["torch"], threads=threads) + "  ")
-        out.append("" if presenting else _("t re-runs"), style="dim")
-    return out
-
-
 class TimingView(FigureView):  # E6
     REDRAW_ON_RESIZE = True  # laid out for its own size
 
@@ -165,21 +140,8 @@ class TimingView(FigureView):  # E6
     def show(self, s: TimingState) -> None:
         r = s.readings()
         gap = "\n\n" if (self.size.height or 0) >= 24 else "\n"
-        table = Text(no_wrap=True, overflow="crop")
-        time_rnn = fit(_("time RNN"), 9, "right")
-        table.append(f"{'T':>5}  {'FLOPs RNN':>9} {'attn':>6} {'RNN/attn':>8}   {time_rnn} "
-                     f"{'attn':>8}   {'GFLOP/s RNN':>11} {'attn':>5}\n", style="dim")
-        for row in r.table:
-            line = f"{row.T:>5}  {si(row.rnn_flops):>9} {si(row.attention_flops):>6} {str(row.flop_ratio):>8}   "
-            if row.rnn_s is not None:
-                line += (f"{ms(row.rnn_s):>9} {ms(row.attention_s):>8}   "
-                         f"{row.rnn_gflop_s:>11.1f} {row.attention_gflop_s:>5.1f}")
-            else:
-                line += f"{'—':>9} {'—':>8}   {'—':>11} {'—':>5}"
-            table.append(line, style="bold reverse" if row.T == s.T else "")
-            table.append(gap if row is not r.table[-1] else "")
         self.query_one("#status", Static).update(timing_status(r, self.presenting))
-        self.query_one("#table", Static).update(table)
+        self.query_one("#table", Static).update(timing_table(r.table, s.T, gap))
         here, seed = r.here, r.seed_laptop
         said = _("RNN does {share},").format(share=share_words(here.flop_ratio)) + " " + (
             _("{speed}; attention runs at {rate}× its FLOP rate").format(

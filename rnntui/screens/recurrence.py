@@ -11,12 +11,7 @@ from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREY, ORANGE
-from rnntui.widgets.track import Row, TokenTrack
-
-
-def upto(values: tuple, t: int) -> tuple:
-    """One cell per position: the value where it exists, None (a dashed cell) after t."""
-    return tuple(values[i] if i <= t else None for i in range(N_TOKENS))
+from rnntui.widgets.track import Row, TokenTrack, upto
 
 
 class TrackView(FigureView):
@@ -28,7 +23,7 @@ class TrackView(FigureView):
 
     def show(self, s: TrackState) -> None:
         r, t = s.readings(), s.step
-        self.query_one(TokenTrack).show((Row("h", upto(r.h, t), "→"), Row("x", r.tokens)), t)
+        self.query_one(TokenTrack).show((Row("h", upto(r.h, t, N_TOKENS), "→"), Row("x", r.tokens)), t)
         prev = paren(r.h_prev) if t else "0"
         self.query_one("#step", Readouts).show([
             (f"h_{t} = tanh({s.w_h:.2f}·{prev} + {s.w_x:.2f}·{paren(r.tokens[t], 1)} + {s.b:.2f}) = tanh({r.z[t]:.3f}) =",
@@ -80,7 +75,7 @@ class ReadoutView(FigureView):
             y_row = upto(tuple(r.outputs.get(i) for i in range(N_TOKENS)), t)
             words = [(_("head"), _("sequence labelling: one output per position")),
                      (_("outputs so far"), _("{n} of {total}").format(n=len(r.outputs), total=N_TOKENS))]
-        self.query_one(TokenTrack).show((Row("ŷ", y_row), Row("h", upto(r.h, t), "→"), Row("x", r.tokens)), t)
+        self.query_one(TokenTrack).show((Row("ŷ", y_row), Row("h", upto(r.h, t, N_TOKENS), "→"), Row("x", r.tokens)), t)
         self.query_one(Readouts).show(words, sep="\n")
 
 

@@ -10,26 +10,16 @@ from rnntui.figures.seq2seq import (EVERY, ORDER, MatrixState, ScoringState, Vis
 from rnntui.fmt import pct, progress_bar
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.alignment import STRONG, WEAK, AlignmentMatrix, bars_text
-from rnntui.widgets.cells import cell_len, fit
+from rnntui.widgets.alignment import AlignmentMatrix, bars_text, legend
+from rnntui.widgets.cells import aligned, fit
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
-from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.readouts import Readouts, spelled
 from rnntui.widgets.tints import BAD, BLUE, GOOD, GREY, HIGHLIGHT, ORANGE
+from rnntui.widgets.visibility import visibility_text
 
 COLOURS = {"additive": BLUE, "dot": ORANGE, "none": GREY}
 LIVE_STATUS = {"training": N_("training {scoring} live"), "stopped": N_("stopped {scoring} live"),
                "trained": N_("trained {scoring} live"), "failed": N_("failed {scoring} live")}
-
-
-def legend() -> str:
-    return _("# α > {strong}   + α > {weak}   . smaller").format(strong=STRONG, weak=WEAK)
-
-
-def labels(*words: str) -> list[str]:
-    """Translated labels padded to one width (in cells), plus a space."""
-    shown = [_(w) for w in words]
-    width = max(cell_len(w) for w in shown) + 1
-    return [fit(w, width) for w in shown]
 
 
 def shift_line(r, k: int) -> str:
@@ -72,10 +62,9 @@ class MatrixView(FigureView):
             self.query_one(AlignmentMatrix).show(r.alignment, k, list(letters(r.x)), rows, corner=" k y ŷ")
 
         seqs = Text()
-        names = labels(N_("input x"), N_("reversed"), N_("output ŷ"))
+        names = aligned((_("input x"), _("reversed"), _("output ŷ")))
         for name, tokens in zip(names, (r.x, r.target)):
-            seqs.append(name, style="dim")
-            seqs.append(letters(tokens) + "\n", style="bold")
+            seqs.append_text(spelled(name, letters(tokens) + "\n"))
         seqs.append(names[2], style="dim")
         for out, ok in zip(r.output, r.right):
             seqs.append(letters([out]), style="bold" if ok else f"bold underline {BAD}")
@@ -119,9 +108,8 @@ def live_text(live, presenting: bool = False) -> Text:
     if live is None:
         out.append("" if presenting else _("t trains this scoring live"), style="dim")
         return out
-    running = live.status == "training"
     out.append(_(LIVE_STATUS.get(live.status, "{scoring}")).format(scoring=live.scoring)
-               + (" · " + _("t stops") if running else "") + "\n", style=HIGHLIGHT)
+               + (" · " + _("t stops") if live.status == "training" else "") + "\n", style=HIGHLIGHT)
     if live.message:
         out.append(live.message, style=BAD)
     elif not live.loaded:
@@ -153,9 +141,8 @@ class ScoringView(FigureView):
         now.append(_("step {step}:").format(step=s.step) + " ", style="bold")
         for sc in ORDER:
             v = r.at[sc]
-            now.append(f"{sc} ", style="dim")
             shown = _("stopped") if v is None else pct(v[1]) if col == 2 else f"{v[0]:.3f}"
-            now.append(shown + "   ", style="bold")
+            now.append_text(spelled(f"{sc} ", shown + "   "))
         now.append("\n" + _("first ≥ 76%:") + " ", style="dim")
         firsts = []
         for sc, f in r.first_at_target.items():  # what the axis shows, and where a longer run ended
@@ -182,38 +169,8 @@ class VisibilityView(FigureView):
         r, n = s.readings(), s.n
         width = max(self.size.width or 76, 40)
         tall = 2 if (self.size.height or 0) >= 24 else 1  # lines per arrow and per bar: more room, bigger
-        room = max((width - 12) // 4, 3)
-        cols = list(range(n)) if n <= room else list(range(room - 2)) + [None, n - 1]  # None: "…"
-        cw = min(max((width - 12) // len(cols), 4), 8)  # characters per position: wider with the room
-        lit = [j is not None and (s.mode == "attention" or j == n - 1) for j in cols]
-        pic = Text()
-        head = labels(N_("source"), N_("encoder"), N_("decoder"))
-        lead = cell_len(head[0])
-        pic.append(head[0], style="dim")
-        for j in cols:
-            pic.append(f"{' …' if j is None else f'x{j + 1}':<{cw}}"[:cw])
-        pic.append("\n" * tall + head[1], style="dim")
-        for j, on in zip(cols, lit):
-            pic.append(f"{' …' if j is None else '[█]' if on else '[░]':<{cw}}", style="bold" if on else "dim")
-        for _line in range(tall):
-            pic.append("\n" + " " * lead)
-            for on in lit:
-                pic.append(f"{' ↓' if on else '':<{cw}}", style="bold")
-        pic.append("\n" + head[2], style="dim")
-        what = (_("reads h_n only: one vector = {n} numbers") if s.mode == "bottleneck" else
-                _("reads every h_j, weighted by α = {n} numbers"))
-        pic.append(what.format(n=f"{r.reads:,}") + "\n\n", style="bold")
-        bar_w = max(width - 30, 10)
-        names = labels(N_("bottleneck"), N_("attention"))
-        for name, shown, value, part in (("bottleneck", names[0], r.bottleneck, r.bars[0]),
-                                         ("attention", names[1], r.attention, r.bars[1])):
-            style = "bold" if name == s.mode else "dim"
-            for line in range(tall):
-                pic.append(shown if line == tall - 1 else " " * cell_len(shown), style=style)
-                pic.append("▇" * max(1, round(bar_w * part)), style=style)
-                pic.append(f" {value:,}\n" if line == tall - 1 else "\n")
-            pic.append("\n" * (tall - 1))
-        self.query_one("#picture", Static).update(pic)
+        self.query_one("#picture", Static).update(visibility_text(n, s.mode, r.reads, (r.bottleneck, r.attention),
+                                                                  r.bars, width, tall))
         lab_b, lab_a = r.lab["numbers"]
         self.query_one("#counts", Readouts).show([
             (_("bottleneck") + " d =", f"{r.bottleneck:,}"),

@@ -1,7 +1,6 @@
 """T8 `serving`: what attention costs at serving time, and the way back to a fixed state."""
 from __future__ import annotations
 
-from rich.text import Text
 from textual.containers import Horizontal
 from rnntui.widgets.quiet import Static
 
@@ -10,27 +9,16 @@ from rnntui.figure import Figure
 from rnntui.i18n import N_, _
 from rnntui.figures.serving import CONTEXTS, DECAY_STEPS, N_WAY, CellState, KvState, WaybackState, WindowState
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.cells import cell_len, fit
+from rnntui.widgets.cells import aligned, cell_len, fit
+from rnntui.widgets.cellsheet import sheet_text
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
-from rnntui.widgets.track import Row, TokenTrack
+from rnntui.widgets.track import Row, TokenTrack, cell_rows
+from rnntui.widgets.wayback import masked_matrix_text, state_text
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
-GATE_WORDS = {"f": ("σ", N_("forget gate"), N_("share of c_{t−1} kept")),
-              "i": ("σ", N_("input gate"), N_("share of g written")),
-              "g": ("tanh", N_("candidate"), N_("what could be written")),
-              "o": ("σ", N_("output gate"), N_("share of tanh(c) shown"))}
-
-
-def upto(values: tuple, t: int) -> tuple:
-    """One cell per position: the value where it exists, None (a dashed cell) after t."""
-    return tuple(v if i <= t else None for i, v in enumerate(values))
-
-
-def vector(values) -> str:
-    return " ".join(f"{v:+.3f}" for v in values)
 
 
 class SizedView(FigureView):
@@ -48,40 +36,6 @@ class SizedView(FigureView):
 
 
 # -- F22 ------------------------------------------------------------------------------------------
-def cell_sheet(s: CellState, wide: bool) -> Text:
-    """The cell's formulas with this step's values in them."""
-    r, t = s.readings(), s.step
-    v = r.terms
-    prev = f"_{t - 1}" if t else "_{−1}"
-    out = Text()
-    out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.paren(v['h_prev'], 4)}   c{prev} = {fmt.paren(v['c_prev'], 4)}")
-    out.append(f"   a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
-    if wide:
-        for g in ("f", "i", "g", "o"):
-            squash, name, meaning = GATE_WORDS[g]
-            W, U, b = r.weights[g]
-            out.append(f"{g} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
-                       f" = {squash}({v['a_' + g]:+.4f}) = ")
-            out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
-            out.append("   " + _("{gate}: {meaning}").format(gate=_(name), meaning=_(meaning)) + "\n", style="dim")
-    else:
-        for pair in (("f", "i"), ("g", "o")):
-            for k, g in enumerate(pair):
-                squash = GATE_WORDS[g][0]
-                out.append(("    " if k else "") + f"{g} = {squash}({v['a_' + g]:+.4f}) = ")
-                out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
-            out.append("\n")
-    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)}"
-               + (f" = {fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}" if wide else "") + " = ")
-    out.append(f"{v['c']:.4f}", style="bold")
-    out.append("   " + _("kept + written") + "\n" if wide else "\n", style="dim")
-    out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.paren(v['c'], 4)}) = {v['o']:.4f}·{fmt.paren(v['tanh_c'], 4)} = ")
-    out.append(f"{v['h']:.4f}", style="bold")
-    if wide:
-        out.append("   " + _("c is the memory; h is what is shown"), style="dim")
-    return out
-
-
 class SheetView(SizedView):
     def compose(self):
         with Horizontal(id="cell-row"):
@@ -91,9 +45,8 @@ class SheetView(SizedView):
 
     def show(self, s: CellState) -> None:
         r, t = s.readings(), s.step
-        self.query_one(TokenTrack).show((Row("c", upto(r.c, t), "─"), Row("h", upto(r.h, t), "→"),
-                                         Row("x", r.tokens)), t)
-        self.query_one("#sheet", Static).update(cell_sheet(s, self.wide))
+        self.query_one(TokenTrack).show(cell_rows(r.c, r.h, r.tokens, t), t)
+        self.query_one("#sheet", Static).update(sheet_text(r.terms, r.weights, t, self.wide))
         steps = tuple(float(k) for k in range(t + 1))
         self.query_one(Plot).show(PlotSpec(
             series=(Series(steps, r.c[: t + 1], _("c_t (cell state)"), GREEN),
@@ -152,13 +105,12 @@ class KvView(SizedView):
     def show(self, s: KvState) -> None:
         r = s.readings()
         n = fmt.grouped(s.context)
-        names = (_("KV cache"), _("recurrent state"))
-        w = max(cell_len(name) for name in names) + 1  # the two products start in one column
+        names = aligned((_("KV cache"), _("recurrent state")))  # the two products start in one column
         self.query_one("#kv", Readouts).show([
-            (fit(names[0], w) + _("2 (K,V)·{layers} layers·{kv_width} wide·{n} tokens·{b} B =").format(
+            (names[0] + _("2 (K,V)·{layers} layers·{kv_width} wide·{n} tokens·{b} B =").format(
                 layers=r.layers, kv_width=r.kv_width, n=n, b=r.dtype_bytes), fmt.binary_bytes(r.kv_bytes))])
         self.query_one("#state", Readouts).show([
-            (fit(names[1], w) + _("{layers} layers·{width} wide·{b} B =").format(
+            (names[1] + _("{layers} layers·{width} wide·{b} B =").format(
                 layers=r.layers, width=r.width, b=r.dtype_bytes), fmt.binary_bytes(r.state_bytes)),
             (_("at any context"), "")], sep="  ")
         gqa = ("" if s.gqa == "1" else "   " + _("gqa {g}: ÷{g} of {full}").format(
@@ -180,27 +132,6 @@ class KvView(SizedView):
 
 
 # -- the way back -----------------------------------------------------------------------------------
-def matrix_text(rows, t: int) -> Text:
-    """The masked matrix, rows normalised; row t reversed and marked ▸, the zeros above the diagonal as ·."""
-    out = Text()
-    out.append("   " + _("masked n×n matrix (how it trains), rows normalised") + "\n", style="bold")
-    for i, row in enumerate(rows):
-        mark = "▸" if i == t else " "
-        out.append(f"{mark}{i:>2} ", style="bold" if i == t else "dim")
-        line = " ".join("  ·  " if j > i else f"{w:.3f}" for j, w in enumerate(row))
-        out.append(line + "\n", style="bold reverse" if i == t else "")
-    return out
-
-
-def state_text(S, z, t: int) -> Text:
-    out = Text()
-    out.append(_("state {S} (d×d) and {z} (d): all that is kept").format(S=f"S_{t}", z=f"z_{t}") + "\n", style="bold")
-    for row, zi in zip(S, z):
-        out.append(" ".join(f"{v:+7.2f}" for v in row))
-        out.append(f"   {zi:6.2f}\n", style="dim")
-    return out
-
-
 class WaybackView(SizedView):
     def compose(self):
         yield Readouts(id="outs")
@@ -216,12 +147,11 @@ class WaybackView(SizedView):
     def show(self, s: WaybackState) -> None:
         r, t = s.readings(), s.step
         wide = self.wide
-        names = (_("parallel"), _("recurrent"))
-        how = (_("= row t of the masked matrix · V"), "= φ(q_t)ᵀS_t / φ(q_t)ᵀz_t")
-        nw, hw = max(map(cell_len, names)) + 1, max(map(cell_len, how)) + 4  # the two vectors in one column
+        names = aligned((_("parallel"), _("recurrent")))  # the two vectors start in one column
+        how = aligned((_("= row t of the masked matrix · V"), "= φ(q_t)ᵀS_t / φ(q_t)ᵀz_t"), 4)
         self.query_one("#outs", Readouts).show([
-            (fit(names[0], nw) + f"out_{t}" + ("  " + fit(how[0], hw) if wide else ""), vector(r.out_parallel)),
-            (fit(names[1], nw) + f"out_{t}" + ("  " + fit(how[1], hw) if wide else ""), vector(r.out_recurrent)),
+            (names[0] + f"out_{t}" + ("  " + how[0] if wide else ""), fmt.signed_vector(r.out_parallel)),
+            (names[1] + f"out_{t}" + ("  " + how[1] if wide else ""), fmt.signed_vector(r.out_recurrent)),
             (_("largest |difference|"), _("{diff} (rounding)").format(diff=fmt.sci(r.diff)))], sep="\n")
         gated = (_("plain") if s.gamma >= 1 else _("gated")) if not wide else (
             _("plain linear attention") if s.gamma >= 1 else _("gated, RetNet-style (Mamba: γ_t from the input)"))
@@ -243,7 +173,7 @@ class WaybackView(SizedView):
         tall = self.has_class("-tall")
         self.query_one("#wb-grids").display = tall
         if tall:
-            self.query_one("#matrix", Static).update(matrix_text(r.matrix, t))
+            self.query_one("#matrix", Static).update(masked_matrix_text(r.matrix, t))
             self.query_one("#state", Static).update(state_text(r.S, r.z, t))
         self.query_one("#family", Readouts).show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
         n = tuple(float(k) for k in r.recall_n)

@@ -12,12 +12,17 @@ from typing import Sequence
 from rich.text import Text
 from rnntui.widgets.quiet import Static, compact, repaint, same
 
+from rnntui.i18n import _
 from rnntui.widgets.cells import cell_len, fit
 from rnntui.widgets.tints import BAD
 
 STRONG, WEAK = 0.5, 0.2
-LEGEND = f"# α > {STRONG}   + α > {WEAK}   . smaller"
 BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def legend() -> str:
+    """What the marks mean, in the current language."""
+    return _("# α > {strong}   + α > {weak}   . smaller").format(strong=STRONG, weak=WEAK)
 
 
 def mark(weight: float) -> str:

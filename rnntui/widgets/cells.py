@@ -10,7 +10,7 @@ from rich.cells import cell_len
 
 MORE = "…"
 
-__all__ = ["cell_len", "cut", "fit", "MORE"]
+__all__ = ["aligned", "cell_len", "cut", "fit", "MORE"]
 
 
 def cut(text: str, width: int, more: str = "") -> str:
@@ -38,6 +38,13 @@ def fit(text: str, width: int, align: str = "left", more: str = "") -> str:
     if align == "center":
         return " " * (space // 2) + text + " " * (space - space // 2)
     return text + " " * space
+
+
+def aligned(words, gap: int = 1) -> list[str]:
+    """`words` padded to one width, the widest one's plus `gap` spaces: labels whose values start in
+    one column."""
+    width = max(cell_len(w) for w in words) + gap
+    return [fit(w, width) for w in words]
 
 
 def _breakable(a: str, b: str) -> bool:

@@ -15,8 +15,10 @@ from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, fit
 from rnntui.widgets.quiet import compact, repaint, same
+from rnntui.widgets.tints import BLUE, GREEN, RED, style
 
 FILLS = ("█", "▓", "░", "▒")
+KEPT, WRITTEN, DISCARDED = style(GREEN), style(BLUE), style(RED)  # the parts of an update
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,12 @@ class Segment:
     style: str = ""  # a Rich style, e.g. "green"
     fill: str = "█"
     shown: str = ""  # the value as the legend prints it; default .2f
+
+
+def update_segments(part: tuple[float, float, float], kept: str, written: str, discarded: str) -> list[Segment]:
+    """One update as a bar: the (kept, written, discarded) lengths with their labels."""
+    return [Segment(part[0], kept, KEPT, "█"), Segment(part[1], written, WRITTEN, "▓"),
+            Segment(part[2], discarded, DISCARDED, "░")]
 
 
 def _length(value: float) -> float:

@@ -49,6 +49,11 @@ class MatrixSpec:
     shrink: bool = False  # too wide: narrow the columns (text cut with …) rather than leave columns out
 
 
+def index_labels(n: int) -> tuple[str, ...]:
+    """Labels 0 … n−1 for a matrix's rows or columns."""
+    return tuple(str(j) for j in range(n))
+
+
 def pad(text: str, width: int, align: str = "right") -> str:
     """Pad to `width` cells (not characters); cut with … when longer."""
     return fit(text, width, "right" if align == "right" else "left", MORE)

@@ -1,4 +1,5 @@
-"""Readouts: labelled numbers in one or a few lines, and the figure's parameter bar."""
+"""Readouts: labelled numbers in one or a few lines, sums spelled out, a bar of stages and the
+figure's parameter bar."""
 from __future__ import annotations
 
 from rich.text import Text
@@ -12,6 +13,24 @@ def readout_text(pairs: list[tuple[str, str]], sep: str = "   ") -> Text:
             out.append(sep)
         out.append(f"{label} ", style="dim")
         out.append(value, style="bold")
+    return out
+
+
+def spelled(*runs: str) -> Text:
+    """Runs that take turns, dim then bold: a sum spelled out, its words dim and its numbers bold."""
+    out = Text()
+    for i, run in enumerate(runs):
+        out.append(run, style="bold" if i % 2 else "dim")
+    return out
+
+
+def stage_text(names, current: int) -> Text:
+    """X → Q K V → … with the current stage reversed between ▸ ◂."""
+    out = Text()
+    for i, name in enumerate(names):
+        if i:
+            out.append(" → ", style="dim")
+        out.append(f"▸{name}◂" if i == current else name, style="bold reverse" if i == current else "")
     return out
 
 

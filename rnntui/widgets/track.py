@@ -26,6 +26,19 @@ class Row:
     faint: tuple[int, ...] = ()  # positions drawn dashed and dim, value shown
 
 
+def upto(values, t: int, n: int | None = None) -> tuple:
+    """One cell per position (n of them, or one per value): the value where it exists, None (a
+    dashed cell) after t."""
+    n = len(values) if n is None else n
+    return tuple(values[i] if i <= t else None for i in range(n))
+
+
+def cell_rows(c, h, tokens, t: int) -> tuple[Row, Row, Row]:
+    """An LSTM on the track: its cell state c on a plain line, h on arrows, then the tokens; c and h
+    up to step t."""
+    return Row("c", upto(c, t), "─"), Row("h", upto(h, t), "→"), Row("x", tokens)
+
+
 def _fmt(value) -> str:
     if isinstance(value, str):
         return cut(value, INNER)

@@ -1,0 +1,199 @@
+"""T5 `attention`'s later views: masks, heads, positions, one encoder layer, the lecture in one table."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import Horizontal
+from rnntui.widgets.quiet import Static
+
+from rnntui.figures.attention import BlockState, HeadsState, MasksState, PositionsState, SummaryState
+from rnntui.fmt import fixed, grouped, pct, sci, si, small
+from rnntui.i18n import N_, _
+from rnntui.screens.base import FigureView
+from rnntui.widgets.cells import fit
+from rnntui.widgets.matrix import HeatMap, Matrices, MatrixSpec, index_labels
+from rnntui.widgets.readouts import Readouts, readout_text, spelled, stage_text
+
+VISIBLE, HIDDEN = "●", "·"
+WORDS = {  # the engine's names of families, blocks and models, as drawn
+    "encoder": N_("encoder"), "decoder": N_("decoder"), "encoder-decoder": N_("encoder-decoder"),
+    "self": N_("self"), "cross": N_("cross"), "original Transformer": N_("original Transformer"),
+}
+
+
+def word(name: str) -> str:
+    return _(WORDS.get(name, name))
+
+
+# -- masks -----------------------------------------------------------------------------------------
+class MasksView(FigureView):
+    def compose(self):
+        yield Matrices()
+        yield Readouts()
+
+    def show(self, s: MasksState) -> None:
+        r = s.readings()
+        specs = []
+        for f, (family, blocks) in enumerate(zip(r.families, r.blocks)):
+            for name, visible in blocks:
+                rows = r.tgt_tokens if family == "encoder-decoder" else r.src_tokens
+                values = tuple(tuple(VISIBLE if v else HIDDEN for v in row) for row in visible)
+                title = word(family) if family != "encoder-decoder" else _("enc–dec {block}").format(block=word(name))
+                specs.append(MatrixSpec(values, title, rows, index_labels(len(values[0])), current=f == s.family))
+        self.query_one(Matrices).show(specs)
+        counts = ["+".join(map(str, c)) for c in r.counts]
+        lines = [
+            readout_text([(_("visible cells"), _("{full} full · {causal} causal · {both} (decoder self + cross)")
+                           .format(full=counts[0], causal=counts[1], both=counts[2]))]),
+            readout_text([(word(fam) + ":", "/".join(word(m) for m in ms)) for fam, ms in zip(r.families, r.models)]),
+        ]
+        words = {
+            "encoder": _("every token reads every token, both directions: for understanding a whole input."),
+            "decoder": _("token t reads 0…t only: it can be trained on every position at once and still generate."),
+            "encoder-decoder": _("the decoder reads its own past (causal) and, through cross-attention, all of "
+                                 "the encoder's states: T4's seq2seq attention is exactly this cross block."),
+        }
+        lines.append(Text(f"▸ {word(r.families[s.family])}: " + words[r.families[s.family]]))
+        lines.append(Text(_("rows: queries; columns: keys; {visible} may read, {hidden} masked (−∞ before "
+                            "softmax). Decoder positions {positions}.").format(
+                              visible=VISIBLE, hidden=HIDDEN, positions=" ".join(r.tgt_tokens)), style="dim"))
+        self.query_one(Readouts).update(Text("\n").join(lines))
+
+
+# -- heads -----------------------------------------------------------------------------------------
+class HeadsView(FigureView):
+    def compose(self):
+        yield Matrices()
+        yield Readouts()
+
+    def show(self, s: HeadsState) -> None:
+        r = s.readings()
+        table = tuple((str(dk), grouped(p), grouped(e)) for _h, dk, p, e in r.table)
+        hs = [row[0] for row in r.table]
+        specs = [MatrixSpec(table, f"d = {r.d}", tuple(f"h={h}" for h in hs),
+                            ("d_k", _("4d² params"), f"h·n² (n={r.n})"), row=hs.index(r.h), optional=1)]
+        cells = ((4, 1), (2, 3))  # the pinned A[跑,猫] and A[突然,开始]
+        specs += [MatrixSpec(a, _("toy head {j}: A ({mask})").format(j=j + 1, mask=s.mask), r.tokens, r.tokens,
+                             cell=cells[j], current=True) for j, a in enumerate(r.weights)]
+        self.query_one(Matrices).show(specs)
+        c, p = r.cells, r.pinned
+        self.query_one(Readouts).update(Text("\n").join([
+            readout_text([(f"h = {r.h}: d_k = d/h", str(r.d_k)), ("W_q W_k W_v W_o = 4d²", grouped(r.params)),
+                          (_("+4d biases"), grouped(r.params_bias)),
+                          (_("whatever h; score entries h·n²"), grouped(r.score_entries))]),
+            readout_text([(_("{mask}: head 1 A[跑,猫]").format(mask=s.mask), small(c["head 1 A[跑,猫]"])),
+                          (_("head 2 A[突然,开始]"), small(c["head 2 A[突然,开始]"]))]),
+            readout_text([(_(k), small(v)) for k, v in p.items()]),
+            Text(_("The toy's 4 columns split into two heads of d_k = 2, each scaled by its own √2: head 1 "
+                   "(noun, verb) and head 2 (det, adv) attend differently."), style="dim"),
+        ]))
+
+
+# -- positions -------------------------------------------------------------------------------------
+class PositionsView(FigureView):
+    def compose(self):
+        with Horizontal():
+            yield HeatMap()
+            yield Readouts(id="side")
+        yield Readouts(id="legend")
+
+    def show(self, s: PositionsState) -> None:
+        r = s.readings()
+        self.query_one(HeatMap).show(r.pe, index_labels(r.positions), index_labels(r.d), "pos", transpose=True, group=2)
+        here = (s.mask, s.pe)
+        rows = [(("full", "off"), _("full, no PE"), r.full_no_pe, _("permuted rows")),
+                (("full", "on"), _("full + PE"), r.full_pe, _("differ")),
+                (("causal", "off"), _("causal, no PE"), r.causal_no_pe, _("differ"))]
+        side = Text()
+        for key, wave in (("PE(1,0)", "sin 1"), ("PE(1,1)", "cos 1"), ("PE(10,0)", "sin 10")):
+            side.append_text(spelled(f"{key + ' = ' + wave:<19}", f"{fixed(r.pinned[key], 6):>9}\n"))
+        side.append_text(spelled("‖PE(p)‖²      ", f"{fixed(r.norm2[0], 3)} … {fixed(r.norm2[-1], 3)}", " = d/2\n"))
+        for k, dots in ((1, r.dots_k1), (4, r.dots_k4)):
+            side.append_text(spelled(f"PE(p)·PE(p+{k}) ", f"{fixed(dots[0], 3)} … {fixed(dots[-1], 3)}\n"))
+        side.append(_("{a} vs {b}, max |Δ rows|").format(a=r.orders[0], b=r.orders[1]) + "\n", style="bold")
+        for key, label, value, said in rows:
+            side.append(("▸" if key == here else " ") + fit(label, 14), style="bold reverse" if key == here else "")
+            side.append(f" {sci(value):>8} {said}\n")
+        if here not in [row[0] for row in rows]:
+            side.append("▸" + fit(s.mask + " + PE", 14), style="bold reverse")
+            side.append(f" {sci(r.gap):>8} " + _("(this state)") + "\n")
+        self.query_one("#side", Readouts).update(side)
+        self.query_one("#legend", Readouts).update(Text(
+            _("rows: dimensions 0…{last} (sin, cos pairs sampled to fit), columns: positions; ░▒▓█ |PE| and its "
+              "sign. … : first and last p, equal for every p.").format(last=r.d - 1), style="dim"))
+
+
+# -- block -----------------------------------------------------------------------------------------
+NOTES = {
+    "x": N_("the toy sentence's rows (noun, verb, det, adv): d = 4, d_ff = 16, two heads"),
+    "attn": N_("two heads of d_k = 2 with the toy W_q, W_k, W_v, full mask (an encoder), W_o = I"),
+    "x+attn": N_("residual x + f(x): the identity path the LSTM cell state gives in time (T3), in depth"),
+    "+FFN": N_("residual x + f(x): the identity path the LSTM cell state gives in time (T3), in depth"),
+    "hidden": N_("FFN = key–value memory: rows of W₁ are keys (torch layout), columns of W₂ their values"),
+    "FFN": N_("the same small network at every position: no mixing between tokens (attention did that)"),
+}
+
+
+class BlockView(FigureView):
+    def compose(self):
+        yield Static(id="stages")
+        yield Matrices()
+        yield Readouts(id="note")
+        yield Readouts(id="bill")
+
+    def show(self, s: BlockState) -> None:
+        r = s.readings()
+        name = r.stage_name
+        self.query_one("#stages", Static).update(stage_text(r.stages, s.stage))
+        specs = []
+        if r.previous:
+            prev = r.matrices[r.previous]
+            specs.append(MatrixSpec(prev, r.previous, r.tokens, index_labels(len(prev[0])), optional=1))
+        specs.append(MatrixSpec(r.current, name, r.tokens, index_labels(len(r.current[0])), current=True))
+        if name == "attn":
+            specs += [MatrixSpec(a, _("head {j} A").format(j=j + 1), r.tokens, r.tokens, optional=2)
+                      for j, a in enumerate(r.weights)]
+        self.query_one(Matrices).show(specs)
+        if name in r.ln_rows:
+            ln = r.ln_rows[name]
+            note = Text(_("{name} rows before γ, β: mean").format(name=name) + " ", style="dim")
+            note.append(" ".join(fixed(v, 3) for v in ln["mean"]), style="bold")
+            note.append("  " + _("variance") + " ", style="dim")
+            note.append(" ".join(fixed(v, 3) for v in ln["var"]), style="bold")
+        else:
+            note = Text(_(NOTES.get(name, "")), style="dim")
+        self.query_one("#note", Readouts).update(note)
+        p, f = r.params, r.flops
+        bill = spelled(_("params: attention") + " ", grouped(p["attention"]), " + FFN ", grouped(p["ffn"]),
+                       " + LN ", grouped(p["norms"]), " = ", grouped(p["per_layer"]), " " + _("per layer") + "\n")
+        bill.append_text(spelled(_("× {layers} layers =").format(layers=s.layers) + " ", grouped(p["total"]),
+                                 "   (" + _("BERT-base encoder:") + " ", grouped(r.bert_base), ")\n"))
+        bill.append_text(spelled(_("FLOPs n={n}: core 2n²d").format(n=s.n) + " ", si(f["attention_core"]),
+                                 " + " + _("proj+FFN") + " ", si(f["dense"]),
+                                 " " + _("({share} core) → parallel/cost").format(share=pct(f['core_share']))))
+        self.query_one("#bill", Readouts).update(bill)
+
+
+# -- summary ---------------------------------------------------------------------------------------
+class SummaryView(FigureView):
+    def compose(self):
+        yield Matrices()
+        yield Readouts()
+
+    def show(self, s: SummaryState) -> None:
+        r = s.readings()
+        unlinked = tuple((i, j) for i, row in enumerate(r.links) for j, link in enumerate(row)
+                         if link is None or not link["open"])
+        table = tuple(tuple(_(text) for text in row) for row in r.table)
+        self.query_one(Matrices).show([MatrixSpec(table, "", r.models, tuple(_(h) for h in r.headers[1:]), row=r.row,
+                                                  cell=(r.row, r.col), faint=unlinked, shrink=True)])
+        out = Text.assemble((f"▸ {r.models[r.row]} · {_(r.headers[r.col + 1])}: ", "bold"), _(r.text) + "\n")
+        link = r.link
+        if link is None:
+            out.append(_("no figure for this cell"), style="dim")
+        elif link["open"]:
+            out.append_text(spelled(_("Enter:") + " ", link["command"].removeprefix("rnntui "),
+                                    " · " + _("backspace: back")))
+        else:
+            out.append(_("{target}: not in this build (plain text)").format(target=link["target"]), style="dim")
+        out.append("\n" + _("←→ move along a row, ↑↓ between rows; bright cells link to a figure"), style="dim")
+        self.query_one(Readouts).update(out)

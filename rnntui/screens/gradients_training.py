@@ -1,0 +1,73 @@
+"""T2 `gradients`, the last two figures' views: gradient clipping, and BPTT measured in 64 dimensions."""
+from __future__ import annotations
+
+from rnntui.widgets.quiet import Static
+
+from rnntui.figures.gradients import BpttState, ClipState
+from rnntui.fmt import pct, sci, vector
+from rnntui.i18n import _
+from rnntui.screens.base import FigureView
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.table import table_text
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
+
+
+class ClipView(FigureView):
+    def compose(self):
+        yield Plot()
+        yield Readouts(id="big")
+        yield Readouts(id="small")
+
+    def show(self, s: ClipState) -> None:
+        r, v = s.readings(), s.readings().vanishing
+        lo, hi = r.curve_before[0], r.curve_before[-1]
+        self.query_one(Plot).show(PlotSpec(
+            series=(Series(r.curve_before, r.curve_before, _("no clipping"), GREY),
+                    Series(r.curve_before, r.curve_after, _("clipped"), ORANGE),
+                    Series((r.norm,), (r.clipped_norm,), _("exploding g"), RED, marker="●", scatter=True),
+                    Series((v.norm,), (v.clipped_norm,), _("vanishing g"), BLUE, marker="●", scatter=True)),
+            lines=(Line(s.threshold, _("threshold {value}").format(value=f"{s.threshold:g}"), ORANGE, dashed=True),),
+            xlim=(lo, hi), ylim=(lo, hi), log_x=True, log_y=True,
+            xlabel=_("‖g‖ before clipping (log)"), legend="below",
+        ))
+        norm, threshold = f"{r.norm:.1f}", f"{s.threshold:g}"
+        rule = (_("exploding ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} =") if r.clips
+                else _("exploding ‖g‖ {norm} < {threshold}: scale")).format(norm=norm, threshold=threshold)
+        self.query_one("#big", Readouts).show([
+            (rule, f"{r.scale:.4g}"), (_("after"), f"{r.clipped_norm:.2f}"),
+            ("\n  g " + vector(r.g) + " →", vector(r.clipped)), (_("same direction"), "")])
+        self.query_one("#small", Readouts).show([
+            (_("vanishing ‖g‖ {norm} < {threshold}: scale").format(norm=f"{v.norm:.2e}", threshold=threshold),
+             f"{v.scale:g}"),
+            (_("after"), f"{v.clipped_norm:.2e}" + (" " + _("unchanged") if v.scale == 1 else ""))])
+
+
+class BpttView(FigureView):
+    COLORS = {"0.5": GREEN, "1.0": BLUE, "1.5": ORANGE}
+
+    def compose(self):
+        yield Plot()
+        yield Static(id="table")
+        yield Readouts(id="seed")
+
+    def show(self, s: BpttState) -> None:
+        r = s.readings()
+        self.query_one(Plot).show(PlotSpec(
+            series=tuple(Series(r.distances, v, f"c={c}" + (" ◂" if c == s.c else ""), self.COLORS[c])
+                         for c, v in r.relative_norms.items()),
+            lines=(Line(1.0, "×1", GREY, dashed=True, align="right"),),
+            cursor=s.distance, xlim=(0, r.T), log_y=True,
+            xlabel=_("distance T − t from the loss"), legend="below",
+        ))
+        header = (f"‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖, {s.act}", *(_("at {d}").format(d=d) for d in BpttState.TABLE),
+                  _("cursor {d}").format(d=s.distance))
+        rows = [(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(v) for v in row.values()), sci(r.at_cursor[c]))
+                for c, row in r.table.items()]
+        self.query_one("#table", Static).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
+                                                           right=range(1, len(header))))
+        seed = r.seed_c15_at_40
+        self.query_one("#seed", Readouts).display = seed is not None
+        if seed is not None:
+            self.query_one("#seed", Readouts).show([(_("seed: c=1.5 at 40 keeps {seed}, ours {ours}: {why}").format(
+                seed=pct(seed.value), ours=pct(r.table["1.5"]["40"], 2), why=_(seed.why)), "")])

@@ -1,0 +1,46 @@
+"""The LSTM cell in full, as text: each formula with one step's values in it, the cell's cheat sheet."""
+from __future__ import annotations
+
+from rich.text import Text
+
+from rnntui import fmt
+from rnntui.i18n import N_, _
+
+GATE_WORDS = {"f": ("σ", N_("forget gate"), N_("share of c_{t−1} kept")),
+              "i": ("σ", N_("input gate"), N_("share of g written")),
+              "g": ("tanh", N_("candidate"), N_("what could be written")),
+              "o": ("σ", N_("output gate"), N_("share of tanh(c) shown"))}
+
+
+def sheet_text(v: dict, weights: dict, t: int, wide: bool) -> Text:
+    """The cell's formulas at step t with the values `v` (x, h_prev, c_prev, each gate's
+    pre-activation a_• and value, kept, written, c, tanh_c, h) in them; `weights`: each gate's
+    (W, U, b). Wide: a line per gate with its weights and what it does."""
+    prev = f"_{t - 1}" if t else "_{−1}"
+    out = Text()
+    out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.paren(v['h_prev'], 4)}   c{prev} = {fmt.paren(v['c_prev'], 4)}")
+    out.append(f"   a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
+    if wide:
+        for g in ("f", "i", "g", "o"):
+            squash, name, meaning = GATE_WORDS[g]
+            W, U, b = weights[g]
+            out.append(f"{g} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
+                       f" = {squash}({v['a_' + g]:+.4f}) = ")
+            out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
+            out.append("   " + _("{gate}: {meaning}").format(gate=_(name), meaning=_(meaning)) + "\n", style="dim")
+    else:
+        for pair in (("f", "i"), ("g", "o")):
+            for k, g in enumerate(pair):
+                squash = GATE_WORDS[g][0]
+                out.append(("    " if k else "") + f"{g} = {squash}({v['a_' + g]:+.4f}) = ")
+                out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
+            out.append("\n")
+    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)}"
+               + (f" = {fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}" if wide else "") + " = ")
+    out.append(f"{v['c']:.4f}", style="bold")
+    out.append("   " + _("kept + written") + "\n" if wide else "\n", style="dim")
+    out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.paren(v['c'], 4)}) = {v['o']:.4f}·{fmt.paren(v['tanh_c'], 4)} = ")
+    out.append(f"{v['h']:.4f}", style="bold")
+    if wide:
+        out.append("   " + _("c is the memory; h is what is shown"), style="dim")
+    return out

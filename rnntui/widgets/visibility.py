@@ -1,0 +1,48 @@
+"""What a decoder may read of an n-token source, as text: the encoder's states in a row, lit where the
+decoder reads them (all of them with attention, the last one through the bottleneck), and a bar of
+how many numbers each way reads."""
+from __future__ import annotations
+
+from rich.text import Text
+
+from rnntui.i18n import _
+from rnntui.widgets.cells import aligned, cell_len
+
+
+def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars: tuple[float, float],
+                    width: int, tall: int = 1) -> Text:
+    """`mode`: "bottleneck" or "attention"; `reads`: how many numbers the decoder reads; `sizes`: the
+    numbers each way holds (bottleneck, attention) and `bars` their bars' lengths (0…1). `tall`:
+    lines per arrow and per bar."""
+    room = max((width - 12) // 4, 3)
+    cols = list(range(n)) if n <= room else list(range(room - 2)) + [None, n - 1]  # None: "…"
+    cw = min(max((width - 12) // len(cols), 4), 8)  # characters per position: wider with the room
+    lit = [j is not None and (mode == "attention" or j == n - 1) for j in cols]
+    pic = Text()
+    head = aligned((_("source"), _("encoder"), _("decoder")))
+    lead = cell_len(head[0])
+    pic.append(head[0], style="dim")
+    for j in cols:
+        pic.append(f"{' …' if j is None else f'x{j + 1}':<{cw}}"[:cw])
+    pic.append("\n" * tall + head[1], style="dim")
+    for j, on in zip(cols, lit):
+        pic.append(f"{' …' if j is None else '[█]' if on else '[░]':<{cw}}", style="bold" if on else "dim")
+    for _line in range(tall):
+        pic.append("\n" + " " * lead)
+        for on in lit:
+            pic.append(f"{' ↓' if on else '':<{cw}}", style="bold")
+    pic.append("\n" + head[2], style="dim")
+    what = (_("reads h_n only: one vector = {n} numbers") if mode == "bottleneck" else
+            _("reads every h_j, weighted by α = {n} numbers"))
+    pic.append(what.format(n=f"{reads:,}") + "\n\n", style="bold")
+    bar_w = max(width - 30, 10)
+    names = aligned((_("bottleneck"), _("attention")))
+    for name, shown, value, part in (("bottleneck", names[0], sizes[0], bars[0]),
+                                     ("attention", names[1], sizes[1], bars[1])):
+        style = "bold" if name == mode else "dim"
+        for line in range(tall):
+            pic.append(shown if line == tall - 1 else " " * cell_len(shown), style=style)
+            pic.append("▇" * max(1, round(bar_w * part)), style=style)
+            pic.append(f" {value:,}\n" if line == tall - 1 else "\n")
+        pic.append("\n" * (tall - 1))
+    return pic
