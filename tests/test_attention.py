@@ -317,3 +317,19 @@ def test_views_import_no_engine():
     root = Path(__file__).resolve().parents[1] / "rnntui"
     for path in (root / "screens" / "attention.py", root / "widgets" / "matrix.py"):
         assert not re.search(r"rnntui\.engine|from rnntui import engine", path.read_text())
+
+
+async def test_stepping_the_mask_family_keeps_the_layout_still():
+    """The family's sentence is padded to the longest one's height: the matrices do not jump, and a key
+    draws one frame instead of a frame and a re-laid-out one."""
+    from rnntui.widgets.readouts import Readouts
+
+    app = RnnApp("attention", "masks")
+    async with app.run_test(size=(80, 24)) as pilot:
+        heights, said = [], []
+        for key in ("right", "right", "left", "left"):
+            readouts = [w for w in app.topic_screen().query(Readouts) if w.display and w.region.height][-1]
+            heights.append(readouts.region.height)
+            said.append(app.topic_screen().state.family)
+            await pilot.press(key)
+        assert len(set(said)) == 3 and len(set(heights)) == 1, (said, heights)

@@ -26,6 +26,8 @@ def word(name: str) -> str:
 
 # -- masks -----------------------------------------------------------------------------------------
 class MasksView(FigureView):
+    REDRAW_ON_RESIZE = True  # the family's sentence is padded for the width (as_tall_as)
+
     def compose(self):
         yield Matrices()
         yield Readouts()
@@ -52,11 +54,21 @@ class MasksView(FigureView):
             "encoder-decoder": _("the decoder reads its own past (causal) and, through cross-attention, all of "
                                  "the encoder's states: T4's seq2seq attention is exactly this cross block."),
         }
-        lines.append(Text(f"▸ {word(r.families[s.family])}: " + words[r.families[s.family]]))
+        said = {fam: Text(f"▸ {word(fam)}: " + words[fam]) for fam in r.families}
+        lines.append(self.as_tall_as(said[r.families[s.family]], said.values()))
         lines.append(Text(_("rows: queries; columns: keys; {visible} may read, {hidden} masked (−∞ before "
                             "softmax). Decoder positions {positions}.").format(
                               visible=VISIBLE, hidden=HIDDEN, positions=" ".join(r.tgt_tokens)), style="dim"))
         self.query_one(Readouts).update(Text("\n").join(lines))
+
+    def as_tall_as(self, text: Text, others) -> Text:
+        """`text` padded to the height of the tallest of `others` at this width: a key redraws the
+        readout without laying the screen out again (a second frame, the matrices jumping)."""
+        width, console = self.query_one(Readouts).content_size.width, self.app.console
+        if width <= 0:
+            return text
+        tall = max(len(t.wrap(console, width)) for t in others)
+        return text + "\n" * (tall - len(text.wrap(console, width)))
 
 
 # -- heads -----------------------------------------------------------------------------------------
