@@ -298,17 +298,6 @@ def test_timing_json_lists_flops_and_seed(tmp_path):
     assert data["rnn_flops"][-1] * 16 == data["attention_flops"][-1]
 
 
-def test_opening_the_topic_does_not_import_torch():
-    import subprocess
-    import sys
-
-    code = ("import sys; from rnntui.render import render; from rnntui.topics import find, build_state\n"
-            "s, f = find('parallel/timing'); render(s, f, build_state(f), 'txt', (80, 24))\n"
-            "print('torch' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.stdout.strip() == "False", out.stderr
-
-
 # -- interaction -----------------------------------------------------------------------------
 async def test_space_animates_the_grid_and_pause_stops_it():
     from rnntui.app import RnnApp

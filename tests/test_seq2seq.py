@@ -2,8 +2,6 @@
 figures and the screen (seed 000: 0% vs 76%; seed 001: 12 × 512 = 6,144 and 12,288; 16·log2 20 ≈ 69 bits)."""
 import io
 import math
-import subprocess
-import sys
 import zipfile
 
 import numpy as np
@@ -193,22 +191,6 @@ def test_bad_values_get_one_line(capsys):
     assert main(["train", "nothing"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("rnntui: ") for line in err)
-
-
-def test_every_topic_renders_without_importing_torch():
-    code = (
-        "import sys\n"
-        "from rnntui.render import render\n"
-        "from rnntui.topics import topics\n"
-        "for screen in topics():\n"
-        "    figure = screen.FIGURES[0]\n"
-        "    render(screen, figure, figure.state_type(), 'txt', (80, 24))\n"
-        "print('torch' in sys.modules, len(topics()))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240)
-    assert out.returncode == 0, out.stderr[-2000:]
-    imported, topics = out.stdout.split()
-    assert imported == "False" and int(topics) >= 4
 
 
 def test_snapshot_matrix(snap_compare):
