@@ -13,8 +13,9 @@ import pytest
 from rnntui.cli import main
 from rnntui.figures.serving import CellState, KvState, WaybackState, WindowState
 from rnntui.fmt import binary_bytes
-from rnntui.render import render
 from rnntui.topics import find, topic
+
+import one_app
 
 GIB, KIB = 2**30, 2**10
 TOKENS = (0.5, 0.5, -0.5, 1.0, 0.0, 0.0, -0.5, 0.4)  # T1's track, as the issue gives it
@@ -26,7 +27,7 @@ def sig(z):
 
 def txt(figure_id, state, size=(80, 24)):
     screen, figure = find(f"serving/{figure_id}")
-    return render(screen, figure, state, "txt", size)
+    return one_app.txt(screen, figure, state, size)
 
 
 def shot(*args):
@@ -294,9 +295,8 @@ def test_snapshot_kvcache_at_131072_tokens(snap_compare):
 
 def test_the_window_speaks_of_dashed_cells_only_while_some_remain():
     from rnntui.figures.serving import WindowState
-    from rnntui.render import render
     from rnntui.screens.serving import ServingScreen
     f = ServingScreen.figure_by_id("window")
-    full = render(ServingScreen, f, WindowState(window=8), "txt", (100, 30))
+    full = one_app.txt(ServingScreen, f, WindowState(window=8), (100, 30))
     assert "dashed" not in full and "no cell is cut" in full
-    assert "in the 5 dashed cells" in render(ServingScreen, f, WindowState(window=3), "txt", (100, 30))
+    assert "in the 5 dashed cells" in one_app.txt(ServingScreen, f, WindowState(window=3), (100, 30))
