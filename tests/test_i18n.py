@@ -146,7 +146,9 @@ def test_every_msgid_has_a_chinese_translation_that_keeps_its_placeholders():
             wanted = set().union(*(PLACEHOLDER.findall(i) for i in ids))
             assert all(set(PLACEHOLDER.findall(g)) <= wanted for g in gots), (m.id, got)
             assert set().union(*(PLACEHOLDER.findall(g) for g in gots)) == wanted, (m.id, got)
-            if len(ids) == 1 and m.id not in REPEATS:  # each placeholder as many times as in the msgid
+            if len(ids) > 1:  # Chinese has one plural form: the plural msgid's placeholders, all of them
+                assert all(set(PLACEHOLDER.findall(g)) == set(PLACEHOLDER.findall(ids[-1])) for g in gots), (m.id, got)
+            elif m.id not in REPEATS:  # each placeholder as many times as in the msgid
                 assert sorted(PLACEHOLDER.findall(got)) == sorted(PLACEHOLDER.findall(m.id)), (m.id, got)
             if re.search(r"[a-z]{3} [a-z]{3}", ids[0]):  # English words: Chinese characters in every form
                 assert all(any(cell_len(ch) == 2 for ch in g) for g in gots), (m.id, got)
