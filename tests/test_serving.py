@@ -233,23 +233,19 @@ def test_registered_last_in_lecture_order():
     assert [f.id for f in topic("serving").FIGURES] == ["cell", "window", "kvcache", "wayback"]
 
 
-async def test_every_figure_renders_at_every_size_and_the_cell_shows_its_pinned_values():
-    """Every slide step of every figure at three sizes, one app per size; at 80×24 and 200×60 the
-    title is on screen, and the cell in full shows every pinned value at t = 0 and t = 7."""
-    from rnntui.render import Session
-
+def test_every_figure_renders_at_every_size_and_the_cell_shows_its_pinned_values():
+    """Every slide step of every figure at three sizes; at 80×24 and 200×60 the title is on screen,
+    and the cell in full shows every pinned value at t = 0 and t = 7."""
     cell = {0: ("0.7773", "0.6225", "0.3799", "0.6792", "0.2365", "0.1577"), 7: ("0.9105", "0.5104")}
     assert CellState(step=0) == CellState().with_value("step", 0) and {0, 7} <= set(find("serving/cell")[1].slide_steps())
     for size in [(80, 24), (200, 60), (50, 16)]:
-        async with Session(size) as session:
-            for f in topic("serving").FIGURES:
-                for step in f.slide_steps():
-                    state = f.state_type().with_value(f.state_type.AXIS, step)
-                    text = (await session.frame(topic("serving"), f, state, ("txt",)))["txt"]
-                    assert f.title[:10] in text or size[0] < 80, (size, f.id, step)
-                    if f.id == "cell" and step in cell and size[0] >= 80:
-                        for word in cell[step]:
-                            assert word in text, (size, step, word)
+        for f in topic("serving").FIGURES:
+            for step in f.slide_steps():
+                text = txt(f.id, f.state_type().with_value(f.state_type.AXIS, step), size)
+                assert f.title[:10] in text or size[0] < 80, (size, f.id, step)
+                if f.id == "cell" and step in cell and size[0] >= 80:
+                    for word in cell[step]:
+                        assert word in text, (size, step, word)
 
 
 @pytest.mark.parametrize("args,words", [
