@@ -20,3 +20,11 @@ def _english_again():
 
     if language() != "en":
         set_language("en")
+
+
+def pytest_sessionfinish(session):
+    """The apps tests/one_app.py shares end with the test process."""
+    import sys
+
+    if "one_app" in sys.modules:
+        sys.modules["one_app"].close()

@@ -19,6 +19,8 @@ from rnntui.render import render
 from rnntui.topics import IDS, build_state, find, topic
 from rnntui.widgets.matrix import MatrixSpec, matrices_text, matrix_lines, matrix_text
 
+import one_app
+
 E2 = math.exp(2)
 E22 = math.exp(2 * math.sqrt(2))
 SCREEN = topic("attention")
@@ -29,7 +31,7 @@ def fig(figure_id):
 
 
 def txt(state, figure_id, size=(80, 24)):
-    return render(SCREEN, fig(figure_id), state, "txt", size)
+    return one_app.txt(SCREEN, fig(figure_id), state, size)
 
 
 # -- qkv -------------------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from rnntui.figures.gradients import (FACTORS_N, PRODUCT_N, BackwardState, BpttS
 from rnntui.screens.gradients import GradientsScreen
 from rnntui.topics import find
 
+import one_app
+
 floats = st.floats(-2.0, 2.0, allow_nan=False)
 
 
@@ -259,9 +261,8 @@ def _factors_by_hand(n, w_h):
 
 
 def _shown(state, figure, size=(80, 24)):
-    from rnntui.render import render
 
-    return render(GradientsScreen, GradientsScreen.figure_by_id(figure), state, "txt", size)
+    return one_app.txt(GradientsScreen, GradientsScreen.figure_by_id(figure), state, size)
 
 
 def test_f7_shows_the_seeds_largest_factor_beside_ours():

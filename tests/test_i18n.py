@@ -2,6 +2,7 @@
 import gettext
 import io
 import re
+import string
 from pathlib import Path
 
 import numpy as np
@@ -120,10 +121,20 @@ def _catalogue(path: Path):
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[a-z]|%[sr]")
 
 
+# translations that name a placeholder more often than their msgid, on purpose
+REPEATS = {"copies x_{j} from h_{h}, the state after it, which still holds it"}  # 抄 x_{j} … 仍记着 x_{j}
+
+
+def _fields(text: str) -> set[str]:
+    """The names a format string reads: {text!r}, {m:g} and {n} read text, m and n."""
+    return {name.split(".")[0].split("[")[0] for _lit, name, _spec, _conv in string.Formatter().parse(text) if name}
+
+
 def test_every_msgid_has_a_chinese_translation_that_keeps_its_placeholders():
     pytest.importorskip("babel")
     pot = _catalogue(LOCALE / "rnntui.pot")
     zh = _catalogue(PO)
+    assert len([m for m in pot if m.id]) > 500  # the template holds the package's strings (not an empty pass)
     missing = [m.id for m in pot if m.id and not (zh.get(m.id) and zh.get(m.id).string)]
     assert not missing, f"no zh translation for {missing[:5]}: edit {PO} and run python -m rnntui.i18n all"
     for m in pot:
@@ -131,9 +142,24 @@ def test_every_msgid_has_a_chinese_translation_that_keeps_its_placeholders():
             got = zh.get(m.id).string
             ids = m.id if isinstance(m.id, tuple) else (m.id,)  # a plural: (singular, plural)
             gots = got if isinstance(got, tuple) else (got,)
+            assert all(g.strip() for g in gots), (m.id, got)  # every form, and not blank
             wanted = set().union(*(PLACEHOLDER.findall(i) for i in ids))
             assert all(set(PLACEHOLDER.findall(g)) <= wanted for g in gots), (m.id, got)
             assert set().union(*(PLACEHOLDER.findall(g) for g in gots)) == wanted, (m.id, got)
+            if len(ids) > 1:  # Chinese has one plural form: the plural msgid's placeholders, all of them
+                assert all(set(PLACEHOLDER.findall(g)) == set(PLACEHOLDER.findall(ids[-1])) for g in gots), (m.id, got)
+            elif m.id not in REPEATS:  # each placeholder as many times as in the msgid
+                assert sorted(PLACEHOLDER.findall(got)) == sorted(PLACEHOLDER.findall(m.id)), (m.id, got)
+            if re.search(r"[a-z]{3} [a-z]{3}", ids[0]):  # English words: Chinese characters in every form
+                assert all(any(cell_len(ch) == 2 for ch in g) for g in gots), (m.id, got)
+            for value in ("x", 1.0):  # what formats the msgid formats its translation
+                names = dict.fromkeys(set().union(*(_fields(i) for i in ids)), value)
+                try:
+                    ids[-1].format(**names)
+                except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+                    continue  # not a format string, or not with this value
+                for g in gots:
+                    g.format(**names)
             assert "fuzzy" not in zh.get(m.id).flags, m.id
 
 

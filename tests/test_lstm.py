@@ -14,6 +14,8 @@ from rnntui.engine.recurrence import TOKENS
 from rnntui.figures.lstm import BiasState, CellState, ForgetPathState, GatesState, GruState, ParamsState
 from rnntui.widgets.gatebar import widths
 
+import one_app
+
 
 def sig(z):
     return 1.0 / (1.0 + math.exp(-z))
@@ -295,19 +297,17 @@ def test_snapshot_cell(snap_compare):
     async def steps(pilot):
         await pilot.press("right", "right", "right")
     from rnntui.app import RnnApp
-    from rnntui.render import render
     from rnntui.screens.lstm import LstmScreen
 
     c3, h3 = _cell_by_hand(3)
     now = CellState(step=3).readings().now
     assert now.c == pytest.approx(c3, abs=1e-12) and now.h == pytest.approx(h3, abs=1e-12)
-    text = render(LstmScreen, LstmScreen.figure_by_id("cell"), CellState(step=3), "txt", (80, 24))
+    text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("cell"), CellState(step=3), (80, 24))
     assert f"= {c3:.3f}" in text and "c_3 = f·c_2 + i·ĉ" in text
     assert snap_compare(RnnApp("lstm", "cell"), terminal_size=(80, 24), run_before=steps)
 
 
 def test_f12_shows_the_seeds_step_9_beside_our_hop_10():
-    from rnntui.render import render
     from rnntui.screens.lstm import LstmScreen
 
     r = ForgetPathState().readings()
@@ -323,7 +323,7 @@ def test_f12_shows_the_seeds_step_9_beside_our_hop_10():
             ours = k
             break
     assert ours == r.rnn_below == 10
-    text = render(LstmScreen, LstmScreen.figure_by_id("path"), ForgetPathState(), "txt", (80, 24))
+    text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("path"), ForgetPathState(), (80, 24))
     assert "from hop 10 (seed: step 9)" in text and "unpublished rule" in text
 
 

@@ -18,6 +18,8 @@ from rnntui.figures.memory import CopyState, GateState
 from rnntui.render import render
 from rnntui.screens.memory import MemoryScreen, grid_text
 
+import one_app
+
 SHIPPED = Path(mem.__file__).parent.parent / "data" / "memory_grid.json"
 
 
@@ -39,7 +41,7 @@ def sigma(b):
 
 
 def txt(state, figure="copy", size=(80, 24)):
-    return render(MemoryScreen, MemoryScreen.figure_by_id(figure), state, "txt", size)
+    return one_app.txt(MemoryScreen, MemoryScreen.figure_by_id(figure), state, size)
 
 
 # -- the grid -------------------------------------------------------------------------------------------
@@ -160,7 +162,8 @@ def test_a_damaged_results_file_is_one_line_and_status_2(tmp_path, monkeypatch, 
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "gru" in err and "Traceback" not in err
     for figure, state in (("copy", CopyState()), ("distractor", GateState())):  # the app still opens
-        assert "memory results unreadable" in txt(state, figure)
+        text = render(MemoryScreen, MemoryScreen.figure_by_id(figure), state, "txt", (80, 24))  # an app of its own
+        assert "memory results unreadable" in text
 
 
 def test_a_corrupt_cache_is_set_aside_and_the_shipped_results_shown():

@@ -15,6 +15,8 @@ from rnntui.state import BadValue
 from rnntui.topics import build_state, find
 from rnntui.widgets.wallclock import Tally, grid_text
 
+import one_app
+
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
@@ -298,17 +300,6 @@ def test_timing_json_lists_flops_and_seed(tmp_path):
     assert data["rnn_flops"][-1] * 16 == data["attention_flops"][-1]
 
 
-def test_opening_the_topic_does_not_import_torch():
-    import subprocess
-    import sys
-
-    code = ("import sys; from rnntui.render import render; from rnntui.topics import find, build_state\n"
-            "s, f = find('parallel/timing'); render(s, f, build_state(f), 'txt', (80, 24))\n"
-            "print('torch' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert out.stdout.strip() == "False", out.stderr
-
-
 # -- interaction -----------------------------------------------------------------------------
 async def test_space_animates_the_grid_and_pause_stops_it():
     from rnntui.app import RnnApp
@@ -408,7 +399,6 @@ def test_grid_snapshot_80x24(snap_compare):
     here from the schedule itself: each position waits for the one before, so job i runs at step i
     (the earliest it can), 8 steps one after another, 8 busy cells of the 8 × 8 grid."""
     from rnntui.app import RnnApp
-    from rnntui.render import render
     from rnntui.screens.parallel import ParallelScreen
 
     n = 8
@@ -420,7 +410,7 @@ def test_grid_snapshot_80x24(snap_compare):
     sequential, cells = int(busy.any(axis=0).sum()), int(busy.sum())
     assert (sequential, cells) == (8, 8)
     state = build_state(find("parallel/grid")[1], ["mode=recurrent", f"n={n}"], str(n))
-    text = render(ParallelScreen, ParallelScreen.figure_by_id("grid"), state, "txt", (80, 24))
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), state, (80, 24))
     assert f"sequential steps {sequential} of {n}" in text and f"busy cells {cells} of {n * n}" in text
 
     async def to_the_end(pilot):
@@ -430,12 +420,11 @@ def test_grid_snapshot_80x24(snap_compare):
 
 
 def test_small_text_at_80_columns_one_thread_and_h_t_minus_1():
-    from rnntui.render import render
     from rnntui.screens.parallel import ParallelScreen
     from rnntui.widgets.timing import timing_status
-    timing = render(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(), "txt", (80, 24))
+    timing = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(), (80, 24))
     assert "~10 s)" in timing  # the status line is whole at 80 columns
-    grid = render(ParallelScreen, ParallelScreen.figure_by_id("grid"), GridState(), "txt", (80, 24))
+    grid = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), GridState(), (80, 24))
     assert "h_{i−1}" in grid and "h_(" not in grid
 
     class R:

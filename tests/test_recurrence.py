@@ -8,6 +8,8 @@ from hypothesis import given, strategies as st
 from rnntui.engine import recurrence as rnn
 from rnntui.figures.recurrence import LAST_T, ReadoutState, TanhState, TrackState
 
+import one_app
+
 
 def test_seed_final_states():
     assert f"{rnn.rnn_states(w_h=1.4)[1][-1]:.3f}" == "0.841"
@@ -62,10 +64,9 @@ def test_readout_heads():
 
 
 def test_a_negative_factor_is_bracketed_in_the_written_step():
-    from rnntui.render import render
     from rnntui.screens.recurrence import RecurrenceScreen
     f = RecurrenceScreen.figure_by_id("track")
-    text = render(RecurrenceScreen, f, TrackState(w_h=0.0, step=3), "txt", (100, 30))
+    text = one_app.txt(RecurrenceScreen, f, TrackState(w_h=0.0, step=3), (100, 30))
     assert "0.00·(-0.380)" in text and "·-" not in text  # h_2 = tanh(0.8·(-0.5)) = -0.380
 
 

@@ -2,8 +2,6 @@
 figures and the screen (seed 000: 0% vs 76%; seed 001: 12 × 512 = 6,144 and 12,288; 16·log2 20 ≈ 69 bits)."""
 import io
 import math
-import subprocess
-import sys
 import zipfile
 
 import numpy as np
@@ -14,6 +12,8 @@ from rnntui.app import RnnApp
 from rnntui.engine import seq2seq as s2s
 from rnntui.figures.seq2seq import LETTERS, MatrixState, ScoringState, VisibilityState
 from rnntui.widgets.alignment import bars_text, mark, matrix_text, row_window
+
+import one_app
 
 N = s2s.LENGTH
 
@@ -195,33 +195,16 @@ def test_bad_values_get_one_line(capsys):
     assert len(err) == 3 and all(line.startswith("rnntui: ") for line in err)
 
 
-def test_every_topic_renders_without_importing_torch():
-    code = (
-        "import sys\n"
-        "from rnntui.render import render\n"
-        "from rnntui.topics import topics\n"
-        "for screen in topics():\n"
-        "    figure = screen.FIGURES[0]\n"
-        "    render(screen, figure, figure.state_type(), 'txt', (80, 24))\n"
-        "print('torch' in sys.modules, len(topics()))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240)
-    assert out.returncode == 0, out.stderr[-2000:]
-    imported, topics = out.stdout.split()
-    assert imported == "False" and int(topics) >= 4
-
-
 def test_snapshot_matrix(snap_compare):
     """The default state (additive, sample 0, k = 0), paired with the number it shows: the shipped
     additive model's held-out exact accuracy, recomputed here by decoding all 1000 sequences."""
     from rnntui.fmt import pct
-    from rnntui.render import render
     from rnntui.screens.seq2seq import Seq2seqScreen
 
     exact, _ = s2s.held_out_accuracy("additive")  # numpy greedy decoding of the shipped weights
     state = MatrixState()
     assert state.readings().held_out["additive"]["exact"] == pytest.approx(exact, abs=5e-4)
-    text = render(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, "txt", (80, 24))
+    text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (80, 24))
     row = next(line for line in text.splitlines() if "additive  " in line and "%" in line)
     assert pct(exact) in row.split("additive", 1)[1]
     assert snap_compare(RnnApp("seq2seq", "matrix"), terminal_size=(80, 24))
@@ -250,12 +233,11 @@ def test_shift_line_names_the_state_after_the_token_copied():
 
 
 def txt_shot(address: str, step: int | None = None, size=(80, 24), sets=()) -> str:
-    from rnntui.render import render
     from rnntui.topics import build_state, find
 
     screen, figure = find(address)
     state = build_state(figure, list(sets), None if step is None else str(step))
-    return render(screen, figure, state, "txt", size)
+    return one_app.txt(screen, figure, state, size)
 
 
 def test_scoring_text_speaks_of_the_axis_it_draws():
@@ -278,13 +260,12 @@ def test_live_and_shipped_accuracies_are_labelled():
 
     from rnntui.figure import LabRun
     from rnntui.fmt import pct
-    from rnntui.render import render
     from rnntui.screens.seq2seq import Seq2seqScreen
 
     run = LabRun(status="done", result={"scoring": "additive", "arrays": s2s.shipped("additive"), "exact": 0.846,
                                         "token": 0.95, "step": 2000, "steps": 2000, "loss": 0.1})
     state = replace(MatrixState(), run=run)
-    text = render(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, "txt", (80, 24))
+    text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (80, 24))
     assert "shipped models, held-out 1000" in text
     assert f"this run: loss 0.100  exact {pct(0.846)}" in text
     assert pct(s2s.record("additive")["exact"]) in text

@@ -13,8 +13,9 @@ import pytest
 from rnntui.cli import main
 from rnntui.figures.serving import CellState, KvState, WaybackState, WindowState
 from rnntui.fmt import binary_bytes
-from rnntui.render import render
 from rnntui.topics import find, topic
+
+import one_app
 
 GIB, KIB = 2**30, 2**10
 TOKENS = (0.5, 0.5, -0.5, 1.0, 0.0, 0.0, -0.5, 0.4)  # T1's track, as the issue gives it
@@ -26,7 +27,7 @@ def sig(z):
 
 def txt(figure_id, state, size=(80, 24)):
     screen, figure = find(f"serving/{figure_id}")
-    return render(screen, figure, state, "txt", size)
+    return one_app.txt(screen, figure, state, size)
 
 
 def shot(*args):
@@ -56,15 +57,6 @@ def test_cell_terms_add_up_at_every_step():
         assert v["c"] == pytest.approx(v["f"] * v["c_prev"] + v["i"] * v["g"], rel=1e-13)
         assert v["h"] == pytest.approx(v["o"] * math.tanh(v["c"]), rel=1e-13)
         assert v["x"] == TOKENS[t]
-
-
-@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
-def test_cell_shows_every_pinned_value(size):
-    text = txt("cell", CellState(step=0), size)
-    for word in ("0.7773", "0.6225", "0.3799", "0.6792", "0.2365", "0.1577"):
-        assert word in text
-    text = txt("cell", CellState(step=7), size)
-    assert "0.9105" in text and "0.5104" in text
 
 
 # -- F23: truncated BPTT ------------------------------------------------------------------------
@@ -241,13 +233,19 @@ def test_registered_last_in_lecture_order():
     assert [f.id for f in topic("serving").FIGURES] == ["cell", "window", "kvcache", "wayback"]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (200, 60), (50, 16)])
-def test_every_figure_renders_at_every_size(size):
-    for f in topic("serving").FIGURES:
-        for step in f.slide_steps():
-            state = f.state_type().with_value(f.state_type.AXIS, step)
-            text = render(topic("serving"), f, state, "txt", size)
-            assert f.title[:10] in text or size[0] < 80
+def test_every_figure_renders_at_every_size_and_the_cell_shows_its_pinned_values():
+    """Every slide step of every figure at three sizes; at 80×24 and 200×60 the title is on screen,
+    and the cell in full shows every pinned value at t = 0 and t = 7."""
+    cell = {0: ("0.7773", "0.6225", "0.3799", "0.6792", "0.2365", "0.1577"), 7: ("0.9105", "0.5104")}
+    assert CellState(step=0) == CellState().with_value("step", 0) and {0, 7} <= set(find("serving/cell")[1].slide_steps())
+    for size in [(80, 24), (200, 60), (50, 16)]:
+        for f in topic("serving").FIGURES:
+            for step in f.slide_steps():
+                text = txt(f.id, f.state_type().with_value(f.state_type.AXIS, step), size)
+                assert f.title[:10] in text or size[0] < 80, (size, f.id, step)
+                if f.id == "cell" and step in cell and size[0] >= 80:
+                    for word in cell[step]:
+                        assert word in text, (size, step, word)
 
 
 @pytest.mark.parametrize("args,words", [
@@ -293,9 +291,8 @@ def test_snapshot_kvcache_at_131072_tokens(snap_compare):
 
 def test_the_window_speaks_of_dashed_cells_only_while_some_remain():
     from rnntui.figures.serving import WindowState
-    from rnntui.render import render
     from rnntui.screens.serving import ServingScreen
     f = ServingScreen.figure_by_id("window")
-    full = render(ServingScreen, f, WindowState(window=8), "txt", (100, 30))
+    full = one_app.txt(ServingScreen, f, WindowState(window=8), (100, 30))
     assert "dashed" not in full and "no cell is cut" in full
-    assert "in the 5 dashed cells" in render(ServingScreen, f, WindowState(window=3), "txt", (100, 30))
+    assert "in the 5 dashed cells" in one_app.txt(ServingScreen, f, WindowState(window=3), (100, 30))

@@ -1,0 +1,204 @@
+"""Chinese (issue 17), from the shipped catalogue: every figure of every topic fits 80×24 with its
+panel closed and its words translated (memory and serving at each slide step and each lab status
+too), the telling numbers read the same in Chinese, the topic titles are the seed's headings, the
+lab runner's words reach the screen in Chinese, and the plot places Chinese labels by terminal
+cells (a CJK character takes two).
+
+That every msgid has a Chinese msgstr keeping its placeholders is tests/test_i18n.py's
+test_every_msgid_has_a_chinese_translation_that_keeps_its_placeholders."""
+import asyncio
+
+import pytest
+from rich.cells import cell_len
+
+from rnntui.i18n import _, set_language
+from rnntui.topics import IDS, topic, topics
+from rnntui.widgets.plot import BLUE, GREY, ORANGE, RED, Line, PlotSpec, Series, _Canvas, plot_rows, render_plot
+
+
+@pytest.fixture
+def zh():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+async def _frames(states, size=(80, 24)) -> list[str]:
+    """Each (screen, figure, state) drawn as text by one headless app."""
+    from rnntui.render import Session
+
+    async with Session(size) as session:
+        return [(await session.frame(screen, figure, state, ("txt",)))["txt"] for screen, figure, state in states]
+
+
+def slide_and_lab_states():
+    """Memory's and serving's every slide step, and the memory lab's every status."""
+    from rnntui.figure import LabRun
+    from rnntui.figures.memory import CopyState
+
+    memory, serving = topic("memory"), topic("serving")
+    for screen in (memory, serving):
+        for f in screen.FIGURES:
+            for step in f.slide_steps():
+                yield screen, f, f.state_type().with_value(f.state_type.AXIS, step)
+    copy = memory.figure_by_id("copy")
+    partial = {"cell": "lstm-bf2", "T": 5, "step": 150, "steps": 6000, "curve": [[100, 0.5, 1.2]]}
+    for run in (LabRun(status="confirm", message="x"), LabRun(status="running", number=1, partial=partial),
+                LabRun(status="cancelled", number=1, partial=partial, message="cancelled"),
+                LabRun(status="failed", number=1, message="ModuleNotFoundError: No module named 'torch'")):
+        yield memory, copy, CopyState(cell="lstm-bf2", T="80" if run.status == "confirm" else "5", run=run)
+
+
+@pytest.mark.heavy
+def test_every_figure_renders_in_chinese_within_80_cells_with_its_panel_closed(zh):
+    defaults = [(screen, f, f.state_type()) for screen in topics() for f in screen.FIGURES]
+    states = defaults + list(slide_and_lab_states())
+    frames = asyncio.run(_frames(states))
+    assert {screen.TOPIC_ID for screen, _f, _s in defaults} == set(IDS) and len(defaults) >= 36
+    assert len(frames) == len(states) > len(defaults)
+    for (screen, f, state), text in zip(states, frames):
+        where = (screen.TOPIC_ID, f.id, state)
+        lines = text.splitlines()
+        assert len(lines) == 24, where
+        wide = [line for line in lines if cell_len(line) > 80]
+        assert not wide, (where, wide)
+        # the panel closed on both sides: from the row under the header to the one above the footer,
+        # its top, its sides and its bottom; every side row exactly 80 cells wide
+        panel = lines[2:-1]
+        assert all(line.startswith(("╭", "│", "╰")) for line in panel), where
+        assert all(line.endswith(("╮", "╯")) or line.rstrip().endswith("│") for line in panel[1:-1]), where
+        inside = [line for line in lines if line.startswith("│")]
+        assert inside and all(cell_len(line) == 80 and line.endswith("│") for line in inside), where
+        # the topic title in the header, the figure title and the prose in Chinese, the English gone
+        assert _(screen.TITLE) != screen.TITLE and _(screen.TITLE) in lines[0], where
+        assert _(f.title) != f.title and _(f.title) in text, where
+        prose = _(f.prose)
+        assert prose != f.prose and prose[:12] in text.replace("│ ", ""), where
+        english = (f.prose[:25], f.prose.split(".")[0][:30])
+        if any(words in prose for words in english):  # a translation that starts with the same names
+            assert screen.TOPIC_ID in ("seq2seq", "attention", "parallel"), where  # (attention's summary)
+        else:
+            assert not any(words in text for words in english), where
+    drawn = {(screen.TOPIC_ID, f.id): text for (screen, f, _s), text in zip(defaults, frames)}
+    assert "对齐矩阵" in drawn[("seq2seq", "matrix")] and "随附模型" in drawn[("seq2seq", "matrix")]
+    assert "顺序步数" in drawn[("parallel", "grid")]
+    assert "那只" in drawn[("attention", "qkv")]  # the tokens stay Chinese, in both languages
+
+
+def test_chinese_says_the_same_numbers(zh):
+    """The telling states read the same numbers in Chinese: the seed's comparisons (0.884 vs 0.899,
+    hop 178 vs 161, step 9 vs hop 10), the shift at k = 3 (x_12 read from h_13), the grid's tally at
+    recurrent n = 8 after 8 steps, A[跑,猫] at the softmax stage, the KV cache at 131,072 tokens."""
+    from rnntui.figures.attention import A_STAGE, QkvState
+    from rnntui.figures.gradients import FactorsState, ProductState
+    from rnntui.figures.lstm import ForgetPathState
+    from rnntui.figures.parallel import GridState
+    from rnntui.figures.seq2seq import MatrixState
+    from rnntui.figures.serving import KvState
+
+    def at(address, state):
+        tid, fid = address.split("/")
+        return topic(tid), topic(tid).figure_by_id(fid), state
+
+    factors, product, path, matrix, grid, qkv, kv = asyncio.run(_frames([
+        at("gradients/factors", FactorsState()), at("gradients/product", ProductState()),
+        at("lstm/path", ForgetPathState()), at("seq2seq/matrix", MatrixState(step=3)),
+        at("parallel/grid", GridState(mode="recurrent", n=8, step=8)), at("attention/qkv", QkvState(stage=A_STAGE)),
+        at("serving/kvcache", KvState(context=131_072))]))
+    assert "原文 0.884 ≠ 本程序 0.899" in factors and "未公开" in factors
+    assert "第 178 跳 (原文 161)" in product and "跌破" in product and "(原文 9.8e-48)" in product
+    assert "10 (原文：第 9 步)" in path
+    r = MatrixState(step=3).readings()
+    assert (r.copies, r.looks_at) == (12, 13)
+    assert "抄 x_12" in matrix and "h_13" in matrix and "右移一列" in matrix
+    assert "顺序步数 8/8" in grid and "忙碌格 8/64" in grid
+    assert "A[跑,猫] 0.6488" in qkv
+    assert "64 GiB" in kv and "256 KiB" in kv and "262,144×" in kv and "加速卡" in kv
+    assert "does not fit" not in kv and "accelerator" not in kv
+
+
+def test_the_topic_titles_are_the_seed_headings(zh):
+    assert [_(topic(t).TITLE) for t in ("recurrence", "gradients", "lstm")] == \
+        ["一次一个 token", "梯度为什么死在循环里", "让这个乘积活下来的门"]
+
+
+def test_lab_runner_words_are_translated_when_made(zh, monkeypatch):
+    """The runner's own news (cancelled, ended without a result) reaches the screen in Chinese."""
+    import textual.worker
+
+    from rnntui import labs
+    from rnntui.figure import LabRun
+
+    class Screen:
+        def __init__(self):
+            self.got = []
+
+        def post_message(self, message):
+            self.got.append(message.run)
+
+    class Dead:  # a child that ended, or one to be killed
+        def is_alive(self):
+            return False
+
+    class Quiet:  # a pipe with nothing in it
+        def poll(self, timeout=0):
+            return False
+
+        def close(self):
+            pass
+
+    for cancelled, want in ((True, "已取消"), (False, "实验进程结束了，却没有返回结果")):
+        worker = type("W", (), {"is_cancelled": cancelled})()
+        monkeypatch.setattr(textual.worker, "get_current_worker", lambda: worker)
+        screen = Screen()
+        labs.LabRunner(screen)._watch("copy", LabRun(status="running", number=1), Quiet(), Dead())
+        assert [r.message for r in screen.got] == [want]
+
+
+# -- the plot: Chinese labels by cells -------------------------------------------------------------------
+def chinese_plot(legend="below"):
+    x = (0.0, 1.0, 2.0, 3.0, 4.0)
+    return PlotSpec(
+        series=(Series(x, (0.0, 0.2, 0.5, 0.7, 1.0), "准确率", BLUE),
+                Series(x, (1.0, 0.8, 0.5, 0.3, 0.1), "损失 ÷ ln 10（1：瞎猜）", ORANGE)),
+        lines=(Line(0.1, "随机猜测 10%", GREY, align="right"), Line(0.5, "中线", GREY),
+               Line(2.0, "截断", RED, vertical=True, dashed=True)),
+        cursor=2.0, title="lstm T=20：每 100 步的准确率", xlabel="训练步", legend=legend)
+
+
+@pytest.mark.parametrize("legend", ["below", "inside"])
+@pytest.mark.parametrize("width, height", [(40, 14), (61, 15), (80, 20), (23, 9)])
+def test_a_plot_with_chinese_labels_draws_rows_of_exactly_width_cells(legend, width, height):
+    rows = render_plot(chinese_plot(legend), width, height).plain.split("\n")
+    frame = [r for r in rows if r.rstrip()[-1:] in ("┐", "│", "┤", "┘")]
+    assert len(frame) >= 5
+    for row in frame:  # the frame's rows: every one exactly `width` cells, the right edge in the last cell
+        assert cell_len(row) == width, row
+    assert all(cell_len(r) <= width for r in rows)
+    top = next(i for i, r in enumerate(rows) if "┌" in r)
+    left = rows[top].index("┌")
+    for row in rows[top:top + len(frame)]:  # the left edge in one column on every row
+        assert row[left] in "┌│┤├└"
+    text = "\n".join(rows)
+    if width >= 40:  # whole labels, not characters split from their second cell
+        assert "随机猜测 10%" in text and "中线" in text and "截断" in text and "训练步" in text
+        assert "准确率" in text
+
+
+def test_the_chinese_legend_below_is_cut_by_cells():
+    for width in range(16, 45):
+        rows = plot_rows(chinese_plot(), width, 14)
+        legend = "".join(words for words, _ in rows[-1])
+        assert cell_len(legend) <= width and legend.startswith("━━ 准")
+
+
+def test_half_of_a_wide_character_covered_leaves_a_space_not_a_broken_row():
+    cv = _Canvas(10, 2, (0, 1), (0, 1))
+    cv.text(0, 0, "中线", None)  # cells 0-1 and 2-3
+    cv.put(0, 1, "●", None)  # over the second half of 中
+    cv.put(0, 2, "x", None)  # over the first half of 线
+    cv.put(1, 9, "截", None)  # would straddle the right edge: a space
+    code, _, _ = cv.resolve()
+    row0 = "".join(chr(c) for c in code[0] if c)
+    assert row0 == " ●x" + " " * 7 and cell_len(row0) == 10
+    assert "截" not in "".join(chr(c) for c in code[1] if c)
