@@ -1,7 +1,6 @@
 """`rnntui serve`: safe defaults, a session cap, idle sessions closed, ctrl+c leaves no app behind,
 and a real browser (Playwright driving Debian's chromium) using the app with the keyboard."""
 import asyncio
-import os
 import re
 import shutil
 import signal
