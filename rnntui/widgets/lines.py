@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rnntui.widgets.quiet import compact
+from rnntui.widgets.quiet import compact, content_key
 
 
 class Lines(Widget):
@@ -34,9 +34,14 @@ class Lines(Widget):
         width, height = self.size
         base = self.rich_style
         if self._strips is None or self._strips[0] != (width, height, base):
-            console = self.app.console
-            strips = [Strip(Segment.apply_style(compact(line).render(console), base)).adjust_cell_length(width, base)
-                      for line in self.lines(width, height)[:height]]
+            console, drawn = self.app.console, {}
+            strips = []
+            for line in self.lines(width, height)[:height]:
+                key = content_key(line)  # a line drawn twice (a bar's rows) is rendered once
+                if key not in drawn:
+                    drawn[key] = Strip(Segment.apply_style(compact(line).render(console), base)
+                                       ).adjust_cell_length(width, base)
+                strips.append(drawn[key])
             self._strips = ((width, height, base), strips)
         strips = self._strips[1]
         return strips[y] if 0 <= y < len(strips) else Strip.blank(width, base)

@@ -5,10 +5,10 @@ shares read without colour."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widget import Widget
 
 from rnntui.i18n import _
-from rnntui.widgets.quiet import compact, same
+from rnntui.widgets.lines import Lines
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, CYAN, HIGHLIGHT, style
 
 ODD, EVEN = style(CYAN), style(BLUE)
@@ -56,7 +56,7 @@ def share_text(width: int, n: int, cols: int, rows: int = 2) -> Text:
     return out
 
 
-class ShareBar(Widget):
+class ShareBar(Lines):
     """`show(width, n)`: a state of `width` numbers cut into n equal shares."""
 
     DEFAULT_CSS = "ShareBar { height: auto; }"
@@ -71,7 +71,7 @@ class ShareBar(Widget):
         spec = (width, n)
         if not same(spec, getattr(self, 'spec', None)):
             self.spec = spec
-            self.refresh()
+            self.changed()
 
-    def render(self) -> Text:
-        return compact(share_text(*self.spec, self.size.width, self.rows))
+    def lines(self, width: int, height: int) -> list[Text]:
+        return share_text(*self.spec, width, self.rows).split("\n")
