@@ -26,8 +26,6 @@ def word(name: str) -> str:
 
 # -- masks -----------------------------------------------------------------------------------------
 class MasksView(FigureView):
-    REDRAW_ON_RESIZE = True  # the family's sentence is padded for the width (as_tall_as)
-
     def compose(self):
         yield Matrices()
         yield Readouts()
@@ -64,9 +62,8 @@ class MasksView(FigureView):
     def as_tall_as(self, text: Text, others) -> Text:
         """`text` padded to the height of the tallest of `others` at this width: a key redraws the
         readout without laying the screen out again (a second frame, the matrices jumping)."""
-        width, console = self.query_one(Readouts).content_size.width, self.app.console
-        if width <= 0:
-            return text
+        width = self.query_one(Readouts).content_size.width or self.app.size.width - 4  # in the panel
+        console = self.app.console
         tall = max(len(t.wrap(console, width)) for t in others)
         return text + "\n" * (tall - len(text.wrap(console, width)))
 
