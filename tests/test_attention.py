@@ -333,6 +333,6 @@ async def test_stepping_the_mask_family_keeps_the_layout_still():
             readouts = [w for w in app.topic_screen().query(Readouts) if w.display and w.region.height][-1]
             heights.append(readouts.region.height)
             said.append(app.topic_screen().state.family)
-            assert "Decoder positions" in app.export_screenshot()  # the readout's last line is not cut
+            assert "Decoder&#160;positions" in app.export_screenshot()  # the readout's last line is not cut
             await pilot.press(key)
         assert len(set(said)) == 3 and len(set(heights)) == 1, (said, heights)
