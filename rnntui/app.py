@@ -117,7 +117,7 @@ class RnnApp(App):
         if self.keymap_problem:
             self.notify(self.keymap_problem, severity="warning")
         topic, figure, state = self.start
-        await self.goto(topic, figure)
+        await self.goto(topic, figure, wait=False)
         if state is not None:
             self.topic_screen().set_state(state)
         self.screen_change_signal.subscribe(self, lambda _screen: self.fit())
@@ -171,10 +171,15 @@ class RnnApp(App):
                 return screen
         return None
 
-    async def goto(self, topic: str, figure: str | None = None) -> None:
+    async def goto(self, topic: str, figure: str | None = None, wait: bool = True) -> None:
+        """Show a topic (and figure); `wait`: until the figure's view is mounted and drawn (not from
+        on_mount: the view cannot mount while the app's own mount is waiting)."""
         await self.switch_mode(topic)
         if figure:
-            self.topic_screen().focus_figure(figure)
+            screen = self.topic_screen()
+            screen.focus_figure(figure)
+            if wait:
+                await screen.add_view(screen.figure)
 
     # -- app-wide keys ----------------------------------------------------------------------
     async def action_topic_number(self, number: int) -> None:

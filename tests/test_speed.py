@@ -245,3 +245,19 @@ def test_the_track_reads_the_same_states_as_the_engine_arrays():
     r = TrackState(w_h=1.3, w_x=-0.7, b=0.2, step=rnn.LAST_T).readings()
     assert r.z == tuple(z) and r.h_all == tuple(h)
     assert r.h_prev == h[-2] and isinstance(r.h[0], float)
+
+
+async def test_a_topic_mounts_only_the_focused_figures_view_and_the_others_when_first_shown():
+    from rnntui.screens.base import FigureView
+
+    app = RnnApp("attention")
+    async with app.run_test(size=(100, 30)) as pilot:
+        s = app.topic_screen()
+        assert [v.id for v in s.query(FigureView)] == ["qkv"]  # 1 of 7 composed at start
+        await pilot.press("tab")
+        await pilot.pause()
+        views = {v.id: v for v in s.query(FigureView)}
+        assert set(views) == {"qkv", "scaling"} and views["scaling"].drawn is s.state
+        assert views["scaling"].display and not views["qkv"].display
+        await app.goto("attention", "summary")  # a jump waits for the view: drawn when it returns
+        assert s.view_of(s.figure).drawn is s.state
