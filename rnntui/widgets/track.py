@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
-from rnntui.widgets.quiet import compact
+from rnntui.widgets.quiet import compact, repaint, same
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
 INNER = 6  # terminal cells inside a box: fits "-0.380", or three CJK characters
@@ -139,9 +139,15 @@ class TokenTrack(Widget):
     pad = 0
 
     def show(self, rows: tuple[Row, ...], current: int | None, span: tuple | None = None) -> None:
-        """`span`: (start, stop, label), a bracket under those columns (see `span_text`)."""
-        self.rows, self.current, self.span = rows, current, span
-        self.refresh(layout=True)
+        """`span`: (start, stop, label), a bracket under those columns (see `span_text`). Lays the
+        screen out again only when the track's height changes (most keys move the cursor or a value)."""
+        if same((rows, current, span), (self.rows, self.current, self.span)):
+            return
+
+        def apply() -> None:
+            self.rows, self.current, self.span = rows, current, span
+
+        repaint(self, apply)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         if not self.rows:
