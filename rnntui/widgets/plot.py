@@ -435,7 +435,8 @@ def _needed(spec: PlotSpec, drawn) -> tuple[float, float] | None:
     return (float(ys.min()), float(ys.max())) if ys.size else None
 
 
-def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list[tuple[int, str]]]:
+@lru_cache(maxsize=256)
+def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tuple[tuple[int, str], ...]]:
     """Limits (y0, y1) for ch text rows holding lo..hi, and the tick labels as (row, label).
 
     Ticks are round values (1, 2 or 5 × 10^k; on a log axis every 1st, 2nd, 5th, 10th, … decade)
@@ -484,7 +485,7 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list
             if best is None or score > best[0]:
                 best = (score, s, k, m, js, u, v)
     if best is None:  # not reached for any finite span; kept so an odd input still draws
-        return lo, hi, []
+        return lo, hi, ()
     _, s, k, m, js, u, v = best
     y1 = v * u
     ticks = []
@@ -497,7 +498,7 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, list
         else:
             label = f"{t:.0e}"
         ticks.append((m - k * j, label))
-    return y1 - dots * u, y1, ticks
+    return y1 - dots * u, y1, tuple(ticks)  # shared by every draw at these limits (lru_cache)
 
 
 def too_small(width: int) -> list[list[tuple[str, Style | None]]]:
