@@ -123,9 +123,10 @@ class TopicScreen(Screen):
         self.pause()
         self.redraw()
 
-    def view_of(self, figure: Figure) -> FigureView | None:
+    def view_of(self, figure: Figure, switcher: ContentSwitcher | None = None) -> FigureView | None:
+        """The figure's view, None until it is mounted (or while the screen closes)."""
         try:
-            return self.query_one(ContentSwitcher).get_child_by_id(figure.id, FigureView)
+            return (switcher or self.query_one(ContentSwitcher)).get_child_by_id(figure.id, FigureView)
         except NoMatches:
             return None
 
@@ -172,7 +173,7 @@ class TopicScreen(Screen):
             switcher = self.query_one(ContentSwitcher)
         except NoMatches:  # closing down: a late message found the widgets gone
             return
-        view = self.view_of(f)
+        view = self.view_of(f, switcher)
         if view is None:  # not mounted yet: add_view draws when it is
             if f.id not in self.adding:
                 self.call_later(self.add_view, f)

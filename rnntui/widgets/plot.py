@@ -30,11 +30,11 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
-from textual.widget import Widget
 
 from rnntui import lazy
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len, cut, fit
+from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
@@ -714,10 +714,11 @@ def _grid_runs(code: np.ndarray, which: np.ndarray, styles: list) -> list[list[t
     return out
 
 
-class Plot(Widget):
+class Plot(Lines):
     """A plot drawn from a PlotSpec; `show(spec)` replaces what it draws.
 
     Every render draws the figure afresh at the widget's current size, so resizing is always safe.
+    Rows go to the screen as strips of segments (the line API of `Lines`), no detour through markup.
     """
 
     DEFAULT_CSS = "Plot { width: 1fr; height: 1fr; min-height: 6; }"
@@ -730,22 +731,14 @@ class Plot(Widget):
         if same(spec, self.spec):
             return
         self.spec = spec
-        self._strips = None
-        self.refresh()
+        self.changed()
 
     def render(self) -> Text:
         return render_plot(self.spec, self.size.width, self.size.height)
 
-    # Line API: rows go to the screen as strips of segments, with no detour through markup
-    _strips: tuple | None = None
+    def lines(self, width: int, height: int) -> list:
+        return plot_rows(self.spec, width, height)
 
-    def render_line(self, y: int) -> Strip:
-        width, height = self.size
-        base = self.rich_style
-        key = (self.spec, width, height, base)
-        if self._strips is None or self._strips[0] != key:
-            strips = [Strip([Segment(words, base + style if style else base) for words, style in row])
-                      .adjust_cell_length(width, base) for row in plot_rows(self.spec, width, height)]
-            self._strips = (key, strips)
-        strips = self._strips[1]
-        return strips[y] if 0 <= y < len(strips) else Strip.blank(width, base)
+    def strip(self, row, width: int, base: Style) -> Strip:
+        return Strip([Segment(words, base + style if style else base) for words, style in row]
+                     ).adjust_cell_length(width, base)

@@ -5,9 +5,9 @@ the ends read without colour."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widget import Widget
 
-from rnntui.widgets.quiet import compact, same
+from rnntui.widgets.lines import Lines
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
 
 LINK = style(CYAN)
@@ -87,7 +87,7 @@ def staircase_text(hops, n: int, k: int, width: int, height: int) -> Text:
     return out
 
 
-class Staircase(Widget):
+class Staircase(Lines):
     """`show(hops, n, k)`: the path of `hops` from position 0 to position k among n."""
 
     DEFAULT_CSS = "Staircase { height: 1fr; min-height: 4; }"
@@ -97,7 +97,7 @@ class Staircase(Widget):
         spec = (tuple(tuple(h) for h in hops), n, k)
         if not same(spec, getattr(self, 'spec', None)):
             self.spec = spec
-            self.refresh()
+            self.changed()
 
-    def render(self) -> Text:
-        return compact(staircase_text(*self.spec, self.size.width, self.size.height))
+    def lines(self, width: int, height: int) -> list[Text]:
+        return staircase_text(*self.spec, width, height).split("\n")

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from rich.text import Text
-from textual.widget import Widget
 
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len
-from rnntui.widgets.quiet import compact, same
+from rnntui.widgets.lines import Lines
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import GOOD, WARN
 
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
@@ -121,7 +121,7 @@ def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
     return out
 
 
-class WallclockGrid(Widget):
+class WallclockGrid(Lines):
     """`show(busy, now, tally)`: busy is a lanes × steps boolean array; `now` steps have passed."""
 
     DEFAULT_CSS = "WallclockGrid { height: 1fr; min-height: 5; }"
@@ -137,7 +137,7 @@ class WallclockGrid(Widget):
         busy = np.asarray(busy, dtype=bool)
         if not same((busy, int(now), tally), (self.busy, self.now, self.tally)):
             self.busy, self.now, self.tally = busy, int(now), tally
-            self.refresh()
+            self.changed()
 
-    def render(self) -> Text:
-        return compact(grid_text(self.busy, self.now, self.tally, self.size.width, self.size.height, self.lane))
+    def lines(self, width: int, height: int) -> list[Text]:
+        return grid_text(self.busy, self.now, self.tally, width, height, self.lane).split("\n")
