@@ -141,14 +141,21 @@ def plain_textual(monkeypatch) -> None:
 
     monkeypatch.setattr(quiet.Static, "update",
                         lambda self, content="", *, layout=True: TextualStatic.update(self, content, layout=True))
+    from rnntui.widgets.lines import Lines
+
+    def changed(self):  # every row drawn again, not only those that differ
+        self._strips = None
+        self.refresh()
+
+    monkeypatch.setattr(Lines, "changed", changed)
     for name in ("plot", "matrix", "gatebar", "alignment", "sharebar", "staircase", "wallclock"):
         module = importlib.import_module(f"rnntui.widgets.{name}")
         if hasattr(module, "same"):
             monkeypatch.setattr(module, "same", lambda a, b: False)
 
 
-@pytest.mark.parametrize("address", ["recurrence/track", "attention/qkv", "attention/positions", "lstm/gru",
-                                     "seq2seq/matrix"])
+@pytest.mark.parametrize("address", ["recurrence/track", "recurrence/tanh", "attention/qkv", "attention/positions",
+                                     "attention/masks", "lstm/gru", "seq2seq/matrix", "parallel/grid"])
 async def test_a_figure_after_keys_draws_what_textual_draws_without_the_shortcuts(address, monkeypatch):
     """Skipped updates and layouts must not leave anything stale: press keys there and back, then
     compare with an app opened in the resulting state with every shortcut turned off."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -19,15 +20,32 @@ from rnntui.widgets.quiet import compact, content_key
 
 
 class Lines(Widget):
-    _strips: tuple | None = None
+    _strips: tuple | None = None  # ((width, height, base), strips, each line's content key)
+    _base: Style | None = None  # the widget's style, looked up once per render (not once per line)
 
     def lines(self, width: int, height: int) -> list[Text]:
         raise NotImplementedError
 
     def changed(self) -> None:
-        """What the widget draws changed: draw it again at the next refresh."""
-        self._strips = None
-        self.refresh()
+        """What the widget draws changed: draw it again at the next refresh. The new lines are drawn
+        now and only the rows that differ from the shown ones are repainted (a cursor moving in a
+        matrix repaints two rows, not the screen under the widget)."""
+        old, self._strips = self._strips, None
+        width, height = self.size
+        if old is None or old[0][:2] != (width, height) or not (width and height):
+            self.refresh()
+            return
+        self._strips = new = self._draw(width, height, old[0][2])
+        rows = [y for y in range(height) if y >= len(new[2]) or y >= len(old[2])
+                or new[2][y] is None or new[2][y] != old[2][y]]
+        regions, start = [], None
+        for y, next_y in zip(rows, rows[1:] + [None]):  # neighbouring rows as one region
+            start = y if start is None else start
+            if next_y != y + 1:
+                regions.append(Region(0, start, width, y - start + 1))
+                start = None
+        if regions:
+            self.refresh(*regions)
 
     def render(self) -> Text:  # the same lines, for anything that asks for a renderable
         return Text("\n").join(self.lines(*self.size))
@@ -36,19 +54,34 @@ class Lines(Widget):
         """One line as a strip of exactly `width` cells on the widget's own style."""
         return Strip(Segment.apply_style(compact(line).render(self.app.console), base)).adjust_cell_length(width, base)
 
+    def key(self, line):
+        """What makes two lines draw the same (None: cannot tell, draw it)."""
+        return content_key(line) if isinstance(line, Text) else None
+
+    def _draw(self, width: int, height: int, base: Style) -> tuple:
+        drawn, strips, keys = {}, [], []
+        for line in self.lines(width, height)[:height]:
+            key = self.key(line)
+            keys.append(key)
+            if key is None:
+                strips.append(self.strip(line, width, base))
+                continue
+            if key not in drawn:  # a line drawn twice (a bar's rows) is rendered once
+                drawn[key] = self.strip(line, width, base)
+            strips.append(drawn[key])
+        return (width, height, base), strips, keys
+
+    def render_lines(self, crop):
+        self._base = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._base = None
+
     def render_line(self, y: int) -> Strip:
         width, height = self.size
-        base = self.rich_style
+        base = self._base or self.rich_style
         if self._strips is None or self._strips[0] != (width, height, base):
-            drawn, strips = {}, []
-            for line in self.lines(width, height)[:height]:
-                key = content_key(line) if isinstance(line, Text) else None
-                if key is None:
-                    strips.append(self.strip(line, width, base))
-                    continue
-                if key not in drawn:  # a line drawn twice (a bar's rows) is rendered once
-                    drawn[key] = self.strip(line, width, base)
-                strips.append(drawn[key])
-            self._strips = ((width, height, base), strips)
+            self._strips = self._draw(width, height, base)
         strips = self._strips[1]
         return strips[y] if 0 <= y < len(strips) else Strip.blank(width, base)

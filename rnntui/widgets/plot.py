@@ -739,6 +739,9 @@ class Plot(Lines):
     def lines(self, width: int, height: int) -> list:
         return plot_rows(self.spec, width, height)
 
+    def key(self, row) -> tuple:
+        return tuple(row)
+
     def strip(self, row, width: int, base: Style) -> Strip:
         return Strip([Segment(words, base + style if style else base) for words, style in row]
                      ).adjust_cell_length(width, base)

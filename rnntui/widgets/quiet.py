@@ -62,6 +62,11 @@ def same(a, b) -> bool:
         return True
     if type(a) is not type(b):
         return False
+    if isinstance(a, (tuple, list)) or getattr(getattr(a, "__dataclass_params__", None), "eq", False):
+        try:  # the fast way: Python compares plain values itself (a float tuple of a plot's series)
+            return bool(a == b)
+        except (ValueError, TypeError):  # an array inside: compared element by element below
+            pass
     if isinstance(a, (tuple, list)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
