@@ -10,7 +10,8 @@ import math
 from typing import Sequence
 
 from rich.text import Text
-from rnntui.widgets.quiet import Static, compact, repaint, same
+from rnntui.widgets.lines import Lines
+from rnntui.widgets.quiet import repaint, same
 
 from rnntui.i18n import _
 from rnntui.widgets.cells import cell_len, fit
@@ -113,7 +114,7 @@ def cell_for(width: int) -> int:
     return 2 if width < 110 else 3 if width < 140 else 4
 
 
-class AlignmentMatrix(Static):
+class AlignmentMatrix(Lines):
     """`show(weights, current, col_labels, row_labels)`; as wide as its cells, as many rows as fit.
 
     On a wide terminal the cells widen (up to 4 characters); when there is height to spare the rows
@@ -147,9 +148,8 @@ class AlignmentMatrix(Static):
         self.cell = cell_for(container.width)
         return self._label_width() + 1 + n_cols * self.cell
 
-    def render(self) -> Text:
+    def lines(self, width: int, height: int) -> list[Text]:
         weights, current, cols, rows, corner = self.spec
-        height = self.size.height or None
-        spaced = height is not None and height >= 2 * len(weights) + 1
-        return compact(matrix_text(weights, current, cols, rows, height=height, corner=corner, cell=self.cell,
-                                   spaced=spaced))
+        spaced = height >= 2 * len(weights) + 1
+        return matrix_text(weights, current, cols, rows, height=height or None, corner=corner, cell=self.cell,
+                           spaced=spaced).split("\n")

@@ -11,10 +11,10 @@ import math
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, fit
-from rnntui.widgets.quiet import compact, repaint, same
+from rnntui.widgets.lines import Lines
+from rnntui.widgets.quiet import repaint, same
 from rnntui.widgets.tints import BLUE, GREEN, RED, style
 
 FILLS = ("█", "▓", "░", "▒")
@@ -92,7 +92,7 @@ def legend_lines(segments, width: int) -> list[Text]:
     return lines
 
 
-class GateBar(Widget):
+class GateBar(Lines):
     """`label │bar│ suffix`, then a legend of the segments (optional)."""
 
     DEFAULT_CSS = "GateBar { height: auto; }"
@@ -120,7 +120,7 @@ class GateBar(Widget):
 
         repaint(self, apply)
 
-    def lines(self, width: int) -> list[Text]:
+    def lines(self, width: int, height: int = 0) -> list[Text]:
         width = max(width, 1)
         head = Text(fit(self.label, self.label_width), style="bold")
         tail = Text(f" {self.suffix}" if self.suffix else "", style="bold")
@@ -143,6 +143,3 @@ class GateBar(Widget):
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return len(self.lines(width))
-
-    def render(self) -> Text:
-        return compact(Text("\n").join(self.lines(self.content_size.width)))

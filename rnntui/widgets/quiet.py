@@ -107,7 +107,7 @@ def repaint(widget, apply=None) -> None:
     before = wanted()
     if apply is not None:
         apply()
-    widget.refresh()
+    getattr(widget, "changed", widget.refresh)()  # a Lines widget repaints only the rows that differ
     if wanted() != before:
         widget.refresh(layout=True)
 

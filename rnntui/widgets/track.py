@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
-from rnntui.widgets.quiet import compact, repaint, same
+from rnntui.widgets.lines import Lines
+from rnntui.widgets.quiet import repaint, same
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
 INNER = 6  # terminal cells inside a box: fits "-0.380", or three CJK characters
@@ -128,7 +128,7 @@ def span_text(n: int, start: int, stop: int, label: str, label_width: int = 4, i
     return out
 
 
-class TokenTrack(Widget):
+class TokenTrack(Lines):
     """The track, its cells as wide and tall as the room allows (see `fit`)."""
 
     DEFAULT_CSS = "TokenTrack { height: auto; width: 1fr; }"
@@ -156,9 +156,9 @@ class TokenTrack(Widget):
         self.pad = box_size(n, width, container.height, len(self.rows))[1]
         return 1 + len(self.rows) * (3 + 2 * self.pad) + (self.span is not None)
 
-    def render(self) -> Text:
+    def lines(self, width: int, height: int) -> list[Text]:
         if not self.rows:
-            return Text()
+            return []
         n = max(len(r.cells) for r in self.rows)
-        inner = box_size(n, self.content_size.width, 0, len(self.rows))[0]
-        return compact(track_text(self.rows, self.current, inner=inner, pad=self.pad, span=self.span))
+        inner = box_size(n, width, 0, len(self.rows))[0]
+        return track_text(self.rows, self.current, inner=inner, pad=self.pad, span=self.span).split("\n")
