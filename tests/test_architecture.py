@@ -39,6 +39,14 @@ def test_views_never_import_the_engine(path):
     assert not bad, f"{path.name} imports {bad}: views read a figure's readings"
 
 
+@pytest.mark.parametrize("path", modules_under("screens") + modules_under("widgets"), ids=lambda p: p.name)
+def test_views_draw_text_through_the_quiet_static(path):
+    """Textual's own Static lays the whole screen out at every update (memory's views used it: a key
+    cost a layout of the screen, 6 ms); rnntui.widgets.quiet.Static lays out only when its size changes."""
+    if path.name != "quiet.py":
+        assert "textual.widgets.Static" not in imported_names(path), f"{path.name}: import Static from rnntui.widgets.quiet"
+
+
 @pytest.mark.parametrize("path", modules_under("engine"), ids=lambda p: p.name)
 def test_the_engine_knows_no_screen(path):
     bad = [n for n in imported_names(path)

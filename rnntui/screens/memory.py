@@ -3,7 +3,7 @@ the closed form σ(b_f)^T; then what a trained LSTM's gates do with distractors.
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.memory import CELLS, CONFIRM_T, EVERY, TS, CopyState, GateState

@@ -35,7 +35,8 @@ class Lines(Widget):
         if old is None or old[0][:2] != (width, height) or not (width and height):
             self.refresh()
             return
-        self._strips = new = self._draw(width, height, old[0][2])
+        shown = {key: strip for key, strip in zip(old[2], old[1]) if key is not None}
+        self._strips = new = self._draw(width, height, old[0][2], shown)
         rows = [y for y in range(height) if y >= len(new[2]) or y >= len(old[2])
                 or new[2][y] is None or new[2][y] != old[2][y]]
         regions, start = [], None
@@ -58,8 +59,9 @@ class Lines(Widget):
         """What makes two lines draw the same (None: cannot tell, draw it)."""
         return content_key(line) if isinstance(line, Text) else None
 
-    def _draw(self, width: int, height: int, base: Style) -> tuple:
-        drawn, strips, keys = {}, [], []
+    def _draw(self, width: int, height: int, base: Style, drawn: dict | None = None) -> tuple:
+        """Each line as a strip, with its key; `drawn`: strips by key already rendered at this size."""
+        drawn, strips, keys = dict(drawn or {}), [], []
         for line in self.lines(width, height)[:height]:
             key = self.key(line)
             keys.append(key)
