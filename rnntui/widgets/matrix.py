@@ -174,6 +174,7 @@ def _join(bands: list[list[list[Text]]], gap: int) -> list[Text]:
         if k:
             out.append(Text(""))
         tall = max(len(b) for b in band)
+        widths = [_width(b) for b in band]
         for i in range(tall):
             line = Text()
             for n, b in enumerate(band):
@@ -181,7 +182,7 @@ def _join(bands: list[list[list[Text]]], gap: int) -> list[Text]:
                     line.append(" " * gap)
                 part = b[i] if i < len(b) else Text("")
                 line.append_text(part)
-                line.append(" " * (_width(b) - part.cell_len))
+                line.append(" " * (widths[n] - part.cell_len))
             line.rstrip()
             out.append(line)
     return out
@@ -214,14 +215,16 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
             if any(_width(b) > width for b in blocks) and not all(s.shrink for s in subset):
                 continue
             blocks = [lines_of(index[id(s)], width, digits, spaced) for s in subset]
-            lines = _join(_bands(blocks, width, gap), gap)
-            if spaced and (height is None or len(lines) > height):
+            bands = _bands(blocks, width, gap)
+            tall = sum(max(len(b) for b in band) for band in bands) + len(bands) - 1  # the lines _join makes
+            if spaced and (height is None or tall > height):
                 continue
-            last = lines
-            if height is None or len(lines) <= height:
-                return lines
+            last = bands
+            if height is None or tall <= height:
+                return _join(bands, gap)
     if last is not None:
-        return last[:height] if height else last
+        lines = _join(last, gap)
+        return lines[:height] if height else lines
     must = [s for s in specs if not s.optional] or specs[:1]
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
     lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap), gap)

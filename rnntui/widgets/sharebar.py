@@ -22,9 +22,9 @@ def share_text(width: int, n: int, cols: int, rows: int = 2) -> Text:
     cols = max(cols, 8)
     share = cols / n  # characters per token
     ruler, bar = Text(), Text()
+    cuts = {int(round(i * share)) for i in range(n + 1)} if n <= 4 * cols else range(cols)
+    ruler.append("".join("┼" if c in cuts else "─" for c in range(cols)), style="dim")
     for c in range(cols):
-        boundary = any(int(round(i * share)) == c for i in range(0, n + 1)) if n <= 4 * cols else True
-        ruler.append("┼" if boundary else "─", style="dim")
         first = min(max(share - c, 0.0), 1.0)
         if first >= 1.0:
             bar.append("█", style=HIGHLIGHT)
