@@ -155,7 +155,8 @@ def plain_textual(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("address", ["recurrence/track", "recurrence/tanh", "attention/qkv", "attention/positions",
-                                     "attention/masks", "lstm/gru", "seq2seq/matrix", "parallel/grid"])
+                                     "attention/masks", "lstm/gru", "seq2seq/matrix", "parallel/grid",
+                                     "serving/wayback", "gradients/bptt"])
 async def test_a_figure_after_keys_draws_what_textual_draws_without_the_shortcuts(address, monkeypatch):
     """Skipped updates and layouts must not leave anything stale: press keys there and back, then
     compare with an app opened in the resulting state with every shortcut turned off."""

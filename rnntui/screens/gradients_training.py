@@ -1,12 +1,12 @@
 """T2 `gradients`, the last two figures' views: gradient clipping, and BPTT measured in 64 dimensions."""
 from __future__ import annotations
 
-from rnntui.widgets.quiet import Static
 
 from rnntui.figures.gradients import BpttState, ClipState
 from rnntui.fmt import pct, sci, vector
 from rnntui.i18n import _
 from rnntui.screens.base import FigureView
+from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.table import table_text
@@ -48,7 +48,7 @@ class BpttView(FigureView):
 
     def compose(self):
         yield Plot()
-        yield Static(id="table")
+        yield Picture(id="table")
         yield Readouts(id="seed")
 
     def show(self, s: BpttState) -> None:
@@ -64,7 +64,7 @@ class BpttView(FigureView):
                   _("cursor {d}").format(d=s.distance))
         rows = [(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(v) for v in row.values()), sci(r.at_cursor[c]))
                 for c, row in r.table.items()]
-        self.query_one("#table", Static).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
+        self.query_one("#table", Picture).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
                                                            right=range(1, len(header))))
         seed = r.seed_c15_at_40
         self.query_one("#seed", Readouts).display = seed is not None

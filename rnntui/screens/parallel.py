@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import Horizontal
-from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
 from rnntui.fmt import pct, share_words, si, times
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.sharebar import ShareBar
 from rnntui.widgets.staircase import Staircase
@@ -81,7 +82,7 @@ class CostView(FigureView):  # F21
         yield Readouts(id="cross")
         with Horizontal(id="cost-body"):
             yield Plot()
-            yield Static(id="table1")
+            yield Picture(id="table1")
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= 150, "wide")
@@ -89,7 +90,7 @@ class CostView(FigureView):  # F21
     def show(self, s: CostState) -> None:
         r = s.readings()
         width, height = self.size.width or 200, self.size.height or 40
-        self.query_one("#table1", Static).update(table_1_text(r.table_1, not self.has_class("wide")))
+        self.query_one("#table1", Picture).update(table_1_text(r.table_1, not self.has_class("wide")))
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.n_values, r.recurrent_cost, "", BLUE), Series(r.n_values, r.attention_cost, "", ORANGE)),
             lines=(Line(r.crossover_n, f"n = d = {r.crossover_n:g}", GREY, vertical=True),),
@@ -133,7 +134,7 @@ class TimingView(FigureView):  # E6
 
     def compose(self):
         yield Static(id="status")
-        yield Static(id="table")
+        yield Picture(id="table")
         yield Readouts(id="compare")
         yield Readouts(id="convention")
 
@@ -141,7 +142,7 @@ class TimingView(FigureView):  # E6
         r = s.readings()
         gap = "\n\n" if (self.size.height or 0) >= 24 else "\n"
         self.query_one("#status", Static).update(timing_status(r, self.presenting))
-        self.query_one("#table", Static).update(timing_table(r.table, s.T, gap))
+        self.query_one("#table", Picture).update(timing_table(r.table, s.T, gap))
         here, seed = r.here, r.seed_laptop
         said = _("RNN does {share},").format(share=share_words(here.flop_ratio)) + " " + (
             _("{speed}; attention runs at {rate}× its FLOP rate").format(

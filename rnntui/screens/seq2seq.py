@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
-from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.seq2seq import (EVERY, ORDER, MatrixState, ScoringState, VisibilityState, letters)
@@ -12,7 +11,9 @@ from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.alignment import AlignmentMatrix, bars_text, legend
 from rnntui.widgets.cells import aligned, fit
+from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import Readouts, spelled
 from rnntui.widgets.tints import BAD, BLUE, GOOD, GREY, HIGHLIGHT, ORANGE
 from rnntui.widgets.visibility import visibility_text
@@ -161,7 +162,7 @@ class VisibilityView(FigureView):
     REDRAW_ON_RESIZE = True  # laid out for its own size
 
     def compose(self):
-        yield Static(id="picture")
+        yield Picture(id="picture")
         yield Readouts(id="counts")
         yield Readouts(id="lab")
 
@@ -169,7 +170,7 @@ class VisibilityView(FigureView):
         r, n = s.readings(), s.n
         width = max(self.size.width or 76, 40)
         tall = 2 if (self.size.height or 0) >= 24 else 1  # lines per arrow and per bar: more room, bigger
-        self.query_one("#picture", Static).update(visibility_text(n, s.mode, r.reads, (r.bottleneck, r.attention),
+        self.query_one("#picture", Picture).update(visibility_text(n, s.mode, r.reads, (r.bottleneck, r.attention),
                                                                   r.bars, width, tall))
         lab_b, lab_a = r.lab["numbers"]
         self.query_one("#counts", Readouts).show([

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from textual.containers import Horizontal
-from rnntui.widgets.quiet import Static
 
 from rnntui import fmt
 from rnntui.figure import Figure
@@ -11,7 +10,9 @@ from rnntui.figures.serving import CONTEXTS, DECAY_STEPS, N_WAY, CellState, KvSt
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.cells import aligned, cell_len, fit
 from rnntui.widgets.cellsheet import sheet_text
+from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack, cell_rows
@@ -139,8 +140,8 @@ class WaybackView(SizedView):
         yield Readouts(id="memory")
         yield Readouts(id="capacity")
         with Horizontal(id="wb-grids"):
-            yield Static(id="matrix")
-            yield Static(id="state")
+            yield Picture(id="matrix")
+            yield Picture(id="state")
         yield Readouts(id="family")
         yield Plot()
 
@@ -173,8 +174,8 @@ class WaybackView(SizedView):
         tall = self.has_class("-tall")
         self.query_one("#wb-grids").display = tall
         if tall:
-            self.query_one("#matrix", Static).update(masked_matrix_text(r.matrix, t))
-            self.query_one("#state", Static).update(state_text(r.S, r.z, t))
+            self.query_one("#matrix", Picture).update(masked_matrix_text(r.matrix, t))
+            self.query_one("#state", Picture).update(state_text(r.S, r.z, t))
         self.query_one("#family", Readouts).show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
         n = tuple(float(k) for k in r.recall_n)
         self.query_one(Plot).show(PlotSpec(
