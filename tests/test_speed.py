@@ -1,6 +1,9 @@
 """Issue 16: the speed-ups keep behaviour. No times are asserted here (bench/speed.py measures them)."""
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from rich.text import Text
@@ -9,7 +12,7 @@ from textual.app import App
 from rnntui.app import RnnApp
 from rnntui.render import Session
 from rnntui.topics import topic
-from rnntui.widgets.plot import Plot, PlotSpec, Series
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.quiet import Static, content_key, same
 from rnntui.widgets.readouts import Readouts
 
@@ -269,3 +272,26 @@ async def test_a_topic_mounts_only_the_focused_figures_view_and_the_others_when_
         assert views["scaling"].display and not views["qkv"].display
         await app.goto("attention", "summary")  # a jump waits for the view: drawn when it returns
         assert s.view_of(s.figure).drawn is s.state
+
+
+def test_a_plot_drawn_after_another_cursor_is_drawn_as_if_fresh():
+    """Plots share everything but the cursor between draws (a key moving the cursor redraws only
+    it): drawing cursor after cursor must not leave an earlier cursor or its points behind."""
+    from rnntui.widgets import plot
+
+    xs = tuple(float(x) for x in range(40))
+    spec = PlotSpec(series=(Series(xs, tuple(math.sin(x / 5) for x in xs), "sin"),
+                            Series(xs, tuple(math.cos(x / 5) for x in xs), "cos")),
+                    lines=(Line(0.0, "zero"),), xlabel="t")
+    fresh = {}
+    for cursor in (3.0, 17.0, 31.0, None):
+        plot._cached_scene.cache_clear()
+        fresh[cursor] = plot.plot_rows(replace(spec, cursor=cursor), 60, 16)
+    plot._cached_scene.cache_clear()
+    for cursor in (3.0, 17.0, 31.0, None, 17.0, 3.0):
+        assert plot.plot_rows(replace(spec, cursor=cursor), 60, 16) == fresh[cursor]
+    assert plot._cached_scene.cache_info().hits == 5  # the scene was shared, not drawn six times
+    def dots(rows):
+        return sum("".join(w for w, _ in row).count("●") for row in rows)
+
+    assert dots(fresh[17.0]) == 2 and dots(fresh[None]) == 0  # each series' point at the cursor, and only there

@@ -23,7 +23,7 @@ a millisecond or two, so a key press re-renders well inside a frame.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from rich.segment import Segment
@@ -215,6 +215,13 @@ class _Canvas:
         self.over: dict[tuple[int, int], tuple[str, Style | None]] = {}
         self.hlines: list[tuple[int, float]] = []  # (text row, dot position) of each horizontal line
         self.vlines: list[tuple[int, float]] = []  # (text column, dot position) of each vertical line
+
+    def copy(self) -> "_Canvas":
+        """A canvas to draw more on; the layers drawn so far are shared, not changed, by it."""
+        out = _Canvas(self.cw, self.ch, self.xlim, self.ylim)
+        out.layers, out.over = dict(self.layers), dict(self.over)
+        out.hlines, out.vlines = list(self.hlines), list(self.vlines)
+        return out
 
     # data → sub-cell (dot) coordinates, as floats; dots run 0..2cw−1 and 0..4ch−1
     def dx(self, x):
@@ -506,14 +513,19 @@ def too_small(width: int) -> list[list[tuple[str, Style | None]]]:
     return [[(cut(_(TOO_SMALL), width), Style(dim=True))]]
 
 
-def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
-    """The whole plot (frame, ticks, labels, legend) as at most `height` rows of (text, style) runs,
-    each at most `width` cells."""
+@lru_cache(maxsize=16)
+def _cached_scene(spec: PlotSpec, width: int, height: int):
+    return _scene(spec, width, height)
+
+
+def _scene(spec: PlotSpec, width: int, height: int):
+    """Everything in a plot but its cursor: axes, reference lines, series, legend, labels, marks
+    (None: no room to plot)."""
     legend = legend_runs(spec, width) if spec.legend == "below" else []
     rows_below = 1 + (1 if spec.xlabel else 0) + (1 if legend else 0)  # tick labels, x label, legend
     ch = height - rows_below - 2 - (1 if spec.title else 0)
     if width < MIN_SIZE[0] or height < MIN_SIZE[1] or ch < 2:
-        return too_small(width)
+        return None
 
     # what will be drawn, in axis units (log10 where the axis is logarithmic)
     drawn = []
@@ -529,7 +541,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     yw = max([len(label) for _, label in yticks] + [1])
     cw = width - yw - 2
     if cw < 4:
-        return too_small(width)
+        return None
     xticks = log_ticks if spec.log_x else nice_ticks
     xt, xl = xticks(*xlim, most=max(2, min(9, cw // max(8, max(len(l) for l in xticks(*xlim)[1]) + 3))))
     cv = _Canvas(cw, ch, xlim, ylim)
@@ -562,15 +574,6 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
                 hline_rows.add(r)
             if line.label:
                 labels.append((r, cw - 1 if line.align == "right" else 0, line.label, style, line.align))
-
-    cursor_col = None
-    if spec.cursor is not None:
-        cx = _at(spec.cursor, spec.log_x)
-        cursor_col = cv.col(cx) if math.isfinite(cx) else None
-        if cursor_col is not None:
-            cv.chars(_SERIES - 1, slice(None), cursor_col, "│", _style(None, dim=True))
-            for r in hline_rows:
-                cv.chars(_SERIES - 1, r, cursor_col, "┼", _style(None, dim=True))
 
     w, h = 2 * cw - 1, 4 * ch - 1
     for i, ((s, x, y, ok), dash) in enumerate(zip(drawn, dashes(spec))):
@@ -641,6 +644,32 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         px, py = _at(x, spec.log_x), _at(y, spec.log_y)
         if math.isfinite(px) and math.isfinite(py) and cv.col(px) is not None:
             cv.text(cv.row(py), cv.col(px), words, None, "center" if cell_len(words) == 1 else _align(px, xlim))
+
+    return legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked
+
+
+def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
+    """The whole plot (frame, ticks, labels, legend) as at most `height` rows of (text, style) runs,
+    each at most `width` cells."""
+    bare = replace(spec, cursor=None)  # a key that only moves the cursor reuses everything else
+    try:
+        hash(bare)
+    except TypeError:  # numpy arrays in a series: drawn afresh
+        scene = _scene(bare, width, height)
+    else:
+        scene = _cached_scene(bare, width, height)
+    if scene is None:
+        return too_small(width)
+    (legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked) = scene
+    cv = cv.copy()  # the cursor goes into a copy: the scene is shared
+    cursor_col = None
+    if spec.cursor is not None:
+        cx = _at(spec.cursor, spec.log_x)
+        cursor_col = cv.col(cx) if math.isfinite(cx) else None
+        if cursor_col is not None:
+            cv.chars(_SERIES - 1, slice(None), cursor_col, "│", _style(None, dim=True))
+            for r in hline_rows:
+                cv.chars(_SERIES - 1, r, cursor_col, "┼", _style(None, dim=True))
 
     if cursor_col is not None:  # the cursor's points last: nothing may hide them
         for s, x, y, ok in drawn:

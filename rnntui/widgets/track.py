@@ -64,16 +64,19 @@ def box_size(n: int, width: int, height: int, rows: int, label_width: int = 4) -
 
 def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
                pad: int = 0, span: tuple | None = None) -> Text:
+    """The track as one Text (see `track_lines`)."""
+    return Text("\n").join(track_lines(rows, current, label_width, inner, pad, span))
+
+
+def track_lines(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
+                pad: int = 0, span: tuple | None = None) -> list[Text]:
     """Boxes for every row, `inner` characters wide with `pad` blank lines above and below each
     value; the column `current` is marked (▼ above it, reversed cells). `span` (start, stop, label)
     draws a bracket under the columns start … stop − 1 (see `span_text`)."""
-    out = Text()
     n = max(len(r.cells) for r in rows)
-    out.append(" " * label_width)
-    for t in range(n):
-        mark = "▼" if t == current else " "
-        out.append(f"{mark:^{inner + 2}}" + " ", style="bold")
-    out.append("\n")
+    head = Text(" " * label_width)
+    head.append("".join(f"{'▼' if t == current else ' ':^{inner + 2}} " for t in range(n)), style="bold")
+    out = [head]
     for row in rows:
         top, bot = Text(" " * label_width), Text(" " * label_width)
         mid = Text(cell_fit(row.label, label_width))
@@ -96,21 +99,17 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4,
                 mid.append(" ")
                 continue
             if dashed:
-                mid.append(side, style="dim")
-                mid.append(cell_fit(_fmt(value), inner, "center"), style="dim")
-                mid.append(side + " ", style="dim")
+                mid.append(side + cell_fit(_fmt(value), inner, "center") + side + " ", style="dim")
                 continue
             mid.append("│")
             mid.append(cell_fit(_fmt(value), inner, "center"), style=_style(value, t == current))
             mid.append("│")
             nxt = row.cells[t + 1] if t + 1 < len(row.cells) else None
             mid.append(gap if nxt is not None else " ")
-        for part in (top, *above, mid, *below, bot):
-            out.append_text(part)
-            out.append("\n")
+        out += [top, *above, mid, *below, bot]
     if span is not None:
-        out.append_text(span_text(n, *span, label_width=label_width, inner=inner))
-    out.rstrip()
+        out.append(span_text(n, *span, label_width=label_width, inner=inner))
+    out[-1].rstrip()
     return out
 
 
@@ -161,4 +160,4 @@ class TokenTrack(Lines):
             return []
         n = max(len(r.cells) for r in self.rows)
         inner = box_size(n, width, 0, len(self.rows))[0]
-        return track_text(self.rows, self.current, inner=inner, pad=self.pad, span=self.span).split("\n")
+        return track_lines(self.rows, self.current, inner=inner, pad=self.pad, span=self.span)
