@@ -135,18 +135,18 @@ class FrameClock:
         """Post one key when the app is idle and has not drawn for a frame period (a person's keys
         come no faster; sooner, Textual's 60 fps cap holds the frame back a random part of a period),
         then wait without posting anything (Pilot's pause sends a callback to every widget, which
-        would run inside the measured time) until 40 ms pass with no new frame."""
+        would run inside the measured time) until 30 ms pass with no new frame."""
         from textual import events
 
         await pilot.pause()
-        await asyncio.sleep(0.03)
+        await asyncio.sleep(0.02)  # more than a frame period (1/60 s)
         self.stamps.clear()
         self.bytes.clear()
         t0 = time.perf_counter()
         self.app.post_message(events.Key(key, None))
         while time.perf_counter() - t0 < 2.0:
             await asyncio.sleep(0.002)
-            if self.stamps and time.perf_counter() - self.stamps[-1] > 0.04:
+            if self.stamps and time.perf_counter() - self.stamps[-1] > 0.03:
                 break
         if not self.stamps:
             return None, 0

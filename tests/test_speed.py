@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from rich.text import Text
 from textual.app import App
+from textual.geometry import Region
 
 from rnntui.app import RnnApp
 from rnntui.render import Session
@@ -295,3 +296,38 @@ def test_a_plot_drawn_after_another_cursor_is_drawn_as_if_fresh():
         return sum("".join(w for w, _ in row).count("●") for row in rows)
 
     assert dots(fresh[17.0]) == 2 and dots(fresh[None]) == 0  # each series' point at the cursor, and only there
+
+
+async def test_a_picture_line_keeps_its_own_style_and_repaints_only_changed_rows():
+    """A line that is all one style (a heat map's dim header, a table's dim note) carries it as the
+    Text's style, not as spans: Rich's Text.render drops that style, Lines must not. A change of one
+    row repaints that row only."""
+    from rnntui.widgets.lines import Lines
+    from rnntui.widgets.picture import Picture
+
+    class Header(Lines):
+        def lines(self, width, height):
+            return [Text("dim header", style="dim"), Text("row one")]
+
+    class P(App):
+        CSS = "Header { height: 2; }"
+
+        def compose(self):
+            yield Header()
+            yield Picture()
+
+    app = P()
+    async with app.run_test(size=(30, 6)) as pilot:
+        picture = app.query_one(Picture)
+        picture.update(Text("\n").join([Text("dim header", style="dim"), Text("row one"), Text("row two")]))
+        await pilot.pause()
+        strips = [app.query_one(Header).render_line(y) for y in range(2)]
+        assert strips[0].text.startswith("dim header") and all(s.style and s.style.dim for s in strips[0] if s.text.strip())
+        assert not any(s.style and s.style.dim for s in strips[1] if s.text.strip())
+        regions = []
+        original = picture.refresh
+        picture.refresh = lambda *r, **k: (regions.append(r), original(*r, **k))[1]
+        picture.update(Text("\n").join([Text("dim header", style="dim"), Text("row 1"), Text("row two")]))
+        assert regions == [(Region(0, 1, 30, 1),)]
+        await pilot.pause()
+        assert picture.render_line(1).text.startswith("row 1") and picture.render_line(2).text.startswith("row two")

@@ -53,7 +53,11 @@ class Lines(Widget):
 
     def strip(self, line, width: int, base: Style) -> Strip:
         """One line as a strip of exactly `width` cells on the widget's own style."""
-        return Strip(Segment.apply_style(compact(line).render(self.app.console), base)).adjust_cell_length(width, base)
+        console = self.app.console
+        segments = compact(line).render(console)
+        if line.style and not line.spans:  # Rich's Text.render drops the style of a line without spans
+            segments = Segment.apply_style(segments, post_style=console.get_style(line.style))
+        return Strip(Segment.apply_style(segments, base)).adjust_cell_length(width, base)
 
     def key(self, line):
         """What makes two lines draw the same (None: cannot tell, draw it)."""

@@ -22,7 +22,10 @@ from functools import lru_cache
 from typing import Sequence
 
 from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+from textual.strip import Strip
 from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import same
 
@@ -277,6 +280,13 @@ def sample(n: int, room: int) -> list[int]:
 
 def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] = (), width: int = 80,
                height: int = 20, corner: str = "", group: int = 1, transpose: bool = False) -> list[Text]:
+    """The heat map as lines of Text (see `heat_rows`)."""
+    return [Text.assemble(*row) for row in heat_rows(values, row_labels, col_labels, width, height, corner, group,
+                                                     transpose)]
+
+
+def heat_rows(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] = (), width: int = 80,
+              height: int = 20, corner: str = "", group: int = 1, transpose: bool = False) -> list[list[tuple[str, str]]]:
     """Rows of 2-cell shades; when there are more rows or columns than fit, an even sample of them
     (first and last kept) with their labels. `group` rows stay together when sampled (e.g. 2: the
     sin and cos of one frequency). `transpose`: the columns of `values` are the rows drawn. Only the
@@ -301,14 +311,17 @@ def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str]
         if label and label.isascii() and 2 * k >= free and 2 * k + len(label) <= len(head):
             head[2 * k:2 * k + len(label)] = label
             free = 2 * k + len(label) + 1
-    head = Text(pad(corner, lw, "left") + " " + "".join(head).rstrip(), style="dim")
-    out = [head]
-    for i in rs:
-        line = Text(pad(row_labels[i] if i < len(row_labels) else "", lw) + " ", style="dim")
+    out = [[(pad(corner, lw, "left") + " " + "".join(head).rstrip(), "dim")]]
+    for i in rs:  # runs of (text, style), neighbouring equal styles joined
+        line = [[pad(row_labels[i] if i < len(row_labels) else "", lw) + " ", "dim"]]
         for j in cs:
             mark, style = shade(at(i, j))
-            line.append(mark, style=style)
-        out.append(line)
+            style = "dim" if style == "dim" else f"dim {style}"  # on the line's dim, as the labels
+            if line[-1][1] == style:
+                line[-1][0] += mark
+            else:
+                line.append([mark, style])
+        out.append([tuple(run) for run in line])
     return out
 
 
@@ -332,6 +345,17 @@ class HeatMap(Lines):
             self.spec = spec
             self.changed()
 
-    def lines(self, width: int, height: int) -> list[Text]:
+    def lines(self, width: int, height: int) -> list:
         values, rows, cols, corner, group, transpose = self.spec
-        return heat_lines(values, rows, cols, max(width, 10), max(height, 3), corner, group, transpose)
+        return heat_rows(values, rows, cols, max(width, 10), max(height, 3), corner, group, transpose)
+
+    def key(self, row) -> tuple:
+        return tuple(row)
+
+    def strip(self, row, width: int, base: Style) -> Strip:
+        return Strip([Segment(words, base + _parsed(style)) for words, style in row]).adjust_cell_length(width, base)
+
+
+@lru_cache(maxsize=64)
+def _parsed(style: str) -> Style:
+    return Style.parse(style)
