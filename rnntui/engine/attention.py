@@ -522,6 +522,7 @@ def sentence(order, pe: bool = False, d: int = PERM_D) -> np.ndarray:
     return x + sinusoidal(len(order), d) if pe else x
 
 
+@lru_cache(maxsize=16)
 def permutation_gap(mask_kind: str = "full", pe: bool = False, d: int = PERM_D) -> float:
     """max |out(人咬狗) − out(狗咬人) with rows permuted the same way|: ~1e-16 means "the same rows"."""
     _, wq, wk, wv = perm_weights(d)
@@ -539,6 +540,7 @@ class PermutationTest:
     causal_no_pe: float  # order 1: a causal mask also knows who came first
 
 
+@lru_cache(maxsize=4)
 def permutation_test(d: int = PERM_D) -> PermutationTest:
     return PermutationTest(permutation_gap("full", False, d), permutation_gap("full", True, d),
                            permutation_gap("causal", False, d))

@@ -99,16 +99,14 @@ def repaint(widget, apply=None) -> None:
     container = widget.parent.size if widget.parent is not None else widget.app.size
     viewport = widget.app.size
 
-    def wanted() -> tuple[int | None, int | None]:
-        w = widget.get_content_width(container, viewport) if auto_w else None
-        h = widget.get_content_height(container, viewport, width) if auto_h else None
-        return w, h
-
-    before = wanted()
+    # the size it has now (the layout's answer to what it wanted, within its min and max): a layout is
+    # needed only if what it wants now differs (a clamped size may take a layout it did not need)
+    size = widget.content_size
     if apply is not None:
         apply()
     getattr(widget, "changed", widget.refresh)()  # a Lines widget repaints only the rows that differ
-    if wanted() != before:
+    if (auto_w and widget.get_content_width(container, viewport) != size.width) or (
+            auto_h and widget.get_content_height(container, viewport, width) != size.height):
         widget.refresh(layout=True)
 
 
