@@ -19,6 +19,7 @@ from rnntui.i18n import _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.widgets.footer import RnnFooter
+from rnntui.widgets.lines import TextLines
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import param_text
@@ -88,7 +89,7 @@ class TopicScreen(Screen):
             yield Prose(id="prose")
             with ContentSwitcher(initial=self.FIGURES[0].id):  # the other views mount when first focused
                 yield self.FIGURES[0].view(id=self.FIGURES[0].id)
-            yield Static(id="knobs")
+            yield TextLines(id="knobs")
         yield RnnFooter()
 
     def on_mount(self) -> None:
@@ -189,7 +190,7 @@ class TopicScreen(Screen):
             panel.border_subtitle = subtitle
         if view.drawn is not state:  # a view redraws only for a new state (resizes redraw it themselves)
             view.draw(state)
-        self.query_one("#knobs", Static).update(self.param_line())  # an unchanged line is not redrawn
+        self.query_one("#knobs", TextLines).update(self.param_line())  # an unchanged line is not redrawn
 
     def draw_frame(self) -> None:
         """What changes only with the focused figure: the strip, the panel's title, the prose."""

@@ -91,3 +91,44 @@ class Lines(Widget):
             self._strips = self._draw(width, height, base)
         strips = self._strips[1]
         return strips[y] if 0 <= y < len(strips) else Strip.blank(width, base)
+
+
+class TextLines(Lines):
+    """Text wrapped at word boundaries to the widget's width, as a Static shows it, drawn through
+    `Lines` (a readout whose number changed repaints that row, with no detour through Textual's
+    Content); as tall as its wrapped lines. `update(text)` replaces it; an equal text does nothing."""
+
+    DEFAULT_CSS = "TextLines { height: auto; }"
+
+    _text: Text = Text()
+    _shown: tuple | None = None
+    _wrapped: tuple | None = None  # (width, lines)
+
+    def update(self, content: Text | str = "") -> None:
+        from rnntui.widgets.quiet import repaint
+
+        text = content if isinstance(content, Text) else Text(content)
+        key = content_key(text)
+        if key == self._shown:
+            return
+        self._shown = key
+
+        def apply() -> None:
+            self._text, self._wrapped = text, None
+
+        repaint(self, apply)
+
+    def wrapped(self, width: int) -> list[Text]:
+        if self._wrapped is None or self._wrapped[0] != width:
+            lines = list(compact(self._text.copy()).wrap(self.app.console, max(width, 1))) if self._text.plain else []
+            self._wrapped = (width, lines)
+        return self._wrapped[1]
+
+    def lines(self, width: int, height: int) -> list[Text]:
+        return self.wrapped(width)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self.wrapped(width))
+
+    def get_content_width(self, container, viewport) -> int:
+        return max((line.cell_len for line in self._text.split("\n")), default=0)

@@ -3,7 +3,7 @@ figure's parameter bar."""
 from __future__ import annotations
 
 from rich.text import Text
-from rnntui.widgets.quiet import Static
+from rnntui.widgets.lines import TextLines
 
 
 def readout_text(pairs: list[tuple[str, str]], sep: str = "   ") -> Text:
@@ -34,7 +34,7 @@ def stage_text(names, current: int) -> Text:
     return out
 
 
-class Readouts(Static):
+class Readouts(TextLines):
     DEFAULT_CSS = "Readouts { height: auto; }"
 
     def show(self, pairs: list[tuple[str, str]], sep: str = "   ") -> None:
