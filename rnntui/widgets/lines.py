@@ -16,7 +16,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rnntui.widgets.quiet import compact, content_key
+from rnntui.widgets.quiet import compact, content_key, repaint
 
 
 class Lines(Widget):
@@ -105,8 +105,6 @@ class TextLines(Lines):
     _wrapped: tuple | None = None  # (width, lines)
 
     def update(self, content: Text | str = "") -> None:
-        from rnntui.widgets.quiet import repaint
-
         text = content if isinstance(content, Text) else Text(content)
         key = content_key(text)
         if key == self._shown:
@@ -120,9 +118,12 @@ class TextLines(Lines):
 
     def wrapped(self, width: int) -> list[Text]:
         if self._wrapped is None or self._wrapped[0] != width:
-            lines = list(compact(self._text.copy()).wrap(self.app.console, max(width, 1))) if self._text.plain else []
-            self._wrapped = (width, lines)
+            self._wrapped = (width, self.divide(width) if self._text.plain else [])
         return self._wrapped[1]
+
+    def divide(self, width: int) -> list[Text]:
+        """The text as lines at this width (here: wrapped at word boundaries)."""
+        return list(compact(self._text.copy()).wrap(self.app.console, max(width, 1)))
 
     def lines(self, width: int, height: int) -> list[Text]:
         return self.wrapped(width)
