@@ -80,14 +80,16 @@ def test_compact_joins_neighbouring_spans_and_draws_the_same_cells():
     from rich.console import Console
 
     from rnntui.widgets.quiet import compact
-    from rnntui.widgets.sharebar import share_text
 
     console = Console(width=120)
 
     def cells(text: Text) -> list:
         return [(ch, seg.style) for line in text.split("\n") for seg in line.render(console) for ch in seg.text]
 
-    built = share_text(512, 37, 110, 4)  # a span per character
+    built = Text()  # a bar built a span per character, in runs of equal style
+    for c in range(110):
+        built.append("▒░"[c // 7 % 2], style=("cyan", "blue")[c // 7 % 2])
+    built.append("\n0")
     drawn = cells(built)
     n = len(built.spans)
     assert len(compact(built).spans) < n / 2 and cells(built) == drawn

@@ -4,6 +4,9 @@ The first share is drawn to an eighth of a character (▏…█); the others alt
 shares read without colour."""
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
+
 from rich.text import Text
 
 from rnntui.i18n import _
@@ -21,18 +24,21 @@ def share_text(width: int, n: int, cols: int, rows: int = 2) -> Text:
     alternate."""
     cols = max(cols, 8)
     share = cols / n  # characters per token
-    ruler, bar = Text(), Text()
+    ruler = Text()
     cuts = {int(round(i * share)) for i in range(n + 1)} if n <= 4 * cols else range(cols)
     ruler.append("".join("┼" if c in cuts else "─" for c in range(cols)), style="dim")
+    cells = []
     for c in range(cols):
         first = min(max(share - c, 0.0), 1.0)
         if first >= 1.0:
-            bar.append("█", style=HIGHLIGHT)
+            cells.append(("█", HIGHLIGHT))
         elif first > 0:
-            bar.append(EIGHTHS[max(int(first * 8), 1)], style=HIGHLIGHT)
+            cells.append((EIGHTHS[max(int(first * 8), 1)], HIGHLIGHT))
         else:
             token = int((c + 0.5) / share)
-            bar.append("▒" if token % 2 else "░", style=ODD if token % 2 else EVEN)
+            cells.append(("▒", ODD) if token % 2 else ("░", EVEN))
+    # one span per run of equal style (a span per character cost most of a key: issue 16)
+    bar = Text.assemble(*(("".join(ch for ch, _s in run), st) for st, run in groupby(cells, key=itemgetter(1))))
     out = Text(no_wrap=True, overflow="crop")
     if share >= 3:
         labels = [" "] * cols
