@@ -13,6 +13,9 @@ Passing `layout=True` or `layout=False` explicitly does what Textual does.
 """
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
+
 from rich.text import Span, Text
 from textual.widgets import Static as _TextualStatic
 
@@ -49,6 +52,15 @@ def compact(text: Text) -> Text:
             out.append(span)
     text.spans = out
     return text
+
+
+def runs(pieces, **text_args) -> Text:
+    """A Text from (text, style) pieces, one span per run of neighbouring pieces of one style (a
+    picture appended a character at a time costs a span each, which Rich then splits and renders)."""
+    out = Text(**text_args)
+    for style, run in groupby(pieces, key=itemgetter(1)):
+        out.append("".join(piece for piece, _style in run), style=style or None)
+    return out
 
 
 def _auto(scalar) -> bool:

@@ -4,14 +4,11 @@ The first share is drawn to an eighth of a character (▏…█); the others alt
 shares read without colour."""
 from __future__ import annotations
 
-from itertools import groupby
-from operator import itemgetter
-
 from rich.text import Text
 
 from rnntui.i18n import _
 from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import runs, same
 from rnntui.widgets.tints import BLUE, CYAN, HIGHLIGHT, style
 
 ODD, EVEN = style(CYAN), style(BLUE)
@@ -37,8 +34,7 @@ def share_text(width: int, n: int, cols: int, rows: int = 2) -> Text:
         else:
             token = int((c + 0.5) / share)
             cells.append(("▒", ODD) if token % 2 else ("░", EVEN))
-    # one span per run of equal style (a span per character cost most of a key: issue 16)
-    bar = Text.assemble(*(("".join(ch for ch, _s in run), st) for st, run in groupby(cells, key=itemgetter(1))))
+    bar = runs(cells)
     out = Text(no_wrap=True, overflow="crop")
     if share >= 3:
         labels = [" "] * cols

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import runs, same
 from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
 
 LINK = style(CYAN)
@@ -68,14 +68,8 @@ def staircase_text(hops, n: int, k: int, width: int, height: int) -> Text:
     for y in range(rows):
         lv = top.get(y)
         out.append(f"{lv if lv is not None else '':>{label_w - 1}} ", style="bold" if lv else "dim")
-        line = Text()
-        for x, bits in enumerate(grid[y]):
-            node = at.get((y, x))
-            if node is not None:
-                line.append("●", style=HIGHLIGHT if node in (0, k) else "bold")
-            else:
-                line.append(BOX.get(bits, " "), style=LINK if bits else "")
-        out.append_text(line)
+        out.append_text(runs(("●", HIGHLIGHT if at[y, x] in (0, k) else "bold") if (y, x) in at
+                             else (BOX.get(bits, " "), LINK if bits else "") for x, bits in enumerate(grid[y])))
         out.append("\n")
     out.append(" " * label_w)
     for t in range(shown):

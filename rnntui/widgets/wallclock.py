@@ -16,7 +16,7 @@ from rich.text import Text
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len
 from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import runs, same
 from rnntui.widgets.tints import GOOD, WARN
 
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
@@ -102,15 +102,12 @@ def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
     fit = room // tall
     start, stop = window(rows, fit if rows <= fit else max(fit - 1, 1), focus)
     for r in range(start, stop):
+        kinds = [cell_kind(busy, r, s, now) for s in range(shown_cols)]
         for line in range(tall):
             label = str(r) if line == 0 else ""
             out.append(f"{label:>{label_w - 1}} ", style="bold" if r in working else "dim")
-            for s in range(shown_cols):
-                kind = cell_kind(busy, r, s, now)
-                cell = _cell(kind, w)
-                if line and kind == IDLE:
-                    cell = " " * w  # an idle cell keeps one dot, on its first line
-                out.append(cell, style=STYLE[kind])
+            # an idle cell keeps one dot, on its first line
+            out.append_text(runs((" " * w if line and kind == IDLE else _cell(kind, w), STYLE[kind]) for kind in kinds))
             out.append("\n")
     if stop - start < rows:
         hidden = ([_("↑ {n} above").format(n=start)] * bool(start)
