@@ -253,9 +253,11 @@ def qkv_redrawn(weight_set: str = "toy", mask_kind: str = "causal", after: int =
     return pipeline(redrawn(w.x, after, seed), w.w_q, w.w_k, w.w_v, mask_kind, True, w.tokens)
 
 
+@lru_cache(maxsize=64)
 def future_edit(after: int = 2, mask_kind: str = "causal", seed: int = 1, weight_set: str = "random") -> FutureEdit:
     """Redraw tokens after position `after` from N(0,1) (seeded) and measure how the outputs moved.
-    Under the causal mask the early rows move by exactly 0.0: they never read the later tokens."""
+    Under the causal mask the early rows move by exactly 0.0: they never read the later tokens.
+    (Cached: pure, and a figure's readings ask again at every key.)"""
     w = weights(weight_set)
     x2 = redrawn(w.x, after, seed)
     before = pipeline(w.x, w.w_q, w.w_k, w.w_v, mask_kind).out

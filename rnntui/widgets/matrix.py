@@ -27,7 +27,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import runs, same
 
 from rnntui.fmt import fixed
 from rnntui.widgets.cells import fit
@@ -70,20 +70,27 @@ def entry(v, digits: int) -> str:
 
 def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, spaced: bool = False) -> list[Text]:
     """One matrix as lines of equal cell width, at most `width` cells wide when given; `spaced` leaves
-    a blank line between rows (for tall terminals). Drawn once per (spec, width, digits, spaced): a key
+    a blank line between rows (for tall terminals). Drawn once per (spec, width, digits): a key
     usually changes one or two of a figure's matrices (the lines are shared: do not change them)."""
     try:
-        return list(_matrix_lines(spec, width, digits, spaced))
+        lines = list(_matrix_lines(spec, width, digits))
     except TypeError:  # unhashable values (arrays): draw without the cache
-        return _draw_matrix(spec, width, digits, spaced)
+        lines = _draw_matrix(spec, width, digits)
+    if not spaced:
+        return lines
+    head = 2 if spec.title else 1  # title and column labels
+    out = lines[:head + 1]
+    for line in lines[head + 1:]:
+        out += [Text(""), line]
+    return out
 
 
 @lru_cache(maxsize=512)
-def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int, spaced: bool) -> tuple[Text, ...]:
-    return tuple(_draw_matrix(spec, width, digits, spaced))
+def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int) -> tuple[Text, ...]:
+    return tuple(_draw_matrix(spec, width, digits))
 
 
-def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, spaced: bool) -> list[Text]:
+def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int) -> list[Text]:
     digits = spec.digits if spec.digits is not None else digits
     rows = [list(r) for r in spec.values]
     n_cols = max((len(r) for r in rows), default=0)
@@ -121,9 +128,8 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, spaced: bool)
     faint = set(spec.faint)
     for i, r in enumerate(texts):
         on_row = spec.row == i
-        line = Text()
-        line.append("▸" if on_row else " ", style="bold")
-        line.append(pad(labels[i], lw, "left") + " ", style="bold reverse" if on_row else "bold")
+        pieces = [("▸" if on_row else " ", "bold"),
+                  (pad(labels[i], lw, "left") + " ", "bold reverse" if on_row else "bold")]
         for j in range(shown):
             style = "reverse" if on_row else ""
             if spec.cell == (i, j):
@@ -132,13 +138,11 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, spaced: bool)
                 style += " dim"
             if r[j] == "NaN":
                 style += f" {BAD}"
-            line.append(pad(r[j], cw, "left" if j in words else "right"), style=style.strip())
-            line.append(" ", style="reverse" if on_row and j < shown - 1 else "")
+            pieces.append((pad(r[j], cw, "left" if j in words else "right"), style.strip()))
+            pieces.append((" ", "reverse" if on_row and j < shown - 1 else ""))
         if cut:
-            line.append(f"{MORE} ", style="dim")
-        if spaced and i:
-            out.append(Text(""))
-        out.append(line)
+            pieces.append((f"{MORE} ", "dim"))
+        out.append(runs(pieces))
     if cut and spec.title:  # the title says how many columns are drawn, where that fits
         for note in (f"  {shown} of {n_cols} columns", f" {shown}/{n_cols}"):
             if cell_len(spec.title) + 2 + cell_len(note) <= total:
@@ -157,10 +161,20 @@ def _width(lines: list[Text]) -> int:
     return max((l.cell_len for l in lines), default=0)
 
 
-def _bands(blocks: list[list[Text]], width: int, gap: int) -> list[list[list[Text]]]:
+class _Widths(dict):
+    """Widths of blocks of lines, each measured once (by identity: the blocks are shared, unchanged)."""
+
+    def __call__(self, lines: list[Text]) -> int:
+        key = id(lines)
+        if key not in self:
+            self[key] = (_width(lines), lines)  # the block is held: its id stays its own
+        return self[key][0]
+
+
+def _bands(blocks: list[list[Text]], width: int, gap: int, measure=_width) -> list[list[list[Text]]]:
     bands, band, used = [], [], 0
     for b in blocks:
-        w = _width(b)
+        w = measure(b)
         if band and used + gap + w > width:
             bands.append(band)
             band, used = [], 0
@@ -171,13 +185,13 @@ def _bands(blocks: list[list[Text]], width: int, gap: int) -> list[list[list[Tex
     return bands
 
 
-def _join(bands: list[list[list[Text]]], gap: int) -> list[Text]:
+def _join(bands: list[list[list[Text]]], gap: int, measure=_width) -> list[Text]:
     out: list[Text] = []
     for k, band in enumerate(bands):
         if k:
             out.append(Text(""))
         tall = max(len(b) for b in band)
-        widths = [_width(b) for b in band]
+        widths = [measure(b) for b in band]
         for i in range(tall):
             line = Text()
             for n, b in enumerate(band):
@@ -204,10 +218,13 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         candidates.append(rest)
     last = None
     drawn: dict = {}  # every try draws the same matrices again: draw each (spec, width, digits, spaced) once
+    measure = _Widths()
 
     def lines_of(i: int, w: int | None, digits: int, spaced: bool = False) -> list[Text]:
         key = (i, w, digits, spaced)
         if key not in drawn:
+            if w is not None and measure(lines_of(i, None, digits)) <= w:
+                w = None  # it fits at its natural width: the same lines
             drawn[key] = matrix_lines(specs[i], w, digits, spaced)
         return drawn[key]
 
@@ -215,18 +232,18 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     for subset in candidates:
         for digits, spaced in ((3, True), (3, False), (2, False)):
             blocks = [lines_of(index[id(s)], None, digits) for s in subset]
-            if any(_width(b) > width for b in blocks) and not all(s.shrink for s in subset):
+            if any(measure(b) > width for b in blocks) and not all(s.shrink for s in subset):
                 continue
             blocks = [lines_of(index[id(s)], width, digits, spaced) for s in subset]
-            bands = _bands(blocks, width, gap)
+            bands = _bands(blocks, width, gap, measure)
             tall = sum(max(len(b) for b in band) for band in bands) + len(bands) - 1  # the lines _join makes
             if spaced and (height is None or tall > height):
                 continue
             last = bands
             if height is None or tall <= height:
-                return _join(bands, gap)
+                return _join(bands, gap, measure)
     if last is not None:
-        lines = _join(last, gap)
+        lines = _join(last, gap, measure)
         return lines[:height] if height else lines
     must = [s for s in specs if not s.optional] or specs[:1]
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
