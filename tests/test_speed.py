@@ -14,7 +14,7 @@ from rnntui.app import RnnApp
 from rnntui.render import Session
 from rnntui.topics import topic
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
-from rnntui.widgets.quiet import Static, content_key, same
+from rnntui.widgets.quiet import Static, compact, content_key, same
 from rnntui.widgets.readouts import Readouts
 
 
@@ -79,7 +79,6 @@ def test_content_keys_tell_styles_apart():
 def test_compact_joins_neighbouring_spans_and_draws_the_same_cells():
     from rich.console import Console
 
-    from rnntui.widgets.quiet import compact
 
     console = Console(width=120)
 
@@ -333,3 +332,24 @@ async def test_a_picture_line_keeps_its_own_style_and_repaints_only_changed_rows
         assert regions == [(Region(0, 1, 30, 1),)]
         await pilot.pause()
         assert picture.render_line(1).text.startswith("row 1") and picture.render_line(2).text.startswith("row two")
+
+
+def test_wrap_gives_the_lines_rich_wraps():
+    """Readouts wrap through a fast path for lines that fit; it must give what Rich's wrap gives."""
+    import random
+
+    from rich.console import Console
+
+    from rnntui.widgets.lines import wrap
+
+    console = Console(width=200)
+    rng = random.Random(0)
+    words = ["a", "bb", "ccc", "猫", "0.237", "  ", "─", "c_t", ""]
+    for _ in range(3000):
+        text = Text(style=rng.choice(["", "bold"]), justify=rng.choice([None, None, "right"]))
+        for _k in range(rng.randint(0, 12)):
+            text.append(rng.choice(words) + rng.choice([" ", "", "\n", "  ", "\t"]), style=rng.choice([None, "red"]))
+        width = rng.choice([1, 3, 8, 20, 120])
+        ours = wrap(text, width, console)
+        rich = compact(text.copy()).wrap(console, width)
+        assert [(content_key(a), a.end) for a in ours] == [(content_key(b), b.end) for b in rich], (text.plain, width)

@@ -19,6 +19,18 @@ from textual.widget import Widget
 from rnntui.widgets.quiet import compact, content_key, repaint
 
 
+def wrap(text: Text, width: int, console) -> list[Text]:
+    """`text` wrapped at word boundaries to `width` cells, as Rich's `Text.wrap` does; lines that fit
+    are only split at their newlines (most readouts; Rich divides every line word by word)."""
+    text = compact(text.copy())
+    width = max(width, 1)
+    if text.justify in (None, "default") and "\t" not in text.plain:
+        lines = text.split("\n", allow_blank=True)
+        if all(line.cell_len <= width for line in lines):
+            return list(lines)
+    return list(text.wrap(console, width))
+
+
 class Lines(Widget):
     _strips: tuple | None = None  # ((width, height, base), strips, each line's content key)
     _base: Style | None = None  # the widget's style, looked up once per render (not once per line)
@@ -123,7 +135,7 @@ class TextLines(Lines):
 
     def divide(self, width: int) -> list[Text]:
         """The text as lines at this width (here: wrapped at word boundaries)."""
-        return list(compact(self._text.copy()).wrap(self.app.console, max(width, 1)))
+        return wrap(self._text, width, self.app.console)
 
     def lines(self, width: int, height: int) -> list[Text]:
         return self.wrapped(width)
