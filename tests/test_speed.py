@@ -353,3 +353,34 @@ def test_wrap_gives_the_lines_rich_wraps():
         ours = wrap(text, width, console)
         rich = compact(text.copy()).wrap(console, width)
         assert [(content_key(a), a.end) for a in ours] == [(content_key(b), b.end) for b in rich], (text.plain, width)
+
+
+def test_segments_style_every_cell_as_rich_does():
+    """Lines cut a line's spans straight when they are in order; every cell must keep the style Rich
+    gives it (overlapping spans go to Rich), and a line without spans keeps its own style."""
+    import random
+
+    from rich.console import Console
+    from rich.segment import Segment
+
+    from rnntui.widgets.lines import segments
+
+    console = Console(width=200)
+    rng = random.Random(1)
+
+    def cells(segs, base):
+        return [(ch, base + (seg.style or base)) for seg in segs for ch in seg.text]
+
+    base = console.get_style("on #101010")
+    for _ in range(2000):
+        text = Text("".join(rng.choice("ab猫 ") for _k in range(rng.randint(0, 20))), style=rng.choice(["", "bold", "dim"]))
+        for _k in range(rng.randint(0, 5)):
+            start = rng.randint(0, len(text))
+            text.stylize(rng.choice(["red", "bold", "reverse", "#ff0000 on #00ff00"]), start, rng.randint(start, len(text)))
+        if rng.random() < 0.5:  # spans in order and apart, as pictures build them
+            text = Text(style=text.style)
+            for _k in range(rng.randint(0, 6)):
+                text.append(rng.choice(["a", "猫 ", "", "bb"]), style=rng.choice([None, "red", "bold reverse"]))
+        rich = list(text.render(console)) if text.spans else [Segment(text.plain, console.get_style(text.style))]
+        assert cells(segments(text, console), base) == cells(rich, base), (text.plain, text.spans)
+    assert segments(Text("ab", style="bold"), console)[0].style.bold  # Rich's render would drop it

@@ -9,6 +9,8 @@ kind of line into a strip (`strip`: the plot's rows of styled runs).
 """
 from __future__ import annotations
 
+from functools import partial
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -29,6 +31,29 @@ def wrap(text: Text, width: int, console) -> list[Text]:
         if all(line.cell_len <= width for line in lines):
             return list(lines)
     return list(text.wrap(console, width))
+
+
+NULL = Style.null()
+
+
+def segments(line: Text, console) -> list[Segment]:
+    """A line's segments as Rich's `Text.render` gives them, but keeping the style of a line without
+    spans (Rich drops it); spans in order and apart (as pictures and readouts build them) are cut
+    straight, the rest left to Rich (its stack of open styles cost half of a line's drawing)."""
+    text, get = line.plain, partial(console.get_style, default=NULL)
+    style = get(line.style) if line.style else None
+    out, at, end = [], 0, len(text)
+    for span in line.spans:
+        if span.start < at or span.end > end:
+            return list(line.render(console))
+        if span.start > at:
+            out.append(Segment(text[at:span.start], style))
+        if span.end > span.start:
+            out.append(Segment(text[span.start:span.end], style + get(span.style) if style else get(span.style)))
+        at = max(at, span.end)
+    if at < end:
+        out.append(Segment(text[at:], style))
+    return out
 
 
 class Lines(Widget):
@@ -65,11 +90,7 @@ class Lines(Widget):
 
     def strip(self, line, width: int, base: Style) -> Strip:
         """One line as a strip of exactly `width` cells on the widget's own style."""
-        console = self.app.console
-        segments = compact(line).render(console)
-        if line.style and not line.spans:  # Rich's Text.render drops the style of a line without spans
-            segments = Segment.apply_style(segments, post_style=console.get_style(line.style))
-        return Strip(Segment.apply_style(segments, base)).adjust_cell_length(width, base)
+        return Strip(Segment.apply_style(segments(compact(line), self.app.console), base)).adjust_cell_length(width, base)
 
     def key(self, line):
         """What makes two lines draw the same (None: cannot tell, draw it)."""
