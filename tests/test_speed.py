@@ -384,3 +384,36 @@ def test_segments_style_every_cell_as_rich_does():
         rich = list(text.render(console)) if text.spans else [Segment(text.plain, console.get_style(text.style))]
         assert cells(segments(text, console), base) == cells(rich, base), (text.plain, text.spans)
     assert segments(Text("ab", style="bold"), console)[0].style.bold  # Rich's render would drop it
+
+
+async def test_lines_draw_what_textuals_styles_cache_draws():
+    """Plain Lines widgets hand their strips to the compositor themselves (Textual would wrap and filter
+    each one again at every frame): cell for cell what Textual's own path draws, cropped or whole; a
+    widget with a border or padding still goes through Textual."""
+    from textual.widget import Widget
+
+    from rnntui.widgets.lines import TextLines
+
+    class Two(App):
+        CSS = "#boxed { border: round red; padding: 0 1; } TextLines { background: #203040; color: #e0e0e0; }"
+
+        def compose(self):
+            yield TextLines(id="plain")
+            yield TextLines(id="boxed")
+
+    app = Two()
+    async with app.run_test(size=(40, 12)) as pilot:
+        for name in ("plain", "boxed"):
+            app.query_one(f"#{name}", TextLines).update(Text.assemble(("bold ", "bold red"), ("red", "#ff0000"), " text\n"
+                                                                     "猫 second line"))
+        await pilot.pause()
+        plain, boxed = app.query_one("#plain", TextLines), app.query_one("#boxed", TextLines)
+        assert plain._bare() and not boxed._bare()
+        for widget in (plain, boxed):
+            w, h = widget.size
+            for crop in (Region(0, 0, w, h), Region(3, 1, w - 5, h - 1)):
+                ours = widget.render_lines(crop)
+                widget._styles_cache.clear()
+                textual = Widget.render_lines(widget, crop)
+                assert [list(s) for s in ours] == [list(s) for s in textual]
+        assert "猫" in "".join(seg.text for seg in plain.render_lines(Region(0, 0, *plain.size))[1])

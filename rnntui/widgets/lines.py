@@ -113,9 +113,28 @@ class Lines(Widget):
     def render_lines(self, crop):
         self._base = self.rich_style
         try:
-            return super().render_lines(crop)
+            if not self._bare():
+                return super().render_lines(crop)
+            # Textual's styles cache would wrap every strip in a new one (padding, borders, tint, none
+            # here) and so filter it again at every frame; our strips keep their filtered copies
+            background = self.background_colors[1]
+            strips = []
+            for y in crop.line_range:
+                strip = self.render_line(y)
+                for line_filter in self.get_line_filters():
+                    strip = strip.apply_filter(line_filter, background)
+                strips.append(strip)
+            x1, x2 = crop.column_span
+            return strips if (x1, x2) == (0, self.size.width) else [strip.crop(x1, x2) for strip in strips]
         finally:
             self._base = None
+
+    def _bare(self) -> bool:
+        """Nothing around or over the lines: no border, padding, outline, tint, hatch or opacity."""
+        styles = self.styles
+        return (not any(styles.gutter) and not any(kind for kind, _color in styles.outline)
+                and not styles.tint.a and styles.text_opacity == 1.0 and self.opacity == 1.0
+                and not (styles.has_rule("hatch") and styles.hatch != "none"))
 
     def render_line(self, y: int) -> Strip:
         width, height = self.size
