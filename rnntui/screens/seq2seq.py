@@ -11,9 +11,9 @@ from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.alignment import AlignmentMatrix, bars_text, legend
 from rnntui.widgets.cells import aligned, fit
+from rnntui.widgets.lines import TextLines
 from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
-from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import Readouts, spelled
 from rnntui.widgets.tints import BAD, BLUE, GOOD, GREY, HIGHLIGHT, ORANGE
 from rnntui.widgets.visibility import visibility_text
@@ -40,11 +40,11 @@ class MatrixView(FigureView):
         with Horizontal():
             yield AlignmentMatrix()
             with Vertical(id="side"):
-                yield Static(id="seqs")
-                yield Static(id="row")
-                yield Static(id="shift")
-                yield Static(id="acc")
-                yield Static(id="live")
+                yield TextLines(id="seqs")
+                yield TextLines(id="row")
+                yield TextLines(id="shift")
+                yield TextLines(id="acc")
+                yield TextLines(id="live")
 
     def on_resize(self) -> None:
         self.set_class((self.size.height or 0) < 20, "short")  # no blank lines between the side's parts
@@ -71,7 +71,7 @@ class MatrixView(FigureView):
             seqs.append(letters([out]), style="bold" if ok else f"bold underline {BAD}")
         seqs.append(" " + (_("{n} wrong").format(n=r.n_wrong) if r.n_wrong else _("all right")),
                     style=BAD if r.n_wrong else GOOD)
-        self.query_one("#seqs", Static).update(seqs)
+        self.query_one("#seqs", TextLines).update(seqs)
 
         row = Text()
         row.append(f"k={k} ŷ={letters([r.output[k]])}", style="bold")
@@ -88,9 +88,9 @@ class MatrixView(FigureView):
                 row.append("\n         " + letters(r.x), style="dim")
             row.append("\n" + legend(), style="dim")
             shift.append(shift_line(r, k), style="dim")
-        self.query_one("#row", Static).update(row)
-        self.query_one("#shift", Static).update(shift)
-        self.query_one("#shift", Static).display = bool(shift.plain)
+        self.query_one("#row", TextLines).update(row)
+        self.query_one("#shift", TextLines).update(shift)
+        self.query_one("#shift", TextLines).display = bool(shift.plain)
 
         acc = Text()
         acc.append(_("shipped models, held-out 1000") + "\n", style="dim")
@@ -99,8 +99,8 @@ class MatrixView(FigureView):
             acc.append(f"{sc:<12}", style="bold" if sc == s.scoring else "")
             acc.append(f"{pct(a['exact']):>7} {pct(a['token']):>6}\n")
         acc.append(_("seed: none 0%, additive 76%"), style="dim")
-        self.query_one("#acc", Static).update(acc)
-        self.query_one("#live", Static).update(live_text(r.live, self.presenting))
+        self.query_one("#acc", TextLines).update(acc)
+        self.query_one("#live", TextLines).update(live_text(r.live, self.presenting))
 
 
 def live_text(live, presenting: bool = False) -> Text:

@@ -10,9 +10,9 @@ from rnntui.figures.serving import CONTEXTS, DECAY_STEPS, N_WAY, CellState, KvSt
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.cells import aligned, cell_len, fit
 from rnntui.widgets.cellsheet import sheet_text
+from rnntui.widgets.lines import TextLines
 from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
-from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack, cell_rows
@@ -41,13 +41,13 @@ class SheetView(SizedView):
     def compose(self):
         with Horizontal(id="cell-row"):
             yield TokenTrack()
-            yield Static(id="sheet")
+            yield TextLines(id="sheet")
         yield Plot()
 
     def show(self, s: CellState) -> None:
         r, t = s.readings(), s.step
         self.query_one(TokenTrack).show(cell_rows(r.c, r.h, r.tokens, t), t)
-        self.query_one("#sheet", Static).update(sheet_text(r.terms, r.weights, t, self.wide))
+        self.query_one("#sheet", TextLines).update(sheet_text(r.terms, r.weights, t, self.wide))
         steps = tuple(float(k) for k in range(t + 1))
         self.query_one(Plot).show(PlotSpec(
             series=(Series(steps, r.c[: t + 1], _("c_t (cell state)"), GREEN),
