@@ -417,3 +417,37 @@ async def test_lines_draw_what_textuals_styles_cache_draws():
                 textual = Widget.render_lines(widget, crop)
                 assert [list(s) for s in ours] == [list(s) for s in textual]
         assert "猫" in "".join(seg.text for seg in plain.render_lines(Region(0, 0, *plain.size))[1])
+
+
+async def test_lines_follow_a_style_change_above_them():
+    """Lines remember their style between frames; a background set on an ancestor, or a class that
+    changes one, must still reach their cells at the next frame."""
+    from textual.containers import Vertical
+
+    from rnntui.widgets.lines import TextLines
+
+    class Nested(App):
+        CSS = "Vertical { background: #102030; } Vertical.-warm { background: #603010; }"
+
+        def compose(self):
+            with Vertical():
+                yield TextLines()
+
+        def on_mount(self):
+            self.query_one(TextLines).update("some words")
+
+    def background(widget):
+        strip = widget.render_lines(Region(0, 0, *widget.size))[0]
+        return {seg.style.bgcolor.get_truecolor() for seg in strip if seg.style and seg.style.bgcolor}
+
+    app = Nested()
+    async with app.run_test(size=(30, 5)) as pilot:
+        lines = app.query_one(TextLines)
+        await pilot.pause()
+        assert background(lines) == {(0x10, 0x20, 0x30)}
+        app.query_one(Vertical).add_class("-warm")
+        await pilot.pause()
+        assert background(lines) == {(0x60, 0x30, 0x10)}
+        app.query_one(Vertical).styles.background = "#00ff00"
+        await pilot.pause()
+        assert background(lines) == {(0, 0xff, 0)}

@@ -59,6 +59,7 @@ def segments(line: Text, console) -> list[Segment]:
 class Lines(Widget):
     _strips: tuple | None = None  # ((width, height, base), strips, each line's content key)
     _base: Style | None = None  # the widget's style, looked up once per render (not once per line)
+    _looked: tuple | None = None  # see _look
 
     def lines(self, width: int, height: int) -> list[Text]:
         raise NotImplementedError
@@ -111,13 +112,12 @@ class Lines(Widget):
         return (width, height, base), strips, keys
 
     def render_lines(self, crop):
-        self._base = self.rich_style
+        self._base, background, bare = self._look()
         try:
-            if not self._bare():
+            if not bare:
                 return super().render_lines(crop)
             # Textual's styles cache would wrap every strip in a new one (padding, borders, tint, none
             # here) and so filter it again at every frame; our strips keep their filtered copies
-            background = self.background_colors[1]
             strips = []
             for y in crop.line_range:
                 strip = self.render_line(y)
@@ -128,6 +128,15 @@ class Lines(Widget):
             return strips if (x1, x2) == (0, self.size.width) else [strip.crop(x1, x2) for strip in strips]
         finally:
             self._base = None
+
+    def _look(self) -> tuple:
+        """(the widget's style, its background, whether it is bare), worked out again only when a style
+        of the widget or of an ancestor changed (walking the ancestors' colours took ~80 µs a widget,
+        at every frame). Textual's styles count their changes: their sum is the key."""
+        key = tuple(node.styles._cache_key for node in self.ancestors_with_self)
+        if self._looked is None or self._looked[0] != key:
+            self._looked = (key, self.rich_style, self.background_colors[1], self._bare())
+        return self._looked[1:]
 
     def _bare(self) -> bool:
         """Nothing around or over the lines: no border, padding, outline, tint, hatch or opacity."""
