@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -193,4 +194,4 @@ class TextLines(Lines):
         return len(self.wrapped(width))
 
     def get_content_width(self, container, viewport) -> int:
-        return max((line.cell_len for line in self._text.split("\n")), default=0)
+        return max(map(cell_len, self._text.plain.split("\n")), default=0)  # no Text per line
