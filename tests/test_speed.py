@@ -383,6 +383,7 @@ def test_segments_style_every_cell_as_rich_does():
                 text.append(rng.choice(["a", "猫 ", "", "bb"]), style=rng.choice([None, "red", "bold reverse"]))
         rich = list(text.render(console)) if text.spans else [Segment(text.plain, console.get_style(text.style))]
         assert cells(segments(text, console), base) == cells(rich, base), (text.plain, text.spans)
+        assert [(ch, seg.style) for seg in segments(text, console, base) for ch in seg.text] == cells(rich, base)
     assert segments(Text("ab", style="bold"), console)[0].style.bold  # Rich's render would drop it
 
 

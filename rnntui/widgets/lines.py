@@ -37,16 +37,19 @@ def wrap(text: Text, width: int, console) -> list[Text]:
 NULL = Style.null()
 
 
-def segments(line: Text, console) -> list[Segment]:
-    """A line's segments as Rich's `Text.render` gives them, but keeping the style of a line without
-    spans (Rich drops it); spans in order and apart (as pictures and readouts build them) are cut
-    straight, the rest left to Rich (its stack of open styles cost half of a line's drawing)."""
+def segments(line: Text, console, base: Style | None = None) -> list[Segment]:
+    """A line's segments as Rich's `Text.render` gives them, on `base` when given, but keeping the
+    style of a line without spans (Rich drops it); spans in order and apart (as pictures and readouts
+    build them) are cut straight, the rest left to Rich (its stack of open styles cost half of a
+    line's drawing)."""
     text, get = line.plain, partial(console.get_style, default=NULL)
     style = get(line.style) if line.style else None
+    if base is not None:
+        style = base + style if style else base
     out, at, end = [], 0, len(text)
     for span in line.spans:
         if span.start < at or span.end > end:
-            return list(line.render(console))
+            return list(Segment.apply_style(line.render(console), base))
         if span.start > at:
             out.append(Segment(text[at:span.start], style))
         if span.end > span.start:
@@ -92,7 +95,7 @@ class Lines(Widget):
 
     def strip(self, line, width: int, base: Style) -> Strip:
         """One line as a strip of exactly `width` cells on the widget's own style."""
-        return Strip(Segment.apply_style(segments(compact(line), self.app.console), base)).adjust_cell_length(width, base)
+        return Strip(segments(compact(line), self.app.console, base)).adjust_cell_length(width, base)
 
     def key(self, line):
         """What makes two lines draw the same (None: cannot tell, draw it)."""
