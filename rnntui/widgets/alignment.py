@@ -11,7 +11,7 @@ from typing import Sequence
 
 from rich.text import Text
 from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import repaint, same
+from rnntui.widgets.quiet import repaint, runs, same
 
 from rnntui.i18n import _
 from rnntui.widgets.cells import cell_len, fit
@@ -19,6 +19,7 @@ from rnntui.widgets.tints import BAD
 
 STRONG, WEAK = 0.5, 0.2
 BLOCKS = " ▁▂▃▄▅▆▇█"
+STYLES = {"#": "bold", "+": "", ".": "dim", "?": BAD}  # each mark's style: strong weights stand out
 
 
 def legend() -> str:
@@ -76,18 +77,9 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
             label.stylize("bold reverse")
         out.append_text(label)
         out.append(" ")
-        run, run_style = "", None  # cells of one style go in as one span: fewer spans, faster frames
-        for j in range(n_cols):
-            w = rows[k][j] if j < len(rows[k]) else float("nan")
-            m = mark(w)
-            style = {"#": "bold", "+": "", ".": "dim", "?": BAD}[m]
-            if is_current:
-                style = f"{style} reverse".strip()
-            if style != run_style and run:
-                out.append(run, style=run_style)
-                run = ""
-            run, run_style = run + f"{m:<{cell}}", style
-        out.append(run, style=run_style)
+        marks = [mark(rows[k][j] if j < len(rows[k]) else float("nan")) for j in range(n_cols)]
+        reverse = " reverse" if is_current else ""
+        out.append_text(runs((f"{m:<{cell}}", (STYLES[m] + reverse).strip()) for m in marks))
         out.append("\n")
     out.rstrip()
     return out

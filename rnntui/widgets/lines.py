@@ -122,10 +122,10 @@ class Lines(Widget):
                 return super().render_lines(crop)
             # Textual's styles cache would wrap every strip in a new one (padding, borders, tint, none
             # here) and so filter it again at every frame; our strips keep their filtered copies
-            strips = []
+            filters, strips = self.get_line_filters(), []
             for y in crop.line_range:
                 strip = self.render_line(y)
-                for line_filter in self.get_line_filters():
+                for line_filter in filters:
                     strip = strip.apply_filter(line_filter, background)
                 strips.append(strip)
             x1, x2 = crop.column_span
