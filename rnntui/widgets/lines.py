@@ -151,7 +151,7 @@ class Lines(Widget):
 
     def render_line(self, y: int) -> Strip:
         width, height = self.size
-        base = self._base or self.rich_style
+        base = self._base or self._look()[0]
         if self._strips is None or self._strips[0] != (width, height, base):
             self._strips = self._draw(width, height, base)
         strips = self._strips[1]
