@@ -18,7 +18,7 @@ from rnntui.i18n import _, language, set_language
 from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
 from rnntui.state import FigureState
-from rnntui.terminal import end_on_hangup
+from rnntui.terminal import end_on_hangup, sturdy
 from rnntui.topics import IDS, NUMBERS, topic
 
 THEMES = {"dark": "textual-dark", "light": "textual-light", "projector": "projector"}
@@ -111,6 +111,9 @@ class RnnApp(App):
         keymap, self.keymap_problem = keys.user_keymap()
         if keymap:
             self.set_keymap(keymap)
+
+    def get_driver_class(self):
+        return sturdy(super().get_driver_class())
 
     async def on_mount(self) -> None:
         end_on_hangup(self)

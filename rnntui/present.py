@@ -19,7 +19,7 @@ from rnntui.deck import Deck
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
 from rnntui.slides import Frame
-from rnntui.terminal import end_on_hangup
+from rnntui.terminal import end_on_hangup, sturdy
 
 
 def view_id(frame: Frame) -> str:
@@ -65,6 +65,9 @@ class PresentApp(App):
             for vid, view in views.items():
                 yield view(id=vid, classes="-present")
         yield Static(id="slide-foot")
+
+    def get_driver_class(self):
+        return sturdy(super().get_driver_class())
 
     def on_mount(self) -> None:
         end_on_hangup(self)

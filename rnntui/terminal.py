@@ -6,6 +6,7 @@ terminal gone (SIGHUP, or the other end of a pty closed) it does the same. Both 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import select
 import signal
@@ -25,6 +26,47 @@ def require_terminal(what: str = "") -> None:
     if not (sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty()):
         raise BadValue(_("{what} needs a terminal on stdin and stdout (over ssh: ssh -t); "
                          "to render without one, use `rnntui shot` or `rnntui export`").format(what=what or _("the app")))
+
+
+class Gone:
+    """The terminal file Textual's writer thread writes to, except that a write or flush failing
+    because the terminal is gone (EIO) is dropped. Textual's writer thread dies on that error and the
+    app, still drawing, then filled the dead thread's queue and blocked on it for ever, never reaching
+    its hangup check: `tmux kill-session` in the app's first second left it running (issue 16's bench
+    found a dozen). With the thread alive, the hangup ends the app as it should."""
+
+    def __init__(self, file) -> None:
+        self._file = file
+
+    def write(self, text: str) -> int:
+        try:
+            return self._file.write(text)
+        except OSError:
+            return 0
+
+    def flush(self) -> None:
+        try:
+            self._file.flush()
+        except OSError:
+            pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._file, name)
+
+
+@functools.cache
+def sturdy(driver_class):
+    """The driver an app runs in (its `get_driver_class`): Textual's Linux driver writes through
+    `Gone`; any other driver (a browser's, Windows') is used as it is."""
+    if driver_class.__name__ != "LinuxDriver":
+        return driver_class
+
+    class Driver(driver_class):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self._file = Gone(self._file)
+
+    return Driver
 
 
 def run(app) -> int:

@@ -120,3 +120,59 @@ def test_a_crash_exits_non_zero_with_the_traceback():
         assert b"deliberate crash" in shown
     finally:
         os.close(master)
+
+
+# -- a terminal gone while the app still draws -------------------------------------------------------
+class DeadTerminal:
+    """A terminal whose other end is closed: every write fails as a pty's does then (EIO)."""
+
+    def write(self, text):
+        raise OSError(5, "Input/output error")
+
+    def flush(self):
+        raise OSError(5, "Input/output error")
+
+
+def test_drawing_into_a_closed_terminal_never_blocks():
+    """Textual's writer thread died on the first failed write; the app's next 30 writes filled its
+    queue and the 31st blocked for ever (the app never exited after `tmux kill-session`)."""
+    import threading
+
+    from textual.drivers._writer_thread import MAX_QUEUED_WRITES, WriterThread
+
+    from rnntui.terminal import Gone
+
+    writer = WriterThread(Gone(DeadTerminal()))
+    writer.start()
+
+    def draw():
+        for i in range(MAX_QUEUED_WRITES * 3):
+            writer.write(f"frame {i}")
+        writer.stop()  # what the app's shutdown does last
+
+    drawing = threading.Thread(target=draw, daemon=True)
+    drawing.start()
+    drawing.join(5)
+    assert not drawing.is_alive(), "a write into the closed terminal blocked"
+    assert not writer.is_alive()  # ended by stop(), not by the error
+
+
+async def test_the_apps_run_in_the_sturdy_driver(monkeypatch):
+    from textual.drivers.linux_driver import LinuxDriver
+
+    from rnntui.app import RnnApp
+    from rnntui.deck import load
+    from rnntui.present import PresentApp
+    from rnntui.terminal import Gone, sturdy
+
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    app = RnnApp()
+    assert app.driver_class is sturdy(LinuxDriver) and issubclass(app.driver_class, LinuxDriver)
+    assert PresentApp(load("lecture"), "dark", 0).driver_class is sturdy(LinuxDriver)
+    before = {s: signal.getsignal(s) for s in (signal.SIGTSTP, signal.SIGCONT)}  # the driver sets these
+    try:
+        driver = app.driver_class(app)
+        assert isinstance(driver._file, Gone) and driver._file.fileno() == sys.__stderr__.fileno()
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
