@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -281,6 +282,10 @@ def run_app(argv: list[str]) -> int:
     require_terminal()
     from rnntui.app import RnnApp
 
+    # Everything imported so far (Textual, Rich, rnntui) lives as long as the app: freezing it keeps
+    # the collector from scanning it all again in the full collection that the app's first frame
+    # triggers (~20 ms of a ~450 ms start). Collections still run; they look at newer objects only.
+    gc.freeze()
     return run_tui(RnnApp(screen.TOPIC_ID, figure.id if (args.address and "/" in args.address) or state else None,
                           state, args.theme))
 
