@@ -6,6 +6,7 @@ terminal gone (SIGHUP, or the other end of a pty closed) it does the same. Both 
 from __future__ import annotations
 
 import asyncio
+import errno
 import functools
 import os
 import select
@@ -38,17 +39,22 @@ class Gone:
     def __init__(self, file) -> None:
         self._file = file
 
+    GONE = (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF)  # (a full buffer, EAGAIN, still raises)
+
     def write(self, text: str) -> int:
         try:
             return self._file.write(text)
-        except OSError:
+        except OSError as e:
+            if e.errno not in self.GONE:
+                raise
             return 0
 
     def flush(self) -> None:
         try:
             self._file.flush()
-        except OSError:
-            pass
+        except OSError as e:
+            if e.errno not in self.GONE:
+                raise
 
     def __getattr__(self, name: str):
         return getattr(self._file, name)

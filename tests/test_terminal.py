@@ -176,3 +176,16 @@ async def test_the_apps_run_in_the_sturdy_driver(monkeypatch):
     finally:
         for s, handler in before.items():
             signal.signal(s, handler)
+
+
+def test_only_a_gone_terminal_is_ignored():
+    """A terminal that is merely busy (EAGAIN) is not gone: that error still reaches Textual."""
+    from rnntui.terminal import Gone
+
+    class Busy:
+        def write(self, text):
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    assert Gone(DeadTerminal()).write("x") == 0
+    with pytest.raises(BlockingIOError):
+        Gone(Busy()).write("x")
