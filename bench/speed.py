@@ -374,7 +374,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     table = []
     if "first" in rows:
-        r = row_first(3 if q else 7)
+        r = row_first(3 if q else 15)  # ±20% run to run here: 15 interleaved pairs steady the median
         if "skip" not in r:
             ratio = r["rnntui"] / r["bare"]
             print(f"first frame (tmux 120x40): bare {r['bare'] * 1e3:.0f} ms, rnntui {r['rnntui'] * 1e3:.0f} ms "
