@@ -34,7 +34,7 @@ class Gone:
     because the terminal is gone (EIO) is dropped. Textual's writer thread dies on that error and the
     app, still drawing, then filled the dead thread's queue and blocked on it for ever, never reaching
     its hangup check: `tmux kill-session` in the app's first second left it running (issue 16's bench
-    found a dozen). With the thread alive, the hangup ends the app as it should."""
+    left 28 behind). With the thread alive, the hangup ends the app as it should."""
 
     def __init__(self, file) -> None:
         self._file = file

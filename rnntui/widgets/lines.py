@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -19,6 +18,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from rnntui.widgets.cells import cell_len
 from rnntui.widgets.quiet import compact, content_key, repaint
 
 

@@ -171,7 +171,7 @@ class _Widths(dict):
         return self[key][0]
 
 
-def _bands(blocks: list[list[Text]], width: int, gap: int, measure=_width) -> list[list[list[Text]]]:
+def _bands(blocks: list[list[Text]], width: int, gap: int, measure) -> list[list[list[Text]]]:
     bands, band, used = [], [], 0
     for b in blocks:
         w = measure(b)
@@ -185,7 +185,7 @@ def _bands(blocks: list[list[Text]], width: int, gap: int, measure=_width) -> li
     return bands
 
 
-def _join(bands: list[list[list[Text]]], gap: int, measure=_width) -> list[Text]:
+def _join(bands: list[list[list[Text]]], gap: int, measure) -> list[Text]:
     out: list[Text] = []
     for k, band in enumerate(bands):
         if k:
@@ -247,7 +247,7 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         return lines[:height] if height else lines
     must = [s for s in specs if not s.optional] or specs[:1]
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
-    lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap), gap)
+    lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap, measure), gap, measure)
     return lines[:height] if height else lines
 
 
