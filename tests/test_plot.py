@@ -123,3 +123,39 @@ def test_a_mark_moves_inwards_instead_of_covering_a_line_label():
     rows = out.splitlines()
     assert "└" in rows[next(i for i, r in enumerate(rows) if "float32 min" in r) + 1]  # the line is on the edge row
     assert next(i for i, r in enumerate(rows) if "▼0" in r) < next(i for i, r in enumerate(rows) if "float32 min" in r)
+
+
+def test_a_cursor_spliced_into_the_kept_scene_draws_what_drawing_it_into_the_canvas_draws(monkeypatch):
+    """A key that moves the cursor splices it into the scene's rows; drawn the other way (into a copy
+    of the canvas, resolved again: the path kept for wide characters) every cell must come out the
+    same, over lines, labels, marks, coinciding series, scatter points and gaps."""
+    import random
+
+    from rnntui.widgets import plot
+
+    rng = random.Random(3)
+    specs = []
+    for _ in range(300):
+        n = rng.randint(2, 30)
+        xs = tuple(float(k) for k in range(n))
+        ys = [tuple(rng.choice([rng.uniform(-1, 2), rng.uniform(-1, 2), float("nan"), 0.0]) for _k in range(n))
+              for _s in range(rng.randint(1, 3))]
+        if rng.random() < 0.3:
+            ys.append(ys[0])  # coinciding series take turns
+        series = tuple(Series(xs, y, f"s{i}", marker=rng.choice(["braille", "braille", "●"]), scatter=rng.random() < 0.2)
+                       for i, y in enumerate(ys))
+        lines = tuple(Line(rng.uniform(-1, n), rng.choice(["", "cut", "level"]), RED, vertical=rng.random() < 0.5,
+                           dashed=rng.random() < 0.3) for _k in range(rng.randint(0, 2)))
+        marks = ((float(rng.randint(0, n - 1)), rng.uniform(-1, 2), "×"),) if rng.random() < 0.3 else ()
+        specs.append((PlotSpec(series, lines, float(rng.randint(0, n - 1)), log_y=rng.random() < 0.2, marks=marks,
+                               legend=rng.choice(["below", "inside"])), rng.randint(20, 100), rng.randint(8, 30)))
+
+    def cells(rows):
+        return [[(ch, style) for words, style in row for ch in words] for row in rows]
+
+    spliced = [cells(plot.plot_rows(spec, w, h)) for spec, w, h in specs]
+    runs = plot._Canvas.runs
+    monkeypatch.setattr(plot._Canvas, "runs", lambda self: (*runs(self)[:2], np.zeros(self.ch, bool)))  # "wide"
+    plot._cached_scene.cache_clear()
+    assert [cells(plot.plot_rows(spec, w, h)) for spec, w, h in specs] == spliced
+    assert sum("●" in "".join(ch for ch, _ in row) for rows in spliced for row in rows) > 300  # points were drawn

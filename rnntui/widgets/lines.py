@@ -198,3 +198,29 @@ class TextLines(Lines):
 
     def get_content_width(self, container, viewport) -> int:
         return max(map(cell_len, self._text.plain.split("\n")), default=0)  # no Text per line
+
+
+def runs_text(lines, **text_args) -> Text:
+    """Lines of (words, style) runs as one Text."""
+    out = Text(**text_args)
+    for y, line in enumerate(lines):
+        if y:
+            out.append("\n")
+        for words, style in line:
+            out.append(words, style=style)
+    return out
+
+
+class RunLines(Lines):
+    """Lines whose every line is a list of (words, Style or None) runs, drawn straight into segments
+    on the widget's style (no Rich Text on the way: the plot's rows, the token track)."""
+
+    def render(self) -> Text:
+        return runs_text(self.lines(*self.size))
+
+    def key(self, line) -> tuple:
+        return tuple(line)
+
+    def strip(self, line, width: int, base: Style) -> Strip:
+        return Strip([Segment(words, base + style if style else base) for words, style in line]
+                     ).adjust_cell_length(width, base)

@@ -26,15 +26,13 @@ import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.strip import Strip
 
 from rnntui import lazy
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len, cut, fit
-from rnntui.widgets.lines import Lines
+from rnntui.widgets.lines import RunLines, runs_text
 from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
@@ -215,6 +213,7 @@ class _Canvas:
         self.over: dict[tuple[int, int], tuple[str, Style | None]] = {}
         self.hlines: list[tuple[int, float]] = []  # (text row, dot position) of each horizontal line
         self.vlines: list[tuple[int, float]] = []  # (text column, dot position) of each vertical line
+        self._runs: tuple | None = None  # see runs()
 
     def copy(self) -> "_Canvas":
         """A canvas to draw more on; the layers drawn so far are shared, not changed, by it."""
@@ -381,6 +380,43 @@ class _Canvas:
             code[r, c] = ord(char) if char else 0  # 0: a wide character's second cell
             which[r, c] = ids.setdefault(style, len(ids))
         return code, which, list(ids)
+
+    def runs(self) -> tuple[list, np.ndarray, np.ndarray]:
+        """Each row as runs (see `_grid_runs`), which cells a cursor line would show in (no series
+        and no text over them) and which rows have no wide character; worked out once per canvas, so
+        a key that only moves the cursor splices it into these rows instead of resolving again."""
+        if self._runs is None:
+            code, which, styles = self.resolve()
+            covered = np.zeros((self.ch, self.cw), bool)
+            for n, (cells, _braille, _style) in self.layers.items():
+                if n >= _SERIES:
+                    covered |= cells != 0
+            for r, c in self.over:
+                covered[r, c] = True
+            self._runs = (_grid_runs(code, which, styles), ~covered, ~(code == 0).any(axis=1))
+        return self._runs
+
+
+def _splice(row: list, col: int, cell: tuple[str, Style | None]) -> list:
+    """A row of runs (one character a cell) with the cell at `col` replaced; equal-style neighbours
+    joined as `_grid_runs` joins them."""
+    out, at = [], 0
+    for words, style in row:
+        k = col - at
+        if 0 <= k < len(words):
+            out += [(words[:k], style), cell, (words[k + 1:], style)]
+        else:
+            out.append((words, style))
+        at += len(words)
+    joined: list = []
+    for words, style in out:
+        if not words:
+            continue
+        if joined and joined[-1][1] == style:
+            joined[-1] = (joined[-1][0] + words, style)
+        else:
+            joined.append((words, style))
+    return joined
 
 
 def _align(x: float, xlim: tuple[float, float]) -> str:
@@ -661,26 +697,36 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     if scene is None:
         return too_small(width)
     (legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked) = scene
-    cv = cv.copy()  # the cursor goes into a copy: the scene is shared
-    cursor_col = None
+    cursor_col, points = None, {}
     if spec.cursor is not None:
         cx = _at(spec.cursor, spec.log_x)
         cursor_col = cv.col(cx) if math.isfinite(cx) else None
-        if cursor_col is not None:
-            cv.chars(_SERIES - 1, slice(None), cursor_col, "│", _style(None, dim=True))
-            for r in hline_rows:
-                cv.chars(_SERIES - 1, r, cursor_col, "┼", _style(None, dim=True))
-
-    if cursor_col is not None:  # the cursor's points last: nothing may hide them
+    if cursor_col is not None:  # the cursor's points go over everything but the marks
         for s, x, y, ok in drawn:
             hit = np.flatnonzero(np.asarray(s.x[: len(x)], dtype=float) == spec.cursor)
             r = cv.row(float(y[hit[0]])) if hit.size and ok[hit[0]] else None
             if r is not None and (r, cursor_col) not in marked:
-                cv.put(r, cursor_col, "●" if s.marker == "braille" else s.marker, _style(s.color))
+                points[r] = ("●" if s.marker == "braille" else s.marker, _style(s.color))
+    runs, shows, narrow = cv.runs()
+    if cursor_col is None:
+        canvas = runs
+    elif all((r, cursor_col) not in cv.over and cell_len(char) == 1 for r, (char, _) in points.items()) \
+            and narrow.all():  # the cursor spliced into the scene's rows, which are shared
+        line = _style(None, dim=True)
+        canvas = [_splice(row, cursor_col, points[r]) if r in points else
+                  _splice(row, cursor_col, ("┼" if r in hline_rows else "│", line)) if shows[r, cursor_col] else row
+                  for r, row in enumerate(runs)]
+    else:  # a wide character in the way: the cursor drawn into a copy of the canvas
+        cv = cv.copy()
+        cv.chars(_SERIES - 1, slice(None), cursor_col, "│", _style(None, dim=True))
+        for r in hline_rows:
+            cv.chars(_SERIES - 1, r, cursor_col, "┼", _style(None, dim=True))
+        for r, (char, style) in points.items():
+            cv.put(r, cursor_col, char, style)
+        code, which, styles = cv.resolve()
+        canvas = _grid_runs(code, which, styles)
 
     # frame, ticks and labels around the canvas
-    code, which, styles = cv.resolve()
-    canvas = _grid_runs(code, which, styles)
     ytick = dict(yticks)
     rows: list[list[tuple[str, Style | None]]] = []
     if spec.title:
@@ -719,13 +765,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
 
 def render_plot(spec: PlotSpec, width: int, height: int) -> Text:
     """The whole plot (frame, ticks, labels, legend) as lines of at most `width` cells."""
-    out = Text(no_wrap=True, overflow="crop")
-    for i, row in enumerate(plot_rows(spec, width, height)):
-        if i:
-            out.append("\n")
-        for words, style in row:
-            out.append(words, style=style)
-    return out
+    return runs_text(plot_rows(spec, width, height), no_wrap=True, overflow="crop")
 
 
 def _grid_runs(code: np.ndarray, which: np.ndarray, styles: list) -> list[list[tuple[str, Style | None]]]:
@@ -743,11 +783,11 @@ def _grid_runs(code: np.ndarray, which: np.ndarray, styles: list) -> list[list[t
     return out
 
 
-class Plot(Lines):
+class Plot(RunLines):
     """A plot drawn from a PlotSpec; `show(spec)` replaces what it draws.
 
     Every render draws the figure afresh at the widget's current size, so resizing is always safe.
-    Rows go to the screen as strips of segments (the line API of `Lines`), no detour through markup.
+    Rows go to the screen as strips of segments (the line API of `RunLines`), no detour through markup.
     """
 
     DEFAULT_CSS = "Plot { width: 1fr; height: 1fr; min-height: 6; }"
@@ -767,10 +807,3 @@ class Plot(Lines):
 
     def lines(self, width: int, height: int) -> list:
         return plot_rows(self.spec, width, height)
-
-    def key(self, row) -> tuple:
-        return tuple(row)
-
-    def strip(self, row, width: int, base: Style) -> Strip:
-        return Strip([Segment(words, base + style if style else base) for words, style in row]
-                     ).adjust_cell_length(width, base)

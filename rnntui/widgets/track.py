@@ -7,11 +7,13 @@ does not count (e.g. a gradient cut to exactly 0).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from rich.style import Style
 from rich.text import Text
 
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
-from rnntui.widgets.lines import Lines
+from rnntui.widgets.lines import RunLines, runs_text
 from rnntui.widgets.quiet import repaint, same
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
@@ -64,70 +66,102 @@ def box_size(n: int, width: int, height: int, rows: int, label_width: int = 4) -
 
 def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
                pad: int = 0, span: tuple | None = None) -> Text:
-    """The track as one Text (see `track_lines`)."""
-    return Text("\n").join(track_lines(rows, current, label_width, inner, pad, span))
+    """The track as one Text (see `track_runs`)."""
+    return runs_text(track_runs(rows, current, label_width, inner, pad, span))
 
 
-def track_lines(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
-                pad: int = 0, span: tuple | None = None) -> list[Text]:
+@lru_cache(maxsize=64)
+def _parsed(style: str) -> Style | None:
+    return Style.parse(style) if style else None
+
+
+class _Runs(list):
+    """One line being built: (words, style) runs, neighbours of one style joined as they come."""
+
+    def add(self, words: str, style: str = "") -> None:
+        if self and self[-1][1] == style:
+            self[-1] = (self[-1][0] + words, style)
+        else:
+            self.append((words, style))
+
+    def done(self) -> list[tuple[str, Style | None]]:
+        return [(words, _parsed(style)) for words, style in self if words]
+
+
+def track_runs(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
+               pad: int = 0, span: tuple | None = None) -> list[list[tuple[str, Style | None]]]:
     """Boxes for every row, `inner` characters wide with `pad` blank lines above and below each
     value; the column `current` is marked (▼ above it, reversed cells). `span` (start, stop, label)
-    draws a bracket under the columns start … stop − 1 (see `span_text`)."""
+    draws a bracket under the columns start … stop − 1 (see `span_runs`). Each line is a list of
+    (words, style) runs (built straight, not through Rich Text: a key redraws most of the track)."""
     n = max(len(r.cells) for r in rows)
-    head = Text(" " * label_width)
-    head.append("".join(f"{'▼' if t == current else ' ':^{inner + 2}} " for t in range(n)), style="bold")
+    head = _Runs([(" " * label_width, "")])
+    head.add("".join(f"{'▼' if t == current else ' ':^{inner + 2}} " for t in range(n)), "bold")
     out = [head]
+    blank = " " * label_width
     for row in rows:
-        top, bot = Text(" " * label_width), Text(" " * label_width)
-        mid = Text(cell_fit(row.label, label_width))
-        above = [Text(" " * label_width) for _ in range(pad)]
-        below = [Text(" " * label_width) for _ in range(pad)]
+        top, bot, mid = _Runs([(blank, "")]), _Runs([(blank, "")]), _Runs([(cell_fit(row.label, label_width), "")])
+        above = [_Runs([(blank, "")]) for _ in range(pad)]
+        below = [_Runs([(blank, "")]) for _ in range(pad)]
         for t, value in enumerate(row.cells):
             gap = row.link if t + 1 < len(row.cells) else " "
             if value == "":  # no cell at this position at all
                 for part in (top, mid, bot, *above, *below):
-                    part.append(" " * (inner + 3))
+                    part.add(" " * (inner + 3))
                 continue
             dashed = value is None or t in row.faint
             side, edge, style = ("╎", "╌", "dim") if dashed else ("│", "─", "")
-            top.append("┌" + edge * inner + "┐ ", style=style)
-            bot.append("└" + edge * inner + "┘ ", style=style)
+            top.add("┌" + edge * inner + "┐ ", style)
+            bot.add("└" + edge * inner + "┘ ", style)
             for part in (*above, *below):
-                part.append(side + " " * inner + side + " ", style=style)
+                part.add(side + " " * inner + side + " ", style)
             if value is None:
-                mid.append(side + " " * inner + side, style="dim")
-                mid.append(" ")
+                mid.add(side + " " * inner + side, "dim")
+                mid.add(" ")
                 continue
             if dashed:
-                mid.append(side + cell_fit(_fmt(value), inner, "center") + side + " ", style="dim")
+                mid.add(side + cell_fit(_fmt(value), inner, "center") + side + " ", "dim")
                 continue
-            mid.append("│")
-            mid.append(cell_fit(_fmt(value), inner, "center"), style=_style(value, t == current))
-            mid.append("│")
+            mid.add("│")
+            mid.add(cell_fit(_fmt(value), inner, "center"), _style(value, t == current))
+            mid.add("│")
             nxt = row.cells[t + 1] if t + 1 < len(row.cells) else None
-            mid.append(gap if nxt is not None else " ")
+            mid.add(gap if nxt is not None else " ")
         out += [top, *above, mid, *below, bot]
     if span is not None:
-        out.append(span_text(n, *span, label_width=label_width, inner=inner))
-    out[-1].rstrip()
-    return out
+        out.append(span_runs(n, *span, label_width=label_width, inner=inner))
+    out = [line.done() for line in out]
+    return out[:-1] + [_rstrip(out[-1])]
 
 
-def span_text(n: int, start: int, stop: int, label: str, label_width: int = 4, inner: int = INNER) -> Text:
+def _rstrip(line: list) -> list:
+    """The line without trailing whitespace (as Rich's `Text.rstrip`)."""
+    line = list(line)
+    while line:
+        words, style = line[-1]
+        kept = words.rstrip()
+        if kept:
+            line[-1] = (kept, style)
+            break
+        line.pop()
+    return line
+
+
+def span_runs(n: int, start: int, stop: int, label: str, label_width: int = 4, inner: int = INNER) -> _Runs:
     """A bracket under the columns start … stop − 1 of a track with n positions, `label` in it:
     `└──── label ────┘`; the columns before it get a dim `✂` at the cut."""
-    out = Text(" " * label_width)
+    out = _Runs([(" " * label_width, "")])
     cell = inner + 3
     if start > 0:
-        out.append(" " * (start * cell - 2) + "✂ ", style="dim")
+        out.add(" " * (start * cell - 2) + "✂ ", "dim")
     width = max((stop - start) * cell - 3, 0)
     words = cut(f" {label} ", width)
     left = (width - cell_len(words)) // 2
-    out.append("└" + "─" * left + words + "─" * (width - left - cell_len(words)) + "┘", style="bold")
+    out.add("└" + "─" * left + words + "─" * (width - left - cell_len(words)) + "┘", "bold")
     return out
 
 
-class TokenTrack(Lines):
+class TokenTrack(RunLines):
     """The track, its cells as wide and tall as the room allows (see `fit`)."""
 
     DEFAULT_CSS = "TokenTrack { height: auto; width: 1fr; }"
@@ -138,7 +172,7 @@ class TokenTrack(Lines):
     pad = 0
 
     def show(self, rows: tuple[Row, ...], current: int | None, span: tuple | None = None) -> None:
-        """`span`: (start, stop, label), a bracket under those columns (see `span_text`). Lays the
+        """`span`: (start, stop, label), a bracket under those columns (see `span_runs`). Lays the
         screen out again only when the track's height changes (most keys move the cursor or a value)."""
         if same((rows, current, span), (self.rows, self.current, self.span)):
             return
@@ -155,9 +189,9 @@ class TokenTrack(Lines):
         self.pad = box_size(n, width, container.height, len(self.rows))[1]
         return 1 + len(self.rows) * (3 + 2 * self.pad) + (self.span is not None)
 
-    def lines(self, width: int, height: int) -> list[Text]:
+    def lines(self, width: int, height: int) -> list:
         if not self.rows:
             return []
         n = max(len(r.cells) for r in self.rows)
         inner = box_size(n, width, 0, len(self.rows))[0]
-        return track_lines(self.rows, self.current, inner=inner, pad=self.pad, span=self.span)
+        return track_runs(self.rows, self.current, inner=inner, pad=self.pad, span=self.span)
