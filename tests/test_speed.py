@@ -452,3 +452,40 @@ async def test_lines_follow_a_style_change_above_them():
         app.query_one(Vertical).styles.background = "#00ff00"
         await pilot.pause()
         assert background(lines) == {(0, 0xff, 0)}
+
+
+def test_text_whose_lines_fit_is_drawn_as_runs_cell_for_cell_as_through_rich():
+    """Readouts and pictures whose lines fit are cut into runs without Rich's split and render; every
+    cell (character and style) and every line must come out as the Rich path draws them."""
+    import random
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from rnntui.widgets.lines import Lines, TextLines, wrap
+    from rnntui.widgets.picture import Picture
+
+    console = Console(width=200)
+    fake = SimpleNamespace(app=SimpleNamespace(console=console))
+    base = console.get_style("#e0e0e0 on #101010")
+    rng = random.Random(5)
+
+    def cells(lines, width):
+        return [[(ch, seg.style) for seg in Lines.strip(fake, line, width, base) for ch in seg.text] for line in lines]
+
+    as_runs = 0
+    for _ in range(3000):
+        text = Text(style=rng.choice(["", "bold", "italic #ff0000"]), justify=rng.choice([None, None, "center"]))
+        for _k in range(rng.randint(0, 8)):
+            text.append(rng.choice(["a", "猫 ", "", "bb cc", "\n", "x\ny", "longer words here ", "\t"]),
+                        style=rng.choice([None, "red", "bold reverse", "dim"]))
+        if rng.random() < 0.2:  # overlapping spans: Rich's way
+            start = rng.randint(0, len(text))
+            text.stylize("reverse", start, rng.randint(start, len(text)))
+        width = rng.randint(1, 40)
+        widget = SimpleNamespace(_text=text, app=fake.app)
+        lines = TextLines.divide(widget, width)
+        as_runs += bool(lines) and isinstance(lines[0], list)
+        assert cells(lines, width) == cells(wrap(text, width, console), width), (text, width)
+        assert cells(Picture.divide(widget, width), width) == cells(text.split("\n", allow_blank=True), width)
+    assert as_runs > 500  # the runs path was taken, not only Rich's

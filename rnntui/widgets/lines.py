@@ -4,8 +4,8 @@ A Static hands its Text to Textual, which converts it to Content and then to str
 render: for a screen of matrices that conversion cost more than drawing the matrices. `Lines`
 renders each line's segments once per (what it shows, size, style) and hands Textual the strips.
 Lines are cropped or padded to the width, never wrapped; a subclass says what it draws in `lines`
-and calls `changed()` when that changes. A line is a Rich Text unless the subclass turns its own
-kind of line into a strip (`strip`: the plot's rows of styled runs).
+and calls `changed()` when that changes. A line is a Rich Text or a list of (words, Style or None)
+runs: the plot's rows, the token track, and text whose lines fit (`text_runs`) skip Rich's Text.
 """
 from __future__ import annotations
 
@@ -37,6 +37,39 @@ def wrap(text: Text, width: int, console) -> list[Text]:
 NULL = Style.null()
 
 
+def text_runs(text: Text, console) -> list[list[tuple[str, Style | None]]] | None:
+    """The text cut at its newlines into lines of (words, style) runs, when its spans are in order and
+    apart (as readouts and pictures build them); None otherwise (then Rich divides it). A readout
+    drawn this way skips Rich's copy, split and per-line rendering, most of what a key cost it."""
+    plain, get = text.plain, partial(console.get_style, default=NULL)
+    base = get(text.style) if text.style else None
+    lines: list[list] = [[]]
+    at, end = 0, len(plain)
+
+    def add(words: str, style) -> None:
+        for k, part in enumerate(words.split("\n")):
+            if k:
+                lines.append([])
+            if part:
+                line = lines[-1]
+                if line and line[-1][1] == style:
+                    line[-1] = (line[-1][0] + part, style)
+                else:
+                    line.append((part, style))
+
+    for span in text.spans:
+        if span.start < at or span.end > end:
+            return None
+        if span.start > at:
+            add(plain[at:span.start], base)
+        if span.end > span.start:
+            add(plain[span.start:span.end], base + get(span.style) if base else get(span.style))
+        at = max(at, span.end)
+    if at < end:
+        add(plain[at:], base)
+    return lines
+
+
 def segments(line: Text, console, base: Style | None = None) -> list[Segment]:
     """A line's segments as Rich's `Text.render` gives them, on `base` when given, but keeping the
     style of a line without spans (Rich drops it); spans in order and apart (as pictures and readouts
@@ -57,6 +90,20 @@ def segments(line: Text, console, base: Style | None = None) -> list[Segment]:
         at = max(at, span.end)
     if at < end:
         out.append(Segment(text[at:], style))
+    return out
+
+
+def runs_text(lines, **text_args) -> Text:
+    """Lines (each a Rich Text or (words, style) runs) as one Text."""
+    out = Text(**text_args)
+    for y, line in enumerate(lines):
+        if y:
+            out.append("\n")
+        if isinstance(line, Text):
+            out.append_text(line)
+            continue
+        for words, style in line:
+            out.append(words, style=style)
     return out
 
 
@@ -91,14 +138,20 @@ class Lines(Widget):
             self.refresh(*regions)
 
     def render(self) -> Text:  # the same lines, for anything that asks for a renderable
-        return Text("\n").join(self.lines(*self.size))
+        return runs_text(self.lines(*self.size))
 
     def strip(self, line, width: int, base: Style) -> Strip:
-        """One line as a strip of exactly `width` cells on the widget's own style."""
+        """One line as a strip of exactly `width` cells on the widget's own style. A line is a Rich
+        Text or a list of (words, Style or None) runs (the plot's rows, the token track, readouts)."""
+        if isinstance(line, list):
+            return Strip([Segment(words, base + style if style else base) for words, style in line]
+                         ).adjust_cell_length(width, base)
         return Strip(segments(compact(line), self.app.console, base)).adjust_cell_length(width, base)
 
     def key(self, line):
         """What makes two lines draw the same (None: cannot tell, draw it)."""
+        if isinstance(line, list):
+            return tuple(line)
         return content_key(line) if isinstance(line, Text) else None
 
     def _draw(self, width: int, height: int, base: Style, drawn: dict | None = None) -> tuple:
@@ -181,16 +234,22 @@ class TextLines(Lines):
 
         repaint(self, apply)
 
-    def wrapped(self, width: int) -> list[Text]:
+    def wrapped(self, width: int) -> list:
         if self._wrapped is None or self._wrapped[0] != width:
             self._wrapped = (width, self.divide(width) if self._text.plain else [])
         return self._wrapped[1]
 
-    def divide(self, width: int) -> list[Text]:
-        """The text as lines at this width (here: wrapped at word boundaries)."""
-        return wrap(self._text, width, self.app.console)
+    def divide(self, width: int) -> list:
+        """The text as lines at this width (here: wrapped at word boundaries); runs when every line
+        fits (see `text_runs`)."""
+        text = self._text
+        if text.justify in (None, "default") and "\t" not in text.plain:
+            runs = text_runs(text, self.app.console)
+            if runs is not None and all(sum(cell_len(words) for words, _style in line) <= width for line in runs):
+                return runs
+        return wrap(text, width, self.app.console)
 
-    def lines(self, width: int, height: int) -> list[Text]:
+    def lines(self, width: int, height: int) -> list:
         return self.wrapped(width)
 
     def get_content_height(self, container, viewport, width: int) -> int:
@@ -198,29 +257,3 @@ class TextLines(Lines):
 
     def get_content_width(self, container, viewport) -> int:
         return max(map(cell_len, self._text.plain.split("\n")), default=0)  # no Text per line
-
-
-def runs_text(lines, **text_args) -> Text:
-    """Lines of (words, style) runs as one Text."""
-    out = Text(**text_args)
-    for y, line in enumerate(lines):
-        if y:
-            out.append("\n")
-        for words, style in line:
-            out.append(words, style=style)
-    return out
-
-
-class RunLines(Lines):
-    """Lines whose every line is a list of (words, Style or None) runs, drawn straight into segments
-    on the widget's style (no Rich Text on the way: the plot's rows, the token track)."""
-
-    def render(self) -> Text:
-        return runs_text(self.lines(*self.size))
-
-    def key(self, line) -> tuple:
-        return tuple(line)
-
-    def strip(self, line, width: int, base: Style) -> Strip:
-        return Strip([Segment(words, base + style if style else base) for words, style in line]
-                     ).adjust_cell_length(width, base)

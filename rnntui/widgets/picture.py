@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from rnntui.widgets.lines import TextLines
+from rnntui.widgets.lines import TextLines, text_runs
 
 
 class Picture(TextLines):
     DEFAULT_CSS = "Picture { height: auto; }"
 
-    def divide(self, width: int) -> list[Text]:
-        return self._text.split("\n", allow_blank=True)  # never wrapped: cut at the edge
+    def divide(self, width: int) -> list:
+        runs = text_runs(self._text, self.app.console) if "\t" not in self._text.plain else None
+        return runs if runs is not None else list(self._text.split("\n", allow_blank=True))  # cut at the edge

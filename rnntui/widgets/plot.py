@@ -32,7 +32,7 @@ from rich.text import Text
 from rnntui import lazy
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len, cut, fit
-from rnntui.widgets.lines import RunLines, runs_text
+from rnntui.widgets.lines import Lines, runs_text
 from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
@@ -783,11 +783,11 @@ def _grid_runs(code: np.ndarray, which: np.ndarray, styles: list) -> list[list[t
     return out
 
 
-class Plot(RunLines):
+class Plot(Lines):
     """A plot drawn from a PlotSpec; `show(spec)` replaces what it draws.
 
     Every render draws the figure afresh at the widget's current size, so resizing is always safe.
-    Rows go to the screen as strips of segments (the line API of `RunLines`), no detour through markup.
+    Rows go to the screen as strips of segments (the line API of `Lines`), no detour through markup.
     """
 
     DEFAULT_CSS = "Plot { width: 1fr; height: 1fr; min-height: 6; }"

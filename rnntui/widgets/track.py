@@ -13,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
-from rnntui.widgets.lines import RunLines, runs_text
+from rnntui.widgets.lines import Lines, runs_text
 from rnntui.widgets.quiet import repaint, same
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
@@ -161,7 +161,7 @@ def span_runs(n: int, start: int, stop: int, label: str, label_width: int = 4, i
     return out
 
 
-class TokenTrack(RunLines):
+class TokenTrack(Lines):
     """The track, its cells as wide and tall as the room allows (see `fit`)."""
 
     DEFAULT_CSS = "TokenTrack { height: auto; width: 1fr; }"
