@@ -220,11 +220,18 @@ class HeadsState(Stepped):
     def read(self) -> HeadsReadings:
         s = at.head_split(at.HEADS_D, self.h, self.n)
         table = tuple((h, at.HEADS_D // h, s.params, h * self.n * self.n) for h in at.HEADS_H)
-        heads = at.head_pipelines(2, self.mask)
-        ref = at.head_readings(self.h, at.HEADS_D, self.n)
-        return HeadsReadings(
-            s.d, s.h, s.d_k, s.params, s.params_bias, s.score_entries, self.n, table, TOKENS,
-            tuple(_rows(p.a) for p in heads), tuple(_rows(p.q) for p in heads), tuple(_rows(p.k) for p in heads),
+        a, q, k, v, out, cells, ref = _toy_heads(self.mask)
+        return HeadsReadings(s.d, s.h, s.d_k, s.params, s.params_bias, s.score_entries, self.n, table, TOKENS,
+                             a, q, k, v, out, dict(cells), dict(ref))
+
+
+@lru_cache(maxsize=4)
+def _toy_heads(mask: str) -> tuple:
+    """The toy sentence split into two heads under `mask`: the same for every h and n (a key that
+    steps h reuses it)."""
+    heads = at.head_pipelines(2, mask)
+    ref = at.head_readings()  # its toy cells do not depend on h or n
+    return (tuple(_rows(p.a) for p in heads), tuple(_rows(p.q) for p in heads), tuple(_rows(p.k) for p in heads),
             tuple(_rows(p.v) for p in heads), _rows(np.concatenate([p.out for p in heads], axis=1)),
             {"head 1 A[跑,猫]": heads[0].cell(4, 1), "head 2 A[突然,开始]": heads[1].cell(2, 3)},
             {N_("head 1 causal A[跑,猫]"): ref["toy_head1_causal_A[跑,猫]"],  # keys: .json keys and labels
@@ -311,27 +318,33 @@ class BlockState(Stepped):
     stage: int = param(0, "int", lo=0, hi=7, label="stage", fmt="d")
 
     def read(self) -> BlockReadings:
-        layer = bl.toy_layer(self.norm, self.activation)
-        names = layer.names
-        mats = {name: _rows(a) for name, a in layer.stages}
-        ln = {}
-        for name, src in LN_INPUT[self.norm].items():
-            z = bl.layer_norm(layer.get(src))  # γ = 1, β = 0: the rows before γ and β
-            ln[name] = {"mean": tuple(map(float, z.mean(axis=1))), "var": tuple(map(float, z.var(axis=1)))}
-        first = layer.get("x" if self.norm == "post" else "LN₁")
-        w = bl.layer_weights(self.activation)
-        heads = [at.pipeline(first, wq, wk, wv, "full").a for wq, wk, wv in
-                 zip(*(at.split_columns(m, w.heads) for m in (w.w_q, w.w_k, w.w_v)))]
+        names, mats, ln, heads = _toy_block(self.norm, self.activation)
         c = bl.param_count(self.d, self.d_ff, self.layers, self.activation)
         f = bl.layer_flops(self.n, self.d, self.d_ff, self.activation)
         flops = {"projections": f.projections, "scores": f.scores, "weighted_sum": f.weighted_sum, "ffn": f.ffn,
                  "attention_core": f.attention_core, "dense": f.dense, "total": f.total, "core_share": f.core_share}
         name = names[self.stage]
-        return BlockReadings(TOKENS, names, mats, name, mats[name], names[self.stage - 1] if self.stage else "", ln,
-                             tuple(_rows(a) for a in heads),
+        return BlockReadings(TOKENS, names, dict(mats), name, mats[name], names[self.stage - 1] if self.stage else "",
+                             {k: dict(v) for k, v in ln.items()}, heads,
                              {k: getattr(c, k) for k in ("attention", "ffn", "norms", "per_layer", "total")},
                              flops, bl.param_count(768, 3072, 12).total,
                              {"d": bl.LAYER_D, "d_ff": bl.LAYER_DFF, "heads": bl.LAYER_HEADS})
+
+
+@lru_cache(maxsize=8)
+def _toy_block(norm: str, activation: str) -> tuple:
+    """The toy layer run stage by stage: its stage names, every stage's rows, the LayerNorm rows' means
+    and variances and the two heads' A; the same at every stage (a key that steps it reuses them)."""
+    layer = bl.toy_layer(norm, activation)
+    ln = {}
+    for name, src in LN_INPUT[norm].items():
+        z = bl.layer_norm(layer.get(src))  # γ = 1, β = 0: the rows before γ and β
+        ln[name] = {"mean": tuple(map(float, z.mean(axis=1))), "var": tuple(map(float, z.var(axis=1)))}
+    first = layer.get("x" if norm == "post" else "LN₁")
+    w = bl.layer_weights(activation)
+    heads = [at.pipeline(first, wq, wk, wv, "full").a for wq, wk, wv in
+             zip(*(at.split_columns(m, w.heads) for m in (w.w_q, w.w_k, w.w_v)))]
+    return layer.names, {name: _rows(a) for name, a in layer.stages}, ln, tuple(_rows(a) for a in heads)
 
 
 # -- summary (issue 19) ----------------------------------------------------------------------------
