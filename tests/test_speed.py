@@ -489,3 +489,26 @@ def test_text_whose_lines_fit_is_drawn_as_runs_cell_for_cell_as_through_rich():
         assert cells(lines, width) == cells(wrap(text, width, console), width), (text, width)
         assert cells(Picture.divide(widget, width), width) == cells(text.split("\n", allow_blank=True), width)
     assert as_runs > 500  # the runs path was taken, not only Rich's
+
+
+async def test_the_first_frame_the_terminal_gets_is_a_whole_one():
+    """Textual throws away the frames drawn in its start-up batch; the first one it sends after must
+    be the whole screen (it was a partial update, and the terminal showed the figure without its
+    panel's border until a later repaint)."""
+    from textual._compositor import LayoutUpdate
+
+    from rnntui.app import RnnApp
+
+    app, sent = RnnApp("recurrence"), []
+    display = app._display
+
+    def record(screen, renderable):
+        if renderable is not None and not app._batch_count:
+            sent.append(renderable)
+        return display(screen, renderable)
+
+    app._display = record
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert sent and isinstance(sent[0], LayoutUpdate)
+        assert any("╭─" in strip.text for line in sent[0].strips for strip in line)  # the panel's border is in it

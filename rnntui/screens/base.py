@@ -336,3 +336,16 @@ class TopicScreen(Screen):
     def on_resize(self, event) -> None:
         # below 24 rows the figure needs the prose's lines more (help still shows the prose)
         self.set_class(event.size.height < 24, "-short")
+
+    _painted = False  # whether a whole frame has reached the terminal
+
+    def _compositor_refresh(self) -> None:
+        """The first frame the terminal gets is a whole one. Textual draws the screen's first layout
+        inside its start-up batch and throws that frame away; the next frames send only what changed
+        since, so the terminal showed the figure without the panel's border until a full repaint
+        ~25 ms later. Marking the whole screen dirty once the batch is over makes that first frame
+        whole, at about the same time (Textual 8's compositor; tested in test_speed)."""
+        if not self._painted and not self.app._batch_count:
+            self._painted = True
+            self._compositor._dirty_regions.add(self.size.region)
+        super()._compositor_refresh()
