@@ -7,11 +7,12 @@ around the current one is drawn, with `⋮` where rows are left out.
 from __future__ import annotations
 
 import math
+from itertools import groupby
 from typing import Sequence
 
 from rich.text import Text
-from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import repaint, runs, same
+from rnntui.widgets.lines import Lines, parsed, runs_text
+from rnntui.widgets.quiet import repaint, same
 
 from rnntui.i18n import _
 from rnntui.widgets.cells import cell_len, fit
@@ -46,42 +47,63 @@ def row_window(n_rows: int, current: int | None, room: int) -> tuple[int, int]:
 def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] = (),
                 row_labels: Sequence[Text | str] = (), height: int | None = None, cell: int = 2,
                 corner: str = "", spaced: bool = False) -> Text:
-    """The grid with a header of column labels; `row_labels` are drawn left of each row.
+    """The grid as one Text (see `matrix_runs`)."""
+    return runs_text(matrix_runs(weights, current, col_labels, row_labels, height, cell, corner, spaced))
+
+
+def _label_runs(label: Text | str, width: int, current: bool) -> list:
+    """A row label as (words, style) runs padded to `width` cells, reversed on the current row."""
+    over = parsed("bold reverse") if current else None
+    if isinstance(label, str):
+        return [(label + " " * (width - cell_len(label)), over)]
+    out, at, plain = [], 0, label.plain
+    base = (parsed(label.style) if isinstance(label.style, str) else label.style) or None
+    for span in sorted(label.spans, key=lambda span: span.start):  # labels are built in order
+        if span.start > at:
+            out.append((plain[at:span.start], base))
+        style = parsed(span.style) if isinstance(span.style, str) else span.style
+        out.append((plain[span.start:span.end], base + style if base else style))
+        at = max(at, span.end)
+    out.append((plain[at:] + " " * (width - cell_len(plain)), base))
+    return [(words, style + over if style and over else over or style) for words, style in out if words]
+
+
+def matrix_runs(weights, current: int | None = None, col_labels: Sequence[str] = (),
+                row_labels: Sequence[Text | str] = (), height: int | None = None, cell: int = 2,
+                corner: str = "", spaced: bool = False) -> list[list]:
+    """The grid with a header of column labels; `row_labels` are drawn left of each row. Each line is
+    a list of (words, style) runs (a key moves the current row: built straight, not through Text).
 
     `cell` characters per column; `spaced` leaves a blank line between rows (for tall terminals)."""
     rows = [list(map(float, r)) for r in weights]
     n_rows = len(rows)
     n_cols = max((len(r) for r in rows), default=0)
     label_w = max([cell_len(l.plain if isinstance(l, Text) else l) for l in row_labels] + [cell_len(corner)])
-    out = Text()
-    out.append(fit(corner, label_w) + " ", style="dim")
-    for j in range(n_cols):
-        text = col_labels[j] if j < len(col_labels) else ""
-        out.append(fit(text, cell), style="bold")
-    out.append("\n")
+    out = [[(fit(corner, label_w) + " ", "dim"),
+            ("".join(fit(col_labels[j] if j < len(col_labels) else "", cell) for j in range(n_cols)), "bold")]]
     room = n_rows if height is None else max(height - 1, 1)
     start, stop = row_window(n_rows, current, room)
     cut_top, cut_bottom = start > 0, stop < n_rows
     for k in range(start, stop):
         if spaced and k > start:
-            out.append("\n")
+            out.append([])
         if (k == start and cut_top) or (k == stop - 1 and cut_bottom):
-            out.append(fit("⋮", label_w) + " " + fit("⋮", cell) * n_cols, style="dim")
-            out.append("\n")
+            out.append([(fit("⋮", label_w) + " " + fit("⋮", cell) * n_cols, "dim")])
             continue
         is_current = k == current
-        label = row_labels[k] if k < len(row_labels) else ""
-        label = label.copy() if isinstance(label, Text) else Text(label)
-        label.pad_right(label_w - label.cell_len)
-        if is_current:
-            label.stylize("bold reverse")
-        out.append_text(label)
-        out.append(" ")
-        marks = [mark(rows[k][j] if j < len(rows[k]) else float("nan")) for j in range(n_cols)]
+        line = _label_runs(row_labels[k] if k < len(row_labels) else "", label_w, is_current) + [(" ", "")]
         reverse = " reverse" if is_current else ""
-        out.append_text(runs((f"{m:<{cell}}", (STYLES[m] + reverse).strip()) for m in marks))
-        out.append("\n")
-    out.rstrip()
+        marks = [mark(rows[k][j] if j < len(rows[k]) else float("nan")) for j in range(n_cols)]
+        for style, group in groupby(marks, key=lambda m: (STYLES[m] + reverse).strip()):
+            line.append(("".join(f"{m:<{cell}}" for m in group), style))
+        out.append(line)
+    while len(out) > 1 and not "".join(words for words, _style in out[-1]).strip():
+        out.pop()  # no trailing blanks, as Rich's `rstrip` of the whole text
+    last = out[-1]
+    while last and not last[-1][0].rstrip():
+        last.pop()
+    if last:
+        last[-1] = (last[-1][0].rstrip(), last[-1][1])
     return out
 
 
@@ -140,8 +162,8 @@ class AlignmentMatrix(Lines):
         self.cell = cell_for(container.width)
         return self._label_width() + 1 + n_cols * self.cell
 
-    def lines(self, width: int, height: int) -> list[Text]:
+    def lines(self, width: int, height: int) -> list:
         weights, current, cols, rows, corner = self.spec
         spaced = height >= 2 * len(weights) + 1
-        return matrix_text(weights, current, cols, rows, height=height or None, corner=corner, cell=self.cell,
-                           spaced=spaced).split("\n")
+        return matrix_runs(weights, current, cols, rows, height=height or None, corner=corner, cell=self.cell,
+                           spaced=spaced)

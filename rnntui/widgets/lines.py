@@ -5,11 +5,12 @@ render: for a screen of matrices that conversion cost more than drawing the matr
 renders each line's segments once per (what it shows, size, style) and hands Textual the strips.
 Lines are cropped or padded to the width, never wrapped; a subclass says what it draws in `lines`
 and calls `changed()` when that changes. A line is a Rich Text or a list of (words, Style or None)
-runs: the plot's rows, the token track, and text whose lines fit (`text_runs`) skip Rich's Text.
+runs (a style as a Style or a string): the plot's rows, the token track, the heat map, the alignment
+matrix and text whose lines fit (`text_runs`) skip Rich's Text.
 """
 from __future__ import annotations
 
-from functools import partial
+from functools import lru_cache, partial
 
 from rich.segment import Segment
 from rich.style import Style
@@ -35,6 +36,12 @@ def wrap(text: Text, width: int, console) -> list[Text]:
 
 
 NULL = Style.null()
+
+
+@lru_cache(maxsize=256)
+def parsed(style: str) -> Style:
+    """A style written as a string ("bold reverse", "rgb(…)"), parsed once."""
+    return Style.parse(style)
 
 
 def text_runs(text: Text, console) -> list[list[tuple[str, Style | None]]] | None:
@@ -144,8 +151,8 @@ class Lines(Widget):
         """One line as a strip of exactly `width` cells on the widget's own style. A line is a Rich
         Text or a list of (words, Style or None) runs (the plot's rows, the token track, readouts)."""
         if isinstance(line, list):
-            return Strip([Segment(words, base + style if style else base) for words, style in line]
-                         ).adjust_cell_length(width, base)
+            return Strip([Segment(words, base + parsed(style) if isinstance(style, str) else base + style if style else base)
+                          for words, style in line]).adjust_cell_length(width, base)
         return Strip(segments(compact(line), self.app.console, base)).adjust_cell_length(width, base)
 
     def key(self, line):

@@ -22,10 +22,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from rich.cells import cell_len
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
-from textual.strip import Strip
 from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import runs, same
 
@@ -366,13 +363,3 @@ class HeatMap(Lines):
         values, rows, cols, corner, group, transpose = self.spec
         return heat_rows(values, rows, cols, max(width, 10), max(height, 3), corner, group, transpose)
 
-    def key(self, row) -> tuple:
-        return tuple(row)
-
-    def strip(self, row, width: int, base: Style) -> Strip:
-        return Strip([Segment(words, base + _parsed(style)) for words, style in row]).adjust_cell_length(width, base)
-
-
-@lru_cache(maxsize=64)
-def _parsed(style: str) -> Style:
-    return Style.parse(style)

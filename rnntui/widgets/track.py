@@ -7,9 +7,7 @@ does not count (e.g. a gradient cut to exactly 0).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from rich.style import Style
 from rich.text import Text
 
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
@@ -70,11 +68,6 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4,
     return runs_text(track_runs(rows, current, label_width, inner, pad, span))
 
 
-@lru_cache(maxsize=64)
-def _parsed(style: str) -> Style | None:
-    return Style.parse(style) if style else None
-
-
 class _Runs(list):
     """One line being built: (words, style) runs, neighbours of one style joined as they come."""
 
@@ -84,12 +77,12 @@ class _Runs(list):
         else:
             self.append((words, style))
 
-    def done(self) -> list[tuple[str, Style | None]]:
-        return [(words, _parsed(style)) for words, style in self if words]
+    def done(self) -> list[tuple[str, str]]:
+        return [(words, style) for words, style in self if words]
 
 
 def track_runs(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
-               pad: int = 0, span: tuple | None = None) -> list[list[tuple[str, Style | None]]]:
+               pad: int = 0, span: tuple | None = None) -> list[list[tuple[str, str]]]:
     """Boxes for every row, `inner` characters wide with `pad` blank lines above and below each
     value; the column `current` is marked (▼ above it, reversed cells). `span` (start, stop, label)
     draws a bracket under the columns start … stop − 1 (see `span_runs`). Each line is a list of
