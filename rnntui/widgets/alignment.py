@@ -11,7 +11,7 @@ from itertools import groupby
 from typing import Sequence
 
 from rich.text import Text
-from rnntui.widgets.lines import Lines, parsed, runs_text
+from rnntui.widgets.lines import Lines, parsed, rstrip_runs, runs_text
 from rnntui.widgets.quiet import repaint, same
 
 from rnntui.i18n import _
@@ -97,14 +97,7 @@ def matrix_runs(weights, current: int | None = None, col_labels: Sequence[str] =
         for style, group in groupby(marks, key=lambda m: (STYLES[m] + reverse).strip()):
             line.append(("".join(f"{m:<{cell}}" for m in group), style))
         out.append(line)
-    while len(out) > 1 and not "".join(words for words, _style in out[-1]).strip():
-        out.pop()  # no trailing blanks, as Rich's `rstrip` of the whole text
-    last = out[-1]
-    while last and not last[-1][0].rstrip():
-        last.pop()
-    if last:
-        last[-1] = (last[-1][0].rstrip(), last[-1][1])
-    return out
+    return rstrip_runs(out)
 
 
 def bars_text(weights: Sequence[float], lines: int = 2, cell: int = 1, label: str = "") -> Text:

@@ -100,6 +100,20 @@ def segments(line: Text, console, base: Style | None = None) -> list[Segment]:
     return out
 
 
+def rstrip_runs(lines: list[list]) -> list[list]:
+    """Lines of runs without trailing whitespace at the end, as Rich's `rstrip` of the whole text:
+    blank last lines go, then the last line's trailing blanks (one empty line when all was blank)."""
+    lines = list(lines)
+    while len(lines) > 1 and not "".join(words for words, _style in lines[-1]).strip():
+        lines.pop()
+    last = list(lines[-1]) if lines else []
+    while last and not last[-1][0].rstrip():
+        last.pop()
+    if last:
+        last[-1] = (last[-1][0].rstrip(), last[-1][1])
+    return lines[:-1] + [last]
+
+
 def runs_text(lines, **text_args) -> Text:
     """Lines (each a Rich Text or (words, style) runs) as one Text."""
     out = Text(**text_args)

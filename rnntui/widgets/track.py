@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
-from rnntui.widgets.lines import Lines, runs_text
+from rnntui.widgets.lines import Lines, rstrip_runs, runs_text
 from rnntui.widgets.quiet import repaint, same
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
@@ -124,20 +124,7 @@ def track_runs(rows: tuple[Row, ...], current: int | None, label_width: int = 4,
     if span is not None:
         out.append(span_runs(n, *span, label_width=label_width, inner=inner))
     out = [line.done() for line in out]
-    return out[:-1] + [_rstrip(out[-1])]
-
-
-def _rstrip(line: list) -> list:
-    """The line without trailing whitespace (as Rich's `Text.rstrip`)."""
-    line = list(line)
-    while line:
-        words, style = line[-1]
-        kept = words.rstrip()
-        if kept:
-            line[-1] = (kept, style)
-            break
-        line.pop()
-    return line
+    return out[:-1] + rstrip_runs(out[-1:])  # only the last line, as Rich rstrips a line
 
 
 def span_runs(n: int, start: int, stop: int, label: str, label_width: int = 4, inner: int = INNER) -> _Runs:

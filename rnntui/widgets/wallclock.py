@@ -9,14 +9,16 @@ them follows the current work.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 
 import numpy as np
 from rich.text import Text
 
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len
-from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import runs, same
+from rnntui.widgets.lines import Lines, rstrip_runs, runs_text
+from rnntui.widgets.quiet import same
 from rnntui.widgets.tints import GOOD, WARN
 
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
@@ -59,29 +61,32 @@ def window(rows: int, room: int, focus: int) -> tuple[int, int]:
 
 
 def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int, lane: str = "pos") -> Text:
+    """The readouts, legend, header and lanes as one Text (see `grid_runs`)."""
+    return runs_text(grid_runs(busy, now, tally, width, height, lane), no_wrap=True, overflow="crop")
+
+
+def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int, lane: str = "pos") -> list[list]:
+    """Each line as (words, style) runs: built straight, not through Rich Text (a key redraws the lanes)."""
     busy = np.asarray(busy, dtype=bool)
     rows, cols = busy.shape
     now = int(min(max(now, 0), cols))
-    out = Text(no_wrap=True, overflow="crop")
     of = _("{part} of {whole}")
-    out.append(_("sequential steps") + " ", style="dim")
-    out.append(of.format(part=tally.steps_used, whole=cols), style="bold")
-    out.append("   " + _("busy cells") + " ", style="dim")
-    out.append(of.format(part=tally.busy, whole=tally.cells), style="bold")
-    out.append("   " + _("busy per step") + " ", style="dim")
-    out.append(of.format(part=f"{tally.per_step:.1f}", whole=rows) if tally.steps_used else "—", style="bold")
-    out.append("\n")
+    out = [[(_("sequential steps") + " ", "dim"), (of.format(part=tally.steps_used, whole=cols), "bold"),
+            ("   " + _("busy cells") + " ", "dim"), (of.format(part=tally.busy, whole=tally.cells), "bold"),
+            ("   " + _("busy per step") + " ", "dim"),
+            (of.format(part=f"{tally.per_step:.1f}", whole=rows) if tally.steps_used else "—", "bold")]]
+    legend = []
     for glyph, word in LEGEND:
-        out.append(glyph if glyph != "□" else " ", style=STYLE.get(glyph, ""))
-        out.append(f" {_(word)}   " if glyph != "□" else _(word), style="dim")
-    out.append("\n")
+        legend.append((glyph if glyph != "□" else " ", STYLE.get(glyph, "")))
+        legend.append((f" {_(word)}   " if glyph != "□" else _(word), "dim"))
+    out.append(legend)
 
     label_w = max(len(lane), len(str(rows - 1))) + 1
     room = max(height - 3, 1)
     tall = min(max(room // max(rows, 1), 1), 3)  # lines per lane: up to three when the height allows
     w = int(min(max((width - label_w) // max(cols, 1), 1), 3 * tall + 1))
     shown_cols = min(cols, max((width - label_w) // w, 1))
-    header = Text(f"{lane:>{label_w - 1}} ", style="dim")
+    header = [(f"{lane:>{label_w - 1}} ", "dim")]
     every = 1 if w >= 3 else (2 if w == 2 else 5)
     for s in range(shown_cols):
         if s == now - 1:
@@ -89,12 +94,11 @@ def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
         else:  # steps count from 0, as positions do
             text = str(s) if s % every == 0 and len(str(s)) <= max(w - (w >= 3), 1) else ""
         piece = f"{text:<{w}}" if w < 3 else f"{text:^{w - 1}} "
-        header.append(piece, style="bold reverse" if s == now - 1 else "dim")
+        header.append((piece, "dim bold reverse" if s == now - 1 else "dim"))  # on the header's dim, as drawn before
     arrow = " " + _("wallclock →")
-    if header.cell_len + cell_len(arrow) <= width:
-        header.append(arrow, style="dim")
-    out.append_text(header)
-    out.append("\n")
+    if sum(cell_len(words) for words, _style in header) + cell_len(arrow) <= width:
+        header.append((arrow, "dim"))
+    out.append(header)
 
     working = np.flatnonzero(busy[:, now - 1]) if now else np.array([], dtype=int)
     focus = int(working[0]) if working.size else (int(np.flatnonzero(busy[:, :now].any(axis=1)).max())
@@ -105,17 +109,19 @@ def grid_text(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
         kinds = [cell_kind(busy, r, s, now) for s in range(shown_cols)]
         for line in range(tall):
             label = str(r) if line == 0 else ""
-            out.append(f"{label:>{label_w - 1}} ", style="bold" if r in working else "dim")
+            cells = [(" " * w if line and kind == IDLE else _cell(kind, w), STYLE[kind]) for kind in kinds]
             # an idle cell keeps one dot, on its first line
-            out.append_text(runs((" " * w if line and kind == IDLE else _cell(kind, w), STYLE[kind]) for kind in kinds))
-            out.append("\n")
+            out.append([(f"{label:>{label_w - 1}} ", "bold" if r in working else "dim")]
+                       + [("".join(words for words, _style in run), style)
+                          for style, run in groupby(cells, key=itemgetter(1))])
     if stop - start < rows:
         hidden = ([_("↑ {n} above").format(n=start)] * bool(start)
                   + [_("↓ {n} below").format(n=rows - stop)] * bool(rows - stop))
-        out.append(_("positions {first}–{last} of {rows} shown;").format(first=start, last=stop - 1, rows=rows)
-                   + " " + ", ".join(hidden), style="dim italic")
-    out.rstrip()
-    return out
+        out.append([(_("positions {first}–{last} of {rows} shown;").format(first=start, last=stop - 1, rows=rows)
+                     + " " + ", ".join(hidden), "dim italic")])
+    else:
+        out.append([])  # the text ended in a newline
+    return rstrip_runs(out)
 
 
 class WallclockGrid(Lines):
@@ -136,5 +142,5 @@ class WallclockGrid(Lines):
             self.busy, self.now, self.tally = busy, int(now), tally
             self.changed()
 
-    def lines(self, width: int, height: int) -> list[Text]:
-        return grid_text(self.busy, self.now, self.tally, width, height, self.lane).split("\n")
+    def lines(self, width: int, height: int) -> list:
+        return grid_runs(self.busy, self.now, self.tally, width, height, self.lane)
