@@ -142,8 +142,8 @@ def test_a_cursor_spliced_into_the_kept_scene_draws_what_drawing_it_into_the_can
               for _s in range(rng.randint(1, 3))]
         if rng.random() < 0.3:
             ys.append(ys[0])  # coinciding series take turns
-        series = tuple(Series(xs, y, f"s{i}", marker=rng.choice(["braille", "braille", "●"]), scatter=rng.random() < 0.2)
-                       for i, y in enumerate(ys))
+        series = tuple(Series(xs, y, f"s{i}", marker=rng.choice(["braille", "braille", "●"]),
+                              scatter=rng.random() < 0.2) for i, y in enumerate(ys))
         lines = tuple(Line(rng.uniform(-1, n), rng.choice(["", "cut", "level"]), RED, vertical=rng.random() < 0.5,
                            dashed=rng.random() < 0.3) for _k in range(rng.randint(0, 2)))
         marks = ((float(rng.randint(0, n - 1)), rng.uniform(-1, 2), "×"),) if rng.random() < 0.3 else ()

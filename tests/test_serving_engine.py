@@ -175,6 +175,10 @@ def test_two_forms_agree_on_seeded_input(gamma):
         assert np.all(w.weights[t + 1:] == 0.0) and np.all(w.weights[: t + 1] > 0)
         np.testing.assert_allclose(w.S, S[t], rtol=1e-14)
         assert (w.state, w.kv) == (72, 2 * (t + 1) * 8)
+        # step t is read from one run over all tokens (kept per γ): exactly the run over the first t + 1
+        S_t, z_t, out_t = (a[-1] for a in sv.linear_attention_recurrent(q[: t + 1], k[: t + 1], v[: t + 1], gamma))
+        assert np.array_equal(w.S, S_t) and np.array_equal(w.z, z_t) and np.array_equal(w.out_recurrent, out_t)
+        assert not (w.S.flags.writeable or w.out_recurrent.flags.writeable)  # the kept run cannot be changed
 
 
 @settings(max_examples=60, deadline=None)

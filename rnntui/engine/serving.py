@@ -36,6 +36,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from functools import lru_cache
+
 import numpy as np
 
 from rnntui.engine.lstm import GATES, WEIGHTS, lstm_states
@@ -327,15 +329,24 @@ class WaybackStep:
     kv: int
 
 
+@lru_cache(maxsize=16)
+def wayback_run(gamma: float = 1.0, n: int = N_WAYBACK, d: int = D_WAYBACK, seed: int = SEED) -> tuple:
+    """Both forms over all n steps of seeded_qkv(n, d, seed), read-only: the parallel form's
+    unnormalised matrix A, the recurrent states S (n×d×d) and z (n×d), its outputs (n×d) and v. The
+    recurrence is causal, so step t of this run is the run over the first t + 1 tokens; stepping t
+    reads it instead of running it again."""
+    q, k, v = seeded_qkv(n, d, seed)
+    S, z, out = linear_attention_recurrent(q, k, v, gamma)
+    return tuple(_frozen(a) for a in (attention_weights(q, k, gamma), S, z, out, v))
+
+
 def wayback_step(t: int, gamma: float = 1.0, n: int = N_WAYBACK, d: int = D_WAYBACK, seed: int = SEED) -> WaybackStep:
     """Both forms on seeded_qkv(n, d, seed) at step t."""
-    q, k, v = seeded_qkv(n, d, seed)
-    a = attention_weights(q, k, gamma)
+    a, S, z, out, v = wayback_run(float(gamma), n, d, seed)
     row = a[t] / a[t].sum()
-    S, z, out = linear_attention_recurrent(q[: t + 1], k[: t + 1], v[: t + 1], gamma)
     par = row @ v
-    return WaybackStep(int(t), float(gamma), _frozen(S[-1]), _frozen(z[-1]), _frozen(row), _frozen(par),
-                       _frozen(out[-1]), float(np.max(np.abs(par - out[-1]))), state_numbers(d), kv_numbers(t + 1, d))
+    return WaybackStep(int(t), float(gamma), S[t], z[t], _frozen(row), _frozen(par),
+                       out[t], float(np.max(np.abs(par - out[t]))), state_numbers(d), kv_numbers(t + 1, d))
 
 
 # -- capacity of a fixed state ------------------------------------------------------------------

@@ -58,7 +58,7 @@ def _label_runs(label: Text | str, width: int, current: bool) -> list:
         return [(label + " " * (width - cell_len(label)), over)]
     out, at, plain = [], 0, label.plain
     base = (parsed(label.style) if isinstance(label.style, str) else label.style) or None
-    for span in sorted(label.spans, key=lambda span: span.start):  # labels are built in order
+    for span in label.spans:  # in order and apart: labels are built by appending
         if span.start > at:
             out.append((plain[at:span.start], base))
         style = parsed(span.style) if isinstance(span.style, str) else span.style

@@ -163,9 +163,9 @@ class Lines(Widget):
 
     def strip(self, line, width: int, base: Style) -> Strip:
         """One line as a strip of exactly `width` cells on the widget's own style. A line is a Rich
-        Text or a list of (words, Style or None) runs (the plot's rows, the token track, readouts)."""
+        Text or a list of (words, style) runs, a style being a Style, a string or None."""
         if isinstance(line, list):
-            return Strip([Segment(words, base + parsed(style) if isinstance(style, str) else base + style if style else base)
+            return Strip([Segment(words, base + (parsed(style) if isinstance(style, str) else style) if style else base)
                           for words, style in line]).adjust_cell_length(width, base)
         return Strip(segments(compact(line), self.app.console, base)).adjust_cell_length(width, base)
 
