@@ -336,3 +336,30 @@ async def test_stepping_the_mask_family_keeps_the_layout_still():
             assert "Decoder&#160;positions" in app.export_screenshot()  # the readout's last line is not cut
             await pilot.press(key)
         assert len(set(said)) == 3 and len(set(heights)) == 1, (said, heights)
+
+
+def test_heat_map_shades_every_sampled_entry_as_shade_does():
+    """The heat map tells its entries apart all at once (numpy); each cell must be what `shade` gives
+    that entry, on the line's dim, for rectangular and ragged tables, NaN and ±inf included."""
+    import random
+
+    from rnntui.widgets.matrix import KINDS, _kinds, shade
+
+    rng = random.Random(2)
+    for _ in range(200):
+        n, m = rng.randint(1, 12), rng.randint(1, 12)
+        rows = [[rng.choice([rng.uniform(-1.5, 1.5), rng.uniform(-0.06, 0.06), 0.05, -0.05, 0.25, 1.0,
+                             float("nan"), float("inf"), -float("inf")]) for _j in range(m)] for _i in range(n)]
+        if rng.random() < 0.2:
+            rows[-1] = rows[-1][: rng.randint(0, m)]  # a short row reads as not-a-number past its end
+        values, transpose = tuple(map(tuple, rows)), rng.random() < 0.5
+        m = max(map(len, values))  # as heat_rows counts columns
+        if not m:
+            continue
+        rs = sorted(rng.sample(range(m if transpose else n), rng.randint(1, m if transpose else n)))
+        cs = sorted(rng.sample(range(n if transpose else m), rng.randint(1, n if transpose else m)))
+        for i, kinds in zip(rs, _kinds(values, rs, cs, transpose)):
+            for j, kind in zip(cs, kinds):
+                r, c = (j, i) if transpose else (i, j)
+                mark, style = shade(values[r][c] if c < len(values[r]) else float("nan"))
+                assert KINDS[kind] == (mark, "dim" if style == "dim" else f"dim {style}")

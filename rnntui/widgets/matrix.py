@@ -17,6 +17,8 @@ cut. The widget `Matrices` does that at its own size.
 from __future__ import annotations
 
 import math
+from itertools import groupby
+from operator import itemgetter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -26,12 +28,14 @@ from rich.text import Text
 from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import runs, same
 
+from rnntui import lazy
 from rnntui.fmt import fixed
 from rnntui.widgets.cells import fit
 from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
 
 MORE = "…"
 SHADES = "░▒▓█"
+np = lazy.numpy(globals())  # imported when a heat map first draws
 
 
 @dataclass(frozen=True)
@@ -309,10 +313,6 @@ def heat_rows(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] 
     if transpose:
         n_rows, n_cols = n_cols, n_rows
 
-    def at(i: int, j: int) -> float:
-        r, c = (j, i) if transpose else (i, j)
-        return float(values[r][c]) if c < len(values[r]) else float("nan")
-
     lw = max([cell_len(l) for l in row_labels] + [cell_len(corner), 1])
     group = max(group, 1)
     rs = [k * group + g for k in sample(n_rows // group, max((height - 1) // group, 1)) for g in range(group)
@@ -326,17 +326,47 @@ def heat_rows(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] 
             head[2 * k:2 * k + len(label)] = label
             free = 2 * k + len(label) + 1
     out = [[(pad(corner, lw, "left") + " " + "".join(head).rstrip(), "dim")]]
-    for i in rs:  # runs of (text, style), neighbouring equal styles joined
-        line = [[pad(row_labels[i] if i < len(row_labels) else "", lw) + " ", "dim"]]
-        for j in cs:
-            mark, style = shade(at(i, j))
-            style = "dim" if style == "dim" else f"dim {style}"  # on the line's dim, as the labels
-            if line[-1][1] == style:
-                line[-1][0] += mark
-            else:
-                line.append([mark, style])
-        out.append([tuple(run) for run in line])
+    kinds = _kinds(values, rs, cs, transpose)
+    for i, row in zip(rs, kinds):  # runs of (text, style), neighbouring equal styles joined
+        label = (pad(row_labels[i] if i < len(row_labels) else "", lw) + " ", "dim")
+        out.append([("".join(words for words, _style in run), style)
+                    for style, run in groupby([label, *(KINDS[kind] for kind in row)], key=itemgetter(1))])
     return out
+
+
+# each entry's two cells and style by kind: 0 not a number, 1 small (|v| < 0.05), then a shade and sign
+KINDS = [("? ", f"dim {BAD}"), ("· ", "dim")] + [
+    (block + sign, f"dim {style}")  # on the line's dim, as the labels
+    for sign, style in (("+", POSITIVE), ("−", NEGATIVE)) for block in SHADES]
+
+
+def _kinds(values, rs: list[int], cs: list[int], transpose: bool) -> list[list[int]]:
+    """Each sampled entry's kind (an index into KINDS), as `shade` tells them apart: worked out for
+    all of them at once."""
+    try:
+        table = _table(values)
+    except TypeError:  # not hashable (an array): read it afresh
+        table = _table.__wrapped__(values)
+    if table is None:  # rows of different lengths: entry by entry
+        def at(i: int, j: int) -> float:
+            r, c = (j, i) if transpose else (i, j)
+            return float(values[r][c]) if c < len(values[r]) else float("nan")
+        v = np.array([[at(i, j) for j in cs] for i in rs], dtype=float).reshape(len(rs), len(cs))
+    else:
+        v = (table.T if transpose else table)[np.ix_(rs, cs)]
+    a = np.abs(v)
+    with np.errstate(invalid="ignore"):  # NaN and ±inf are kind 0 whatever their block
+        block = np.minimum((a * len(SHADES)).astype(int), len(SHADES) - 1)
+        kind = np.where(~np.isfinite(v), 0, np.where(a < 0.05, 1, 2 + block + len(SHADES) * (v <= 0)))
+    return kind.tolist()
+
+
+@lru_cache(maxsize=8)
+def _table(values) -> np.ndarray | None:
+    """The values as one array, read once per table (a figure shows the same table for many keys)."""
+    if len(values) == 0 or len({len(row) for row in values}) > 1:
+        return None
+    return np.array(values, dtype=float).reshape(len(values), -1)
 
 
 class HeatMap(Lines):
