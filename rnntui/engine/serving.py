@@ -35,7 +35,6 @@ relative recall error is ≈ √((n − 1)/d).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from functools import lru_cache
 
 import numpy as np
@@ -329,12 +328,16 @@ class WaybackStep:
     kv: int
 
 
-@lru_cache(maxsize=16)
 def wayback_run(gamma: float = 1.0, n: int = N_WAYBACK, d: int = D_WAYBACK, seed: int = SEED) -> tuple:
     """Both forms over all n steps of seeded_qkv(n, d, seed), read-only: the parallel form's
     unnormalised matrix A, the recurrent states S (n×d×d) and z (n×d), its outputs (n×d) and v. The
     recurrence is causal, so step t of this run is the run over the first t + 1 tokens; stepping t
-    reads it instead of running it again."""
+    reads it instead of running it again (kept per γ, n, d, seed)."""
+    return _run(float(gamma), int(n), int(d), int(seed))
+
+
+@lru_cache(maxsize=16)
+def _run(gamma: float, n: int, d: int, seed: int) -> tuple:
     q, k, v = seeded_qkv(n, d, seed)
     S, z, out = linear_attention_recurrent(q, k, v, gamma)
     return tuple(_frozen(a) for a in (attention_weights(q, k, gamma), S, z, out, v))
@@ -342,7 +345,7 @@ def wayback_run(gamma: float = 1.0, n: int = N_WAYBACK, d: int = D_WAYBACK, seed
 
 def wayback_step(t: int, gamma: float = 1.0, n: int = N_WAYBACK, d: int = D_WAYBACK, seed: int = SEED) -> WaybackStep:
     """Both forms on seeded_qkv(n, d, seed) at step t."""
-    a, S, z, out, v = wayback_run(float(gamma), n, d, seed)
+    a, S, z, out, v = wayback_run(gamma, n, d, seed)
     row = a[t] / a[t].sum()
     par = row @ v
     return WaybackStep(int(t), float(gamma), S[t], z[t], _frozen(row), _frozen(par),
