@@ -41,7 +41,7 @@ def _opener(topic_id: str):
     return lambda: topic(topic_id)()  # a topic's screen module is imported when first opened
 
 
-# Textual 8.2.8's command palette crashes in two ways; upstream report, minimal reproductions:
+# Textual 8.2.8's command palette crashes in three ways; upstream report, minimal reproductions:
 #
 #   1. KeyError in OptionList._move_page: page down/up before the command list is laid out. It
 #      indexes `_index_to_line[highlighted or 0]` while that is still empty (content region 0 high):
@@ -59,19 +59,39 @@ def _opener(topic_id: str):
 #          async with App().run_test(size=(6, 24)) as pilot:
 #              await pilot.press("ctrl+p")                           # ValueError
 #
-# Here: the palette ignores page keys until its list has a height (Palette below), and below
-# MIN_SIZE the app shows one line instead of a topic and refuses the palette.
+#   3. NoMatches in CommandPalette._watch__list_visible (or _watch__show_busy): a search that
+#      finishes while the palette closes sets `_list_visible` on a palette whose CommandList is
+#      already removed. Seen once in 1,500 fuzzed keys under load; the same, deterministically:
+#
+#          app = App()
+#          async with app.run_test() as pilot:
+#              await pilot.press("ctrl+p"); palette = app.screen
+#              await palette.query_one(CommandList).remove()
+#              palette._list_visible = True                          # NoMatches
+#
+# Here: the palette ignores page keys until its list has a height, and changes nothing once its
+# widgets are gone (Palette below); below MIN_SIZE the app shows one line instead of a topic and
+# refuses the palette.
 MIN_SIZE = (20, 6)
 
 
 class Palette(CommandPalette):
-    """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above)."""
+    """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above),
+    and a search that ends after the palette's widgets are gone changes nothing (bug 3 above)."""
 
     def _action_command_list(self, action: str) -> None:
         lists = self.query(CommandList)  # none yet (or any more) while it opens or closes
         if not lists or (action.startswith("page_") and not lists.first().scrollable_content_region.height):
             return
         super()._action_command_list(action)
+
+    def _watch__list_visible(self) -> None:
+        if self.query(CommandList) and self.query("#--input"):
+            super()._watch__list_visible()
+
+    async def _watch__show_busy(self) -> None:
+        if self.query(CommandList) and self.query("LoadingIndicator"):
+            await super()._watch__show_busy()
 
 
 class TooSmall(Static):

@@ -89,3 +89,23 @@ async def test_page_keys_typed_ahead_into_the_palette_do_not_crash(size):
         assert isinstance(app.screen, CommandPalette)
         await pilot.press("pagedown", "pageup", "escape", "q")
     assert app.return_code == 0
+
+
+async def test_a_search_that_ends_as_the_palette_closes_does_not_crash():
+    """Textual's palette sets `_list_visible` (and `_show_busy`) when a search ends; if its list is
+    already removed (it was closing), Textual's watchers raised NoMatches and ended the app (seen
+    in the fuzz test under load). Ours change nothing then, and the app goes on."""
+    from textual.command import CommandList
+
+    app = RnnApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        await palette.query_one(CommandList).remove()
+        palette._list_visible = not palette._list_visible  # what the ending search does
+        palette._show_busy = not palette._show_busy
+        await pilot.pause()
+        await pilot.press("escape", "q")
+    assert app.return_code == 0
