@@ -11,6 +11,7 @@ from rnntui.fmt import acc_at, pct, progress_bar, sig
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
+from rnntui.widgets.lines import TextLines
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.results import results_text
@@ -58,8 +59,8 @@ class CopyView(FigureView):
     def compose(self):
         yield Static(id="grid")
         yield Plot()
-        yield Static(id="now")
-        yield Static(id="story")
+        yield TextLines(id="now")  # a key changes a line of it: drawn through Lines, not Textual's Content
+        yield TextLines(id="story")
 
     def show(self, s: CopyState) -> None:
         try:
@@ -104,7 +105,7 @@ class CopyView(FigureView):
                 now.append(_(" · step {step}: ").format(step=step), style="dim")
                 now.append(_("acc {p}").format(p=pct(acc)), style=style(BLUE, bold=True))
                 now.append(_(" loss {loss}").format(loss=f"{loss:.3f}"), style=style(ORANGE, bold=True))
-        self.query_one("#now", Static).update(now)
+        self.query_one("#now", TextLines).update(now)
 
         if r.forget_bias is None:
             survive = Text.assemble(("σ(b_f)^T: ", "bold"), _("none: the RNN has no cell state; tanh squashes h_0 "
@@ -121,7 +122,7 @@ class CopyView(FigureView):
             gate2=f"{st['gate_bf2']:.2f}", T=st["T"], true1=acc_at(true1["final_acc"], true1["reached_100_at"]),
             survive1=sig(st["survival_bf1"]), seed2=acc_at(seed2["final_acc"], seed2["reached_100_at"]),
             survive2=sig(st["survival_bf2"]), ours2=acc_at(ours2["final_acc"], ours2["reached_100_at"])))
-        self.query_one("#story", Static).update(survive)
+        self.query_one("#story", TextLines).update(survive)
 
 
 class GateView(FigureView):
