@@ -36,10 +36,10 @@ class Gone:
     its hangup check: `tmux kill-session` in the app's first second left it running (issue 16's bench
     left 28 behind). With the thread alive, the hangup ends the app as it should."""
 
+    GONE = (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF)  # (a full buffer, EAGAIN, still raises)
+
     def __init__(self, file) -> None:
         self._file = file
-
-    GONE = (errno.EIO, errno.EPIPE, errno.ENXIO, errno.EBADF)  # (a full buffer, EAGAIN, still raises)
 
     def write(self, text: str) -> int:
         try:

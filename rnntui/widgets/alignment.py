@@ -7,12 +7,12 @@ around the current one is drawn, with `⋮` where rows are left out.
 from __future__ import annotations
 
 import math
-from itertools import groupby
 from typing import Sequence
 
+from rich.style import Style
 from rich.text import Text
-from rnntui.widgets.lines import Lines, parsed, rstrip_runs, runs_text
-from rnntui.widgets.quiet import repaint, same
+from rnntui.widgets.lines import Lines, parsed, rstrip_runs, runs_text, text_runs
+from rnntui.widgets.quiet import joined, repaint, same
 
 from rnntui.i18n import _
 from rnntui.widgets.cells import cell_len, fit
@@ -51,20 +51,19 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
     return runs_text(matrix_runs(weights, current, col_labels, row_labels, height, cell, corner, spaced))
 
 
+def _style_of(style) -> Style:
+    """A span's style, written as a string or given as a Style."""
+    return parsed(style) if isinstance(style, str) else style
+
+
 def _label_runs(label: Text | str, width: int, current: bool) -> list:
     """A row label as (words, style) runs padded to `width` cells, reversed on the current row."""
     over = parsed("bold reverse") if current else None
     if isinstance(label, str):
         return [(label + " " * (width - cell_len(label)), over)]
-    out, at, plain = [], 0, label.plain
-    base = (parsed(label.style) if isinstance(label.style, str) else label.style) or None
-    for span in label.spans:  # in order and apart: labels are built by appending
-        if span.start > at:
-            out.append((plain[at:span.start], base))
-        style = parsed(span.style) if isinstance(span.style, str) else span.style
-        out.append((plain[span.start:span.end], base + style if base else style))
-        at = max(at, span.end)
-    out.append((plain[at:] + " " * (width - cell_len(plain)), base))
+    runs = text_runs(label, _style_of)  # labels are built in order; else their plain words
+    out = runs[0] if runs else [(label.plain, _style_of(label.style) if label.style else None)]
+    out.append((" " * (width - cell_len(label.plain)), _style_of(label.style) if label.style else None))
     return [(words, style + over if style and over else over or style) for words, style in out if words]
 
 
@@ -94,9 +93,7 @@ def matrix_runs(weights, current: int | None = None, col_labels: Sequence[str] =
         line = _label_runs(row_labels[k] if k < len(row_labels) else "", label_w, is_current) + [(" ", "")]
         reverse = " reverse" if is_current else ""
         marks = [mark(rows[k][j] if j < len(rows[k]) else float("nan")) for j in range(n_cols)]
-        for style, group in groupby(marks, key=lambda m: (STYLES[m] + reverse).strip()):
-            line.append(("".join(f"{m:<{cell}}" for m in group), style))
-        out.append(line)
+        out.append(line + joined((f"{m:<{cell}}", (STYLES[m] + reverse).strip()) for m in marks))
     return rstrip_runs(out)
 
 

@@ -20,7 +20,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len
-from rnntui.widgets.quiet import compact, content_key, repaint
+from rnntui.widgets.quiet import compact, content_key, joined, repaint
 
 
 def wrap(text: Text, width: int, console) -> list[Text]:
@@ -44,60 +44,49 @@ def parsed(style: str) -> Style:
     return Style.parse(style)
 
 
-def text_runs(text: Text, console) -> list[list[tuple[str, Style | None]]] | None:
+def text_runs(text: Text, get_style) -> list[list[tuple[str, Style | None]]] | None:
     """The text cut at its newlines into lines of (words, style) runs, when its spans are in order and
-    apart (as readouts and pictures build them); None otherwise (then Rich divides it). A readout
-    drawn this way skips Rich's copy, split and per-line rendering, most of what a key cost it."""
-    plain, get = text.plain, partial(console.get_style, default=NULL)
-    base = get(text.style) if text.style else None
-    lines: list[list] = [[]]
-    at, end = 0, len(plain)
-
-    def add(words: str, style) -> None:
-        for k, part in enumerate(words.split("\n")):
-            if k:
-                lines.append([])
-            if part:
-                line = lines[-1]
-                if line and line[-1][1] == style:
-                    line[-1] = (line[-1][0] + part, style)
-                else:
-                    line.append((part, style))
-
+    apart (as readouts, pictures and labels build them); None otherwise (then Rich divides it).
+    `get_style` turns a span's style (a name or a Style) into a Style. A readout drawn this way skips
+    Rich's copy, split and per-line rendering, most of what a key cost it."""
+    plain = text.plain
+    base = get_style(text.style) if text.style else None
+    pieces, at, end = [], 0, len(plain)
     for span in text.spans:
         if span.start < at or span.end > end:
             return None
         if span.start > at:
-            add(plain[at:span.start], base)
+            pieces.append((plain[at:span.start], base))
         if span.end > span.start:
-            add(plain[span.start:span.end], base + get(span.style) if base else get(span.style))
+            pieces.append((plain[span.start:span.end], base + get_style(span.style) if base else get_style(span.style)))
         at = max(at, span.end)
     if at < end:
-        add(plain[at:], base)
-    return lines
+        pieces.append((plain[at:], base))
+    lines: list[list] = [[]]
+    for words, style in pieces:
+        for k, part in enumerate(words.split("\n")):
+            if k:
+                lines.append([])
+            lines[-1].append((part, style))
+    return [joined(line) for line in lines]
+
+
+def console_style(console):
+    """`get_style` for `text_runs`: the console's (theme names too), a missing name unstyled."""
+    return partial(console.get_style, default=NULL)
 
 
 def segments(line: Text, console, base: Style | None = None) -> list[Segment]:
     """A line's segments as Rich's `Text.render` gives them, on `base` when given, but keeping the
     style of a line without spans (Rich drops it); spans in order and apart (as pictures and readouts
-    build them) are cut straight, the rest left to Rich (its stack of open styles cost half of a
-    line's drawing)."""
-    text, get = line.plain, partial(console.get_style, default=NULL)
-    style = get(line.style) if line.style else None
-    if base is not None:
-        style = base + style if style else base
-    out, at, end = [], 0, len(text)
-    for span in line.spans:
-        if span.start < at or span.end > end:
-            return list(Segment.apply_style(line.render(console), base))
-        if span.start > at:
-            out.append(Segment(text[at:span.start], style))
-        if span.end > span.start:
-            out.append(Segment(text[span.start:span.end], style + get(span.style) if style else get(span.style)))
-        at = max(at, span.end)
-    if at < end:
-        out.append(Segment(text[at:], style))
-    return out
+    build them) are cut straight (`text_runs`), the rest left to Rich (its stack of open styles cost
+    half of a line's drawing)."""
+    runs = text_runs(line, console_style(console)) if "\n" not in line.plain else None
+    if runs is None:
+        return list(Segment.apply_style(line.render(console), base))
+    if base is None:
+        return [Segment(words, style) for words, style in runs[0]]
+    return [Segment(words, base + style if style else base) for words, style in runs[0]]
 
 
 def rstrip_runs(lines: list[list]) -> list[list]:
@@ -265,7 +254,7 @@ class TextLines(Lines):
         fits (see `text_runs`)."""
         text = self._text
         if text.justify in (None, "default") and "\t" not in text.plain:
-            runs = text_runs(text, self.app.console)
+            runs = text_runs(text, console_style(self.app.console))
             if runs is not None and all(sum(cell_len(words) for words, _style in line) <= width for line in runs):
                 return runs
         return wrap(text, width, self.app.console)

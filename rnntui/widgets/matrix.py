@@ -17,8 +17,6 @@ cut. The widget `Matrices` does that at its own size.
 from __future__ import annotations
 
 import math
-from itertools import groupby
-from operator import itemgetter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -26,7 +24,7 @@ from typing import Sequence
 from rich.cells import cell_len
 from rich.text import Text
 from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import runs, same
+from rnntui.widgets.quiet import joined, runs, same
 
 from rnntui import lazy
 from rnntui.fmt import fixed
@@ -329,15 +327,14 @@ def heat_rows(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] 
     kinds = _kinds(values, rs, cs, transpose)
     for i, row in zip(rs, kinds):  # runs of (text, style), neighbouring equal styles joined
         label = (pad(row_labels[i] if i < len(row_labels) else "", lw) + " ", "dim")
-        out.append([("".join(words for words, _style in run), style)
-                    for style, run in groupby([label, *(KINDS[kind] for kind in row)], key=itemgetter(1))])
+        out.append(joined([label, *(KINDS[kind] for kind in row)]))
     return out
 
 
-# each entry's two cells and style by kind: 0 not a number, 1 small (|v| < 0.05), then a shade and sign
-KINDS = [("? ", f"dim {BAD}"), ("· ", "dim")] + [
-    (block + sign, f"dim {style}")  # on the line's dim, as the labels
-    for sign, style in (("+", POSITIVE), ("−", NEGATIVE)) for block in SHADES]
+# each entry's two cells and style by kind, as `shade` draws one of that kind, on the line's dim (as the
+# labels): 0 not a number, 1 small (|v| < 0.05), then each shade positive, then each negative
+KINDS = [(mark, "dim" if style == "dim" else f"dim {style}") for mark, style in map(shade, (
+    math.nan, 0.0, *(sign * (k + 0.5) / len(SHADES) for sign in (1, -1) for k in range(len(SHADES)))))]
 
 
 def _kinds(values, rs: list[int], cs: list[int], transpose: bool) -> list[list[int]]:

@@ -33,7 +33,7 @@ from rnntui import lazy
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len, cut, fit
 from rnntui.widgets.lines import Lines, runs_text
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
 np = lazy.numpy(globals())  # imported when a plot first draws (the first frame has none)
@@ -408,15 +408,7 @@ def _splice(row: list, col: int, cell: tuple[str, Style | None]) -> list:
         else:
             out.append((words, style))
         at += len(words)
-    joined: list = []
-    for words, style in out:
-        if not words:
-            continue
-        if joined and joined[-1][1] == style:
-            joined[-1] = (joined[-1][0] + words, style)
-        else:
-            joined.append((words, style))
-    return joined
+    return joined(out)
 
 
 def _align(x: float, xlim: tuple[float, float]) -> str:

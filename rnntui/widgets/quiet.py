@@ -13,9 +13,6 @@ Passing `layout=True` or `layout=False` explicitly does what Textual does.
 """
 from __future__ import annotations
 
-from itertools import groupby
-from operator import itemgetter
-
 from rich.text import Span, Text
 from textual.widgets import Static as _TextualStatic
 
@@ -54,12 +51,25 @@ def compact(text: Text) -> Text:
     return text
 
 
+def joined(pieces) -> list[tuple]:
+    """(words, style) pieces with neighbours of one style made one run, empty words left out."""
+    out: list[tuple] = []
+    for words, style in pieces:
+        if not words:
+            continue
+        if out and out[-1][1] == style:
+            out[-1] = (out[-1][0] + words, style)
+        else:
+            out.append((words, style))
+    return out
+
+
 def runs(pieces, **text_args) -> Text:
     """A Text from (text, style) pieces, one span per run of neighbouring pieces of one style (a
     picture appended a character at a time costs a span each, which Rich then splits and renders)."""
     out = Text(**text_args)
-    for style, run in groupby(pieces, key=itemgetter(1)):
-        out.append("".join(piece for piece, _style in run), style=style or None)
+    for words, style in joined(pieces):
+        out.append(words, style=style or None)
     return out
 
 

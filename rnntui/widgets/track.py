@@ -12,7 +12,7 @@ from rich.text import Text
 
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
 from rnntui.widgets.lines import Lines, rstrip_runs, runs_text
-from rnntui.widgets.quiet import repaint, same
+from rnntui.widgets.quiet import joined, repaint, same
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
 INNER = 6  # terminal cells inside a box: fits "-0.380", or three CJK characters
@@ -69,16 +69,10 @@ def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4,
 
 
 class _Runs(list):
-    """One line being built: (words, style) runs, neighbours of one style joined as they come."""
+    """One line being built from (words, style) pieces; `joined` makes them runs."""
 
     def add(self, words: str, style: str = "") -> None:
-        if self and self[-1][1] == style:
-            self[-1] = (self[-1][0] + words, style)
-        else:
-            self.append((words, style))
-
-    def done(self) -> list[tuple[str, str]]:
-        return [(words, style) for words, style in self if words]
+        self.append((words, style))
 
 
 def track_runs(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
@@ -123,7 +117,7 @@ def track_runs(rows: tuple[Row, ...], current: int | None, label_width: int = 4,
         out += [top, *above, mid, *below, bot]
     if span is not None:
         out.append(span_runs(n, *span, label_width=label_width, inner=inner))
-    out = [line.done() for line in out]
+    out = [joined(line) for line in out]
     return out[:-1] + rstrip_runs(out[-1:])  # only the last line, as Rich rstrips a line
 
 

@@ -9,8 +9,6 @@ them follows the current work.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import groupby
-from operator import itemgetter
 
 import numpy as np
 from rich.text import Text
@@ -18,7 +16,7 @@ from rich.text import Text
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import cell_len
 from rnntui.widgets.lines import Lines, rstrip_runs, runs_text
-from rnntui.widgets.quiet import same
+from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import GOOD, WARN
 
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
@@ -111,9 +109,7 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
             label = str(r) if line == 0 else ""
             cells = [(" " * w if line and kind == IDLE else _cell(kind, w), STYLE[kind]) for kind in kinds]
             # an idle cell keeps one dot, on its first line
-            out.append([(f"{label:>{label_w - 1}} ", "bold" if r in working else "dim")]
-                       + [("".join(words for words, _style in run), style)
-                          for style, run in groupby(cells, key=itemgetter(1))])
+            out.append([(f"{label:>{label_w - 1}} ", "bold" if r in working else "dim")] + joined(cells))
     if stop - start < rows:
         hidden = ([_("↑ {n} above").format(n=start)] * bool(start)
                   + [_("↓ {n} below").format(n=rows - stop)] * bool(rows - stop))
