@@ -343,9 +343,11 @@ class TopicScreen(Screen):
         """The first frame the terminal gets is a whole one. Textual draws the screen's first layout
         inside its start-up batch and throws that frame away; the next frames send only what changed
         since, so the terminal showed the figure without the panel's border until a full repaint
-        ~25 ms later. Marking the whole screen dirty once the batch is over makes that first frame
-        whole, at about the same time (Textual 8's compositor; tested in test_speed)."""
-        if not self._painted and not self.app._batch_count:
+        ~25 ms later. Drawing nothing in the batch and marking the whole screen dirty once it is over
+        makes that first frame whole, and sooner (Textual 8's compositor; tested in test_speed)."""
+        if not self._painted:
+            if self.app._batch_count:
+                return  # a frame Textual would draw and throw away (~7 ms)
             self._painted = True
             self._compositor._dirty_regions.add(self.size.region)
         super()._compositor_refresh()

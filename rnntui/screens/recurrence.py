@@ -8,7 +8,6 @@ from rnntui.fmt import paren
 from rnntui.i18n import N_, _
 from rnntui.figures.recurrence import LAST_T, N_TOKENS, ReadoutState, TanhState, TrackState
 from rnntui.screens.base import FigureView, TopicScreen
-from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREY, ORANGE
 from rnntui.widgets.track import Row, TokenTrack, upto
@@ -43,11 +42,17 @@ class TrackView(FigureView):
 
 
 class TanhView(FigureView):
+    # the plot widget is imported when this figure is first shown: the app's first frame
+    # (recurrence/track) draws no plot and need not pay its import (~5 ms of the start)
     def compose(self):
+        from rnntui.widgets.plot import Plot
+
         yield Plot()
         yield Readouts()
 
     def show(self, s: TanhState) -> None:
+        from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+
         r = s.readings()
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_z, r.curve, "tanh(z)", BLUE), Series(r.tangent_z, r.tangent, _("tangent"), ORANGE)),

@@ -58,8 +58,10 @@ class RnnFooter(Footer):
         room = width - sum(cell_len(k.key_display) + 1 + cell_len(k.description) + 2 for k in palette)
         kept, used = [], 0
         for item in items:  # in order, each that still fits whole (a later, shorter one may)
-            if item in palette:
+            if item in palette:  # compact whatever the footer is (Textual's own)
                 continue
+            if isinstance(item, FooterKey):  # bound to the footer's `compact`: take it now, or the key's
+                item.set_reactive(FooterKey.compact, self.compact)  # default and then the binding restyle it twice
             need = key_width(item) if isinstance(item, FooterKey) else room + 1
             if used + need <= room:
                 kept.append(item)
