@@ -217,7 +217,12 @@ class TopicScreen(Screen):
         self.framed = None
         self.redraw()
 
-    def on_screen_resume(self) -> None:
+    _resumed = False
+
+    def on_screen_resume(self, event) -> None:
+        if not self._resumed:  # every widget was styled as it mounted, order-dependent rules included:
+            self._resumed = True  # restyling the whole screen now (Textual's default) changes nothing
+            event.refresh_styles = False
         if getattr(self, "drawn_in", language()) != language():  # switched while another topic showed
             self.retranslate()
 
