@@ -121,6 +121,26 @@ def test_path_state_longest_path_is_n_minus_one_or_one():
     assert s.with_value("n", 5).k == 4  # k stays a token of the sequence
 
 
+@pytest.mark.parametrize("mode,k", [("recurrent", 3), ("recurrent", 7), ("attention", 5)])
+def test_the_staircase_marks_every_stop_and_climbs_one_level_a_hop(mode, k):
+    from rnntui.widgets.staircase import staircase_runs
+    from rnntui.widgets.tints import HIGHLIGHT
+
+    hops = par.path_hops(mode, k)
+    width, height = 70, 2 * k + 3
+    lines = staircase_runs(hops, 10, k, width, height)
+    text = ["".join(words for words, _ in line) for line in lines]
+    stops = [(y, style) for y, line in enumerate(lines) for words, style in line for ch in words if ch == "●"]
+    assert len(stops) == len(hops) + 1  # position 0 and every hop's end
+    ends = [style for _, style in stops if style == HIGHLIGHT]
+    assert len(ends) == 2  # the path's two ends stand out
+    tops = [int(t.split()[0]) for t in text[:-1] if t.split() and t.split()[0].isdigit()]
+    assert max(tops) == len(hops)  # the top stair is as high as the hops taken
+    assert all(sum(len(words) for words, _ in line) <= width for line in lines)
+    bottom = dict((words.strip(), style) for words, style in lines[-1] if words.strip())
+    assert bottom["x0"] == bottom[f"x{k}"] == "bold reverse"  # the ends' labels, readable without colour
+
+
 # -- cost and crossover ----------------------------------------------------------------------
 @pytest.mark.parametrize("d", [16, 64, 256, 512, 1000, 4096])
 def test_costs_cross_at_n_equals_d(d):

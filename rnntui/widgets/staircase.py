@@ -4,10 +4,8 @@ Box-drawing lines join the stairs; the path's two ends are marked ● and their 
 the ends read without colour."""
 from __future__ import annotations
 
-from rich.text import Text
-
 from rnntui.widgets.lines import Lines
-from rnntui.widgets.quiet import runs, same
+from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
 
 LINK = style(CYAN)
@@ -16,10 +14,10 @@ BOX = {L | R: "─", U | D: "│", R | U: "└", L | U: "┘", R | D: "┌", L |
        L | R | D: "┬", U | D | R: "├", U | D | L: "┤", L | R | U | D: "┼", L: "─", R: "─", U: "│", D: "│"}
 
 
-def staircase_text(hops, n: int, k: int, width: int, height: int) -> Text:
+def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
     """Positions 0…n−1 along the bottom; above them a path from position 0 to position k, one stair
     per hop (a, b). Heights are scaled so that k hops would fill the height: a path of fewer, longer
-    hops looks small beside one of k."""
+    hops looks small beside one of k. Lines of (words, style) runs, as `Lines` draws them."""
     level = {0: 0}
     for a, b in hops:
         level[b] = level[a] + 1
@@ -60,25 +58,24 @@ def staircase_text(hops, n: int, k: int, width: int, height: int) -> Text:
         rise(xm, yb, ya)
         link(yb, xm, xb)
         nodes[a], nodes[b] = (ya, xa), (yb, xb)
-    out = Text(no_wrap=True, overflow="crop")
     at = {yx: t for t, yx in nodes.items()}
     top = {}
     for t, (ny, _) in nodes.items():
         top[ny] = max(top.get(ny, 0), level[t])
+    lines = []
     for y in range(rows):
         lv = top.get(y)
-        out.append(f"{lv if lv is not None else '':>{label_w - 1}} ", style="bold" if lv else "dim")
-        out.append_text(runs(("●", HIGHLIGHT if at[y, x] in (0, k) else "bold") if (y, x) in at
-                             else (BOX.get(bits, " "), LINK if bits else "") for x, bits in enumerate(grid[y])))
-        out.append("\n")
-    out.append(" " * label_w)
+        lines.append(joined([(f"{lv if lv is not None else '':>{label_w - 1}} ", "bold" if lv else "dim"),
+                             *((("●", HIGHLIGHT if at[y, x] in (0, k) else "bold") if (y, x) in at
+                                else (BOX.get(bits, " "), LINK if bits else None)) for x, bits in enumerate(grid[y]))]))
+    labels = [(" " * label_w, None)]
     for t in range(shown):
         word = f"x{t}" if cw >= len(f"x{t}") + 1 else str(t)
         if cw == 2 and t not in (0, k) and (t % 2 or abs(t - k) == 1):
             word = ""
         style = "bold reverse" if t in (0, k) else ("bold" if t in level else "dim")
-        out.append(f"{word:^{cw}}"[:cw], style=style)
-    return out
+        labels.append((f"{word:^{cw}}"[:cw], style))
+    return lines + [joined(labels)]
 
 
 class Staircase(Lines):
@@ -93,5 +90,5 @@ class Staircase(Lines):
             self.spec = spec
             self.changed()
 
-    def lines(self, width: int, height: int) -> list[Text]:
-        return staircase_text(*self.spec, width, height).split("\n")
+    def lines(self, width: int, height: int) -> list[list]:
+        return staircase_runs(*self.spec, width, height)
