@@ -21,27 +21,28 @@ def _r(x: float, y: float, w: float, h: float) -> Shape:
 
 def _poly(points: list[tuple[float, float]]) -> Shape:
     area = sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(points, points[1:] + points[:1]))
-    return ("poly", points[::-1] if area < 0 else points)
+    return ("poly", tuple(points[::-1] if area < 0 else points))
 
 
 def _dot(cx: float, cy: float, r: float) -> Shape:
     return ("dot", cx, cy, r)
 
 
-def path_data(shapes: list[Shape]) -> str:
+def path_data(shapes) -> str:
     """SVG path data for shapes, every outline clockwise."""
-    out = []
-    for s in shapes:
-        if s[0] == "rect":
-            _, x, y, w, h = s
-            out.append(f"M{x:.2f} {y:.2f}h{w:.2f}v{h:.2f}h{-w:.2f}z")
-        elif s[0] == "poly":
-            out.append("M" + "L".join(f"{px:.2f} {py:.2f}" for px, py in s[1]) + "z")
-        else:
-            _, cx, cy, r = s
-            out.append(f"M{cx - r:.2f} {cy:.2f}a{r:.2f} {r:.2f} 0 1 1 {2 * r:.2f} 0"
-                       f"a{r:.2f} {r:.2f} 0 1 1 {-2 * r:.2f} 0z")
-    return "".join(out)
+    return "".join(map(_path, shapes))
+
+
+@lru_cache(maxsize=1 << 16)  # an export's frames draw the same borders in the same places
+def _path(s: Shape) -> str:
+    if s[0] == "rect":
+        _, x, y, w, h = s
+        return f"M{x:.2f} {y:.2f}h{w:.2f}v{h:.2f}h{-w:.2f}z"
+    if s[0] == "poly":
+        return "M" + "L".join(f"{px:.2f} {py:.2f}" for px, py in s[1]) + "z"
+    _, cx, cy, r = s
+    return (f"M{cx - r:.2f} {cy:.2f}a{r:.2f} {r:.2f} 0 1 1 {2 * r:.2f} 0"
+            f"a{r:.2f} {r:.2f} 0 1 1 {-2 * r:.2f} 0z")
 
 
 def is_shape(ch: str) -> bool:
@@ -49,16 +50,17 @@ def is_shape(ch: str) -> bool:
     return 0x2500 <= ord(ch) <= 0x259F or 0x2800 < ord(ch) <= 0x28FF
 
 
-def cell_shapes(ch: str, x: float, y: float, w: float, h: float) -> list[Shape]:
-    """The shapes of a box-drawing, block or braille character in the cell (x, y, w, h); [] else."""
+@lru_cache(maxsize=1 << 16)  # an export's frames draw the same borders in the same cells
+def cell_shapes(ch: str, x: float, y: float, w: float, h: float) -> tuple[Shape, ...]:
+    """The shapes of a box-drawing, block or braille character in the cell (x, y, w, h); () else."""
     cp = ord(ch)
     if 0x2800 < cp <= 0x28FF:
-        return _braille(cp - 0x2800, x, y, w, h)
+        return tuple(_braille(cp - 0x2800, x, y, w, h))
     if 0x2580 <= cp <= 0x259F:
-        return [_r(x + a * w, y + b * h, c * w, d * h) for a, b, c, d in _BLOCKS.get(cp, ())]
+        return tuple(_r(x + a * w, y + b * h, c * w, d * h) for a, b, c, d in _BLOCKS.get(cp, ()))
     if 0x2500 <= cp <= 0x257F:
-        return _box(ch, x, y, w, h)
-    return []
+        return tuple(_box(ch, x, y, w, h))
+    return ()
 
 
 def cell_shape(ch: str, x: float, y: float, w: float, h: float) -> str:

@@ -42,6 +42,7 @@ ADVANCE_EM = 1233 / 2048  # DejaVu Sans Mono's advance width, in em
 CHAR_EM = 0.61  # Rich's cell width, in em of its 20 px font
 
 _TEXT = re.compile(r"<text ([^>]*)>(.*?)</text>", re.S)
+_WORD = re.compile(r"\S+")
 _ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 _RULE = re.compile(r"\.([\w-]+)\s*\{([^}]*)\}")
 _MATRIX = re.compile(r"(\.[\w-]+-matrix\s*\{)([^}]*)(\})")
@@ -214,6 +215,12 @@ def _redraw(match: re.Match, cell: Cell, fills: dict[str, str], shapes: dict[str
                        f'clip-path="{attrs["clip-path"]}">{html.escape(word, quote=False)}</text>')
             word = ""
 
+    plain = text.replace("\xa0", " ")  # Rich writes spaces as no-break spaces
+    if plain.isascii() and plain.isprintable():  # most runs: words at their columns, a character a cell
+        for m in _WORD.finditer(plain):
+            word, word_col = m.group(), m.start()
+            flush()
+        return "".join(out)
     for ch in text:
         x = x0 + col * cell.w
         if ch.isspace() or ch == "\u2800":  # spaces, no-break spaces, newlines, empty braille
