@@ -122,7 +122,8 @@ def _subset_file(path: str, number: int, chars: str) -> str:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(io.BytesIO(_file_bytes(path)), lazy=True, fontNumber=number)
+    # the shipped font's dates, not today's: the same screen gives the same file (slides in git)
+    font = TTFont(io.BytesIO(_file_bytes(path)), lazy=True, fontNumber=number, recalcTimestamp=False)
     options = subset.Options()
     options.hinting = False  # the hints are for screens at small sizes; most of a font's bytes
     options.layout_features = []

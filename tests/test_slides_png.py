@@ -79,6 +79,19 @@ def test_svg_is_self_contained_and_its_font_has_every_glyph_at_one_cell(tmp_path
     assert len(regular.getGlyphOrder()) < 300  # a subset (the common characters), not the whole font (3,000+)
 
 
+def test_the_same_screen_gives_the_same_svg_file():
+    """The embedded subsets keep the shipped font's dates (fontTools would stamp the time of saving):
+    exporting a lecture again changes no file whose screen did not change."""
+    from fontTools.ttLib import TTFont
+
+    doc = svg.self_contained(rich_svg("[b]same[/b] file ∑"))
+    fonts = embedded_fonts(doc)
+    assert set(fonts) == {400, 700}
+    for weight, font in fonts.items():
+        shipped = TTFont(str(svg.FONT_FILES[weight]), lazy=True)["head"]
+        assert (font["head"].created, font["head"].modified) == (shipped.created, shipped.modified)
+
+
 def test_a_character_beyond_the_common_ones_comes_in_a_small_second_face():
     from fontTools.ttLib import TTFont
 
