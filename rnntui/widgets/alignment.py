@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from rich.style import Style
 from rich.text import Text
-from rnntui.widgets.lines import Lines, parsed, rstrip_runs, runs_text, text_runs
+from rnntui.widgets.lines import Lines, parsed, rstrip_runs, runs_text, style_of, text_runs
 from rnntui.widgets.quiet import joined, repaint, same
 
 from rnntui.i18n import _
@@ -51,19 +50,14 @@ def matrix_text(weights, current: int | None = None, col_labels: Sequence[str] =
     return runs_text(matrix_runs(weights, current, col_labels, row_labels, height, cell, corner, spaced))
 
 
-def _style_of(style) -> Style:
-    """A span's style, written as a string or given as a Style."""
-    return parsed(style) if isinstance(style, str) else style
-
-
 def _label_runs(label: Text | str, width: int, current: bool) -> list:
     """A row label as (words, style) runs padded to `width` cells, reversed on the current row."""
     over = parsed("bold reverse") if current else None
     if isinstance(label, str):
         return [(label + " " * (width - cell_len(label)), over)]
-    runs = text_runs(label, _style_of)  # labels are built in order; else their plain words
-    out = runs[0] if runs else [(label.plain, _style_of(label.style) if label.style else None)]
-    out.append((" " * (width - cell_len(label.plain)), _style_of(label.style) if label.style else None))
+    runs = text_runs(label, style_of)  # labels are built in order; else their plain words
+    out = runs[0] if runs else [(label.plain, style_of(label.style) if label.style else None)]
+    out.append((" " * (width - cell_len(label.plain)), style_of(label.style) if label.style else None))
     return [(words, style + over if style and over else over or style) for words, style in out if words]
 
 

@@ -44,6 +44,11 @@ def parsed(style: str) -> Style:
     return Style.parse(style)
 
 
+def style_of(style: str | Style) -> Style:
+    """A run's style as a Style, whether written as a string or given as one."""
+    return parsed(style) if isinstance(style, str) else style
+
+
 def text_runs(text: Text, get_style) -> list[list[tuple[str, Style | None]]] | None:
     """The text cut at its newlines into lines of (words, style) runs, when its spans are in order and
     apart (as readouts, pictures and labels build them); None otherwise (then Rich divides it).
@@ -74,6 +79,12 @@ def text_runs(text: Text, get_style) -> list[list[tuple[str, Style | None]]] | N
 def console_style(console):
     """`get_style` for `text_runs`: the console's (theme names too), a missing name unstyled."""
     return partial(console.get_style, default=NULL)
+
+
+def cut_runs(text: Text, console) -> list | None:
+    """A TextLines' text cut at its newlines into runs (`text_runs`); None when Rich must divide it
+    (a tab, spans out of order)."""
+    return text_runs(text, console_style(console)) if "\t" not in text.plain else None
 
 
 def segments(line: Text, console, base: Style | None = None) -> list[Segment]:
@@ -154,7 +165,7 @@ class Lines(Widget):
         """One line as a strip of exactly `width` cells on the widget's own style. A line is a Rich
         Text or a list of (words, style) runs, a style being a Style, a string or None."""
         if isinstance(line, list):
-            return Strip([Segment(words, base + (parsed(style) if isinstance(style, str) else style) if style else base)
+            return Strip([Segment(words, base + style_of(style) if style else base)
                           for words, style in line]).adjust_cell_length(width, base)
         return Strip(segments(compact(line), self.app.console, base)).adjust_cell_length(width, base)
 
@@ -253,8 +264,8 @@ class TextLines(Lines):
         """The text as lines at this width (here: wrapped at word boundaries); runs when every line
         fits (see `text_runs`)."""
         text = self._text
-        if text.justify in (None, "default") and "\t" not in text.plain:
-            runs = text_runs(text, console_style(self.app.console))
+        if text.justify in (None, "default"):
+            runs = cut_runs(text, self.app.console)
             if runs is not None and all(sum(cell_len(words) for words, _style in line) <= width for line in runs):
                 return runs
         return wrap(text, width, self.app.console)

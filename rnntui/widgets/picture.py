@@ -7,14 +7,12 @@ the widest.
 """
 from __future__ import annotations
 
-from rich.text import Text
-
-from rnntui.widgets.lines import TextLines, console_style, text_runs
+from rnntui.widgets.lines import TextLines, cut_runs
 
 
 class Picture(TextLines):
     DEFAULT_CSS = "Picture { height: auto; }"
 
     def divide(self, width: int) -> list:
-        runs = text_runs(self._text, console_style(self.app.console)) if "\t" not in self._text.plain else None
+        runs = cut_runs(self._text, self.app.console)
         return runs if runs is not None else list(self._text.split("\n", allow_blank=True))  # cut at the edge

@@ -700,19 +700,19 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             if r is not None and (r, cursor_col) not in marked:
                 points[r] = ("●" if s.marker == "braille" else s.marker, _style(s.color))
     runs, shows, narrow = cv.runs()
+    line = _style(None, dim=True)  # the cursor's line
     if cursor_col is None:
         canvas = runs
     elif all((r, cursor_col) not in cv.over and cell_len(char) == 1 for r, (char, _) in points.items()) \
             and narrow.all():  # the cursor spliced into the scene's rows, which are shared
-        line = _style(None, dim=True)
         canvas = [_splice(row, cursor_col, points[r]) if r in points else
                   _splice(row, cursor_col, ("┼" if r in hline_rows else "│", line)) if shows[r, cursor_col] else row
                   for r, row in enumerate(runs)]
     else:  # a wide character in the way: the cursor drawn into a copy of the canvas
         cv = cv.copy()
-        cv.chars(_SERIES - 1, slice(None), cursor_col, "│", _style(None, dim=True))
+        cv.chars(_SERIES - 1, slice(None), cursor_col, "│", line)
         for r in hline_rows:
-            cv.chars(_SERIES - 1, r, cursor_col, "┼", _style(None, dim=True))
+            cv.chars(_SERIES - 1, r, cursor_col, "┼", line)
         for r, (char, style) in points.items():
             cv.put(r, cursor_col, char, style)
         code, which, styles = cv.resolve()
