@@ -358,28 +358,26 @@ def recall_closed_form(n, d: int = D_WAYBACK):
     return np.sqrt((np.asarray(n, dtype=float) - 1.0) / d)
 
 
-def unit_keys(n: int, d: int, rng, orthonormal: bool) -> np.ndarray:
-    """n keys of length 1 in R^d: orthonormal rows (needs n ≤ d) or uniformly random directions."""
+def unit_keys(g: np.ndarray, n: int, orthonormal: bool) -> np.ndarray:
+    """n keys of length 1 from standard normal draws g (… × rows × d, a stack of trials): the first n
+    of an orthonormal basis made from d×d draws, or the n drawn directions scaled to length 1."""
     if orthonormal:
-        if n > d:
-            raise ValueError(f"only {d} orthonormal keys fit in {d} dimensions, not {n}")
-        return np.linalg.qr(rng.standard_normal((d, d)))[0][:n]
-    g = rng.standard_normal((n, d))
-    return g / np.linalg.norm(g, axis=1, keepdims=True)
+        return np.linalg.qr(g)[0][..., :n, :]  # rows of Q: orthonormal, as Q is square
+    return g / np.linalg.norm(g, axis=-1, keepdims=True)
 
 
 def recall_error(n: int, d: int = D_WAYBACK, orthonormal: bool = False, trials: int = 200, seed: int = SEED) -> float:
     """Measured relative error of recalling n values from S = Σ_i k_i v_iᵀ by v̂_j = Sᵀk_j:
-    √(Σ‖V̂ − V‖² / Σ‖V‖²) pooled over `trials` seeded draws (values standard normal, d-wide)."""
-    rng = np.random.default_rng(seed)
-    err = total = 0.0
-    for _ in range(trials):
-        K = unit_keys(n, d, rng, orthonormal)
-        V = rng.standard_normal((n, d))
-        S = K.T @ V
-        err += float(np.sum((K @ S - V) ** 2))
-        total += float(np.sum(V ** 2))
-    return float(np.sqrt(err / total))
+    √(Σ‖V̂ − V‖² / Σ‖V‖²) pooled over `trials` seeded draws (values standard normal, d-wide).
+    Each trial draws its keys (d×d for an orthonormal basis, n×d otherwise), then its values."""
+    if orthonormal and n > d:
+        raise ValueError(f"only {d} orthonormal keys fit in {d} dimensions, not {n}")
+    rows = d if orthonormal else n
+    draws = np.random.default_rng(seed).standard_normal((trials, (rows + n) * d))  # all trials at once
+    K = unit_keys(draws[:, : rows * d].reshape(trials, rows, d), n, orthonormal)
+    V = draws[:, rows * d:].reshape(trials, n, d)
+    S = K.transpose(0, 2, 1) @ V
+    return float(np.sqrt(np.sum((K @ S - V) ** 2) / np.sum(V ** 2)))
 
 
 @dataclass(frozen=True, eq=False)
