@@ -36,6 +36,16 @@ def test_forget_bias_survival_after_20_steps():
     assert f"{BiasState(b_f=0.0).gate():.3f}" == "0.500"
 
 
+def test_bias_curve_passes_through_the_current_bias_once():
+    """The cursor sits on the curve: the current b_f is one of its points, on or between grid notches."""
+    for b_f, size in ((1.0, 121), (0.125, 122), (-1.0, 121), (4.99, 122)):
+        r = BiasState(b_f=b_f).read()
+        assert len(r.b_f_grid) == size and list(r.b_f_grid) == sorted(set(r.b_f_grid))
+        assert r.b_f_grid[0] == -1.0 and r.b_f_grid[-1] == 5.0
+        i = r.b_f_grid.index(b_f)
+        assert r.survival_curve[i] == pytest.approx(sig(b_f) ** 20, rel=1e-12)
+
+
 def test_parameter_blocks():
     d = 1024
     assert lstm.block(d) == 2 * d * d + d == 2_098_176

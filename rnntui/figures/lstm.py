@@ -181,7 +181,9 @@ class BiasState(FigureState):
 
     def read(self) -> BiasReadings:
         lo, hi = self.param("b_f").bounds(self)
-        xs = np.union1d(np.round(np.linspace(lo, hi, 121), 10), [self.b_f])
+        xs = np.round(np.linspace(lo, hi, 121), 10)
+        if not np.any(xs == self.b_f):  # the current b_f on the curve (np.union1d would import numpy.ma: 27 ms)
+            xs = np.insert(xs, np.searchsorted(xs, self.b_f), self.b_f)
         marks = (0.0, 1.0)
         return BiasReadings(
             f=float(lstm.sigmoid(self.b_f)), survival=float(lstm.bias_survival(self.b_f, self.k)),
