@@ -37,7 +37,7 @@ def main() -> None:
     size = parse_size(args.size)
     frames = key_frames()[: args.frames + 1]
     times: dict[str, list[float]] = {k: [] for k in ("app", "svg raw", "svg", "png", "png rsvg")}
-    raws = []
+    svgs = []
 
     async def run() -> None:
         async with Session(size, "dark", args.scale) as session:
@@ -47,7 +47,7 @@ def main() -> None:
                 t1 = time.perf_counter()
                 raw = session.app.export_screenshot(title=f"rnntui {f.address}")
                 t2 = time.perf_counter()
-                svgmod.self_contained(raw)
+                ours = svgmod.screen_svg(svgmod.screen_segments(session.app), size[0], f"rnntui {f.address}")
                 t3 = time.perf_counter()
                 draw(session.grid(f"rnntui {f.address}"), args.scale)
                 t4 = time.perf_counter()
@@ -56,18 +56,17 @@ def main() -> None:
                     times["svg raw"].append(t2 - t1)
                     times["svg"].append(t3 - t2)
                     times["png"].append(t4 - t3)
-                    raws.append(raw)
+                    svgs.append(ours)
 
     asyncio.run(run())
     if shutil.which("rsvg-convert"):
-        for raw in raws:
+        for doc in svgs:
             t0 = time.perf_counter()
-            redrawn = svgmod.terminal_svg(raw)
             done = subprocess.run(["rsvg-convert", "--zoom", f"{args.scale:g}", "--format", "png"],
-                                  input=redrawn.encode(), capture_output=True, check=True)
+                                  input=doc.encode(), capture_output=True, check=True)
             assert done.stdout.startswith(b"\x89PNG")
             times["png rsvg"].append(time.perf_counter() - t0)
-    print(f"{len(raws)} frames at {size[0]}x{size[1]}, scale {args.scale:g}: seconds per frame (median, max)")
+    print(f"{len(svgs)} frames at {size[0]}x{size[1]}, scale {args.scale:g}: seconds per frame (median, max)")
     for name, values in times.items():
         if values:
             print(f"  {name:<9} {statistics.median(values):6.3f}  {max(values):6.3f}")

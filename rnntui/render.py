@@ -81,17 +81,12 @@ class Session:
             screen._on_timer_update()  # lays out and draws; queues the callbacks waiting for a refresh
         await self.pilot.pause()
 
-    def screenshot(self, title: str) -> str:
-        """Textual's `export_screenshot`, with a fixed id: Rich otherwise hashes every segment for one."""
-        console = self._record()
-        return console.export_svg(title=title, unique_id="rnntui")
-
     def grid(self, title: str = ""):
         """The screen's cells, for png.draw (cheap: the drawing can run in another thread)."""
         from rnntui.png import grid_from_segments
+        from rnntui.svg import screen_segments
 
-        console = self._record()
-        return grid_from_segments(console._record_buffer, self.size[0], title)
+        return grid_from_segments(screen_segments(self.app), self.size[0], title)
 
     def _record(self) -> Console:
         width, height = self.size
@@ -104,9 +99,9 @@ class Session:
         out = {}
         for fmt in fmts:
             if fmt == "svg":
-                from rnntui.svg import self_contained
+                from rnntui.svg import screen_segments, screen_svg
 
-                out[fmt] = self_contained(self.screenshot(title))
+                out[fmt] = screen_svg(screen_segments(self.app), self.size[0], title)
             elif fmt == "png":
                 from rnntui.png import draw
 

@@ -3,7 +3,7 @@
 Textual's screenshots are SVG (Rich's `export_svg`): one `<text>` per styled run, in "Fira Code" loaded
 from a CDN. Offline, or in a program that ignores web fonts, another face is used whose glyph widths
 drift off the cell grid, whose box-drawing lines do not meet, and which may have no braille.
-`self_contained` redraws the screen the way a terminal does:
+`screen_svg` draws the screen the way a terminal does, on Rich's page:
 
 - text uses DejaVu Sans Mono (shipped in rnntui/fonts), a subset with only the glyphs used embedded
   as a data: URL, sized so one glyph advance is one cell; Chinese comes from a CJK font
@@ -28,7 +28,7 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
-from rich.cells import get_character_cell_size
+from rich.cells import cell_len, get_character_cell_size
 
 from rnntui.glyphs import DEJAVU, FontFile, check, drawn, font_for
 from rnntui.shapes import cell_shapes, is_shape, path_data
@@ -41,18 +41,7 @@ EMBEDDED_CJK = "rnntui cjk"  # the CJK subsets' families: "rnntui cjk 1", "rnntu
 ADVANCE_EM = 1233 / 2048  # DejaVu Sans Mono's advance width, in em
 CHAR_EM = 0.61  # Rich's cell width, in em of its 20 px font
 
-_TEXT = re.compile(r"<text ([^>]*)>(.*?)</text>", re.S)
 _WORD = re.compile(r"\S+")
-_ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
-_RULE = re.compile(r"\.([\w-]+)\s*\{([^}]*)\}")
-_MATRIX = re.compile(r"(\.[\w-]+-matrix\s*\{)([^}]*)(\})")
-_TITLE = re.compile(r"(\.[\w-]+-title\s*\{)([^}]*)(\})")
-_FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}\s*")
-_CHROME = re.compile(r'<rect fill="(#[0-9a-fA-F]{6})" stroke="[^"]*" stroke-width="1" x="1" y="1" ([^>]*)rx="8"/>')
-_BUTTONS = re.compile(r'\s*<g transform="translate\(26,22\)">\s*(<circle [^>]*/>\s*){3}</g>')
-_BACKGROUND = re.compile(r'<rect fill="(#[0-9a-fA-F]{6})" x="[\d.]+" y="[\d.]+" width="([\d.]+)" '
-                         r'height="([\d.]+)" shape-rendering="crispEdges"/>')
-_TITLE_TEXT = re.compile(r'(<text class="[\w-]+-title" fill=")(#[0-9a-fA-F]{6})(")')
 
 
 class Cell:
@@ -70,17 +59,8 @@ COMMON = "".join(sorted(
 EXTRA = f"{EMBEDDED} extra"
 
 
-def self_contained(svg: str) -> str:
-    """Rich's SVG screenshot redrawn on the cell grid, with its fonts embedded: no URL, no font needed.
-    BadValue (one line: what to install) when a character has no font here."""
-    if not _MATRIX.search(svg):
-        return terminal_svg(svg)
-    bold = {name for name, css in _RULE.findall(svg) if "bold" in css}
-    used = {400: set(), 700: set()}
-    for m in _TEXT.finditer(svg):
-        attrs = dict(_ATTR.findall(m.group(1)))
-        if "clip-path" in attrs:  # the terminal's text, not the window title
-            used[700 if attrs.get("class", "") in bold else 400].update(html.unescape(m.group(2)))
+def _fonts(used: dict[int, set[str]]) -> tuple[str, str]:
+    """The font-family list and the @font-face rules for the characters used at each weight."""
     chars = used[400] | used[700]
     check(chars)
     cjk: dict[FontFile, set[str]] = {}
@@ -94,12 +74,146 @@ def self_contained(svg: str) -> str:
              for weight, found in used.items()}
     families = [EMBEDDED, *([EXTRA] if any(extra.values()) else []), *names.values()]
     family = ", ".join([*(f"'{name}'" for name in families), f"'{FONT}'", "monospace"])
-    svg = terminal_svg(svg, family=family)
     faces = "".join(font_face(EMBEDDED, weight, COMMON) for weight, found in used.items() if found)
     faces += "".join(font_face(EXTRA, weight, text) for weight, text in extra.items() if text)
     faces += "".join(cjk_face(names[face], face, "".join(cjk[face])) for face in names)
-    svg = svg.replace(" https://www.textualize.io", "", 1)  # Rich's comment: the file names no URL at all
-    return svg.replace("<style>", "<style>\n" + faces, 1)
+    return family, faces
+
+
+def screen_segments(app) -> list:
+    """The app's screen as Rich segments, line by line: what Textual's export_screenshot records in a
+    Console, taken from the compositor's full frame directly."""
+    from rich.segment import Segment
+
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    out, new_line = [], Segment.line()
+    for line in update.strips:
+        for strip in line:
+            out.extend(strip)
+        out.append(new_line)
+    return out[:-1]  # as recorded: no newline after the last line
+
+
+def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> str:
+    """The screen, as recorded segments (`screen_segments`, or a recording Console's buffer), as a
+    self-contained SVG. The page is Rich's (`Console.export_svg`): its classes, backgrounds and clip
+    paths, numbered and written as Rich writes them. The text is ours: each run on its cells (`_place`),
+    in the embedded fonts, written once (not Rich's <text> per run, parsed and written again)."""
+    from rich.segment import Segment
+
+    cell = Cell(20 * CHAR_EM, 20 * 1.22, 20)  # Rich's 20 px font: its cell and line height
+    classes: dict[str, int] = {}
+    backgrounds, texts, shapes = [], [], {}
+    area: Counter = Counter()
+    used = {400: set(), 700: set()}
+    height = f"{cell.h + 0.25:g}"
+    y = 0
+    for y, line in enumerate(Segment.split_and_crop_lines(Segment.filter_control(segments), length=width)):
+        x, top, baseline = 0, f"{y * cell.h + 1.5:g}", float(f"{y * cell.h + 20:g}")
+        clip = f"url(#{unique_id}-line-{y})"
+        for text, style, _ in line:
+            css, fill, bold, background = _look(style)
+            cls = f"{unique_id}-r{classes.setdefault(css, len(classes) + 1)}"  # numbered as Rich numbers them
+            n = cell_len(text)
+            if background is not None:
+                w = f"{cell.w * n:g}"
+                backgrounds.append(f'<rect fill="{background}" x="{x * cell.w:g}" y="{top}" width="{w}" '
+                                   f'height="{height}" shape-rendering="crispEdges"/>')
+                area[background.lower()] += float(w) * float(height)
+            if text != " " * len(text):
+                text = text.replace(" ", "\xa0")  # as Rich writes it
+                used[700 if bold else 400].update(text)
+                texts.append(_place(text, float(f"{x * cell.w:g}"), baseline, cls, clip, cell, fill, shapes))
+            x += n
+    family, faces = _fonts(used)
+    background = area.most_common(1)[0][0] if area else "#000000"
+    return _page(width, y, cell, title, unique_id, classes, family, faces, background,
+                 "".join(backgrounds), "".join(texts) + "\n    " + _paths(shapes))
+
+
+@lru_cache(maxsize=4096)
+def _look(style) -> tuple[str, str, bool, str | None]:
+    """A run's CSS rule, fill, boldness and background (None: the terminal's own), as Rich's
+    export_svg works them out (the same for every frame: kept)."""
+    from rich.color import blend_rgb
+    from rich.style import Style
+    from rich.terminal_theme import SVG_EXPORT_THEME as theme
+
+    style = style or Style()
+    color = theme.foreground_color if style.color is None or style.color.is_default else style.color.get_truecolor(theme)
+    bgcolor = (theme.background_color if style.bgcolor is None or style.bgcolor.is_default
+               else style.bgcolor.get_truecolor(theme))
+    if style.reverse:
+        color, bgcolor = bgcolor, color
+    if style.dim:
+        color = blend_rgb(color, bgcolor, 0.4)
+    rules = [f"fill: {color.hex}"]
+    if style.bold:
+        rules.append("font-weight: bold")
+    if style.italic:
+        rules.append("font-style: italic;")
+    if style.underline:
+        rules.append("text-decoration: underline;")
+    if style.strike:
+        rules.append("text-decoration: line-through;")
+    if style.reverse:
+        background = (theme.foreground_color if style.color is None else style.color.get_truecolor(theme)).hex
+    elif style.bgcolor is not None and not style.bgcolor.is_default:
+        background = style.bgcolor.get_truecolor(theme).hex
+    else:
+        background = None
+    return ";".join(rules), color.hex, bool(style.bold), background
+
+
+def _page(width: int, y: int, cell: Cell, title: str, unique_id: str, classes: dict[str, int], family: str,
+          faces: str, background: str, backgrounds: str, matrix: str) -> str:
+    """Rich's page (rich._export_format) as Rich fills it in, with our fonts and sizes, and the window in
+    the screen's own background with a hairline edge and a quiet title, no buttons."""
+    from math import ceil
+
+    width_px = ceil(width * cell.w + 16)
+    height_px = (y + 1) * cell.h + 48
+    lines = "\n".join(
+        f"""<clipPath id="{unique_id}-line-{n}">
+    <rect x="0" y="{n * cell.h + 1.5:g}" width="{cell.w * width:g}" height="{cell.h + 0.25:g}"/>
+            </clipPath>""" for n in range(y))  # (Rich leaves out the last line's: kept as it is)
+    edge, ink = ("#c8c8c8", "#555555") if luminance(background) > 0.5 else ("#4a4a4a", "#a0a0a0")
+    chrome = (f'<rect fill="{background}" stroke="{edge}" stroke-width="1" x="1" y="1" width="{width_px}" '
+              f'height="{height_px:g}" rx="8"/>')
+    if title:
+        chrome += (f'<text class="{unique_id}-title" fill="{ink}" text-anchor="middle" x="{width_px // 2}" '
+                   f'y="27">{html.escape(title).replace(" ", "&#160;")}</text>')
+    styles = "\n".join(f".{unique_id}-r{n} {{ {css} }}" for css, n in classes.items())
+    return f"""<svg class="rich-terminal" viewBox="0 0 {width_px + 2} {height_px + 2}" xmlns="http://www.w3.org/2000/svg">
+    <!-- Generated with Rich -->
+    <style>
+{faces}
+
+    .{unique_id}-matrix {{
+        font-family: {family}; font-size: {cell.w / ADVANCE_EM:.3f}px; line-height: {cell.h}px;
+    }}
+
+    .{unique_id}-title {{ font-size: 18px; font-family: {family}; }}
+
+    {styles}
+    </style>
+
+    <defs>
+    <clipPath id="{unique_id}-clip-terminal">
+      <rect x="0" y="0" width="{cell.w * width - 1}" height="{(y + 1) * cell.h - 1}" />
+    </clipPath>
+    {lines}
+    </defs>
+
+    {chrome}
+        
+    <g transform="translate(9, 41)" clip-path="url(#{unique_id}-clip-terminal)">
+    {backgrounds}
+    <g class="{unique_id}-matrix">
+    {matrix}</g>
+    </g>
+</svg>
+"""
 
 
 def font_face(family: str, weight: int, chars: str) -> str:
@@ -144,34 +258,9 @@ def _file_bytes(path: str) -> bytes:
 
 
 # -- the SVG, redrawn like a terminal ----------------------------------------------------------
-def terminal_svg(svg: str, family: str = f"'{FONT}', monospace") -> str:
-    """Rich's SVG with a monospace font sized to the cell, every run on its cell, shapes for lines and dots."""
-    match = _MATRIX.search(svg)
-    if match is None:  # not a Rich screenshot: leave it alone
-        return svg
-    font_size = float(re.search(r"font-size:\s*([\d.]+)px", match.group(2)).group(1))
-    line_height = float(re.search(r"line-height:\s*([\d.]+)px", match.group(2)).group(1))
-    cell = Cell(font_size * CHAR_EM, line_height, font_size)
-    matrix = f"font-family: {family}; font-size: {cell.w / ADVANCE_EM:.3f}px; line-height: {line_height}px;"
-    svg = _FONT_FACE.sub("", svg)
-    svg = _MATRIX.sub(lambda m: m.group(1) + "\n        " + matrix + "\n    " + m.group(3), svg, count=1)
-    svg = _TITLE.sub(lambda m: m.group(1) + f" font-size: 18px; font-family: {family}; " + m.group(3), svg, count=1)
-    svg = _frame(svg)
-    fills = {name: _fill(css) for name, css in _RULE.findall(svg)}
-    shapes: dict[str, list] = {}
-    svg = _TEXT.sub(lambda m: _redraw(m, cell, fills, shapes), svg)
+def _paths(shapes: dict[str, list]) -> str:
     # all shapes of one colour in one path: where cells meet, antialiasing sees one outline, no seam
-    paths = "".join(f'<path fill="{fill}" d="{path_data(parts)}"/>' for fill, parts in shapes.items())
-    end = svg.rfind("</g>", 0, svg.rfind("</g>"))  # the matrix group closes just before the outer one
-    return svg[:end] + paths + svg[end:] if end >= 0 else svg
-
-
-def screen_background(svg: str) -> str | None:
-    """The colour covering most of the screen (Textual paints every cell's background)."""
-    area: Counter = Counter()
-    for fill, w, h in _BACKGROUND.findall(svg):
-        area[fill.lower()] += float(w) * float(h)
-    return area.most_common(1)[0][0] if area else None
+    return "".join(f'<path fill="{fill}" d="{path_data(parts)}"/>' for fill, parts in shapes.items())
 
 
 def luminance(hex_colour: str) -> float:
@@ -179,32 +268,11 @@ def luminance(hex_colour: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def _frame(svg: str) -> str:
-    """The window in the screen's own background, a hairline edge, a quiet title, no buttons."""
-    background = screen_background(svg)
-    if background is None:
-        return svg
-    light = luminance(background) > 0.5
-    edge, title = ("#c8c8c8", "#555555") if light else ("#4a4a4a", "#a0a0a0")
-    svg = _CHROME.sub(lambda m: f'<rect fill="{background}" stroke="{edge}" stroke-width="1" x="1" y="1" '
-                                f'{m.group(2)}rx="8"/>', svg, count=1)
-    svg = _TITLE_TEXT.sub(lambda m: m.group(1) + title + m.group(3), svg, count=1)
-    return _BUTTONS.sub("", svg, count=1)
-
-
-def _fill(css: str) -> str:
-    found = re.search(r"fill:\s*(#[0-9a-fA-F]{3,8}|[a-z]+)", css)
-    return found.group(1) if found else "#000000"
-
-
-def _redraw(match: re.Match, cell: Cell, fills: dict[str, str], shapes: dict[str, list]) -> str:
-    attrs = dict(_ATTR.findall(match.group(1)))
-    if "textLength" not in attrs or "clip-path" not in attrs:  # the window title, not the terminal
-        return match.group(0)
-    text = html.unescape(match.group(2))
-    x0, baseline = float(attrs["x"]), float(attrs["y"])
+def _place(text: str, x0: float, baseline: float, cls: str, clip: str, cell: Cell, fill: str,
+           shapes: dict[str, list]) -> str:
+    """One styled run redrawn on its cells: words at their columns, lines and dots as shapes (kept in
+    `shapes` by fill, drawn after all text), one non-ASCII character per cell."""
     top = baseline - cell.baseline + 1.5  # Rich: cell top at y·line_height + 1.5
-    cls = attrs.get("class", "")
     out, col, word, word_col = [], 0, "", 0
 
     def flush() -> None:
@@ -213,7 +281,7 @@ def _redraw(match: re.Match, cell: Cell, fills: dict[str, str], shapes: dict[str
             # textLength holds a fallback font's run to its cells too (it changes nothing in ours)
             length = f' textLength="{len(word) * cell.w:.2f}"' if len(word) > 1 else ""
             out.append(f'<text class="{cls}" x="{x0 + word_col * cell.w:.2f}" y="{baseline:g}"{length} '
-                       f'clip-path="{attrs["clip-path"]}">{html.escape(word, quote=False)}</text>')
+                       f'clip-path="{clip}">{html.escape(word, quote=False)}</text>')
             word = ""
 
     plain = text.replace("\xa0", " ")  # Rich writes spaces as no-break spaces
@@ -228,7 +296,7 @@ def _redraw(match: re.Match, cell: Cell, fills: dict[str, str], shapes: dict[str
             flush()
         elif is_shape(ch):
             flush()
-            shapes.setdefault(fills.get(cls, "#000000"), []).extend(cell_shapes(ch, x, top, cell.w, cell.h))
+            shapes.setdefault(fill, []).extend(cell_shapes(ch, x, top, cell.w, cell.h))
         elif ch.isascii():
             if not word:
                 word_col = col
@@ -255,7 +323,7 @@ def save_shot(app, name: str, folder: Path, title: str | None = None) -> str | N
     from rnntui.files import write_atomic
     from rnntui.state import BadValue
 
-    svg = self_contained(app.export_screenshot(title=title))
+    svg = screen_svg(screen_segments(app), app.size.width, app.title if title is None else title)
     if app.is_web:
         app.deliver_text(io.StringIO(svg), save_filename=name, open_method="download",
                          mime_type="image/svg+xml", name="screenshot")

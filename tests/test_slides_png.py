@@ -17,10 +17,11 @@ from PIL import Image  # noqa: E402
 
 
 def rich_svg(*lines: str, width: int = 40) -> str:
+    """The lines, printed by Rich, as rnntui's SVG."""
     console = Console(record=True, width=width, file=io.StringIO(), force_terminal=True, color_system="truecolor")
     for line in lines:
         console.print(line, highlight=False)
-    return console.export_svg(title="t")
+    return svg.screen_svg(console._record_buffer, width, "t")
 
 
 def rich_grid(*lines: str, width: int = 40) -> png.Grid:
@@ -41,13 +42,26 @@ CELL = 20 * 0.61  # Rich's cell: 0.61 em of a 20 px font
 
 # -- SVG ------------------------------------------------------------------------------------------
 def test_text_sits_on_its_columns_in_the_shipped_monospace_font():
-    doc = svg.self_contained(rich_svg("[b]Invariant:[/b] h_t is   a →b", "ab"))
+    doc = rich_svg("[b]Invariant:[/b] h_t is   a →b", "ab")
     assert "Fira Code" not in doc and "DejaVu Sans Mono" in doc
     placed = {t: round(x / CELL) for x, _, t in texts(doc)}
     # every word starts at its own column, so spaces between styled runs cannot collapse
     assert placed == {"Invariant:": 0, "h_t": 11, "is": 15, "a": 20, "→": 22, "b": 23, "ab": 0}
     size = float(re.search(r"-matrix \{[^}]*font-size: ([\d.]+)px", doc).group(1))
     assert size * svg.ADVANCE_EM == pytest.approx(CELL, abs=1e-3)  # one glyph advance = one cell
+
+
+def test_the_page_is_richs():
+    """Backgrounds, CSS classes and line clips come out as Rich's own export_svg writes them."""
+    console = Console(record=True, width=30, file=io.StringIO(), force_terminal=True, color_system="truecolor")
+    for line in ("[b on #203040]bold[/] [reverse]rev[/] [dim #ff0000]dim[/] plain", "[i u]x[/] [on #aabbcc]  [/]", "┌─⣿"):
+        console.print(line, highlight=False)
+    ours = svg.screen_svg(list(console._record_buffer), 30, "t", unique_id="x")
+    rich = console.export_svg(title="t", unique_id="x")
+    for pattern in (r'<rect fill="[^"]*" x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" shape-rendering="crispEdges"/>',
+                    r"\.x-r\d+ \{[^}]*\}", r'<clipPath id="x-line-\d+">\s*<rect [^>]*/>'):
+        assert re.findall(pattern, ours) == re.findall(pattern, rich) != []
+    assert len(re.findall(r'x-r\d+ \{', ours)) >= 5  # bold, reverse, dim, italic+underline, plain
 
 
 def embedded_fonts(doc: str):
@@ -84,7 +98,7 @@ def test_the_same_screen_gives_the_same_svg_file():
     exporting a lecture again changes no file whose screen did not change."""
     from fontTools.ttLib import TTFont
 
-    doc = svg.self_contained(rich_svg("[b]same[/b] file ∑"))
+    doc = rich_svg("[b]same[/b] file ∑")
     fonts = embedded_fonts(doc)
     assert set(fonts) == {400, 700}
     for weight, font in fonts.items():
@@ -95,7 +109,7 @@ def test_the_same_screen_gives_the_same_svg_file():
 def test_a_character_beyond_the_common_ones_comes_in_a_small_second_face():
     from fontTools.ttLib import TTFont
 
-    doc = svg.self_contained(rich_svg("Жar a →b", "ab"))
+    doc = rich_svg("Жar a →b", "ab")
     faces = {family: TTFont(io.BytesIO(base64.b64decode(data))) for family, data in re.findall(
         r'@font-face \{ font-family: "([^"]+)"; font-weight: 400;[^}]*base64,([A-Za-z0-9+/=]+)', doc)}
     common, extra = faces[svg.EMBEDDED].getBestCmap(), faces[svg.EXTRA].getBestCmap()
@@ -103,7 +117,7 @@ def test_a_character_beyond_the_common_ones_comes_in_a_small_second_face():
     assert {chr(c) for c in extra} == {"Ж"}  # only what the common subset lacks
     family = re.search(r"-matrix \{[^}]*font-family: ([^;]+);", doc).group(1)
     assert family.startswith(f"'{svg.EMBEDDED}', '{svg.EXTRA}'")
-    plain = svg.self_contained(rich_svg("a →b", "ab"))
+    plain = rich_svg("a →b", "ab")
     assert svg.EXTRA not in plain  # no second face when nothing needs it
 
 
@@ -117,7 +131,7 @@ def test_box_drawing_names_give_the_arms():
 
 
 def test_lines_and_dots_become_shapes_that_fill_their_cells():
-    doc = svg.self_contained(rich_svg("[#ff0000]┌──┐[/]", "[#00ff00]⣿⠁[/]"))
+    doc = rich_svg("[#ff0000]┌──┐[/]", "[#00ff00]⣿⠁[/]")
     assert not any(ch in t for _, _, t in texts(doc) for ch in "┌─┐⣿⠁")  # no glyph left to the font
     red = re.search(r'<path fill="#ff0000" d="([^"]*)"', doc).group(1)
     xs = [float(v) for v in re.findall(r"M(-?[\d.]+) ", red)]
