@@ -39,6 +39,9 @@ class Session:
             from rnntui.app import RnnApp
 
             self.app = RnnApp(theme=self.theme)
+        # Textual holds a screen's updates for 50 ms after a topic (mode) switch so a terminal does not
+        # flicker; a headless frame is taken once all is drawn: nothing to hold
+        self.app.delay_update = lambda delay=0.0: None
         self._running = self.app.run_test(size=self.size)
         self.pilot = await self._running.__aenter__()
         return self
@@ -67,19 +70,32 @@ class Session:
     async def settle(self) -> None:
         """Let the app handle what is queued and lay out and draw what changed, now: no idle wait
         (`pilot.pause()` sleeps ≥ 20 ms a frame to see the process idle)."""
-        quiet = 0
-        for _ in range(20):  # a layout can resize views whose on_resize draws again, a refresh can run
-            await self.pilot._wait_for_screen()  # callbacks that recompose (the footer): until twice quiet
+        for _ in range(50):  # a layout can resize views whose on_resize draws again, a refresh can run
+            await self._drain()  # callbacks that recompose (the footer)
             screen = self.app.screen
-            if not (screen._layout_required or screen._scroll_required or screen._repaint_required
-                    or screen._dirty_widgets or screen._recompose_required or screen._callbacks):
-                quiet += 1
-                if quiet == 2:
-                    return
-                continue
-            quiet = 0
-            screen._on_timer_update()  # lays out and draws; queues the callbacks waiting for a refresh
+            if self.app._batch_count:  # updates held (a palette's App.delay_update): until they are let go
+                await asyncio.sleep(0.005)
+            elif (screen._layout_required or screen._scroll_required or screen._repaint_required
+                  or screen._dirty_widgets or screen._recompose_required or screen._callbacks):
+                screen._on_timer_update()  # lays out and draws; queues the callbacks waiting for a refresh
+            else:
+                return
         await self.pilot.pause()
+
+    async def _drain(self) -> None:
+        """Yield to the app until nothing is due to run: every widget on the screen waits for a message,
+        none is queued and no callback is pending. Pilot's own wait posts a callback to every widget
+        and waits for them all (~2 ms a round, several rounds a frame); it stays the fallback."""
+        app = self.app
+        try:
+            ready = asyncio.get_running_loop()._ready  # the callbacks due to run now
+            for _ in range(10_000):
+                if not ready and all(_idle(p) for p in (app, *app.screen.walk_children(with_self=True))):
+                    return
+                await asyncio.sleep(0)
+        except AttributeError:  # another event loop, or another Textual: no such internals
+            pass
+        await self.pilot._wait_for_screen()
 
     def grid(self, title: str = ""):
         """The screen's cells, for png.draw (cheap: the drawing can run in another thread)."""
@@ -112,6 +128,13 @@ class Session:
             elif fmt == "json":
                 out[fmt] = figure_json(screen, figure, state)
         return out
+
+
+def _idle(pump) -> bool:
+    """Nothing queued for the pump and it waits for more (not in the middle of a message: Textual's
+    message queue, whose `get` waits on `ready_event`)."""
+    queue = pump._message_queue
+    return not queue.values and bool(queue.ready_event._waiters) and not pump._next_callbacks
 
 
 async def _one(screen, figure, state, fmt, size, theme, scale) -> str | bytes:

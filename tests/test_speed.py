@@ -184,23 +184,25 @@ async def test_a_figure_after_keys_draws_what_textual_draws_without_the_shortcut
 
 
 async def test_session_frames_match_a_fresh_render():
-    """Session draws without idle waits: a frame must equal one drawn by a fresh app."""
+    """Session draws without idle waits: a frame drawn right after a topic switch (where Textual holds
+    updates for a while) must equal one drawn by a fresh app."""
+    import asyncio
+
     from rnntui.render import render
     from rnntui.topics import build_state
 
-    screen = topic("attention")
-    figure = screen.figure_by_id("qkv")
-    state = build_state(figure, (), None)
-    async with Session((100, 30)) as session:
-        # visit another topic first, so the frame is drawn after a switch
-        other = topic("recurrence")
-        await session.frame(other, other.FIGURES[0], other.FIGURES[0].state_type(), ("txt",))
-        txt = (await session.frame(screen, figure, state, ("txt",)))["txt"]
-    import asyncio
-
-    fresh = await asyncio.to_thread(render, screen, figure, state, "txt", (100, 30))
-    assert txt == fresh
-    assert "help" in txt.splitlines()[-1]  # the footer's keys are drawn (they come after a refresh)
+    for before, (name, fid), size in (("recurrence", ("attention", "qkv"), (100, 30)),
+                                      ("parallel", ("memory", "copy"), (80, 24))):
+        screen = topic(name)
+        figure = screen.figure_by_id(fid)
+        state = build_state(figure, (), None)
+        async with Session(size) as session:
+            other = topic(before)  # another topic first: the frame is drawn after a switch
+            await session.frame(other, other.FIGURES[-1], other.FIGURES[-1].state_type(), ("txt",))
+            txt = (await session.frame(screen, figure, state, ("txt",)))["txt"]
+        fresh = await asyncio.to_thread(render, screen, figure, state, "txt", size)
+        assert txt == fresh, f"{name}/{fid}"
+        assert "help" in txt.splitlines()[-1]  # the footer's keys are drawn (they come after a refresh)
 
 
 def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
