@@ -39,8 +39,10 @@ class Session:
             from rnntui.app import RnnApp
 
             self.app = RnnApp(theme=self.theme)
-        # Textual holds a screen's updates for 50 ms after a topic (mode) switch so a terminal does not
-        # flicker; a headless frame is taken once all is drawn: nothing to hold
+        # A frame is taken whole once all is drawn (`_formats`): nothing is sent to a terminal while the
+        # app draws (a topic screen then skips its partial renders), and Textual's 50 ms hold of updates
+        # after a topic (mode) switch, there so a terminal does not flicker, has nothing to hide
+        self.app.offscreen = True
         self.app.delay_update = lambda delay=0.0: None
         self._running = self.app.run_test(size=self.size)
         self.pilot = await self._running.__aenter__()

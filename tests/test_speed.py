@@ -205,6 +205,28 @@ async def test_session_frames_match_a_fresh_render():
         assert "help" in txt.splitlines()[-1]  # the footer's keys are drawn (they come after a refresh)
 
 
+async def test_a_session_draws_each_frame_once(monkeypatch):
+    """An export renders the screen once per frame, whole, for the file: not also the partial updates
+    a terminal would be sent after every refresh (they were ~40% of a topic switch)."""
+    from textual._compositor import Compositor
+
+    renders, original = [], Compositor.render_update
+
+    def render_update(self, *args, **kwargs):
+        renders.append(kwargs.get("full"))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Compositor, "render_update", render_update)
+    async with Session((100, 30)) as session:
+        for name, fid in (("recurrence", "track"), ("attention", "qkv"), ("attention", "masks")):
+            screen = topic(name)
+            figure = screen.figure_by_id(fid)
+            renders.clear()
+            svg = (await session.frame(screen, figure, figure.state_type(), ("svg",)))["svg"]
+            assert renders == [True], f"{name}/{fid}"
+            assert "<text" in svg
+
+
 def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
     """The app unpickles what a lab's child sends; a torch object in it (torch.__version__ is one)
     would import torch into the app and double its memory."""

@@ -350,6 +350,10 @@ class TopicScreen(Screen):
         since, so the terminal showed the figure without the panel's border until a full repaint
         ~25 ms later. Drawing nothing in the batch and marking the whole screen dirty once it is over
         makes that first frame whole, and sooner (Textual 8's compositor; tested in test_speed)."""
+        if getattr(self.app, "offscreen", False):  # render.Session: it takes the frame whole, at the end
+            self._dirty_widgets.clear()
+            self._compositor._dirty_regions.clear()
+            return
         if not self._painted:
             if self.app._batch_count:
                 return  # a frame Textual would draw and throw away (~7 ms)
