@@ -146,6 +146,23 @@ class RnnApp(App):
         self.screen_change_signal.subscribe(self, lambda _screen: self.fit())
         self.fit()
 
+    def switch_mode(self, mode: str):
+        """A topic already open, laid out at this size, comes back without Textual's 50 ms hold of all
+        drawing (App.delay_update, there to hide a new screen's half-built frames: it has none): its
+        frame arrives in ~20 ms instead of ~60. A new topic, or one last drawn at another size, is held."""
+        stack = self._screen_stacks.get(mode)
+        self._skip_hold = bool(stack) and stack[-1].is_mounted and stack[-1].region.size == self.size
+        try:
+            return super().switch_mode(mode)
+        finally:
+            self._skip_hold = False
+
+    _skip_hold = False
+
+    def delay_update(self, delay: float = 0.05) -> None:
+        if not self._skip_hold:
+            super().delay_update(delay)
+
     # -- a terminal too small to draw in ------------------------------------------------------
     def too_small(self) -> bool:
         return self.has_class("-too-small")

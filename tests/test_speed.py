@@ -227,6 +227,34 @@ async def test_a_session_draws_each_frame_once(monkeypatch):
             assert "<text" in svg
 
 
+async def test_coming_back_to_a_topic_is_not_held_back(monkeypatch):
+    """Textual holds all drawing for 50 ms when the mode changes, to hide a new screen's half-built
+    frames. A topic already drawn at this size has none: it comes back at once (~20 ms, not ~60).
+    A new topic, or one last drawn at another size, is still held."""
+    holds, original = [], App.delay_update
+
+    def delay_update(self, delay=0.05):
+        holds.append(self.current_mode)
+        original(self, delay)
+
+    monkeypatch.setattr(App, "delay_update", delay_update)
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.goto("gradients")
+        await pilot.pause(0.1)
+        holds.clear()
+        await app.goto("recurrence")  # back: drawn at this size
+        await pilot.pause(0.1)
+        assert holds == [] and app._batch_count == 0
+        await app.goto("lstm")  # new
+        await pilot.pause(0.1)
+        assert holds == ["recurrence"]  # (the mode it leaves)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.1)
+        await app.goto("gradients")  # last drawn at 100x30
+        assert holds == ["recurrence", "lstm"]
+
+
 def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
     """The app unpickles what a lab's child sends; a torch object in it (torch.__version__ is one)
     would import torch into the app and double its memory."""
