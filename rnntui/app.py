@@ -13,6 +13,7 @@ from textual.theme import Theme
 from textual.widgets import Static
 
 from rnntui import keys
+from rnntui.collector import QuietCollections
 from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
 from rnntui.palette import RnnCommands
@@ -105,7 +106,7 @@ class TooSmall(Static):
             w=width, h=height, mw=MIN_SIZE[0], mh=MIN_SIZE[1]))
 
 
-class RnnApp(App):
+class RnnApp(QuietCollections, App):
     TITLE = "rnntui"
     CSS_PATH = "rnntui.tcss"
     MODES = {topic_id: _opener(topic_id) for topic_id in IDS}
@@ -137,6 +138,7 @@ class RnnApp(App):
 
     async def on_mount(self) -> None:
         end_on_hangup(self)
+        self.hold_full_collections()
         if self.keymap_problem:
             self.notify(self.keymap_problem, severity="warning")
         topic, figure, state = self.start

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.widgets import ContentSwitcher, Static
 
 from rnntui.app import PROJECTOR, theme_name
+from rnntui.collector import QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
@@ -26,7 +27,7 @@ def view_id(frame: Frame) -> str:
     return f"{frame.screen.TOPIC_ID}--{frame.figure.id}"
 
 
-class PresentApp(App):
+class PresentApp(QuietCollections, App):
     TITLE = "rnntui present"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
@@ -71,6 +72,7 @@ class PresentApp(App):
 
     def on_mount(self) -> None:
         end_on_hangup(self)
+        self.hold_full_collections()
         self.show()
 
     def show(self) -> None:

@@ -1,0 +1,55 @@
+"""Full garbage collections wait until nobody types (rnntui/collector.py): a full one took 100–175 ms
+inside a key; young ones run as always."""
+import gc
+import time
+
+import pytest
+
+from rnntui import collector
+from rnntui.app import RnnApp
+
+
+class Clock:
+    def __init__(self, monkeypatch, waited: int) -> None:
+        self.collected = 0
+        monkeypatch.setattr(gc, "get_count", lambda: (0, 0, waited))
+        monkeypatch.setattr(gc, "collect", self.collect)
+
+    def collect(self, generation: int = 2) -> int:
+        assert generation == 2
+        self.collected += 1
+        return 0
+
+
+def app_typed(seconds_ago: float) -> collector.QuietCollections:
+    app = collector.QuietCollections()
+    app._last_input = time.monotonic() - seconds_ago
+    return app
+
+
+@pytest.mark.parametrize("waited, typed_ago, collects", [
+    (collector.DUE, 2.0, True),  # due, and nobody typed for 2 s: now
+    (collector.DUE, 0.1, False),  # due, but a key came 0.1 s ago: later
+    (collector.DUE - 1, 2.0, False),  # not due yet (Python would not collect either)
+    (collector.MOST_DEFERRED, 0.0, True),  # steady keys: no longer than this
+])
+def test_a_full_collection_waits_for_a_quiet_moment(monkeypatch, waited, typed_ago, collects):
+    clock = Clock(monkeypatch, waited)
+    app_typed(typed_ago).collect_if_quiet()
+    assert clock.collected == int(collects)
+
+
+async def test_only_a_real_terminal_holds_collections_and_the_schedule_comes_back(monkeypatch):
+    before = gc.get_threshold()
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:  # headless: Python's own schedule
+        await pilot.pause()
+        assert gc.get_threshold() == before
+    monkeypatch.setattr(RnnApp, "is_headless", property(lambda self: False))  # as in a terminal
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert gc.get_threshold() == (before[0], before[1], collector.HELD)
+        await pilot.press("right")
+        assert time.monotonic() - app._last_input < 1.0  # keys are seen
+    assert gc.get_threshold() == before  # a long-lived process is not left without full collections
