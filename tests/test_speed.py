@@ -255,6 +255,28 @@ async def test_coming_back_to_a_topic_is_not_held_back(monkeypatch):
         assert holds == ["recurrence", "lstm"]
 
 
+async def test_a_new_topics_footer_is_composed_once_with_its_keys(monkeypatch):
+    """Textual's footer composes empty until the screen reports its bindings, then again with the keys
+    (another mount and a second layout of the screen). Ours composes the keys at once."""
+    from rnntui.widgets.footer import RnnFooter
+
+    composed, original = [], RnnFooter.compose
+
+    def compose(self):
+        items = list(original(self))
+        composed.append(len(items))
+        yield from items
+
+    monkeypatch.setattr(RnnFooter, "compose", compose)
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        composed.clear()
+        await app.goto("gradients")
+        await pilot.pause(0.1)
+        assert len(composed) == 1 and composed[0] >= 5  # tab, ?, q, space, n … and the palette's
+
+
 def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
     """The app unpickles what a lab's child sends; a torch object in it (torch.__version__ is one)
     would import torch into the app and double its memory."""

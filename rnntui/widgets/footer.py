@@ -50,6 +50,10 @@ class RnnFooter(Footer):
         await super().recompose()
 
     def compose(self):
+        if not self._bindings_ready and self.is_attached and self.screen.active_bindings:
+            # Textual's footer composes empty until the screen says its bindings are ready, then again
+            # with the keys, and lays the screen out a second time: the keys are known now
+            self.set_reactive(Footer._bindings_ready, True)
         self._drawn = self._made_from()
         items = list(translated(super().compose()))
         width = self.app.size.width
