@@ -154,12 +154,13 @@ class RnnApp(QuietCollections, App):
         frame arrives in ~20 ms instead of ~60. A new topic, or one last drawn at another size, is held."""
         stack = self._screen_stacks.get(mode)
         self._skip_hold = bool(stack) and stack[-1].is_mounted and stack[-1].region.size == self.size
+        self._opening = mode in self.MODES and not stack
         try:
             return super().switch_mode(mode)
         finally:
-            self._skip_hold = False
+            self._skip_hold = self._opening = False
 
-    _skip_hold = False
+    _skip_hold = _opening = False
 
     def delay_update(self, delay: float = 0.05) -> None:
         if not self._skip_hold:
@@ -205,6 +206,12 @@ class RnnApp(QuietCollections, App):
         sheet = self.stylesheet
         if getattr(sheet, "_variables", None) != self.get_css_variables() or not hasattr(sheet, "reparse"):
             return super().refresh_css(animate)
+        if self._opening:
+            # Opening a topic, Textual restyles twice: the screen being left (it is current already)
+            # and the new one, whose widgets take the rules as they mount. Restyling them resets every
+            # widget's styles, lays the screen out again and sends a second frame (~8 KB, the same cells)
+            self.screen._css_update_count = self._css_update_count
+            return
         sheet.set_variables = sheet.reparse = lambda *_: None
         try:
             super().refresh_css(animate)

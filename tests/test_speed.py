@@ -277,6 +277,53 @@ async def test_a_new_topics_footer_is_composed_once_with_its_keys(monkeypatch):
         assert len(composed) == 1 and composed[0] >= 5  # tab, ?, q, space, n … and the palette's
 
 
+async def test_opening_a_topic_does_not_restyle_the_one_left_and_styles_the_new_one_right(monkeypatch):
+    """Textual restyles the screen being left and then every widget of the new one (which take the
+    rules as they mount) when a mode opens: ~40 of ~120 stylesheet applies, and a second frame."""
+    from textual.css.stylesheet import Stylesheet
+
+    from rnntui.svg import screen_segments
+
+    def cells(app):
+        return [(s.text, str(s.style)) for s in screen_segments(app)]
+
+    styled, original = [], Stylesheet.apply
+
+    def apply(self, node, *args, **kwargs):
+        styled.append(node)
+        return original(self, node, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "apply", apply)
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        left = set(app.screen.walk_children(with_self=True))
+        styled.clear()
+        await app.goto("gradients")
+        await pilot.pause(0.2)
+        assert styled and not left & set(styled)
+        opened = cells(app)
+    fresh = RnnApp("gradients")
+    async with fresh.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.2)
+        assert cells(fresh) == opened
+
+
+async def test_a_new_topic_is_sent_whole_once():
+    """Its first frame is a whole one (the terminal shows no half-built screen), and only one: the end
+    of Textual's hold asks for a full repaint, which came 2 ms later with the same cells (~11 KB)."""
+    from textual._compositor import LayoutUpdate
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        sent, original = [], app._display
+        app._display = lambda screen, update: sent.append(type(update)) or original(screen, update)
+        await app.goto("gradients")
+        await pilot.pause(0.3)
+        assert sent and sent[0] is LayoutUpdate and sent.count(LayoutUpdate) == 1
+
+
 def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
     """The app unpickles what a lab's child sends; a torch object in it (torch.__version__ is one)
     would import torch into the app and double its memory."""

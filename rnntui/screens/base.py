@@ -359,4 +359,5 @@ class TopicScreen(Screen):
                 return  # a frame Textual would draw and throw away (~7 ms)
             self._painted = True
             self._compositor._dirty_regions.add(self.size.region)
+            self._repaint_required = False  # (the batch's end asks for one: this is it, not a second)
         super()._compositor_refresh()
