@@ -50,9 +50,10 @@ class RnnFooter(Footer):
         await super().recompose()
 
     def compose(self):
-        if not self._bindings_ready and self.is_attached and self.screen.active_bindings:
+        if not self._bindings_ready and self.app._dom_ready and self.is_attached and self.screen.active_bindings:
             # Textual's footer composes empty until the screen says its bindings are ready, then again
-            # with the keys, and lays the screen out a second time: the keys are known now
+            # with the keys, and lays the screen out a second time: a topic opened later knows them now
+            # (the app's first screen does not wait for them: its first frame comes sooner without)
             self.set_reactive(Footer._bindings_ready, True)
         self._drawn = self._made_from()
         items = list(translated(super().compose()))
