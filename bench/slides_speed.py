@@ -45,7 +45,7 @@ def main() -> None:
                 t0 = time.perf_counter()
                 await session.frame(f.screen, f.figure, f.state, ())
                 t1 = time.perf_counter()
-                raw = session.app.export_screenshot(title=f"rnntui {f.address}")
+                session.app.export_screenshot(title=f"rnntui {f.address}")  # Textual's own, for comparison
                 t2 = time.perf_counter()
                 ours = svgmod.screen_svg(svgmod.screen_segments(session.app), size[0], f"rnntui {f.address}")
                 t3 = time.perf_counter()

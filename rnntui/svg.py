@@ -98,7 +98,8 @@ def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> s
     """The screen, as recorded segments (`screen_segments`, or a recording Console's buffer), as a
     self-contained SVG. The page is Rich's (`Console.export_svg`): its classes, backgrounds and clip
     paths, numbered and written as Rich writes them. The text is ours: each run on its cells (`_place`),
-    in the embedded fonts, written once (not Rich's <text> per run, parsed and written again)."""
+    in the embedded fonts, written once (not Rich's <text> per run, parsed and written again).
+    BadValue (one line: what to install) when a character has no font here."""
     from rich.segment import Segment
 
     cell = Cell(20 * CHAR_EM, 20 * 1.22, 20)  # Rich's 20 px font: its cell and line height
