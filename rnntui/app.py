@@ -161,9 +161,10 @@ class RnnApp(QuietCollections, App):
             self._skip_hold = self._opening = False
 
     _skip_hold = _opening = False
+    offscreen = False  # render.Session: frames are taken whole once drawn; nothing to hold or send before
 
     def delay_update(self, delay: float = 0.05) -> None:
-        if not self._skip_hold:
+        if not (self._skip_hold or self.offscreen):
             super().delay_update(delay)
 
     # -- a terminal too small to draw in ------------------------------------------------------

@@ -2,10 +2,7 @@
 from __future__ import annotations
 
 import asyncio
-import io
 import json
-
-from rich.console import Console
 
 from rnntui.figure import Figure
 from rnntui.state import FigureState, plain
@@ -29,6 +26,7 @@ class Session:
 
     def __init__(self, size=(100, 30), theme: str = "dark", scale: float = 2.0, deck=None) -> None:
         self.size, self.theme, self.scale, self.deck = size, theme, scale, deck
+        self._segments = None
 
     async def __aenter__(self) -> "Session":
         if self.deck is not None:  # frames as `rnntui present` shows them: no header, no footer
@@ -40,10 +38,8 @@ class Session:
 
             self.app = RnnApp(theme=self.theme)
         # A frame is taken whole once all is drawn (`_formats`): nothing is sent to a terminal while the
-        # app draws (a topic screen then skips its partial renders), and Textual's 50 ms hold of updates
-        # after a topic (mode) switch, there so a terminal does not flicker, has nothing to hide
+        # app draws (topic screens skip their partial renders, RnnApp its hold after a topic switch)
         self.app.offscreen = True
-        self.app.delay_update = lambda delay=0.0: None
         self._running = self.app.run_test(size=self.size)
         self.pilot = await self._running.__aenter__()
         return self
@@ -72,6 +68,7 @@ class Session:
     async def settle(self) -> None:
         """Let the app handle what is queued and lay out and draw what changed, now: no idle wait
         (`pilot.pause()` sleeps ≥ 20 ms a frame to see the process idle)."""
+        self._segments = None  # what the screen shows is about to change
         for _ in range(50):  # a layout can resize views whose on_resize draws again, a refresh can run
             await self._drain()  # callbacks that recompose (the footer)
             screen = self.app.screen
@@ -99,33 +96,33 @@ class Session:
             pass
         await self.pilot._wait_for_screen()
 
+    def segments(self) -> list:
+        """The settled screen as Rich segments, rendered once a frame: svg, png and txt share them."""
+        if self._segments is None:
+            from rnntui.svg import screen_segments
+
+            self._segments = screen_segments(self.app)
+        return self._segments
+
     def grid(self, title: str = ""):
         """The screen's cells, for png.draw (cheap: the drawing can run in another thread)."""
         from rnntui.png import grid_from_segments
-        from rnntui.svg import screen_segments
 
-        return grid_from_segments(screen_segments(self.app), self.size[0], title)
-
-    def _record(self) -> Console:
-        width, height = self.size
-        console = Console(record=True, width=width, height=height, file=io.StringIO(), force_terminal=True,
-                          color_system="truecolor", legacy_windows=False, safe_box=False)
-        console.print(self.app.screen._compositor.render_update(full=True, screen_stack=self.app._background_screens))
-        return console
+        return grid_from_segments(self.segments(), self.size[0], title)
 
     def _formats(self, screen, figure, state, fmts, title: str) -> dict[str, str | bytes]:
         out = {}
         for fmt in fmts:
             if fmt == "svg":
-                from rnntui.svg import screen_segments, screen_svg
+                from rnntui.svg import screen_svg
 
-                out[fmt] = screen_svg(screen_segments(self.app), self.size[0], title)
+                out[fmt] = screen_svg(self.segments(), self.size[0], title)
             elif fmt == "png":
                 from rnntui.png import draw
 
                 out[fmt] = draw(self.grid(title), self.scale)
             elif fmt == "txt":
-                text = self._record().export_text(styles=False)
+                text = "".join(segment.text for segment in self.segments() if not segment.control)
                 out[fmt] = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
             elif fmt == "json":
                 out[fmt] = figure_json(screen, figure, state)

@@ -63,11 +63,6 @@ def cell_shapes(ch: str, x: float, y: float, w: float, h: float) -> tuple[Shape,
     return ()
 
 
-def cell_shape(ch: str, x: float, y: float, w: float, h: float) -> str:
-    """Path data for a box-drawing, block or braille character in the cell (x, y, w, h); "" else."""
-    return path_data(cell_shapes(ch, x, y, w, h))
-
-
 def _braille(bits: int, x: float, y: float, w: float, h: float) -> list[Shape]:
     # dots 1-2-3-7 down the left column, 4-5-6-8 down the right (Unicode's braille order)
     order = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))

@@ -122,7 +122,6 @@ def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> s
                                    f'height="{height}" shape-rendering="crispEdges"/>')
                 area[background.lower()] += float(w) * float(height)
             if text != " " * len(text):
-                text = text.replace(" ", "\xa0")  # as Rich writes it
                 used[700 if bold else 400].update(text)
                 texts.append(_place(text, float(f"{x * cell.w:g}"), baseline, cls, clip, cell, fill, shapes))
             x += n
@@ -285,9 +284,8 @@ def _place(text: str, x0: float, baseline: float, cls: str, clip: str, cell: Cel
                        f'clip-path="{clip}">{html.escape(word, quote=False)}</text>')
             word = ""
 
-    plain = text.replace("\xa0", " ")  # Rich writes spaces as no-break spaces
-    if plain.isascii() and plain.isprintable():  # most runs: words at their columns, a character a cell
-        for m in _WORD.finditer(plain):
+    if text.isascii() and text.isprintable():  # most runs: words at their columns, a character a cell
+        for m in _WORD.finditer(text):
             word, word_col = m.group(), m.start()
             flush()
         return "".join(out)
