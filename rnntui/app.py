@@ -12,8 +12,8 @@ from textual.command import CommandList, CommandPalette
 from textual.theme import Theme
 from textual.widgets import Static
 
-from rnntui import keys
-from rnntui.collector import QuietCollections
+from rnntui import keys, topics
+from rnntui.collector import QUIET, QuietCollections
 from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
 from rnntui.palette import RnnCommands
@@ -21,6 +21,8 @@ from rnntui.screens.base import TopicScreen
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, sturdy
 from rnntui.topics import IDS, NUMBERS, topic
+
+PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
 
 THEMES = {"dark": "textual-dark", "light": "textual-light", "projector": "projector"}
 
@@ -147,6 +149,17 @@ class RnnApp(QuietCollections, App):
             self.topic_screen().set_state(state)
         self.screen_change_signal.subscribe(self, lambda _screen: self.fit())
         self.fit()
+        if not (self.is_headless or self.is_web):  # served: idle sessions stay small (README)
+            self.set_timer(PRELOAD_AFTER, self.preload)
+
+    def preload(self) -> None:
+        """Once the first topic is up and nobody is typing, import the other topics in the background
+        (`topics.preload`): the first `n` in a terminal took ~250–300 ms, ~150 of them importing numpy;
+        now ~110–150 ms. It costs ~16 MB, once."""
+        if time.monotonic() - self._last_input < QUIET:
+            self.set_timer(QUIET, self.preload)
+        else:
+            topics.preload()
 
     def switch_mode(self, mode: str):
         """A topic already open, laid out at this size, comes back without Textual's 50 ms hold of all

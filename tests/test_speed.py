@@ -635,3 +635,70 @@ async def test_the_first_frame_the_terminal_gets_is_a_whole_one():
         assert not thrown
         assert sent and isinstance(sent[0], LayoutUpdate)
         assert any("╭─" in strip.text for line in sent[0].strips for strip in line)  # the panel's border is in it
+
+
+PRELOAD = """
+import sys
+from rnntui import topics
+assert not any(m.startswith("rnntui.screens.") for m in sys.modules if m != "rnntui.screens.base"), "imported already"
+thread = topics.preload()
+thread.join()
+print(" ".join(sorted(m for m in sys.modules if m.startswith("rnntui.screens.") or m == "numpy")))
+"""
+
+
+def test_preload_imports_every_topic_in_a_thread():
+    """What the app does after a second without keys: every topic's screen (and numpy) imported off
+    the event loop's thread, so a later `n` pays no import."""
+    import subprocess
+    import sys
+
+    from rnntui.topics import IDS
+
+    r = subprocess.run([sys.executable, "-c", PRELOAD], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert set(r.stdout.split()) >= {"numpy", *(f"rnntui.screens.{t}" for t in IDS)}
+
+
+def test_opening_a_topic_waits_for_a_running_preload(monkeypatch):
+    """Two threads importing modules that import each other can see half-built modules: `topic()`
+    lets a running preload finish first."""
+    import threading
+    import time
+
+    from rnntui import topics
+
+    done = []
+
+    def slow() -> None:
+        time.sleep(0.2)
+        done.append(True)
+
+    thread = threading.Thread(target=slow)
+    monkeypatch.setattr(topics, "_preloading", [thread])
+    topics.topic.cache_clear()
+    thread.start()
+    topics.topic("gradients")
+    assert done == [True]
+    thread.join()
+
+
+async def test_the_preload_waits_for_a_quiet_moment(monkeypatch):
+    """Keys came within the last half second: the preload is put off (importing numpy beside a
+    burst of keys would slow them); after a quiet half second it runs, once."""
+    import time
+
+    from rnntui import app as app_module
+
+    calls = []
+    monkeypatch.setattr(app_module.topics, "preload", lambda: calls.append(1))
+    app = RnnApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right")
+        later = []
+        monkeypatch.setattr(app, "set_timer", lambda delay, callback: later.append((delay, callback)))
+        app.preload()
+        assert calls == [] and later == [(app_module.QUIET, app.preload)]
+        app._last_input = time.monotonic() - 1.0
+        app.preload()
+        assert calls == [1] and len(later) == 1
