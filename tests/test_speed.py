@@ -702,3 +702,40 @@ async def test_the_preload_waits_for_a_quiet_moment(monkeypatch):
         app._last_input = time.monotonic() - 1.0
         app.preload()
         assert calls == [1] and len(later) == 1
+
+
+async def test_a_new_topic_is_not_restyled_on_resume_but_one_shown_again_after_a_theme_change_is(monkeypatch):
+    """Textual restyles a whole screen at each resume, twice when a topic opens (~9 ms each) though its
+    widgets were just styled as they mounted. A topic that was away while the theme changed still
+    comes back in the new theme, cell for cell as a fresh app draws it."""
+    from textual.css.stylesheet import Stylesheet
+
+    from rnntui.svg import screen_segments
+
+    def cells(app):
+        return [(s.text, str(s.style)) for s in screen_segments(app)]
+
+    walks, original = [], Stylesheet.update_nodes
+
+    def update_nodes(self, nodes, *args, **kwargs):
+        nodes = list(nodes)
+        walks.append(nodes)
+        return original(self, nodes, *args, **kwargs)
+
+    monkeypatch.setattr(Stylesheet, "update_nodes", update_nodes)
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await app.goto("gradients")
+        await pilot.pause(0.2)
+        opened = app.screen
+        assert not [nodes for nodes in walks if opened in nodes]
+        app.action_toggle_theme()
+        await pilot.pause()
+        await app.goto("recurrence")
+        await pilot.pause(0.2)
+        theme, back = app.theme, cells(app)
+    fresh = RnnApp("recurrence", theme=theme)
+    async with fresh.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.2)
+        assert cells(fresh) == back

@@ -217,12 +217,17 @@ class TopicScreen(Screen):
         self.framed = None
         self.redraw()
 
-    _resumed = False
+    _stale = False  # another screen showed since the widgets were last styled
+
+    def on_screen_suspend(self) -> None:
+        self._stale = True
 
     def on_screen_resume(self, event) -> None:
-        if not self._resumed:  # every widget was styled as it mounted, order-dependent rules included:
-            self._resumed = True  # restyling the whole screen now (Textual's default) changes nothing
-            event.refresh_styles = False
+        # Textual restyles the whole screen at every resume, twice when a topic opens (its mode's first
+        # resume and switch_mode's), ~9 ms each: every widget was styled as it mounted (order-dependent
+        # rules included) and nothing can have changed them unless another screen showed meanwhile
+        event.refresh_styles = event.refresh_styles and self._stale
+        self._stale = False
         if getattr(self, "drawn_in", language()) != language():  # switched while another topic showed
             self.retranslate()
 
