@@ -1,6 +1,7 @@
 """Issue 16: the speed-ups keep behaviour. No times are asserted here (bench/speed.py measures them)."""
 from __future__ import annotations
 
+import asyncio
 import math
 from dataclasses import replace
 
@@ -739,3 +740,20 @@ async def test_a_new_topic_is_not_restyled_on_resume_but_one_shown_again_after_a
     async with fresh.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.2)
         assert cells(fresh) == back
+
+
+async def test_a_new_topics_first_frame_does_not_wait_for_the_update_timer(monkeypatch):
+    """A screen's update timer ticks first a whole period after it starts (1/60 s): a new topic's
+    first frame is drawn as soon as nothing holds it. With the period made 10 s, it still comes."""
+    import textual.screen
+    from textual._compositor import LayoutUpdate
+
+    monkeypatch.setattr(textual.screen, "UPDATE_PERIOD", 10.0)
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        sent, original = [], app._display
+        app._display = lambda screen, update: sent.append((screen, type(update))) or original(screen, update)
+        await app.goto("gradients")
+        await asyncio.sleep(0.5)  # (Pilot's pause would draw it itself)
+        assert (app.screen, LayoutUpdate) in sent

@@ -366,3 +366,11 @@ class TopicScreen(Screen):
             self._compositor._dirty_regions.add(self.size.region)
             self._repaint_required = False  # (the batch's end asks for one: this is it, not a second)
         super()._compositor_refresh()
+
+    async def _on_idle(self, event) -> None:
+        """The screen's first frame, once nothing holds it: drawn now, not at the first tick of the
+        screen's update timer, which comes a whole period (1/60 s) after the timer starts."""
+        held = self.app._batch_count or getattr(self.app, "offscreen", False)
+        if (not self._painted and self.is_current and not held
+                and (self._layout_required or self._repaint_required or self._dirty_widgets)):
+            self._on_timer_update()
