@@ -757,3 +757,34 @@ async def test_a_new_topics_first_frame_does_not_wait_for_the_update_timer(monke
         await app.goto("gradients")
         await asyncio.sleep(0.5)  # (Pilot's pause would draw it itself)
         assert (app.screen, LayoutUpdate) in sent
+
+
+@pytest.mark.parametrize("topic_id", ["lstm", "gradients"])
+async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id):
+    """tab to a figure not shown yet: the first frame sent has every row that changes (the strip, the
+    panel's title, the prose, the view, the parameter line), not the view alone with the rest ~40 ms
+    later (Textual's update timer drew while the other widgets' changes waited in the screen's queue)."""
+    from textual import events
+    from textual._compositor import CompositorUpdate, LayoutUpdate
+
+    from rnntui.svg import screen_segments
+
+    def rows(app):
+        return "".join(s.text for s in screen_segments(app)).split("\n")
+
+    app = RnnApp(topic_id)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.2)
+        before, sent, original = rows(app), [], app._display
+
+        def display(screen, update):
+            if isinstance(update, CompositorUpdate) and not sent:
+                sent.append(set(range(30)) if isinstance(update, LayoutUpdate) else {y for y, _, _ in update.spans})
+            return original(screen, update)
+
+        app._display = display
+        app.post_message(events.Key("tab", None))
+        await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
+        changed = {y for y, (old, new) in enumerate(zip(before, rows(app))) if old != new}
+        assert app.topic_screen().index == 1 and {2, 3} <= changed
+        assert changed <= sent[0]
