@@ -759,11 +759,13 @@ async def test_a_new_topics_first_frame_does_not_wait_for_the_update_timer(monke
         assert (app.screen, LayoutUpdate) in sent
 
 
-@pytest.mark.parametrize("topic_id", ["lstm", "gradients"])
+@pytest.mark.parametrize("topic_id", ["lstm", "gradients", "attention"])
 async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id):
     """tab to a figure not shown yet: the first frame sent has every row that changes (the strip, the
     panel's title, the prose, the view, the parameter line), not the view alone with the rest ~40 ms
-    later (Textual's update timer drew while the other widgets' changes waited in the screen's queue)."""
+    later (Textual's update timer drew while the other widgets' changes waited in the screen's queue),
+    and the footer's keys when they change (attention: qkv's m, w, x give way to scaling's s), not
+    recomposed after that frame as Textual's footer does."""
     from textual import events
     from textual._compositor import CompositorUpdate, LayoutUpdate
 
@@ -787,4 +789,5 @@ async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id)
         await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
         changed = {y for y, (old, new) in enumerate(zip(before, rows(app))) if old != new}
         assert app.topic_screen().index == 1 and {2, 3} <= changed
+        assert (29 in changed) == (topic_id == "attention")  # the footer's row
         assert changed <= sent[0]

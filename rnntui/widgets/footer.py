@@ -76,3 +76,11 @@ class RnnFooter(Footer):
     def on_resize(self) -> None:
         self.call_after_refresh(self.recompose)
 
+
+    def bindings_changed(self, screen) -> None:
+        """Textual recomposes after the next refresh, so a figure whose keys differ reached the terminal
+        without them and the footer's row ~40 ms later; recomposed first (its batch holds the frame),
+        they come in the same frame."""
+        self._bindings_ready = True
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self.call_next(self.recompose)
