@@ -154,8 +154,8 @@ class RnnApp(QuietCollections, App):
 
     def preload(self) -> None:
         """Once the first topic is up and nobody is typing, import the other topics in the background
-        (`topics.preload`): the first `n` in a terminal took ~250–300 ms, ~150 of them importing numpy;
-        now ~110–150 ms. It costs ~16 MB, once."""
+        (`topics.preload`): the first `n` in a terminal took 240–300 ms, ~150 of them importing numpy.
+        It costs ~16 MB, once."""
         if time.monotonic() - self._last_input < QUIET:
             self.set_timer(QUIET, self.preload)
         else:

@@ -53,6 +53,8 @@ def preload() -> threading.Thread:
         try:
             for tid in IDS:
                 importlib.import_module(f"rnntui.screens.{tid}")
+        except Exception:  # noqa: BLE001 - opening that topic imports it again and says what is wrong
+            pass
         finally:
             _preloading.remove(thread)
 

@@ -791,3 +791,20 @@ async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id)
         assert app.topic_screen().index == 1 and {2, 3} <= changed
         assert (29 in changed) == (topic_id == "attention")  # the footer's row
         assert changed <= sent[0]
+
+
+def test_a_topic_that_fails_to_import_in_the_preload_prints_nothing_over_the_app(monkeypatch):
+    """Python prints a thread's uncaught error to stderr, over the app's screen; opening that topic
+    imports it again and reports the error where the app reports errors."""
+    import threading
+
+    from rnntui import topics
+
+    def broken(name):
+        raise ImportError(f"no {name}")
+
+    uncaught = []
+    monkeypatch.setattr(threading, "excepthook", uncaught.append)
+    monkeypatch.setattr(topics.importlib, "import_module", broken)
+    topics.preload().join()
+    assert uncaught == [] and topics._preloading == []

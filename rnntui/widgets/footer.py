@@ -76,7 +76,6 @@ class RnnFooter(Footer):
     def on_resize(self) -> None:
         self.call_after_refresh(self.recompose)
 
-
     def bindings_changed(self, screen) -> None:
         """Textual recomposes after the next refresh, so a figure whose keys differ reached the terminal
         without them and the footer's row ~40 ms later; recomposed first (its batch holds the frame),
