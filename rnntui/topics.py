@@ -44,15 +44,15 @@ def topic(topic_id: str):
 
 
 def preload() -> threading.Thread:
-    """Import every topic's screen module (numpy with them) in a thread, in lecture order, so that
-    opening a topic later costs no import: the first topic needs no numpy, and its import was ~150 ms
-    of the first `n`. Python's imports are safe across threads (a topic opened meanwhile waits for
+    """Import every topic's screen module (numpy with them) and numpy.random in a thread, in lecture
+    order, so that opening a topic later costs no import: the first topic needs no numpy, and its
+    import was ~150 ms of the first `n`. Python's imports are safe across threads (a topic opened meanwhile waits for
     its module); the thread holds the GIL for at most ~20 ms at a time. Not a daemon: a quit during
     it waits for the imports to end, never an interpreter ending under one."""
     def run() -> None:
         try:
-            for tid in IDS:
-                importlib.import_module(f"rnntui.screens.{tid}")
+            for name in (*(f"rnntui.screens.{tid}" for tid in IDS), "numpy.random"):  # (14 ms when a
+                importlib.import_module(name)  # figure first draws with it)
         except Exception:  # noqa: BLE001 - opening that topic imports it again and says what is wrong
             pass
         finally:

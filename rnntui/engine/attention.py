@@ -291,16 +291,20 @@ SCALING_SEED = 0
 LN_KEYS = math.log(SCALING_KEYS)  # 2.079: the entropy of a uniform softmax over 8 keys
 
 
+@lru_cache(maxsize=16)
 def raw_scores(d_k: int, keys: int = SCALING_KEYS, trials: int = SCALING_TRIALS,
                seed: int = SCALING_SEED) -> np.ndarray:
     """trials × keys unscaled scores q·k_j for q, k_j ~ N(0, I_{d_k}), drawn without forming q or k.
 
     Given q, the keys' scores q·k_j are independent N(0, ‖q‖²), and ‖q‖² ~ χ²(d_k); so
     q·k_j = ‖q‖·z_j with z_j ~ N(0,1) has exactly the same joint law as the dot products, at
-    keys+1 draws per trial instead of (keys+1)·d_k (fast at d_k = 1024)."""
+    keys+1 draws per trial instead of (keys+1)·d_k (fast at d_k = 1024). Drawn once (read-only):
+    the scaled and unscaled readings share the draws."""
     rng = np.random.default_rng([seed, d_k])
     q_norm = np.sqrt(rng.chisquare(d_k, trials))
-    return q_norm[:, None] * rng.standard_normal((trials, keys))
+    scores = q_norm[:, None] * rng.standard_normal((trials, keys))
+    scores.setflags(write=False)
+    return scores
 
 
 def entropy(a) -> np.ndarray:
