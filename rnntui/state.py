@@ -114,6 +114,9 @@ class FigureState:
     """Base of every figure's state. `AXIS` names the parameter that ←/→/home/end move."""
 
     AXIS: ClassVar[str] = "step"
+    # its first reading takes tens of ms and is pure numpy (no files): `topics.preload` computes the
+    # default state's in the background, so the figure's first visit does not wait for it
+    READ_AHEAD: ClassVar[bool] = False
 
     @classmethod
     def params(cls) -> tuple[Param, ...]:

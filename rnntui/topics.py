@@ -26,15 +26,15 @@ IDS: tuple[str, ...] = tuple(topic_id for _, topic_id, _ in REGISTRY)
 NUMBERS: dict[str, int] = {topic_id: n for n, topic_id, _ in REGISTRY}
 
 
-_preloading: list[threading.Thread] = []  # `preload`'s thread, while it runs
+_preloading: list[threading.Event] = []  # set once `preload`'s imports are done
 
 
 @cache
 def topic(topic_id: str):
     """The TopicScreen class of a topic (its module is imported on first use, or by `preload`, which
     this waits for: two threads importing modules that import each other could meet half-built ones)."""
-    for thread in _preloading:
-        thread.join()
+    for imported in _preloading:
+        imported.wait()
     for n, tid, name in REGISTRY:
         if tid == topic_id:
             screen = getattr(importlib.import_module(f"rnntui.screens.{tid}"), name)
@@ -44,22 +44,34 @@ def topic(topic_id: str):
 
 
 def preload() -> threading.Thread:
-    """Import every topic's screen module (numpy with them) and numpy.random in a thread, in lecture
-    order, so that opening a topic later costs no import: the first topic needs no numpy, and its
-    import was ~150 ms of the first `n`. Python's imports are safe across threads (a topic opened meanwhile waits for
-    its module); the thread holds the GIL for at most ~20 ms at a time. Not a daemon: a quit during
-    it waits for the imports to end, never an interpreter ending under one."""
+    """In a thread: import every topic's screen module (numpy with them) and numpy.random, so that
+    opening a topic later costs no import (the first topic needs no numpy; its import was ~150 ms of
+    the first `n`), then compute the slow first readings (`FigureState.READ_AHEAD`). A topic opened
+    meanwhile waits for the imports (`topic`), not for the readings. The thread holds the GIL for at
+    most ~20 ms at a time. Not a daemon: a quit during it waits for it, never an interpreter ending
+    under it."""
     def run() -> None:
+        screens = []
         try:
-            for name in (*(f"rnntui.screens.{tid}" for tid in IDS), "numpy.random"):  # (14 ms when a
-                importlib.import_module(name)  # figure first draws with it)
+            for _n, tid, name in REGISTRY:
+                screens.append(getattr(importlib.import_module(f"rnntui.screens.{tid}"), name))
+            importlib.import_module("numpy.random")  # (14 ms when a figure first draws with it)
         except Exception:  # noqa: BLE001 - opening that topic imports it again and says what is wrong
-            pass
+            return
         finally:
-            _preloading.remove(thread)
+            _preloading.remove(imported)
+            imported.set()
+        try:  # then the slow first readings (`FigureState.READ_AHEAD`), into their engines' caches
+            for screen in screens:
+                for figure in screen.FIGURES:
+                    if figure.state_type.READ_AHEAD:
+                        figure.state_type().read()
+        except Exception:  # noqa: BLE001 - drawing the figure reads it again and says what is wrong
+            pass
 
+    imported = threading.Event()
+    _preloading.append(imported)
     thread = threading.Thread(target=run, name="rnntui-preload")
-    _preloading.append(thread)
     thread.start()
     return thread
 

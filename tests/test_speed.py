@@ -645,12 +645,15 @@ assert not any(m.startswith("rnntui.screens.") for m in sys.modules if m != "rnn
 thread = topics.preload()
 thread.join()
 print(" ".join(sorted(m for m in sys.modules if m.startswith("rnntui.screens.") or m in ("numpy", "numpy.random"))))
+from rnntui.engine import attention
+from rnntui.figures import serving
+print(attention.scaling_reading.cache_info().currsize, serving._recall.cache_info().currsize)
 """
 
 
 def test_preload_imports_every_topic_in_a_thread():
     """What the app does after a second without keys: every topic's screen (and numpy) imported off
-    the event loop's thread, so a later `n` pays no import."""
+    the event loop's thread, so a later `n` pays no import, and the slowest first readings made."""
     import subprocess
     import sys
 
@@ -658,25 +661,30 @@ def test_preload_imports_every_topic_in_a_thread():
 
     r = subprocess.run([sys.executable, "-c", PRELOAD], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
-    assert set(r.stdout.split()) >= {"numpy", "numpy.random", *(f"rnntui.screens.{t}" for t in IDS)}
+    modules, read_ahead = r.stdout.splitlines()
+    assert set(modules.split()) >= {"numpy", "numpy.random", *(f"rnntui.screens.{t}" for t in IDS)}
+    # the slow first readings are in their caches: attention/scaling's 7 d_k scaled and unscaled,
+    # serving/wayback's capacity curve
+    assert read_ahead.split() == ["14", "1"]
 
 
-def test_opening_a_topic_waits_for_a_running_preload(monkeypatch):
+def test_opening_a_topic_waits_for_a_running_preloads_imports(monkeypatch):
     """Two threads importing modules that import each other can see half-built modules: `topic()`
-    lets a running preload finish first."""
+    lets a running preload's imports finish first."""
     import threading
     import time
 
     from rnntui import topics
 
-    done = []
+    done, imported = [], threading.Event()
 
     def slow() -> None:
         time.sleep(0.2)
         done.append(True)
+        imported.set()
 
     thread = threading.Thread(target=slow)
-    monkeypatch.setattr(topics, "_preloading", [thread])
+    monkeypatch.setattr(topics, "_preloading", [imported])
     topics.topic.cache_clear()
     thread.start()
     topics.topic("gradients")
