@@ -28,6 +28,33 @@ class One(App):
         yield Plot()
 
 
+def screen_cells(app) -> list:
+    """The screen as (text, style) runs, the whole frame as a fresh render draws it."""
+    from rnntui.svg import screen_segments
+
+    return [(s.text, str(s.style)) for s in screen_segments(app)]
+
+
+def screen_rows(app) -> list[str]:
+    """The screen's text, row by row."""
+    from rnntui.svg import screen_segments
+
+    return "".join(s.text for s in screen_segments(app)).split("\n")
+
+
+def spy(monkeypatch, owner, name: str, keep=lambda first: first) -> list:
+    """Each later call of `owner.name`, recorded by its first argument (as `keep` makes it)."""
+    calls, original = [], getattr(owner, name)
+
+    def wrapper(self, first, *args, **kwargs):
+        first = keep(first)
+        calls.append(first)
+        return original(self, first, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, wrapper)
+    return calls
+
+
 def count_refreshes(widget) -> list:
     calls = []
     original = widget.refresh
@@ -283,18 +310,7 @@ async def test_opening_a_topic_does_not_restyle_the_one_left_and_styles_the_new_
     rules as they mount) when a mode opens: ~40 of ~120 stylesheet applies, and a second frame."""
     from textual.css.stylesheet import Stylesheet
 
-    from rnntui.svg import screen_segments
-
-    def cells(app):
-        return [(s.text, str(s.style)) for s in screen_segments(app)]
-
-    styled, original = [], Stylesheet.apply
-
-    def apply(self, node, *args, **kwargs):
-        styled.append(node)
-        return original(self, node, *args, **kwargs)
-
-    monkeypatch.setattr(Stylesheet, "apply", apply)
+    styled = spy(monkeypatch, Stylesheet, "apply")
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -303,11 +319,11 @@ async def test_opening_a_topic_does_not_restyle_the_one_left_and_styles_the_new_
         await app.goto("gradients")
         await pilot.pause(0.2)
         assert styled and not left & set(styled)
-        opened = cells(app)
+        opened = screen_cells(app)
     fresh = RnnApp("gradients")
     async with fresh.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.2)
-        assert cells(fresh) == opened
+        assert screen_cells(fresh) == opened
 
 
 async def test_a_new_topic_is_sent_whole_once():
@@ -715,23 +731,11 @@ async def test_the_preload_waits_for_a_quiet_moment(monkeypatch):
 
 async def test_a_new_topic_is_not_restyled_on_resume_but_one_shown_again_after_a_theme_change_is(monkeypatch):
     """Textual restyles a whole screen at each resume, twice when a topic opens (~9 ms each) though its
-    widgets were just styled as they mounted. A topic that was away while the theme changed still
-    comes back in the new theme, cell for cell as a fresh app draws it."""
+    widgets were just styled as they mounted. A topic shown again is restyled, and one that was away
+    while the theme changed comes back in the new theme, cell for cell as a fresh app draws it."""
     from textual.css.stylesheet import Stylesheet
 
-    from rnntui.svg import screen_segments
-
-    def cells(app):
-        return [(s.text, str(s.style)) for s in screen_segments(app)]
-
-    walks, original = [], Stylesheet.update_nodes
-
-    def update_nodes(self, nodes, *args, **kwargs):
-        nodes = list(nodes)
-        walks.append(nodes)
-        return original(self, nodes, *args, **kwargs)
-
-    monkeypatch.setattr(Stylesheet, "update_nodes", update_nodes)
+    walks = spy(monkeypatch, Stylesheet, "update_nodes", list)  # each call's nodes
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -739,15 +743,19 @@ async def test_a_new_topic_is_not_restyled_on_resume_but_one_shown_again_after_a
         await pilot.pause(0.2)
         opened = app.screen
         assert not [nodes for nodes in walks if opened in nodes]
-        app.action_toggle_theme()
-        await pilot.pause()
+        walks.clear()
         await app.goto("recurrence")
         await pilot.pause(0.2)
-        theme, back = app.theme, cells(app)
-    fresh = RnnApp("recurrence", theme=theme)
+        assert [nodes for nodes in walks if app.screen in nodes]  # one shown again is restyled
+        app.action_toggle_theme()
+        await pilot.pause()
+        await app.goto("gradients")
+        await pilot.pause(0.2)
+        theme, back = app.theme, screen_cells(app)
+    fresh = RnnApp("gradients", theme=theme)
     async with fresh.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.2)
-        assert cells(fresh) == back
+        assert screen_cells(fresh) == back
 
 
 async def test_a_new_topics_first_frame_does_not_wait_for_the_update_timer(monkeypatch):
@@ -777,15 +785,10 @@ async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id)
     from textual import events
     from textual._compositor import CompositorUpdate, LayoutUpdate
 
-    from rnntui.svg import screen_segments
-
-    def rows(app):
-        return "".join(s.text for s in screen_segments(app)).split("\n")
-
     app = RnnApp(topic_id)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.2)
-        before, sent, original = rows(app), [], app._display
+        before, sent, original = screen_rows(app), [], app._display
 
         def display(screen, update):
             if isinstance(update, CompositorUpdate) and not sent:
@@ -795,7 +798,7 @@ async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id)
         app._display = display
         app.post_message(events.Key("tab", None))
         await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
-        changed = {y for y, (old, new) in enumerate(zip(before, rows(app))) if old != new}
+        changed = {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}
         assert app.topic_screen().index == 1 and {2, 3} <= changed
         assert (29 in changed) == (topic_id == "attention")  # the footer's row
         assert changed <= sent[0]

@@ -217,10 +217,7 @@ class TopicScreen(Screen):
         self.framed = None
         self.redraw()
 
-    _stale = False  # another screen showed since the widgets were last styled
-
-    def on_screen_suspend(self) -> None:
-        self._stale = True
+    _stale = False  # another screen showed since the widgets were last styled (on_screen_suspend)
 
     def on_screen_resume(self, event) -> None:
         # Textual restyles the whole screen at every resume, twice when a topic opens (its mode's first
@@ -339,6 +336,7 @@ class TopicScreen(Screen):
     def on_screen_suspend(self) -> None:
         self.pause()
         self.stop_labs()
+        self._stale = True
 
     def on_unmount(self) -> None:
         self.stop_labs()
