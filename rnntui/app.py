@@ -158,8 +158,11 @@ class RnnApp(QuietCollections, App):
         It costs ~16 MB, once."""
         if time.monotonic() - self._last_input < QUIET:
             self.set_timer(QUIET, self.preload)
-        else:
+            return
+        try:
             topics.preload()
+        except RuntimeError:  # no thread to spare: each topic is imported when opened, as without
+            pass
 
     def switch_mode(self, mode: str):
         """A topic already open, laid out at this size, comes back without Textual's 50 ms hold of all

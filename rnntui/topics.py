@@ -72,7 +72,12 @@ def preload() -> threading.Thread:
     imported = threading.Event()
     _preloading.append(imported)
     thread = threading.Thread(target=run, name="rnntui-preload")
-    thread.start()
+    try:
+        thread.start()
+    except RuntimeError:  # no thread to spare: nobody may wait for imports that will not come
+        _preloading.remove(imported)
+        imported.set()
+        raise
     return thread
 
 

@@ -819,3 +819,24 @@ def test_a_topic_that_fails_to_import_in_the_preload_prints_nothing_over_the_app
     monkeypatch.setattr(topics.importlib, "import_module", broken)
     topics.preload().join()
     assert uncaught == [] and topics._preloading == []
+
+
+async def test_no_thread_to_spare_leaves_the_app_running_and_topics_opening(monkeypatch):
+    """Under a thread limit the preload cannot start: the app goes on, and opening a topic does not
+    wait for imports that will never come."""
+    import threading
+
+    from rnntui import topics
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    app = RnnApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app._last_input = 0.0
+        app.preload()
+        assert topics._preloading == []
+        await app.goto("gradients")
+        await pilot.pause()
+        assert app.topic_screen().TOPIC_ID == "gradients"

@@ -376,6 +376,7 @@ class TopicScreen(Screen):
             self._update_timer.pause()
             self._deferred = True
             return
+        self._deferred = False
         super()._on_timer_update()
 
     async def _on_idle(self, event) -> None:
@@ -384,5 +385,4 @@ class TopicScreen(Screen):
         held = self.app._batch_count or getattr(self.app, "offscreen", False)
         if ((self._deferred or not self._painted) and self.is_current and not held
                 and (self._layout_required or self._repaint_required or self._dirty_widgets)):
-            self._deferred = False
             self._on_timer_update()
