@@ -156,7 +156,7 @@ class RnnApp(QuietCollections, App):
         """Once the first topic is up and nobody is typing, import the other topics in the background
         (`topics.preload`): the first `n` in a terminal took 240–300 ms, ~150 of them importing numpy.
         It costs ~16 MB, once."""
-        if time.monotonic() - self._last_input < QUIET:
+        if not self.quiet():
             self.set_timer(QUIET, self.preload)
             return
         try:

@@ -39,10 +39,13 @@ class QuietCollections:
         gc.set_threshold(self._thresholds[0], self._thresholds[1], HELD)
         self.set_interval(CHECK, self.collect_if_quiet)
 
+    def quiet(self) -> bool:
+        """No key or mouse event for QUIET seconds."""
+        return time.monotonic() - self._last_input >= QUIET
+
     def collect_if_quiet(self) -> None:
         waited = gc.get_count()[2]  # middle collections since the last full one
-        quiet = time.monotonic() - self._last_input >= QUIET
-        if waited >= MOST_DEFERRED or (waited >= DUE and quiet):
+        if waited >= MOST_DEFERRED or (waited >= DUE and self.quiet()):
             gc.collect()
 
     async def on_event(self, event: events.Event) -> None:

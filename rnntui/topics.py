@@ -29,6 +29,10 @@ NUMBERS: dict[str, int] = {topic_id: n for n, topic_id, _ in REGISTRY}
 _preloading: list[threading.Event] = []  # set once `preload`'s imports are done
 
 
+def _screen_class(topic_id: str, name: str):
+    return getattr(importlib.import_module(f"rnntui.screens.{topic_id}"), name)
+
+
 @cache
 def topic(topic_id: str):
     """The TopicScreen class of a topic (its module is imported on first use, or by `preload`, which
@@ -37,7 +41,7 @@ def topic(topic_id: str):
         imported.wait()
     for n, tid, name in REGISTRY:
         if tid == topic_id:
-            screen = getattr(importlib.import_module(f"rnntui.screens.{tid}"), name)
+            screen = _screen_class(tid, name)
             screen.NUMBER = n
             return screen
     raise BadValue(_("unknown topic {topic!r}: choose from {topics}").format(topic=topic_id, topics=", ".join(IDS)))
@@ -51,10 +55,8 @@ def preload() -> threading.Thread:
     most ~20 ms at a time. Not a daemon: a quit during it waits for it, never an interpreter ending
     under it."""
     def run() -> None:
-        screens = []
         try:
-            for _n, tid, name in REGISTRY:
-                screens.append(getattr(importlib.import_module(f"rnntui.screens.{tid}"), name))
+            screens = [_screen_class(tid, name) for _n, tid, name in REGISTRY]
             importlib.import_module("numpy.random")  # (14 ms when a figure first draws with it)
         except Exception:  # noqa: BLE001 - opening that topic imports it again and says what is wrong
             return
