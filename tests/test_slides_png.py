@@ -205,6 +205,37 @@ def test_png_frame_follows_the_theme(tmp_path, monkeypatch, theme, light):
         assert (bright > 200) if light else (bright < 60), (theme, x, y, image.getpixel((x, y)))
 
 
+def test_png_encoding_keeps_every_pixel():
+    # an odd width, every channel value, rows unlike their neighbours: a slip in stride or filter bytes
+    # scrambles them
+    width, height = 37, 7
+    rgb = bytes((x * 7 + y * 13 + c * 101) % 256 for y in range(height) for x in range(width) for c in range(3))
+    data = png.encode(Image.frombytes("RGB", (width, height), rgb))
+    Image.open(io.BytesIO(data)).verify()  # the chunks' checksums
+    back = Image.open(io.BytesIO(data))
+    assert (back.mode, back.size, back.tobytes()) == ("RGB", (width, height), rgb)
+    assert png.png_size(data) == (width, height)
+
+
+def test_exported_pngs_are_the_frames_shots(tmp_path):
+    """`rnntui export` draws its PNGs in threads while frames render: each file is its own frame, as
+    `rnntui shot` draws it alone."""
+    from rnntui import slides
+    from rnntui.render import render
+
+    by_figure = {}
+    for f in slides.key_frames():
+        by_figure.setdefault((f.screen.TOPIC_ID, f.figure.id), f)
+    frames = list(by_figure.values())[::9][:4]  # four figures of different topics
+    slides.export(frames, tmp_path, ("png",), size=(60, 20), progress=False)
+    written = sorted(tmp_path.glob("*.png"))
+    assert len(written) == len(frames)
+    for path, (frame, stem) in zip(written, slides.plan(frames)):
+        assert path.name == f"{stem}.png"
+        alone = render(frame.screen, frame.figure, frame.state, "png", size=(60, 20))
+        assert pixels(path.read_bytes()).tobytes() == pixels(alone).tobytes(), path.name
+
+
 def test_png_size_scales_with_scale(tmp_path):
     sizes = {}
     for scale in ("1", "2"):
