@@ -19,6 +19,7 @@ from rnntui.collector import QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
+from rnntui.screens.whole import WholeFrames
 from rnntui.slides import Frame
 from rnntui.terminal import end_on_hangup, sturdy
 
@@ -66,6 +67,9 @@ class PresentApp(QuietCollections, App):
             for vid, view in views.items():
                 yield view(id=vid, classes="-present")
         yield Static(id="slide-foot")
+
+    def get_default_screen(self) -> WholeFrames:
+        return WholeFrames(id="_default")  # a slide's view laid out for its size reaches the terminal in one frame
 
     def get_driver_class(self):
         return sturdy(super().get_driver_class())

@@ -804,6 +804,57 @@ async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id)
         assert changed <= sent[0]
 
 
+async def first_frame_and_last(app, key: str) -> tuple[list[str], list[str]]:
+    """The screen's rows as the terminal has them after the first frame sent once `key` is pressed,
+    and once all is drawn."""
+    from textual import events
+    from textual._compositor import CompositorUpdate
+
+    first, original = [], app._display
+
+    def display(screen, update):
+        done = original(screen, update)
+        if isinstance(update, CompositorUpdate) and not first:
+            first.append(screen_rows(app))  # what the compositor has drawn is what was sent
+        return done
+
+    app._display = display
+    app.post_message(events.Key(key, None))
+    await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
+    app._display = original
+    return first[0], screen_rows(app)
+
+
+@pytest.mark.parametrize("address,before", [("lstm/params", "gru"), ("serving/kvcache", "window")])
+async def test_a_view_laid_out_for_its_size_shows_whole_in_its_first_frame(address, before):
+    """Views that change what they draw when they are resized (the parameter bill's bars get rows,
+    serving's views turn -wide/-tall): Textual drew the frame as it laid them out, before they handled
+    their Resize, so a first visit showed a wrong picture (17 rows of lstm/params) for 10–40 ms."""
+    topic_id, figure_id = address.split("/")
+    app = RnnApp(topic_id, before)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        first, last = await first_frame_and_last(app, "tab")
+        assert app.topic_screen().figure.id == figure_id
+        assert first == last
+
+
+async def test_a_slide_shows_whole_in_its_first_frame():
+    """rnntui present: each slide's view is laid out when it is first shown; 8 of the lecture's 50
+    slides came in two or three frames, the first a wrong picture."""
+    from rnntui.deck import load
+    from rnntui.present import PresentApp
+
+    deck = load("lecture")
+    start = next(i for i, f in enumerate(deck.frames) if f.address == "lstm/params") - 1
+    app = PresentApp(deck, start=start)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        first, last = await first_frame_and_last(app, "right")
+        assert app.frame.address == "lstm/params"
+        assert first == last
+
+
 def test_a_topic_that_fails_to_import_in_the_preload_prints_nothing_over_the_app(monkeypatch):
     """Python prints a thread's uncaught error to stderr, over the app's screen; opening that topic
     imports it again and reports the error where the app reports errors."""

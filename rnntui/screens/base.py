@@ -18,6 +18,7 @@ from rnntui.figure import Figure
 from rnntui.i18n import _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
+from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.lines import TextLines
 from rnntui.widgets.prose import Prose
@@ -53,7 +54,7 @@ class FigureView(Vertical):
         so texts drawn there (wrapped in `_()`) need nothing here."""
 
 
-class TopicScreen(Screen):
+class TopicScreen(WholeFrames):
     """A topic: its figures, one focused (outlined) at a time, each with its own state."""
 
     TOPIC_ID: ClassVar[str] = ""

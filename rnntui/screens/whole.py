@@ -1,0 +1,66 @@
+"""Frames that reach the terminal whole after a layout.
+
+Textual lays a screen out and draws the frame at once, while the widgets it just resized still have
+their Resize event to handle. A view laid out for its own size (a figure's GateBars getting taller,
+a SizedView turning `-wide`) then changed what it drew and a second frame came ~10–40 ms later: the
+first visit to such a figure, or a slide, showed a wrong picture for a moment. `WholeFrames` holds
+such a frame until those widgets have handled their Resize, and draws it whole then.
+"""
+from __future__ import annotations
+
+import time
+
+from textual import events
+from textual.screen import Screen
+
+HOLD_MOST = 0.1  # seconds a frame waits for resize handlers at most: then it is drawn as it is
+
+
+class WholeFrames(Screen):
+    _resizing: set | None = None  # widgets whose Resize the held frame waits for
+    _held_since = 0.0
+    _frame_due = False  # the held frame's widgets are done: drawn at this screen's next idle
+    _hold_timer = None
+
+    def _compositor_refresh(self) -> None:
+        waiting = self._resize_queued()
+        if waiting and (self._resizing is None or time.monotonic() - self._held_since < HOLD_MOST):
+            if self._resizing is None:
+                self._held_since = time.monotonic()
+                self._hold_timer = self.set_timer(HOLD_MOST, self._release)  # (a widget gone before its Resize)
+            self._resizing = set(waiting)
+            for widget in waiting:  # runs after the Resize in the widget's queue
+                widget.call_later(self._resized, widget)
+            return
+        if self._resizing is not None:
+            self._resizing = None
+            self._hold_timer.stop()
+        super()._compositor_refresh()
+
+    def _resize_queued(self) -> list:
+        """The widgets on screen that handle Resize (Textual's Widget does not) with one still queued."""
+        return [widget for widget in self._compositor.widgets
+                if widget._message_queue.values and (hasattr(widget, "on_resize") or hasattr(widget, "_on_resize"))
+                and any(isinstance(m, events.Resize) for m in widget._message_queue.values)]
+
+    def _resized(self, widget) -> None:
+        if self._resizing is not None:
+            self._resizing.discard(widget)
+            if not self._resizing:
+                self._release()
+
+    def _release(self) -> None:
+        if self._resizing is not None:
+            self._resizing = set()  # (a hold that is over: the next refresh draws)
+            self._frame_due = True
+            self.check_idle()  # drawn when this screen has taken in what the handlers changed
+
+    def _on_idle(self, event) -> None:
+        if self._frame_due and self.is_current:
+            self._on_timer_update()
+
+    def _on_timer_update(self) -> None:
+        due, self._frame_due = self._frame_due, False
+        super()._on_timer_update()
+        if due and self._resizing == set() and self.is_current:  # released, and nothing else drew it
+            self._compositor_refresh()
