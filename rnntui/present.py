@@ -6,6 +6,7 @@ ctrl+s saves the slide as SVG · q quits.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from rich.table import Table
@@ -14,14 +15,24 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import ContentSwitcher, Static
 
-from rnntui.app import PROJECTOR, theme_name
-from rnntui.collector import QuietCollections
+from rnntui.app import PRELOAD_AFTER, PROJECTOR, theme_name
+from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.slides import Frame
 from rnntui.terminal import end_on_hangup, sturdy
+
+
+def read_all(frames: list[Frame]) -> None:
+    """Each frame's readings, computed now and kept on its (frozen) state. Not a daemon's work: a quit
+    meanwhile waits for it (~0.15 s for the lecture), never an interpreter ending under it."""
+    for frame in frames:
+        try:
+            frame.state.readings()
+        except Exception:  # noqa: BLE001 - showing the slide reads it again and says what is wrong
+            pass
 
 
 def view_id(frame: Frame) -> str:
@@ -78,6 +89,23 @@ class PresentApp(QuietCollections, App):
         end_on_hangup(self)
         self.hold_full_collections()
         self.show()
+        if not (self.is_headless or self.is_web):
+            self.set_timer(PRELOAD_AFTER, self.read_ahead)
+
+    def read_ahead(self) -> threading.Thread | None:
+        """Once the first slide is up and nobody is pressing keys, compute every slide's numbers in a
+        thread, from this slide on: serving/wayback's capacity curve was ~50 ms of its slide's key,
+        attention/scaling's readings ~30 ms."""
+        if not self.quiet():
+            self.set_timer(QUIET, self.read_ahead)
+            return None
+        frames = self.deck.frames[self.index:] + self.deck.frames[:self.index]
+        thread = threading.Thread(target=read_all, args=(frames,), name="rnntui-read-ahead")
+        try:
+            thread.start()
+        except RuntimeError:  # no thread to spare: each slide computes its numbers when shown, as before
+            return None
+        return thread
 
     def show(self) -> None:
         frame = self.frame

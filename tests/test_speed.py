@@ -855,6 +855,36 @@ async def test_a_slide_shows_whole_in_its_first_frame():
         assert first == last
 
 
+async def test_a_presentation_computes_its_slides_numbers_ahead(monkeypatch):
+    """rnntui present: once nobody presses keys, a thread computes every slide's numbers, from the
+    shown one on, so a slide's key computes nothing (serving/wayback's capacity curve was ~50 ms of
+    its key). A slide that fails to compute stops nothing and prints nothing over the slides."""
+    import threading
+
+    from rnntui.deck import load
+    from rnntui.figures.lstm import ParamsState
+    from rnntui.present import PresentApp
+
+    def broken(state):
+        raise ValueError("no numbers")
+
+    uncaught = []
+    monkeypatch.setattr(threading, "excepthook", uncaught.append)
+    monkeypatch.setattr(ParamsState, "read", broken)
+    deck = load("lecture")
+    app = PresentApp(deck, start=len(deck.frames) - 2)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.read_ahead().join()
+        unread = [f.address for f in deck.frames if "_readings" not in f.state.__dict__]
+        assert unread == ["lstm/params"] and uncaught == []
+        calls, last = [], type(deck.frames[-1].state)
+        original = last.read
+        monkeypatch.setattr(last, "read", lambda state: calls.append(state) or original(state))
+        await pilot.press("right")  # to the last slide: its numbers were computed ahead
+        assert app.index == len(deck.frames) - 1 and calls == []
+
+
 def test_a_topic_that_fails_to_import_in_the_preload_prints_nothing_over_the_app(monkeypatch):
     """Python prints a thread's uncaught error to stderr, over the app's screen; opening that topic
     imports it again and reports the error where the app reports errors."""
