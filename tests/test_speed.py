@@ -855,6 +855,48 @@ async def test_a_slide_shows_whole_in_its_first_frame():
         assert first == last
 
 
+async def test_a_frame_held_for_a_resize_is_not_drawn_into_a_batch():
+    """A frame held while a widget handles its Resize, released while the app holds its drawing in a
+    batch (Textual throws away what is drawn then), is drawn once the batch is over, not lost."""
+    from textual._compositor import CompositorUpdate
+    from textual.containers import Horizontal
+
+    from rnntui.screens.whole import WholeFrames
+
+    class Sized(Static):
+        async def on_resize(self, event) -> None:
+            await asyncio.sleep(0.05)  # a handler that takes a while
+            self.update(f"{event.size.width} wide")
+
+    class Held(WholeFrames):
+        def compose(self):
+            with Horizontal():
+                yield Sized("?", id="sized")
+                yield Static("next")
+
+    class Bare(App):
+        CSS = "#sized { width: 20; }"
+
+        def get_default_screen(self):
+            return Held(id="_default")
+
+    app = Bare()
+    async with app.run_test(size=(60, 5)) as pilot:
+        await pilot.pause(0.2)
+        drawn, original = [], app._display
+        app._display = lambda screen, update: (isinstance(update, CompositorUpdate) and drawn.append(
+            bool(app._batch_count))) or original(screen, update)
+        app.query_one("#sized").styles.width = 30
+        await asyncio.sleep(0.02)  # laid out, held for the handler
+        app._begin_batch()
+        await asyncio.sleep(0.15)  # the handler ends in the batch
+        app._end_batch()
+        app.screen.check_idle()
+        await asyncio.sleep(0.2)
+        assert True not in drawn and False in drawn
+        assert "30 wide" in "".join(screen_rows(app))
+
+
 async def test_a_presentation_computes_its_slides_numbers_ahead(monkeypatch):
     """rnntui present: once nobody presses keys, a thread computes every slide's numbers, from the
     shown one on, so a slide's key computes nothing (serving/wayback's capacity curve was ~50 ms of

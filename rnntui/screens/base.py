@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Header
 
 from rnntui import keys

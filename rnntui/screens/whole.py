@@ -28,9 +28,11 @@ class WholeFrames(Screen):
             if self._resizing is None:
                 self._held_since = time.monotonic()
                 self._hold_timer = self.set_timer(HOLD_MOST, self._release)  # (a widget gone before its Resize)
-            self._resizing = set(waiting)
-            for widget in waiting:  # runs after the Resize in the widget's queue
-                widget.call_later(self._resized, widget)
+                self._resizing = set()
+            for widget in waiting:
+                if widget not in self._resizing:  # one callback each: Textual merges only adjacent Resizes
+                    self._resizing.add(widget)
+                    widget.call_later(self._resized, widget)  # runs after the Resize in the widget's queue
             return
         if self._resizing is not None:
             self._resizing = None
@@ -56,10 +58,13 @@ class WholeFrames(Screen):
             self.check_idle()  # drawn when this screen has taken in what the handlers changed
 
     def _on_idle(self, event) -> None:
-        if self._frame_due and self.is_current:
+        if self._frame_due and self.is_current and not self.app._batch_count:
             self._on_timer_update()
 
     def _on_timer_update(self) -> None:
+        if self.app._batch_count:  # Textual draws nothing in a batch; the held frame stays due
+            super()._on_timer_update()
+            return
         due, self._frame_due = self._frame_due, False
         super()._on_timer_update()
         if due and self._resizing == set() and self.is_current:  # released, and nothing else drew it
