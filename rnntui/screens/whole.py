@@ -22,8 +22,15 @@ class WholeFrames(Screen):
     _frame_due = False  # the held frame's widgets are done: drawn at this screen's next idle
     _hold_timer = None
 
+    _laid_out = False  # a layout ran since the last frame: only a layout sends Resize events
+
+    def _refresh_layout(self, *args, **kwargs) -> None:
+        self._laid_out = True
+        super()._refresh_layout(*args, **kwargs)
+
     def _compositor_refresh(self) -> None:
-        waiting = self._resize_queued()
+        looked, self._laid_out = self._laid_out or self._resizing is not None, False
+        waiting = self._resize_queued() if looked else []
         if waiting and (self._resizing is None or time.monotonic() - self._held_since < HOLD_MOST):
             if self._resizing is None:
                 self._held_since = time.monotonic()
