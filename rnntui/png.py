@@ -134,25 +134,20 @@ _FREETYPE = threading.Lock()
 def _glyph(ch: str, bold: bool, size: float, cell_w: float = 0.0):
     """(mask, dx, dy): the glyph's coverage, and where its top left sits from the pen (x, baseline).
     A CJK font's glyph is centred on its cells (`cell_w` wide each); its bold is a stroke."""
-    with _FREETYPE:
-        return _render_glyph(ch, bold, size, cell_w)
-
-
-def _render_glyph(ch: str, bold: bool, size: float, cell_w: float):
     from PIL import Image, ImageDraw
 
     face = font_for(ch) or REGULAR  # no font has it: DejaVu's .notdef (draw() refuses such a grid first)
-    font = _font(bold, size, face if face.cjk else None)
     stroke = max(1, round(size / 28)) if bold and face.cjk else 0
-    left, top, right, bottom = font.getbbox(ch, anchor="ls", stroke_width=stroke)
-    if right <= left or bottom <= top:
-        return None
-    mask = Image.new("L", (right - left, bottom - top), 0)
-    ImageDraw.Draw(mask).text((-left, -top), ch, fill=255, font=font, anchor="ls", stroke_width=stroke,
-                              stroke_fill=255)
-    shift = 0
-    if face.cjk and cell_w:
-        shift = round((get_character_cell_size(ch) * cell_w - font.getlength(ch)) / 2)
+    with _FREETYPE:
+        font = _font(bold, size, face if face.cjk else None)
+        left, top, right, bottom = font.getbbox(ch, anchor="ls", stroke_width=stroke)
+        if right <= left or bottom <= top:
+            return None
+        mask = Image.new("L", (right - left, bottom - top), 0)
+        ImageDraw.Draw(mask).text((-left, -top), ch, fill=255, font=font, anchor="ls", stroke_width=stroke,
+                                  stroke_fill=255)
+        width = font.getlength(ch) if face.cjk and cell_w else 0.0
+    shift = round((get_character_cell_size(ch) * cell_w - width) / 2) if face.cjk and cell_w else 0
     return mask, left + shift, top
 
 

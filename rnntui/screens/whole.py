@@ -17,11 +17,11 @@ HOLD_MOST = 0.1  # seconds a frame waits for resize handlers at most: then it is
 
 
 class WholeFrames(Screen):
-    _resizing: set | None = None  # widgets whose Resize the held frame waits for
+    # widgets whose Resize the held frame waits for; empty once they are done (the frame is due, drawn at
+    # this screen's next idle); None: no frame held
+    _resizing: set | None = None
     _held_since = 0.0
-    _frame_due = False  # the held frame's widgets are done: drawn at this screen's next idle
     _hold_timer = None
-
     _laid_out = False  # a layout ran since the last frame: only a layout sends Resize events
 
     def _refresh_layout(self, *args, **kwargs) -> None:
@@ -60,19 +60,18 @@ class WholeFrames(Screen):
 
     def _release(self) -> None:
         if self._resizing is not None:
-            self._resizing = set()  # (a hold that is over: the next refresh draws)
-            self._frame_due = True
+            self._resizing = set()  # the frame is due
             self.check_idle()  # drawn when this screen has taken in what the handlers changed
 
+    def _due(self) -> bool:
+        """A held frame whose widgets are done, to draw now (Textual draws nothing in a batch: it waits)."""
+        return self._resizing == set() and self.is_current and not self.app._batch_count
+
     def _on_idle(self, event) -> None:
-        if self._frame_due and self.is_current and not self.app._batch_count:
+        if self._due():
             self._on_timer_update()
 
     def _on_timer_update(self) -> None:
-        if self.app._batch_count:  # Textual draws nothing in a batch; the held frame stays due
-            super()._on_timer_update()
-            return
-        due, self._frame_due = self._frame_due, False
         super()._on_timer_update()
-        if due and self._resizing == set() and self.is_current:  # released, and nothing else drew it
+        if self._due():  # nothing else drew it
             self._compositor_refresh()
