@@ -17,7 +17,7 @@ from rnntui.figures.attention import (BlockState, HeadsState, MasksState, Positi
                                       SummaryState, A_STAGE)
 from rnntui.render import render
 from rnntui.topics import IDS, build_state, find, topic
-from rnntui.widgets.matrix import MatrixSpec, matrices_text, matrix_lines, matrix_text
+from rnntui.widgets.matrix import MatrixSpec, index_labels, matrices_text, matrix_lines, matrix_text, natural_width
 
 import one_app
 
@@ -177,6 +177,28 @@ def test_matrix_too_wide_cuts_columns():
     spec = MatrixSpec(tuple(tuple(float(j) for j in range(64)) for _ in range(3)), "X", ("a", "b", "c"))
     lines = matrices_text([spec], 40).plain.splitlines()
     assert max(cell_len(l) for l in lines) <= 40 and "…" in lines[1] and "of 64 columns" in lines[0]
+
+
+def test_a_matrix_is_measured_as_wide_as_it_draws():
+    """The layout measures matrices without drawing them (natural_width): the measure must be the drawn
+    width, or a matrix that fits would be cut (or one too wide drawn past the edge)."""
+    wide = tuple(tuple(0.01 * j - 0.3 for j in range(64)) for _ in range(5))
+    specs = [MatrixSpec(((1.0, float("-inf")), (float("nan"), 0.25)), "S", ("那只", "猫"), ("那只", "x"), current=True),
+             MatrixSpec(((1.0,),), "a title longer than the matrix", ("r",)),
+             MatrixSpec(((1.0,),), "a current title longer than it", ("r",), current=True),
+             MatrixSpec((("token", None, 2.5), ("猫", -1e-7, None)), "", (), ("词", "", "long label")),
+             MatrixSpec(wide, "X tokens", tuple("abcde"), index_labels(64), row=2),
+             MatrixSpec(wide, "X", tuple("abcde"), digits=1)]
+    for spec in specs:
+        for digits in (3, 2):
+            drawn = max(line.cell_len for line in matrix_lines(spec, None, digits))
+            assert natural_width(spec, digits) == drawn, (spec.title, digits)
+    x = specs[4]
+    three, two = natural_width(x, 3), natural_width(x, 2)
+    assert "0.330" in matrices_text([x], three).plain  # just fits at 3 decimals: every column
+    assert "0.330" not in matrices_text([x], three - 1).plain  # one cell less: 2 decimals
+    assert "…" not in matrices_text([x], two).plain and "0.33" in matrices_text([x], two).plain
+    assert "…" in matrices_text([x], two - 1).plain.splitlines()[1]  # one cell less again: columns cut
 
 
 # -- scaling ---------------------------------------------------------------------------------------

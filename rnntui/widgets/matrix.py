@@ -89,7 +89,29 @@ def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int) -> tuple[Tex
     return tuple(_draw_matrix(spec, width, digits))
 
 
-def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int) -> list[Text]:
+def natural_width(spec: MatrixSpec, digits: int = 2) -> int:
+    """The cells `matrix_lines(spec, None, digits)` is wide, without drawing it (a matrix too wide for
+    its room was drawn whole at two precisions only to be measured: ~1 ms each for a 5×64 matrix)."""
+    try:
+        return _natural_width(spec, digits)
+    except TypeError:  # unhashable values (arrays)
+        return _measure(spec, digits)
+
+
+@lru_cache(maxsize=512)
+def _natural_width(spec: MatrixSpec, digits: int) -> int:
+    return _measure(spec, digits)
+
+
+def _measure(spec: MatrixSpec, digits: int) -> int:
+    _rows, n_cols, _texts, _words, _cols, cw, _labels, lw = _cells(spec, digits)
+    total = 2 + lw + n_cols * (cw + 1)
+    return max(total, cell_len(spec.title) + (2 if spec.current else 1)) if spec.title else total
+
+
+def _cells(spec: MatrixSpec, digits: int) -> tuple:
+    """The entries as text and what their widths need: (rows, columns, texts, columns of words,
+    column labels, column width, row labels, label width)."""
     digits = spec.digits if spec.digits is not None else digits
     rows = [list(r) for r in spec.values]
     n_cols = max((len(r) for r in rows), default=0)
@@ -99,6 +121,11 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int) -> list[Text]
     cw = max([cell_len(t) for r in texts for t in r] + [cell_len(c) for c in cols] + [1])
     labels = [spec.rows[i] if i < len(spec.rows) else "" for i in range(len(rows))]
     lw = max([cell_len(l) for l in labels] + [0])
+    return rows, n_cols, texts, words, cols, cw, labels, lw
+
+
+def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int) -> list[Text]:
+    rows, n_cols, texts, words, cols, cw, labels, lw = _cells(spec, digits)
     margin = 2 + lw  # "▸" + label + " "
     shown = n_cols
     if width is not None and margin + n_cols * (cw + 1) > width:
@@ -220,18 +247,17 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     measure = _Widths()
 
     def lines_of(i: int, w: int | None, digits: int, spaced: bool = False) -> list[Text]:
+        if w is not None and natural_width(specs[i], digits) <= w:
+            w = None  # it fits at its natural width: the same lines
         key = (i, w, digits, spaced)
         if key not in drawn:
-            if w is not None and measure(lines_of(i, None, digits)) <= w:
-                w = None  # it fits at its natural width: the same lines
             drawn[key] = matrix_lines(specs[i], w, digits, spaced)
         return drawn[key]
 
     index = {id(s): i for i, s in enumerate(specs)}
     for subset in candidates:
         for digits, spaced in ((3, True), (3, False), (2, False)):
-            blocks = [lines_of(index[id(s)], None, digits) for s in subset]
-            if any(measure(b) > width for b in blocks) and not all(s.shrink for s in subset):
+            if any(natural_width(s, digits) > width for s in subset) and not all(s.shrink for s in subset):
                 continue
             blocks = [lines_of(index[id(s)], width, digits, spaced) for s in subset]
             bands = _bands(blocks, width, gap, measure)
