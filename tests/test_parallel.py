@@ -201,6 +201,21 @@ def test_capacity_shot_reads_the_share(tmp_path):
     assert "2.00 each" in out.read_text()
 
 
+def test_the_share_bar_gives_each_token_its_share():
+    from rnntui.widgets.sharebar import share_lines
+
+    def plain(line):
+        return line.plain if hasattr(line, "plain") else "".join(words for words, _style in line)
+
+    lines = [plain(line) for line in share_lines(512, 4, 40, rows=3)]
+    assert len(lines) == 2 + 3 + 2  # labels, ruler, the bar's rows, scale, caption
+    assert lines[0].split() == ["x0", "x1", "x2", "x3"] and lines[1] == ("┼" + "─" * 9) * 4  # a tick at each start
+    assert lines[2] == lines[3] == lines[4] == "█" * 10 + "▒" * 10 + "░" * 10 + "▒" * 10  # 40/4 columns each
+    assert lines[5].startswith("0") and lines[5].endswith("512") and len(lines[5]) == 40
+    thin = [plain(line) for line in share_lines(512, 1024, 40)]  # a share 40/1024 of a column wide
+    assert thin[2][0] == "▏" and set(thin[2][1:]) <= {"░", "▒"} and "texture" in thin[0]
+
+
 # -- the timing lab --------------------------------------------------------------------------
 def test_flop_counts_follow_matrix_shapes_and_ratio_is_d_over_T():
     def matmul(m, k, n):  # (m×k)·(k×n): m·n dot products of length k, a multiply and an add each

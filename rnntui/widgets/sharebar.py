@@ -66,5 +66,5 @@ class ShareBar(Lines):
             self.spec = spec
             self.changed()
 
-    def lines(self, width: int, height: int) -> list[Text]:
+    def lines(self, width: int, height: int) -> list:
         return share_lines(*self.spec, width, self.rows)
