@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import math
 import statistics
 import time
 
@@ -30,19 +31,20 @@ async def walk(deck_name: str, size: tuple[int, int], passes: int, pause: float)
 
     deck = decks.load(deck_name)
     full = [0]
-    gc.collect()
-    gc.freeze()  # as `rnntui` does before the app starts
     counting = [False]
 
     def count(phase, info):
         if phase == "start" and info["generation"] == 2 and counting[0]:
             full[0] += 1
 
-    gc.callbacks.append(count)
-    PresentApp.is_headless = property(lambda self: False)  # the collector on, as in a terminal
-    app = PresentApp(deck)
     times: list[list[float]] = [[] for _ in range(passes)]
+    gc.collect()
+    gc.freeze()  # as `rnntui` does before the app starts
+    gc.callbacks.append(count)
+    # the collector on, as in a terminal (its read-ahead timer too: a second pass over cached numbers)
+    PresentApp.is_headless = property(lambda self: False)
     try:
+        app = PresentApp(deck)
         async with app.run_test(size=size) as pilot:
             clock = FrameClock(app)
             thread = app.read_ahead()
@@ -82,13 +84,18 @@ def main() -> None:
     times, full, frames = asyncio.run(walk(args.deck, parse_size(args.size), max(args.passes, 1),
                                           args.pause))
     print(f"{args.deck}: {len(frames)} slides at {args.size}, key → whole frame (ms)")
+    if len(frames) < 2:
+        print("  one slide: no slide change to time")
+        return
     for k, row in enumerate(times):
-        ms = sorted(t * 1e3 for t in row)
-        print(f"  pass {k + 1} ({'first visits' if k == 0 else 'again'}): median {statistics.median(ms):.0f}, "
-              f"90% {ms[int(0.9 * (len(ms) - 1))]:.0f}, slowest {ms[-1]:.0f}")
+        ms = sorted(t * 1e3 for t in row if not math.isnan(t))
+        missed = len(row) - len(ms)
+        print(f"  pass {k + 1} ({'first visits' if k == 0 else 'again'}): "
+              + (f"median {statistics.median(ms):.0f}, 90% {ms[int(0.9 * (len(ms) - 1))]:.0f}, slowest {ms[-1]:.0f}"
+                 if ms else "no frame") + (f"; {missed} slides drew no frame within 2 s" if missed else ""))
     first = times[0]
     print("  slowest on the first pass:")
-    for i in sorted(range(len(first)), key=lambda i: -first[i])[:6]:
+    for i in sorted(range(len(first)), key=lambda i: (math.isnan(first[i]), -first[i]))[:6]:
         f = frames[i + 1]
         print(f"    slide {i + 2:>2} {f.screen.TOPIC_ID}/{f.figure.id:<12} "
               + "  ".join(f"{row[i] * 1e3:5.0f}" for row in times))

@@ -188,7 +188,8 @@ def test_a_matrix_is_measured_as_wide_as_it_draws():
              MatrixSpec(((1.0,),), "a current title longer than it", ("r",), current=True),
              MatrixSpec((("token", None, 2.5), ("猫", -1e-7, None)), "", (), ("词", "", "long label")),
              MatrixSpec(wide, "X tokens", tuple("abcde"), index_labels(64), row=2),
-             MatrixSpec(wide, "X", tuple("abcde"), digits=1)]
+             MatrixSpec(wide, "X", tuple("abcde"), digits=1),
+             MatrixSpec(((0.123,),), "abcdefghijkl\u200d", current=True)]  # a joiner: Rich measures the pair
     for spec in specs:
         for digits in (3, 2):
             drawn = max(line.cell_len for line in matrix_lines(spec, None, digits))

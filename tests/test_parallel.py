@@ -202,7 +202,8 @@ def test_capacity_shot_reads_the_share(tmp_path):
 
 
 def test_the_share_bar_gives_each_token_its_share():
-    from rnntui.widgets.sharebar import share_lines
+    from rnntui.widgets.sharebar import EVEN, ODD, share_lines
+    from rnntui.widgets.tints import HIGHLIGHT
 
     def plain(line):
         return line.plain if hasattr(line, "plain") else "".join(words for words, _style in line)
@@ -212,6 +213,8 @@ def test_the_share_bar_gives_each_token_its_share():
     assert lines[0].split() == ["x0", "x1", "x2", "x3"] and lines[1] == ("┼" + "─" * 9) * 4  # a tick at each start
     assert lines[2] == lines[3] == lines[4] == "█" * 10 + "▒" * 10 + "░" * 10 + "▒" * 10  # 40/4 columns each
     assert lines[5].startswith("0") and lines[5].endswith("512") and len(lines[5]) == 40
+    bar = share_lines(512, 4, 40)[2]  # the colours too: the first share highlighted, the others alternating
+    assert [(len(words), style) for words, style in bar] == [(10, HIGHLIGHT), (10, ODD), (10, EVEN), (10, ODD)]
     thin = [plain(line) for line in share_lines(512, 1024, 40)]  # a share 40/1024 of a column wide
     assert thin[2][0] == "▏" and set(thin[2][1:]) <= {"░", "▒"} and "texture" in thin[0]
 

@@ -106,7 +106,9 @@ def _natural_width(spec: MatrixSpec, digits: int) -> int:
 def _measure(spec: MatrixSpec, digits: int) -> int:
     _rows, n_cols, _texts, _words, _cols, cw, _labels, lw = _cells(spec, digits)
     total = 2 + lw + n_cols * (cw + 1)
-    return max(total, cell_len(spec.title) + (2 if spec.current else 1)) if spec.title else total
+    if not spec.title:
+        return total
+    return max(total, cell_len(f"▸{spec.title}◂" if spec.current else f" {spec.title}"))  # as drawn
 
 
 def _cells(spec: MatrixSpec, digits: int) -> tuple:
