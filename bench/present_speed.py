@@ -18,14 +18,11 @@ import asyncio
 import gc
 import math
 import statistics
-import time
 
 from bench.speed import FrameClock
 
 
 async def walk(deck_name: str, size: tuple[int, int], passes: int, pause: float) -> tuple[list[list[float]], int, list]:
-    from textual import events
-
     from rnntui import deck as decks
     from rnntui.present import PresentApp
 
@@ -53,18 +50,11 @@ async def walk(deck_name: str, size: tuple[int, int], passes: int, pause: float)
             for k in range(passes):
                 await pilot.press("home")
                 for _ in deck.frames[1:]:
-                    await pilot.pause()
-                    await asyncio.sleep(pause)
-                    clock.stamps.clear()
+                    await asyncio.sleep(pause)  # a presenter talks (FrameClock.press then waits for idle)
                     counting[0] = True
-                    t0 = time.perf_counter()
-                    app.post_message(events.Key("space", None))
-                    while time.perf_counter() - t0 < 2.0:
-                        await asyncio.sleep(0.002)
-                        if clock.stamps and time.perf_counter() - clock.stamps[-1] > 0.05:
-                            break
+                    dt, _bytes = await clock.press(pilot, "space", quiet=0.05)
                     counting[0] = False
-                    times[k].append(clock.stamps[-1] - t0 if clock.stamps else float("nan"))
+                    times[k].append(float("nan") if dt is None else dt)
     finally:
         del PresentApp.is_headless
         gc.callbacks.remove(count)

@@ -136,11 +136,11 @@ class FrameClock:
 
         app._display = display
 
-    async def press(self, pilot, key: str) -> tuple[float | None, int]:
+    async def press(self, pilot, key: str, quiet: float = 0.03) -> tuple[float | None, int]:
         """Post one key when the app is idle and has not drawn for a frame period (a person's keys
         come no faster; sooner, Textual's 60 fps cap holds the frame back a random part of a period),
         then wait without posting anything (Pilot's pause sends a callback to every widget, which
-        would run inside the measured time) until 30 ms pass with no new frame."""
+        would run inside the measured time) until `quiet` seconds pass with no new frame."""
         from textual import events
 
         await pilot.pause()
@@ -151,7 +151,7 @@ class FrameClock:
         self.app.post_message(events.Key(key, None))
         while time.perf_counter() - t0 < 2.0:
             await asyncio.sleep(0.002)
-            if self.stamps and time.perf_counter() - self.stamps[-1] > 0.03:
+            if self.stamps and time.perf_counter() - self.stamps[-1] > quiet:
                 break
         if not self.stamps:
             return None, 0

@@ -146,8 +146,7 @@ def _glyph(ch: str, bold: bool, size: float, cell_w: float = 0.0):
         mask = Image.new("L", (right - left, bottom - top), 0)
         ImageDraw.Draw(mask).text((-left, -top), ch, fill=255, font=font, anchor="ls", stroke_width=stroke,
                                   stroke_fill=255)
-        width = font.getlength(ch) if face.cjk and cell_w else 0.0
-    shift = round((get_character_cell_size(ch) * cell_w - width) / 2) if face.cjk and cell_w else 0
+        shift = round((get_character_cell_size(ch) * cell_w - font.getlength(ch)) / 2) if face.cjk and cell_w else 0
     return mask, left + shift, top
 
 

@@ -92,18 +92,6 @@ def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int) -> tuple[Tex
 def natural_width(spec: MatrixSpec, digits: int = 2) -> int:
     """The cells `matrix_lines(spec, None, digits)` is wide, without drawing it (a matrix too wide for
     its room was drawn whole at two precisions only to be measured: ~1 ms each for a 5×64 matrix)."""
-    try:
-        return _natural_width(spec, digits)
-    except TypeError:  # unhashable values (arrays)
-        return _measure(spec, digits)
-
-
-@lru_cache(maxsize=512)
-def _natural_width(spec: MatrixSpec, digits: int) -> int:
-    return _measure(spec, digits)
-
-
-def _measure(spec: MatrixSpec, digits: int) -> int:
     _rows, n_cols, _texts, _words, _cols, cw, _labels, lw = _cells(spec, digits)
     total = 2 + lw + n_cols * (cw + 1)
     if not spec.title:
@@ -113,7 +101,20 @@ def _measure(spec: MatrixSpec, digits: int) -> int:
 
 def _cells(spec: MatrixSpec, digits: int) -> tuple:
     """The entries as text and what their widths need: (rows, columns, texts, columns of words,
-    column labels, column width, row labels, label width)."""
+    column labels, column width, row labels, label width), worked out once for measuring and drawing
+    (read only: the lists are shared)."""
+    try:
+        return _cached_cells(spec, digits)
+    except TypeError:  # unhashable values (arrays)
+        return _entries(spec, digits)
+
+
+@lru_cache(maxsize=512)
+def _cached_cells(spec: MatrixSpec, digits: int) -> tuple:
+    return _entries(spec, digits)
+
+
+def _entries(spec: MatrixSpec, digits: int) -> tuple:
     digits = spec.digits if spec.digits is not None else digits
     rows = [list(r) for r in spec.values]
     n_cols = max((len(r) for r in rows), default=0)
