@@ -128,7 +128,7 @@ def test_a_mark_moves_inwards_instead_of_covering_a_line_label():
 def test_a_cursor_spliced_into_the_kept_scene_draws_what_drawing_it_into_the_canvas_draws(monkeypatch):
     """A key that moves the cursor splices it into the scene's rows; drawn the other way (into a copy
     of the canvas, resolved again: the path kept for wide characters) every cell must come out the
-    same, over lines, labels, marks, coinciding series, scatter points and gaps."""
+    same, over lines, labels, marks (a point on a mark too), coinciding series, scatter points and gaps."""
     import random
 
     from rnntui.widgets import plot
@@ -147,7 +147,10 @@ def test_a_cursor_spliced_into_the_kept_scene_draws_what_drawing_it_into_the_can
         lines = tuple(Line(rng.uniform(-1, n), rng.choice(["", "cut", "level"]), RED, vertical=rng.random() < 0.5,
                            dashed=rng.random() < 0.3) for _k in range(rng.randint(0, 2)))
         marks = ((float(rng.randint(0, n - 1)), rng.uniform(-1, 2), "×"),) if rng.random() < 0.3 else ()
-        specs.append((PlotSpec(series, lines, float(rng.randint(0, n - 1)), log_y=rng.random() < 0.2, marks=marks,
+        cursor = rng.randint(0, n - 1)
+        if rng.random() < 0.3:  # a mark on the cursor's point (attention/scaling's ● on its curve)
+            marks += ((float(cursor), ys[0][cursor], rng.choice(["●", "here"])),)
+        specs.append((PlotSpec(series, lines, float(cursor), log_y=rng.random() < 0.2, marks=marks,
                                legend=rng.choice(["below", "inside"])), rng.randint(20, 100), rng.randint(8, 30)))
 
     def cells(rows):

@@ -703,8 +703,9 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     line = _style(None, dim=True)  # the cursor's line
     if cursor_col is None:
         canvas = runs
-    elif all((r, cursor_col) not in cv.over and cell_len(char) == 1 for r, (char, _) in points.items()) \
-            and narrow.all():  # the cursor spliced into the scene's rows, which are shared
+    elif all(cell_len(char) == 1 for char, _ in points.values()) and narrow.all():
+        # the cursor spliced into the scene's rows, which are shared (no wide character anywhere, so a
+        # point written over a label or mark just replaces its cell, as `put` would)
         canvas = [_splice(row, cursor_col, points[r]) if r in points else
                   _splice(row, cursor_col, ("┼" if r in hline_rows else "│", line)) if shows[r, cursor_col] else row
                   for r, row in enumerate(runs)]
