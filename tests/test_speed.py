@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
 import pytest
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.app import App
 from textual.geometry import Region
+from textual.strip import Strip
 
 from rnntui.app import RnnApp
 from rnntui.render import Session
@@ -471,6 +475,115 @@ async def test_a_picture_line_keeps_its_own_style_and_repaints_only_changed_rows
         assert regions == [(Region(0, 1, 30, 1),)]
         await pilot.pause()
         assert picture.render_line(1).text.startswith("row 1") and picture.render_line(2).text.startswith("row two")
+
+
+async def test_a_changed_number_repaints_its_own_cells():
+    """A readout whose number changes repaints the number's cells, not the row: over SSH every frame's
+    bytes count. Equal runs at either end of the row are left out, whole characters only (a wide 猫
+    before or after the change stays out, and a change next to it never cuts it in half)."""
+    from rnntui.widgets.lines import Lines, changed_span
+
+    class Row(Lines):
+        value = "0.310"
+
+        def lines(self, width, height):
+            return [[("h_t = ", None), (self.value, "bold"), (" 猫", None)], [("still", None)]]
+
+    class R(App):
+        def compose(self):
+            yield Row()
+
+    app = R()
+    async with app.run_test(size=(30, 4)) as pilot:
+        row = app.query_one(Row)
+        await pilot.pause()
+        regions = []
+        original = row.refresh
+        row.refresh = lambda *r, **k: (regions.append(r), original(*r, **k))[1]
+        row.value = "0.841"
+        row.changed()
+        assert regions == [(Region(6, 0, 5, 1),)]  # "h_t = " is 6 cells; the number 5
+        await pilot.pause()
+        assert row.render_line(0).text.startswith("h_t = 0.841 猫")
+    bold = Style(bold=True)
+    old = Strip([Segment("a "), Segment("猫", bold), Segment("x  ")])
+    assert changed_span(old, Strip([Segment("a "), Segment("猫", bold), Segment("y  ")]), 7) == (4, 7)
+    assert changed_span(old, Strip([Segment("a "), Segment("狗", bold), Segment("x  ")]), 7) == (2, 4)
+    assert changed_span(old, old, 7)[0] == changed_span(old, old, 7)[1]  # nothing to repaint
+
+
+class Terminal:
+    """What a terminal shows once it has been sent the app's bytes: each cell's character and the
+    colours and attributes (SGR codes) it was written with. Textual moves the cursor (CSI row;col H)
+    and writes each run as SGR, text, reset."""
+
+    CODES = re.compile(r"\x1b\](?:[^\x07\x1b]|\x1b(?!\\))*(?:\x07|\x1b\\)|\x1b\[([0-9;?]*)([A-Za-z])")
+
+    def __init__(self, width: int, height: int):
+        self.cells = [[(" ", "")] * width for _ in range(height)]
+        self.x = self.y = 0
+        self.sgr = ""
+
+    def feed(self, data: str) -> None:
+        at = 0
+        for code in self.CODES.finditer(data):
+            self.write(data[at:code.start()])
+            at = code.end()
+            params, command = code.groups()
+            if command == "H":
+                row, col = (params or "1;1").split(";")
+                self.y, self.x = int(row) - 1, int(col) - 1
+            elif command == "m":
+                self.sgr = "" if params in ("", "0") else params
+        self.write(data[at:])
+
+    def write(self, text: str) -> None:
+        from rich.cells import cell_len
+
+        for char in text:
+            if char == "\n":
+                self.y, self.x = self.y + 1, 0
+                continue
+            width = cell_len(char)
+            if width == 0:
+                continue
+            self.cells[self.y][self.x] = (char, self.sgr)
+            if width == 2:
+                self.cells[self.y][self.x + 1] = ("", self.sgr)
+            self.x += width
+
+
+@pytest.mark.parametrize("address", ["recurrence/track", "attention/positions", "gradients/factors",
+                                     "lstm/params", "seq2seq/matrix", "attention/scaling"])
+async def test_the_terminal_shows_what_a_fresh_frame_draws_after_keys(address):
+    """Frames after the first repaint only the cells that changed. Replaying every byte the app sent
+    into a terminal, the terminal must end up showing, cell for cell and colour for colour, what a
+    full frame of the same screen draws: no cell left stale by a repaint cut too short."""
+    from rich.console import Console
+    from textual._compositor import CompositorUpdate
+
+    topic_id, figure_id = address.split("/")
+    app = RnnApp(topic_id, figure_id)
+    console = Console(color_system="truecolor", force_terminal=True, width=100, height=30)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        shown = Terminal(100, 30)
+        shown.feed(app.screen._compositor.render_full_update().render_segments(console))
+        original = app._display
+
+        def display(screen, update):
+            if isinstance(update, CompositorUpdate):
+                shown.feed(update.render_segments(console))
+            return original(screen, update)
+
+        app._display = display
+        for key in ("right", "right", "up", "+", "left", "right", "-", "down", "right", "tab", "right", "shift+tab"):
+            await pilot.press(key)
+            await pilot.pause()
+            fresh = Terminal(100, 30)
+            fresh.feed(app.screen._compositor.render_full_update().render_segments(console))
+            assert fresh.cells != Terminal(100, 30).cells
+            assert shown.cells == fresh.cells, key
 
 
 def test_wrap_gives_the_lines_rich_wraps():

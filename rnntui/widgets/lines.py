@@ -128,6 +128,21 @@ def runs_text(lines, **text_args) -> Text:
     return out
 
 
+def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int]:
+    """The cells [x1, x2) of a row where two strips `width` cells wide differ: the runs both begin
+    and end with are left out, so the span starts and ends between whole characters of both."""
+    a, b = old._segments, new._segments
+    start, x1, most = 0, 0, min(len(a), len(b))
+    while start < most and a[start] == b[start]:
+        x1 += cell_len(a[start].text)
+        start += 1
+    end_a, end_b, x2 = len(a), len(b), width
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a, end_b = end_a - 1, end_b - 1
+        x2 -= cell_len(a[end_a].text)
+    return x1, max(x1, x2)
+
+
 class Lines(Widget):
     _strips: tuple | None = None  # ((width, height, base), strips, each line's content key)
     _base: Style | None = None  # the widget's style, looked up once per render (not once per line)
@@ -138,8 +153,9 @@ class Lines(Widget):
 
     def changed(self) -> None:
         """What the widget draws changed: draw it again at the next refresh. The new lines are drawn
-        now and only the rows that differ from the shown ones are repainted (a cursor moving in a
-        matrix repaints two rows, not the screen under the widget)."""
+        now and only the cells that differ from the shown ones are repainted: a cursor moving in a
+        matrix repaints two rows, not the screen under the widget, and of a row only the runs from
+        its first changed one to its last (a readout's number, not the words around it)."""
         old, self._strips = self._strips, None
         width, height = self.size
         if old is None or old[0][:2] != (width, height) or not (width and height):
@@ -147,14 +163,23 @@ class Lines(Widget):
             return
         shown = {key: strip for key, strip in zip(old[2], old[1]) if key is not None}
         self._strips = new = self._draw(width, height, old[0][2], shown)
-        rows = [y for y in range(height) if y >= len(new[2]) or y >= len(old[2])
-                or new[2][y] is None or new[2][y] != old[2][y]]
-        regions, start = [], None
-        for y, next_y in zip(rows, rows[1:] + [None]):  # neighbouring rows as one region
-            start = y if start is None else start
-            if next_y != y + 1:
-                regions.append(Region(0, start, width, y - start + 1))
-                start = None
+        spans = []
+        for y in range(height):
+            if y >= len(new[2]) and y >= len(old[2]):
+                continue  # blank before and after
+            if y >= len(new[2]) or y >= len(old[2]):
+                spans.append((y, 0, width))
+            elif new[2][y] is None or new[2][y] != old[2][y]:
+                x1, x2 = changed_span(old[1][y], new[1][y], width)
+                if x1 < x2:
+                    spans.append((y, x1, x2))
+        regions = []
+        for y, x1, x2 in spans:  # neighbouring rows with the same span as one region
+            last = regions[-1] if regions else None
+            if last and last.bottom == y and (last.x, last.right) == (x1, x2):
+                regions[-1] = Region(x1, last.y, x2 - x1, last.height + 1)
+            else:
+                regions.append(Region(x1, y, x2 - x1, 1))
         if regions:
             self.refresh(*regions)
 
