@@ -130,16 +130,18 @@ def runs_text(lines, **text_args) -> Text:
 
 def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int]:
     """The cells [x1, x2) of a row where two strips `width` cells wide differ: the runs both begin
-    and end with are left out, so the span starts and ends between whole characters of both."""
+    and end with are left out, so the span starts and ends between whole characters of both (a run
+    that starts with a zero-width mark stays in, with the character it belongs to)."""
     a, b = old._segments, new._segments
     start, x1, most = 0, 0, min(len(a), len(b))
     while start < most and a[start] == b[start]:
-        x1 += cell_len(a[start].text)
+        x1 += a[start].cell_length
         start += 1
     end_a, end_b, x2 = len(a), len(b), width
-    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+    while (end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]
+           and cell_len(a[end_a - 1].text[:1]) != 0):
         end_a, end_b = end_a - 1, end_b - 1
-        x2 -= cell_len(a[end_a].text)
+        x2 -= a[end_a].cell_length
     return x1, max(x1, x2)
 
 
@@ -153,9 +155,12 @@ class Lines(Widget):
 
     def changed(self) -> None:
         """What the widget draws changed: draw it again at the next refresh. The new lines are drawn
-        now and only the cells that differ from the shown ones are repainted: a cursor moving in a
-        matrix repaints two rows, not the screen under the widget, and of a row only the runs from
-        its first changed one to its last (a readout's number, not the words around it)."""
+        now and only the rows that differ from the shown ones are repainted (a cursor moving in a
+        matrix repaints two rows, not the screen under the widget), each from its first changed run
+        to its last. Textual sends a row from the widget's left edge, so what this saves is the cells
+        after the change (a readout's number, not the words after it). Under a notification rows
+        are repainted to the widget's right edge: Textual would cut a wide character of the toast in
+        two at the span's end and the terminal would lose it."""
         old, self._strips = self._strips, None
         width, height = self.size
         if old is None or old[0][:2] != (width, height) or not (width and height):
@@ -163,7 +168,7 @@ class Lines(Widget):
             return
         shown = {key: strip for key, strip in zip(old[2], old[1]) if key is not None}
         self._strips = new = self._draw(width, height, old[0][2], shown)
-        spans = []
+        spans, toast = [], len(self.app._notifications) > 0
         for y in range(height):
             if y >= len(new[2]) and y >= len(old[2]):
                 continue  # blank before and after
@@ -172,7 +177,7 @@ class Lines(Widget):
             elif new[2][y] is None or new[2][y] != old[2][y]:
                 x1, x2 = changed_span(old[1][y], new[1][y], width)
                 if x1 < x2:
-                    spans.append((y, x1, x2))
+                    spans.append((y, x1, width if toast else x2))
         regions = []
         for y, x1, x2 in spans:  # neighbouring rows with the same span as one region
             last = regions[-1] if regions else None
