@@ -169,9 +169,7 @@ class Lines(Widget):
         shown = {key: strip for key, strip in zip(old[2], old[1]) if key is not None}
         self._strips = new = self._draw(width, height, old[0][2], shown)
         spans, toast = [], len(self.app._notifications) > 0
-        for y in range(height):
-            if y >= len(new[2]) and y >= len(old[2]):
-                continue  # blank before and after
+        for y in range(max(len(new[2]), len(old[2]))):  # rows past both are blank before and after
             if y >= len(new[2]) or y >= len(old[2]):
                 spans.append((y, 0, width))
             elif new[2][y] is None or new[2][y] != old[2][y]:
