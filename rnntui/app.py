@@ -20,6 +20,7 @@ from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, sturdy
+from rnntui.toasts import WholeToastRows
 from rnntui.topics import IDS, NUMBERS, topic
 
 PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
@@ -108,7 +109,7 @@ class TooSmall(Static):
             w=width, h=height, mw=MIN_SIZE[0], mh=MIN_SIZE[1]))
 
 
-class RnnApp(QuietCollections, App):
+class RnnApp(WholeToastRows, QuietCollections, App):
     TITLE = "rnntui"
     CSS_PATH = "rnntui.tcss"
     MODES = {topic_id: _opener(topic_id) for topic_id in IDS}

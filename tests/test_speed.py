@@ -523,7 +523,8 @@ async def test_a_changed_number_repaints_its_own_cells():
 class Terminal:
     """What a terminal shows once it has been sent the app's bytes: each cell's character and the
     colours and attributes (SGR codes) it was written with. Textual moves the cursor (CSI row;col H)
-    and writes each run as SGR, text, reset."""
+    and writes each run as SGR, text, reset. Writing over either half of a wide character blanks its
+    other half in the default colours, as tmux and xterm do."""
 
     CODES = re.compile(r"\x1b\](?:[^\x07\x1b]|\x1b(?!\\))*(?:\x07|\x1b\\)|\x1b\[([0-9;?]*)([A-Za-z])")
 
@@ -555,10 +556,16 @@ class Terminal:
             width = cell_len(char)
             if width == 0:
                 continue
-            self.cells[self.y][self.x] = (char, self.sgr)
+            row, x = self.cells[self.y], self.x
+            if row[x][0] == "" and x > 0:
+                row[x - 1] = (" ", "")  # the left half of a wide character written over
+            end = x + width
+            if end < len(row) and row[end][0] == "":
+                row[end] = (" ", "")  # ... and the right half
+            row[x] = (char, self.sgr)
             if width == 2:
-                self.cells[self.y][self.x + 1] = ("", self.sgr)
-            self.x += width
+                row[x + 1] = ("", self.sgr)
+            self.x = end
 
 
 @pytest.mark.parametrize("address, toast", [
@@ -598,6 +605,56 @@ async def test_the_terminal_shows_what_a_fresh_frame_draws_after_keys(address, t
             fresh.feed(app.screen._compositor.render_full_update().render_segments(console))
             assert fresh.cells != Terminal(100, 30).cells
             assert shown.cells == fresh.cells, key
+
+
+@pytest.mark.parametrize("present", [False, True])
+async def test_a_toast_over_chinese_text_leaves_no_cell_unpainted(present):
+    """A notification's left edge falls on half of a Chinese character (the saved-screenshot toast
+    over attention/positions in Chinese at 80×24); the terminal blanks the other half in its default
+    colours, a cell Textual would not send again. In the app the toast's rows are then repainted
+    whole (fails without it); `rnntui present` draws a frame laid out for a toast whole already
+    (WholeFrames). Either way, after each of three stacked toasts and after they go, the terminal
+    shows what a full frame draws."""
+    from rich.console import Console
+    from textual._compositor import CompositorUpdate
+
+    from rnntui.deck import load
+    from rnntui.i18n import set_language
+    from rnntui.present import PresentApp
+
+    set_language("zh")
+    try:
+        if present:
+            deck = load("lecture")
+            app = PresentApp(deck, start=next(i for i, f in enumerate(deck.frames) if f.address == "attention/positions"))
+        else:
+            app = RnnApp("attention", "positions", lang="zh")
+        console = Console(color_system="truecolor", force_terminal=True, width=80, height=24)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await pilot.pause()
+            shown = Terminal(80, 24)
+            shown.feed(app.screen._compositor.render_full_update().render_segments(console))
+            original = app._display
+
+            def display(screen, update):
+                if isinstance(update, CompositorUpdate):
+                    shown.feed(update.render_segments(console))
+                return original(screen, update)
+
+            app._display = display
+            for step in ("toast", "toast", "toast", "clear"):
+                if step == "toast":
+                    app.notify("已保存 rnntui-shots/attention-positions-d64-042348.svg", title="截图", timeout=60)
+                else:
+                    app.clear_notifications()
+                for _ in range(4):
+                    await pilot.pause()
+                fresh = Terminal(80, 24)
+                fresh.feed(app.screen._compositor.render_full_update().render_segments(console))
+                assert ("已保存" in "".join(c for row in fresh.cells for c, _ in row)) == (step == "toast")
+                assert shown.cells == fresh.cells, step
+    finally:
+        set_language("en")
 
 
 def test_wrap_gives_the_lines_rich_wraps():

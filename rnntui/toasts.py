@@ -1,0 +1,36 @@
+"""Rows under a notification repainted whole once it is drawn.
+
+A toast's left edge can fall on the right half of a wide (CJK) character beneath it. Textual sends
+only the toast's own cells; writing the first of them makes the terminal blank the character's left
+half as well, in the terminal's default colours, and Textual never sends that cell again: in its
+picture it has not changed. So once the toasts are laid out, their rows are repainted from the
+screen's left edge to its right, and every cell on the terminal is again one that Textual drew.
+"""
+from __future__ import annotations
+
+from textual.app import ScreenStackError
+from textual.geometry import Region
+from textual.widgets._toast import Toast
+
+TRIES = 20  # refreshes to wait for new toasts to be laid out (4 here)
+
+
+class WholeToastRows:
+    def _refresh_notifications(self) -> None:
+        super()._refresh_notifications()
+        self.call_after_refresh(self._repaint_toast_rows, TRIES)
+
+    def _repaint_toast_rows(self, tries: int) -> None:
+        try:
+            screen = self.screen
+        except ScreenStackError:
+            return  # the app is closing
+        toasts = list(screen.query(Toast))
+        drawn = {toast._notification.identity for toast in toasts if toast.region}
+        laid_out = all(note.identity in drawn for note in self._notifications if not note.has_expired)
+        if not laid_out and tries:
+            self.call_after_refresh(self._repaint_toast_rows, tries - 1)
+            return
+        for toast in toasts:
+            if toast.region:
+                screen.refresh(Region(0, toast.region.y, screen.size.width, toast.region.height))
