@@ -1,7 +1,7 @@
 """Issue 16 "Speed": every row of the table, each as a ratio against a bare Textual app measured in
 the same run (the machine is shared; only ratios mean anything).
 
-    python bench/speed.py [--quick] [--only first,keys,memory,train,export]
+    python bench/speed.py [--quick] [--only first,keys,memory,train,export,switch]
 
 rows (goal in brackets):
   first   first full frame in a real terminal (tmux, 120x40): a fresh `python -m rnntui` until its
@@ -17,6 +17,8 @@ rows (goal in brackets):
           of the seed's recipe (nn.GRU/GRUCell + autograd, Adam 3e-3, batch 64, clip 1, all 1000
           held-out sequences every 25 steps until 76%) as a whole process, interleaved, 3 seeds  [≥ 2x]
   export  one SVG per frame through render.Session vs the same steps on a bare app  [≤ 1.5x]
+  switch  (no goal in the issue; for the record) tab and n → last frame in process, over every
+          figure and topic, first visits (a view or topic mounted) and again, vs the bare app's key
 
 Bytecode: an editable install run with PYTHONDONTWRITEBYTECODE=1 recompiles rnntui at every start;
 the first-frame row is measured with the bytecode present (compileall runs first, as a normal
@@ -208,6 +210,27 @@ def row_keys(presses: int, rounds: int) -> dict:
     worst = [max(v[i][0] for v in rnn.values()) / bare_t[i][0] for i in range(rounds)]
     return {"bare": (bare, bare_t[0][1]), "rounds": worst,
             **{k: (statistics.median(t for t, _ in v), v[0][1]) for k, v in rnn.items()}}
+
+
+async def switch_presses() -> dict[tuple[str, str], list[float]]:
+    """Seconds from tab (every figure of every topic) and n (every topic) to the last frame, on the
+    first visit and again."""
+    from rnntui.app import RnnApp
+    from rnntui.topics import IDS
+
+    out: dict[tuple[str, str], list[float]] = {}
+    app = RnnApp(IDS[0])
+    async with app.run_test(size=(120, 40)) as pilot:
+        clock = FrameClock(app)
+        await pilot.pause(0.5)
+        for visit in ("first", "again"):
+            for _topic in IDS:
+                for _f in app.topic_screen().FIGURES:
+                    dt, _n = await clock.press(pilot, "tab", quiet=0.05)
+                    out.setdefault(("tab", visit), []).append(dt)
+                dt, _n = await clock.press(pilot, "n", quiet=0.05)
+                out.setdefault(("n", visit), []).append(dt)
+    return out
 
 
 # -- memory after a lab ----------------------------------------------------------------------------
@@ -414,6 +437,14 @@ def main() -> None:
         print(f"export svg per frame: bare {r['bare'] * 1e3:.0f} ms, rnntui {r['rnntui'] * 1e3:.0f} ms → {ratio:.2f}x",
               flush=True)
         table.append(("export, svg per frame", f"{ratio:.2f}x bare", "≤ 1.5x", ratio <= 1.5))
+    if "switch" in rows:
+        bare = asyncio.run(keys_bare(12))[0]
+        r = asyncio.run(switch_presses())
+        print(f"tab / n → frame (in process, 120x40; bare app's key {bare * 1e3:.1f} ms):", flush=True)
+        for (key, visit), times in r.items():
+            ms = sorted(t * 1e3 for t in times if t is not None)
+            print(f"    {key:<3} {visit:<5} median {statistics.median(ms):5.1f} ms ({statistics.median(ms) / bare / 1e3:.1f}x), "
+                  f"90% {ms[int(0.9 * (len(ms) - 1))]:5.1f} ms, slowest {ms[-1]:5.1f} ms  ({len(ms)} keys)", flush=True)
     print()
     print(f"{'what':<32} {'measured':<44} {'goal':<8} met")
     for what, measured, goal, ok in table:
