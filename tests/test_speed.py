@@ -324,9 +324,7 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
     console = Console(color_system="truecolor", force_terminal=True, width=width, height=24)
 
     def footer_row(app):
-        shown = Terminal(width, 24)
-        shown.feed(app.screen._compositor.render_full_update().render_segments(console))
-        return shown.cells[-1]
+        return full_frame(app, console).cells[-1]
 
     app = RnnApp("recurrence")
     async with app.run_test(size=(width, 24)) as pilot:
@@ -619,6 +617,29 @@ class Terminal:
             self.x = end
 
 
+def full_frame(app, console) -> Terminal:
+    """What a fresh full frame of the app's screen draws, on a terminal of the console's size."""
+    shown = Terminal(console.width, console.height)
+    shown.feed(app.screen._compositor.render_full_update().render_segments(console))
+    return shown
+
+
+def replaying(app, console) -> Terminal:
+    """A terminal showing the app's screen as it is now, then fed every update the app sends."""
+    from textual._compositor import CompositorUpdate
+
+    shown = full_frame(app, console)
+    original = app._display
+
+    def display(screen, update):
+        if isinstance(update, CompositorUpdate):
+            shown.feed(update.render_segments(console))
+        return original(screen, update)
+
+    app._display = display
+    return shown
+
+
 @pytest.mark.parametrize("address, toast", [
     ("recurrence/track", False), ("attention/positions", False), ("gradients/factors", False),
     ("lstm/params", False), ("seq2seq/matrix", False), ("attention/scaling", False),
@@ -630,8 +651,6 @@ async def test_the_terminal_shows_what_a_fresh_frame_draws_after_keys(address, t
     character of a notification over the figure cut in two (each of the toast cases fails if rows
     under a toast are cut at their last change)."""
     from rich.console import Console
-    from textual._compositor import CompositorUpdate
-
     topic_id, figure_id = address.split("/")
     app = RnnApp(topic_id, figure_id)
     console = Console(color_system="truecolor", force_terminal=True, width=100, height=30)
@@ -639,21 +658,11 @@ async def test_the_terminal_shows_what_a_fresh_frame_draws_after_keys(address, t
         if toast:
             app.notify("猫坐在垫子上，一只猫在看另一只猫。" * 3, timeout=60)
         await pilot.pause()
-        shown = Terminal(100, 30)
-        shown.feed(app.screen._compositor.render_full_update().render_segments(console))
-        original = app._display
-
-        def display(screen, update):
-            if isinstance(update, CompositorUpdate):
-                shown.feed(update.render_segments(console))
-            return original(screen, update)
-
-        app._display = display
+        shown = replaying(app, console)
         for key in ("right", "right", "up", "+", "left", "right", "-", "down", "right", "tab", "right", "shift+tab"):
             await pilot.press(key)
             await pilot.pause()
-            fresh = Terminal(100, 30)
-            fresh.feed(app.screen._compositor.render_full_update().render_segments(console))
+            fresh = full_frame(app, console)
             assert fresh.cells != Terminal(100, 30).cells
             assert shown.cells == fresh.cells, key
 
@@ -667,8 +676,6 @@ async def test_a_toast_over_chinese_text_leaves_no_cell_unpainted(present):
     (WholeFrames). Either way, after each of three stacked toasts and after they go, the terminal
     shows what a full frame draws."""
     from rich.console import Console
-    from textual._compositor import CompositorUpdate
-
     from rnntui.deck import load
     from rnntui.i18n import set_language
     from rnntui.present import PresentApp
@@ -683,16 +690,7 @@ async def test_a_toast_over_chinese_text_leaves_no_cell_unpainted(present):
         console = Console(color_system="truecolor", force_terminal=True, width=80, height=24)
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
             await pilot.pause()
-            shown = Terminal(80, 24)
-            shown.feed(app.screen._compositor.render_full_update().render_segments(console))
-            original = app._display
-
-            def display(screen, update):
-                if isinstance(update, CompositorUpdate):
-                    shown.feed(update.render_segments(console))
-                return original(screen, update)
-
-            app._display = display
+            shown = replaying(app, console)
             for step in ("toast", "toast", "toast", "clear"):
                 if step == "toast":
                     app.notify("已保存 rnntui-shots/attention-positions-d64-042348.svg", title="截图", timeout=60)
@@ -700,8 +698,7 @@ async def test_a_toast_over_chinese_text_leaves_no_cell_unpainted(present):
                     app.clear_notifications()
                 for _ in range(4):
                     await pilot.pause()
-                fresh = Terminal(80, 24)
-                fresh.feed(app.screen._compositor.render_full_update().render_segments(console))
+                fresh = full_frame(app, console)
                 assert ("已保存" in "".join(c for row in fresh.cells for c, _ in row)) == (step == "toast")
                 assert shown.cells == fresh.cells, step
     finally:
