@@ -4,15 +4,20 @@ A toast's left edge can fall on the right half of a wide (CJK) character beneath
 only the toast's own cells; writing the first of them makes the terminal blank the character's left
 half as well, in the terminal's default colours, and Textual never sends that cell again: in its
 picture it has not changed. So once the toasts are laid out, their rows are repainted from the
-screen's left edge to its right, and every cell on the terminal is again one that Textual drew.
+screen's left edge to its right, and every cell on the terminal is again one that Textual drew (the
+whole screen, if they are not laid out after TRIES refreshes).
 """
 from __future__ import annotations
 
-from textual.app import ScreenStackError
-from textual.geometry import Region
-from textual.widgets._toast import Toast
+from functools import partial
 
-TRIES = 20  # refreshes to wait for new toasts to be laid out (4 here)
+from textual.app import ScreenStackError
+from textual.css.query import NoMatches
+from textual.geometry import Region
+from textual.widgets._toast import Toast, ToastRack
+
+TRIES = 20  # refreshes to wait for new toasts to be laid out (4 here), then the whole screen is repainted
+BATCH_WAIT = 0.02  # seconds between looks while the app holds its drawing
 
 
 class WholeToastRows:
@@ -23,14 +28,20 @@ class WholeToastRows:
     def _repaint_toast_rows(self, tries: int) -> None:
         try:
             screen = self.screen
-        except ScreenStackError:
-            return  # the app is closing
+            screen.get_child_by_type(ToastRack)
+        except (ScreenStackError, NoMatches):
+            return  # the app is closing, or this screen draws no toasts
+        if self._batch_count:  # drawing is held (a topic's first opening): look again after it
+            self.set_timer(BATCH_WAIT, partial(self._repaint_toast_rows, tries))
+            return
         toasts = list(screen.query(Toast))
         drawn = {toast._notification.identity for toast in toasts if toast.region}
         laid_out = all(note.identity in drawn for note in self._notifications if not note.has_expired)
         if not laid_out and tries:
             self.call_after_refresh(self._repaint_toast_rows, tries - 1)
-            return
-        for toast in toasts:
-            if toast.region:
-                screen.refresh(Region(0, toast.region.y, screen.size.width, toast.region.height))
+        elif not laid_out:
+            screen.refresh()  # gave up waiting: the whole screen
+        else:
+            for toast in toasts:
+                if toast.region:
+                    screen.refresh(Region(0, toast.region.y, screen.size.width, toast.region.height))

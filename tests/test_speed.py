@@ -313,8 +313,9 @@ async def test_a_new_topics_footer_is_composed_once_with_its_keys(monkeypatch):
 async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width):
     """A tab to a figure with other keys writes them into the footer's mounted keys (mounting a whole
     footer was ~8 ms of ~30). Over every figure of three topics, tabbing from the one before, the
-    footer's row, cell and colour, must be what Textual's own recompose of that footer draws, and a
-    click on a rewritten key must do that key's action."""
+    footer's row, cell and colour, and each key's key, action, tooltip and classes must be what
+    Textual's own recompose of that footer gives, and a click on the key that reads "m mask" must
+    toggle the mask."""
     from rich.console import Console
     from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
@@ -325,6 +326,9 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
 
     def footer_row(app):
         return full_frame(app, console).cells[-1]
+
+    def what_it_does(key):
+        return key.key, key.key_display, key.description, key.action, key._disabled, key.tooltip, key.classes
 
     app = RnnApp("recurrence")
     async with app.run_test(size=(width, 24)) as pilot:
@@ -340,10 +344,12 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
                 await pilot.pause()
                 row = footer_row(app)
                 rewritten += sum(k in before and before[k] != k.description for k in footer.query(FooterKey))
+                keys = [what_it_does(k) for k in footer.query(FooterKey)]
                 footer.call_later(Footer.recompose, footer)  # Textual's own, in the footer's task
                 await pilot.pause()
                 await pilot.pause()
                 assert footer_row(app) == row, (topic_id, screen.figure.id)
+                assert [what_it_does(k) for k in footer.query(FooterKey)] == keys, (topic_id, screen.figure.id)
         assert rewritten > 10  # keys were rewritten, not mounted afresh
         await app.goto("attention")
         screen = app.topic_screen()
@@ -351,7 +357,7 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
         await pilot.pause()
         screen.focus_figure("positions")  # qkv's and scaling's keys rewritten into positions' m and e
         await pilot.pause()
-        mask = next(k for k in screen.query_one(RnnFooter).query(FooterKey) if k.key == "m")
+        mask = next(k for k in screen.query_one(RnnFooter).query(FooterKey) if k.description == "mask")
         before = screen.state.mask
         await pilot.click(mask)
         await pilot.pause()

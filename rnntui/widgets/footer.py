@@ -68,8 +68,9 @@ class RnnFooter(Footer):
         """The new keys written into the FooterKeys already mounted, spare ones removed, missing ones
         mounted. Recomposed, a tab to a figure whose keys differ (42 of 72 tabs over every figure)
         took ~30 ms, of which ~8 were mounting the whole footer; rewritten, ~22 ms (the rest: keys
-        whose width changed make Textual lay the screen out twice). False (nothing done) unless the
-        footer holds only keys, the command palette's last."""
+        whose width changed make Textual lay the screen out twice). False, with no widget touched,
+        unless the old and the new footer hold only keys and the same number of palette keys (the
+        keys are composed all the same, which notes what they were made from)."""
         new = compose(self)
         old = [w for w in self.children if not w.has_class("-textual-system")]
         if not all(isinstance(w, FooterKey) for w in old + new):
