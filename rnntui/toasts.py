@@ -26,15 +26,17 @@ class WholeToastRows:
         self.call_after_refresh(self._repaint_toast_rows, TRIES)
 
     def _repaint_toast_rows(self, tries: int) -> None:
+        if not self._notifications:
+            return  # nothing shown (a toast that goes is repainted whole: its rack spans the screen)
         try:
             screen = self.screen
-            screen.get_child_by_type(ToastRack)
+            rack = screen.get_child_by_type(ToastRack)
         except (ScreenStackError, NoMatches):
             return  # the app is closing, or this screen draws no toasts
         if self._batch_count:  # drawing is held (a topic's first opening): look again after it
             self.set_timer(BATCH_WAIT, partial(self._repaint_toast_rows, tries))
             return
-        toasts = list(screen.query(Toast))
+        toasts = list(rack.query(Toast))
         drawn = {toast._notification.identity for toast in toasts if toast.region}
         laid_out = all(note.identity in drawn for note in self._notifications if not note.has_expired)
         if not laid_out and tries:

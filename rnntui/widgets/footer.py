@@ -32,16 +32,24 @@ def translated(items):
         yield widget
 
 
+KEY_FIELDS = ("key", "key_display", "description", "action", "_disabled", "tooltip")  # what a FooterKey shows and does
+
+
 def rewrite(mounted: FooterKey, key: FooterKey) -> None:
     """What `key` shows and does, written into the mounted FooterKey (it keeps its place)."""
-    if (mounted.key, mounted.key_display, mounted.description, mounted.action, mounted._disabled) == (
-            key.key, key.key_display, key.description, key.action, key._disabled) and mounted.tooltip == key.tooltip:
+    values = [getattr(key, field) for field in KEY_FIELDS]
+    if [getattr(mounted, field) for field in KEY_FIELDS] == values:
         return
-    mounted.key, mounted.key_display, mounted.description, mounted.action = key.key, key.key_display, key.description, key.action
-    mounted._disabled = key._disabled
+    for field, value in zip(KEY_FIELDS, values):
+        setattr(mounted, field, value)
     mounted.set_class(key._disabled, "-disabled")
-    mounted.tooltip = key.tooltip
     mounted.refresh(layout=True)
+
+
+def apart(widgets: list) -> tuple[list, list]:
+    """The keys, and the command palette's key (none or one)."""
+    palette = [w for w in widgets if w.has_class("-command-palette")]
+    return [w for w in widgets if w not in palette], palette
 
 
 class RnnFooter(Footer):
@@ -58,10 +66,9 @@ class RnnFooter(Footer):
         """Textual's footer recomposes on every bindings update and we on every resize; at startup
         that is several times with the same keys. Mounting them is most of a footer's cost: skip it
         when nothing they are made from changed."""
-        if self.is_attached and self._drawn is not None and self._made_from() == self._drawn:
-            return
-        if self.is_attached and self._drawn is not None and await self.rewrite_keys():
-            return
+        if self.is_attached and self._drawn is not None:
+            if self._made_from() == self._drawn or await self.rewrite_keys():
+                return
         await super().recompose()
 
     async def rewrite_keys(self) -> bool:
@@ -75,12 +82,9 @@ class RnnFooter(Footer):
         old = [w for w in self.children if not w.has_class("-textual-system")]
         if not all(isinstance(w, FooterKey) for w in old + new):
             return False
-        old_palette = [w for w in old if w.has_class("-command-palette")]
-        new_palette = [w for w in new if w.has_class("-command-palette")]
+        (old, old_palette), (new, new_palette) = apart(old), apart(new)
         if len(old_palette) != len(new_palette):
             return False
-        old = [w for w in old if w not in old_palette]
-        new = [w for w in new if w not in new_palette]
         async with self.batch():
             for mounted, key in [*zip(old, new), *zip(old_palette, new_palette)]:
                 rewrite(mounted, key)
