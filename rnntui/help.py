@@ -7,10 +7,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from rnntui.i18n import N_, _
 from rnntui.keys import CONTRACT, keymap_path
+from rnntui.widgets.lines import RenderedLines
 
 
 def help_renderable(screen) -> Group:
@@ -46,7 +46,7 @@ class HelpScreen(ModalScreen):
     BINDINGS = [("escape,question_mark,q", "dismiss", N_("close"))]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: round $accent; padding: 0 1; background: $surface; }
+    HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; scrollbar-gutter: stable; border: round $accent; padding: 0 1; background: $surface; }
     """
 
     def __init__(self, topic_screen) -> None:
@@ -56,7 +56,7 @@ class HelpScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as v:
             v.border_title = _("help")
-            yield Static(help_renderable(self.topic_screen))
+            yield RenderedLines(help_renderable(self.topic_screen))
 
     def retranslate(self) -> None:
         self.refresh(recompose=True)

@@ -296,10 +296,9 @@ def _in_order(needle: str, hay: str) -> bool:
 
 
 async def test_help_and_footer_in_chinese_fit_80x24():
-    from textual.widgets import Static
-
     from rnntui.app import RnnApp
     from rnntui.help import HelpScreen, help_renderable
+    from rnntui.widgets.lines import RenderedLines
     from rnntui.keys import CONTRACT
 
     app = RnnApp("recurrence", lang="zh")
@@ -313,7 +312,7 @@ async def test_help_and_footer_in_chinese_fit_80x24():
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        width = app.screen.query_one(Static).size.width
+        width = app.screen.query_one(RenderedLines).size.width
         assert 40 < width < 80
         console = Console(width=width, record=True, file=io.StringIO())
         console.print(help_renderable(app.screen.topic_screen))

@@ -797,6 +797,45 @@ async def test_lines_draw_what_textuals_styles_cache_draws():
         assert "猫" in "".join(seg.text for seg in plain.render_lines(Region(0, 0, *plain.size))[1])
 
 
+@pytest.mark.parametrize("width", [44, 96])
+async def test_rendered_lines_draw_what_a_static_draws(width):
+    """Help's tables go through RenderedLines (rendered once per width, not at every layout): as tall
+    as a Static showing the same renderable at that width and, row by row, the same cells and styles."""
+    from textual.containers import Vertical
+    from textual.widgets import Static as TextualStatic
+
+    from rnntui.help import help_renderable
+    from rnntui.widgets.lines import RenderedLines
+
+    topic_screen = topic("attention")()
+    topic_screen.index = [f.id for f in topic_screen.FIGURES].index("positions")  # toggle keys: rows of their own
+
+    class Two(App):
+        CSS = f"Vertical {{ width: {width}; height: auto; }} Vertical > * {{ background: #203040; color: #e0e0e0; }}"
+
+        def compose(self):
+            with Vertical(id="ours"):
+                yield RenderedLines(help_renderable(topic_screen))
+            with Vertical(id="textual"):
+                yield TextualStatic(help_renderable(topic_screen))
+
+    app = Two()
+    async with app.run_test(size=(100, 200)) as pilot:
+        await pilot.pause()
+        ours, textual = app.query_one(RenderedLines), app.query_one(TextualStatic)
+        assert ours.size == textual.size and ours.size.height > 30
+        crop = Region(0, 0, *ours.size)
+
+        def cells(widget) -> list:  # each cell: its character and background, and colour and attributes
+            return [[(ch, s.style.bgcolor, None if ch == " " else s.style.without_color, s.style.color)[:2 if ch == " " else 4]
+                     for s in strip for ch in s.text] for strip in widget.render_lines(crop)]
+
+        rows = cells(ours)
+        assert cells(textual) == rows
+        text = "\n".join("".join(cell[0] for cell in row) for row in rows)
+        assert "cycle" in text and "toggle_" in text and "escape or ? closes this" in text
+
+
 async def test_lines_follow_a_style_change_above_them():
     """Lines remember their style between frames; a background set on an ancestor, or a class that
     changes one, must still reach their cells at the next frame."""
@@ -1201,3 +1240,22 @@ async def test_no_thread_to_spare_leaves_the_app_running_and_topics_opening(monk
         await app.goto("gradients")
         await pilot.pause()
         assert app.topic_screen().TOPIC_ID == "gradients"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_helps_text_stays_put_after_its_first_frame(size):
+    """? over a figure: help's text is taller than its box, so a scrollbar comes with it, a frame after
+    the text. Its room is kept from the start: the first frame showed the text one column wider, the
+    next re-wrapped it (the keys table's columns jumped)."""
+    from rnntui.help import HelpScreen
+    from rnntui.widgets.lines import RenderedLines
+
+    app = RnnApp("attention", "positions")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.2)
+        first, last = await first_frame_and_last(app, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one(RenderedLines).region  # the text, without the scrollbar's cells
+        text = [[row[box.x:box.right] for row in rows[box.y:box.bottom]] for rows in (first, last)]
+        assert any("attention/positions" in row for row in text[1])  # help's first line
+        assert text[0] == text[1]

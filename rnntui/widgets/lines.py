@@ -306,3 +306,30 @@ class TextLines(Lines):
 
     def get_content_width(self, container, viewport) -> int:
         return max(map(cell_len, self._text.plain.split("\n")), default=0)  # no Text per line
+
+
+class RenderedLines(Lines):
+    """A Rich renderable (tables, groups) rendered to lines once per width and drawn through `Lines`;
+    as tall as those lines. A Static hands it to Textual, which renders it whole to measure its height
+    and again to draw it, at every layout: help's tables took ~25 ms of each of its frames."""
+
+    DEFAULT_CSS = "RenderedLines { height: auto; }"
+
+    def __init__(self, renderable, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.renderable = renderable
+        self._rendered: tuple | None = None  # (width, lines)
+
+    def rendered(self, width: int) -> list:
+        if self._rendered is None or self._rendered[0] != width:
+            console = self.app.console
+            options = self.app.console_options.update(width=max(width, 1), highlight=False)
+            self._rendered = (width, [[(s.text, s.style) for s in line if not s.control]
+                                      for line in console.render_lines(self.renderable, options, pad=False)])
+        return self._rendered[1]
+
+    def lines(self, width: int, height: int) -> list:
+        return self.rendered(width)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self.rendered(width))
