@@ -1,7 +1,7 @@
 """Issue 16 "Speed": every row of the table, each as a ratio against a bare Textual app measured in
 the same run (the machine is shared; only ratios mean anything).
 
-    python bench/speed.py [--quick] [--only first,keys,memory,train,export,switch]
+    python bench/speed.py [--quick] [--only first,keys,memory,train,export,switch,overlays]
 
 rows (goal in brackets):
   first   first full frame in a real terminal (tmux, 120x40): a fresh `python -m rnntui` until its
@@ -19,6 +19,9 @@ rows (goal in brackets):
   export  one SVG per frame through render.Session vs the same steps on a bare app  [≤ 1.5x]
   switch  (no goal in the issue; for the record) tab and n → last frame in process, over every
           figure and topic, first visits (a view or topic mounted) and again, vs the bare app's key
+  overlays  (no goal either) ? (help) and ctrl+p (the command palette), and escape closing each →
+          first and last frame, 8 times over each of three figures (the palette's first frame shows
+          none of it: Textual shows it once its commands are in)
 
 Bytecode: an editable install run with PYTHONDONTWRITEBYTECODE=1 recompiles rnntui at every start;
 the first-frame row is measured with the bytecode present (compileall runs first, as a normal
@@ -234,6 +237,31 @@ async def switch_presses() -> dict[tuple[str, str], list[float]]:
     return out
 
 
+OVERLAYS = ("attention/positions", "recurrence/tanh", "lstm/gates")
+
+
+async def overlay_presses(rounds: int = 8) -> dict[str, list[tuple[float, float]]]:
+    """(first frame, last frame) seconds after ? and ctrl+p and the escape closing each; the palette
+    is opened once before (its first opening imports every topic: the app's preload does that)."""
+    from rnntui.app import RnnApp
+
+    out: dict[str, list[tuple[float, float]]] = {}
+    for address in OVERLAYS:
+        app = RnnApp(*address.split("/"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            clock = FrameClock(app)
+            await pilot.pause(0.5)
+            await clock.press(pilot, "ctrl+p", quiet=0.1)
+            await clock.press(pilot, "escape", quiet=0.1)
+            for _ in range(rounds):
+                for key, name in (("question_mark", "?"), ("escape", "escape (help)"),
+                                  ("ctrl+p", "ctrl+p"), ("escape", "escape (palette)")):
+                    dt, _n = await clock.press(pilot, key, quiet=0.1)
+                    if dt is not None:
+                        out.setdefault(name, []).append((dt - (clock.stamps[-1] - clock.stamps[0]), dt))
+    return out
+
+
 # -- memory after a lab ----------------------------------------------------------------------------
 MEMORY = """
 import asyncio, gc, sys, time
@@ -446,6 +474,14 @@ def main() -> None:
             ms = sorted(t * 1e3 for t in times if t is not None)
             print(f"    {key:<3} {visit:<5} median {statistics.median(ms):5.1f} ms ({statistics.median(ms) / bare / 1e3:.1f}x), "
                   f"90% {ms[int(0.9 * (len(ms) - 1))]:5.1f} ms, slowest {ms[-1]:5.1f} ms  ({len(ms)} keys)", flush=True)
+    if "overlays" in rows:
+        bare = asyncio.run(keys_bare(12))[0]
+        r = asyncio.run(overlay_presses(3 if q else 8))
+        print(f"overlays → frame (in process, 120x40; bare app's key {bare * 1e3:.1f} ms):", flush=True)
+        for name, times in r.items():
+            first, last = (statistics.median(t[i] * 1e3 for t in times) for i in (0, 1))
+            print(f"    {name:<16} first frame median {first:5.1f} ms, last frame median {last:5.1f} ms "
+                  f"({len(times)} keys)", flush=True)
     print()
     print(f"{'what':<32} {'measured':<44} {'goal':<8} met")
     for what, measured, goal, ok in table:
