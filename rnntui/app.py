@@ -1,9 +1,7 @@
 """The App: topics as modes, the keyboard contract's app-wide keys, themes and screenshots."""
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 from textual.actions import parse as parse_action
 from textual.app import App
@@ -18,6 +16,7 @@ from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
 from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
+from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, sturdy
 from rnntui.toasts import WholeToastRows
@@ -109,7 +108,7 @@ class TooSmall(Static):
             w=width, h=height, mw=MIN_SIZE[0], mh=MIN_SIZE[1]))
 
 
-class RnnApp(WholeToastRows, QuietCollections, App):
+class RnnApp(Shots, WholeToastRows, QuietCollections, App):
     TITLE = "rnntui"
     CSS_PATH = "rnntui.tcss"
     MODES = {topic_id: _opener(topic_id) for topic_id in IDS}
@@ -323,16 +322,4 @@ class RnnApp(WholeToastRows, QuietCollections, App):
         return f"{screen.TOPIC_ID}-{screen.figure.id}-{state.AXIS}{getattr(state, state.AXIS)}-{time.strftime('%H%M%S')}.svg"
 
     def action_shot(self) -> None:
-        from rnntui.state import BadValue
-        from rnntui.svg import save_shot
-
-        folder = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots")
-        try:
-            path = save_shot(self, self.shot_name(), folder)
-        except BadValue as e:
-            self.notify(_("could not save a screenshot: {error}").format(error=e), severity="error")
-            return
-        if path is None:  # in a browser (rnntui serve): the browser downloads it
-            self.notify(_("Downloading the screenshot"), title=_("Screenshot"), timeout=2)
-            return
-        self.notify(_("Saved {path}").format(path=path), title=_("Screenshot"))
+        self.take_shot(self.shot_name())

@@ -5,7 +5,6 @@ ctrl+s saves the slide as SVG · q quits.
 """
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from rnntui.deck import Deck
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
 from rnntui.screens.whole import WholeFrames
+from rnntui.shots import Shots
 from rnntui.slides import Frame
 from rnntui.terminal import end_on_hangup, sturdy
 
@@ -39,7 +39,8 @@ def view_id(frame: Frame) -> str:
     return f"{frame.screen.TOPIC_ID}--{frame.figure.id}"
 
 
-class PresentApp(QuietCollections, App):
+class PresentApp(Shots, QuietCollections, App):
+    SHOT_TIMEOUT = 2
     TITLE = "rnntui present"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
@@ -134,17 +135,4 @@ class PresentApp(QuietCollections, App):
         self.show()
 
     def action_shot(self) -> None:
-        from rnntui.state import BadValue
-        from rnntui.svg import save_shot
-
-        folder = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots")
-        name = f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg"
-        try:
-            path = save_shot(self, name, folder)
-        except BadValue as e:
-            self.notify(_("could not save a screenshot: {error}").format(error=e), severity="error")
-            return
-        if path is None:  # in a browser (rnntui serve): the browser downloads it
-            self.notify(_("Downloading the screenshot"), title=_("Screenshot"), timeout=2)
-            return
-        self.notify(_("Saved {path}").format(path=path), title=_("Screenshot"), timeout=2)
+        self.take_shot(f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg")

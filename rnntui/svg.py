@@ -16,7 +16,7 @@ drift off the cell grid, whose box-drawing lines do not meet, and which may have
 - the window frame takes the screen's own background, with no dark chrome or window buttons around a
   white slide.
 
-`save_shot` is what ctrl+s does in the app and in present mode: a file locally, a download in a browser.
+ctrl+s makes its SVG here too (rnntui/shots.py), in a thread.
 """
 from __future__ import annotations
 
@@ -312,25 +312,3 @@ def _place(text: str, x0: float, baseline: float, cls: str, clip: str, cell: Cel
         col += get_character_cell_size(ch)
     flush()
     return "".join(out)
-
-
-# -- ctrl+s ---------------------------------------------------------------------------------------
-def save_shot(app, name: str, folder: Path, title: str | None = None) -> str | None:
-    """Write the app's screen as a self-contained SVG into folder and return its path; in a browser
-    (`rnntui serve`) hand it to the browser as a download instead and return None. BadValue when
-    the file cannot be written."""
-    from rnntui.files import write_atomic
-    from rnntui.state import BadValue
-
-    svg = screen_svg(screen_segments(app), app.size.width, app.title if title is None else title)
-    if app.is_web:
-        app.deliver_text(io.StringIO(svg), save_filename=name, open_method="download",
-                         mime_type="image/svg+xml", name="screenshot")
-        return None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BadValue(f"cannot write in {folder}: {e.strerror or e}") from None
-    path = folder / name
-    write_atomic(str(path), svg)
-    return str(path)

@@ -77,11 +77,56 @@ async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
     app = RnnApp("recurrence")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("right", "ctrl+s")
+        await app.workers.wait_for_complete()  # made in a thread
         await pilot.pause()
         files = list(tmp_path.glob("*.svg"))
         assert len(files) == 1 and files[0].name.startswith("recurrence-track-step1")
         assert "0.380" in files[0].read_text()  # h_0 = tanh(0.8 · 0.5)
         assert any(str(files[0].name) in str(n.message) for n in app._notifications)
+
+
+async def test_keys_go_on_while_a_screenshot_is_made_and_it_shows_the_screen_at_ctrl_s(tmp_path, monkeypatch):
+    """A session's first screenshot takes ~0.5 s (its fonts are subset); made in the key's handler it held
+    every key that long. Held here until the test lets it go: a step after ctrl+s is taken and drawn
+    meanwhile, and the file shows the screen as it was at ctrl+s (h_1 = 0.630, not step 2's 0.166)."""
+    import threading
+
+    import rnntui.svg
+
+    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))
+    go, original = threading.Event(), rnntui.svg.screen_svg
+
+    def held(*args, **kwargs):
+        assert go.wait(10)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(rnntui.svg, "screen_svg", held)
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "ctrl+s", "right")
+        await pilot.pause()
+        assert screen_of(app).state.step == 2 and "0.166" in str(app.screen._compositor.render_update(full=True).strips)
+        assert not list(tmp_path.glob("*.svg")) and not app._notifications
+        go.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [shot] = tmp_path.glob("*.svg")
+        assert shot.name.startswith("recurrence-track-step1") and "0.630" in shot.read_text()
+        assert "0.166" not in shot.read_text()
+        assert [n.message for n in app._notifications] == [f"Saved {shot}"]
+
+
+async def test_a_screenshot_that_cannot_be_written_says_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path / "file"))
+    (tmp_path / "file").write_text("a file where the folder should be")
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [note] = app._notifications
+        assert note.severity == "error" and "could not save a screenshot" in note.message
+        assert str(tmp_path / "file") in note.message
 
 
 def test_every_contract_key_is_bound_and_help_and_quit_lead_the_footer():

@@ -300,6 +300,7 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         await pilot.press("end")
         assert app.index == 2
         await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()  # made in a thread
         await pilot.pause()
         shots = list((tmp_path / "shots").glob("*.svg"))
         assert [p.name for p in shots] == ["d-03-recurrence-readout-t3.svg"]

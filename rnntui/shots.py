@@ -1,0 +1,79 @@
+"""ctrl+s, in the app and in present mode: the screen as it is at the key, made into an SVG and written
+in a thread. Made in the key's handler, a session's first screenshot held every key for ~0.5 s (most of
+it subsetting fonts, rnntui/svg.py); now the app answers keys meanwhile and says where the file went
+once it is written. A quit waits for the file (Python joins the worker's thread before it exits)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from textual.message import Message
+
+from rnntui.i18n import _
+
+
+class ShotTaken(Message):
+    """A screenshot is made: saved at `path`, or `svg` text for the browser to download (rnntui
+    serve), or not made because of `error` (one line)."""
+
+    def __init__(self, path: str = "", svg: str | None = None, name: str = "", error: str = "") -> None:
+        super().__init__()
+        self.path, self.svg, self.name, self.error = path, svg, name, error
+
+
+def write_shot(svg: str, folder: Path, name: str) -> str:
+    """The SVG written into folder as name; its path. BadValue (one line) when it cannot be."""
+    from rnntui.files import write_atomic
+    from rnntui.state import BadValue
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BadValue(f"cannot write in {folder}: {e.strerror or e}") from None
+    path = folder / name
+    write_atomic(str(path), svg)
+    return str(path)
+
+
+class Shots:
+    """Mixed into an App: `take_shot(name)` and the notification when it is done."""
+
+    SHOT_TIMEOUT: float | None = None  # how long "Saved …" shows (None: Textual's default)
+
+    def take_shot(self, name: str, title: str | None = None) -> None:
+        """The screen now (its segments: what it shows, whatever comes next), into an SVG in a thread;
+        the app gets a ShotTaken."""
+        from rnntui.svg import screen_segments
+
+        segments, width = screen_segments(self), self.size.width
+        title = self.title if title is None else title
+        folder, web = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots"), self.is_web
+
+        def make() -> None:
+            from rnntui.state import BadValue
+            from rnntui.svg import screen_svg
+
+            try:
+                svg = screen_svg(segments, width, title)
+                done = ShotTaken(svg=svg, name=name) if web else ShotTaken(path=write_shot(svg, folder, name))
+            except BadValue as e:
+                done = ShotTaken(error=str(e))
+            try:
+                self.post_message(done)
+            except RuntimeError:  # the app has ended meanwhile: the file is written all the same
+                pass
+
+        self.run_worker(make, thread=True, group="shot", exit_on_error=False, name="screenshot")
+
+    def on_shot_taken(self, message: ShotTaken) -> None:
+        if message.error:
+            self.notify(_("could not save a screenshot: {error}").format(error=message.error), severity="error")
+        elif message.svg is not None:  # in a browser: it downloads the file
+            import io
+
+            self.deliver_text(io.StringIO(message.svg), save_filename=message.name, open_method="download",
+                              mime_type="image/svg+xml", name="screenshot")
+            self.notify(_("Downloading the screenshot"), title=_("Screenshot"), timeout=2)
+        else:
+            timeout = {} if self.SHOT_TIMEOUT is None else {"timeout": self.SHOT_TIMEOUT}
+            self.notify(_("Saved {path}").format(path=message.path), title=_("Screenshot"), **timeout)
