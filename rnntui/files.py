@@ -3,11 +3,34 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from rnntui.i18n import _
 from rnntui.state import BadValue
+
+
+def umask() -> int:
+    """The process's umask: Linux says it in /proc; elsewhere it is set and at once set back."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode(path: str) -> int:
+    """The mode a file written at `path` gets: the old file's, else what `open` would give a new one."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return 0o666 & ~umask()
 
 
 def write_atomic(path: str, text: str | bytes) -> None:
@@ -18,6 +41,7 @@ def write_atomic(path: str, text: str | bytes) -> None:
     except OSError as e:
         raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
     try:
+        os.fchmod(fd, file_mode(path))  # mkstemp makes it private (0600): slides served from a folder were unreadable
         with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as out:
             out.write(text)
             out.flush()

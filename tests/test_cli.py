@@ -86,6 +86,26 @@ def test_unwritable_file_keeps_the_old_one(tmp_path):
         os.chmod(tmp_path, 0o700)
 
 
+def test_files_written_are_readable_as_any_new_file_and_keep_an_old_ones_mode(tmp_path):
+    """Files are written beside the target and renamed (write_atomic). The temporary file is private
+    (0600), and so were every shot and export: slides put in a web server's folder were refused to its
+    readers. A new file gets what the umask allows, a replaced one keeps its mode."""
+    import stat
+
+    old = os.umask(0o027)
+    try:
+        new, kept = tmp_path / "new.txt", tmp_path / "kept.txt"
+        kept.write_text("old")
+        kept.chmod(0o664)
+        for out in (new, kept):
+            assert main(["shot", "recurrence/track", "-o", str(out)]) == 0
+            assert "Token track" in out.read_text()
+        assert stat.S_IMODE(new.stat().st_mode) == 0o640  # 0666 less the umask's 027
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o664
+    finally:
+        os.umask(old)
+
+
 def test_list_and_version():
     r = run("--list")
     assert r.returncode == 0 and "recurrence/track" in r.stdout and "w_h" in r.stdout
