@@ -58,6 +58,8 @@ class Shots:
                 done = ShotTaken(svg=svg, name=name) if web else ShotTaken(path=write_shot(svg, folder, name))
             except BadValue as e:
                 done = ShotTaken(error=str(e))
+            except Exception as e:  # noqa: BLE001 - said in the notification, not lost in the worker
+                done = ShotTaken(error=f"{type(e).__name__}: {e}")
             try:
                 self.post_message(done)
             except RuntimeError:  # the app has ended meanwhile: the file is written all the same
