@@ -215,6 +215,34 @@ async def test_a_figure_after_keys_draws_what_textual_draws_without_the_shortcut
         assert screen_text(fresh) == after_keys
 
 
+@pytest.mark.parametrize("address, keys", [
+    # W_h is shared: set on the track, the readout (drawn before, hidden since) must follow
+    ("recurrence/track", ("shift+tab", "tab", "end", "plus", "shift+tab")),
+    ("lstm/cell", ("tab", "tab", "tab", "right", "right", "shift+right", "shift+tab", "shift+tab", "shift+tab")),
+    # the seed's sentence is hidden under ReLU and shown again under tanh, with a new seed meanwhile
+    ("gradients/bptt", ("a", "down", "down", "plus", "a")),
+])
+async def test_what_changed_while_hidden_is_drawn_when_shown(address, keys, monkeypatch):
+    """A widget updated while hidden (another figure's view, or hidden by its own figure) drew its old
+    lines once shown again at the same size: the readout kept W_h 0.9's states after W_h was set to 1.0
+    on the track, with the parameter line saying 1.0. Compared with a fresh app in the same state."""
+    topic_id, figure_id = address.split("/")
+    app = RnnApp(topic_id, figure_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*keys)
+        await pilot.pause()
+        screen = app.topic_screen()
+        figure, state, chosen = screen.figure.id, screen.state, dict(screen.chosen)
+        after_keys = screen_text(app)
+    plain_textual(monkeypatch)
+    fresh = RnnApp(topic_id, figure, state)
+    async with fresh.run_test(size=(80, 24)) as pilot:
+        fresh.topic_screen().chosen.update(chosen)
+        fresh.topic_screen().redraw()
+        await pilot.pause()
+        assert screen_text(fresh) == after_keys
+
+
 async def test_session_frames_match_a_fresh_render():
     """Session draws without idle waits: a frame drawn right after a topic switch (where Textual holds
     updates for a while) must equal one drawn by a fresh app."""

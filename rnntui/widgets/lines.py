@@ -186,6 +186,11 @@ class Lines(Widget):
         if regions:
             self.refresh(*regions)
 
+    def forget(self) -> None:
+        """What it draws changed while it has no size (hidden, or not laid out yet): no row kept. Shown
+        again at the size it had, it would draw the rows kept from then (`changed` needs a size)."""
+        self._strips = None
+
     def render(self) -> Text:  # the same lines, for anything that asks for a renderable
         return runs_text(self.lines(*self.size))
 

@@ -110,6 +110,9 @@ def repaint(widget, apply=None) -> None:
     if not widget.is_mounted or width <= 0 or not widget.display:
         if apply is not None:
             apply()
+        forget = getattr(widget, "forget", None)  # a Lines widget's kept rows: stale once shown again
+        if forget is not None:
+            forget()
         widget.refresh(layout=True)
         return
     auto_w, auto_h = _auto(widget.styles.width), _auto(widget.styles.height)
