@@ -313,6 +313,17 @@ def test_summary_cursor_moves_by_rows():
     assert SummaryState(cell=23).row_moved(1).cell == 23
 
 
+def test_summary_arrows_move_one_cell_along_the_row():
+    """←→ "move along a row": every cell in turn (a coarse notch of 2 skipped every other column)."""
+    s = SummaryState()
+    seen = [s.cell]
+    for _ in range(5):
+        s = s.nudged(s.AXIS, 1)
+        seen.append(s.cell)
+    assert seen == [0, 1, 2, 3, 4, 5] and s.readings().col == 5
+    assert s.nudged(s.AXIS, -1).cell == 4
+
+
 async def test_enter_opens_the_linked_figure_and_backspace_returns():
     app = RnnApp("attention", "summary")
     async with app.run_test(size=(80, 24)) as pilot:

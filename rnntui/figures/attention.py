@@ -378,7 +378,7 @@ class SummaryState(FigureState):
     """The lecture in one table; every cell that a figure shows links to it."""
 
     AXIS: ClassVar[str] = "cell"
-    cell: int = param(0, "int", lo=0, hi=N_SUMMARY_CELLS - 1, label="cell", fmt="d")
+    cell: int = param(0, "int", lo=0, hi=N_SUMMARY_CELLS - 1, coarse=1, label="cell", fmt="d")  # → is the next cell
 
     def row_moved(self, rows: int) -> "SummaryState":
         """The cursor one row up or down (↑/↓), same column."""
