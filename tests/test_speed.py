@@ -197,22 +197,29 @@ def plain_textual(monkeypatch) -> None:
 async def test_a_figure_after_keys_draws_what_textual_draws_without_the_shortcuts(address, monkeypatch):
     """Skipped updates and layouts must not leave anything stale: press keys there and back, then
     compare with an app opened in the resulting state with every shortcut turned off."""
+    keys = ("right", "right", "up", "+", "left", "right", "right", "-", "+", "down", "+")
+    after_keys, fresh = await after_keys_and_fresh(address, keys, (120, 40), monkeypatch)
+    assert fresh == after_keys
+
+
+async def after_keys_and_fresh(address: str, keys, size, monkeypatch) -> tuple[str, str]:
+    """The screen after `keys` from `address`, and the screen of a fresh app opened in the state (figure,
+    state, chosen parameter) the keys ended in, with every shortcut off (`plain_textual`)."""
     topic_id, figure_id = address.split("/")
     app = RnnApp(topic_id, figure_id)
-    async with app.run_test(size=(120, 40)) as pilot:
-        for key in ("right", "right", "up", "+", "left", "right", "right", "-", "+", "down", "+"):
-            await pilot.press(key)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*keys)
         await pilot.pause()
-        state = app.topic_screen().state
-        chosen = dict(app.topic_screen().chosen)
+        screen = app.topic_screen()
+        figure, state, chosen = screen.figure.id, screen.state, dict(screen.chosen)
         after_keys = screen_text(app)
     plain_textual(monkeypatch)
-    fresh = RnnApp(topic_id, figure_id, state)
-    async with fresh.run_test(size=(120, 40)) as pilot:
+    fresh = RnnApp(topic_id, figure, state)
+    async with fresh.run_test(size=size) as pilot:
         fresh.topic_screen().chosen.update(chosen)
         fresh.topic_screen().redraw()
         await pilot.pause()
-        assert screen_text(fresh) == after_keys
+        return after_keys, screen_text(fresh)
 
 
 @pytest.mark.parametrize("address, keys", [
@@ -226,21 +233,8 @@ async def test_what_changed_while_hidden_is_drawn_when_shown(address, keys, monk
     """A widget updated while hidden (another figure's view, or hidden by its own figure) drew its old
     lines once shown again at the same size: the readout kept W_h 0.9's states after W_h was set to 1.0
     on the track, with the parameter line saying 1.0. Compared with a fresh app in the same state."""
-    topic_id, figure_id = address.split("/")
-    app = RnnApp(topic_id, figure_id)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press(*keys)
-        await pilot.pause()
-        screen = app.topic_screen()
-        figure, state, chosen = screen.figure.id, screen.state, dict(screen.chosen)
-        after_keys = screen_text(app)
-    plain_textual(monkeypatch)
-    fresh = RnnApp(topic_id, figure, state)
-    async with fresh.run_test(size=(80, 24)) as pilot:
-        fresh.topic_screen().chosen.update(chosen)
-        fresh.topic_screen().redraw()
-        await pilot.pause()
-        assert screen_text(fresh) == after_keys
+    after_keys, fresh = await after_keys_and_fresh(address, keys, (80, 24), monkeypatch)
+    assert fresh == after_keys
 
 
 async def test_session_frames_match_a_fresh_render():
