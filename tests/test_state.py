@@ -95,7 +95,9 @@ def test_every_numeric_parameter_crosses_its_range_in_at_most_20_presses():
         state = state.to_end(p.name, -1)
         hi = p.bounds(state)[1]
         for presses in range(1, 21):
-            state = state.nudged(p.name, 1)
+            # a table's cursor (attention/summary) goes a cell per → and a row per ↓: rows first
+            moved = state.row_moved(1) if hasattr(state, "row_moved") and p.name == state.AXIS else state
+            state = moved if moved != state else state.nudged(p.name, 1)
             if getattr(state, p.name) >= hi:
                 break
         assert getattr(state, p.name) == hi, (where, p.name, getattr(state, p.name))
