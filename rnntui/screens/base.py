@@ -240,7 +240,7 @@ class TopicScreen(WholeFrames):
         shared = [p.label for p in state.params() if p.name in self.SHARED
                   and any(hasattr(s, p.name) for fid, s in self.states.items() if fid != self.figure.id)]
         if shared:
-            line.append(_("{names}: all figures").format(names=" ".join(shared)), style="dim")  # shared: one value for the topic
+            line.append(_("{names}: whole topic").format(names=" ".join(shared)), style="dim")  # shared: one value for the topic
         return line
 
     # -- actions (the keyboard contract) ----------------------------------------------------
