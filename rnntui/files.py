@@ -12,7 +12,8 @@ from rnntui.state import BadValue
 
 
 def umask() -> int:
-    """The process's umask: Linux says it in /proc; elsewhere it is set and at once set back."""
+    """The process's umask: Linux says it in /proc; elsewhere it is set and at once set back (a file
+    another thread creates in that instant would get 022)."""
     try:
         with open("/proc/self/status") as status:
             for line in status:
@@ -41,7 +42,10 @@ def write_atomic(path: str, text: str | bytes) -> None:
     except OSError as e:
         raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
     try:
-        os.fchmod(fd, file_mode(path))  # mkstemp makes it private (0600): slides served from a folder were unreadable
+        try:  # mkstemp makes it private (0600): slides served from a folder were unreadable
+            os.fchmod(fd, file_mode(path))
+        except (OSError, AttributeError):  # a file system without modes (vfat), or no fchmod (Windows)
+            pass
         with (os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8")) as out:
             out.write(text)
             out.flush()

@@ -1,15 +1,19 @@
 """ctrl+s, in the app and in present mode: the screen as it is at the key, made into an SVG and written
-in a thread. Made in the key's handler, a session's first screenshot held every key for ~0.5 s (most of
-it subsetting fonts, rnntui/svg.py); now the app answers keys meanwhile and says where the file went
+in a thread. Made in the key's handler, a session's first screenshot held every key for ~0.3–0.5 s (most
+of it subsetting fonts, rnntui/svg.py); now the app answers keys meanwhile and says where the file went
 once it is written. A quit waits for the file (Python joins the worker's thread before it exits)."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from textual.message import Message
 
 from rnntui.i18n import _
+
+
+ONE_AT_A_TIME = threading.Lock()  # quick ctrl+s in a row: one SVG at a time, the later ones reusing the fonts subset
 
 
 class ShotTaken(Message):
@@ -40,32 +44,32 @@ class Shots:
 
     SHOT_TIMEOUT: float | None = None  # how long "Saved …" shows (None: Textual's default)
 
-    def take_shot(self, name: str, title: str | None = None) -> None:
+    def take_shot(self, name: str) -> None:
         """The screen now (its segments: what it shows, whatever comes next), into an SVG in a thread;
         the app gets a ShotTaken."""
-        from rnntui.svg import screen_segments
+        from rnntui.svg import screen_segments  # (imported by the app's preload, off the event loop)
 
-        segments, width = screen_segments(self), self.size.width
-        title = self.title if title is None else title
+        segments, width, title = screen_segments(self), self.size.width, self.title
         folder, web = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots"), self.is_web
 
         def make() -> None:
             from rnntui.state import BadValue
             from rnntui.svg import screen_svg
 
-            try:
-                svg = screen_svg(segments, width, title)
-                done = ShotTaken(svg=svg, name=name) if web else ShotTaken(path=write_shot(svg, folder, name))
-            except BadValue as e:
-                done = ShotTaken(error=str(e))
-            except Exception as e:  # noqa: BLE001 - said in the notification, not lost in the worker
-                done = ShotTaken(error=f"{type(e).__name__}: {e}")
+            with ONE_AT_A_TIME:
+                try:
+                    svg = screen_svg(segments, width, title)
+                    done = ShotTaken(svg=svg, name=name) if web else ShotTaken(path=write_shot(svg, folder, name))
+                except BadValue as e:
+                    done = ShotTaken(error=str(e))
+                except Exception as e:  # noqa: BLE001 - said in the notification, not lost in the worker
+                    done = ShotTaken(error=f"{type(e).__name__}: {e}")
             try:
                 self.post_message(done)
             except RuntimeError:  # the app has ended meanwhile: the file is written all the same
                 pass
 
-        self.run_worker(make, thread=True, group="shot", exit_on_error=False, name="screenshot")
+        self.run_worker(make, thread=True, exit_on_error=False, name="screenshot")
 
     def on_shot_taken(self, message: ShotTaken) -> None:
         if message.error:

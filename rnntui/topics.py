@@ -58,6 +58,7 @@ def preload() -> threading.Thread:
         try:
             screens = [_screen_class(tid, name) for _n, tid, name in REGISTRY]
             importlib.import_module("numpy.random")  # (14 ms when a figure first draws with it)
+            importlib.import_module("rnntui.svg")  # (18 ms of the first ctrl+s's key)
         except Exception:  # noqa: BLE001 - opening that topic imports it again and says what is wrong
             return
         finally:

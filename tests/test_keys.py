@@ -103,11 +103,13 @@ async def test_keys_go_on_while_a_screenshot_is_made_and_it_shows_the_screen_at_
     monkeypatch.setattr(rnntui.svg, "screen_svg", held)
     app = RnnApp("recurrence")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("right", "ctrl+s", "right")
-        await pilot.pause()
-        assert screen_of(app).state.step == 2 and "0.166" in str(app.screen._compositor.render_update(full=True).strips)
-        assert not list(tmp_path.glob("*.svg")) and not app._notifications
-        go.set()
+        try:
+            await pilot.press("right", "ctrl+s", "right")
+            await pilot.pause()
+            assert screen_of(app).state.step == 2 and "0.166" in str(app.screen._compositor.render_update(full=True).strips)
+            assert not list(tmp_path.glob("*.svg")) and not app._notifications
+        finally:
+            go.set()  # (else the held worker keeps the test waiting at its end)
         await app.workers.wait_for_complete()
         await pilot.pause()
         [shot] = tmp_path.glob("*.svg")
@@ -127,6 +129,36 @@ async def test_a_screenshot_that_cannot_be_written_says_why(tmp_path, monkeypatc
         [note] = app._notifications
         assert note.severity == "error" and "could not save a screenshot" in note.message
         assert str(tmp_path / "file") in note.message
+
+
+async def test_a_screenshot_in_a_browser_is_downloaded_and_one_that_fails_says_why(tmp_path, monkeypatch):
+    """Under `rnntui serve` the SVG goes to the browser (no file); a failure of any kind is a toast,
+    not an error lost in the screenshot's worker."""
+    import rnntui.svg
+
+    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))
+    delivered = []
+    app = RnnApp("recurrence")
+    monkeypatch.setattr(type(app), "is_web", property(lambda self: True))
+    monkeypatch.setattr(type(app), "deliver_text", lambda self, f, **kw: delivered.append((f.read(), kw)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [(svg, kw)] = delivered
+        assert svg.startswith("<svg") and "0.380" in svg and kw["open_method"] == "download"
+        assert kw["save_filename"].startswith("recurrence-track-step1") and not list(tmp_path.iterdir())
+        assert [n.message for n in app._notifications] == ["Downloading the screenshot"]
+
+        def broken(*args, **kwargs):
+            raise KeyError("no such glyph")
+
+        monkeypatch.setattr(rnntui.svg, "screen_svg", broken)
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        last = list(app._notifications)[-1]
+        assert last.severity == "error" and last.message == "could not save a screenshot: KeyError: 'no such glyph'"
 
 
 def test_every_contract_key_is_bound_and_help_and_quit_lead_the_footer():

@@ -959,7 +959,7 @@ from rnntui import topics
 assert not any(m.startswith("rnntui.screens.") for m in sys.modules if m != "rnntui.screens.base"), "imported already"
 thread = topics.preload()
 thread.join()
-print(" ".join(sorted(m for m in sys.modules if m.startswith("rnntui.screens.") or m in ("numpy", "numpy.random"))))
+print(" ".join(sorted(m for m in sys.modules if m.startswith("rnntui.screens.") or m in ("numpy", "numpy.random", "rnntui.svg"))))
 from rnntui.engine import attention
 from rnntui.figures import serving
 print(attention.scaling_reading.cache_info().currsize, serving._recall.cache_info().currsize)
@@ -968,7 +968,7 @@ print(attention.scaling_reading.cache_info().currsize, serving._recall.cache_inf
 
 def test_preload_imports_every_topic_in_a_thread():
     """What the app does after a second without keys: every topic's screen (and numpy) imported off
-    the event loop's thread, so a later `n` pays no import, and the slowest first readings made."""
+    the event loop's thread, so a later `n` (or ctrl+s) pays no import, and the slowest first readings made."""
     import subprocess
     import sys
 
@@ -977,7 +977,7 @@ def test_preload_imports_every_topic_in_a_thread():
     r = subprocess.run([sys.executable, "-c", PRELOAD], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     modules, read_ahead = r.stdout.splitlines()
-    assert set(modules.split()) >= {"numpy", "numpy.random", *(f"rnntui.screens.{t}" for t in IDS)}
+    assert set(modules.split()) >= {"numpy", "numpy.random", "rnntui.svg", *(f"rnntui.screens.{t}" for t in IDS)}
     # the slow first readings are in their caches: attention/scaling's 7 d_k scaled and unscaled,
     # serving/wayback's capacity curve
     assert read_ahead.split() == ["14", "1"]

@@ -322,7 +322,7 @@ class RenderedLines(Lines):
 
     def __init__(self, renderable, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.renderable = renderable
+        self._renderable = renderable  # fixed: a new one, a new widget (help recomposes)
         self._rendered: tuple | None = None  # (width, lines)
 
     def rendered(self, width: int) -> list:
@@ -330,7 +330,7 @@ class RenderedLines(Lines):
             console = self.app.console
             options = self.app.console_options.update(width=max(width, 1), highlight=False)
             self._rendered = (width, [[(s.text, s.style) for s in line if not s.control]
-                                      for line in console.render_lines(self.renderable, options, pad=False)])
+                                      for line in console.render_lines(self._renderable, options, pad=False)])
         return self._rendered[1]
 
     def lines(self, width: int, height: int) -> list:
