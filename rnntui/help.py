@@ -5,6 +5,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
@@ -42,8 +43,13 @@ def help_renderable(screen) -> Group:
                  Text(_("escape or ? closes this"), style="dim"))
 
 
+SHOT = next(k for k in CONTRACT if k.id == "screenshot")
+
+
 class HelpScreen(ModalScreen):
-    BINDINGS = [("escape,question_mark,q", "dismiss", N_("close"))]
+    # a modal screen takes no app keys: ctrl+s (its id, so a keymap moves it here too) shoots help itself
+    BINDINGS = [("escape,question_mark,q", "dismiss", N_("close")),
+                Binding(SHOT.keys, SHOT.action, SHOT.does, show=False, id=SHOT.id)]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; scrollbar-gutter: stable; border: round $accent; padding: 0 1; background: $surface; }

@@ -118,6 +118,19 @@ async def test_keys_go_on_while_a_screenshot_is_made_and_it_shows_the_screen_at_
         assert [n.message for n in app._notifications] == [f"Saved {shot}"]
 
 
+async def test_ctrl_s_over_help_saves_help(tmp_path, monkeypatch):
+    """Help lists ctrl+s, but a modal screen takes no app keys: it did nothing there."""
+    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark", "ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        [shot] = tmp_path.glob("*.svg")
+        assert shot.name.startswith("recurrence-track-step0") and "(F1+F3)" in shot.read_text()
+
+
 async def test_a_screenshot_that_cannot_be_written_says_why(tmp_path, monkeypatch):
     monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path / "file"))
     (tmp_path / "file").write_text("a file where the folder should be")
