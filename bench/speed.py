@@ -129,7 +129,7 @@ class FrameClock:
     def __init__(self, app) -> None:
         from textual._compositor import CompositorUpdate
 
-        self.app, self.stamps, self.bytes = app, [], []
+        self.app, self.stamps, self.bytes, self.posted = app, [], [], 0.0
         original = app._display
 
         def display(screen, renderable):
@@ -152,7 +152,7 @@ class FrameClock:
         await asyncio.sleep(0.02)  # more than a frame period (1/60 s)
         self.stamps.clear()
         self.bytes.clear()
-        t0 = time.perf_counter()
+        self.posted = t0 = time.perf_counter()
         self.app.post_message(events.Key(key, None))
         while time.perf_counter() - t0 < 2.0:
             await asyncio.sleep(0.002)
@@ -258,7 +258,7 @@ async def overlay_presses(rounds: int = 8) -> dict[str, list[tuple[float, float]
                                   ("ctrl+p", "ctrl+p"), ("escape", "escape (palette)")):
                     dt, _n = await clock.press(pilot, key, quiet=0.1)
                     if dt is not None:
-                        out.setdefault(name, []).append((dt - (clock.stamps[-1] - clock.stamps[0]), dt))
+                        out.setdefault(name, []).append((clock.stamps[0] - clock.posted, dt))
     return out
 
 

@@ -81,5 +81,4 @@ class Shots:
                               mime_type="image/svg+xml", name="screenshot")
             self.notify(_("Downloading the screenshot"), title=_("Screenshot"), timeout=2)
         else:
-            timeout = {} if self.SHOT_TIMEOUT is None else {"timeout": self.SHOT_TIMEOUT}
-            self.notify(_("Saved {path}").format(path=message.path), title=_("Screenshot"), **timeout)
+            self.notify(_("Saved {path}").format(path=message.path), title=_("Screenshot"), timeout=self.SHOT_TIMEOUT)
