@@ -72,7 +72,10 @@ def test_grid_at_n8_step8_reads_8_sequential_steps_and_8_of_64_busy():
     assert len(rows) == 8 and all(len(r) == 1 for r in runs)  # every position lit exactly once
     starts = [re.search(r"[█▒]", line).start() for line in rows]
     assert starts == sorted(set(starts))  # each one step later than the one before: the diagonal
-    assert "█" in rows[-1] and all("▒" not in line for line in rows)  # at the end nothing is still working
+    # the last step's work is marked as this step's, as at every step: the last position, and only it
+    assert "▒" in rows[-1] and "█" not in rows[-1] and all("▒" not in line for line in rows[:-1])
+    assert "▒ worked this step" in text  # the legend says so (it said "working now", a newcomer read
+    # position 7 as unfinished next to "outputs ready 8 of 8")
 
 
 def test_wallclock_step_is_bounded_by_n_and_clamps_when_n_shrinks():
@@ -88,7 +91,8 @@ def test_grid_glyphs_differ_without_colour():
     lines = grid_text(s.busy(), 2, tally(s), 40, 12).plain.splitlines()
     rows = {int(line.split()[0]): line for line in lines if re.match(r"^\s*\d+ ", line)}
     assert "█" in rows[0] and "▒" not in rows[0]  # finished
-    assert "▒" in rows[1]  # working at the current step
+    assert "▒" in rows[1]  # worked in the latest step: its output counts as ready
+    assert s.readings().outputs_ready == 2
     assert "·" in rows[2] and "█" not in rows[2] and "▒" not in rows[2]  # idle so far
     r = s.readings()  # two steps of a chain: one cell each
     assert (r.sequential_steps_used, r.busy_cells, r.cells, r.busy_per_step) == (2, 2, 16, 1.0)

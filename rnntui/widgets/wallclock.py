@@ -1,7 +1,8 @@
 """The wallclock grid: rows are positions (or any parallel lanes), columns are wallclock steps.
 
 A cell lights when its lane works at that step. Glyphs carry the meaning, so it reads the same
-without colour (NO_COLOR): █ worked, ▒ working at the current step, · idle, blank not reached yet.
+without colour (NO_COLOR): █ worked, ▒ worked in the latest step (the one the header marks: `now`
+steps have passed, so its work is done and counted), · idle, blank not reached yet.
 Readouts above the grid say what happened so far (sequential steps used, busy cells); the caller
 counts them (a `Tally`), the grid only draws. When the lanes do not fit the height, a window of
 them follows the current work.
@@ -21,7 +22,7 @@ from rnntui.widgets.tints import GOOD, WARN
 
 DONE, NOW, IDLE, AHEAD = "█", "▒", "·", " "
 STYLE = {DONE: f"bold {GOOD}", NOW: f"bold {WARN}", IDLE: "dim", AHEAD: ""}
-LEGEND = ((DONE, N_("worked")), (NOW, N_("working now")), (IDLE, N_("idle")), ("□", N_("blank: not reached")))
+LEGEND = ((DONE, N_("worked")), (NOW, N_("worked this step")), (IDLE, N_("idle")), ("□", N_("blank: not reached")))
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ def cell_kind(busy: np.ndarray, row: int, col: int, now: int) -> str:
     if col >= now:
         return AHEAD
     if busy[row, col]:
-        return NOW if col == now - 1 and now < busy.shape[1] else DONE  # at the end all work is done
+        return NOW if col == now - 1 else DONE
     return IDLE
 
 
