@@ -149,6 +149,18 @@ def test_matrices_use_the_room_at_200x60():
     assert "X tokens" not in small_
 
 
+def test_q_k_v_all_show_whole_at_80x24():
+    """Stage 1 is about Q, K and V together. At 80×24 two decimals fit only two across, and V was cut
+    below its title; at one decimal all three fit, every row of each (the query's too)."""
+    s = QkvState(stage=1)
+    lines = txt(s, "qkv").splitlines()
+    assert sum(line.count("▸Q◂") + line.count("▸K◂") + line.count("▸V◂") for line in lines) == 3
+    query = [line for line in lines if line.count("▸跑") == 3]  # the query's row in each matrix
+    assert len(query) == 1
+    v = s.readings().V[s.query]
+    assert query[0].rstrip(" │").endswith(" ".join(f"{x:.1f}" for x in v))  # V's last: its row is there
+
+
 def test_snapshot_qkv_softmax_stage(snap_compare):
     state = build_state(fig("qkv"), [], A_STAGE)
     assert state.readings().weights[4][1] == pytest.approx(0.6488, abs=5e-5)  # A[跑,猫], the state drawn

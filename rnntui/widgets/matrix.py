@@ -9,8 +9,9 @@ number (fixed decimals, −∞ drawn as the mark −∞, NaN as "NaN"), a string
 
 `matrices_text(specs, width, height)` lays several matrices out left to right (wrapping into
 bands below), at 3 decimals when everything fits and 2 otherwise; `optional` specs are left out,
-the highest rank first, until the rest fit; what still does not fit shares the width, its columns
-cut. The widget `Matrices` does that at its own size.
+the highest rank first, until the rest fit; matrices that fit across at 2 decimals but not down
+are tried at 1 (the figure's readouts carry the exact numbers); what still does not fit is cut at
+the height or shares the width, its columns cut. The widget `Matrices` does that at its own size.
 
 `heat_lines(values, ...)` shades each entry (−1…1) with ░▒▓█ by size and a +/− sign mark.
 """
@@ -236,7 +237,8 @@ def _join(bands: list[list[list[Text]]], gap: int, measure) -> list[Text]:
 
 def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None = None, gap: int = 3) -> list[Text]:
     """Matrices side by side (bands below when they do not fit across). Tries every spec at 3 and then
-    2 decimals, then leaves out optional specs one at a time (highest rank, then earliest, first)."""
+    2 decimals, then leaves out optional specs one at a time (highest rank, then earliest, first);
+    then, where only the height was short, the same at 1 decimal before cutting at the height."""
     specs = list(specs)
     candidates = [specs]
     rest = list(specs)
@@ -258,18 +260,23 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         return drawn[key]
 
     index = {id(s): i for i, s in enumerate(specs)}
-    for subset in candidates:
-        for digits, spaced in ((3, True), (3, False), (2, False)):
-            if any(natural_width(s, digits) > width for s in subset) and not all(s.shrink for s in subset):
-                continue
-            blocks = [lines_of(index[id(s)], width, digits, spaced) for s in subset]
-            bands = _bands(blocks, width, gap, measure)
-            tall = sum(max(len(b) for b in band) for band in bands) + len(bands) - 1  # the lines _join makes
-            if spaced and (height is None or tall > height):
-                continue
-            last = bands
-            if height is None or tall <= height:
-                return _join(bands, gap, measure)
+    tries = [(subset, digits, spaced) for subset in candidates
+             for digits, spaced in ((3, True), (3, False), (2, False))]
+    # one decimal rather than a matrix cut off at the height (not for width: its columns are cut as before)
+    tries += [(subset, 1, False) for subset in candidates if all(natural_width(s, 2) <= width for s in subset)]
+    for subset, digits, spaced in tries:
+        if any(natural_width(s, digits) > width for s in subset) and not all(s.shrink for s in subset):
+            continue
+        blocks = [lines_of(index[id(s)], width, digits, spaced) for s in subset]
+        bands = _bands(blocks, width, gap, measure)
+        tall = sum(max(len(b) for b in band) for band in bands) + len(bands) - 1  # the lines _join makes
+        if spaced and (height is None or tall > height):
+            continue
+        if digits == 1 and height is not None and tall > height:
+            continue  # no better than two decimals cut off
+        last = bands
+        if height is None or tall <= height:
+            return _join(bands, gap, measure)
     if last is not None:
         lines = _join(last, gap, measure)
         return lines[:height] if height else lines
