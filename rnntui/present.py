@@ -21,6 +21,7 @@ from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
+from rnntui.widgets.readouts import Pieces
 from rnntui.slides import Frame
 from rnntui.terminal import end_on_hangup, sturdy
 
@@ -117,11 +118,12 @@ class PresentApp(Shots, QuietCollections, App):
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)
         switcher.get_child_by_id(view_id(frame), FigureView).draw(frame.state)
-        values = "   ".join(f"{p.label} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params())
+        values = Pieces([f"{p.label} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params()],
+                        style="dim")
         foot = Table.grid(expand=True)
-        foot.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+        foot.add_column(ratio=1, no_wrap=True)
         foot.add_column(justify="right", no_wrap=True)
-        foot.add_row(Text(values, style="dim"), Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim"))
+        foot.add_row(values, Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim"))
         self.query_one("#slide-foot", Static).update(foot)
 
     def action_move(self, delta: int) -> None:

@@ -161,6 +161,16 @@ def test_q_k_v_all_show_whole_at_80x24():
     assert query[0].rstrip(" │").endswith(" ".join(f"{x:.1f}" for x in v))  # V's last: its row is there
 
 
+def test_the_parameter_bar_breaks_between_its_pieces_at_80x24():
+    """qkv's bar is wider than 80 columns. It broke inside the last toggle (`[x] x₃` / `x₄ kept`), read
+    as two things; now that toggle moves to the next line whole. At 120 columns it is one line."""
+    lines = [line.strip(" │") for line in txt(QkvState(), "qkv").splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith("←→ stage"))
+    assert lines[at].endswith("[w] weights toy") and lines[at + 1] == "[x] x₃ x₄ kept"
+    wide = [line for line in txt(QkvState(), "qkv", (120, 30)).splitlines() if "←→ stage" in line]
+    assert wide[0].strip(" │").endswith("[w] weights toy   [x] x₃ x₄ kept")
+
+
 def test_snapshot_qkv_softmax_stage(snap_compare):
     state = build_state(fig("qkv"), [], A_STAGE)
     assert state.readings().weights[4][1] == pytest.approx(0.6488, abs=5e-5)  # A[跑,猫], the state drawn

@@ -1,5 +1,6 @@
 """The keyboard contract (SPEC §3) through Pilot, on the recurrence screen."""
 import pytest
+from rich.text import Text
 
 from rnntui.app import RnnApp
 from rnntui.help import HelpScreen
@@ -245,7 +246,7 @@ async def test_w_h_is_one_value_for_the_whole_topic():
         await pilot.press("plus", "plus", "plus")  # W_h 0.9 → 1.0 → 1.2 → 1.4
         assert s.state.w_h == pytest.approx(1.4)
         assert s.states["readout"].w_h == pytest.approx(1.4)  # the sibling follows
-        assert "W_h: whole topic" in s.param_line().plain  # the param line says it is shared by the topic
+        assert "W_h: whole topic" in Text(" ").join(s.param_line()).plain  # the param line says it is shared by the topic
         await pilot.press("tab", "tab")
         assert s.figure.id == "readout" and s.state.readings() == type(s.state)(w_h=1.4).readings()
 

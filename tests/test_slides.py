@@ -187,6 +187,25 @@ def test_export_deck_draws_frames_as_present_mode_shows_them(tmp_path):
     assert "data:font/ttf;base64," in doc and "cdnjs" not in doc
 
 
+def test_present_drops_values_whole_where_they_do_not_fit(tmp_path):
+    """The line of values under a slide: what does not fit is left out whole, marked `…`. It was cut
+    inside a value (attention/block at 80×24: `tokens n 5…`, read as a range from 5)."""
+    from rnntui.widgets.readouts import Pieces
+
+    pieces = Pieces(["a 1", "bb 22", "c 3"])  # 17 cells joined by three spaces
+    assert [pieces.fitted(w) for w in (17, 16, 15, 14, 7, 6)] == [
+        "a 1   bb 22   c 3", "a 1   bb 22   …", "a 1   bb 22   …", "a 1   …", "a 1   …", "…"]
+    state = build_state(find("attention/block")[1], [], "3")
+    values = [f"{p.label} {p.show(getattr(state, p.name))}" for p in state.params()]
+    deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "attention/block"\nstep = 3\n')
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--size", "80x24"]) == 0
+    foot = next(out.glob("01-*.txt")).read_text().rstrip("\n").splitlines()[-1]
+    shown = foot.strip().removesuffix("1/1").strip().split("   ")
+    assert shown[-1] == "…" and 0 < len(shown) - 1 < len(values)  # the frame's values don't all fit at 80
+    assert shown[:-1] == values[:len(shown) - 1]  # each shown whole, in order
+
+
 def test_force_removes_stale_numbered_files_and_nothing_else(tmp_path):
     deck = small_deck(tmp_path / "d.toml", GOOD)
     out = tmp_path / "out"

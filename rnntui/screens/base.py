@@ -19,10 +19,9 @@ from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.footer import RnnFooter
-from rnntui.widgets.lines import TextLines
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.quiet import Static
-from rnntui.widgets.readouts import param_text
+from rnntui.widgets.readouts import ParamLine, param_items
 
 
 class FigureView(Vertical):
@@ -89,7 +88,7 @@ class TopicScreen(WholeFrames):
             yield Prose(id="prose")
             with ContentSwitcher(initial=self.FIGURES[0].id):  # the other views mount when first focused
                 yield self.FIGURES[0].view(id=self.FIGURES[0].id)
-            yield TextLines(id="knobs")
+            yield ParamLine(id="knobs")
         yield RnnFooter()
 
     def on_mount(self) -> None:
@@ -190,7 +189,7 @@ class TopicScreen(WholeFrames):
             panel.border_subtitle = subtitle
         if view.drawn is not state:  # a view redraws only for a new state (resizes redraw it themselves)
             view.draw(state)
-        self.query_one("#knobs", TextLines).update(self.param_line())  # an unchanged line is not redrawn
+        self.query_one("#knobs", ParamLine).show(self.param_line())  # an unchanged line is not redrawn
 
     def draw_frame(self) -> None:
         """What changes only with the focused figure: the strip, the panel's title, the prose."""
@@ -228,7 +227,7 @@ class TopicScreen(WholeFrames):
         if getattr(self, "drawn_in", language()) != language():  # switched while another topic showed
             self.retranslate()
 
-    def param_line(self) -> Text:
+    def param_line(self) -> list[Text]:
         state, knobs = self.state, self.knobs()
         chosen = knobs[self.chosen[self.figure.id] % len(knobs)].name if knobs else None
         axis = state.param(state.AXIS)
@@ -236,12 +235,12 @@ class TopicScreen(WholeFrames):
         if knobs:
             items.append(("↑↓ +-", "", False, ""))
         items += [(p.label, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]
-        line = param_text(items)
+        pieces = param_items(items)
         shared = [p.label for p in state.params() if p.name in self.SHARED
                   and any(hasattr(s, p.name) for fid, s in self.states.items() if fid != self.figure.id)]
-        if shared:
-            line.append(_("{names}: whole topic").format(names=" ".join(shared)), style="dim")  # shared: one value for the topic
-        return line
+        if shared:  # shared: one value for the topic
+            pieces.append(Text(_("{names}: whole topic").format(names=" ".join(shared)), style="dim"))
+        return pieces
 
     # -- actions (the keyboard contract) ----------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:

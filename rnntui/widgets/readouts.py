@@ -2,8 +2,10 @@
 figure's parameter bar."""
 from __future__ import annotations
 
+from rich.cells import cell_len
+from rich.measure import Measurement
 from rich.text import Text
-from rnntui.widgets.lines import TextLines
+from rnntui.widgets.lines import TextLines, wrap
 
 
 def readout_text(pairs: list[tuple[str, str]], sep: str = "   ") -> Text:
@@ -41,16 +43,62 @@ class Readouts(TextLines):
         self.update(readout_text(pairs, sep))
 
 
-def param_text(items: list[tuple[str, str, bool, str]]) -> Text:
-    """items: (label, value, selected, toggle key). The selected one is reversed and bracketed."""
-    out = Text()
+def param_items(items: list[tuple[str, str, bool, str]]) -> list[Text]:
+    """items: (label, value, selected, toggle key), each drawn as one piece; the selected one is
+    reversed and bracketed."""
+    out = []
     for label, value, selected, key in items:
         cell = f"{label} {value}"
         if key:
             cell = f"[{key}] {cell}"
-        if selected:
-            out.append(f"▸{cell}◂", style="bold reverse")
-        else:
-            out.append(f" {cell} ")
-        out.append(" ")
+        out.append(Text(f"▸{cell}◂", style="bold reverse") if selected else Text(f" {cell} "))
     return out
+
+
+class ParamLine(TextLines):
+    """The figure's parameter bar: `show(pieces)`. Too long for the width, it breaks between pieces,
+    never inside one (a toggle's value on the line after its name read as two things: `[x] x₃` / `x₄
+    kept`); a piece wider than the whole line wraps at its words."""
+
+    _pieces: tuple = ()
+
+    def show(self, pieces: list[Text]) -> None:
+        self._pieces = tuple(pieces)
+        self.update(Text(" ").join(pieces))
+
+    def divide(self, width: int) -> list:
+        if self._text.cell_len <= width or not self._pieces:
+            return super().divide(width)
+        lines, line = [], Text()
+        for piece in self._pieces:
+            if line.plain and line.cell_len + 1 + piece.cell_len > width:
+                lines.append(line)
+                line = Text()
+            if line.plain:
+                line.append(" ")
+            line.append_text(piece)
+        lines.append(line)
+        return [part for line in lines for part in wrap(line, width, self.app.console)]
+
+
+class Pieces:
+    """A Rich renderable: pieces joined by `sep`, as many as fit the width whole, then `…` when some
+    are left out (present mode's line of values: cut inside a value, `n 5…` read as a range)."""
+
+    def __init__(self, pieces: list[str], sep: str = "   ", style: str = "") -> None:
+        self.pieces, self.sep, self.style = list(pieces), sep, style
+
+    def fitted(self, width: int) -> str:
+        shown = []
+        for i, piece in enumerate(self.pieces):
+            more = i < len(self.pieces) - 1  # room left for the mark of what is left out
+            if cell_len(self.sep.join(shown + [piece]) + (self.sep + "…" if more else "")) > width:
+                return self.sep.join(shown + ["…"])
+            shown.append(piece)
+        return self.sep.join(shown)
+
+    def __rich_measure__(self, console, options) -> Measurement:
+        return Measurement(1, cell_len(self.sep.join(self.pieces)))
+
+    def __rich_console__(self, console, options):
+        yield Text(self.fitted(options.max_width), style=self.style, no_wrap=True, overflow="crop")
