@@ -3,6 +3,7 @@ its closed form, the focused highlight, the live run through the lab runner, the
 import asyncio
 import json
 import math
+import re
 import subprocess
 import sys
 import time
@@ -119,6 +120,8 @@ def test_80x24_shows_the_whole_table_and_the_seeds_b_f():
     assert "100@300│100@500" in out.replace("▸", "")  # lstm-bf2 T=20: ours beside the seed's
     assert "lstm-bf2 is the seed's “b_f = 1”" in out and "fails at T=40" in out
     assert "9.6✗" in out and "(too small" not in out
+    # the curves are named: too short for a legend row, the plot writes it into its top edge
+    assert re.search(r"┌─ ━━ accuracy  ┅┅ loss ÷ ln 10 \(1: guessing\) ─+┬?─*┐", out)
 
 
 def test_200x60_draws_the_curve_with_chance():

@@ -151,7 +151,7 @@ def test_a_cursor_spliced_into_the_kept_scene_draws_what_drawing_it_into_the_can
         if rng.random() < 0.3:  # a mark on the cursor's point (attention/scaling's ● on its curve)
             marks += ((float(cursor), ys[0][cursor], rng.choice(["●", "here"])),)
         specs.append((PlotSpec(series, lines, float(cursor), log_y=rng.random() < 0.2, marks=marks,
-                               legend=rng.choice(["below", "inside"])), rng.randint(20, 100), rng.randint(8, 30)))
+                               legend=rng.choice(["below", "inside", "top"])), rng.randint(20, 100), rng.randint(8, 30)))
 
     def cells(rows):
         return [[(ch, style) for words, style in row for ch in words] for row in rows]

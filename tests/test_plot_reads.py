@@ -219,6 +219,21 @@ def flat(spec_series, width=80, height=20):
     return cells(PlotSpec(series=spec_series, xlim=(0, 10), ylim=(0, 4), legend="below"), width, height)
 
 
+def test_a_legend_in_the_top_edge_takes_no_row():
+    series = tuple(Series((0.0, 10.0), (y, y), f"s{i}", col) for i, (y, col) in enumerate(((3, BLUE), (1, GREEN))))
+    below, top, none = (cells(PlotSpec(series=series, xlim=(0, 10), ylim=(0, 4), legend=where, cursor=5.0), 60, 12)
+                        for where in ("below", "top", "none"))
+    text = ["".join(ch for ch, _ in r) for r in top]
+    assert len(top) == len(none) == len(below) == 12
+    assert top[1:] == none[1:]  # the same canvas, ticks and labels: a row taller than with a legend below
+    assert canvas(text)[3] == canvas(["".join(ch for ch, _ in r) for r in below])[3] + 1
+    key = "".join(ch for ch, _ in below[-1]).strip()  # the legend a row of its own shows: "━━ s0  ┅┅ s1"
+    edge = "".join(ch for ch, _ in none[0])
+    assert text[0].startswith(f" ┌─ {key} ─") and text[0].endswith("┐") and len(text[0]) == len(edge)
+    assert text[0].index("┬") == edge.index("┬")  # the cursor's mark on the edge stays where it was
+    assert [s for ch, s in top[0] if ch == "━"][0].color.triplet == BLUE  # each sample in its series' colour
+
+
 def test_three_series_differ_without_colour_and_the_legend_shows_each_pattern():
     xs = (0.0, 10.0)
     rows = flat(tuple(Series(xs, (y, y), f"s{i}", col) for i, (y, col) in enumerate(((3, BLUE), (2, ORANGE), (1, GREEN)))))

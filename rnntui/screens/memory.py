@@ -76,7 +76,7 @@ class CopyView(FigureView):
                     Series(r.curve_steps, r.curve_loss_rel, _("loss ÷ ln 10 (1: guessing)"), ORANGE)),
             lines=(Line(r.chance, _("chance {p}").format(p=pct(r.chance, 0)), GREY, align="right"),),
             cursor=float(s.step), xlim=(0.0, float(s.last_step)), ylim=(0.0, 1.0),
-            xlabel=_("training step") if tall else "", legend="below" if tall else "none",
+            xlabel=_("training step") if tall else "", legend="below" if tall else "top",
             title=_("{cell} T={T}: accuracy on 2000 fresh sequences every {every} steps").format(
                 cell=r.cell, T=r.T, every=EVERY) if tall else ""))
 

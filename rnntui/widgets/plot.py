@@ -84,7 +84,8 @@ class PlotSpec:
     xlabel: str = ""
     title: str = ""
     marks: tuple[tuple[float, float, str], ...] = field(default=())  # (x, y, text) in data units
-    legend: str = "below"  # "inside" (top left of the canvas), "below" (a line under the plot) or "none"
+    legend: str = "below"  # "inside" (top left of the canvas), "below" (a line under the plot), "top" (in
+    # the frame's top edge: for plots too short to give it a row) or "none"
 
 
 # -- ticks and axes ------------------------------------------------------------------------------
@@ -727,7 +728,12 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     top = ["─"] * cw
     for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
         top[c] = "┬"
-    rows.append([(" " * yw + "┌" + "".join(top) + "┐", None)])
+    key = legend_runs(spec, cw - 4) if spec.legend == "top" else []
+    if key:  # the legend written into the top edge: no row of its own
+        used = 2 + sum(cell_len(words) for words, _style in key)  # "─ " and the legend
+        rows.append([(" " * yw + "┌─ ", None), *key, (" " + "".join(top[used + 1:]) + "┐", None)])
+    else:
+        rows.append([(" " * yw + "┌" + "".join(top) + "┐", None)])
     for r in range(ch):
         left = f"{ytick.get(r, ''):>{yw}}" + ("┤" if r in ytick else "├" if r in hline_rows else "│")
         rows.append([(left, None), *canvas[r], ("┤" if r in hline_rows else "│", None)])
