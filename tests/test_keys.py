@@ -31,16 +31,24 @@ async def test_stepping_choosing_changing_and_reset():
 
 
 async def test_play_advances_and_space_pauses():
+    from textual.widgets._footer import FooterKey
+
+    def says(app):  # what the footer shows for space
+        return [k.description for k in app.screen.query(FooterKey) if k.key == "space"]
+
     app = RnnApp("recurrence")
     async with app.run_test(size=(80, 24)) as pilot:
         s = screen_of(app)
+        assert says(app) == ["play"]
         await pilot.press("space")
         await pilot.pause(1.2)
         moved = s.state.step
         assert moved >= 2
+        assert says(app) == ["pause"]  # while it plays, space pauses: the footer says so
         await pilot.press("space")
         await pilot.pause(0.5)
         assert s.state.step == moved and s.playing is None
+        assert says(app) == ["play"]
 
 
 async def test_figures_toggles_help_and_topic_keys():

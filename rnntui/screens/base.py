@@ -318,6 +318,7 @@ class TopicScreen(WholeFrames):
             lo, hi = self.state.param(self.state.AXIS).bounds(self.state)
             steps = max((hi - lo) / self.state.param(self.state.AXIS).notch, 1)
             self.playing = self.set_interval(min(max(6.0 / steps, 0.05), 0.4), self.tick)
+            self.refresh_bindings()  # the footer says "space pause"
         self.redraw()
 
     def tick(self) -> None:
@@ -331,6 +332,7 @@ class TopicScreen(WholeFrames):
         if self.playing:
             self.playing.stop()
             self.playing = None
+            self.refresh_bindings()
 
     def on_screen_suspend(self) -> None:
         self.pause()

@@ -21,10 +21,13 @@ def key_width(key: FooterKey) -> int:
     return cell_len(key.key_display) + 2 + (cell_len(key.description) + 1 if key.description else 0)
 
 
-def translated(items):
+PAUSE = N_("pause")  # what space does while a figure plays
+
+
+def translated(items, playing: bool = False):
     for widget in items:
         if isinstance(widget, FooterKey):
-            widget.description = _(widget.description)
+            widget.description = _(PAUSE if playing and widget.action == "play" else widget.description)
             if isinstance(widget.tooltip, str):
                 widget.tooltip = _(widget.tooltip)
         elif isinstance(widget, FooterLabel):
@@ -60,7 +63,10 @@ class RnnFooter(Footer):
         shown = () if not self._bindings_ready else tuple(
             (b.key, b.key_display, b.description, b.action, enabled, tooltip)
             for (_, b, enabled, tooltip) in self.screen.active_bindings.values() if b.show)
-        return (shown, self.app.size.width, language(), self.show_command_palette, self.compact)
+        return (shown, self.app.size.width, language(), self.show_command_palette, self.compact, self.playing())
+
+    def playing(self) -> bool:
+        return bool(getattr(self.screen, "playing", None))
 
     async def recompose(self) -> None:
         """Textual's footer recomposes on every bindings update and we on every resize; at startup
@@ -101,7 +107,7 @@ class RnnFooter(Footer):
             # (the app's first screen does not wait for them: its first frame comes sooner without)
             self.set_reactive(Footer._bindings_ready, True)
         self._drawn = self._made_from()
-        items = list(translated(super().compose()))
+        items = list(translated(super().compose(), self.playing()))
         width = self.app.size.width
         palette = [k for k in items if isinstance(k, FooterKey) and k.has_class("-command-palette")]
         # the palette's key is drawn compact ("^p palette"), after a border and before a space
