@@ -30,8 +30,13 @@ class ValuePrompt(ModalScreen[str | None]):
         self.dismiss(event.value)
 
 
+THEME_HELP = {"dark": N_("light text on dark (the default)"), "light": N_("dark text on light"),
+              "projector": N_("black on white, strong borders: for slides and projectors")}
+
+
 class RnnCommands(Provider):
     def commands(self):
+        from rnntui.app import THEMES
         from rnntui.topics import topics
 
         app = self.app
@@ -47,7 +52,11 @@ class RnnCommands(Provider):
                 out.append((_("Set {name} (now {value})").format(name=p.name, value=p.show(getattr(state, p.name))),
                             partial(self.ask, p), p.allowed(state)))
         out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS")))
-        out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector, try light")))
+        out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector: Theme projector")))
+        for name, theme in THEMES.items():
+            if theme != app.theme:
+                out.append((_("Theme {name}").format(name=name), partial(setattr, app, "theme", theme),
+                            _(THEME_HELP[name])))
         # in both languages, so that whoever cannot read the current one still finds it
         for lang in LANGUAGES:
             if lang != app.language:

@@ -234,6 +234,13 @@ async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
         await pilot.pause(0.3)
         shown = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
         assert len([p for p in shown if "creenshot" in p]) == 1, shown
+        await pilot.press("escape", "ctrl+p", *"projector")  # the projector theme is found by its name
+        await pilot.pause(0.3)
+        shown = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
+        assert shown[0].startswith("Theme projector\n"), shown
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert app.theme == "projector" and app.current_theme.background == "#ffffff"
 
 
 async def test_plus_minus_move_the_axis_coarsely_where_a_figure_has_no_other_parameter():
