@@ -44,6 +44,7 @@ class PresentApp(Shots, QuietCollections, App):
     SHOT_TIMEOUT = 2
     TITLE = "rnntui present"
     ENABLE_COMMAND_PALETTE = False
+    CSS_PATH = "rnntui.tcss"  # the views' own rules, as in the app (a short serving view hides its extra plot)
     CSS = """
     Screen { layout: vertical; }
     #slide-title { height: auto; padding: 0 2; margin-top: 1; }

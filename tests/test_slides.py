@@ -206,6 +206,28 @@ def test_present_drops_values_whole_where_they_do_not_fit(tmp_path):
     assert shown[:-1] == values[:len(shown) - 1]  # each shown whole, in order
 
 
+def test_present_lays_views_out_as_the_app_does(tmp_path):
+    """Present mode (and exported deck frames) drew the views without the app's stylesheet: attention/
+    positions lost its heat map, parallel/cost its plot, serving/cell its boxes, and serving/window
+    at 80×24 said "(too small to plot)" where the app leaves the plot out."""
+    frames = "".join(f'[[frame]]\nfigure = "{f}"\n' for f in (
+        "attention/positions", "parallel/cost", "serving/cell", "serving/window"))
+    deck = small_deck(tmp_path / "d.toml", frames)
+    for size in ("100x30", "80x24"):
+        out = tmp_path / size
+        assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--size", size]) == 0
+        text = {p.name.split("-", 1)[1]: p.read_text() for p in out.glob("0*.txt")}
+        positions, cost, cell, window = (next(t for name, t in text.items() if name.startswith(f))
+                                         for f in ("attention-positions", "parallel-cost", "serving-cell",
+                                                   "serving-window"))
+        assert "pos " in positions and "█+" in positions  # the PE heat map: rows of shaded cells
+        assert "└" in cost and "┤" in cost  # the cost plot's frame and ticks
+        assert "│ 0.500  │" in cell or "│0.500 │" in cell  # the token track's boxes
+        assert "too small" not in window
+        if size == "100x30":  # room for the window's plot once header, footer and prose are gone
+            assert "┤" in window  # a y tick: the plot is drawn
+
+
 def test_force_removes_stale_numbered_files_and_nothing_else(tmp_path):
     deck = small_deck(tmp_path / "d.toml", GOOD)
     out = tmp_path / "out"

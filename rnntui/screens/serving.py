@@ -23,13 +23,18 @@ TALL = 30  # at least this many rows for the view: the extra plot or grids show
 
 
 class SizedView(FigureView):
-    """A view that knows whether it is wide or tall enough for its extra pictures."""
+    """A view that knows whether it is wide or tall enough for its extra pictures: `-tall` from TALL
+    rows; its extra plot (`-plot`) also where its other parts leave the plot PLOT_ROWS rows (present
+    mode has no header, footer or prose: at 100×30 a slide has room that the app's view has not)."""
 
     REDRAW_ON_RESIZE = True
+    ROWS = TALL  # what the view draws without its extra plot, at 80–100 columns
+    PLOT_ROWS = 9  # the least a plot is drawn in: frame, tick labels and legend, 4 rows of curves
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")
         self.set_class(event.size.height >= TALL, "-tall")
+        self.set_class(event.size.height >= min(TALL, self.ROWS + self.PLOT_ROWS), "-plot")
 
     @property
     def wide(self) -> bool:
@@ -38,6 +43,7 @@ class SizedView(FigureView):
 
 # -- F22 ------------------------------------------------------------------------------------------
 class SheetView(SizedView):
+    ROWS = 15
     def compose(self):
         with Horizontal(id="cell-row"):
             yield TokenTrack()
@@ -58,6 +64,7 @@ class SheetView(SizedView):
 
 # -- F23 ------------------------------------------------------------------------------------------
 class WindowView(SizedView):
+    ROWS = 14
     def compose(self):
         yield TokenTrack()
         yield Readouts(id="forward")
@@ -134,6 +141,7 @@ class KvView(SizedView):
 
 # -- the way back -----------------------------------------------------------------------------------
 class WaybackView(SizedView):
+    ROWS = 15
     def compose(self):
         yield Readouts(id="outs")
         yield Readouts(id="decay")
