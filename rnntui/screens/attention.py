@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
+from rnntui.widgets.lines import TextLines
 from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure
@@ -30,7 +31,7 @@ GROUP = {"X": 0, "Q": 1, "K": 1, "V": 1, "S": 2, "Ŝ": 3, "A": 4, "out": 5}
 
 class QkvView(FigureView):
     def compose(self):
-        yield Static(id="stages")
+        yield TextLines(id="stages")
         yield Matrices()
         yield Static(id="spell")
         yield Readouts(id="pinned")
@@ -57,7 +58,7 @@ class QkvView(FigureView):
                                     cell=cell if name in ("S", "Ŝ", "A") else None, current=group == k,
                                     faint=hidden if name in ("Ŝ", "A") else (), optional=rank))
         self.query_one(Matrices).show(specs)
-        self.query_one("#stages", Static).update(stage_text(SHORT, k))
+        self.query_one("#stages", TextLines).update(stage_text(SHORT, k))
 
         spell = Text()
         if not r.query_keys:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import Horizontal
-from rnntui.widgets.quiet import Static
+from rnntui.widgets.lines import TextLines
 
 from rnntui.figures.attention import BlockState, HeadsState, MasksState, PositionsState, SummaryState
 from rnntui.fmt import fixed, grouped, pct, sci, si, small
@@ -144,7 +144,7 @@ NOTES = {
 
 class BlockView(FigureView):
     def compose(self):
-        yield Static(id="stages")
+        yield TextLines(id="stages")
         yield Matrices()
         yield Readouts(id="note")
         yield Readouts(id="bill")
@@ -152,7 +152,7 @@ class BlockView(FigureView):
     def show(self, s: BlockState) -> None:
         r = s.readings()
         name = r.stage_name
-        self.query_one("#stages", Static).update(stage_text(r.stages, s.stage))
+        self.query_one("#stages", TextLines).update(stage_text(r.stages, s.stage))
         specs = []
         if r.previous:
             prev = r.matrices[r.previous]

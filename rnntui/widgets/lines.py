@@ -100,6 +100,15 @@ def segments(line: Text, console, base: Style | None = None) -> list[Segment]:
     return [Segment(words, base + style if style else base) for words, style in runs[0]]
 
 
+def fitted(segments: list[Segment], width: int, base: Style | None) -> Strip:
+    """The segments as a strip exactly `width` cells wide, as `Strip.adjust_cell_length` makes it, but
+    padded here: one Strip made, not two (a Strip sets up seven caches as it is made)."""
+    length = sum(segment.cell_length for segment in segments)
+    if length < width:
+        return Strip([*segments, Segment(" " * (width - length), base)], width)
+    return Strip(segments, length).adjust_cell_length(width, base)
+
+
 def rstrip_runs(lines: list[list]) -> list[list]:
     """Lines of runs without trailing whitespace at the end, as Rich's `rstrip` of the whole text:
     blank last lines go, then the last line's trailing blanks (one empty line when all was blank)."""
@@ -198,9 +207,9 @@ class Lines(Widget):
         """One line as a strip of exactly `width` cells on the widget's own style. A line is a Rich
         Text or a list of (words, style) runs, a style being a Style, a string or None."""
         if isinstance(line, list):
-            return Strip([Segment(words, base + style_of(style) if style else base)
-                          for words, style in line]).adjust_cell_length(width, base)
-        return Strip(segments(compact(line), self.app.console, base)).adjust_cell_length(width, base)
+            return fitted([Segment(words, base + style_of(style) if style else base) for words, style in line],
+                          width, base)
+        return fitted(segments(compact(line), self.app.console, base), width, base)
 
     def key(self, line):
         """What makes two lines draw the same (None: cannot tell, draw it)."""
@@ -230,8 +239,9 @@ class Lines(Widget):
             # Textual's styles cache would wrap every strip in a new one (padding, borders, tint, none
             # here) and so filter it again at every frame; our strips keep their filtered copies
             filters, strips = self.get_line_filters(), []
+            width, height = self.size  # once, not per row (it walks up to the screen: ~15 µs)
             for y in crop.line_range:
-                strip = self.render_line(y)
+                strip = self._row(y, width, height, self._base)
                 for line_filter in filters:
                     strip = strip.apply_filter(line_filter, background)
                 strips.append(strip)
@@ -258,7 +268,9 @@ class Lines(Widget):
 
     def render_line(self, y: int) -> Strip:
         width, height = self.size
-        base = self._base or self._look()[0]
+        return self._row(y, width, height, self._base or self._look()[0])
+
+    def _row(self, y: int, width: int, height: int, base: Style) -> Strip:
         if self._strips is None or self._strips[0] != (width, height, base):
             self._strips = self._draw(width, height, base)
         strips = self._strips[1]

@@ -52,6 +52,7 @@ class MatrixSpec:
     shrink: bool = False  # too wide: narrow the columns (text cut with …) rather than leave columns out
 
 
+@lru_cache(maxsize=64)
 def index_labels(n: int) -> tuple[str, ...]:
     """Labels 0 … n−1 for a matrix's rows or columns."""
     return tuple(str(j) for j in range(n))

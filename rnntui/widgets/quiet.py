@@ -119,7 +119,7 @@ def repaint(widget, apply=None) -> None:
     if not (auto_w or auto_h):
         if apply is not None:
             apply()
-        widget.refresh()
+        getattr(widget, "changed", widget.refresh)()  # a Lines widget of fixed size: its kept rows go too
         return
     container = widget.parent.size if widget.parent is not None else widget.app.size
     viewport = widget.app.size
