@@ -21,9 +21,9 @@ from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
-from rnntui.widgets.readouts import Pieces
 from rnntui.slides import Frame
 from rnntui.terminal import end_on_hangup, sturdy
+from rnntui.widgets.readouts import Pieces
 
 
 def read_all(frames: list[Frame]) -> None:

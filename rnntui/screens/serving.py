@@ -29,7 +29,7 @@ class SizedView(FigureView):
 
     REDRAW_ON_RESIZE = True
     ROWS = TALL  # what the view draws without its extra plot, at 80–100 columns
-    PLOT_ROWS = 9  # the least a plot is drawn in: frame, tick labels and legend, 4 rows of curves
+    PLOT_ROWS = 9  # the least an extra plot is shown in: frame, tick labels and legend, 5 rows of curves
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")
@@ -44,6 +44,7 @@ class SizedView(FigureView):
 # -- F22 ------------------------------------------------------------------------------------------
 class SheetView(SizedView):
     ROWS = 15
+
     def compose(self):
         with Horizontal(id="cell-row"):
             yield TokenTrack()
@@ -65,6 +66,7 @@ class SheetView(SizedView):
 # -- F23 ------------------------------------------------------------------------------------------
 class WindowView(SizedView):
     ROWS = 14
+
     def compose(self):
         yield TokenTrack()
         yield Readouts(id="forward")
@@ -142,6 +144,7 @@ class KvView(SizedView):
 # -- the way back -----------------------------------------------------------------------------------
 class WaybackView(SizedView):
     ROWS = 15
+
     def compose(self):
         yield Readouts(id="outs")
         yield Readouts(id="decay")
