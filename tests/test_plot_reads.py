@@ -232,6 +232,11 @@ def test_a_legend_in_the_top_edge_takes_no_row():
     assert text[0].startswith(f" ┌─ {key} ─") and text[0].endswith("┐") and len(text[0]) == len(edge)
     assert text[0].index("┬") == edge.index("┬")  # the cursor's mark on the edge stays where it was
     assert [s for ch, s in top[0] if ch == "━"][0].color.triplet == BLUE  # each sample in its series' colour
+    for cursor in (0.5, 9.5):  # a cursor under the legend's place moves it to the other end, its ┬ kept
+        edges = ["".join(ch for ch, _ in cells(PlotSpec(series=series, xlim=(0, 10), ylim=(0, 4), legend=where,
+                                                         cursor=cursor), 60, 12)[0]) for where in ("top", "none")]
+        assert edges[0].index("┬") == edges[1].index("┬") and key in edges[0] and len(edges[0]) == len(edges[1])
+        assert edges[0].index(key) < len(edges[0]) // 2 if cursor > 5 else edges[0].index(key) > len(edges[0]) // 2
 
 
 def test_three_series_differ_without_colour_and_the_legend_shows_each_pattern():

@@ -29,7 +29,7 @@ class SizedView(FigureView):
 
     REDRAW_ON_RESIZE = True
     ROWS = TALL  # what the view draws without its extra plot, at 80–100 columns
-    PLOT_ROWS = 9  # the least an extra plot is shown in: frame, tick labels and legend, 5 rows of curves
+    PLOT_ROWS = 9  # the least an extra plot is shown in: frame, tick labels, x label, legend, 4 rows of curves
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")
@@ -143,7 +143,7 @@ class KvView(SizedView):
 
 # -- the way back -----------------------------------------------------------------------------------
 class WaybackView(SizedView):
-    ROWS = 15
+    ROWS = 16  # its family table's margin included
 
     def compose(self):
         yield Readouts(id="outs")

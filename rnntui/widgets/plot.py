@@ -729,9 +729,13 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
         top[c] = "┬"
     key = legend_runs(spec, cw - 4) if spec.legend == "top" else []
-    if key:  # the legend written into the top edge: no row of its own
-        used = 2 + sum(cell_len(words) for words, _style in key)  # "─ " and the legend
-        rows.append([(" " * yw + "┌─ ", None), *key, (" " + "".join(top[used + 1:]) + "┐", None)])
+    if key:  # the legend written into the top edge, a space either side: no row of its own
+        n = sum(cell_len(words) for words, _style in key)
+        start = 2  # at the left, unless that hides a ┬ (the cursor's, a vertical line's) and the right does not
+        if "┬" in top[1:n + 3] and "┬" not in top[cw - n - 3:cw - 1]:
+            start = cw - n - 2
+        rows.append([(" " * yw + "┌" + "".join(top[:start - 1]) + " ", None), *key,
+                     (" " + "".join(top[start + n + 1:]) + "┐", None)])
     else:
         rows.append([(" " * yw + "┌" + "".join(top) + "┐", None)])
     for r in range(ch):

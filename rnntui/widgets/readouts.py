@@ -67,17 +67,19 @@ class ParamLine(TextLines):
         self.update(Text(" ").join(pieces))
 
     def divide(self, width: int) -> list:
-        if self._text.cell_len <= width or not self._pieces:
+        if cell_len(self._text.plain.rstrip()) <= width or not self._pieces:  # a piece's padding may overhang
             return super().divide(width)
         lines, line = [], Text()
         for piece in self._pieces:
-            if line.plain and line.cell_len + 1 + piece.cell_len > width:
+            if line.plain and cell_len((line.plain + " " + piece.plain).rstrip()) > width:
                 lines.append(line)
                 line = Text()
             if line.plain:
                 line.append(" ")
             line.append_text(piece)
         lines.append(line)
+        for line in lines:
+            line.rstrip()
         return [part for line in lines for part in wrap(line, width, self.app.console)]
 
 
