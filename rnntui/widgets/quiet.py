@@ -106,30 +106,24 @@ def same(a, b) -> bool:
 def repaint(widget, apply=None) -> None:
     """Apply a change of what `widget` draws (`apply()`), repaint it, and lay the screen out again only
     if the widget's wanted size changed (its width or height is `auto`) or cannot be known yet."""
-    width = widget.content_size.width
+    # the size it has now (the layout's answer to what it wanted, within its min and max): a layout is
+    # needed only if what it wants now differs (a clamped size may take a layout it did not need)
+    size = widget.content_size
+    width = size.width
+    if apply is not None:
+        apply()
     if not widget.is_mounted or width <= 0 or not widget.display:
-        if apply is not None:
-            apply()
         forget = getattr(widget, "forget", None)  # a Lines widget's kept rows: stale once shown again
         if forget is not None:
             forget()
         widget.refresh(layout=True)
         return
+    getattr(widget, "changed", widget.refresh)()  # a Lines widget repaints only the rows that differ
     auto_w, auto_h = _auto(widget.styles.width), _auto(widget.styles.height)
     if not (auto_w or auto_h):
-        if apply is not None:
-            apply()
-        getattr(widget, "changed", widget.refresh)()  # a Lines widget of fixed size: its kept rows go too
         return
     container = widget.parent.size if widget.parent is not None else widget.app.size
     viewport = widget.app.size
-
-    # the size it has now (the layout's answer to what it wanted, within its min and max): a layout is
-    # needed only if what it wants now differs (a clamped size may take a layout it did not need)
-    size = widget.content_size
-    if apply is not None:
-        apply()
-    getattr(widget, "changed", widget.refresh)()  # a Lines widget repaints only the rows that differ
     if (auto_w and widget.get_content_width(container, viewport) != size.width) or (
             auto_h and widget.get_content_height(container, viewport, width) != size.height):
         widget.refresh(layout=True)
