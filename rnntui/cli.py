@@ -147,11 +147,15 @@ def check_theme(name: str) -> None:
                        .format(name=name, themes=", ".join(sorted(BUILTIN_THEMES))))
 
 
-def output_format(path: str) -> str:
+def output_format(path: str, address: str = "shot") -> str:
     from rnntui.render import FORMATS
 
     if path == "-":
         return "txt"
+    if path.endswith(("/", os.sep)) or Path(path).is_dir():
+        example = os.path.join(path, address.replace("/", "-") + ".svg")
+        raise BadValue(_("-o {path}: that is a folder; -o takes a file, such as {example}")
+                       .format(path=path, example=example))
     fmt = Path(path).suffix.lstrip(".").lower()
     if fmt not in FORMATS:
         raise BadValue(_("-o {path}: the suffix must be one of {suffixes}")
@@ -186,7 +190,7 @@ def run_shot(argv: list[str]) -> int:
     from rnntui.topics import build_state, find
 
     args = shot_parser().parse_args(argv)
-    fmt = output_format(args.output)
+    fmt = output_format(args.output, args.address)
     size = parse_size(args.size)
     scale = parse_scale(args.scale)
     check_theme(args.theme)

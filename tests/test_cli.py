@@ -59,6 +59,8 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "recurrence/track", "--set", "w_h=banana", "-o", "x.txt"], "w_h=banana"),
     (["shot", "recurrence/track", "--step", "99", "-o", "x.txt"], "--step 99"),
     (["shot", "recurrence/track", "-o", "x.doc"], "suffix"),
+    (["shot", "recurrence/track", "-o", "."], "-o .: that is a folder; -o takes a file, such as ./recurrence-track.svg"),
+    (["shot", "recurrence/track", "-o", "new/"], "such as new/recurrence-track.svg"),
     (["shot", "recurrence/track", "--size", "3x3", "-o", "x.txt"], "--size"),
     (["shot", "recurrence/track", "--theme", "neon", "-o", "x.txt"], "--theme"),
     (["shot", "recurrence/track", "-o", "/nonexistent-dir/x.txt"], "cannot write"),
