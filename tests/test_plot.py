@@ -70,6 +70,25 @@ def test_cursor_marks_the_point_of_each_series_at_that_x():
     assert rows[dot[0][0]].lstrip().startswith("10┤")  # at the height of the y tick 10 (the line y = x)
 
 
+@pytest.mark.parametrize("align,cursor", [("right", 19), ("left", 0), ("right", 14)])
+def test_a_line_label_under_the_cursors_point_steps_aside_whole(align, cursor):
+    """memory/copy at its last step: the accuracy ends on the chance line, whose label sits at the
+    right edge, and the cursor's point covered its "%". The label moves beside the point, whole; one
+    the point does not touch (cursor 14) stays where it was."""
+    spec = PlotSpec(series=(Series(XS, (0.1,) * 20),), lines=(Line(0.1, "chance 10%", align=align),),
+                    ylim=(0, 1), cursor=cursor)
+    rows = text_of(spec, size=(60, 12)).splitlines()
+    row = next(r for r in rows if "●" in r)
+    dot = row.index("●")
+    assert "chance 10%" in row
+    at = row.index("chance 10%")
+    assert not at <= dot < at + len("chance 10%")
+    assert "┤" in row  # the chance line's row
+    still = text_of(PlotSpec(series=spec.series, lines=spec.lines, ylim=(0, 1)), size=(60, 12)).splitlines()
+    moved = at != next(r for r in still if "chance" in r).index("chance 10%")
+    assert moved == (cursor != 14)
+
+
 @pytest.mark.parametrize("spec", [
     PlotSpec(),
     PlotSpec(series=(Series(XS, (float("nan"),) * 20),), log_y=True),

@@ -646,10 +646,11 @@ def _scene(spec: PlotSpec, width: int, height: int):
                 cv.text(r, 1, sample, _style(s.color))
                 cv.text(r, 2 + cell_len(sample), s.label, None)
                 r += 1
-    taken = set()  # cells holding a line's label: a mark moves a row inwards rather than cover one
+    taken, placed = set(), []  # cells holding a line's label: a mark moves a row inwards rather than cover one
     for r, c, words, style, align in labels:
         start = cv.text(r, c, words, style, align)
         taken |= {(r, k) for k in range(start, start + cell_len(words))}
+        placed.append((r, start, words, style))
     bad = {}  # row → [(column, word)], so marks side by side do not write over each other
     for s in spec.series:
         for x, word in non_finite_marks(s, spec.log_y):
@@ -674,7 +675,7 @@ def _scene(spec: PlotSpec, width: int, height: int):
         if math.isfinite(px) and math.isfinite(py) and cv.col(px) is not None:
             cv.text(cv.row(py), cv.col(px), words, None, "center" if cell_len(words) == 1 else _align(px, xlim))
 
-    return legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked
+    return legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked, placed
 
 
 def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
@@ -689,7 +690,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         scene = _cached_scene(bare, width, height)
     if scene is None:
         return too_small(width)
-    (legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked) = scene
+    (legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked, placed) = scene
     cursor_col, points = None, {}
     if spec.cursor is not None:
         cx = _at(spec.cursor, spec.log_x)
@@ -700,18 +701,27 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             r = cv.row(float(y[hit[0]])) if hit.size and ok[hit[0]] else None
             if r is not None and (r, cursor_col) not in marked:
                 points[r] = ("●" if s.marker == "braille" else s.marker, _style(s.color))
+    # a line's label under one of the cursor's points steps aside ("chance 10%" at the right edge, the
+    # cursor at the last step): the point shows the value, the label stays whole
+    moved = [(r, start, words, style) for r, start, words, style in placed
+             if r in points and start <= cursor_col < start + cell_len(words)]
     runs, shows, narrow = cv.runs()
     line = _style(None, dim=True)  # the cursor's line
     if cursor_col is None:
         canvas = runs
-    elif all(cell_len(char) == 1 for char, _ in points.values()) and narrow.all():
+    elif all(cell_len(char) == 1 for char, _ in points.values()) and narrow.all() and not moved:
         # the cursor spliced into the scene's rows, which are shared (no wide character anywhere, so a
         # point written over a label or mark just replaces its cell, as `put` would)
         canvas = [_splice(row, cursor_col, points[r]) if r in points else
                   _splice(row, cursor_col, ("┼" if r in hline_rows else "│", line)) if shows[r, cursor_col] else row
                   for r, row in enumerate(runs)]
-    else:  # a wide character in the way: the cursor drawn into a copy of the canvas
+    else:  # a wide character or a label in the way: the cursor drawn into a copy of the canvas
         cv = cv.copy()
+        for r, start, words, style in moved:  # before the cursor if it fits there, else after it
+            n = cell_len(words)
+            for k in range(start, start + n):
+                cv.over.pop((r, k), None)
+            cv.text(r, cursor_col - n - 1 if cursor_col - n - 1 >= 0 else cursor_col + 2, words, style)
         cv.chars(_SERIES - 1, slice(None), cursor_col, "│", line)
         for r in hline_rows:
             cv.chars(_SERIES - 1, r, cursor_col, "┼", line)
