@@ -25,7 +25,11 @@ ARGPARSE_WORDS = (N_("usage: "), N_("positional arguments"), N_("options"), N_("
 
 
 class Parser(argparse.ArgumentParser):
+    missing = ""  # said after argparse's "the following arguments are required: …"
+
     def error(self, message: str):
+        if self.missing and message.startswith(argparse._("the following arguments are required: %s")[:-2]):
+            message = f"{message} ({self.missing})"
         raise BadValue(message)
 
 
@@ -110,6 +114,9 @@ def present_parser() -> Parser:
                    help=_("dark (default), light, projector, or a Textual theme"))
     p.add_argument("--start", default=1, type=int, metavar="N", help=_("the frame to open at (default 1)"))
     _lang(p)
+    from rnntui.deck import shipped
+
+    p.missing = _("a deck file, or a shipped deck: {decks}").format(decks=", ".join(shipped()))
     return p
 
 

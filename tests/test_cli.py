@@ -64,6 +64,7 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "recurrence/track", "--size", "3x3", "-o", "x.txt"], "--size"),
     (["shot", "recurrence/track", "--theme", "neon", "-o", "x.txt"], "--theme"),
     (["shot", "recurrence/track", "-o", "/nonexistent-dir/x.txt"], "cannot write"),
+    (["present"], "required: DECK (a deck file, or a shipped deck: lecture)"),
     (["nosuch"], "unknown topic"),
     (["--bogus"], "unrecognized arguments"),
 ])
