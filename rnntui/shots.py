@@ -26,7 +26,8 @@ class ShotTaken(Message):
 
 
 def write_shot(svg: str, folder: Path, name: str) -> str:
-    """The SVG written into folder as name; its path. BadValue (one line) when it cannot be."""
+    """The SVG written into folder as name, or as name-2, name-3, … when that file is there (two ctrl+s
+    in one second, or on one slide, make two files); its path. BadValue (one line) when it cannot be."""
     from rnntui.files import write_atomic
     from rnntui.state import BadValue
 
@@ -34,7 +35,10 @@ def write_shot(svg: str, folder: Path, name: str) -> str:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise BadValue(f"cannot write in {folder}: {e.strerror or e}") from None
-    path = folder / name
+    path, k = folder / name, 1
+    while path.exists():  # the app's shots are one at a time (ONE_AT_A_TIME): no other write between
+        k += 1
+        path = folder / f"{Path(name).stem}-{k}{Path(name).suffix}"
     write_atomic(str(path), svg)
     return str(path)
 

@@ -94,6 +94,28 @@ async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
         assert any(str(files[0].name) in str(n.message) for n in app._notifications)
 
 
+async def test_two_screenshots_with_one_name_make_two_files(tmp_path, monkeypatch):
+    """A name holds the figure, the step and the second: ctrl+s, a parameter changed, ctrl+s in the same
+    second named both shots alike and the second replaced the first (found in a newcomer's trial)."""
+    import rnntui.app
+
+    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))
+    monkeypatch.setattr(rnntui.app.time, "strftime", lambda _format: "121049")
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.press("plus", "ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        first, second = tmp_path / "recurrence-track-step1-121049.svg", tmp_path / "recurrence-track-step1-121049-2.svg"
+        assert set(tmp_path.glob("*.svg")) == {first, second}
+        # h_1 = tanh(0.8 · 0.5 + W_h · h_0) with h_0 = tanh(0.4) = 0.380: 0.630 at W_h 0.9, 0.653 at 1.0
+        assert "0.630" in first.read_text() and "0.653" not in first.read_text()
+        assert "0.653" in second.read_text() and "0.630" not in second.read_text()
+        assert [n.message for n in app._notifications] == [f"Saved {first}", f"Saved {second}"]
+
+
 async def test_keys_go_on_while_a_screenshot_is_made_and_it_shows_the_screen_at_ctrl_s(tmp_path, monkeypatch):
     """A session's first screenshot takes ~0.5 s (its fonts are subset); made in the key's handler it held
     every key that long. Held here until the test lets it go: a step after ctrl+s is taken and drawn
