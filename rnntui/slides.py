@@ -75,10 +75,12 @@ class Frame:
         return {p.name: getattr(self.state, p.name) for p in self.state.params()
                 if p.name != self.state.AXIS and getattr(self.state, p.name) != getattr(default, p.name)}
 
-    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark") -> str:
-        """The `rnntui shot` line that redraws this frame into `out`."""
+    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark", lang: str = "en") -> str:
+        """The `rnntui shot` line that redraws this frame into `out` (in `lang`: said unless English,
+        which is what a shell whose locale is not Chinese gets)."""
         sets = "".join(f" --set {k}={v}" for k, v in self.changed().items())
         extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
+        extra += f" --lang {lang}" if lang != "en" else ""
         return f"rnntui shot {self.address}{sets} --step {self.axis[1]}{extra} -o {out}"
 
 
@@ -136,7 +138,7 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
             lines += [f"![{frame.address}]({stem}.{picture})", ""]
         lines += [frame.words(), ""]
         files = " · ".join(f"[{fmt}]({stem}.{fmt})" for fmt in formats)
-        again = frame.shot_command(f"{stem}.{formats[0]}", size, theme)
+        again = frame.shot_command(f"{stem}.{formats[0]}", size, theme, language())
         lines += [f"{frame.address} · {files} · `{again}`", ""]
     return "\n".join(lines)
 
