@@ -130,3 +130,15 @@ def test_choices_stop_at_the_ends_on_plus_minus_and_wrap_on_their_letter():
     assert at_end.c == last and at_end.nudged("c", 1).c == last  # + stops at the top
     assert at_end.to_end("c", -1).nudged("c", -1).c == s.param("c").choices[0]
     assert at_end.cycled("c").c == s.param("c").choices[0]  # a letter key wraps
+
+
+def test_a_whole_topic_parameter_starts_with_one_value_in_every_figure():
+    """The parameter line says "b_f: whole topic", but lstm/cell opened at b_f 1.00 and lstm/bias at
+    0.00 until one of them was changed (found in a newcomer's trial). Every SHARED parameter has one
+    default across the topic's figures that have it."""
+    from rnntui.topics import topics
+
+    for screen in topics():
+        for name in screen.SHARED:
+            starts = {f.id: getattr(f.state_type(), name) for f in screen.FIGURES if hasattr(f.state_type(), name)}
+            assert len(starts) >= 2 and len(set(starts.values())) == 1, (screen.TOPIC_ID, name, starts)

@@ -167,7 +167,7 @@ class BiasReadings:
     survival: float  # σ(b_f)^k
     b_f_grid: tuple[float, ...]  # the curve over the b_f range (and the current b_f)
     survival_curve: tuple[float, ...]
-    landmarks_b_f: tuple[float, ...]  # the default b_f = 0 and the recommended b_f = 1, and their survival
+    landmarks_b_f: tuple[float, ...]  # b_f = 0 (a zero initialisation) and the recommended b_f = 1, and their survival
     landmarks_survival: tuple[float, ...]
 
 
@@ -176,7 +176,7 @@ class BiasState(FigureState):
     """F13: survival σ(b_f)^k after k steps (default 20) against the forget-gate bias, log axis."""
 
     AXIS: ClassVar[str] = "b_f"
-    b_f: float = param(0.0, lo=-1.0, hi=5.0, notch=0.25, label="b_f")
+    b_f: float = param(lstm.B_F, lo=-1.0, hi=5.0, notch=0.25, label="b_f")
     k: int = param(20, "int", lo=5, hi=100, notch=5, label="steps", fmt="d")
 
     def read(self) -> BiasReadings:
