@@ -128,6 +128,20 @@ def test_clipping_scales_84_down_to_the_threshold_and_leaves_small_ones():
     assert ClipState(threshold=84.0).data()["scale"] == 1.0  # at the threshold exactly: scale 1
 
 
+def test_clipping_tells_its_two_gradients_apart_without_colour(capsys, monkeypatch):
+    """Both points were ● (red and blue): under NO_COLOR, or on a grey projector, the legend could not
+    say which was which. Each has its own marker, once on the plot, at its own norm's side."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert main(["shot", "gradients/clipping", "--size", "100x30", "-o", "-"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert any("● exploding g" in r and "○ vanishing g" in r for r in rows)
+    top, bottom = (next(y for y, r in enumerate(rows) if corner in r) for corner in "┌└")
+    plot = rows[top + 1:bottom]
+    big, small = ([(y, r.index(m)) for y, r in enumerate(plot) if m in r] for m in "●○")
+    assert len(big) == len(small) == 1
+    assert big[0][0] < small[0][0] and big[0][1] > small[0][1]  # 84 up and right of 7.85e-09 (log axes)
+
+
 def _bptt_by_differences(c, seed, d, T, act="tanh"):
     """‖∂L/∂h_t‖ by central differences on a fresh forward pass (draws in the documented order)."""
     rng = np.random.default_rng(seed)

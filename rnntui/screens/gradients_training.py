@@ -26,7 +26,7 @@ class ClipView(FigureView):
             series=(Series(r.curve_before, r.curve_before, _("no clipping"), GREY),
                     Series(r.curve_before, r.curve_after, _("clipped"), ORANGE),
                     Series((r.norm,), (r.clipped_norm,), _("exploding g"), RED, marker="●", scatter=True),
-                    Series((v.norm,), (v.clipped_norm,), _("vanishing g"), BLUE, marker="●", scatter=True)),
+                    Series((v.norm,), (v.clipped_norm,), _("vanishing g"), BLUE, marker="○", scatter=True)),
             lines=(Line(s.threshold, _("threshold {value}").format(value=f"{s.threshold:g}"), ORANGE, dashed=True),),
             xlim=(lo, hi), ylim=(lo, hi), log_x=True, log_y=True,
             xlabel=_("‖g‖ before clipping (log)"), legend="below",
