@@ -104,6 +104,11 @@ class Param:
         return str(value) if self.kind == "choice" else f"{value:{self.fmt}}"
 
 
+def _shown(label: str) -> str:
+    """A label or key as typed on a command line: case and the word separators (space, _, -) aside."""
+    return " ".join(label.replace("_", " ").replace("-", " ").lower().split())
+
+
 def param(default: Any, kind: str = "float", **spec: Any) -> Any:
     """A dataclass field that is a figure parameter."""
     return field(default=default, metadata={"param": (kind, spec)})
@@ -129,20 +134,26 @@ class FigureState:
 
     @classmethod
     def param(cls, name: str) -> Param:
-        for p in cls.params():
+        """The parameter called `name`, or else the one shown as `name` on screen (its label: `steps`
+        for k, `W_h` for w_h; a space in it may be typed as _ or -); BadValue naming both otherwise."""
+        params = cls.params()
+        for p in params:
             if p.name == name:
                 return p
-        keys = ", ".join(p.name for p in cls.params()) or _("none")
-        raise BadValue(_("unknown key {name!r}: this figure takes {keys}").format(name=name, keys=keys))
+        shown = [p for p in params if _shown(p.label) == _shown(name)]
+        if len(shown) == 1:
+            return shown[0]
+        keys = ", ".join(p.name + (f" ({p.label})" if _shown(p.label) != _shown(p.name) else "") for p in params)
+        raise BadValue(_("unknown key {name!r}: this figure takes {keys}").format(name=name, keys=keys or _("none")))
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
         return {f.name: f.default for f in fields(cls) if f.default is not MISSING}
 
     def with_value(self, name: str, value: Any) -> "FigureState":
-        """A new state with one parameter set; checks the value, raises BadValue."""
-        checked = self.param(name).parse(value, self)
-        state = replace(self, **{name: checked})
+        """A new state with one parameter set (by its name or label); checks the value, raises BadValue."""
+        p = self.param(name)
+        state = replace(self, **{p.name: p.parse(value, self)})
         return state.clamped()
 
     def clamped(self) -> "FigureState":

@@ -97,9 +97,18 @@ def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
         return screen, screen.figure_by_id(figure_id)
     names = {s.partition("=")[0].strip() for s in sets}
     for f in screen.FIGURES:
-        if names <= {p.name for p in f.state_type.params()}:
+        if all(takes(f.state_type, name) for name in names):
             return screen, f
     return screen, screen.FIGURES[0]
+
+
+def takes(state_type, name: str) -> bool:
+    """Whether a figure's state has a parameter called or shown as `name`."""
+    try:
+        state_type.param(name)
+    except BadValue:
+        return False
+    return True
 
 
 def build_state(figure: Figure, sets=(), step=None) -> FigureState:

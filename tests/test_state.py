@@ -142,3 +142,27 @@ def test_a_whole_topic_parameter_starts_with_one_value_in_every_figure():
         for name in screen.SHARED:
             starts = {f.id: getattr(f.state_type(), name) for f in screen.FIGURES if hasattr(f.state_type(), name)}
             assert len(starts) >= 2 and len(set(starts.values())) == 1, (screen.TOPIC_ID, name, starts)
+
+
+@pytest.mark.parametrize("address,shown,key,value", [
+    ("lstm/bias", "steps", "k", "30"),
+    ("seq2seq/scoring", "curve", "metric", "loss"),
+    ("parallel/grid", "wallclock", "step", "3"),
+    ("seq2seq/visibility", "n-tokens", "n", "5"),
+    ("recurrence/track", "W_h", "w_h", "1.2"),
+])
+def test_a_parameter_can_be_set_by_the_name_the_screen_shows(address, shown, key, value):
+    """The parameter line shows `steps`, `curve`, `wallclock`, `n tokens`, `W_h`; --set wanted k, metric,
+    step, n, w_h and said "unknown key 'steps'" (found in a newcomer's trial). Either now sets it."""
+    from rnntui.topics import build_state, find
+
+    _screen, figure = find(address)
+    by_label, by_key = build_state(figure, [f"{shown}={value}"]), build_state(figure, [f"{key}={value}"])
+    assert by_label == by_key != figure.state_type()
+
+
+def test_an_unknown_key_is_told_the_keys_and_what_the_screen_calls_them():
+    from rnntui.figures.lstm import BiasState
+
+    with pytest.raises(BadValue, match=r"unknown key 'stepz': this figure takes b_f, k \(steps\)$"):
+        BiasState().with_value("stepz", "3")
