@@ -352,6 +352,29 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
     assert app.return_code == 0
 
 
+async def test_the_summary_slide_gives_no_keys_that_turn_slides_instead():
+    """attention/summary's readout says "Enter: parallel/path … · backspace: back" and "←→ move along a
+    row"; on a slide Enter and → turn the slide (found in a newcomer's trial). The slide keeps the
+    focused cell's text and drops those lines; the app keeps them."""
+    from rnntui.deck import parse
+    from rnntui.present import PresentApp
+
+    deck = parse({"frame": [{"figure": "attention/summary", "set": {"cell": 1}}]}, "summary")
+    app = PresentApp(deck)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        shown = text_of(app)
+    assert "▸ RNN · parallel in training: no" in shown
+    assert "Enter" not in shown and "←→" not in shown and "backspace" not in shown
+
+
+def test_the_summary_in_the_app_says_how_to_open_a_cell(capsys):
+    assert main(["shot", "attention/summary", "--set", "cell=1", "-o", "-"]) == 0
+    shown = capsys.readouterr().out
+    assert "▸ RNN · parallel in training: no" in shown
+    assert "Enter: parallel/grid --set mode=recurrent --set n=8 --step 8 · backspace: back" in shown and "←→ move along" in shown
+
+
 def text_of(app) -> str:
     """What the screen shows, as plain text."""
     import io

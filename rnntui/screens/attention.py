@@ -153,7 +153,7 @@ class AttentionScreen(TopicScreen):
                N_("Attention mixes tokens, the FFN works on each, residuals and LayerNorm hold it together. "
                "l: post/pre-norm, a: relu/gelu/swiglu."), key_steps=tuple(range(8))),
         Figure("summary", N_("The lecture in one table"), "T5", SummaryState, SummaryView,
-               N_("RNN → LSTM → seq2seq+attention → Transformer. Enter opens the figure behind a cell."),
+               N_("RNN → LSTM → seq2seq+attention → Transformer, side by side: what each fixed and what it left."),
                key_steps=(0,)),
     )
 

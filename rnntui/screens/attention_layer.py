@@ -195,14 +195,16 @@ class SummaryView(FigureView):
         table = tuple(tuple(_(text) for text in row) for row in r.table)
         self.query_one(Matrices).show([MatrixSpec(table, "", r.models, tuple(_(h) for h in r.headers[1:]), row=r.row,
                                                   cell=(r.row, r.col), faint=unlinked, shrink=True)])
-        out = Text.assemble((f"▸ {r.models[r.row]} · {_(r.headers[r.col + 1])}: ", "bold"), _(r.text) + "\n")
+        out = Text.assemble((f"▸ {r.models[r.row]} · {_(r.headers[r.col + 1])}: ", "bold"), _(r.text))
         link = r.link
-        if link is None:
-            out.append(_("no figure for this cell"), style="dim")
-        elif link["open"]:
-            out.append_text(spelled(_("Enter:") + " ", link["command"].removeprefix("rnntui "),
-                                    " · " + _("backspace: back")))
-        else:
-            out.append(_("{target}: not in this build (plain text)").format(target=link["target"]), style="dim")
-        out.append("\n" + _("←→ move along a row, ↑↓ between rows; bright cells link to a figure"), style="dim")
+        if not self.presenting:  # on a slide Enter and the arrows turn the slides: no figure opens
+            out.append("\n")
+            if link is None:
+                out.append(_("no figure for this cell"), style="dim")
+            elif link["open"]:
+                out.append_text(spelled(_("Enter:") + " ", link["command"].removeprefix("rnntui "),
+                                        " · " + _("backspace: back")))
+            else:
+                out.append(_("{target}: not in this build (plain text)").format(target=link["target"]), style="dim")
+            out.append("\n" + _("←→ move along a row, ↑↓ between rows; bright cells link to a figure"), style="dim")
         self.query_one(Readouts).update(out)
