@@ -282,6 +282,34 @@ async def test_the_palette_switches_language_live():
         assert "help" in _footer_words(app)
 
 
+async def test_a_language_switched_under_help_leaves_the_footer_whole():
+    """With help open, zh → en rewrote the footer's words under it, but Textual lays out only the top
+    screen, so English words kept the Chinese widths: "tab fig … ▏^p pale" until help closed (found
+    in a newcomer's trial). The footer waits for its screen to be on top again."""
+    from rnntui.app import RnnApp
+
+    def footer_line(app) -> str:
+        console = Console(record=True, width=80, height=24, file=io.StringIO(), force_terminal=True)
+        console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+        return console.export_text().splitlines()[-1]
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.language = "zh"
+        await pilot.pause()
+        await pilot.press("question_mark")
+        app.language = "en"
+        await pilot.pause()
+        await pilot.pause()
+        under = footer_line(app)
+        assert "^p 命令" in under and "tab 图" in under  # as it was, whole
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        after = footer_line(app)
+        assert "tab figure" in after and "^p palette" in after
+
+
 def _in_order(needle: str, hay: str) -> bool:
     """Every character of needle, in order, in hay: wrapping may split a text, cropping loses some."""
     pos = 0

@@ -226,6 +226,8 @@ class TopicScreen(WholeFrames):
         self._stale = False
         if getattr(self, "drawn_in", language()) != language():  # switched while another topic showed
             self.retranslate()
+        for footer in self.query(RnnFooter):
+            footer.resumed()
 
     def param_line(self) -> list[Text]:
         state, knobs = self.state, self.knobs()

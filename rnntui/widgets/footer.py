@@ -57,6 +57,7 @@ def apart(widgets: list) -> tuple[list, list]:
 
 class RnnFooter(Footer):
     _drawn = None  # what the mounted keys were made from (see `recompose`)
+    _held = False  # a recompose waits for its screen to be on top again (see `recompose`)
 
     def _made_from(self) -> tuple:
         """Everything the keys are made from: the bindings shown, the width, the language."""
@@ -73,9 +74,18 @@ class RnnFooter(Footer):
         that is several times with the same keys. Mounting them is most of a footer's cost: skip it
         when nothing they are made from changed."""
         if self.is_attached and self._drawn is not None:
+            if not self.screen.is_active:  # under help or the palette: Textual lays out only the top
+                self._held = True  # screen, so new words (a language switched there) kept the old widths
+                return
             if self._made_from() == self._drawn or await self.rewrite_keys():
                 return
         await super().recompose()
+
+    def resumed(self) -> None:
+        """Its screen is on top again: the recompose held meanwhile, now."""
+        if self._held:
+            self._held = False
+            self.refresh(recompose=True)
 
     async def rewrite_keys(self) -> bool:
         """The new keys written into the FooterKeys already mounted, spare ones removed, missing ones
