@@ -28,8 +28,9 @@ class Parser(argparse.ArgumentParser):
     missing = ""  # said after argparse's "the following arguments are required: …"
 
     def error(self, message: str):
-        if self.missing and message.startswith(argparse._("the following arguments are required: %s")[:-2]):
-            message = f"{message} ({self.missing})"
+        required = argparse._("the following arguments are required: %s").partition("%s")[0]
+        if self.missing and message.startswith(required):
+            message = _("{message} ({missing})").format(message=message, missing=self.missing)
         raise BadValue(message)
 
 

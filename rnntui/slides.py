@@ -75,12 +75,12 @@ class Frame:
         return {p.name: getattr(self.state, p.name) for p in self.state.params()
                 if p.name != self.state.AXIS and getattr(self.state, p.name) != getattr(default, p.name)}
 
-    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark", lang: str = "en") -> str:
-        """The `rnntui shot` line that redraws this frame into `out` (in `lang`: said unless English,
-        which is what a shell whose locale is not Chinese gets)."""
+    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark", lang: str | None = None) -> str:
+        """The `rnntui shot` line that redraws this frame into `out`, in `lang` when given (a shell's
+        locale picks the language otherwise: an export's lines say theirs)."""
         sets = "".join(f" --set {k}={v}" for k, v in self.changed().items())
         extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
-        extra += f" --lang {lang}" if lang != "en" else ""
+        extra += f" --lang {lang}" if lang else ""
         return f"rnntui shot {self.address}{sets} --step {self.axis[1]}{extra} -o {out}"
 
 

@@ -126,7 +126,7 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
         left, first_error = [], None
         for key, value in pending:
             try:
-                state = state.with_value(key, value)
+                state = state.with_value(state.param(key).name, value)  # a label typed: the name from here on
             except BadValue as e:
                 left.append((key, value))
                 first_error = first_error or e

@@ -89,6 +89,22 @@ def test_a_line_label_under_the_cursors_point_steps_aside_whole(align, cursor):
     assert moved == (cursor != 14)
 
 
+def test_a_label_with_no_room_beside_the_cursor_stays_and_a_wide_one_moves_whole():
+    """A label too long for either side of the cursor stays where it was, the point over one of its cells
+    as before (it was pushed back under the point with a CJK glyph cut); a short CJK label moves whole."""
+    def rows(label, cursor):
+        spec = PlotSpec(series=(Series(XS, (0.1,) * 20),), lines=(Line(0.1, label, align="right"),), ylim=(0, 1),
+                        cursor=cursor)
+        return next(r for r in text_of(spec, size=(60, 12)).splitlines() if label[:2] in r or "●" in r)
+
+    long = "机会" * 10  # 40 cells of a 56-cell canvas: no room before the cursor (col 29) or after it
+    with_cursor, without = rows(long, 10), rows(long, None)
+    assert "●" in with_cursor and with_cursor.index("机") == without.index("机")  # where it was
+    assert with_cursor.split("●")[1].rstrip("┤") in without  # after the point, the label as it was
+    short = rows("随机 10%", 19)
+    assert "随机 10%" in short and short.index("●") > short.index("随机 10%") + len("随机 10%")
+
+
 @pytest.mark.parametrize("spec", [
     PlotSpec(),
     PlotSpec(series=(Series(XS, (float("nan"),) * 20),), log_y=True),

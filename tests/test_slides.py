@@ -408,17 +408,19 @@ def test_the_index_shot_line_redraws_the_frame(tmp_path, monkeypatch):
     assert (tmp_path / "again.json").read_text() == exported.read_text()
 
 
-def test_a_chinese_exports_shot_line_redraws_it_in_chinese(tmp_path, monkeypatch):
+@pytest.mark.parametrize("lang,shell,title", [("zh", "en", "token 轨道"), ("en", "zh", "Token track")])
+def test_an_exports_shot_line_redraws_it_in_the_exports_language(lang, shell, title, tmp_path, monkeypatch):
     """`rnntui export --lang zh`: the index's `rnntui shot` lines had no --lang, so in a shell whose
-    locale is not Chinese they drew the frame in English (found in a newcomer's trial)."""
-    monkeypatch.setenv("RNNTUI_LANG", "en")
+    locale is not Chinese they drew the frame in English (found in a newcomer's trial), and the other
+    way round. Each line says its language."""
+    monkeypatch.setenv("RNNTUI_LANG", shell)
     out = tmp_path / "slides"
-    assert main(["export", str(out), "--format", "txt", "--size", "80x24", "--lang", "zh"]) == 0
+    assert main(["export", str(out), "--format", "txt", "--size", "80x24", "--lang", lang]) == 0
     line = next(l for l in (out / "index.md").read_text().splitlines() if l.startswith("recurrence/track"))
     command = line.split("`")[1].split()
-    assert command[-4:-2] == ["--lang", "zh"] and command[-2] == "-o"
+    assert command[-4:-2] == ["--lang", lang] and command[-2] == "-o"
     exported = out / command[-1]
-    assert "token 轨道" in exported.read_text()  # drawn in Chinese (the track figure's title)
+    assert title in exported.read_text()  # the track figure's title, in the export's language
     monkeypatch.chdir(tmp_path)
     assert main(command[1:-1] + ["again.txt"]) == 0
     assert (tmp_path / "again.txt").read_text() == exported.read_text()

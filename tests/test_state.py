@@ -150,6 +150,7 @@ def test_a_whole_topic_parameter_starts_with_one_value_in_every_figure():
     ("parallel/grid", "wallclock", "step", "3"),
     ("seq2seq/visibility", "n-tokens", "n", "5"),
     ("recurrence/track", "W_h", "w_h", "1.2"),
+    ("memory/copy", "Step", "step", "100"),  # a figure that treats its axis apart must see the name
 ])
 def test_a_parameter_can_be_set_by_the_name_the_screen_shows(address, shown, key, value):
     """The parameter line shows `steps`, `curve`, `wallclock`, `n tokens`, `W_h`; --set wanted k, metric,

@@ -702,9 +702,14 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
             if r is not None and (r, cursor_col) not in marked:
                 points[r] = ("●" if s.marker == "braille" else s.marker, _style(s.color))
     # a line's label under one of the cursor's points steps aside ("chance 10%" at the right edge, the
-    # cursor at the last step): the point shows the value, the label stays whole
-    moved = [(r, start, words, style) for r, start, words, style in placed
-             if r in points and start <= cursor_col < start + cell_len(words)]
+    # cursor at the last step) where it fits whole beside the point, clear of the marks
+    moved = []
+    for r, start, words, style in placed:
+        n = cell_len(words)
+        if r in points and start <= cursor_col < start + n:
+            spot = cursor_col - n - 1 if cursor_col - n - 1 >= 0 else cursor_col + 2
+            if spot + n <= cw and not any((r, k) in marked for k in range(spot, spot + n)):
+                moved.append((r, start, words, style, spot))
     runs, shows, narrow = cv.runs()
     line = _style(None, dim=True)  # the cursor's line
     if cursor_col is None:
@@ -717,11 +722,12 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
                   for r, row in enumerate(runs)]
     else:  # a wide character or a label in the way: the cursor drawn into a copy of the canvas
         cv = cv.copy()
-        for r, start, words, style in moved:  # before the cursor if it fits there, else after it
-            n = cell_len(words)
-            for k in range(start, start + n):
-                cv.over.pop((r, k), None)
-            cv.text(r, cursor_col - n - 1 if cursor_col - n - 1 >= 0 else cursor_col + 2, words, style)
+        for r, start, words, style, spot in moved:  # its cells that still hold it cleared (not a mark over it)
+            cells = [c for ch in words for c in ((ch, WIDE) if cell_len(ch) == 2 else (ch,))]
+            for k, char in enumerate(cells, start):
+                if (r, k) in cv.over and cv.over[r, k][0] == char:
+                    del cv.over[r, k]
+            cv.text(r, spot, words, style)
         cv.chars(_SERIES - 1, slice(None), cursor_col, "│", line)
         for r in hline_rows:
             cv.chars(_SERIES - 1, r, cursor_col, "┼", line)
