@@ -167,3 +167,17 @@ def test_an_unknown_key_is_told_the_keys_and_what_the_screen_calls_them():
 
     with pytest.raises(BadValue, match=r"unknown key 'stepz': this figure takes b_f, k \(steps\)$"):
         BiasState().with_value("stepz", "3")
+
+
+def test_no_label_names_another_parameter():
+    """--set takes a label too (the name first): a label that read as another parameter's name or label
+    would set the wrong one, or neither."""
+    from rnntui.state import _shown
+    from rnntui.topics import topics
+
+    for screen in topics():
+        for f in screen.FIGURES:
+            params = f.state_type.params()
+            for p in params:
+                others = {_shown(q.name) for q in params if q is not p} | {_shown(q.label) for q in params if q is not p}
+                assert _shown(p.label) not in others, (f"{screen.TOPIC_ID}/{f.id}", p.name, p.label)
