@@ -319,6 +319,25 @@ def test_block_notes():
     assert "mean" in txt(BlockState(stage=3), "block")
 
 
+@pytest.mark.parametrize("height", [30, 9, 5])
+def test_a_narrowed_text_table_wraps_its_cells_into_the_rows_it_has(height):
+    """attention/summary cut every cell to the column ("a fixed…", "gradien…") with rows to spare below
+    (found in a newcomer's trial). Where the height allows, a cell wraps over up to 4 lines in its
+    column: read down the column, every word is there; with less room it is cut with … as before."""
+    cells = (("a fixed state h_t", "gradients vanish or explode over the chain"),
+             ("a growing KV cache", "O(n²) cost and a growing KV cache"))
+    spec = MatrixSpec(cells, "", ("RNN", "Transformer"), ("keeps", "what it left"), shrink=True)
+    lines = [l.plain for l in matrices_text([spec], 40, height).split()]
+    assert len(lines) <= height and max(len(l) for l in lines) <= 40
+    start = lines[0].index("what it left")  # the column's cells start under its header
+    column = " ".join(" ".join(l[start:].split()) for l in lines[1:])
+    if height >= 9:  # the head and 2 rows × 4 lines
+        assert all(text in column for text in (cells[0][1], cells[1][1]))
+    else:  # 2 lines a row
+        assert len(lines) == 5 and "gradients vanish or e…" in column  # cut at the cell's last cell
+    assert "…" not in " ".join(lines) or height < 9
+
+
 # -- summary (issue 19) ----------------------------------------------------------------------------
 def test_summary_links_resolve():
     r = SummaryState().readings()

@@ -29,7 +29,7 @@ from rnntui.widgets.quiet import joined, runs, same
 
 from rnntui import lazy
 from rnntui.fmt import fixed
-from rnntui.widgets.cells import fit
+from rnntui.widgets.cells import cut, fit, wrap
 from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
 
 MORE = "…"
@@ -69,26 +69,28 @@ def entry(v, digits: int) -> str:
     return fixed(v, digits)
 
 
-def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, spaced: bool = False) -> list[Text]:
+def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, spaced: bool = False,
+                 tall: int = 1) -> list[Text]:
     """One matrix as lines of equal cell width, at most `width` cells wide when given; `spaced` leaves
-    a blank line between rows (for tall terminals). Drawn once per (spec, width, digits): a key
-    usually changes one or two of a figure's matrices (the lines are shared: do not change them)."""
+    a blank line between rows (for tall terminals); `tall` lines a row, for text cells wrapped in their
+    column. Drawn once per (spec, width, digits, tall): a key usually changes one or two of a figure's
+    matrices (the lines are shared: do not change them)."""
     try:
-        lines = list(_matrix_lines(spec, width, digits))
+        lines = list(_matrix_lines(spec, width, digits, tall))
     except TypeError:  # unhashable values (arrays): draw without the cache
-        lines = _draw_matrix(spec, width, digits)
+        lines = _draw_matrix(spec, width, digits, tall)
     if not spaced:
         return lines
     head = 2 if spec.title else 1  # title and column labels
-    out = lines[:head + 1]
-    for line in lines[head + 1:]:
-        out += [Text(""), line]
+    out = lines[:head + tall]
+    for k in range(head + tall, len(lines), tall):
+        out += [Text(""), *lines[k:k + tall]]
     return out
 
 
 @lru_cache(maxsize=512)
-def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int) -> tuple[Text, ...]:
-    return tuple(_draw_matrix(spec, width, digits))
+def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1) -> tuple[Text, ...]:
+    return tuple(_draw_matrix(spec, width, digits, tall))
 
 
 def natural_width(spec: MatrixSpec, digits: int = 2) -> int:
@@ -129,7 +131,7 @@ def _entries(spec: MatrixSpec, digits: int) -> tuple:
     return rows, n_cols, texts, words, cols, cw, labels, lw
 
 
-def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int) -> list[Text]:
+def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1) -> list[Text]:
     rows, n_cols, texts, words, cols, cw, labels, lw = _cells(spec, digits)
     margin = 2 + lw  # "▸" + label + " "
     shown = n_cols
@@ -159,21 +161,25 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int) -> list[Text]
     faint = set(spec.faint)
     for i, r in enumerate(texts):
         on_row = spec.row == i
-        pieces = [("▸" if on_row else " ", "bold"),
-                  (pad(labels[i], lw, "left") + " ", "bold reverse" if on_row else "bold")]
-        for j in range(shown):
-            style = "reverse" if on_row else ""
-            if spec.cell == (i, j):
-                style = "bold underline" if on_row else "bold underline reverse"
-            elif (i, j) in faint:
-                style += " dim"
-            if r[j] == "NaN":
-                style += f" {BAD}"
-            pieces.append((pad(r[j], cw, "left" if j in words else "right"), style.strip()))
-            pieces.append((" ", "reverse" if on_row and j < shown - 1 else ""))
-        if cut:
-            pieces.append((f"{MORE} ", "dim"))
-        out.append(runs(pieces))
+        # a text cell wrapped over the row's `tall` lines, its last shown line cut with … if more is left
+        parts = [_folded(r[j], cw, tall) if j in words else [r[j]] for j in range(shown)]
+        for t in range(tall):
+            pieces = [("▸" if on_row and not t else " ", "bold"),
+                      (pad(labels[i] if not t else "", lw, "left") + " ", "bold reverse" if on_row else "bold")]
+            for j in range(shown):
+                style = "reverse" if on_row else ""
+                if spec.cell == (i, j):
+                    style = "bold underline" if on_row else "bold underline reverse"
+                elif (i, j) in faint:
+                    style += " dim"
+                if r[j] == "NaN":
+                    style += f" {BAD}"
+                pieces.append((pad(parts[j][t] if t < len(parts[j]) else "", cw, "left" if j in words else "right"),
+                               style.strip()))
+                pieces.append((" ", "reverse" if on_row and j < shown - 1 else ""))
+            if cut:
+                pieces.append((f"{MORE} " if not t else "  ", "dim"))
+            out.append(runs(pieces))
     if cut and spec.title:  # the title says how many columns are drawn, where that fits
         for note in (f"  {shown} of {n_cols} columns", f" {shown}/{n_cols}"):
             if cell_len(spec.title) + 2 + cell_len(note) <= total:
@@ -182,6 +188,14 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int) -> list[Text]
                 out[0].append(" " * max(total - out[0].cell_len, 0))
                 break
     return out
+
+
+def _folded(text: str, width: int, tall: int) -> list[str]:
+    """`text` wrapped to `width` cells in at most `tall` lines; the last one ends in … when cut short."""
+    lines = wrap(text, width) if tall > 1 else [text]
+    if len(lines) > tall:
+        lines = lines[:tall - 1] + [cut(lines[tall - 1] + " " + " ".join(lines[tall:]), width, MORE)]
+    return lines
 
 
 def matrix_text(spec: MatrixSpec, width: int | None = None, digits: int = 2) -> Text:
@@ -241,6 +255,8 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     2 decimals, then leaves out optional specs one at a time (highest rank, then earliest, first);
     then, where only the height was short, the same at 1 decimal before cutting at the height."""
     specs = list(specs)
+    if len(specs) == 1 and specs[0].shrink and height and natural_width(specs[0]) > width:
+        return _tall_table(specs[0], width, height)
     candidates = [specs]
     rest = list(specs)
     while any(s.optional for s in rest):
@@ -285,6 +301,18 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
     lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap, measure), gap, measure)
     return lines[:height] if height else lines
+
+
+def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
+    """A table of text too wide for its room (its columns narrowed, text cut with …) with its cells
+    wrapped over as many lines a row as the height allows (at most 4), a blank line between rows
+    where that fits too (attention/summary's cells read "a fixed…" with rows to spare below)."""
+    head = 2 if spec.title else 1
+    n = max(len(spec.values), 1)
+    for tall, spaced in [(t, sp) for t in (4, 3, 2) for sp in (True, False)] + [(1, True), (1, False)]:
+        if head + n * tall + (n - 1 if spaced else 0) <= height:
+            return matrix_lines(spec, width, 2, spaced, tall)
+    return matrix_lines(spec, width, 2)[:height]
 
 
 def matrices_text(specs: Sequence[MatrixSpec], width: int, height: int | None = None, gap: int = 3) -> Text:
