@@ -111,6 +111,14 @@ def takes(state_type, name: str) -> bool:
     return True
 
 
+def as_typed(error: BadValue, key: str, name: str | None) -> BadValue:
+    """A value's error under the label the user typed: "steps (k)=banana: …", not "k=banana: …"."""
+    message = str(error)
+    if name is None or key == name or not message.startswith(f"{name}="):
+        return error
+    return BadValue(f"{key} ({name}){message[len(name):]}")
+
+
 def build_state(figure: Figure, sets=(), step=None) -> FigureState:
     """The one parser of `--set KEY=VALUE` and `--step N`: a new, checked state."""
     state = figure.state_type()
@@ -125,11 +133,13 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
     while pending:
         left, first_error = [], None
         for key, value in pending:
+            name = None
             try:
-                state = state.with_value(state.param(key).name, value)  # a label typed: the name from here on
+                name = state.param(key).name  # a label typed: the name from here on
+                state = state.with_value(name, value)
             except BadValue as e:
                 left.append((key, value))
-                first_error = first_error or e
+                first_error = first_error or as_typed(e, key, name)
         if len(left) == len(pending):
             raise first_error
         pending = left

@@ -181,3 +181,13 @@ def test_no_label_names_another_parameter():
             for p in params:
                 others = {_shown(q.name) for q in params if q is not p} | {_shown(q.label) for q in params if q is not p}
                 assert _shown(p.label) not in others, (f"{screen.TOPIC_ID}/{f.id}", p.name, p.label)
+
+
+def test_a_bad_value_typed_by_label_is_told_under_that_label():
+    from rnntui.topics import build_state, find
+
+    _screen, figure = find("lstm/bias")
+    with pytest.raises(BadValue, match=r"^steps \(k\)=banana: expected a whole number from 5 to 100$"):
+        build_state(figure, ["steps=banana"])
+    with pytest.raises(BadValue, match=r"^k=1000: expected a whole number from 5 to 100$"):
+        build_state(figure, ["k=1000"])
