@@ -134,26 +134,29 @@ class FigureState:
 
     @classmethod
     def param(cls, name: str) -> Param:
-        """The parameter called `name`, or else the one shown as `name` on screen (its label: `steps`
-        for k, `W_h` for w_h; a space in it may be typed as _ or -); BadValue naming both otherwise."""
         params = cls.params()
         for p in params:
             if p.name == name:
                 return p
-        shown = [p for p in params if _shown(p.label) == _shown(name)]
-        if len(shown) == 1:
-            return shown[0]
         keys = ", ".join(p.name + (f" ({p.label})" if _shown(p.label) != _shown(p.name) else "") for p in params)
         raise BadValue(_("unknown key {name!r}: this figure takes {keys}").format(name=name, keys=keys or _("none")))
+
+    @classmethod
+    def name_of(cls, key: str) -> str:
+        """The parameter a typed key means: its name, or else what the screen shows for it (its label:
+        `steps` for k, `W_h` for w_h; a space in it may be typed as _ or -); BadValue naming both."""
+        shown = [p.name for p in cls.params() if p.name == key] or [
+            p.name for p in cls.params() if _shown(p.label) == _shown(key)]
+        return shown[0] if len(shown) == 1 else cls.param(key).name
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
         return {f.name: f.default for f in fields(cls) if f.default is not MISSING}
 
     def with_value(self, name: str, value: Any) -> "FigureState":
-        """A new state with one parameter set (by its name or label); checks the value, raises BadValue."""
-        p = self.param(name)
-        state = replace(self, **{p.name: p.parse(value, self)})
+        """A new state with one parameter set; checks the value, raises BadValue."""
+        checked = self.param(name).parse(value, self)
+        state = replace(self, **{name: checked})
         return state.clamped()
 
     def clamped(self) -> "FigureState":

@@ -105,7 +105,7 @@ def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
 def takes(state_type, name: str) -> bool:
     """Whether a figure's state has a parameter called or shown as `name`."""
     try:
-        state_type.param(name)
+        state_type.name_of(name)
     except BadValue:
         return False
     return True
@@ -135,7 +135,7 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
         for key, value in pending:
             name = None
             try:
-                name = state.param(key).name  # a label typed: the name from here on
+                name = state.name_of(key)  # a label typed: the name from here on
                 state = state.with_value(name, value)
             except BadValue as e:
                 left.append((key, value))

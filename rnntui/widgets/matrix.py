@@ -29,7 +29,7 @@ from rnntui.widgets.quiet import joined, runs, same
 
 from rnntui import lazy
 from rnntui.fmt import fixed
-from rnntui.widgets.cells import cut, fit, wrap
+from rnntui.widgets.cells import fit, wrap
 from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
 
 MORE = "…"
@@ -194,7 +194,7 @@ def _folded(text: str, width: int, tall: int) -> list[str]:
     """`text` wrapped to `width` cells in at most `tall` lines; the last one ends in … when cut short."""
     lines = wrap(text, width) if tall > 1 else [text]
     if len(lines) > tall:
-        lines = lines[:tall - 1] + [cut(lines[tall - 1] + " " + " ".join(lines[tall:]), width, MORE)]
+        lines = lines[:tall - 1] + [pad(" ".join(lines[tall - 1:]), width, "left")]
     return lines
 
 
@@ -309,7 +309,7 @@ def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
     where that fits too (attention/summary's cells read "a fixed…" with rows to spare below)."""
     head = 2 if spec.title else 1
     n = max(len(spec.values), 1)
-    for tall, spaced in [(t, sp) for t in (4, 3, 2) for sp in (True, False)] + [(1, True), (1, False)]:
+    for tall, spaced in ((t, sp) for t in (4, 3, 2, 1) for sp in (True, False)):
         if head + n * tall + (n - 1 if spaced else 0) <= height:
             return matrix_lines(spec, width, 2, spaced, tall)
     return matrix_lines(spec, width, 2)[:height]
