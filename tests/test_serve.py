@@ -181,8 +181,8 @@ def test_a_browser_tab_runs_the_app_with_the_same_keys(tmp_path):
             assert len(served.apps()) == 1
             page.click("#terminal")
             mark = len(screen_text())
-            page.keyboard.press("ArrowRight")  # t 0 → 1: h_1 is computed
-            assert shows("h_1 = tanh(", mark)
+            page.keyboard.press("ArrowRight")  # t 0 → 1: h_1 = tanh(0.9·0.380 + 0.8·0.5) is computed
+            assert shows("= tanh(0.742)", mark)  # (only the cells that changed are sent: not "h_")
             mark = len(screen_text())
             page.keyboard.press("Tab")  # the next figure
             assert shows("The squashing curve", mark)

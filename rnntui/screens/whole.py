@@ -13,6 +13,8 @@ import time
 from textual import events
 from textual.screen import Screen
 
+from rnntui.screens.chops import TrimmingCompositor
+
 HOLD_MOST = 0.1  # seconds a frame waits for resize handlers at most: then it is drawn as it is
 
 
@@ -23,6 +25,10 @@ class WholeFrames(Screen):
     _held_since = 0.0
     _hold_timer = None
     _laid_out = False  # a layout ran since the last frame: only a layout sends Resize events
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._compositor = TrimmingCompositor()  # a changed span is sent from its start (chops.py)
 
     def _refresh_layout(self, *args, **kwargs) -> None:
         self._laid_out = True

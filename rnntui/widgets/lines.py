@@ -151,7 +151,43 @@ def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int]:
            and cell_len(a[end_a - 1].text[:1]) != 0):
         end_a, end_b = end_a - 1, end_b - 1
         x2 -= a[end_a].cell_length
-    return x1, max(x1, x2)
+    if start >= end_a or start >= end_b:
+        return x1, max(x1, x2)
+    # within the first and last runs that differ, same-styled letters they begin or end with stay out
+    # too: a plot's cursor moving one cell repaints two cells of its row, not the row from there on
+    head = tail = 0
+    if a[start].style == b[start].style:
+        after = tuple(runs[start + 1].text[:1] if start + 1 < len(runs) else "" for runs in (a, b))
+        head = same_start(a[start].text, b[start].text, after)
+    last_a, last_b = a[end_a - 1], b[end_b - 1]
+    if last_a.style == last_b.style:
+        tail = same_end(last_a.text[head if end_a - 1 == start else 0:],  # a run both first and last
+                        last_b.text[head if end_b - 1 == start else 0:])  # is not counted twice
+    fine_x1 = x1 + cell_len(a[start].text[:head])
+    fine_x2 = x2 - cell_len(last_a.text[len(last_a.text) - tail:])
+    return (fine_x1, fine_x2) if fine_x1 < fine_x2 else (x1, max(x1, x2))
+
+
+def same_start(one: str, other: str, after: tuple[str, str] = ("", "")) -> int:
+    """How many letters two texts begin with alike, short of a letter whose zero-width mark (an
+    accent) follows it; `after`: what follows each text in its row (a mark there counts too)."""
+    n, most = 0, min(len(one), len(other))
+    while n < most and one[n] == other[n]:
+        n += 1
+    while n and any(cell_len((text + rest)[n:n + 1] or "x") == 0 for text, rest in zip((one, other), after)):
+        n -= 1
+    return n
+
+
+def same_end(one: str, other: str) -> int:
+    """How many letters two texts end with alike, neither beginning with a zero-width mark nor right
+    after one (a mark goes with its letter, on whichever side of the cut that is)."""
+    n, most = 0, min(len(one), len(other))
+    while n < most and one[-1 - n] == other[-1 - n]:
+        n += 1
+    while n and (cell_len(one[-n]) == 0 or any(n < len(text) and cell_len(text[-1 - n]) == 0 for text in (one, other))):
+        n -= 1
+    return n
 
 
 class Lines(Widget):
