@@ -19,6 +19,8 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from rich.cells import _is_single_cell_widths
+
 from rnntui.widgets.cells import cell_len
 from rnntui.widgets.quiet import compact, content_key, joined, repaint
 
@@ -156,35 +158,73 @@ def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int]:
     # within the first and last runs that differ, same-styled letters they begin or end with stay out
     # too: a plot's cursor moving one cell repaints two cells of its row, not the row from there on
     head = tail = 0
-    if a[start].style == b[start].style:
-        after = tuple(runs[start + 1].text[:1] if start + 1 < len(runs) else "" for runs in (a, b))
-        head = same_start(a[start].text, b[start].text, after)
-    last_a, last_b = a[end_a - 1], b[end_b - 1]
-    if last_a.style == last_b.style:
-        tail = same_end(last_a.text[head if end_a - 1 == start else 0:],  # a run both first and last
-                        last_b.text[head if end_b - 1 == start else 0:])  # is not counted twice
-    fine_x1 = x1 + cell_len(a[start].text[:head])
-    fine_x2 = x2 - cell_len(last_a.text[len(last_a.text) - tail:])
+    first_a, first_b, last_a, last_b = a[start], b[start], a[end_a - 1], b[end_b - 1]
+    if first_a.style is first_b.style or first_a.style == first_b.style:
+        one, other = first_a.text, first_b.text
+        head = same_start(one, other)
+        if head:
+            one += a[start + 1].text[:1] if start + 1 < len(a) else ""  # with what follows (a mark there)
+            other += b[start + 1].text[:1] if start + 1 < len(b) else ""
+            if not (narrow(one) and narrow(other)):
+                head = clear_of_marks(head, one, other)
+    if last_a.style is last_b.style or last_a.style == last_b.style:
+        one = last_a.text[head:] if end_a - 1 == start else last_a.text  # a run both first and last:
+        other = last_b.text[head:] if end_b - 1 == start else last_b.text  # not counted twice
+        tail = same_end(one, other)
+        if tail and not (narrow(one) and narrow(other)):
+            tail = ends_clear_of_marks(tail, one, other)
+    fine_x1 = x1 + (head if narrow(first_a.text) else cell_len(first_a.text[:head]))
+    fine_x2 = x2 - (tail if narrow(last_a.text) else cell_len(last_a.text[len(last_a.text) - tail:]))
     return (fine_x1, fine_x2) if fine_x1 < fine_x2 else (x1, max(x1, x2))
 
 
-def same_start(one: str, other: str, after: tuple[str, str] = ("", "")) -> int:
-    """How many letters two texts begin with alike, short of a letter whose zero-width mark (an
-    accent) follows it; `after`: what follows each text in its row (a mark there counts too)."""
-    n, most = 0, min(len(one), len(other))
-    while n < most and one[n] == other[n]:
-        n += 1
-    while n and any(cell_len((text + rest)[n:n + 1] or "x") == 0 for text, rest in zip((one, other), after)):
+@lru_cache(maxsize=4096)
+def narrow(text: str) -> bool:
+    """All letters one cell wide: no wide letter, no zero-width mark (a row's runs recur from frame to
+    frame: looked up, not scanned again)."""
+    return _is_single_cell_widths(text)
+
+
+def same_start(one: str, other: str) -> int:
+    """How many letters two texts begin with alike (string comparisons by halving run in C: a loop
+    over letters cost ~30 µs a row)."""
+    if one.startswith(other) or other.startswith(one):  # a blank run grown or shrunk by a cell
+        return min(len(one), len(other))
+    low, high = 0, min(len(one), len(other)) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[:middle] == other[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def same_end(one: str, other: str) -> int:
+    """How many letters two texts end with alike (as `same_start`)."""
+    if one.endswith(other) or other.endswith(one):
+        return min(len(one), len(other))
+    low, high = 0, min(len(one), len(other)) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[len(one) - middle:] == other[len(other) - middle:]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def clear_of_marks(n: int, one: str, other: str) -> int:
+    """A cut after the first n letters, moved back until neither text has a zero-width mark (an
+    accent) just after it: the mark would be parted from its letter."""
+    while n and any(n < len(text) and cell_len(text[n]) == 0 for text in (one, other)):
         n -= 1
     return n
 
 
-def same_end(one: str, other: str) -> int:
-    """How many letters two texts end with alike, neither beginning with a zero-width mark nor right
-    after one (a mark goes with its letter, on whichever side of the cut that is)."""
-    n, most = 0, min(len(one), len(other))
-    while n < most and one[-1 - n] == other[-1 - n]:
-        n += 1
+def ends_clear_of_marks(n: int, one: str, other: str) -> int:
+    """A cut before the last n letters (alike in both), moved on until the letters after it begin with
+    no mark and neither text has a mark just before it (a crop ending there drops that mark)."""
     while n and (cell_len(one[-n]) == 0 or any(n < len(text) and cell_len(text[-1 - n]) == 0 for text in (one, other))):
         n -= 1
     return n
@@ -201,9 +241,8 @@ class Lines(Widget):
     def changed(self) -> None:
         """What the widget draws changed: draw it again at the next refresh. The new lines are drawn
         now and only the rows that differ from the shown ones are repainted (a cursor moving in a
-        matrix repaints two rows, not the screen under the widget), each from its first changed run
-        to its last. Textual sends a row from the widget's left edge, so what this saves is the cells
-        after the change (a readout's number, not the words after it). Under a notification rows
+        matrix repaints two rows, not the screen under the widget), each from its first changed cell
+        to its last (`changed_span`; the app's screens send just those, chops.py). Under a notification rows
         are repainted to the widget's right edge: Textual would cut a wide character of the toast in
         two at the span's end and the terminal would lose it."""
         old, self._strips = self._strips, None
