@@ -3,49 +3,45 @@
 Textual repaints a changed span of a row by sending the row's piece ("chop", between two widgets'
 edges) from its start to the span's end: a plot's cursor moving near the right of the plot resent
 the row's whole left part, ~6 KB a key over SSH. `TrimmedChops` starts at the span instead, where
-that falls between whole characters (cutting a wide or accented character would leave half of it
-on the terminal: then it starts at the piece, as Textual does). `TrimmingCompositor` makes them.
+that falls between whole letters (cutting a wide letter, or an accent from its letter, would leave
+half of it on the terminal: then it starts at the piece, as Textual does). `TrimmingCompositor`
+makes them.
 """
 from __future__ import annotations
 
-from rich.cells import _is_single_cell_widths, cell_len
+from rich.cells import cell_len
 from rich.control import Control
-from rich.segment import Segment
 from textual._compositor import ChopsUpdate, Compositor
 from textual.strip import Strip
 
+from rnntui.widgets.lines import narrow
 
-def without_first(strip: Strip, cells: int) -> Strip | None:
-    """The strip less its first `cells` cells, or None where that cut would fall inside a character
-    wider than one cell (a zero-width mark after the cut goes with the letter before it)."""
-    at, segments = 0, strip._segments
-    for i, segment in enumerate(segments):
-        text = segment.text
+
+def cut_between_letters(strip: Strip, cells: int) -> bool:
+    """Whether the strip's first `cells` cells end between two whole letters, no zero-width mark
+    right after (cutting a wide letter would leave half of it on the terminal)."""
+    at = 0
+    for segment in strip._segments:
         width = segment.cell_length
         if at + width <= cells:
             at += width
             continue
-        cut = letters(text, cells - at)
-        if cut is None:
-            return None
-        rest = segments[i:] if not cut else [Segment(text[cut:], segment.style, segment.control), *segments[i + 1:]]
-        return Strip(rest, strip.cell_length - cells)
-    return Strip([], 0)
+        return letters(segment.text, cells - at) is not None
+    return True
 
 
 def letters(text: str, cells: int) -> int | None:
-    """How many letters of `text` fill its first `cells` cells, with the zero-width marks that follow
-    the last; None where the cut would fall inside a wide letter (or an emoji sequence, not measured
-    letter by letter)."""
-    if _is_single_cell_widths(text):
+    """How many letters of `text` fill its first `cells` cells; None where that cut falls inside a
+    wide letter, before a zero-width mark, or in an emoji sequence (not measured letter by letter)."""
+    if narrow(text):
         return cells
     if "\u200d" in text or "\ufe0f" in text:
         return None
     used = 0
     for n, letter in enumerate(text):
         width = cell_len(letter)
-        if used == cells and width:
-            return n
+        if used == cells:
+            return n if width else None
         used += width
         if used > cells:
             return None
@@ -64,9 +60,10 @@ class TrimmedChops(ChopsUpdate):
                 if strip is None or x > x2 or end <= x1:
                     continue
                 if not (x2 > x >= x1 and end <= x2):
-                    strip = strip.crop(0, min(end, x2) - x)
-                    if x < x1 and (rest := without_first(strip, x1 - x)) is not None:
-                        strip, x = rest, x1
+                    if x < x1 and cut_between_letters(strip, x1 - x):
+                        strip, x = strip.crop(x1 - x, min(end, x2) - x), x1
+                    else:
+                        strip = strip.crop(0, min(end, x2) - x)
                 append(move_to(x, y).segment.text)
                 append(strip.render(console))
             if y != last_y:
