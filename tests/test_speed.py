@@ -597,7 +597,6 @@ async def test_a_changed_number_repaints_its_own_cells():
     assert changed_span(accent, Strip([Segment("a"), Segment("o", bold), Segment("\u0301 ")]), 3) == (1, 3)
 
 
-
 def test_a_moving_cursor_repaints_its_two_cells_not_the_rest_of_the_row():
     """A plot's cursor is a run in a row of long blank runs: moving it one cell changes two cells. The
     span is cut inside the runs that differ where their letters agree (it was the row from the old
@@ -613,6 +612,14 @@ def test_a_moving_cursor_repaints_its_two_cells_not_the_rest_of_the_row():
     assert changed_span(Strip([Segment("abe\u0301x")]), Strip([Segment("abo\u0301x")]), 4) == (2, 4)
     assert changed_span(Strip([Segment("ab"), Segment("\u0301cd")]), Strip([Segment("abx"), Segment("d")]), 4) == (1, 3)
     assert changed_span(Strip([Segment("xe\u0301b")]), Strip([Segment("ye\u0301b")]), 3) == (0, 1)
+    # an accent alone in its run: after the cut's letter, or before it behind an empty run
+    assert changed_span(Strip([Segment("abc")]), Strip([Segment("ax"), Segment("\u0301", bar), Segment("c")]), 3) == (1, 3)
+    assert changed_span(Strip([Segment("ab"), Segment(""), Segment("\u0301c")]), Strip([Segment("abz")]), 3) == (1, 3)
+    assert changed_span(Strip([Segment("e"), Segment("\u0301", bar), Segment("a")]), Strip([Segment("e"), Segment("a", bar)]), 2) == (0, 2)
+    # an emoji sequence (joined by U+200D) is measured whole by Rich: never cut inside
+    family = "\U0001F468\u200d"
+    assert changed_span(Strip([Segment(family + "\U0001F469"), Segment("a", bar)]),
+                        Strip([Segment(family + "\U0001F466"), Segment("b", bar)]), 3) == (0, 3)
 
 
 async def test_a_repaint_sends_the_changed_cells_not_the_row_before_them():
@@ -621,7 +628,7 @@ async def test_a_repaint_sends_the_changed_cells_not_the_row_before_them():
     refused (the terminal would keep half of it): then the piece is sent from its start."""
     from textual._compositor import CompositorUpdate
 
-    from rnntui.screens.chops import cut_between_letters
+    from rnntui.screens.chops import clean_cut
     from rnntui.screens.whole import WholeFrames
     from rnntui.widgets.lines import Lines
 
@@ -651,12 +658,18 @@ async def test_a_repaint_sends_the_changed_cells_not_the_row_before_them():
         row.changed()
         await pilot.pause()
         assert sent and sent[-1].startswith("\x1b[1;21H") and "猫" not in sent[-1] and "b" in sent[-1]
-    assert not cut_between_letters(Strip([Segment("猫猫"), Segment("ab")]), 1)
-    assert cut_between_letters(Strip([Segment("猫猫"), Segment("ab")]), 2)
-    assert cut_between_letters(Strip([Segment("xe\u0301z")]), 1)  # before é
-    assert not cut_between_letters(Strip([Segment("xe\u0301z")]), 2)  # after é: a crop could carry its accent over
-    assert not cut_between_letters(Strip([Segment("x猫z")]), 2)
-    assert cut_between_letters(Strip([Segment("abc"), Segment("猫")]), 3)
+    assert not clean_cut(Strip([Segment("猫猫"), Segment("ab")]), 1)
+    assert clean_cut(Strip([Segment("猫猫"), Segment("ab")]), 2)
+    assert clean_cut(Strip([Segment("xe\u0301z")]), 1)  # before é
+    assert not clean_cut(Strip([Segment("xe\u0301z")]), 2)  # after é: a crop could carry its accent over
+    assert not clean_cut(Strip([Segment("x猫z")]), 2)
+    assert clean_cut(Strip([Segment("abc"), Segment("猫")]), 3)
+    assert not clean_cut(Strip([Segment("e"), Segment(""), Segment("\u0301", Style(bold=True))]), 1)
+    # a span's end inside a wide letter (a tooltip's, over the row): the piece goes to its end
+    from rnntui.screens.chops import TrimmedChops
+    sent = TrimmedChops([{0: Strip([Segment("ab猫cd")])}], [(0, 1, 3)], [[6]]).render_segments(app.console)
+    assert sent.startswith("\x1b[1;2H") and re.sub("\x1b\\[[0-9;]*[A-Za-z]", "", sent) == "b猫cd"
+
 
 class Terminal:
     """What a terminal shows once it has been sent the app's bytes: each cell's character and the

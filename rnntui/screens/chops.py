@@ -14,43 +14,53 @@ from rich.control import Control
 from textual._compositor import ChopsUpdate, Compositor
 from textual.strip import Strip
 
-from rnntui.widgets.lines import narrow
+from rnntui.widgets.lines import JOINERS, narrow
 
 
-def cut_between_letters(strip: Strip, cells: int) -> bool:
-    """Whether the strip's first `cells` cells end between two whole letters, no zero-width mark
-    right after (cutting a wide letter would leave half of it on the terminal)."""
+def clean_cut(strip: Strip, cells: int) -> bool:
+    """Whether a cut after the strip's first `cells` cells falls between two whole letters, with no
+    zero-width mark (an accent) right after it: a crop there leaves no half letter on the terminal
+    and parts no accent from its letter."""
     at = 0
     for segment in strip._segments:
-        width = segment.cell_length
+        text = segment.text
+        if not text:
+            continue
+        if at == cells:  # the cut falls before this run
+            return cell_len(text[0]) != 0
+        width = cell_len(text)
         if at + width <= cells:
             at += width
             continue
-        return letters(segment.text, cells - at) is not None
+        return clean_cut_in(text, cells - at)
     return True
 
 
-def letters(text: str, cells: int) -> int | None:
-    """How many letters of `text` fill its first `cells` cells; None where that cut falls inside a
-    wide letter, before a zero-width mark, or in an emoji sequence (not measured letter by letter)."""
+def clean_cut_in(text: str, cells: int) -> bool:
+    """`clean_cut` inside one run; an emoji sequence (joined letters) is never cut."""
     if narrow(text):
-        return cells
-    if "\u200d" in text or "\ufe0f" in text:
-        return None
+        return True
+    if JOINERS & set(text):
+        return False
     used = 0
-    for n, letter in enumerate(text):
+    for letter in text:
         width = cell_len(letter)
         if used == cells:
-            return n if width else None
+            return width != 0
         used += width
         if used > cells:
-            return None
-    return len(text) if used == cells else None
+            return False
+    return True
 
 
 class TrimmedChops(ChopsUpdate):
+    """(Only `render_segments` is ours: what the app sends. Printed through Rich, `__rich_console__`,
+    an update still goes from each piece's start, as Textual's.)"""
+
     def render_segments(self, console) -> str:
-        """As Textual's, but a piece that begins before its span is sent from the span's start."""
+        """As Textual's, but a piece that begins before its span is sent from the span's start, and one
+        that ends past it is cut at the span's end only where that cut is clean (else sent to its
+        end: a wide letter of a tooltip over the row would lose its other half)."""
         sequences: list[str] = []
         append = sequences.append
         move_to = Control.move_to
@@ -60,10 +70,11 @@ class TrimmedChops(ChopsUpdate):
                 if strip is None or x > x2 or end <= x1:
                     continue
                 if not (x2 > x >= x1 and end <= x2):
-                    if x < x1 and cut_between_letters(strip, x1 - x):
-                        strip, x = strip.crop(x1 - x, min(end, x2) - x), x1
-                    else:
-                        strip = strip.crop(0, min(end, x2) - x)
+                    stop = x2 if x2 < end and clean_cut(strip, x2 - x) else end
+                    if x < x1 and clean_cut(strip, x1 - x):
+                        strip, x = strip.crop(x1 - x, stop - x), x1
+                    elif stop < end:
+                        strip = strip.crop(0, stop - x)
                 append(move_to(x, y).segment.text)
                 append(strip.render(console))
             if y != last_y:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from functools import lru_cache, partial
 
+from rich.cells import _is_single_cell_widths  # Rich's own test for one-cell letters
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
-
-from rich.cells import _is_single_cell_widths
 
 from rnntui.widgets.cells import cell_len
 from rnntui.widgets.quiet import compact, content_key, joined, repaint
@@ -140,14 +139,20 @@ def runs_text(lines, **text_args) -> Text:
 
 
 def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int]:
-    """The cells [x1, x2) of a row where two strips `width` cells wide differ: the runs both begin
-    and end with are left out, so the span starts and ends between whole characters of both (a run
-    that starts with a zero-width mark stays in, with the character it belongs to)."""
+    """The cells [x1, x2) of a row where two strips `width` cells wide differ. The runs both begin
+    and end with are left out, then, inside the first and last runs that differ, the same-styled
+    letters they begin or end with: a plot's cursor moving one cell repaints two cells of its row,
+    not the row from there on. Either end falls between whole letters of both strips, never between
+    a letter and its zero-width mark (an accent), nor inside an emoji sequence."""
     a, b = old._segments, new._segments
+    plain = narrow("".join([run.text for run in a])) and narrow("".join([run.text for run in b]))
     start, x1, most = 0, 0, min(len(a), len(b))
     while start < most and a[start] == b[start]:
         x1 += a[start].cell_length
         start += 1
+    while not plain and start and (is_mark(letter_after(a, start - 1)) or is_mark(letter_after(b, start - 1))):
+        start -= 1  # what differs begins with a mark (an accent) of a letter in the runs left out: not out
+        x1 -= a[start].cell_length
     end_a, end_b, x2 = len(a), len(b), width
     while (end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]
            and cell_len(a[end_a - 1].text[:1]) != 0):
@@ -155,33 +160,49 @@ def changed_span(old: Strip, new: Strip, width: int) -> tuple[int, int]:
         x2 -= a[end_a].cell_length
     if start >= end_a or start >= end_b:
         return x1, max(x1, x2)
-    # within the first and last runs that differ, same-styled letters they begin or end with stay out
-    # too: a plot's cursor moving one cell repaints two cells of its row, not the row from there on
     head = tail = 0
     first_a, first_b, last_a, last_b = a[start], b[start], a[end_a - 1], b[end_b - 1]
     if first_a.style is first_b.style or first_a.style == first_b.style:
-        one, other = first_a.text, first_b.text
-        head = same_start(one, other)
-        if head:
-            one += a[start + 1].text[:1] if start + 1 < len(a) else ""  # with what follows (a mark there)
-            other += b[start + 1].text[:1] if start + 1 < len(b) else ""
-            if not (narrow(one) and narrow(other)):
-                head = clear_of_marks(head, one, other)
+        head = same_start(first_a.text, first_b.text)
+        if head and not plain:  # (rows of one-cell letters only, most rows, have no marks to mind)
+            head = clear_of_marks(head, first_a.text + letter_after(a, start), first_b.text + letter_after(b, start))
     if last_a.style is last_b.style or last_a.style == last_b.style:
         one = last_a.text[head:] if end_a - 1 == start else last_a.text  # a run both first and last:
         other = last_b.text[head:] if end_b - 1 == start else last_b.text  # not counted twice
         tail = same_end(one, other)
-        if tail and not (narrow(one) and narrow(other)):
+        if tail and not plain:
+            one = before(a, end_a - 1, last_a.text[:head] if end_a - 1 == start else "") + one
+            other = before(b, end_b - 1, last_b.text[:head] if end_b - 1 == start else "") + other
             tail = ends_clear_of_marks(tail, one, other)
-    fine_x1 = x1 + (head if narrow(first_a.text) else cell_len(first_a.text[:head]))
-    fine_x2 = x2 - (tail if narrow(last_a.text) else cell_len(last_a.text[len(last_a.text) - tail:]))
+    fine_x1 = x1 + (head if plain else cell_len(first_a.text[:head]))
+    fine_x2 = x2 - (tail if plain else cell_len(last_a.text[len(last_a.text) - tail:]))
     return (fine_x1, fine_x2) if fine_x1 < fine_x2 else (x1, max(x1, x2))
+
+
+def letter_after(runs: list[Segment], i: int) -> str:
+    """The first letter after run i (empty runs skipped), or ""."""
+    for j in range(i + 1, len(runs)):
+        if text := runs[j].text:
+            return text[0]
+    return ""
+
+
+def is_mark(letter: str) -> bool:
+    """A zero-width letter (an accent, a joiner): it belongs to the letter before it."""
+    return letter >= "\u0300" and cell_len(letter) == 0  # (all before U+0300 are letters or spaces)
+
+
+def before(runs: list[Segment], i: int, kept: str) -> str:
+    """The letter before what is left of run i: the last of `kept` (its part left out in front), else
+    of the runs before it (empty runs skipped), or ""."""
+    return kept[-1:] or next((run.text[-1] for run in reversed(runs[:i]) if run.text), "")
 
 
 @lru_cache(maxsize=4096)
 def narrow(text: str) -> bool:
-    """All letters one cell wide: no wide letter, no zero-width mark (a row's runs recur from frame to
-    frame: looked up, not scanned again)."""
+    """Every letter in Rich's table of one-cell letters (ASCII, Latin, Greek, box drawing, braille):
+    no wide letter, no zero-width mark. Others ('…', '—') are measured letter by letter. Runs recur
+    from frame to frame: looked up, not scanned again."""
     return _is_single_cell_widths(text)
 
 
@@ -215,8 +236,10 @@ def same_end(one: str, other: str) -> int:
 
 
 def clear_of_marks(n: int, one: str, other: str) -> int:
-    """A cut after the first n letters, moved back until neither text has a zero-width mark (an
-    accent) just after it: the mark would be parted from its letter."""
+    """A cut after the first n letters (alike in both), moved back until neither text has a zero-width
+    mark (an accent) just after it; none in an emoji sequence (joined letters)."""
+    if JOINERS & (set(one) | set(other)):
+        return 0
     while n and any(n < len(text) and cell_len(text[n]) == 0 for text in (one, other)):
         n -= 1
     return n
@@ -224,10 +247,16 @@ def clear_of_marks(n: int, one: str, other: str) -> int:
 
 def ends_clear_of_marks(n: int, one: str, other: str) -> int:
     """A cut before the last n letters (alike in both), moved on until the letters after it begin with
-    no mark and neither text has a mark just before it (a crop ending there drops that mark)."""
+    no mark and neither text has a mark just before it (a crop ending there drops that mark); none in
+    an emoji sequence."""
+    if JOINERS & (set(one) | set(other)):
+        return 0
     while n and (cell_len(one[-n]) == 0 or any(n < len(text) and cell_len(text[-1 - n]) == 0 for text in (one, other))):
         n -= 1
     return n
+
+
+JOINERS = frozenset("\u200d\ufe0f")  # zero-width joiner, emoji presentation: Rich measures the sequence
 
 
 class Lines(Widget):
