@@ -201,8 +201,8 @@ def before(runs: list[Segment], i: int, kept: str) -> str:
 @lru_cache(maxsize=4096)
 def narrow(text: str) -> bool:
     """Every letter in Rich's table of one-cell letters (ASCII, Latin, Greek, box drawing, braille):
-    no wide letter, no zero-width mark. Others ('…', '—') are measured letter by letter. Runs recur
-    from frame to frame: looked up, not scanned again."""
+    no wide letter, no zero-width mark. Others ('…', '—') are measured letter by letter. Runs and
+    rows recur from frame to frame (a changed row is the next key's old one): looked up, not scanned."""
     return _is_single_cell_widths(text)
 
 
