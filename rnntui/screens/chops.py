@@ -14,7 +14,7 @@ from rich.control import Control
 from textual._compositor import ChopsUpdate, Compositor
 from textual.strip import Strip
 
-from rnntui.widgets.lines import JOINERS, narrow
+from rnntui.widgets.lines import JOINERS, is_mark, narrow
 
 
 def clean_cut(strip: Strip, cells: int) -> bool:
@@ -27,7 +27,7 @@ def clean_cut(strip: Strip, cells: int) -> bool:
         if not text:
             continue
         if at == cells:  # the cut falls before this run
-            return cell_len(text[0]) != 0
+            return not is_mark(text[0])
         width = cell_len(text)
         if at + width <= cells:
             at += width

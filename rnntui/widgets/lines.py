@@ -222,17 +222,8 @@ def same_start(one: str, other: str) -> int:
 
 
 def same_end(one: str, other: str) -> int:
-    """How many letters two texts end with alike (as `same_start`)."""
-    if one.endswith(other) or other.endswith(one):
-        return min(len(one), len(other))
-    low, high = 0, min(len(one), len(other)) - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        if one[len(one) - middle:] == other[len(other) - middle:]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
+    """How many letters two texts end with alike."""
+    return same_start(one[::-1], other[::-1])
 
 
 def clear_of_marks(n: int, one: str, other: str) -> int:
@@ -240,7 +231,7 @@ def clear_of_marks(n: int, one: str, other: str) -> int:
     mark (an accent) just after it; none in an emoji sequence (joined letters)."""
     if JOINERS & (set(one) | set(other)):
         return 0
-    while n and any(n < len(text) and cell_len(text[n]) == 0 for text in (one, other)):
+    while n and any(n < len(text) and is_mark(text[n]) for text in (one, other)):
         n -= 1
     return n
 
@@ -251,7 +242,7 @@ def ends_clear_of_marks(n: int, one: str, other: str) -> int:
     an emoji sequence."""
     if JOINERS & (set(one) | set(other)):
         return 0
-    while n and (cell_len(one[-n]) == 0 or any(n < len(text) and cell_len(text[-1 - n]) == 0 for text in (one, other))):
+    while n and (is_mark(one[-n]) or any(n < len(text) and is_mark(text[-1 - n]) for text in (one, other))):
         n -= 1
     return n
 
