@@ -13,6 +13,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import App
 from textual.geometry import Region
+from textual.screen import Screen
 from textual.strip import Strip
 
 from rnntui.app import RnnApp
@@ -60,6 +61,8 @@ def spy(monkeypatch, owner, name: str, keep=lambda first: first) -> list:
 
 
 def count_refreshes(widget) -> list:
+    """Each repaint the widget asks for, as whether it asked for a layout too (a Lines widget's
+    changed rows come through `repaint_rows`, never a layout)."""
     calls = []
     original = widget.refresh
 
@@ -68,7 +71,19 @@ def count_refreshes(widget) -> list:
         return original(*args, **kwargs)
 
     widget.refresh = refresh
+    if hasattr(widget, "repaint_rows"):
+        rows = widget.repaint_rows
+        widget.repaint_rows = lambda regions: (calls.append(False), rows(regions))[1]
     return calls
+
+
+def repainted_regions(widget) -> list:
+    """The regions of each repaint a Lines widget asks for: one tuple per request."""
+    regions = []
+    refresh, rows = widget.refresh, widget.repaint_rows
+    widget.refresh = lambda *r, **k: (regions.append(r), refresh(*r, **k))[1]
+    widget.repaint_rows = lambda r: (regions.append(tuple(r)), rows(r))[1]
+    return regions
 
 
 async def test_an_unchanged_readouts_update_does_not_refresh():
@@ -545,9 +560,7 @@ async def test_a_picture_line_keeps_its_own_style_and_repaints_only_changed_rows
         strips = [app.query_one(Header).render_line(y) for y in range(2)]
         assert strips[0].text.startswith("dim header") and all(s.style and s.style.dim for s in strips[0] if s.text.strip())
         assert not any(s.style and s.style.dim for s in strips[1] if s.text.strip())
-        regions = []
-        original = picture.refresh
-        picture.refresh = lambda *r, **k: (regions.append(r), original(*r, **k))[1]
+        regions = repainted_regions(picture)
         picture.update(Text("\n").join([Text("dim header", style="dim"), Text("row 1"), Text("row two")]))
         assert regions == [(Region(4, 1, 3, 1),)]  # 'row ' stays; 'one' becomes '1  '
         await pilot.pause()
@@ -575,9 +588,7 @@ async def test_a_changed_number_repaints_its_own_cells():
     async with app.run_test(size=(30, 4), notifications=True) as pilot:
         row = app.query_one(Row)
         await pilot.pause()
-        regions = []
-        original = row.refresh
-        row.refresh = lambda *r, **k: (regions.append(r), original(*r, **k))[1]
+        regions = repainted_regions(row)
         row.value = "0.841"
         row.changed()
         assert regions == [(Region(8, 0, 3, 1),)]  # "h_t = 0." (8 cells) stays; 310 becomes 841
@@ -740,6 +751,32 @@ def replaying(app, console) -> Terminal:
 
     app._display = display
     return shown
+
+
+async def test_a_key_asks_the_screen_to_draw_with_no_message_per_widget(monkeypatch):
+    """A key on lstm/cell changes six widgets. Textual's refresh has each one prompt itself and then
+    post an Update to the screen (~0.1 ms a widget, 5-12% of the key); their changed rows go to the
+    screen at once instead (fails without `repaint_rows`). The next frame draws them (the replay test
+    above checks every cell of such frames)."""
+    from textual import messages
+
+    updates, original = [], Screen.post_message
+
+    def post_message(self, message):
+        if isinstance(message, messages.Update):
+            updates.append(message.widget)
+        return original(self, message)
+
+    monkeypatch.setattr(Screen, "post_message", post_message)
+    app = RnnApp("lstm", "cell")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        before = str(app.topic_screen().query_one("#knobs").render())
+        updates.clear()
+        await pilot.press("right")
+        await pilot.pause()
+        assert str(app.topic_screen().query_one("#knobs").render()) != before
+        assert updates == []
 
 
 @pytest.mark.parametrize("address, toast", [
