@@ -1266,6 +1266,35 @@ async def test_a_slide_shows_whole_in_its_first_frame():
         assert first == last
 
 
+async def test_a_slide_of_the_same_figure_comes_in_one_frame():
+    """rnntui present, slides 1 → 2 → 3 (all recurrence/track, other values) and back: one frame a
+    slide, with the new view and the new foot line (slide number, values), not the view with the old
+    foot and the foot ~30 ms later (the view's rows reached the screen at once, `Lines.repaint_rows`,
+    and its update timer drew before the foot's Update came in; found in review)."""
+    from textual import events
+    from textual._compositor import CompositorUpdate
+
+    from rnntui.deck import load
+    from rnntui.present import PresentApp
+
+    deck = load("lecture")
+    assert [f.address for f in deck.frames[:3]] == ["recurrence/track"] * 3
+    app = PresentApp(deck)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.3)
+        sent, original = [], app._display
+        app._display = lambda screen, update: (isinstance(update, CompositorUpdate) and sent.append(
+            update)) or original(screen, update)
+        for key, index in (("space", 1), ("space", 2), ("left", 1), ("left", 0)):
+            before = screen_rows(app)
+            sent.clear()
+            app.post_message(events.Key(key, None))
+            await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
+            changed = {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}
+            assert app.index == index and 29 in changed  # the foot: "n/51"
+            assert len(sent) == 1, (key, index)
+
+
 async def test_a_frame_held_for_a_resize_is_not_drawn_into_a_batch():
     """A frame held while a widget handles its Resize, released while the app holds its drawing in a
     batch (Textual throws away what is drawn then), is drawn once the batch is over, not lost."""

@@ -368,24 +368,11 @@ class TopicScreen(WholeFrames):
             self._repaint_required = False  # (the batch's end asks for one: this is it, not a second)
         super()._compositor_refresh()
 
-    _deferred = False  # a frame the update timer put off while changes were still on their way
-
-    def _on_timer_update(self) -> None:
-        """Textual's update timer ticks in its own task, so it can draw while widgets' changes wait in
-        this screen's queue: on a figure's first visit the view came in one frame and the panel's
-        title, prose and keys ~40 ms later. A tick with changes still queued draws nothing; the frame
-        is drawn, whole, once they are in (`_on_idle`)."""
-        if self.message_queue_size:
-            self._update_timer.pause()
-            self._deferred = True
-            return
-        self._deferred = False
-        super()._on_timer_update()
-
     async def _on_idle(self, event) -> None:
-        """A frame put off above, and the screen's first frame once nothing holds it: drawn now, not
-        at the update timer's next tick (the first comes a whole period, 1/60 s, after it starts)."""
+        """The screen's first frame once nothing holds it: drawn now, not at the update timer's next
+        tick (the first comes a whole period, 1/60 s, after it starts). (A frame put off while changes
+        were on their way: WholeFrames.)"""
         held = self.app._batch_count or getattr(self.app, "offscreen", False)
-        if ((self._deferred or not self._painted) and self.is_current and not held
+        if (not self._painted and self.is_current and not held
                 and (self._layout_required or self._repaint_required or self._dirty_widgets)):
             self._on_timer_update()

@@ -73,11 +73,25 @@ class WholeFrames(Screen):
         """A held frame whose widgets are done, to draw now (Textual draws nothing in a batch: it waits)."""
         return self._resizing == set() and self.is_current and not self.app._batch_count
 
+    _deferred = False  # a frame the update timer put off while changes were still on their way
+
     def _on_idle(self, event) -> None:
-        if self._due():
+        """A held frame now due, or one put off below: drawn now, not at the update timer's next tick."""
+        if self._due() or (self._deferred and self.is_current and not self.app._batch_count and (
+                self._layout_required or self._repaint_required or self._dirty_widgets)):
             self._on_timer_update()
 
     def _on_timer_update(self) -> None:
+        """Textual's update timer ticks in its own task, so it can draw while widgets' changes wait in
+        this screen's queue: on a figure's first visit the view came in one frame and the panel's
+        title, prose and keys ~40 ms later; in present mode a slide's view came before its foot line.
+        A tick with changes still queued draws nothing; the frame is drawn, whole, once they are in
+        (`_on_idle`)."""
+        if self.message_queue_size:
+            self._update_timer.pause()
+            self._deferred = True
+            return
+        self._deferred = False
         super()._on_timer_update()
         if self._due():  # nothing else drew it
             self._compositor_refresh()
