@@ -44,7 +44,7 @@ def _opener(topic_id: str):
     return lambda: topic(topic_id)()  # a topic's screen module is imported when first opened
 
 
-# Textual 8.2.8's command palette crashes in three ways; upstream report, minimal reproductions:
+# Textual 8.2.8's command palette crashes in four ways; upstream report, minimal reproductions:
 #
 #   1. KeyError in OptionList._move_page: page down/up before the command list is laid out. It
 #      indexes `_index_to_line[highlighted or 0]` while that is still empty (content region 0 high):
@@ -72,15 +72,42 @@ def _opener(topic_id: str):
 #              await palette.query_one(CommandList).remove()
 #              palette._list_visible = True                          # NoMatches
 #
-# Here: the palette ignores page keys until its list has a height, and changes nothing once its
-# widgets are gone (Palette below); below MIN_SIZE the app shows one line instead of a topic and
-# refuses the palette.
+#   4. ScreenStackError in App.pop_screen: Enter pressed twice (the second typed before the palette
+#      has closed), whatever the command. The first runs the chosen command and dismisses the
+#      palette; the second selects it again, runs it again and dismisses again, popping the screen
+#      under the palette (the only one here: each topic is a mode of one screen). Found by the fuzz
+#      test; a double press in a lecture would end the app.
+#
+#          app = App()
+#          async with app.run_test() as pilot:
+#              await pilot.press("ctrl+p", *"quit")
+#              for key in ("enter", "enter"):
+#                  app._driver.send_message(events.Key(key, None))   # ScreenStackError
+#
+# Here: the palette ignores page keys until its list has a height, changes nothing once its widgets
+# are gone, and forgets a command once it has run it (Palette below); below MIN_SIZE the app shows
+# one line instead of a topic and refuses the palette.
 MIN_SIZE = (20, 6)
 
 
 class Palette(CommandPalette):
     """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above),
-    and a search that ends after the palette's widgets are gone changes nothing (bug 3 above)."""
+    a search that ends after the palette's widgets are gone changes nothing (bug 3 above), and a
+    command runs once however often Enter is pressed (bug 4 above)."""
+
+    _ran = False  # the chosen command has run: the palette is closing
+
+    def _select_or_command(self, event=None) -> None:
+        # a choice from the list comes here by name (Textual's `_select_command`, also for the second
+        # of two Enters, which selected the option again before the first selection was handled);
+        # once a command has run it is forgotten, so an Enter still queued (Textual's own handler)
+        # finds nothing to run
+        if self._ran:
+            return
+        chosen = None if self._list_visible else self._selected_command
+        super()._select_or_command(event)
+        if chosen is not None:
+            self._ran, self._selected_command = True, None
 
     def _action_command_list(self, action: str) -> None:
         lists = self.query(CommandList)  # none yet (or any more) while it opens or closes

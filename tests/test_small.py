@@ -109,3 +109,27 @@ async def test_a_search_that_ends_as_the_palette_closes_does_not_crash():
         await pilot.pause()
         await pilot.press("escape", "q")
     assert app.return_code == 0
+
+
+@pytest.mark.parametrize("words, check", [
+    ("serving", lambda app: app.current_mode == "serving"),  # a topic: a mode of one screen
+    ("toggle theme", lambda app: app.theme != "textual-dark" and "light" in app.theme),  # run once, not twice
+])
+async def test_enter_pressed_twice_in_the_palette_runs_the_command_once(words, check):
+    """The second Enter, typed before the palette has closed, ran the command again and popped the
+    screen under the palette: choosing a topic so ended the app (ScreenStackError, found by the fuzz
+    test); a toggle ran twice did nothing."""
+    from textual import events
+
+    app = RnnApp("parallel", "cost")
+    async with app.run_test(size=(100, 30)) as pilot:
+        theme = app.theme
+        await pilot.press("ctrl+p", *words)
+        await pilot.pause(0.3)
+        for _ in range(2):
+            app._driver.send_message(events.Key("enter", None))  # typed ahead: no pause between
+        await pilot.pause(0.5)
+        assert app._exception is None and isinstance(app.screen, TopicScreen)
+        assert check(app) and (app.theme != theme) == ("theme" in words)
+        await pilot.press("q")
+    assert app.return_code == 0
