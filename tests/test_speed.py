@@ -1215,6 +1215,35 @@ async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id)
         assert changed <= sent[0]
 
 
+async def test_a_frame_waits_for_a_change_a_widget_has_not_posted_yet():
+    """A Textual widget that changes (the panel's title on a tab) tells the screen only when it is next
+    idle, in its own task; the screen's update timer, in another, could tick first and draw the frame
+    without that row, then again ~1 frame later (a figure's first frame without a row, ~1 run in 100).
+    Here the panel is busy for 50 ms when tab is pressed: the first frame still has every row the tab
+    changed."""
+    from textual import events
+    from textual._compositor import CompositorUpdate, LayoutUpdate
+
+    app = RnnApp("attention")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("tab", "shift+tab")  # (the second figure's view is mounted)
+        await pilot.pause(0.2)
+        before, sent, original = screen_rows(app), [], app._display
+
+        def display(screen, update):
+            if isinstance(update, CompositorUpdate):
+                sent.append(set(range(30)) if isinstance(update, LayoutUpdate) else {y for y, _, _ in update.spans})
+            return original(screen, update)
+
+        app._display = display
+        app.topic_screen().query_one("#panel").call_later(asyncio.sleep, 0.05)
+        app.post_message(events.Key("tab", None))
+        await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
+        changed = {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}
+        assert app.topic_screen().index == 1 and {2, 3, 29} <= changed  # (the title's row, the prose's, the footer's)
+        assert changed <= sent[0]
+
+
 async def first_frame_and_last(app, key: str) -> tuple[list[str], list[str]]:
     """The screen's rows as the terminal has them after the first frame sent once `key` is pressed,
     and once all is drawn."""

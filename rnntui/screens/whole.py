@@ -81,17 +81,35 @@ class WholeFrames(Screen):
                 self._layout_required or self._repaint_required or self._dirty_widgets)):
             self._on_timer_update()
 
+    _unposted_since = None  # when a tick first found a change not posted yet, since the last frame
+
+    def _unposted(self) -> bool:
+        """A widget on this screen that has changed (the panel's title, the parameter line) but not yet
+        told the screen: it does so when next idle, in its own task, so the update timer's tick could
+        come first and that row a frame later (a tab's first frame lacked a row in one test run).
+        False once HOLD_MOST has passed since the first such tick: then the frame is drawn as it is."""
+        if not any(widget._repaint_required or widget._layout_required for widget in self.walk_children()
+                   if widget.is_running and not widget._closing):
+            return False
+        now = time.monotonic()
+        if self._unposted_since is None:
+            self._unposted_since = now
+        return now - self._unposted_since < HOLD_MOST
+
     def _on_timer_update(self) -> None:
         """Textual's update timer ticks in its own task, so it can draw while widgets' changes wait in
         this screen's queue: on a figure's first visit the view came in one frame and the panel's
         title, prose and keys ~40 ms later; in present mode a slide's view came before its foot line.
         A tick with changes still queued draws nothing; the frame is drawn, whole, once they are in
-        (`_on_idle`)."""
+        (`_on_idle`). So with a change a widget has not posted yet (`_unposted`)."""
         if self.message_queue_size:
             self._update_timer.pause()
             self._deferred = True
             return
-        self._deferred = False
+        if self._unposted():
+            self._deferred = True  # (the timer ticks on: if the post never comes, a tick draws)
+            return
+        self._deferred, self._unposted_since = False, None
         super()._on_timer_update()
         if self._due():  # nothing else drew it
             self._compositor_refresh()
