@@ -1324,6 +1324,31 @@ async def test_a_slide_of_the_same_figure_comes_in_one_frame():
             assert len(sent) == 1, (key, index)
 
 
+@pytest.mark.parametrize("start", [8, 35])
+async def test_a_slide_whose_views_change_size_comes_in_one_frame(start):
+    """rnntui present, slide 9 → 10 (gradients/product, its readouts change height) and 36 → 37
+    (parallel/capacity → timing): Textual gave each resized widget its new virtual size, which
+    asked for a second layout, and the rows came twice, the same picture ~20 ms apart (10 of the
+    lecture's slide changes did)."""
+    from textual import events
+    from textual._compositor import CompositorUpdate
+
+    from rnntui.deck import load
+    from rnntui.present import PresentApp
+
+    app = PresentApp(load("lecture"), start=start)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.3)
+        before, sent, original = screen_rows(app), [], app._display
+        app._display = lambda screen, update: (isinstance(update, CompositorUpdate) and sent.append(
+            update)) or original(screen, update)
+        app.post_message(events.Key("space", None))
+        await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
+        changed = {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}
+        assert app.index == start + 1 and len(changed) > 10
+        assert len(sent) == 1
+
+
 async def test_a_frame_held_for_a_resize_is_not_drawn_into_a_batch():
     """A frame held while a widget handles its Resize, released while the app holds its drawing in a
     batch (Textual throws away what is drawn then), is drawn once the batch is over, not lost."""

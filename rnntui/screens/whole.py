@@ -31,8 +31,19 @@ class WholeFrames(Screen):
         self._compositor = TrimmingCompositor()  # a changed span is sent from its start (chops.py)
 
     def _refresh_layout(self, *args, **kwargs) -> None:
+        """Textual gives each widget its new size and virtual size as it lays the screen out, and a
+        changed virtual size asks for a layout: the screen was laid out again (~2 ms on a tab whose
+        footer keys change width) and in present mode 10 slide changes sent their rows twice, the same
+        picture ~20 ms apart. For a widget with no children that does not scroll, the virtual size is
+        its size, which this layout has just placed and whose region it draws whole: nothing to do
+        again. (A view that draws for its size asks for itself, in its Resize handler.)"""
         self._laid_out = True
+        asked = {widget for widget in self.walk_children() if widget._layout_required or widget._repaint_required}
         super()._refresh_layout(*args, **kwargs)
+        for widget in self._compositor.widgets:
+            if widget._layout_required and widget not in asked and not widget._nodes and not widget.is_scrollable:
+                widget._layout_required = widget._repaint_required = False
+                widget._exchange_repaint_regions()
 
     def _compositor_refresh(self) -> None:
         looked, self._laid_out = self._laid_out or self._resizing is not None, False
