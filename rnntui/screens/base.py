@@ -20,6 +20,7 @@ from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.lines import TextLines
+from rnntui.widgets.panel import Panel
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import ParamLine, param_items
 
@@ -84,7 +85,7 @@ class TopicScreen(WholeFrames):
     def compose(self) -> ComposeResult:
         yield Header(icon="≋")
         yield TextLines(id="strip")  # drawn through Lines: ~0.2 ms a tab, ~1.2 as a Static
-        with Vertical(id="panel"):
+        with Panel(id="panel"):
             yield Prose(id="prose")
             with ContentSwitcher(initial=self.FIGURES[0].id):  # the other views mount when first focused
                 yield self.FIGURES[0].view(id=self.FIGURES[0].id)
@@ -183,16 +184,14 @@ class TopicScreen(WholeFrames):
             self.refresh_bindings()
             self.draw_frame()
             self.framed = self.index
-        panel = self.query_one("#panel")
         subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ " + _("playing") if self.playing else "")
-        if panel.border_subtitle != subtitle:
-            panel.border_subtitle = subtitle
+        self.query_one("#panel", Panel).edges(f"{_(f.title)} · {f.refs}", subtitle)
         if view.drawn is not state:  # a view redraws only for a new state (resizes redraw it themselves)
             view.draw(state)
         self.query_one("#knobs", ParamLine).show(self.param_line())  # an unchanged line is not redrawn
 
     def draw_frame(self) -> None:
-        """What changes only with the focused figure: the strip, the panel's title, the prose."""
+        """What changes only with the focused figure: the strip, the prose."""
         f = self.figure
         strip = Text()
         for i, other in enumerate(self.FIGURES):
@@ -200,7 +199,6 @@ class TopicScreen(WholeFrames):
             strip.append(" ")
         strip.append("  tab ⇥", style="dim")
         self.query_one("#strip", TextLines).update(strip)
-        self.query_one("#panel").border_title = f"{_(f.title)} · {f.refs}"
         self.query_one("#prose", Prose).show(_(f.prose))
 
     def retranslate(self) -> None:
