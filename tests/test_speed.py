@@ -1373,6 +1373,25 @@ async def test_a_slide_whose_views_change_size_comes_in_one_frame(start):
         assert len(sent) == 1
 
 
+@pytest.mark.parametrize("address,size,other", [("recurrence/track", (100, 30), (101, 30)),
+                                                 ("parallel/capacity", (120, 40), (119, 41))])
+async def test_a_view_measured_for_its_size_is_drawn_for_it_again_after_a_resize_and_back(address, size, other):
+    """The token track's box padding and the share bar's rows are set as Textual measures them for a
+    size. Back at a size seen before, Textual reuses the arrangement it kept for it unless a layout
+    request cleared it: with that request dropped (a second layout, not needed), the track kept the
+    other size's padding and lost its x row (found in review)."""
+    topic_id, figure_id = address.split("/")
+    app = RnnApp(topic_id, figure_id)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.2)
+        before = screen_rows(app)
+        await pilot.resize_terminal(*other)
+        await pilot.pause(0.2)
+        await pilot.resize_terminal(*size)
+        await pilot.pause(0.2)
+        assert screen_rows(app) == before
+
+
 async def test_a_frame_held_for_a_resize_is_not_drawn_into_a_batch():
     """A frame held while a widget handles its Resize, released while the app holds its drawing in a
     batch (Textual throws away what is drawn then), is drawn once the batch is over, not lost."""

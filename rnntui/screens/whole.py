@@ -12,10 +12,24 @@ import time
 
 from textual import events
 from textual.screen import Screen
+from textual.widget import Widget
 
 from rnntui.screens.chops import TrimmingCompositor
 
 HOLD_MOST = 0.1  # seconds a frame waits for resize handlers at most: then it is drawn as it is
+
+
+def forget_arrangements(widget) -> None:
+    """What a widget's layout request does besides, as Textual's `_check_refresh` does it: its containers
+    forget the arrangements they keep for other sizes. Back at such a size they would reuse one
+    without measuring the widget again (a TokenTrack sets its boxes' padding as it is measured)."""
+    for ancestor in widget.ancestors:
+        if not isinstance(ancestor, Widget):
+            break
+        ancestor._clear_arrangement_cache()
+        ancestor._layout_updates += 1
+        if not ancestor.styles.auto_dimensions:
+            break
 
 
 class WholeFrames(Screen):
@@ -35,8 +49,9 @@ class WholeFrames(Screen):
         changed virtual size asks for a layout: the screen was laid out again (~2 ms on a tab whose
         footer keys change width) and in present mode 10 slide changes sent their rows twice, the same
         picture ~20 ms apart. For a widget with no children that does not scroll, the virtual size is
-        its size, which this layout has just placed and whose region it draws whole: nothing to do
-        again. (A view that draws for its size asks for itself, in its Resize handler.)"""
+        its size, which this layout has just placed and whose region it draws whole: nothing to lay
+        out again (`forget_arrangements` does the rest of the request). A view that draws for its size
+        asks for itself, in its Resize handler."""
         self._laid_out = True
         asked = {widget for widget in self.walk_children() if widget._layout_required or widget._repaint_required}
         super()._refresh_layout(*args, **kwargs)
@@ -44,6 +59,7 @@ class WholeFrames(Screen):
             if widget._layout_required and widget not in asked and not widget._nodes and not widget.is_scrollable:
                 widget._layout_required = widget._repaint_required = False
                 widget._exchange_repaint_regions()
+                forget_arrangements(widget)
 
     def _compositor_refresh(self) -> None:
         looked, self._laid_out = self._laid_out or self._resizing is not None, False
@@ -101,6 +117,7 @@ class WholeFrames(Screen):
         False once HOLD_MOST has passed since the first such tick: then the frame is drawn as it is."""
         if not any(widget._repaint_required or widget._layout_required for widget in self.walk_children()
                    if widget.is_running and not widget._closing):
+            self._unposted_since = None
             return False
         now = time.monotonic()
         if self._unposted_since is None:
