@@ -108,7 +108,7 @@ class WholeFrames(Screen):
                 self._layout_required or self._repaint_required or self._dirty_widgets)):
             self._on_timer_update()
 
-    _unposted_since = None  # when a tick first found a change not posted yet, since the last frame
+    _unposted_since = None  # when a tick first found a change not posted yet; None: the last found none
 
     def _unposted(self) -> bool:
         """A widget on this screen that has changed (the panel's title, the parameter line) but not yet
