@@ -1193,23 +1193,10 @@ async def test_a_figures_first_visit_reaches_the_terminal_in_one_frame(topic_id)
     later (Textual's update timer drew while the other widgets' changes waited in the screen's queue),
     and the footer's keys when they change (attention: qkv's m, w, x give way to scaling's s), not
     recomposed after that frame as Textual's footer does."""
-    from textual import events
-    from textual._compositor import CompositorUpdate, LayoutUpdate
-
     app = RnnApp(topic_id)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.2)
-        before, sent, original = screen_rows(app), [], app._display
-
-        def display(screen, update):
-            if isinstance(update, CompositorUpdate) and not sent:
-                sent.append(set(range(30)) if isinstance(update, LayoutUpdate) else {y for y, _, _ in update.spans})
-            return original(screen, update)
-
-        app._display = display
-        app.post_message(events.Key("tab", None))
-        await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
-        changed = {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}
+        changed, sent = await rows_after(app, "tab")
         assert app.topic_screen().index == 1 and {2, 3} <= changed
         assert (29 in changed) == (topic_id == "attention")  # the footer's row
         assert changed <= sent[0]
@@ -1245,27 +1232,34 @@ async def test_a_frame_waits_for_a_change_a_widget_has_not_posted_yet():
     without that row, then again ~1 frame later (a figure's first frame without a row, ~1 run in 100).
     Here the panel is busy for 50 ms when tab is pressed: the first frame still has every row the tab
     changed."""
-    from textual import events
-    from textual._compositor import CompositorUpdate, LayoutUpdate
-
     app = RnnApp("attention")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("tab", "shift+tab")  # (the second figure's view is mounted)
         await pilot.pause(0.2)
-        before, sent, original = screen_rows(app), [], app._display
-
-        def display(screen, update):
-            if isinstance(update, CompositorUpdate):
-                sent.append(set(range(30)) if isinstance(update, LayoutUpdate) else {y for y, _, _ in update.spans})
-            return original(screen, update)
-
-        app._display = display
         app.topic_screen().query_one("#panel").call_later(asyncio.sleep, 0.05)
-        app.post_message(events.Key("tab", None))
-        await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
-        changed = {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}
+        changed, sent = await rows_after(app, "tab")
         assert app.topic_screen().index == 1 and {2, 3, 29} <= changed  # (the title's row, the prose's, the footer's)
         assert changed <= sent[0]
+
+
+async def rows_after(app, key: str) -> tuple[set, list]:
+    """The screen's rows that `key` changed, and the rows each frame sent after it covered (all of
+    them for a full frame)."""
+    from textual import events
+    from textual._compositor import CompositorUpdate, LayoutUpdate
+
+    height, before, sent, original = app.size.height, screen_rows(app), [], app._display
+
+    def display(screen, update):
+        if isinstance(update, CompositorUpdate):
+            sent.append(set(range(height)) if isinstance(update, LayoutUpdate) else {y for y, _, _ in update.spans})
+        return original(screen, update)
+
+    app._display = display
+    app.post_message(events.Key(key, None))
+    await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
+    app._display = original
+    return {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}, sent
 
 
 async def first_frame_and_last(app, key: str) -> tuple[list[str], list[str]]:
@@ -1324,9 +1318,6 @@ async def test_a_slide_of_the_same_figure_comes_in_one_frame():
     slide, with the new view and the new foot line (slide number, values), not the view with the old
     foot and the foot ~30 ms later (the view's rows reached the screen at once, `Lines.repaint_rows`,
     and its update timer drew before the foot's Update came in; found in review)."""
-    from textual import events
-    from textual._compositor import CompositorUpdate
-
     from rnntui.deck import load
     from rnntui.present import PresentApp
 
@@ -1335,15 +1326,8 @@ async def test_a_slide_of_the_same_figure_comes_in_one_frame():
     app = PresentApp(deck)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.3)
-        sent, original = [], app._display
-        app._display = lambda screen, update: (isinstance(update, CompositorUpdate) and sent.append(
-            update)) or original(screen, update)
         for key, index in (("space", 1), ("space", 2), ("left", 1), ("left", 0)):
-            before = screen_rows(app)
-            sent.clear()
-            app.post_message(events.Key(key, None))
-            await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
-            changed = {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}
+            changed, sent = await rows_after(app, key)
             assert app.index == index and 29 in changed  # the foot: "n/51"
             assert len(sent) == 1, (key, index)
 
@@ -1354,21 +1338,13 @@ async def test_a_slide_whose_views_change_size_comes_in_one_frame(start):
     (parallel/capacity → timing): Textual gave each resized widget its new virtual size, which
     asked for a second layout, and the rows came twice, the same picture ~20 ms apart (10 of the
     lecture's slide changes did)."""
-    from textual import events
-    from textual._compositor import CompositorUpdate
-
     from rnntui.deck import load
     from rnntui.present import PresentApp
 
     app = PresentApp(load("lecture"), start=start)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.3)
-        before, sent, original = screen_rows(app), [], app._display
-        app._display = lambda screen, update: (isinstance(update, CompositorUpdate) and sent.append(
-            update)) or original(screen, update)
-        app.post_message(events.Key("space", None))
-        await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
-        changed = {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}
+        changed, sent = await rows_after(app, "space")
         assert app.index == start + 1 and len(changed) > 10
         assert len(sent) == 1
 

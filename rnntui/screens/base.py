@@ -199,7 +199,7 @@ class TopicScreen(WholeFrames):
             strip.append(" ")
         strip.append("  tab ⇥", style="dim")
         self.query_one("#strip", TextLines).update(strip)
-        self.query_one("#prose", Prose).show(_(f.prose))
+        self.query_one("#prose", Prose).update(_(f.prose))
 
     def retranslate(self) -> None:
         """Draw every text again in the current language (the app's `language` changed)."""

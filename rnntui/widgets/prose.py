@@ -9,8 +9,5 @@ from rnntui.widgets.lines import TextLines
 
 
 class Prose(TextLines):
-    def show(self, text: str) -> None:
-        self.update(text)
-
     def divide(self, width: int) -> list:
         return [[(line, None)] for line in wrap(self._text.plain, width)]
