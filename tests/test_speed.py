@@ -682,6 +682,44 @@ async def test_a_repaint_sends_the_changed_cells_not_the_row_before_them():
     assert sent.startswith("\x1b[1;2H") and re.sub("\x1b\\[[0-9;]*[A-Za-z]", "", sent) == "b猫cd"
 
 
+def test_a_span_is_sent_as_a_crop_of_its_piece_would_send_it():
+    """chops.py cuts runs of one-cell letters itself, not through a cropped Strip: the bytes sent
+    must be those of the crop (Textual's `Strip.crop`, then `render`), with the same refusals (a cut
+    inside a wide letter or before an accent sends the piece from its start or to its end), on rows
+    mixing plain, styled, empty, wide, accented and emoji runs, for every span."""
+    import random
+
+    from rich.console import Console
+
+    from rnntui.screens.chops import TrimmedChops, clean_cut
+
+    def by_crop(strip, x, end, y, x1, x2, console):
+        stop = x2 if x2 < end and clean_cut(strip, x2 - x) else end
+        if x < x1 and clean_cut(strip, x1 - x):
+            strip, x = strip.crop(x1 - x, stop - x), x1
+        elif stop < end:
+            strip = strip.crop(0, stop - x)
+        return f"\x1b[{y + 1};{x + 1}H" + strip.render(console)
+
+    console = Console(color_system="truecolor", force_terminal=True)
+    runs = ["abc", "x", "", "  ", "猫", "ab猫", "e\u0301", "\u0301z", "\U0001F468\u200d\U0001F469", "…—", "→ 0.5"]
+    styles = [None, Style(bold=True), Style(color="#ff0000", bgcolor="#000010"), Style(link="https://x.org")]
+    rng = random.Random(16)
+    cut = 0
+    for _ in range(300):
+        strip = Strip([Segment(rng.choice(runs), rng.choice(styles)) for _ in range(rng.randint(1, 6))])
+        x, width = rng.randint(0, 3), strip.cell_length
+        if not width:
+            continue
+        for x1 in range(x, x + width):
+            for x2 in range(x1 + 1, x + width + 1):
+                update = TrimmedChops([{x: strip}], [(0, x1, x2)], [[x + width]])
+                sent = update.render_segments(console)
+                assert sent == by_crop(strip, x, x + width, 0, x1, x2, console), (strip, x1, x2)
+                cut += not sent.endswith(strip.render(console))
+    assert cut > 1000  # most spans are cut: the comparison is not between whole pieces only
+
+
 class Terminal:
     """What a terminal shows once it has been sent the app's bytes: each cell's character and the
     colours and attributes (SGR codes) it was written with. Textual moves the cursor (CSI row;col H)
