@@ -817,6 +817,37 @@ async def test_a_key_asks_the_screen_to_draw_with_no_message_per_widget(monkeypa
         assert updates == []
 
 
+async def test_a_key_draws_no_widget_away_from_the_rows_it_changed(monkeypatch):
+    """Textual draws every widget whose clip meets the changed rows' box, whole: at each key the header
+    and the footer (their clip is the screen) and all forty of the screen's rows. A key on lstm/cell
+    changes rows 5-37 of 40 at 120x40: the header, the strip and the footer draw nothing, the others
+    only rows inside 5-37 (the replay tests check the cells of such frames)."""
+    from textual.widget import Widget
+
+    from rnntui.widgets.lines import Lines
+
+    drawn: dict[str, list] = {}
+
+    def watching(original):
+        def render_lines(self, crop):
+            region = self.region
+            drawn.setdefault(type(self).__name__, []).extend(y + region.y for y in crop.line_range)
+            return original(self, crop)
+        return render_lines
+
+    app = RnnApp("lstm", "cell")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        monkeypatch.setattr(Widget, "render_lines", watching(Widget.render_lines))
+        monkeypatch.setattr(Lines, "render_lines", watching(Lines.render_lines))
+        await pilot.press("right")
+        await pilot.pause()
+    rows = sorted({y for ys in drawn.values() for y in ys})
+    assert "Plot" in drawn and "TokenTrack" in drawn  # what the key changed was drawn
+    assert not {"Header", "RnnFooter", "FooterKey"} & drawn.keys()
+    assert rows[0] >= 5 and rows[-1] <= 37, rows
+
+
 @pytest.mark.parametrize("address, toast", [
     ("recurrence/track", False), ("attention/positions", False), ("gradients/factors", False),
     ("lstm/params", False), ("seq2seq/matrix", False), ("attention/scaling", False),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.color import ColorSystem
 from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
 from textual.strip import Strip
 
 from rnntui.widgets.lines import JOINERS, is_mark, narrow
@@ -119,6 +120,23 @@ class TrimmedChops(ChopsUpdate):
 
 
 class TrimmingCompositor(Compositor):
+    def _get_renders(self, crop: Region | None = None):
+        """As Textual's, but each widget draws only its rows that cross the crop: Textual draws every
+        widget whose clip meets the crop, whole (at each key, the header and the footer, which have the
+        screen for their clip, and all the screen's and the panel's rows). Rows are drawn whole, as
+        Textual draws them: a piece of a row runs from one widget's edge to the next."""
+        if crop is None:
+            yield from super()._get_renders(crop)
+            return
+        band = Region(0, crop.y, self.size.width, crop.height)
+        for widget, (region, clip) in self.visible_widgets.items():
+            if not crop.overlaps(clip):
+                continue
+            shown = region.intersection(clip).intersection(band)
+            if shown.width and shown.height:
+                yield shown, shown, widget.render_lines(
+                    Region(shown.x - region.x, shown.y - region.y, shown.width, shown.height))
+
     def render_partial_update(self) -> ChopsUpdate | None:
         update = super().render_partial_update()
         return None if update is None else TrimmedChops(update.chops, update.spans, update.chop_ends)
