@@ -346,6 +346,52 @@ async def test_a_new_topics_footer_is_composed_once_with_its_keys(monkeypatch):
         assert len(composed) == 1 and composed[0] >= 5  # tab, ?, q, space, n … and the palette's
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_footer_key_is_as_wide_as_textual_measures_its_words(lang, monkeypatch):
+    """Footer keys get their width from the footer (`key_width`), not from Textual measuring each one
+    by drawing it at every layout (~3 ms of a tab on attention, whose keys change). On every figure,
+    and playing on each topic's first, each key's width on screen must be what Textual's own measure
+    gives (a cell short and its last letter is cut, one over and the keys drift apart), and a tab
+    measures none but the palette's key (fails without)."""
+    from textual.geometry import Size
+    from textual.widget import Widget
+    from textual.widgets._footer import FooterKey
+
+    from rnntui.i18n import set_language
+    from rnntui.topics import IDS
+
+    measured_keys = []
+    monkeypatch.setattr(FooterKey, "get_content_width", lambda self, container, viewport: (
+        measured_keys.append(self), Widget.get_content_width(self, container, viewport))[1])
+    app = RnnApp("recurrence", lang=lang)
+    try:
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.pause()
+            checked = set()
+            for topic_id in IDS:
+                await app.goto(topic_id)
+                screen = app.topic_screen()
+                for figure in screen.FIGURES:
+                    for play in (False, True) if figure is screen.FIGURES[0] else (False,):
+                        if play:
+                            await pilot.press("space")
+                        await pilot.pause()
+                        for key in screen.query(FooterKey):
+                            if not key.has_class("-command-palette"):
+                                assert key.region.width == Widget.get_content_width(
+                                    key, Size(120, 1), Size(120, 30)), (topic_id, key.description)
+                                checked.add(key.description)
+                        if play:
+                            await pilot.press("space")
+                    measured_keys.clear()
+                    await pilot.press("tab")
+                    await pilot.pause()
+                    assert all(key.has_class("-command-palette") for key in measured_keys)
+            assert len(checked) > 10 and ("pause" in checked or "暂停" in checked)
+    finally:
+        set_language("en")
+
+
 @pytest.mark.parametrize("width", [80, 120])
 async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width):
     """A tab to a figure with other keys writes them into the footer's mounted keys (mounting a whole

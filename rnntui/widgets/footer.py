@@ -45,6 +45,7 @@ def rewrite(mounted: FooterKey, key: FooterKey) -> None:
         return
     for field, value in zip(KEY_FIELDS, values):
         setattr(mounted, field, value)
+    mounted.styles.width = key.styles.width  # (set as it was composed)
     mounted.set_class(key._disabled, "-disabled")
     mounted.refresh(layout=True)
 
@@ -128,6 +129,8 @@ class RnnFooter(Footer):
                 continue
             if isinstance(item, FooterKey):  # bound to the footer's `compact`: take it now, or the key's
                 item.set_reactive(FooterKey.compact, self.compact)  # default and then the binding restyle it twice
+                if not self.compact:  # as wide as `key_width` counts: Textual measures an auto width by
+                    item.styles.width = key_width(item)  # drawing the key, at every layout (~3 ms a tab)
             need = key_width(item) if isinstance(item, FooterKey) else room + 1
             if used + need <= room:
                 kept.append(item)
