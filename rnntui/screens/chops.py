@@ -5,7 +5,7 @@ edges) from its start to the span's end: a plot's cursor moving near the right o
 the row's whole left part, ~6 KB a key over SSH. `TrimmedChops` starts at the span instead, where
 that falls between whole letters (cutting a wide letter, or an accent from its letter, would leave
 half of it on the terminal: then it starts at the piece, as Textual does). `TrimmingCompositor`
-makes them.
+makes them, drawing for them only the widgets' rows that cross the changed rows.
 """
 from __future__ import annotations
 
@@ -57,9 +57,9 @@ def clean_cut_in(text: str, cells: int) -> bool:
 def cells_text(strip: Strip, start: int, stop: int, color_system) -> str | None:
     """The cells [start, stop) of a strip as the terminal text `strip.crop(start, stop).render` gives,
     without making the cropped strip (a Strip made is seven caches set up, and the crop measured each
-    run again: two thirds of sending a frame, ~0.7 ms a key on lstm/cell). Only cuts between runs or inside runs of one-cell letters are
-    made here; None for any other (inside a wide letter's run, or before a zero-width mark): then
-    `clean_cut` and a crop decide, as before."""
+    run again: two thirds of sending a frame, ~0.7 ms a key on lstm/cell). Only cuts between runs or
+    inside runs of one-cell letters are made here; None for any other (inside a wide letter's run, or
+    before a zero-width mark): then `clean_cut` and a crop decide, as before."""
     out, at, render = [], 0, Strip.render_style
     to_end = stop >= strip.cell_length
     for text, style, _ in strip._segments:
