@@ -732,7 +732,8 @@ def test_a_span_is_sent_as_a_crop_of_its_piece_would_send_it():
     """chops.py cuts runs of one-cell letters itself, not through a cropped Strip: the bytes sent
     must be those of the crop (Textual's `Strip.crop`, then `render`), with the same refusals (a cut
     inside a wide letter or before an accent sends the piece from its start or to its end), on rows
-    mixing plain, styled, empty, wide, accented and emoji runs, for every span."""
+    mixing plain, styled, empty, wide, accented and emoji runs, accents and tabs in runs of their own,
+    for every span."""
     import random
 
     from rich.console import Console
@@ -748,11 +749,12 @@ def test_a_span_is_sent_as_a_crop_of_its_piece_would_send_it():
         return f"\x1b[{y + 1};{x + 1}H" + strip.render(console)
 
     console = Console(color_system="truecolor", force_terminal=True)
-    runs = ["abc", "x", "", "  ", "猫", "ab猫", "e\u0301", "\u0301z", "\U0001F468\u200d\U0001F469", "…—", "→ 0.5"]
+    runs = ["abc", "x", "", "  ", "猫", "ab猫", "e\u0301", "\u0301z", "\u0301", "\t", "\U0001F468\u200d\U0001F469", "…—",
+            "→ 0.5"]
     styles = [None, Style(bold=True), Style(color="#ff0000", bgcolor="#000010"), Style(link="https://x.org")]
     rng = random.Random(16)
     cut = 0
-    for _ in range(300):
+    for _ in range(600):
         strip = Strip([Segment(rng.choice(runs), rng.choice(styles)) for _ in range(rng.randint(1, 6))])
         x, width = rng.randint(0, 3), strip.cell_length
         if not width:

@@ -67,8 +67,10 @@ def cells_text(strip: Strip, start: int, stop: int, color_system) -> str | None:
             if out and style is not None and (at < stop or to_end):
                 out.append(render(style, text, color_system))
             continue
-        if at >= stop:
-            if at == stop and is_mark(text[0]):  # the end's cut would part this mark from its letter
+        if at == start and start and is_mark(text[0]):  # the start's cut would part this mark (a run of
+            return None  # its own too) from its letter
+        if at >= stop and not to_end:  # (to the end: the runs of no width after it are sent, as a crop's)
+            if at == stop and is_mark(text[0]):  # the end's cut, likewise
                 return None
             break
         one_cell = narrow(text)
@@ -78,8 +80,6 @@ def cells_text(strip: Strip, start: int, stop: int, color_system) -> str | None:
                 if not one_cell:
                     return None
                 text = text[max(start - at, 0):min(stop, end) - at]
-            elif at == start and start and is_mark(text[0]):
-                return None
             out.append(text if style is None else render(style, text, color_system))
         at = end
     return "".join(out)
