@@ -442,3 +442,18 @@ def test_heat_map_shades_every_sampled_entry_as_shade_does():
                 r, c = (j, i) if transpose else (i, j)
                 mark, style = shade(values[r][c] if c < len(values[r]) else float("nan"))
                 assert KINDS[kind] == (mark, "dim" if style == "dim" else f"dim {style}")
+
+
+def test_a_figures_matrices_are_read_as_plain_floats_entry_for_entry():
+    """The figures hand their matrices on as nested tuples of Python floats (compared key to key,
+    written to .json): each entry as `float()` gives it, −∞, NaN and −0.0 kept, whatever the input."""
+    from rnntui.figures.attention import _rows
+
+    a = np.array([[1.5, -np.inf, np.nan], [-0.0, 2.0, np.float32(0.1)]])
+    rows = _rows(a)
+    assert all(type(v) is float for row in rows for v in row)
+    assert len(rows) == 2 and all(len(row) == 3 for row in rows)
+    for row, expected in zip(rows, a):
+        for v, e in zip(row, expected):
+            assert (math.isnan(v) and math.isnan(e)) or (v == float(e) and math.copysign(1, v) == math.copysign(1, e))
+    assert _rows([[1, 2], [3, 4]]) == ((1.0, 2.0), (3.0, 4.0))

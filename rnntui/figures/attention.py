@@ -30,7 +30,7 @@ def _mask(default: str = "causal", choices: tuple[str, ...] = at.MASKS):
 
 def _rows(a) -> tuple:
     """A matrix as nested tuples of floats (−∞ and NaN kept; the .json turns them into strings)."""
-    return tuple(tuple(float(v) for v in r) for r in np.asarray(a, dtype=float))
+    return tuple(map(tuple, np.asarray(a, dtype=float).tolist()))  # (tolist: 10x a float() per entry)
 
 
 def _bools(a) -> tuple:
