@@ -91,8 +91,8 @@ class RnnFooter(Footer):
     async def rewrite_keys(self) -> bool:
         """The new keys written into the FooterKeys already mounted, spare ones removed, missing ones
         mounted. Recomposed, a tab to a figure whose keys differ (42 of 72 tabs over every figure)
-        took ~30 ms, of which ~8 were mounting the whole footer; rewritten, ~22 ms (the rest: keys
-        whose width changed make Textual lay the screen out twice). False, with no widget touched,
+        took ~30 ms, of which ~8 were mounting the whole footer; rewritten, ~22 ms (then; see
+        WholeFrames._refresh_layout and the keys' set widths since). False, with no widget touched,
         unless the old and the new footer hold only keys and the same number of palette keys (the
         keys are composed all the same, which notes what they were made from)."""
         new = compose(self)
@@ -127,11 +127,12 @@ class RnnFooter(Footer):
         for item in items:  # in order, each that still fits whole (a later, shorter one may)
             if item in palette:  # compact whatever the footer is (Textual's own)
                 continue
+            need = room + 1  # (a label: never kept)
             if isinstance(item, FooterKey):  # bound to the footer's `compact`: take it now, or the key's
                 item.set_reactive(FooterKey.compact, self.compact)  # default and then the binding restyle it twice
+                need = key_width(item)
                 if not self.compact:  # as wide as `key_width` counts: Textual measures an auto width by
-                    item.styles.width = key_width(item)  # drawing the key, at every layout (~3 ms a tab)
-            need = key_width(item) if isinstance(item, FooterKey) else room + 1
+                    item.styles.width = need  # drawing the key, at every layout (~3 ms a tab)
             if used + need <= room:
                 kept.append(item)
                 used += need
