@@ -5,7 +5,7 @@ edges) from its start to the span's end: a plot's cursor moving near the right o
 the row's whole left part, ~6 KB a key over SSH. `TrimmedChops` starts at the span instead, where
 that falls between whole letters (cutting a wide letter, or an accent from its letter, would leave
 half of it on the terminal: then it starts at the piece, as Textual does). `TrimmingCompositor`
-makes them, drawing for them only the widgets' rows that cross the changed rows.
+makes them, drawing for them only the changed rows of the front widget at each changed cell.
 """
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ class TrimmedChops(ChopsUpdate):
         chops, chop_ends, last_y = self.chops, self.chop_ends, self.spans[-1][0]
         for y, x1, x2 in self.spans:
             for end, (x, strip) in zip(chop_ends[y], chops[y].items()):
-                if strip is None or x > x2 or end <= x1:
+                if strip is None or x >= x2 or end <= x1:  # (no cell of it in the span)
                     continue
                 if x2 > x >= x1 and end <= x2:
                     text = strip.render(console)
@@ -120,23 +120,72 @@ class TrimmedChops(ChopsUpdate):
 
 
 class TrimmingCompositor(Compositor):
-    def _get_renders(self, crop: Region | None = None):
-        """As Textual's, but each widget draws only its rows that cross the crop: Textual draws every
-        widget whose clip meets the crop, whole (at each key, the header and the footer, which have the
-        screen for their clip, and all the screen's and the panel's rows). Rows are drawn whole, as
-        Textual draws them: a piece of a row runs from one widget's edge to the next."""
-        if crop is None:
-            yield from super()._get_renders(crop)
-            return
-        band = Region(0, crop.y, self.size.width, crop.height)
-        for widget, (region, clip) in self.visible_widgets.items():
-            if not crop.overlaps(clip):
-                continue
-            shown = region.intersection(clip).intersection(band)
-            if shown.width and shown.height:
-                yield shown, shown, widget.render_lines(
-                    Region(shown.x - region.x, shown.y - region.y, shown.width, shown.height))
-
     def render_partial_update(self) -> ChopsUpdate | None:
-        update = super().render_partial_update()
-        return None if update is None else TrimmedChops(update.chops, update.spans, update.chop_ends)
+        """As Textual's, but each widget draws only the rows of the changed spans that no widget in front
+        of it has filled: Textual draws, whole, every widget whose clip meets the box around all the
+        changed rows (at each key the header and the footer, which have the screen for their clip, and
+        every row of the screen, the panel and the view under the figure), then keeps of each row's
+        pieces the front one. Here a row of a span is left to the widgets behind only where no widget
+        in front covers it, so a figure's changed rows are drawn by the figure alone."""
+        regions = self._dirty_regions.copy()
+        self._dirty_regions.clear()
+        if not regions:
+            return None
+        height = self.size.height
+        spans = [span for span in self._regions_to_spans(regions) if 0 <= span[0] < height]
+        if not spans:
+            return None
+        left: dict[int, list[tuple[int, int]]] = {}  # each row's cells not yet filled, as [x1, x2) runs
+        for y, x1, x2 in spans:
+            left.setdefault(y, []).append((x1, x2))
+        cuts = self.cuts
+        chops = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        for widget, (region, clip) in self.visible_widgets.items():
+            if not left:
+                break
+            shown = region.intersection(clip)
+            x, right = shown.x, shown.right
+            rows = [y for y in shown.line_range if y in left and any(x1 < right and x2 > x for x1, x2 in left[y])]
+            for y0, n in runs_of(rows):
+                strips = widget.render_lines(Region(x - region.x, y0 - region.y, shown.width, n))
+                for y, strip in zip(range(y0, y0 + n), strips):
+                    fill(chops[y], cuts[y], x, right, strip)
+                    if rest := cut_out(left[y], x, right):
+                        left[y] = rest
+                    else:
+                        del left[y]
+        return TrimmedChops(chops, spans, [cut_set[1:] for cut_set in cuts])
+
+
+def fill(chops: dict, cuts: list[int], x: int, right: int, strip: Strip) -> None:
+    """A widget's row (drawn from x to right) into the row's pieces not filled yet, as Textual's
+    `_render_chops` does it: the front widget's piece wins."""
+    inside = [cut for cut in cuts if right >= cut >= x]
+    for cut, piece in zip(inside, strip.divide([cut - x for cut in inside[1:]])):
+        if chops.get(cut) is None:
+            chops[cut] = piece
+
+
+def cut_out(runs: list[tuple[int, int]], x: int, right: int) -> list[tuple[int, int]]:
+    """The [x1, x2) runs less the cells [x, right)."""
+    out = []
+    for x1, x2 in runs:
+        if x2 <= x or x1 >= right:
+            out.append((x1, x2))
+            continue
+        if x1 < x:
+            out.append((x1, x))
+        if x2 > right:
+            out.append((right, x2))
+    return out
+
+
+def runs_of(rows: list[int]) -> list[tuple[int, int]]:
+    """Ascending row numbers as (first, count) runs of neighbours."""
+    out: list[tuple[int, int]] = []
+    for y in rows:
+        if out and out[-1][0] + out[-1][1] == y:
+            out[-1] = (out[-1][0], out[-1][1] + 1)
+        else:
+            out.append((y, 1))
+    return out
