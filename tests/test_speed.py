@@ -1030,10 +1030,12 @@ def test_segments_style_every_cell_as_rich_does():
 async def test_lines_draw_what_textuals_styles_cache_draws():
     """Plain Lines widgets hand their strips to the compositor themselves (Textual would wrap and filter
     each one again at every frame): cell for cell what Textual's own path draws, cropped or whole; a
-    widget with a border or padding still goes through Textual."""
+    widget with a border or padding still goes through Textual. Plain ones are made through Textual's
+    ANSI-to-truecolour filter as they are drawn (`folding`): an ANSI red and a dim run come out as
+    Textual's filter makes them."""
     from textual.widget import Widget
 
-    from rnntui.widgets.lines import TextLines
+    from rnntui.widgets.lines import TextLines, folding
 
     class Two(App):
         CSS = "#boxed { border: round red; padding: 0 1; } TextLines { background: #203040; color: #e0e0e0; }"
@@ -1045,11 +1047,12 @@ async def test_lines_draw_what_textuals_styles_cache_draws():
     app = Two()
     async with app.run_test(size=(40, 12)) as pilot:
         for name in ("plain", "boxed"):
-            app.query_one(f"#{name}", TextLines).update(Text.assemble(("bold ", "bold red"), ("red", "#ff0000"), " text\n"
+            app.query_one(f"#{name}", TextLines).update(Text.assemble(("bold ", "bold red"), ("red", "#ff0000"), (" dim", "dim"), " text\n"
                                                                      "猫 second line"))
         await pilot.pause()
         plain, boxed = app.query_one("#plain", TextLines), app.query_one("#boxed", TextLines)
         assert plain._bare() and not boxed._bare()
+        assert folding(app.get_line_filters(), plain._look()[1])
         for widget in (plain, boxed):
             w, h = widget.size
             for crop in (Region(0, 0, w, h), Region(3, 1, w - 5, h - 1)):

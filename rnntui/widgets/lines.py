@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.dom import NoScreen
+from textual.filter import ANSIToTruecolor
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
@@ -49,6 +50,24 @@ def parsed(style: str) -> Style:
 def style_of(style: str | Style) -> Style:
     """A run's style as a Style, whether written as a string or given as one."""
     return parsed(style) if isinstance(style, str) else style
+
+
+@lru_cache(maxsize=1024)
+def styled(base: Style, style: str | Style | None, fold: tuple | None) -> Style:
+    """A run's style on the widget's, through the folded filter (`folding`) when there is one: what
+    Textual's filter would make of it, looked up once per (base, style)."""
+    out = base + style_of(style) if style else base
+    return fold[0].truecolor_style(out, fold[1].rich_color) if fold else out
+
+
+def folding(filters, background) -> tuple | None:
+    """(filter, background) to fold into the strips as they are made, when the app's one line filter is
+    Textual's ANSI-to-truecolour (on unless the app shows ANSI colours): Textual filters each new strip
+    into a second one, a new Strip per changed row (a third of drawing the rows, on three figures).
+    None otherwise: then the filters run as Textual runs them."""
+    if len(filters) == 1 and type(filters[0]) is ANSIToTruecolor:
+        return filters[0], background
+    return None
 
 
 def text_runs(text: Text, get_style) -> list[list[tuple[str, Style | None]]] | None:
@@ -252,7 +271,7 @@ JOINERS = frozenset("\u200d\ufe0f")  # zero-width joiner, emoji presentation: Ri
 
 
 class Lines(Widget):
-    _strips: tuple | None = None  # ((width, height, base), strips, each line's content key)
+    _strips: tuple | None = None  # ((width, height, base, fold), strips, each line's content key)
     _base: Style | None = None  # the widget's style, looked up once per render (not once per line)
     _looked: tuple | None = None  # see _look
 
@@ -272,7 +291,7 @@ class Lines(Widget):
             self.refresh()
             return
         shown = {key: strip for key, strip in zip(old[2], old[1]) if key is not None}
-        self._strips = new = self._draw(width, height, old[0][2], shown)
+        self._strips = new = self._draw(width, height, *old[0][2:], shown)
         spans, toast = [], len(self.app._notifications) > 0
         for y in range(max(len(new[2]), len(old[2]))):  # rows past both are blank before and after
             if y >= len(new[2]) or y >= len(old[2]):
@@ -320,13 +339,18 @@ class Lines(Widget):
     def render(self) -> Text:  # the same lines, for anything that asks for a renderable
         return runs_text(self.lines(*self.size))
 
-    def strip(self, line, width: int, base: Style) -> Strip:
-        """One line as a strip of exactly `width` cells on the widget's own style. A line is a Rich
-        Text or a list of (words, style) runs, a style being a Style, a string or None."""
+    def strip(self, line, width: int, base: Style, fold: tuple | None = None) -> Strip:
+        """One line as a strip of exactly `width` cells on the widget's own style, through the `fold`ed
+        filter when given. A line is a Rich Text or a list of (words, style) runs, a style being a
+        Style, a string or None."""
         if isinstance(line, list):
-            return fitted([Segment(words, base + style_of(style) if style else base) for words, style in line],
-                          width, base)
-        return fitted(segments(compact(line), self.app.console, base), width, base)
+            return fitted([Segment(words, styled(base, style, fold)) for words, style in line],
+                          width, styled(base, None, fold))
+        runs = segments(compact(line), self.app.console, base)
+        if fold:
+            runs = [Segment(text, styled(style, None, fold) if style else style, control)
+                    for text, style, control in runs]
+        return fitted(runs, width, styled(base, None, fold))
 
     def key(self, line):
         """What makes two lines draw the same (None: cannot tell, draw it)."""
@@ -334,19 +358,21 @@ class Lines(Widget):
             return tuple(line)
         return content_key(line) if isinstance(line, Text) else None
 
-    def _draw(self, width: int, height: int, base: Style, drawn: dict | None = None) -> tuple:
-        """Each line as a strip, with its key; `drawn`: strips by key already rendered at this size."""
+    def _draw(self, width: int, height: int, base: Style, fold: tuple | None = None,
+              drawn: dict | None = None) -> tuple:
+        """Each line as a strip (through the `fold`ed filter, when given), with its key; `drawn`: strips
+        by key already rendered at this size."""
         drawn, strips, keys = dict(drawn or {}), [], []
         for line in self.lines(width, height)[:height]:
             key = self.key(line)
             keys.append(key)
             if key is None:
-                strips.append(self.strip(line, width, base))
+                strips.append(self.strip(line, width, base, fold))
                 continue
             if key not in drawn:  # a line drawn twice (a bar's rows) is rendered once
-                drawn[key] = self.strip(line, width, base)
+                drawn[key] = self.strip(line, width, base, fold)
             strips.append(drawn[key])
-        return (width, height, base), strips, keys
+        return (width, height, base, fold), strips, keys
 
     def render_lines(self, crop):
         self._base, background, bare = self._look()
@@ -354,13 +380,16 @@ class Lines(Widget):
             if not bare:
                 return super().render_lines(crop)
             # Textual's styles cache would wrap every strip in a new one (padding, borders, tint, none
-            # here) and so filter it again at every frame; our strips keep their filtered copies
+            # here) and so filter it again at every frame; our strips keep their filtered copies, or are
+            # made filtered (`folding`)
             filters, strips = self.get_line_filters(), []
+            fold = folding(filters, background)
             width, height = self.size  # once, not per row (it walks up to the screen: ~15 µs)
             for y in crop.line_range:
-                strip = self._row(y, width, height, self._base)
-                for line_filter in filters:
-                    strip = strip.apply_filter(line_filter, background)
+                strip = self._row(y, width, height, self._base, fold)
+                if not fold:
+                    for line_filter in filters:
+                        strip = strip.apply_filter(line_filter, background)
                 strips.append(strip)
             x1, x2 = crop.column_span
             return strips if (x1, x2) == (0, self.size.width) else [strip.crop(x1, x2) for strip in strips]
@@ -387,11 +416,11 @@ class Lines(Widget):
         width, height = self.size
         return self._row(y, width, height, self._base or self._look()[0])
 
-    def _row(self, y: int, width: int, height: int, base: Style) -> Strip:
-        if self._strips is None or self._strips[0] != (width, height, base):
-            self._strips = self._draw(width, height, base)
+    def _row(self, y: int, width: int, height: int, base: Style, fold: tuple | None = None) -> Strip:
+        if self._strips is None or self._strips[0] != (width, height, base, fold):
+            self._strips = self._draw(width, height, base, fold)
         strips = self._strips[1]
-        return strips[y] if 0 <= y < len(strips) else Strip.blank(width, base)
+        return strips[y] if 0 <= y < len(strips) else Strip.blank(width, styled(base, None, fold))
 
 
 class TextLines(Lines):
