@@ -108,17 +108,21 @@ def cut_runs(text: Text, console) -> list | None:
     return text_runs(text, console_style(console)) if "\t" not in text.plain else None
 
 
-def segments(line: Text, console, base: Style | None = None) -> list[Segment]:
-    """A line's segments as Rich's `Text.render` gives them, on `base` when given, but keeping the
-    style of a line without spans (Rich drops it); spans in order and apart (as pictures and readouts
-    build them) are cut straight (`text_runs`), the rest left to Rich (its stack of open styles cost
-    half of a line's drawing)."""
+def segments(line: Text, console, base: Style | None = None, fold: tuple | None = None) -> list[Segment]:
+    """A line's segments as Rich's `Text.render` gives them, on `base` when given (and through the
+    `fold`ed filter, see `folding`), but keeping the style of a line without spans (Rich drops it);
+    spans in order and apart (as pictures and readouts build them) are cut straight (`text_runs`), the
+    rest left to Rich (its stack of open styles cost half of a line's drawing)."""
     runs = text_runs(line, console_style(console)) if "\n" not in line.plain else None
     if runs is None:
-        return list(Segment.apply_style(line.render(console), base))
+        out = list(Segment.apply_style(line.render(console), base))
+        if fold:
+            out = [Segment(text, styled(style, None, fold) if style else style, control)
+                   for text, style, control in out]
+        return out
     if base is None:
         return [Segment(words, style) for words, style in runs[0]]
-    return [Segment(words, base + style if style else base) for words, style in runs[0]]
+    return [Segment(words, styled(base, style, fold)) for words, style in runs[0]]
 
 
 def fitted(segments: list[Segment], width: int, base: Style | None) -> Strip:
@@ -346,11 +350,7 @@ class Lines(Widget):
         if isinstance(line, list):
             return fitted([Segment(words, styled(base, style, fold)) for words, style in line],
                           width, styled(base, None, fold))
-        runs = segments(compact(line), self.app.console, base)
-        if fold:
-            runs = [Segment(text, styled(style, None, fold) if style else style, control)
-                    for text, style, control in runs]
-        return fitted(runs, width, styled(base, None, fold))
+        return fitted(segments(compact(line), self.app.console, base, fold), width, styled(base, None, fold))
 
     def key(self, line):
         """What makes two lines draw the same (None: cannot tell, draw it)."""
