@@ -61,6 +61,15 @@ class WholeFrames(Screen):
                 widget._exchange_repaint_regions()
                 forget_arrangements(widget)
 
+    def _screen_resized(self, size) -> None:
+        """Laid out at the terminal's size now, not at the size the Resize carries. A screen laid out
+        at a new size posts itself a Resize of that size; with an older Resize still queued (the
+        terminal resized as a topic opens) the two took turns, each laying the screen out again and
+        posting itself anew. Textual's callbacks queued between them (drawing is held for 50 ms after a
+        topic switch) kept them from being merged, and the app hung at 100% CPU, never reaching the
+        timer that ends the hold."""
+        super()._screen_resized(self.app.size)
+
     def _compositor_refresh(self) -> None:
         looked, self._laid_out = self._laid_out or self._resizing is not None, False
         waiting = self._resize_queued() if looked else []
