@@ -5,6 +5,7 @@ from textual.command import CommandPalette
 
 from rnntui.app import MIN_SIZE, RnnApp, TooSmall
 from rnntui.screens.base import TopicScreen
+from rnntui.topics import topics
 
 
 def shown(app) -> str:
@@ -133,3 +134,16 @@ async def test_enter_pressed_twice_in_the_palette_runs_the_command_once(words, c
         assert check(app) and (app.theme != theme) == ("theme" in words)
         await pilot.press("q")
     assert app.return_code == 0
+
+
+async def test_every_figure_opens_in_a_terminal_four_columns_wide():
+    """`rnntui attention/masks` in a 4-column pane crashed (its readout wrapped at width 0: rich's
+    chop_cells raised); found by bench/fuzz.py, seed 72. Every figure opens there, and the one line shows."""
+    app = RnnApp()
+    async with app.run_test(size=(4, 10)) as pilot:
+        for screen in topics():
+            for f in screen.FIGURES:
+                await app.goto(screen.TOPIC_ID, f.id)
+                await pilot.pause()
+                assert app._exception is None, f"{screen.TOPIC_ID}/{f.id}"
+                assert covered(app)

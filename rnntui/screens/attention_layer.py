@@ -62,7 +62,7 @@ class MasksView(FigureView):
     def as_tall_as(self, text: Text, others) -> Text:
         """`text` padded to the height of the tallest of `others` at this width: a key redraws the
         readout without laying the screen out again (a second frame, the matrices jumping)."""
-        width = self.query_one(Readouts).content_size.width or self.app.size.width - 4  # in the panel
+        width = max(1, self.query_one(Readouts).content_size.width or self.app.size.width - 4)  # in the panel
         console = self.app.console
         tall = max(len(t.wrap(console, width)) for t in others)
         return text + "\n" * (tall - len(text.wrap(console, width)))
