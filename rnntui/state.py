@@ -41,6 +41,14 @@ class Param:
         hi = getattr(state, self.hi) if isinstance(self.hi, str) else self.hi
         return lo, hi
 
+    def ticks(self, state: Any) -> float:
+        """Fine presses from lo to hi, the steps `space` plays through: one per listed value after the
+        first, else one per notch."""
+        if self.values:
+            return max(len(self.values) - 1, 1)
+        lo, hi = self.bounds(state)
+        return max((hi - lo) / self.notch, 1)
+
     def coarse_notch(self, state: Any) -> float:
         """One key press: `coarse` if given, else the notch, grown to a round multiple (×2, ×5, ×10,
         …) so that lo reaches hi in at most PRESSES presses; shift+←/→ keep the fine notch."""
@@ -215,6 +223,10 @@ class FigureState:
 
     def values(self) -> dict[str, Any]:
         return {p.name: getattr(self, p.name) for p in self.params()}
+
+    def play_interval(self) -> float:
+        """Seconds between two ticks of `space`: the axis from start to end in ~6 s, 0.05-0.4 s a tick."""
+        return min(max(6.0 / self.param(self.AXIS).ticks(self), 0.05), 0.4)
 
     def at_axis_end(self) -> bool:
         return getattr(self, self.AXIS) >= self.param(self.AXIS).bounds(self)[1]

@@ -104,6 +104,22 @@ def test_every_numeric_parameter_crosses_its_range_in_at_most_20_presses():
         assert presses <= 20
 
 
+def test_play_paces_by_the_ticks_it_really_takes():
+    """`space` spaces its ticks by the steps from the axis' start to its end (~6 s in all): attention/
+    scaling's d_k takes 7 listed values but was paced as 1023 notches, so its play ended in ~0.2 s
+    and the footer never said "pause". The steps are counted here by fine presses, as play ticks."""
+    for where, state, p in _every_param():
+        if p.kind == "choice" or p.name != state.AXIS:
+            continue
+        state = state.to_end(p.name, -1)
+        ticks = 0
+        while not state.at_axis_end() and ticks < 5000:
+            state, ticks = state.nudged(p.name, 1, fine=True), ticks + 1
+        assert state.play_interval() == min(max(6.0 / max(ticks, 1), 0.05), 0.4), where
+        if where == "attention/scaling":
+            assert ticks == 6 and state.play_interval() == 0.4
+
+
 def test_a_coarse_press_lands_on_round_values_and_shift_keeps_the_fine_notch():
     from rnntui.figures.gradients import ClipState
     s = TrackState()  # W_h -2…2: a press is 0.2, from 0.9 to the next multiple

@@ -315,9 +315,7 @@ class TopicScreen(WholeFrames):
         else:
             if self.state.at_axis_end():
                 self.set_state(self.state.to_end(self.state.AXIS, -1))
-            lo, hi = self.state.param(self.state.AXIS).bounds(self.state)
-            steps = max((hi - lo) / self.state.param(self.state.AXIS).notch, 1)
-            self.playing = self.set_interval(min(max(6.0 / steps, 0.05), 0.4), self.tick)
+            self.playing = self.set_interval(self.state.play_interval(), self.tick)
             self.refresh_bindings()  # the footer says "space pause"
         self.redraw()
 
