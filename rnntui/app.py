@@ -16,6 +16,7 @@ from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
 from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
+from rnntui.screens.whole import AtTerminalSize
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, sturdy
@@ -90,7 +91,7 @@ def _opener(topic_id: str):
 MIN_SIZE = (20, 6)
 
 
-class Palette(CommandPalette):
+class Palette(AtTerminalSize, CommandPalette):
     """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above),
     a search that ends after the palette's widgets are gone changes nothing (bug 3 above), and a
     command runs once however often Enter is pressed (bug 4 above)."""

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 
 from rnntui.i18n import N_, _
 from rnntui.keys import CONTRACT, keymap_path
+from rnntui.screens.whole import AtTerminalSize
 from rnntui.widgets.lines import RenderedLines
 
 
@@ -46,7 +47,7 @@ def help_renderable(screen) -> Group:
 SHOT = next(k for k in CONTRACT if k.id == "screenshot")
 
 
-class HelpScreen(ModalScreen):
+class HelpScreen(AtTerminalSize, ModalScreen):
     # a modal screen takes no app keys: ctrl+s (its id, so a keymap moves it here too) shoots help itself
     BINDINGS = [("escape,question_mark,q", "dismiss", N_("close")),
                 Binding(SHOT.keys, SHOT.action, SHOT.does, show=False, id=SHOT.id)]

@@ -8,10 +8,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input
 
 from rnntui.i18n import LANGUAGES, NAMES, N_, _
+from rnntui.screens.whole import AtTerminalSize
 from rnntui.state import BadValue
 
 
-class ValuePrompt(ModalScreen[str | None]):
+class ValuePrompt(AtTerminalSize, ModalScreen[str | None]):
     """Ask for one parameter's new value."""
 
     BINDINGS = [("escape", "dismiss(None)", N_("cancel"))]

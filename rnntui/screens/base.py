@@ -341,8 +341,9 @@ class TopicScreen(WholeFrames):
         self.stop_labs()
 
     def on_resize(self, event) -> None:
-        # below 24 rows the figure needs the prose's lines more (help still shows the prose)
-        self.set_class(event.size.height < 24, "-short")
+        # below 24 rows the figure needs the prose's lines more (help still shows the prose); the
+        # terminal's height, not an older Resize's (AtTerminalSize)
+        self.set_class(self.app.size.height < 24, "-short")
 
     _painted = False  # whether a whole frame has reached the terminal
 

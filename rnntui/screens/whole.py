@@ -32,7 +32,19 @@ def forget_arrangements(widget) -> None:
             break
 
 
-class WholeFrames(Screen):
+class AtTerminalSize:
+    """A screen laid out at the terminal's size now, not at the size a Resize carries: every screen of
+    the app's (topics, help, the palette and its prompt). A screen laid out at a new size posts itself
+    a Resize of that size; with an older Resize still queued (the terminal resized as a topic or help
+    opens) the two took turns, each laying the screen out again and posting itself anew. Textual's
+    callbacks queued between them (drawing is held for 50 ms after a topic switch) kept them from
+    being merged, and the app hung at 100% CPU, never reaching the timer that ends the hold."""
+
+    def _screen_resized(self, size) -> None:
+        super()._screen_resized(self.app.size)
+
+
+class WholeFrames(AtTerminalSize, Screen):
     # widgets whose Resize the held frame waits for; empty once they are done (the frame is due, drawn at
     # this screen's next idle); None: no frame held
     _resizing: set | None = None
@@ -60,15 +72,6 @@ class WholeFrames(Screen):
                 widget._layout_required = widget._repaint_required = False
                 widget._exchange_repaint_regions()
                 forget_arrangements(widget)
-
-    def _screen_resized(self, size) -> None:
-        """Laid out at the terminal's size now, not at the size the Resize carries. A screen laid out
-        at a new size posts itself a Resize of that size; with an older Resize still queued (the
-        terminal resized as a topic opens) the two took turns, each laying the screen out again and
-        posting itself anew. Textual's callbacks queued between them (drawing is held for 50 ms after a
-        topic switch) kept them from being merged, and the app hung at 100% CPU, never reaching the
-        timer that ends the hold."""
-        super()._screen_resized(self.app.size)
 
     def _compositor_refresh(self) -> None:
         looked, self._laid_out = self._laid_out or self._resizing is not None, False
