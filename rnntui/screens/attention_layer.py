@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import Horizontal
-from rnntui.widgets.lines import TextLines
+from rnntui.widgets.lines import TextLines, wrap
 
 from rnntui.figures.attention import BlockState, HeadsState, MasksState, PositionsState, SummaryState
 from rnntui.fmt import fixed, grouped, pct, sci, si, small
@@ -62,10 +62,10 @@ class MasksView(FigureView):
     def as_tall_as(self, text: Text, others) -> Text:
         """`text` padded to the height of the tallest of `others` at this width: a key redraws the
         readout without laying the screen out again (a second frame, the matrices jumping)."""
-        width = max(1, self.query_one(Readouts).content_size.width or self.app.size.width - 4)  # in the panel
+        width = self.query_one(Readouts).content_size.width or self.app.size.width - 4  # in the panel
         console = self.app.console
-        tall = max(len(t.wrap(console, width)) for t in others)
-        return text + "\n" * (tall - len(text.wrap(console, width)))
+        tall = max(len(wrap(t, width, console)) for t in others)
+        return text + "\n" * (tall - len(wrap(text, width, console)))
 
 
 # -- heads -----------------------------------------------------------------------------------------
