@@ -44,9 +44,9 @@ class Param:
     def ticks(self, state: Any) -> float:
         """Fine presses from lo to hi, the steps `space` plays through: one per listed value after the
         first, else one per notch."""
-        if self.values:
-            return max(len(self.values) - 1, 1)
         lo, hi = self.bounds(state)
+        if self.values:
+            return max(sum(lo <= value <= hi for value in self.values) - 1, 1)
         return max((hi - lo) / self.notch, 1)
 
     def coarse_notch(self, state: Any) -> float:

@@ -120,6 +120,14 @@ def test_play_paces_by_the_ticks_it_really_takes():
             assert ticks == 6 and state.play_interval() == 0.4
 
 
+def test_a_parameter_of_listed_values_is_bounded_by_its_lists_ends():
+    """`end` lands on a listed value, and play stops at the last one (with a higher bound, the axis
+    never reaches its end: play would step in place forever)."""
+    for where, state, p in _every_param():
+        if p.values:
+            assert p.bounds(state) == (p.values[0], p.values[-1]), (where, p.name)
+
+
 def test_a_coarse_press_lands_on_round_values_and_shift_keeps_the_fine_notch():
     from rnntui.figures.gradients import ClipState
     s = TrackState()  # W_h -2…2: a press is 0.2, from 0.9 to the next multiple
