@@ -247,7 +247,7 @@ def _screen_lines(app, size) -> list[str]:
 def _footer_words(app) -> list[str]:
     from textual.widgets._footer import FooterKey
 
-    return [k.description for k in app.screen.query(FooterKey)]
+    return [k.description for k in app.screen.query(FooterKey) if k.display]
 
 
 async def test_the_palette_switches_language_live():

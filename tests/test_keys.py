@@ -34,7 +34,7 @@ async def test_play_advances_and_space_pauses():
     from textual.widgets._footer import FooterKey
 
     def says(app):  # what the footer shows for space
-        return [k.description for k in app.screen.query(FooterKey) if k.key == "space"]
+        return [k.description for k in app.screen.query(FooterKey) if k.key == "space" and k.display]
 
     app = RnnApp("recurrence")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -311,7 +311,7 @@ async def test_every_figures_footer_ends_with_a_whole_item_at_80_columns():
             for f in screen.FIGURES:
                 text = (await session.frame(screen, f, f.state_type(), ("txt",)))["txt"]
                 last = text.splitlines()[-1]
-                keys = list(session.app.topic_screen().query(FooterKey))
+                keys = [k for k in session.app.topic_screen().query(FooterKey) if k.display]
                 palette = [k for k in keys if k.has_class("-command-palette")][0]
                 for k in keys:
                     if k is not palette:

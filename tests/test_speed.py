@@ -346,6 +346,28 @@ async def test_a_new_topics_footer_is_composed_once_with_its_keys(monkeypatch):
         assert len(composed) == 1 and composed[0] >= 5  # tab, ?, q, space, n … and the palette's
 
 
+async def test_a_tab_back_to_a_figure_with_more_keys_lays_the_screen_out_once(monkeypatch):
+    """A figure with fewer footer keys hides the spare ones rather than removing them: a tab back to
+    one with more mounted a key again, and the mount laid the screen out a second time (4-15 ms;
+    recurrence/readout, gradients/bptt, attention/heads and positions, parallel/timing, memory/copy,
+    serving/kvcache). The second time round, each tab lays the screen out once (fails without)."""
+    from rnntui.screens.whole import WholeFrames
+
+    layouts, original = [], WholeFrames._refresh_layout
+    monkeypatch.setattr(WholeFrames, "_refresh_layout",
+                        lambda self, *args, **kwargs: (layouts.append(self), original(self, *args, **kwargs))[1])
+    app = RnnApp("gradients")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.topic_screen()
+        for round in (1, 2):
+            for _ in screen.FIGURES:
+                layouts.clear()
+                await pilot.press("tab")
+                await pilot.pause(0.05)
+                if round == 2:
+                    assert len(layouts) == 1, screen.figure.id
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_footer_key_is_as_wide_as_textual_measures_its_words(lang, monkeypatch):
     """Footer keys get their width from the footer (`key_width`), not from Textual measuring each one
@@ -377,7 +399,7 @@ async def test_a_footer_key_is_as_wide_as_textual_measures_its_words(lang, monke
                             await pilot.press("space")
                         await pilot.pause()
                         for key in screen.query(FooterKey):
-                            if not key.has_class("-command-palette"):
+                            if key.display and not key.has_class("-command-palette"):  # (spare keys: hidden)
                                 assert key.region.width == Widget.get_content_width(
                                     key, Size(120, 1), Size(120, 30)), (topic_id, key.description)
                                 checked.add(key.description)
@@ -413,6 +435,9 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
     def what_it_does(key):
         return key.key, key.key_display, key.description, key.action, key._disabled, key.tooltip, key.classes
 
+    def shown(footer):  # the keys on screen (a spare one is hidden until a figure needs it)
+        return [k for k in footer.query(FooterKey) if k.display]
+
     app = RnnApp("recurrence")
     async with app.run_test(size=(width, 24)) as pilot:
         await pilot.pause()
@@ -422,17 +447,17 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
             screen = app.topic_screen()
             for _ in screen.FIGURES:
                 footer = screen.query_one(RnnFooter)
-                before = {k: k.description for k in footer.query(FooterKey)}
+                before = {k: k.description for k in shown(footer)}
                 await pilot.press("tab")
                 await pilot.pause()
                 row = footer_row(app)
-                rewritten += sum(k in before and before[k] != k.description for k in footer.query(FooterKey))
-                keys = [what_it_does(k) for k in footer.query(FooterKey)]
+                rewritten += sum(k in before and before[k] != k.description for k in shown(footer))
+                keys = [what_it_does(k) for k in shown(footer)]
                 footer.call_later(Footer.recompose, footer)  # Textual's own, in the footer's task
                 await pilot.pause()
                 await pilot.pause()
                 assert footer_row(app) == row, (topic_id, screen.figure.id)
-                assert [what_it_does(k) for k in footer.query(FooterKey)] == keys, (topic_id, screen.figure.id)
+                assert [what_it_does(k) for k in shown(footer)] == keys, (topic_id, screen.figure.id)
         assert rewritten > 10  # keys were rewritten, not mounted afresh
         await app.goto("attention")
         screen = app.topic_screen()
@@ -440,7 +465,7 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
         await pilot.pause()
         screen.focus_figure("positions")  # qkv's and scaling's keys rewritten into positions' m and e
         await pilot.pause()
-        mask = next(k for k in screen.query_one(RnnFooter).query(FooterKey) if k.description == "mask")
+        mask = next(k for k in shown(screen.query_one(RnnFooter)) if k.description == "mask")
         before = screen.state.mask
         await pilot.click(mask)
         await pilot.pause()

@@ -89,7 +89,7 @@ class RnnFooter(Footer):
             self.refresh(recompose=True)
 
     async def rewrite_keys(self) -> bool:
-        """The new keys written into the FooterKeys already mounted, spare ones removed, missing ones
+        """The new keys written into the FooterKeys already mounted, spare ones hidden, missing ones
         mounted. Recomposed, a tab to a figure whose keys differ (42 of 72 tabs over every figure)
         took ~30 ms, of which ~8 were mounting the whole footer; rewritten, ~22 ms (then; see
         WholeFrames._refresh_layout and the keys' set widths since). False, with no widget touched,
@@ -105,8 +105,9 @@ class RnnFooter(Footer):
         async with self.batch():
             for mounted, key in [*zip(old, new), *zip(old_palette, new_palette)]:
                 rewrite(mounted, key)
-            if len(old) > len(new):
-                await self.remove_children(old[len(new):])
+                mounted.display = True
+            for spare in old[len(new):]:  # hidden, not removed: a later figure with more keys shows it
+                spare.display = False  # again (mounting one laid the screen out a second time, 4-15 ms)
             if len(new) > len(old):
                 await self.mount_all(new[len(old):], before=old_palette[0] if old_palette else None)
         return True
