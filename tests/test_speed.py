@@ -346,17 +346,21 @@ async def test_a_new_topics_footer_is_composed_once_with_its_keys(monkeypatch):
         assert len(composed) == 1 and composed[0] >= 5  # tab, ?, q, space, n … and the palette's
 
 
-async def test_a_tab_back_to_a_figure_with_more_keys_lays_the_screen_out_once(monkeypatch):
-    """A figure with fewer footer keys hides the spare ones rather than removing them: a tab back to
-    one with more mounted a key again, and the mount laid the screen out a second time (4-15 ms;
-    recurrence/readout, gradients/bptt, attention/heads and positions, parallel/timing, memory/copy,
-    serving/kvcache). The second time round, each tab lays the screen out once (fails without)."""
+@pytest.mark.parametrize("topic_id", ["gradients", "seq2seq"])
+async def test_a_tab_lays_the_screen_out_once(topic_id, monkeypatch):
+    """The second time round a topic's figures, each tab lays the screen out once (both fail without):
+    - gradients: a figure with fewer footer keys hides the spare ones rather than removing them; a tab
+      back to one with more mounted a key again, and the mount laid the screen out a second time
+      (4-15 ms; also recurrence/readout, attention/heads and positions, parallel/timing, memory/copy,
+      serving/kvcache);
+    - seq2seq: a prose of another height resized the figure's container, whose new virtual size asked
+      for a second layout (also attention/qkv and summary; see `placed_whole`)."""
     from rnntui.screens.whole import WholeFrames
 
     layouts, original = [], WholeFrames._refresh_layout
     monkeypatch.setattr(WholeFrames, "_refresh_layout",
                         lambda self, *args, **kwargs: (layouts.append(self), original(self, *args, **kwargs))[1])
-    app = RnnApp("gradients")
+    app = RnnApp(topic_id)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.topic_screen()
         for round in (1, 2):

@@ -32,6 +32,14 @@ def forget_arrangements(widget) -> None:
             break
 
 
+def placed_whole(widget) -> bool:
+    """Whether a layout that gave the widget its size placed all it draws: a widget with no children
+    that does not scroll, or a container that cannot scroll (overflow hidden both ways)."""
+    if not widget._nodes:
+        return not widget.is_scrollable
+    return widget.styles.overflow_x == "hidden" and widget.styles.overflow_y == "hidden"
+
+
 class AtTerminalSize:
     """A screen laid out at the terminal's size now, not at the size a Resize carries: every screen of
     the app's (topics, help, the palette and its prompt). A screen laid out at a new size posts itself
@@ -61,14 +69,16 @@ class WholeFrames(AtTerminalSize, Screen):
         changed virtual size asks for a layout: the screen was laid out again (~2 ms on a tab whose
         footer keys change width) and in present mode 10 slide changes sent their rows twice, the same
         picture ~20 ms apart. For a widget with no children that does not scroll, the virtual size is
-        its size, which this layout has just placed and whose region it draws whole: nothing to lay
-        out again (`forget_arrangements` does the rest of the request). A view that draws for its size
-        asks for itself, in its Resize handler."""
+        its size, which this layout has just placed and whose region it draws whole; a container that
+        cannot scroll (overflow hidden both ways: no scrollbar to show) had its children placed by this
+        very layout, at its new size (a tab to a figure whose prose has another height laid the screen
+        out twice, ~4-7 ms): nothing to lay out again (`forget_arrangements` does the rest of the
+        request). A view that draws for its size asks for itself, in its Resize handler."""
         self._laid_out = True
         asked = {widget for widget in self.walk_children() if widget._layout_required or widget._repaint_required}
         super()._refresh_layout(*args, **kwargs)
         for widget in self._compositor.widgets:
-            if widget._layout_required and widget not in asked and not widget._nodes and not widget.is_scrollable:
+            if widget._layout_required and widget not in asked and placed_whole(widget):
                 widget._layout_required = widget._repaint_required = False
                 widget._exchange_repaint_regions()
                 forget_arrangements(widget)
