@@ -346,7 +346,7 @@ async def test_a_new_topics_footer_is_composed_once_with_its_keys(monkeypatch):
         assert len(composed) == 1 and composed[0] >= 5  # tab, ?, q, space, n … and the palette's
 
 
-@pytest.mark.parametrize("topic_id", ["gradients", "seq2seq"])
+@pytest.mark.parametrize("topic_id", ["gradients", "seq2seq", "attention"])
 async def test_a_tab_lays_the_screen_out_once(topic_id, monkeypatch):
     """The second time round a topic's figures, each tab lays the screen out once (both fail without):
     - gradients: a figure with fewer footer keys hides the spare ones rather than removing them; a tab
@@ -354,8 +354,19 @@ async def test_a_tab_lays_the_screen_out_once(topic_id, monkeypatch):
       (4-15 ms; also recurrence/readout, attention/heads and positions, parallel/timing, memory/copy,
       serving/kvcache);
     - seq2seq: a prose of another height resized the figure's container, whose new virtual size asked
-      for a second layout (also attention/qkv and summary; see `placed_whole`)."""
+      for a second layout (also attention/qkv and summary; see `placed_whole`).
+    And the keys shown, spare ones shown again included, say what a fresh footer composes (on
+    attention a spare key shown again without being rewritten fails this)."""
+    from textual._context import active_message_pump
+    from textual.compose import compose
+    from textual.widgets._footer import FooterKey
+
     from rnntui.screens.whole import WholeFrames
+    from rnntui.widgets.footer import RnnFooter
+
+    def does(key):
+        return (key.key, key.key_display, key.description, key.action, key._disabled, key.tooltip,
+                key.classes, key.styles.width)
 
     layouts, original = [], WholeFrames._refresh_layout
     monkeypatch.setattr(WholeFrames, "_refresh_layout",
@@ -370,6 +381,14 @@ async def test_a_tab_lays_the_screen_out_once(topic_id, monkeypatch):
                 await pilot.pause(0.05)
                 if round == 2:
                     assert len(layouts) == 1, screen.figure.id
+                    footer = screen.query_one(RnnFooter)  # spare keys shown again say what a fresh footer says
+                    token = active_message_pump.set(footer)  # (as the footer composes: its keys bind to it)
+                    try:
+                        fresh = [does(k) for k in compose(footer) if not k.has_class("-command-palette")]
+                    finally:
+                        active_message_pump.reset(token)
+                    shown = [k for k in footer.query(FooterKey) if k.display and not k.has_class("-command-palette")]
+                    assert [does(k) for k in shown] == fresh, screen.figure.id
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
