@@ -72,7 +72,7 @@ class WholeFrames(AtTerminalSize, Screen):
         its size, which this layout has just placed and whose region it draws whole; a container that
         cannot scroll (overflow hidden both ways: no scrollbar to show) had its children placed by this
         very layout, at its new size (a tab to a figure whose prose has another height laid the screen
-        out twice, ~4-7 ms): nothing to lay out again (`forget_arrangements` does the rest of the
+        out twice, 6-12 ms of CPU): nothing to lay out again (`forget_arrangements` does the rest of the
         request). A view that draws for its size asks for itself, in its Resize handler."""
         self._laid_out = True
         asked = {widget for widget in self.walk_children() if widget._layout_required or widget._repaint_required}
