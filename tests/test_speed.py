@@ -47,6 +47,18 @@ def screen_rows(app) -> list[str]:
     return "".join(s.text for s in screen_segments(app)).split("\n")
 
 
+def shown_keys(node) -> list:
+    """The footer keys on screen under `node` (a spare one is hidden until a figure needs it)."""
+    from textual.widgets._footer import FooterKey
+
+    return [key for key in node.query(FooterKey) if key.display]
+
+
+def what_it_does(key) -> tuple:
+    """What a footer key shows and does."""
+    return key.key, key.key_display, key.description, key.action, key._disabled, key.tooltip, key.classes
+
+
 def spy(monkeypatch, owner, name: str, keep=lambda first: first) -> list:
     """Each later call of `owner.name`, recorded by its first argument (as `keep` makes it)."""
     calls, original = [], getattr(owner, name)
@@ -359,14 +371,12 @@ async def test_a_tab_lays_the_screen_out_once(topic_id, monkeypatch):
     attention a spare key shown again without being rewritten fails this)."""
     from textual._context import active_message_pump
     from textual.compose import compose
-    from textual.widgets._footer import FooterKey
 
     from rnntui.screens.whole import WholeFrames
     from rnntui.widgets.footer import RnnFooter
 
     def does(key):
-        return (key.key, key.key_display, key.description, key.action, key._disabled, key.tooltip,
-                key.classes, key.styles.width)
+        return (*what_it_does(key), key.styles.width)
 
     layouts, original = [], WholeFrames._refresh_layout
     monkeypatch.setattr(WholeFrames, "_refresh_layout",
@@ -387,7 +397,7 @@ async def test_a_tab_lays_the_screen_out_once(topic_id, monkeypatch):
                         fresh = [does(k) for k in compose(footer) if not k.has_class("-command-palette")]
                     finally:
                         active_message_pump.reset(token)
-                    shown = [k for k in footer.query(FooterKey) if k.display and not k.has_class("-command-palette")]
+                    shown = [k for k in shown_keys(footer) if not k.has_class("-command-palette")]
                     assert [does(k) for k in shown] == fresh, screen.figure.id
 
 
@@ -421,8 +431,8 @@ async def test_a_footer_key_is_as_wide_as_textual_measures_its_words(lang, monke
                         if play:
                             await pilot.press("space")
                         await pilot.pause()
-                        for key in screen.query(FooterKey):
-                            if key.display and not key.has_class("-command-palette"):  # (spare keys: hidden)
+                        for key in shown_keys(screen):
+                            if not key.has_class("-command-palette"):
                                 assert key.region.width == Widget.get_content_width(
                                     key, Size(120, 1), Size(120, 30)), (topic_id, key.description)
                                 checked.add(key.description)
@@ -446,7 +456,6 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
     toggle the mask."""
     from rich.console import Console
     from textual.widgets import Footer
-    from textual.widgets._footer import FooterKey
 
     from rnntui.widgets.footer import RnnFooter
 
@@ -454,12 +463,6 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
 
     def footer_row(app):
         return full_frame(app, console).cells[-1]
-
-    def what_it_does(key):
-        return key.key, key.key_display, key.description, key.action, key._disabled, key.tooltip, key.classes
-
-    def shown(footer):  # the keys on screen (a spare one is hidden until a figure needs it)
-        return [k for k in footer.query(FooterKey) if k.display]
 
     app = RnnApp("recurrence")
     async with app.run_test(size=(width, 24)) as pilot:
@@ -470,17 +473,17 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
             screen = app.topic_screen()
             for _ in screen.FIGURES:
                 footer = screen.query_one(RnnFooter)
-                before = {k: k.description for k in shown(footer)}
+                before = {k: k.description for k in shown_keys(footer)}
                 await pilot.press("tab")
                 await pilot.pause()
                 row = footer_row(app)
-                rewritten += sum(k in before and before[k] != k.description for k in shown(footer))
-                keys = [what_it_does(k) for k in shown(footer)]
+                rewritten += sum(k in before and before[k] != k.description for k in shown_keys(footer))
+                keys = [what_it_does(k) for k in shown_keys(footer)]
                 footer.call_later(Footer.recompose, footer)  # Textual's own, in the footer's task
                 await pilot.pause()
                 await pilot.pause()
                 assert footer_row(app) == row, (topic_id, screen.figure.id)
-                assert [what_it_does(k) for k in shown(footer)] == keys, (topic_id, screen.figure.id)
+                assert [what_it_does(k) for k in shown_keys(footer)] == keys, (topic_id, screen.figure.id)
         assert rewritten > 10  # keys were rewritten, not mounted afresh
         await app.goto("attention")
         screen = app.topic_screen()
@@ -488,7 +491,7 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
         await pilot.pause()
         screen.focus_figure("positions")  # qkv's and scaling's keys rewritten into positions' m and e
         await pilot.pause()
-        mask = next(k for k in shown(screen.query_one(RnnFooter)) if k.description == "mask")
+        mask = next(k for k in shown_keys(screen.query_one(RnnFooter)) if k.description == "mask")
         before = screen.state.mask
         await pilot.click(mask)
         await pilot.pause()
