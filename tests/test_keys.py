@@ -53,13 +53,14 @@ async def test_play_advances_and_space_pauses():
 
 async def test_play_takes_a_listed_value_a_tick_slowly_enough_to_see():
     """attention/scaling's d_k takes 7 values: played from 1, it is still playing 0.6 s later (at the
-    old pace of 0.05 s a tick it had ended in 0.3 s), and it stops on the last value."""
+    old pace of 0.05 s a tick it had ended in 0.3 s), and it stops on the last value. (Whether it has
+    left 1 by then hangs on a timer that a loaded machine can delay, so that is not asked.)"""
     app = RnnApp("attention", "scaling")
     async with app.run_test(size=(80, 24)) as pilot:
         s = screen_of(app)
         await pilot.press("home", "space")
         await pilot.pause(0.6)
-        assert s.playing is not None and 1 < s.state.d_k < 1024
+        assert s.playing is not None and s.state.d_k < 1024
         await pilot.pause(3.0)
         assert s.playing is None and s.state.d_k == 1024
 
