@@ -43,10 +43,15 @@ class FontFile:
 
     @property
     def cjk(self) -> bool:
-        return Path(self.path) not in DEJAVU.values()
+        return not _dejavu(self.path)
 
 
 REGULAR = FontFile(str(DEJAVU[400]))
+
+
+@lru_cache(maxsize=16)
+def _dejavu(path: str) -> bool:  # (asked for every character of a screenshot: a Path each was ~5 µs)
+    return Path(path) in DEJAVU.values()
 
 
 def cjk_files() -> tuple[FontFile, ...]:
@@ -72,20 +77,22 @@ def drawn(ch: str) -> bool:
     return bool(ch) and not ch.isspace() and ch != "\u2800" and not is_shape(ch)
 
 
-def font_for(ch: str) -> FontFile | None:
-    """The font that draws `ch`: DejaVu Sans Mono when it has it, else the first CJK font; None: none."""
+def font_for(ch: str, files: tuple[FontFile, ...] | None = None) -> FontFile | None:
+    """The font that draws `ch`: DejaVu Sans Mono when it has it, else the first CJK font (of `files`,
+    `cjk_files()` when not given: a caller with many characters looks them up once); None: none."""
     code = ord(ch)
     if code in cmap(REGULAR):
         return REGULAR
-    for font in cjk_files():
+    for font in cjk_files() if files is None else files:
         if code in cmap(font):
             return font
     return None
 
 
-def check(chars: Iterable[str]) -> None:
+def check(chars: Iterable[str], files: tuple[FontFile, ...] | None = None) -> None:
     """Raise BadValue (one line: what to install) when some character has no font here."""
-    missing = sorted({ch for ch in chars if drawn(ch) and font_for(ch) is None})
+    files = cjk_files() if files is None else files
+    missing = sorted({ch for ch in chars if drawn(ch) and font_for(ch, files) is None})
     if missing:
         from rnntui.state import BadValue
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from rich.cells import cell_len, get_character_cell_size
 
-from rnntui.glyphs import DEJAVU, FontFile, check, drawn, font_for
+from rnntui.glyphs import DEJAVU, FontFile, check, cjk_files, drawn, font_for
 from rnntui.shapes import cell_shapes, is_shape, path_data
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -49,6 +49,10 @@ class Cell:
         self.w, self.h, self.baseline = w, h, baseline
 
 
+CELL = Cell(20 * CHAR_EM, 20 * 1.22, 20)  # Rich's 20 px font: its cell and line height
+CLASS = "<\0>"  # where a run's class goes in its kept text (escaped text never holds a "<")
+
+
 # The characters most frames draw, embedded from one subset made once per process: every frame of an
 # export shares it (a subset per frame was most of an SVG's cost). A frame's other characters come in a
 # second, small face ("rnntui mono extra"). Lines, blocks and braille are shapes and need no glyph.
@@ -61,11 +65,11 @@ EXTRA = f"{EMBEDDED} extra"
 
 def _fonts(used: dict[int, set[str]]) -> tuple[str, str]:
     """The font-family list and the @font-face rules for the characters used at each weight."""
-    chars = used[400] | used[700]
-    check(chars)
+    chars, files = used[400] | used[700], cjk_files()
+    check(chars, files)
     cjk: dict[FontFile, set[str]] = {}
     for ch in chars:
-        face = font_for(ch) if ord(ch) > 127 else None
+        face = font_for(ch, files) if ord(ch) > 127 else None
         if face is not None and face.cjk:
             cjk.setdefault(face, set()).add(ch)
     names = {face: f"{EMBEDDED_CJK} {n}" for n, face in enumerate(sorted(cjk, key=lambda f: f.path), 1)}
@@ -102,33 +106,54 @@ def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> s
     BadValue (one line: what to install) when a character has no font here."""
     from rich.segment import Segment
 
-    cell = Cell(20 * CHAR_EM, 20 * 1.22, 20)  # Rich's 20 px font: its cell and line height
+    cell = CELL
     classes: dict[str, int] = {}
     backgrounds, texts, shapes = [], [], {}
     area: Counter = Counter()
     used = {400: set(), 700: set()}
-    height = f"{cell.h + 0.25:g}"
     y = 0
     for y, line in enumerate(Segment.split_and_crop_lines(Segment.filter_control(segments), length=width)):
-        x, top, baseline = 0, f"{y * cell.h + 1.5:g}", float(f"{y * cell.h + 20:g}")
-        clip = f"url(#{unique_id}-line-{y})"
+        x = 0
         for text, style, _ in line:
-            css, fill, bold, background = _look(style)
+            css, n, rect, parts, bold, fill, cut = _run(text, style, x, y, unique_id)
             cls = f"{unique_id}-r{classes.setdefault(css, len(classes) + 1)}"  # numbered as Rich numbers them
-            n = cell_len(text)
-            if background is not None:
-                w = f"{cell.w * n:g}"
-                backgrounds.append(f'<rect fill="{background}" x="{x * cell.w:g}" y="{top}" width="{w}" '
-                                   f'height="{height}" shape-rendering="crispEdges"/>')
-                area[background.lower()] += float(w) * float(height)
-            if text != " " * len(text):
+            if rect:
+                backgrounds.append(rect[0])
+                area[rect[1]] += rect[2]
+            if parts:
                 used[700 if bold else 400].update(text)
-                texts.append(_place(text, float(f"{x * cell.w:g}"), baseline, cls, clip, cell, fill, shapes))
+                texts.append(cls.join(parts))
+                if cut:
+                    shapes.setdefault(fill, []).append(cut)
             x += n
     family, faces = _fonts(used)
     background = area.most_common(1)[0][0] if area else "#000000"
     return _page(width, y, cell, title, unique_id, classes, family, faces, background,
                  "".join(backgrounds), "".join(texts) + "\n    " + _paths(shapes))
+
+
+@lru_cache(maxsize=8192)
+def _run(text: str, style, x: int, y: int, unique_id: str) -> tuple:
+    """A run's share of the page at column x of line y: its CSS rule, cells, background rect (with
+    its colour and area), its text as pieces to join with its class (numbered per page), boldness,
+    fill and shapes. A run at the same place in the next frame is taken from here (most are: ~80% of
+    a lecture's runs; writing them again was most of an SVG's time)."""
+    cell = CELL
+    css, fill, bold, background = _look(style)
+    n = cell_len(text)
+    top, baseline = f"{y * cell.h + 1.5:g}", float(f"{y * cell.h + 20:g}")
+    rect = parts = None
+    cut = ""
+    if background is not None:
+        w, height = f"{cell.w * n:g}", f"{cell.h + 0.25:g}"
+        rect = (f'<rect fill="{background}" x="{x * cell.w:g}" y="{top}" width="{w}" height="{height}" '
+                f'shape-rendering="crispEdges"/>', background.lower(), float(w) * float(height))
+    if text != " " * len(text):
+        shapes: dict[str, list] = {}
+        placed = _place(text, float(f"{x * cell.w:g}"), baseline, CLASS, f"url(#{unique_id}-line-{y})", cell,
+                        fill, shapes)
+        parts, cut = tuple(placed.split(CLASS)), path_data(shapes.get(fill, ()))
+    return css, n, rect, parts, bold, fill, cut
 
 
 @lru_cache(maxsize=4096)
@@ -258,9 +283,10 @@ def _file_bytes(path: str) -> bytes:
 
 
 # -- the SVG, redrawn like a terminal ----------------------------------------------------------
-def _paths(shapes: dict[str, list]) -> str:
-    # all shapes of one colour in one path: where cells meet, antialiasing sees one outline, no seam
-    return "".join(f'<path fill="{fill}" d="{path_data(parts)}"/>' for fill, parts in shapes.items())
+def _paths(shapes: dict[str, list[str]]) -> str:
+    # all shapes of one colour in one path (their path data, run by run): where cells meet,
+    # antialiasing sees one outline, no seam
+    return "".join(f'<path fill="{fill}" d="{"".join(parts)}"/>' for fill, parts in shapes.items())
 
 
 def luminance(hex_colour: str) -> float:

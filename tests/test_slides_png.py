@@ -64,6 +64,21 @@ def test_the_page_is_richs():
     assert len(re.findall(r'x-r\d+ \{', ours)) >= 5  # bold, reverse, dim, italic+underline, plain
 
 
+def test_a_run_kept_from_another_page_takes_this_pages_class():
+    """Runs are kept from page to page (an export's frames share most of theirs); the CSS classes are
+    numbered per page, as Rich numbers them: the same italic run at the same place is class 3 on one
+    page and class 1 on the next, and the next page is the one a fresh process writes."""
+    first = rich_svg("[b]ab[/b] [i]cd[/i] ┌─", width=12)
+    second = rich_svg("[i]zz[/i] [i]cd[/i] ┌─", width=12)
+    svg._run.cache_clear()
+    assert rich_svg("[i]zz[/i] [i]cd[/i] ┌─", width=12) == second != first
+    rules = dict(re.findall(r"\.rnntui-(r\d+) \{ ([^}]*) \}", second))
+    placed = dict((t, c) for c, t in re.findall(r'<text class="rnntui-(r\d+)"[^>]*>([^<]*)</text>', second))
+    assert placed == {"zz": "r1", "cd": "r1"} and "italic" in rules["r1"]
+    assert re.findall(r'<text class="rnntui-(r\d+)"[^>]*>cd<', first) == ["r3"]
+    assert second.count("<path ") == 1  # the kept box drawing is drawn on this page too
+
+
 def embedded_fonts(doc: str):
     from fontTools.ttLib import TTFont
 
