@@ -49,7 +49,10 @@ class AtTerminalSize:
     being merged, and the app hung at 100% CPU, never reaching the timer that ends the hold."""
 
     def _screen_resized(self, size) -> None:
-        super()._screen_resized(self.app.size)
+        size = self.app.size
+        if size == self._compositor.size and not self._layout_required:  # laid out at this size already
+            return
+        super()._screen_resized(size)
 
 
 class WholeFrames(AtTerminalSize, Screen):
