@@ -1325,8 +1325,9 @@ async def test_the_preload_waits_for_a_quiet_moment(monkeypatch):
 
 async def test_a_new_topic_is_not_restyled_on_resume_but_one_shown_again_after_a_theme_change_is(monkeypatch):
     """Textual restyles a whole screen at each resume, twice when a topic opens (~9 ms each) though its
-    widgets were just styled as they mounted. A topic shown again is restyled, and one that was away
-    while the theme changed comes back in the new theme, cell for cell as a fresh app draws it."""
+    widgets were just styled as they mounted. A topic shown again after another topic's first visit
+    (new CSS) is restyled, and one that was away while the theme changed comes back in the new theme,
+    cell for cell as a fresh app draws it."""
     from textual.css.stylesheet import Stylesheet
 
     walks = spy(monkeypatch, Stylesheet, "update_nodes", list)  # each call's nodes
@@ -1347,6 +1348,32 @@ async def test_a_new_topic_is_not_restyled_on_resume_but_one_shown_again_after_a
         await pilot.pause(0.2)
         theme, back = app.theme, screen_cells(app)
     fresh = RnnApp("gradients", theme=theme)
+    async with fresh.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.2)
+        assert screen_cells(fresh) == back
+
+
+async def test_a_topic_shown_again_is_not_restyled_when_the_rules_did_not_change_meanwhile(monkeypatch):
+    """Every `n` back to a topic restyled its whole screen (6-13 ms a switch, ~25 widgets). Its widgets
+    keep their styles unless the CSS rules changed while it was away (a topic opened for the first
+    time brings its widgets' CSS): gradients comes back from recurrence, whose CSS was already there,
+    unrestyled and cell for cell as a fresh app draws it."""
+    from textual.css.stylesheet import Stylesheet
+
+    walks = spy(monkeypatch, Stylesheet, "update_nodes", list)  # each call's nodes
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await app.goto("gradients")  # brings gradients' CSS: recurrence's rules changed meanwhile
+        await pilot.pause(0.2)
+        await app.goto("recurrence")
+        await pilot.pause(0.2)
+        walks.clear()
+        await app.goto("gradients")
+        await pilot.pause(0.2)
+        assert not [nodes for nodes in walks if app.screen in nodes]
+        back = screen_cells(app)
+    fresh = RnnApp("gradients")
     async with fresh.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.2)
         assert screen_cells(fresh) == back

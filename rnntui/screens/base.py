@@ -214,14 +214,16 @@ class TopicScreen(WholeFrames):
         self.framed = None
         self.redraw()
 
-    _stale = False  # another screen showed since the widgets were last styled (on_screen_suspend)
+    _styled_by = None  # the app's CSS rules when another screen went over this one (on_screen_suspend)
 
     def on_screen_resume(self, event) -> None:
         # Textual restyles the whole screen at every resume, twice when a topic opens (its mode's first
         # resume and switch_mode's), ~9 ms each: every widget was styled as it mounted (order-dependent
-        # rules included) and nothing can have changed them unless another screen showed meanwhile
-        event.refresh_styles = event.refresh_styles and self._stale
-        self._stale = False
+        # rules included) and nothing can have changed them unless the rules changed while another
+        # screen showed (a topic or help opened for the first time brought its CSS, a theme changed):
+        # Textual parses them into a new list
+        away, self._styled_by = self._styled_by, None
+        event.refresh_styles = event.refresh_styles and away is not None and away is not self.app.stylesheet._rules
         if getattr(self, "drawn_in", language()) != language():  # switched while another topic showed
             self.retranslate()
         for footer in self.query(RnnFooter):
@@ -335,7 +337,7 @@ class TopicScreen(WholeFrames):
     def on_screen_suspend(self) -> None:
         self.pause()
         self.stop_labs()
-        self._stale = True
+        self._styled_by = self.app.stylesheet._rules
 
     def on_unmount(self) -> None:
         self.stop_labs()
