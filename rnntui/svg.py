@@ -123,7 +123,7 @@ def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> s
             if parts:
                 used[700 if bold else 400].update(text)
                 texts.append(cls.join(parts))
-                if cut:
+                if cut is not None:  # (its fill's path, even if the run's shapes drew nothing: as before)
                     shapes.setdefault(fill, []).append(cut)
             x += n
     family, faces = _fonts(used)
@@ -142,8 +142,7 @@ def _run(text: str, style, x: int, y: int, unique_id: str) -> tuple:
     css, fill, bold, background = _look(style)
     n = cell_len(text)
     top, baseline = f"{y * cell.h + 1.5:g}", float(f"{y * cell.h + 20:g}")
-    rect = parts = None
-    cut = ""
+    rect = parts = cut = None
     if background is not None:
         w, height = f"{cell.w * n:g}", f"{cell.h + 0.25:g}"
         rect = (f'<rect fill="{background}" x="{x * cell.w:g}" y="{top}" width="{w}" height="{height}" '
@@ -152,7 +151,7 @@ def _run(text: str, style, x: int, y: int, unique_id: str) -> tuple:
         shapes: dict[str, list] = {}
         placed = _place(text, float(f"{x * cell.w:g}"), baseline, CLASS, f"url(#{unique_id}-line-{y})", cell,
                         fill, shapes)
-        parts, cut = tuple(placed.split(CLASS)), path_data(shapes.get(fill, ()))
+        parts, cut = tuple(placed.split(CLASS)), path_data(shapes[fill]) if fill in shapes else None
     return css, n, rect, parts, bold, fill, cut
 
 
