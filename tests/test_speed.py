@@ -1488,8 +1488,13 @@ async def first_frame_and_last(app, key: str) -> tuple[list[str], list[str]]:
 
     app._display = display
     app.post_message(events.Key(key, None))
-    await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
+    for _ in range(150):  # the first frame: ~50 ms here, but a loaded machine (CI, -n 2) once took
+        if first:  # more than 0.4 s over a figure's first visit
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.4)  # then all is drawn (Pilot's pause would draw itself)
     app._display = original
+    assert first, f"no frame within 3 s of {key}"
     return first[0], screen_rows(app)
 
 
