@@ -1467,9 +1467,20 @@ async def rows_after(app, key: str) -> tuple[set, list]:
 
     app._display = display
     app.post_message(events.Key(key, None))
-    await asyncio.sleep(0.4)  # (Pilot's pause would draw itself)
+    await drawn(sent)
     app._display = original
     return {y for y, (old, new) in enumerate(zip(before, screen_rows(app))) if old != new}, sent
+
+
+async def drawn(frames: list) -> None:
+    """Until a key's first frame is in `frames` (3 s at most: ~50 ms here, but a loaded machine, CI
+    with -n 2, once took more than 0.4 s over a figure's first visit), then 0.4 s for all to be drawn
+    (Pilot's pause would draw itself)."""
+    for _ in range(150):
+        if frames:
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.4)
 
 
 async def first_frame_and_last(app, key: str) -> tuple[list[str], list[str]]:
@@ -1488,11 +1499,7 @@ async def first_frame_and_last(app, key: str) -> tuple[list[str], list[str]]:
 
     app._display = display
     app.post_message(events.Key(key, None))
-    for _ in range(150):  # the first frame: ~50 ms here, but a loaded machine (CI, -n 2) once took
-        if first:  # more than 0.4 s over a figure's first visit
-            break
-        await asyncio.sleep(0.02)
-    await asyncio.sleep(0.4)  # then all is drawn (Pilot's pause would draw itself)
+    await drawn(first)
     app._display = original
     assert first, f"no frame within 3 s of {key}"
     return first[0], screen_rows(app)
