@@ -90,8 +90,8 @@ def font_for(ch: str, files: tuple[FontFile, ...] | None = None) -> FontFile | N
 
 
 def check(chars: Iterable[str], files: tuple[FontFile, ...] | None = None) -> None:
-    """Raise BadValue (one line: what to install) when some character has no font here."""
-    files = cjk_files() if files is None else files
+    """Raise BadValue (one line: what to install) when some character has no font here (`files`: the
+    CJK fonts, as `font_for` takes them)."""
     missing = sorted({ch for ch in chars if drawn(ch) and font_for(ch, files) is None})
     if missing:
         from rnntui.state import BadValue
