@@ -1752,3 +1752,46 @@ async def test_a_tab_draws_the_prose_and_the_strip_at_their_new_size():
         assert shown["scoring"][0] == 2 and shown["matrix"][0] == 1
         second = wrap(_(screen.FIGURES[1].prose), prose.size.width)[1].strip()
         assert second in "\n".join(shown["scoring"][1]) and second not in "\n".join(shown["matrix"][1])
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_a_whole_frame_draws_what_textual_draws_without_the_rows_hidden_behind(size, monkeypatch):
+    """A whole frame (the first, a new topic's, a screenshot's) is drawn front first (chops.py): a widget
+    draws only the rows where a cell is not covered by widgets in front of it. The screen behind a
+    topic and the switcher behind a figure draw nothing, and every topic's frame (with a toast over
+    it) is Textual's, piece for piece."""
+    from textual._compositor import Compositor
+    from textual.widget import Widget
+
+    from rnntui.topics import IDS
+    from rnntui.widgets.lines import Lines
+
+    def pieces(chops) -> list:
+        return [[(cut, list(strip)) for cut, strip in chop.items()] for chop in chops]
+
+    drawn: dict = {}
+
+    def watching(original):
+        def render_lines(self, crop):
+            drawn.setdefault(type(self).__name__, []).extend(crop.line_range)
+            return original(self, crop)
+        return render_lines
+
+    app = RnnApp(IDS[0])
+    async with app.run_test(size=size, notifications=True) as pilot:
+        for topic_id in IDS:
+            await app.goto(topic_id)
+            app.notify("猫坐在垫子上 a toast over the figure", timeout=60)
+            compositor = app.screen._compositor
+            for _ in range(40):  # the toast is laid out a few refreshes later
+                await pilot.pause(0.05)
+                if "Toast" in {type(widget).__name__ for widget in compositor.visible_widgets}:
+                    break
+            with monkeypatch.context() as patch:
+                patch.setattr(Widget, "render_lines", watching(Widget.render_lines))
+                patch.setattr(Lines, "render_lines", watching(Lines.render_lines))
+                drawn.clear()
+                ours = pieces(compositor._render_chops(compositor.size.region, lambda y: True))
+            assert ours == pieces(Compositor._render_chops(compositor, compositor.size.region, lambda y: True))
+            assert type(app.screen).__name__ not in drawn and "ContentSwitcher" not in drawn, topic_id
+            assert {"Toast", "Panel"} <= set(drawn), topic_id

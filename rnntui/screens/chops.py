@@ -139,6 +139,19 @@ class TrimmingCompositor(Compositor):
         for y, x1, x2 in spans:
             left.setdefault(y, []).append((x1, x2))
         cuts = self.cuts
+        chops = self._front_first(left)
+        return TrimmedChops(chops, spans, [cut_set[1:] for cut_set in cuts])
+
+    def _render_chops(self, crop: Region, is_rendered_line) -> list[dict]:
+        """Every row's pieces for a whole frame (a layout's, a screenshot's), drawn front first as above:
+        Textual draws every widget whole, the screen, the panel and the view under a figure too (about
+        half of a topic's rows drawn at 120x40 are hidden behind the widgets in front)."""
+        return self._front_first({y: [(crop.x, crop.right)] for y in crop.line_range if is_rendered_line(y)})
+
+    def _front_first(self, left: dict[int, list[tuple[int, int]]]) -> list[dict]:
+        """Each row's pieces, filled from the front widget back; a widget draws only its rows that still
+        have a cell of the `left` runs ([x1, x2) per row, used up as they are filled) in its columns."""
+        cuts = self.cuts
         chops = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
         for widget, (region, clip) in self.visible_widgets.items():
             if not left:
@@ -154,7 +167,7 @@ class TrimmingCompositor(Compositor):
                         left[y] = rest
                     else:
                         del left[y]
-        return TrimmedChops(chops, spans, [cut_set[1:] for cut_set in cuts])
+        return chops
 
 
 def fill(chops: dict, cuts: list[int], x: int, right: int, strip: Strip) -> None:
