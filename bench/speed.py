@@ -16,7 +16,8 @@ rows (goal in brackets):
   train   `rnntui train seq2seq --scoring additive --seed S` as a whole process vs the plain loop
           of the seed's recipe (nn.GRU/GRUCell + autograd, Adam 3e-3, batch 64, clip 1, all 1000
           held-out sequences every 25 steps until 76%) as a whole process, interleaved, 3 seeds  [≥ 2x]
-  export  one SVG per frame through render.Session vs the same steps on a bare app  [≤ 1.5x]
+  export  one SVG per frame through render.Session vs the same steps on a bare app  [≤ 1.5x]; and, for
+          the record, the whole lecture's `rnntui export` as one process (absolute: no bare app has one)
   switch  (no goal in the issue; for the record) tab and n → last frame in process, over every
           figure and topic, first visits (a view or topic mounted) and again, vs the bare app's key
   overlays  (no goal either) ? (help) and ctrl+p (the command palette), and escape closing each →
@@ -411,12 +412,27 @@ async def export_rnntui(frames: int) -> float:
         return (time.perf_counter() - t0) / (len(todo) - 1)
 
 
+def export_lecture() -> tuple[float, int]:
+    """`rnntui export` of the whole lecture (every key frame, SVG, 100x30) as a whole process: seconds
+    and files written. No bare app draws a lecture: this one is absolute, for the record."""
+    out = Path(tempfile.mkdtemp())
+    try:
+        t0 = time.perf_counter()
+        subprocess.run([PY, "-m", "rnntui", "export", str(out / "lecture"), "--lang", "en"], cwd=ROOT,
+                       check=True, capture_output=True)
+        return time.perf_counter() - t0, len(list((out / "lecture").glob("*.svg")))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
 def row_export(frames: int, rounds: int) -> dict:
-    bare, ours = [], []
+    bare, ours, lecture = [], [], []
     for _ in range(rounds):
         bare.append(asyncio.run(export_bare(frames)))
         ours.append(asyncio.run(export_rnntui(frames)))
-    return {"bare": statistics.median(bare), "rnntui": statistics.median(ours)}
+        lecture.append(export_lecture())
+    return {"bare": statistics.median(bare), "rnntui": statistics.median(ours),
+            "lecture": statistics.median(t for t, _ in lecture), "files": lecture[0][1]}
 
 
 # -- main ----------------------------------------------------------------------------------------------
@@ -463,8 +479,10 @@ def main() -> None:
     if "export" in rows:
         r = row_export(24 if q else 200, 1 if q else 2)  # 200: every key frame (143), as `rnntui export`
         ratio = r["rnntui"] / r["bare"]
-        print(f"export svg per frame: bare {r['bare'] * 1e3:.0f} ms, rnntui {r['rnntui'] * 1e3:.0f} ms → {ratio:.2f}x",
+        print(f"export svg per frame: bare {r['bare'] * 1e3:.1f} ms, rnntui {r['rnntui'] * 1e3:.1f} ms → {ratio:.2f}x",
               flush=True)
+        print(f"    the whole lecture, `rnntui export` as one process: {r['lecture']:.2f} s for {r['files']} SVG files "
+              f"(median of {2 if not q else 1})", flush=True)
         table.append(("export, svg per frame", f"{ratio:.2f}x bare", "≤ 1.5x", ratio <= 1.5))
     if "switch" in rows:
         bare = asyncio.run(keys_bare(12))[0]
