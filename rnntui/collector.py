@@ -32,7 +32,10 @@ class QuietCollections:
     _thresholds: tuple[int, int, int] | None = None
 
     def hold_full_collections(self) -> None:
-        """From the app's on_mount."""
+        """From the app's on_mount. Collection turned off (cli.run_app, until the first frame) is turned
+        back on once the screen has drawn."""
+        if not gc.isenabled():
+            self.call_after_refresh(gc.enable)
         if self.is_headless or self._thresholds is not None:
             return
         self._thresholds = gc.get_threshold()

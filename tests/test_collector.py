@@ -53,3 +53,30 @@ async def test_only_a_real_terminal_holds_collections_and_the_schedule_comes_bac
         await pilot.press("right")
         assert time.monotonic() - app._last_input < 1.0  # keys are seen
     assert gc.get_threshold() == before  # a long-lived process is not left without full collections
+
+
+async def test_collection_held_off_from_the_command_line_comes_back_after_the_first_frame():
+    """`rnntui` turns garbage collection off before its imports (cli.run_app); the app turns it back
+    on once its first frame is drawn: a session left without it would only grow."""
+    app = RnnApp("recurrence")
+    at_frames: list[bool] = []
+    display = app._display
+    app._display = lambda screen, renderable: (at_frames.append(gc.isenabled()), display(screen, renderable))[1]
+    gc.disable()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right")
+            await pilot.pause()
+            assert at_frames[0] is False  # the first frame came before any collection
+            assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("argv", [["no-such-topic"], ["recurrence", "--set", "w_h=banana"]])
+def test_the_command_line_leaves_collection_on_when_it_refuses_a_value(argv, capsys):
+    from rnntui.cli import main
+
+    assert main(argv) == 2
+    assert gc.isenabled()
