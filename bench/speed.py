@@ -374,11 +374,8 @@ def _bare_session():
     from rnntui.render import Session
 
     class BareSession(Session):
-        async def __aenter__(self):
-            self.app = bare_app()
-            self._running = self.app.run_test(size=self.size)
-            self.pilot = await self._running.__aenter__()
-            return self
+        def new_app(self):
+            return bare_app()
 
         async def frame_svg(self, i: int) -> str:
             self.app.action_step(1)

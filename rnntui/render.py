@@ -28,24 +28,33 @@ class Session:
         self.size, self.theme, self.scale, self.deck = size, theme, scale, deck
         self._segments = None
 
-    async def __aenter__(self) -> "Session":
+    def new_app(self):
         if self.deck is not None:  # frames as `rnntui present` shows them: no header, no footer
             from rnntui.present import PresentApp
 
-            self.app = PresentApp(self.deck, theme=self.theme)
-        else:
-            from rnntui.app import RnnApp
+            return PresentApp(self.deck, theme=self.theme)
+        from rnntui.app import RnnApp
 
-            self.app = RnnApp(theme=self.theme)
+        return RnnApp(theme=self.theme)
+
+    async def __aenter__(self) -> "Session":
+        self.app = self.new_app()
         # A frame is taken whole once all is drawn (`_formats`): nothing is sent to a terminal while the
         # app draws (topic screens skip their partial renders, RnnApp its hold after a topic switch)
         self.app.offscreen = True
         self._running = self.app.run_test(size=self.size)
         self.pilot = await self._running.__aenter__()
+        from rnntui.collector import batch
+
+        self._collecting = batch()  # what the app keeps alive is not scanned again at each collection
+        self._collecting.__enter__()
         return self
 
     async def __aexit__(self, *exc) -> None:
-        await self._running.__aexit__(*exc)
+        try:
+            await self._running.__aexit__(*exc)
+        finally:
+            self._collecting.__exit__(None, None, None)
 
     async def frame(self, screen, figure, state, fmts=("svg",)) -> dict[str, str | bytes]:
         """The state drawn by its topic screen in each format: text for svg, txt and json, PNG bytes

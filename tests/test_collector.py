@@ -80,3 +80,22 @@ def test_the_command_line_leaves_collection_on_when_it_refuses_a_value(argv, cap
 
     assert main(argv) == 2
     assert gc.isenabled()
+
+
+async def test_a_session_freezes_its_app_and_gives_python_its_schedule_back():
+    """`rnntui export` draws frames in one headless app (render.Session): what the app keeps alive is
+    frozen out of the scans, and a full collection waits for MOST_DEFERRED middle ones (5 full
+    collections were ~10% of the lecture's export). Afterwards, even after an error, the test process
+    (or any other) has Python's schedule back and nothing left frozen."""
+    from rnntui import slides
+    from rnntui.render import Session
+
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    frame = next(iter(slides.key_frames()))
+    with pytest.raises(RuntimeError):
+        async with Session((80, 24)) as session:
+            assert gc.get_threshold() == (before[0], before[1], collector.MOST_DEFERRED)
+            assert gc.get_freeze_count() > frozen + 10_000  # Textual, Rich and the app's widgets
+            assert "svg" in await session.frame(frame.screen, frame.figure, frame.state)
+            raise RuntimeError("a frame failed")
+    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
