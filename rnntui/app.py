@@ -166,6 +166,15 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
     def get_driver_class(self):
         return sturdy(super().get_driver_class())
 
+    def _on_compose(self, event) -> None:
+        """Textual's handler (App._on_compose, run after this one unless prevented) mounts what an app
+        composes into its first screen together with that screen's own widgets, which a topic's screen
+        has mounted already: ~2 ms, and one more layout of the whole screen before the first frame.
+        RnnApp composes nothing; each topic's screen composes its own."""
+        if type(self).compose is App.compose:
+            event.prevent_default()
+            self._compose_screen = self.screen  # (App.default_screen) as Textual's handler sets it
+
     async def on_mount(self) -> None:
         end_on_hangup(self)
         self.hold_full_collections()

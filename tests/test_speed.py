@@ -1795,3 +1795,20 @@ async def test_a_whole_frame_draws_what_textual_draws_without_the_rows_hidden_be
             assert ours == pieces(Compositor._render_chops(compositor, compositor.size.region, lambda y: True))
             assert type(app.screen).__name__ not in drawn and "ContentSwitcher" not in drawn, topic_id
             assert {"Toast", "Panel"} <= set(drawn), topic_id
+
+
+async def test_the_first_screens_widgets_are_mounted_once(monkeypatch):
+    """Textual's App mounts what it composes into its first screen along with that screen's own
+    widgets, mounted already by the screen: ~2 ms and a layout before the first frame. RnnApp composes
+    nothing, so its first topic's widgets are mounted once, and the app still finds its screen."""
+    from textual.widget import Widget
+
+    mounts: list = []
+    mount = Widget.mount
+    monkeypatch.setattr(Widget, "mount", lambda self, *widgets, **kw: (mounts.append(self), mount(self, *widgets, **kw))[1])
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert mounts.count(screen) == 1
+        assert app.default_screen is screen and app.query_one("Panel").screen is screen
