@@ -387,7 +387,7 @@ def _bare_session():
 
 async def export_bare(frames: int) -> float:
     """The same steps as Session.frame + svg on a bare app: change what it shows, let it draw, export."""
-    async with _bare_session()((100, 30)) as session:
+    async with _bare_session()((100, 30), batch=True) as session:
         await session.frame_svg(0)
         t0 = time.perf_counter()
         for i in range(frames):
@@ -400,7 +400,7 @@ async def export_rnntui(frames: int) -> float:
     from rnntui.render import Session
 
     todo = list(slides.key_frames())[: frames + 1]  # in order, as `rnntui export` renders them
-    async with Session((100, 30), "dark") as session:
+    async with Session((100, 30), "dark", batch=True) as session:  # as `rnntui export` runs it
         f = todo[0]
         await session.frame(f.screen, f.figure, f.state, ("svg",))
         t0 = time.perf_counter()

@@ -236,7 +236,7 @@ def run_export(argv: list[str]) -> int:
     else:
         frames, title = slides.key_frames(), _("rnntui: every figure at its key steps")
     report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
-                           progress=sys.stderr.isatty(), deck=deck)
+                           progress=sys.stderr.isatty(), deck=deck, batch=True)
     print(report.line(Path(args.outdir)), file=sys.stderr)
     return 0
 
@@ -284,9 +284,8 @@ def run_app(argv: list[str]) -> int:
     if args.list:
         sys.stdout.write(list_text())
         return 0
-    # No garbage collection until the app's first frame (the app turns it back on then: collector.py):
-    # ~100 young collections, 10-15 ms of a ~220 ms start, each scanning objects that nearly all live
-    # as long as the app (Textual, Rich, rnntui, the first screen's widgets)
+    # No garbage collection during the imports (on again once they are frozen: open_app): ~80 young
+    # collections, ~10 ms of a ~220 ms start, each scanning objects that live as long as the app
     gc.disable()
     try:
         return open_app(args)
@@ -309,6 +308,7 @@ def open_app(args) -> int:
     # the collector from scanning it all again in the full collection that the app's first frame
     # triggers (~20 ms of a ~450 ms start). Collections still run; they look at newer objects only.
     gc.freeze()
+    gc.enable()
     return run_tui(RnnApp(screen.TOPIC_ID, figure.id if (args.address and "/" in args.address) or state else None,
                           state, args.theme))
 

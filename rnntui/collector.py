@@ -33,10 +33,7 @@ class QuietCollections:
     _thresholds: tuple[int, int, int] | None = None
 
     def hold_full_collections(self) -> None:
-        """From the app's on_mount. Collection turned off (cli.run_app, until the first frame) is turned
-        back on once the screen has drawn."""
-        if not gc.isenabled():
-            self.call_after_refresh(gc.enable)
+        """From the app's on_mount."""
         if self.is_headless or self._thresholds is not None:
             return
         self._thresholds = gc.get_threshold()
@@ -65,15 +62,19 @@ class QuietCollections:
 
 @contextmanager
 def batch():
-    """A headless app drawing many frames in a row (render.Session: `rnntui export`): what it keeps
-    alive once started is frozen out of the collector's scans, and a full collection runs after
-    MOST_DEFERRED middle ones, not Python's DUE (the lecture's export ran 5 full collections over
-    everything, ~260 ms of ~2.7 s; now 2, ~55 ms, at the same memory). Python's own schedule after."""
-    thresholds = gc.get_threshold()
-    gc.freeze()
+    """A process drawing many frames in a headless app, and nothing else (render.Session(batch=True):
+    `rnntui export`), from once the app has started: everything alive then is frozen out of the
+    collector's scans (unless something is frozen already: then that owner decides), and a full
+    collection runs after MOST_DEFERRED middle ones, not Python's DUE. The lecture's export ran 5 full
+    collections over everything, ~260 ms of ~2.7 s; now 2, ~55 ms, at the same memory. Python's own
+    schedule after, and what this froze thawed."""
+    thresholds, freezing = gc.get_threshold(), gc.get_freeze_count() == 0
+    if freezing:
+        gc.freeze()
     gc.set_threshold(thresholds[0], thresholds[1], MOST_DEFERRED)
     try:
         yield
     finally:
         gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        if freezing:
+            gc.unfreeze()

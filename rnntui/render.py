@@ -24,8 +24,10 @@ class Session:
             texts = await session.frame(screen, figure, state, ("svg", "txt"))
     """
 
-    def __init__(self, size=(100, 30), theme: str = "dark", scale: float = 2.0, deck=None) -> None:
-        self.size, self.theme, self.scale, self.deck = size, theme, scale, deck
+    def __init__(self, size=(100, 30), theme: str = "dark", scale: float = 2.0, deck=None, batch=False) -> None:
+        """`batch`: the process draws these frames and nothing else (`rnntui export`): the collector is
+        set for it while the session runs (collector.batch; one such session at a time)."""
+        self.size, self.theme, self.scale, self.deck, self.batch = size, theme, scale, deck, batch
         self._segments = None
 
     def new_app(self):
@@ -44,9 +46,11 @@ class Session:
         self.app.offscreen = True
         self._running = self.app.run_test(size=self.size)
         self.pilot = await self._running.__aenter__()
+        from contextlib import nullcontext
+
         from rnntui.collector import batch
 
-        self._collecting = batch()  # what the app keeps alive is not scanned again at each collection
+        self._collecting = batch() if self.batch else nullcontext()
         self._collecting.__enter__()
         return self
 

@@ -168,10 +168,11 @@ def stale(outdir: Path, keep: list[Path]) -> list[Path]:
 
 def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
            scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True,
-           deck=None) -> Report:
+           deck=None, batch: bool = False) -> Report:
     """Render frames into OUTDIR as numbered files plus index.md. Checks everything first. With a deck,
     its frames are drawn as `rnntui present` shows them (no header or footer). --force also removes
-    numbered files an earlier, longer export left behind (export's own names only)."""
+    numbered files an earlier, longer export left behind (export's own names only). `batch`: the
+    process does nothing else (`rnntui export`; see Session)."""
     from rnntui.files import write_atomic
 
     outdir = Path(outdir)
@@ -187,7 +188,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     outdir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress, write_atomic,
-                                             deck))
+                                             deck, batch))
     write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
     if force:
         for path in stale(outdir, paths):
@@ -195,7 +196,8 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     return Report(len(frames), len(paths) - 1, time.perf_counter() - started, render_seconds)
 
 
-async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, write, deck=None) -> float:
+async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, write, deck=None,
+                      batch=False) -> float:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -212,7 +214,7 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
     with bar, ThreadPoolExecutor(max_workers=PNG_THREADS) as pool:  # PNGs drawn while frames render
         task = bar.add_task("", total=len(planned))
         pending = []
-        async with Session(size, theme, scale, deck=deck) as session:
+        async with Session(size, theme, scale, deck=deck, batch=batch) as session:
             for number, (frame, stem) in enumerate(planned):
                 bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
                 t0 = time.perf_counter()

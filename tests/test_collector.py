@@ -1,6 +1,8 @@
 """Full garbage collections wait until nobody types (rnntui/collector.py): a full one took 100–175 ms
 inside a key; young ones run as always."""
 import gc
+import subprocess
+import sys
 import time
 
 import pytest
@@ -55,23 +57,30 @@ async def test_only_a_real_terminal_holds_collections_and_the_schedule_comes_bac
     assert gc.get_threshold() == before  # a long-lived process is not left without full collections
 
 
-async def test_collection_held_off_from_the_command_line_comes_back_after_the_first_frame():
-    """`rnntui` turns garbage collection off before its imports (cli.run_app); the app turns it back
-    on once its first frame is drawn: a session left without it would only grow."""
-    app = RnnApp("recurrence")
-    at_frames: list[bool] = []
-    display = app._display
-    app._display = lambda screen, renderable: (at_frames.append(gc.isenabled()), display(screen, renderable))[1]
-    gc.disable()
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("right")
-            await pilot.pause()
-            assert at_frames[0] is False  # the first frame came before any collection
-            assert gc.isenabled()
-    finally:
-        gc.enable()
+def test_the_command_line_imports_with_no_collection_and_runs_the_app_with_it():
+    """`rnntui` turns garbage collection off for its imports (~80 young collections, ~10 ms of the
+    start) and on again, with what they made frozen, before the app runs: a session without it would
+    only grow."""
+    code = """if True:
+        import gc, sys
+        started = []
+        gc.callbacks.append(lambda phase, info: started.append(info) if phase == "start" else None)
+        import rnntui.cli as cli
+        cli.require_terminal = lambda *args: None
+        before, freeze = len(started), gc.freeze
+        def frozen():
+            print(len(started) - before)  # collections from the command line's start to the freeze
+            freeze()
+        gc.freeze = frozen
+        def run(app):
+            print(gc.isenabled(), gc.get_freeze_count() > 10_000)
+            return 0
+        cli.run_tui = run
+        sys.exit(cli.main([]))
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0", "True", "True"]  # collections during the imports, then on, frozen
 
 
 @pytest.mark.parametrize("argv", [["no-such-topic"], ["recurrence", "--set", "w_h=banana"]])
@@ -82,20 +91,32 @@ def test_the_command_line_leaves_collection_on_when_it_refuses_a_value(argv, cap
     assert gc.isenabled()
 
 
-async def test_a_session_freezes_its_app_and_gives_python_its_schedule_back():
-    """`rnntui export` draws frames in one headless app (render.Session): what the app keeps alive is
-    frozen out of the scans, and a full collection waits for MOST_DEFERRED middle ones (5 full
-    collections were ~10% of the lecture's export). Afterwards, even after an error, the test process
-    (or any other) has Python's schedule back and nothing left frozen."""
+async def test_an_export_session_freezes_its_app_and_gives_python_its_schedule_back():
+    """`rnntui export` draws frames in one headless app (render.Session(batch=True)): what is alive
+    once the app is up is frozen out of the scans, and a full collection waits for MOST_DEFERRED
+    middle ones (5 full collections were ~10% of the lecture's export). Afterwards, even after an
+    error, Python's schedule is back and nothing is left frozen. A plain session (the tests' shared
+    apps, `rnntui shot`) leaves the collector alone, and what someone else froze stays frozen."""
     from rnntui import slides
     from rnntui.render import Session
 
-    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
     frame = next(iter(slides.key_frames()))
     with pytest.raises(RuntimeError):
-        async with Session((80, 24)) as session:
+        async with Session((80, 24), batch=True) as session:
             assert gc.get_threshold() == (before[0], before[1], collector.MOST_DEFERRED)
-            assert gc.get_freeze_count() > frozen + 10_000  # Textual, Rich and the app's widgets
+            assert gc.get_freeze_count() > 10_000  # Textual, Rich and the app's widgets
             assert "svg" in await session.frame(frame.screen, frame.figure, frame.state)
             raise RuntimeError("a frame failed")
-    assert gc.get_threshold() == before and gc.get_freeze_count() == frozen
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    async with Session((80, 24)):
+        assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        theirs = gc.get_freeze_count()  # (objects freed by their counts leave it: it only shrinks)
+        async with Session((80, 24), batch=True):
+            assert theirs - 1000 < gc.get_freeze_count() <= theirs  # not frozen again: not ours to thaw
+        assert gc.get_freeze_count() > theirs - 1000 and gc.get_threshold() == before
+    finally:
+        gc.unfreeze()
