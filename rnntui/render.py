@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from contextlib import nullcontext
 
 from rnntui.figure import Figure
 from rnntui.state import FigureState, plain
@@ -46,8 +47,6 @@ class Session:
         self.app.offscreen = True
         self._running = self.app.run_test(size=self.size)
         self.pilot = await self._running.__aenter__()
-        from contextlib import nullcontext
-
         from rnntui.collector import batch
 
         self._collecting = batch() if self.batch else nullcontext()
