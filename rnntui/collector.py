@@ -9,12 +9,13 @@ in bursts: 11 full collections, every one inside a key, up to 130 ms each (bench
 key or mouse event came for QUIET seconds, where nobody sees it. Under steady input (holding a key,
 a lab's live frames) it still runs after MOST_DEFERRED young collections, so memory stays bounded.
 Younger collections (~1–7 ms) run as always. Only in a real terminal or browser: headless apps
-(tests, exports) keep Python's own schedule.
+(tests, `rnntui shot`) keep Python's own schedule; `rnntui export` sets one for its batch (`batch`).
 """
 from __future__ import annotations
 
 import gc
 import time
+import threading
 from contextlib import contextmanager
 
 from textual import events
@@ -60,6 +61,11 @@ class QuietCollections:
             self._thresholds = None
 
 
+_batch_lock = threading.Lock()
+_batches_open = 0
+_batch_saved: tuple = ()  # the first open batch's (thresholds, whether it froze)
+
+
 @contextmanager
 def batch():
     """A process drawing many frames in a headless app, and nothing else (render.Session(batch=True):
@@ -67,14 +73,24 @@ def batch():
     collector's scans (unless something is frozen already: then that owner decides), and a full
     collection runs after MOST_DEFERRED middle ones, not Python's DUE. The lecture's export ran 5 full
     collections over everything, ~260 ms of ~2.7 s; now 2, ~55 ms, at the same memory. Python's own
-    schedule after, and what this froze thawed."""
-    thresholds, freezing = gc.get_threshold(), gc.get_freeze_count() == 0
-    if freezing:
-        gc.freeze()
-    gc.set_threshold(thresholds[0], thresholds[1], MOST_DEFERRED)
+    schedule after, and what this froze thawed; batches that overlap (in any order, in any threads)
+    keep the first one's settings until the last one ends."""
+    global _batches_open, _batch_saved
+    with _batch_lock:
+        if not _batches_open:
+            thresholds, froze = gc.get_threshold(), gc.get_freeze_count() == 0
+            if froze:
+                gc.freeze()
+            gc.set_threshold(thresholds[0], thresholds[1], MOST_DEFERRED)
+            _batch_saved = thresholds, froze
+        _batches_open += 1
     try:
         yield
     finally:
-        gc.set_threshold(*thresholds)
-        if freezing:
-            gc.unfreeze()
+        with _batch_lock:
+            _batches_open -= 1
+            if not _batches_open:
+                thresholds, froze = _batch_saved
+                gc.set_threshold(*thresholds)
+                if froze:
+                    gc.unfreeze()

@@ -27,7 +27,7 @@ class Session:
 
     def __init__(self, size=(100, 30), theme: str = "dark", scale: float = 2.0, deck=None, batch=False) -> None:
         """`batch`: the process draws these frames and nothing else (`rnntui export`): the collector is
-        set for it while the session runs (collector.batch; one such session at a time)."""
+        set for it while the session runs (collector.batch)."""
         self.size, self.theme, self.scale, self.deck, self.batch = size, theme, scale, deck, batch
         self._segments = None
 
