@@ -916,6 +916,23 @@ async def test_a_key_asks_the_screen_to_draw_with_no_message_per_widget(monkeypa
         assert updates == []
 
 
+def record_drawing(patch, drawn: dict) -> None:
+    """From now on (`patch`: monkeypatch or one of its contexts), each widget's rows drawn, as screen
+    rows, into `drawn` (widget → rows)."""
+    from textual.widget import Widget
+
+    from rnntui.widgets.lines import Lines
+
+    def watching(original):
+        def render_lines(self, crop):
+            drawn.setdefault(self, []).extend(y + self.region.y for y in crop.line_range)
+            return original(self, crop)
+        return render_lines
+
+    patch.setattr(Widget, "render_lines", watching(Widget.render_lines))
+    patch.setattr(Lines, "render_lines", watching(Lines.render_lines))
+
+
 async def test_a_key_draws_only_the_widgets_it_changed(monkeypatch):
     """Textual draws every widget whose clip meets the changed rows' box, whole: at each key the header
     and the footer (their clip is the screen) and all forty rows of the screen, the panel and the view,
@@ -923,18 +940,9 @@ async def test_a_key_draws_only_the_widgets_it_changed(monkeypatch):
     of 40 at 120x40: only the widgets it changed draw, and only rows inside 5-37 (the replay tests
     check the cells of such frames)."""
     from textual._compositor import Compositor
-    from textual.widget import Widget
-
-    from rnntui.widgets.lines import Lines
 
     drawn: dict = {}
     changed: set = set()
-
-    def watching(original):
-        def render_lines(self, crop):
-            drawn.setdefault(self, []).extend(y + self.region.y for y in crop.line_range)
-            return original(self, crop)
-        return render_lines
 
     def noting(original):
         def update_widgets(self, widgets):
@@ -945,8 +953,7 @@ async def test_a_key_draws_only_the_widgets_it_changed(monkeypatch):
     app = RnnApp("lstm", "cell")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        monkeypatch.setattr(Widget, "render_lines", watching(Widget.render_lines))
-        monkeypatch.setattr(Lines, "render_lines", watching(Lines.render_lines))
+        record_drawing(monkeypatch, drawn)
         monkeypatch.setattr(Compositor, "update_widgets", noting(Compositor.update_widgets))
         await pilot.press("right")
         await pilot.pause()
@@ -1761,21 +1768,13 @@ async def test_a_whole_frame_draws_what_textual_draws_without_the_rows_hidden_be
     topic and the switcher behind a figure draw nothing, and every topic's frame (with a toast over
     it) is Textual's, piece for piece."""
     from textual._compositor import Compositor
-    from textual.widget import Widget
 
     from rnntui.topics import IDS
-    from rnntui.widgets.lines import Lines
 
     def pieces(chops) -> list:
         return [[(cut, list(strip)) for cut, strip in chop.items()] for chop in chops]
 
     drawn: dict = {}
-
-    def watching(original):
-        def render_lines(self, crop):
-            drawn.setdefault(type(self).__name__, []).extend(crop.line_range)
-            return original(self, crop)
-        return render_lines
 
     app = RnnApp(IDS[0])
     async with app.run_test(size=size, notifications=True) as pilot:
@@ -1788,13 +1787,13 @@ async def test_a_whole_frame_draws_what_textual_draws_without_the_rows_hidden_be
                 if "Toast" in {type(widget).__name__ for widget in compositor.visible_widgets}:
                     break
             with monkeypatch.context() as patch:
-                patch.setattr(Widget, "render_lines", watching(Widget.render_lines))
-                patch.setattr(Lines, "render_lines", watching(Lines.render_lines))
                 drawn.clear()
+                record_drawing(patch, drawn)
                 ours = pieces(compositor._render_chops(compositor.size.region, lambda y: True))
             assert ours == pieces(Compositor._render_chops(compositor, compositor.size.region, lambda y: True))
-            assert type(app.screen).__name__ not in drawn and "ContentSwitcher" not in drawn, topic_id
-            assert {"Toast", "Panel"} <= set(drawn), topic_id
+            names = {type(widget).__name__ for widget in drawn}
+            assert type(app.screen).__name__ not in names and "ContentSwitcher" not in names, topic_id
+            assert {"Toast", "Panel"} <= names, topic_id
 
 
 async def test_the_first_screens_widgets_are_mounted_once(monkeypatch):
