@@ -21,8 +21,8 @@ rows (goal in brackets):
   switch  (no goal in the issue; for the record) tab and n → last frame in process, over every
           figure and topic, first visits (a view or topic mounted) and again, vs the bare app's key
   overlays  (no goal either) ? (help) and ctrl+p (the command palette), and escape closing each →
-          first and last frame, 8 times over each of three figures (the palette's first frame shows
-          none of it: Textual shows it once its commands are in)
+          first and last frame, frames and bytes sent, 8 times over each of three figures (the
+          palette's first frame shows none of it: Textual shows it once its commands are in)
 
 Bytecode: an editable install run with PYTHONDONTWRITEBYTECODE=1 recompiles rnntui at every start;
 the first-frame row is measured with the bytecode present (compileall runs first, as a normal
@@ -241,8 +241,8 @@ async def switch_presses() -> dict[tuple[str, str], list[float]]:
 OVERLAYS = ("attention/positions", "recurrence/tanh", "lstm/gates")
 
 
-async def overlay_presses(rounds: int = 8) -> dict[str, list[tuple[float, float]]]:
-    """(first frame, last frame) seconds after ? and ctrl+p and the escape closing each; the palette
+async def overlay_presses(rounds: int = 8) -> dict[str, list[tuple[float, float, int, int]]]:
+    """(first frame, last frame) seconds, frames and bytes sent after ? and ctrl+p and the escape closing each; the palette
     is opened once before (its first opening imports every topic: the app's preload does that)."""
     from rnntui.app import RnnApp
 
@@ -257,9 +257,9 @@ async def overlay_presses(rounds: int = 8) -> dict[str, list[tuple[float, float]
             for _ in range(rounds):
                 for key, name in (("question_mark", "?"), ("escape", "escape (help)"),
                                   ("ctrl+p", "ctrl+p"), ("escape", "escape (palette)")):
-                    dt, _n = await clock.press(pilot, key, quiet=0.1)
+                    dt, sent = await clock.press(pilot, key, quiet=0.1)
                     if dt is not None:
-                        out.setdefault(name, []).append((clock.stamps[0] - clock.posted, dt))
+                        out.setdefault(name, []).append((clock.stamps[0] - clock.posted, dt, len(clock.stamps), sent))
     return out
 
 
@@ -495,8 +495,9 @@ def main() -> None:
         print(f"overlays → frame (in process, 120x40; bare app's key {bare * 1e3:.1f} ms):", flush=True)
         for name, times in r.items():
             first, last = (statistics.median(t[i] * 1e3 for t in times) for i in (0, 1))
-            print(f"    {name:<16} first frame median {first:5.1f} ms, last frame median {last:5.1f} ms "
-                  f"({len(times)} keys)", flush=True)
+            frames, sent = (statistics.median(t[i] for t in times) for i in (2, 3))
+            print(f"    {name:<16} first frame median {first:5.1f} ms, last frame median {last:5.1f} ms, "
+                  f"{frames:g} frames, {sent / 1e3:.1f} KB ({len(times)} keys)", flush=True)
     print()
     print(f"{'what':<32} {'measured':<44} {'goal':<8} met")
     for what, measured, goal, ok in table:

@@ -6,6 +6,7 @@ import time
 from textual.actions import parse as parse_action
 from textual.app import App
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.command import CommandList, CommandPalette
 from textual.theme import Theme
 from textual.widgets import Static
@@ -16,7 +17,7 @@ from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
 from rnntui.palette import RnnCommands
 from rnntui.screens.base import TopicScreen
-from rnntui.screens.whole import AtTerminalSize
+from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, sturdy
@@ -174,6 +175,25 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if type(self).compose is App.compose:
             event.prevent_default()
             self._compose_screen = self.screen  # (App.default_screen) as Textual's handler sets it
+
+    def _get_screen(self, screen):
+        """As Textual's, but what it awaits once one of our screens is mounted lays it out without
+        repainting it whole (LaidOutOnMount)."""
+        found = self.get_screen(screen)
+        if found.is_running or not isinstance(found, AtTerminalSize):
+            return super()._get_screen(found)
+        mounted = LaidOutOnMount(found, self._register(self, found))
+        self.call_next(mounted)
+        return found, mounted
+
+    def _prune(self, *nodes, parent=None):
+        """Textual removes a closed screen (help, the palette) with the app as its parent, and once it
+        is gone asks the app for a layout and a repaint: the screen under it, which drew itself whole
+        as it came back, then sent the same frame again ~25 ms later (~11 KB at 120x40). A screen's
+        removal changes nothing the app shows, so the app is not asked (a widget's removal still is)."""
+        if parent is self and all(isinstance(node, Screen) for node in nodes):
+            parent = None
+        return super()._prune(*nodes, parent=parent)
 
     async def on_mount(self) -> None:
         end_on_hangup(self)

@@ -534,6 +534,67 @@ async def test_a_new_topic_is_sent_whole_once():
         assert sent and sent[0] is LayoutUpdate and sent.count(LayoutUpdate) == 1
 
 
+def frame_cells(rows) -> list:
+    """Each row's letters with their styles, from rows of strips (a whole frame's, LayoutUpdate.strips)."""
+    return [[(letter, str(segment.style)) for strip in row for segment in strip for letter in segment.text]
+            for row in rows]
+
+
+def now_cells(app) -> list:
+    """What the app's screen draws now, rendered whole and fresh."""
+    return frame_cells(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens).strips)
+
+
+def record_frames(app) -> list:
+    """The updates the app sends from now on (None: nothing to send, left out)."""
+    sent, original = [], app._display
+    app._display = lambda screen, update: (update is not None and sent.append(update)) or original(screen, update)
+    return sent
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_help_opens_in_one_whole_frame_with_the_topic_behind(size):
+    """Its first frame is whole, the dimmed topic around the box, and the only one: it came in four
+    frames (~44 KB at 120x40), the scrollbar in the second and the last two the same again."""
+    from textual._compositor import LayoutUpdate
+
+    from rnntui.help import HelpScreen
+
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        topic_rows = screen_rows(app)
+        sent = record_frames(app)
+        await pilot.press("question_mark")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, HelpScreen)
+        assert [type(update) for update in sent] == [LayoutUpdate]
+        assert frame_cells(sent[0].strips) == now_cells(app)
+        rows = screen_rows(app)
+        assert rows[0] == topic_rows[0] and "help" in "".join(rows)  # the topic's top row shows above the box
+
+
+@pytest.mark.parametrize("opener", ["question_mark", "ctrl+p"])
+async def test_closing_help_or_the_palette_sends_the_topic_once(opener):
+    """Closing sends the topic's frame whole, once: Textual asked the app for a layout and a repaint once
+    the closed screen was gone, and the same frame went out again ~25 ms later (~11 KB at 120x40)."""
+    from textual._compositor import LayoutUpdate
+
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        topic = now_cells(app)
+        await pilot.press(opener)
+        await pilot.pause(0.3)
+        assert app.screen is not app.topic_screen()
+        sent = record_frames(app)
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert app.screen is app.topic_screen()
+        assert [type(update) for update in sent] == [LayoutUpdate]
+        assert frame_cells(sent[0].strips) == now_cells(app) == topic
+
+
 def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
     """The app unpickles what a lab's child sends; a torch object in it (torch.__version__ is one)
     would import torch into the app and double its memory."""

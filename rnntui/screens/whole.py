@@ -9,10 +9,11 @@ such a frame until those widgets have handled their Resize, and draws it whole t
 from __future__ import annotations
 
 import time
+from asyncio import create_task, wait
 
 from textual import events
 from textual.screen import Screen
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 
 from rnntui.screens.chops import TrimmingCompositor
 
@@ -53,6 +54,32 @@ class AtTerminalSize:
         if size == self._compositor.size and not self._layout_required:  # laid out at this size already
             return
         super()._screen_resized(size)
+
+    def _compositor_refresh(self) -> None:
+        """A repaint of the whole screen asked for before a whole frame is drawn is in that frame: not
+        drawn again after it. (A screen's first layout asks for one as it sizes the screen, and
+        help's first frame, drawn whole, was sent a second time ~20 ms later, ~14 KB at 120x40.)"""
+        app = self.app
+        if self is app.screen and not app._batch_count and self._compositor.size.region in self._compositor._dirty_regions:
+            self._repaint_required = False
+        super()._compositor_refresh()
+
+
+class LaidOutOnMount(AwaitMount):
+    """What the app awaits after pushing one of these screens (App._get_screen): Textual's asks the
+    screen, once mounted, for a layout and a full repaint. The screen laid itself out and drew whole
+    as it came up, before that, so the repaint sent the same frame a second time (help, ~14 KB at
+    120x40, ~25 ms later; the palette, ~9 KB). This one asks for the layout alone: whatever moved since
+    is drawn, nothing else."""
+
+    def __await__(self):
+        async def await_mount() -> None:
+            if self._widgets:
+                await wait([create_task(widget._mounted_event.wait(), name="await mount") for widget in self._widgets])
+                self._parent.refresh(layout=True, repaint=False)
+                self._parent.app._update_mouse_over(self._parent)
+
+        return await_mount().__await__()
 
 
 class WholeFrames(AtTerminalSize, Screen):
