@@ -222,22 +222,23 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             pass
 
     def switch_mode(self, mode: str):
-        """A topic already open, laid out at this size, comes back without Textual's 50 ms hold of all
-        drawing (App.delay_update, there to hide a new screen's half-built frames: it has none): its
-        frame arrives in ~20 ms instead of ~60. A new topic, or one last drawn at another size, is held."""
-        stack = self._screen_stacks.get(mode)
-        self._skip_hold = bool(stack) and stack[-1].is_mounted and stack[-1].region.size == self.size
-        self._opening = mode in self.MODES and not stack
+        """A topic comes up without Textual's 50 ms hold of all drawing (App.delay_update, there to hide
+        a new screen's half-built frames): a topic screen sends none (WholeFrames holds a frame until
+        its views have taken their sizes, TopicScreen sends its first one whole). Back to a topic its
+        frame arrives in ~20 ms, not ~60; a new one in ~40-90 ms, not ~85-90 (the palette's commands
+        are still held: Textual holds drawing as the palette closes)."""
+        self._opening = mode in self.MODES and not self._screen_stacks.get(mode)
+        self._switching = True
         try:
             return super().switch_mode(mode)
         finally:
-            self._skip_hold = self._opening = False
+            self._switching = self._opening = False
 
-    _skip_hold = _opening = False
+    _switching = _opening = False
     offscreen = False  # render.Session: frames are taken whole once drawn; nothing to hold or send before
 
     def delay_update(self, delay: float = 0.05) -> None:
-        if not (self._skip_hold or self.offscreen):
+        if not (self._switching or self.offscreen):
             super().delay_update(delay)
 
     # -- a terminal too small to draw in ------------------------------------------------------

@@ -18,7 +18,7 @@ from textual.strip import Strip
 
 from rnntui.app import RnnApp
 from rnntui.render import Session
-from rnntui.topics import topic
+from rnntui.topics import IDS, NUMBERS, topic
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.quiet import Static, compact, content_key, same
 from rnntui.widgets.readouts import Readouts
@@ -308,10 +308,11 @@ async def test_a_session_draws_each_frame_once(monkeypatch):
             assert "<text" in svg
 
 
-async def test_coming_back_to_a_topic_is_not_held_back(monkeypatch):
+async def test_switching_topics_is_not_held_back(monkeypatch):
     """Textual holds all drawing for 50 ms when the mode changes, to hide a new screen's half-built
-    frames. A topic already drawn at this size has none: it comes back at once (~20 ms, not ~60).
-    A new topic, or one last drawn at another size, is still held."""
+    frames. A topic screen sends none (test_a_new_topic_is_sent_whole_once): a topic comes up at once,
+    back (~20 ms, not ~60), new or last drawn at another size. A command from the palette is still
+    held as the palette closes (Textual's hold there hides the palette's last frame)."""
     holds, original = [], App.delay_update
 
     def delay_update(self, delay=0.05):
@@ -321,19 +322,18 @@ async def test_coming_back_to_a_topic_is_not_held_back(monkeypatch):
     monkeypatch.setattr(App, "delay_update", delay_update)
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
-        await app.goto("gradients")
+        await app.goto("gradients")  # new
         await pilot.pause(0.1)
-        holds.clear()
         await app.goto("recurrence")  # back: drawn at this size
         await pilot.pause(0.1)
-        assert holds == [] and app._batch_count == 0
-        await app.goto("lstm")  # new
-        await pilot.pause(0.1)
-        assert holds == ["recurrence"]  # (the mode it leaves)
         await pilot.resize_terminal(120, 40)
         await pilot.pause(0.1)
         await app.goto("gradients")  # last drawn at 100x30
-        assert holds == ["recurrence", "lstm"]
+        await pilot.pause(0.1)
+        assert holds == [] and app._batch_count == 0
+        await pilot.press("ctrl+p", *"lstm", "enter")
+        await pilot.pause(0.3)
+        assert app.current_mode == "lstm" and holds == ["gradients"]
 
 
 async def test_a_new_topics_footer_is_composed_once_with_its_keys(monkeypatch):
@@ -519,19 +519,22 @@ async def test_opening_a_topic_does_not_restyle_the_one_left_and_styles_the_new_
         assert screen_cells(fresh) == opened
 
 
-async def test_a_new_topic_is_sent_whole_once():
-    """Its first frame is a whole one (the terminal shows no half-built screen), and only one: the end
-    of Textual's hold asks for a full repaint, which came 2 ms later with the same cells (~11 KB)."""
+@pytest.mark.parametrize("topic_id", IDS[1:])
+async def test_a_new_topic_is_sent_whole_once(topic_id):
+    """Its first frame is a whole one (the terminal shows no half-built screen), and the only one,
+    header title and all: the end of Textual's hold asked for a full repaint, which came 2 ms later
+    with the same cells (~11 KB); without the hold, the header's title came in a second frame."""
     from textual._compositor import LayoutUpdate
 
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        sent, original = [], app._display
-        app._display = lambda screen, update: sent.append(type(update)) or original(screen, update)
-        await app.goto("gradients")
+        sent = record_frames(app)
+        await pilot.press(str(NUMBERS[topic_id]))
         await pilot.pause(0.3)
-        assert sent and sent[0] is LayoutUpdate and sent.count(LayoutUpdate) == 1
+        assert [type(update) for update in sent] == [LayoutUpdate]
+        assert frame_cells(sent[0].strips) == now_cells(app)
+        assert f"rnntui · {NUMBERS[topic_id]} {topic_id}" in screen_rows(app)[0]
 
 
 def frame_cells(rows) -> list:

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.widgets import ContentSwitcher, Header
+from textual.widgets import ContentSwitcher
 
 from rnntui import keys
 from rnntui.figure import Figure
@@ -19,6 +19,7 @@ from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.footer import RnnFooter
+from rnntui.widgets.header import TopicHeader
 from rnntui.widgets.lines import TextLines
 from rnntui.widgets.panel import Panel
 from rnntui.widgets.prose import Prose
@@ -83,7 +84,7 @@ class TopicScreen(WholeFrames):
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header(icon="≋")
+        yield TopicHeader(icon="≋")
         yield TextLines(id="strip")  # drawn through Lines: ~0.2 ms a tab, ~1.2 as a Static
         with Panel(id="panel"):
             yield Prose(id="prose")

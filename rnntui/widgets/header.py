@@ -1,0 +1,28 @@
+"""The topic screens' header: Textual's, except that writing the title it shows draws nothing.
+
+Textual's Header writes its title from watchers of the screen's title and subtitle, which the topic
+screen sets as it mounts: the same title was written twice, each write a repaint. Behind Textual's
+50 ms hold of a topic switch nobody saw it; without that hold (RnnApp.switch_mode) the second write
+sent the header's row again after the topic's first frame (~170 bytes).
+"""
+from __future__ import annotations
+
+from textual.widgets import Header
+from textual.widgets._header import HeaderClockSpace, HeaderIcon, HeaderTitle
+
+
+class Title(HeaderTitle):
+    _shown: tuple | None = None
+
+    def update(self, content="", *, layout: bool = True) -> None:
+        key = (content.plain, tuple(content.spans)) if hasattr(content, "spans") else (str(content), ())
+        if key != self._shown:  # (Textual's Content compares its text only)
+            self._shown = key
+            super().update(content, layout=layout)
+
+
+class TopicHeader(Header):
+    def compose(self):  # Textual's, with our Title (and no clock)
+        yield HeaderIcon().data_bind(Header.icon)
+        yield Title()
+        yield HeaderClockSpace()
