@@ -598,6 +598,48 @@ async def test_closing_help_or_the_palette_sends_the_topic_once(opener):
         assert frame_cells(sent[0].strips) == now_cells(app) == topic
 
 
+async def test_the_palette_and_a_topic_back_after_a_resize_are_sent_whole_once():
+    """Textual's handler of a screen coming back (ScreenResume) ends by asking for a whole repaint:
+    the palette, drawn whole as it opened, went out whole again with its commands (~9 KB), and so did
+    a topic back at a new size (~10 KB). What changes after the whole frame still comes, in parts."""
+    from textual._compositor import LayoutUpdate
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("2")
+        await pilot.pause(0.2)
+        await pilot.press("1")
+        await pilot.pause(0.2)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.2)
+        sent = record_frames(app)
+        await pilot.press("2")  # gradients, last drawn at 100x30
+        await pilot.pause(0.3)
+        assert [type(update) for update in sent].count(LayoutUpdate) == 1 and type(sent[0]) is LayoutUpdate
+        assert frame_cells(sent[0].strips) == now_cells(app)
+        sent.clear()
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        assert [type(update) for update in sent].count(LayoutUpdate) == 1 and type(sent[0]) is LayoutUpdate
+        assert len(sent) > 1 and "lstm" in "".join(screen_rows(app))  # its commands came after, in parts
+
+
+async def test_a_resumed_screen_restyled_after_its_whole_frame_is_repainted():
+    """The resume's whole repaint is left out only while the whole frame shown is still the screen's
+    look: a change of the screen's own styles in between (a theme) keeps it."""
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen._repaint_required = False
+        screen._whole_shown = screen._resuming = True  # as in Textual's resume handler, drawn whole before it
+        screen.refresh()
+        assert not screen._repaint_required  # left out
+        screen.notify_style_update()
+        screen.refresh()
+        assert screen._repaint_required
+
+
 def test_a_lab_result_comes_back_without_importing_torch_into_the_app():
     """The app unpickles what a lab's child sends; a torch object in it (torch.__version__ is one)
     would import torch into the app and double its memory."""

@@ -60,9 +60,36 @@ class AtTerminalSize:
         drawn again after it. (A screen's first layout asks for one as it sizes the screen, and
         help's first frame, drawn whole, was sent a second time ~20 ms later, ~14 KB at 120x40.)"""
         app = self.app
-        if self is app.screen and not app._batch_count and self._compositor.size.region in self._compositor._dirty_regions:
+        whole = (self is app.screen and not app._batch_count
+                 and self._compositor.size.region in self._compositor._dirty_regions)
+        if whole:
             self._repaint_required = False
         super()._compositor_refresh()
+        if whole:
+            self._whole_shown = True
+
+    # Whether a whole frame of this screen has been drawn since it last became the current screen, in
+    # its look now. Textual's handler of its coming back (ScreenResume) ends by asking for a whole
+    # repaint, which sent that picture a second time: the palette as it opens (~9 KB at 120x40), a
+    # topic back after a resize (~10 KB). That one repaint is left out (`refresh`).
+    _whole_shown = False
+    _resuming = False
+
+    def _on_screen_suspend(self) -> None:
+        self._whole_shown = False
+
+    def notify_style_update(self) -> None:
+        self._whole_shown = False  # the screen's own look changed (its repaint, next, stands)
+        super().notify_style_update()
+
+    def _on_screen_resume(self) -> None:
+        self._resuming = True  # (this runs before Textual's handler; the callback after it)
+        self.call_next(setattr, self, "_resuming", False)
+
+    def refresh(self, *regions, repaint: bool = True, layout: bool = False, recompose: bool = False):
+        if self._resuming and self._whole_shown and repaint and not (regions or layout or recompose):
+            return self  # Textual's resume handler's repaint, of a screen drawn whole since it came back
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class LaidOutOnMount(AwaitMount):
