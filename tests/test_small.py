@@ -52,6 +52,28 @@ async def test_the_app_comes_back_when_the_terminal_grows():
         assert isinstance(app.screen, CommandPalette)
 
 
+@pytest.mark.parametrize("small", [(18, 5), (19, 30), (100, 5)])
+async def test_help_survives_the_terminal_too_small_and_back(small):
+    """Growing back, a frame is drawn while the one line is going, at 0x0: its rows were taken as
+    drawn, left empty, and sending that frame crashed the app (help draws as topics do)."""
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        sent, original = [], app._display
+        app._display = lambda screen, update: (update is not None and sent.append(update)) or original(screen, update)
+        await pilot.resize_terminal(*small)
+        await pilot.pause(0.2)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause(0.3)
+        assert sent and all(update.render_segments(app.console) for update in sent)  # as a terminal gets them
+        from rnntui.help import HelpScreen
+        from rnntui.svg import screen_segments
+
+        assert isinstance(app.screen, HelpScreen) and not covered(app)
+        assert "─ help ─" in "".join(segment.text for segment in screen_segments(app))
+
+
 async def test_a_palette_open_when_the_terminal_shrinks_is_closed():
     app = RnnApp()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -163,6 +163,8 @@ class TrimmingCompositor(Compositor):
                 strips = widget.render_lines(Region(x - region.x, y0 - region.y, shown.width, n))
                 for y, strip in zip(range(y0, y0 + n), strips):
                     fill(chops[y], cuts[y], x, right, strip)
+                    if strip.cell_length < right - x:  # short (a widget going, at 0x0): its row is left
+                        continue  # to the widgets behind for what it did not fill, as in Textual's
                     if rest := cut_out(left[y], x, right):
                         left[y] = rest
                     else:
