@@ -308,11 +308,31 @@ async def test_a_session_draws_each_frame_once(monkeypatch):
             assert "<text" in svg
 
 
+async def test_a_new_topic_opened_under_a_toast_shows_it_in_its_first_frame():
+    """Textual mounts the toasts on a topic's screen as it opens, after its first frame: without the
+    50 ms hold the toast went away for ~100 ms and came back (and more was sent). Under a toast a new
+    topic is held, as before."""
+    from textual._compositor import LayoutUpdate
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        app.notify("a toast to keep")
+        await pilot.pause(0.2)
+        sent = record_frames(app)
+        await pilot.press("2")
+        await pilot.pause(0.3)
+        whole = [update for update in sent if type(update) is LayoutUpdate]
+        assert whole and type(sent[0]) is LayoutUpdate
+        assert all("a toast to keep" in "".join(letter for row in frame_cells(update.strips) for letter, _ in row)
+                   for update in whole)
+
+
 async def test_switching_topics_is_not_held_back(monkeypatch):
     """Textual holds all drawing for 50 ms when the mode changes, to hide a new screen's half-built
     frames. A topic screen sends none (test_a_new_topic_is_sent_whole_once): a topic comes up at once,
     back (~20 ms, not ~60), new or last drawn at another size. A command from the palette is still
-    held as the palette closes (Textual's hold there hides the palette's last frame)."""
+    held as the palette closes (Textual's hold there hides the palette's last frame), and so is a new
+    topic under a toast (the test above)."""
     holds, original = [], App.delay_update
 
     def delay_update(self, delay=0.05):
