@@ -50,12 +50,12 @@ SHOT = next(k for k in CONTRACT if k.id == "screenshot")
 class HelpScreen(WholeFrames, ModalScreen):
     # a modal screen takes no app keys: ctrl+s (its id, so a keymap moves it here too) shoots help itself.
     # WholeFrames: its first frame waits for the scrollbar's layout and goes out whole, once (it came in
-    # four, ~44 KB at 120x40). The see-through background is set here: under WholeFrames, Screen's rule
-    # (opaque) won over ModalScreen's and the topic behind went blank.
+    # four, ~44 KB at 120x40). The see-through background is ModalScreen's, set here: a screen takes the
+    # CSS of its first base only (WholeFrames, Screen: opaque), and the topic behind went blank.
     BINDINGS = [("escape,question_mark,q", "dismiss", N_("close")),
                 Binding(SHOT.keys, SHOT.action, SHOT.does, show=False, id=SHOT.id)]
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; background: $background 60%; }
+    HelpScreen { align: center middle; background: $background 60%; &:ansi { background: transparent; } }
     HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; scrollbar-gutter: stable; border: round $accent; padding: 0 1; background: $surface; }
     """
 

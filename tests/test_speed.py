@@ -597,6 +597,18 @@ async def test_help_opens_in_one_whole_frame_with_the_topic_behind(size):
         assert rows[0] == topic_rows[0] and "help" in "".join(rows)  # the topic's top row shows above the box
 
 
+@pytest.mark.parametrize("ansi", [False, True])
+async def test_help_is_see_through_as_textuals_modal_screens_are(ansi):
+    """Help takes its CSS from WholeFrames (a screen takes its first base's), so ModalScreen's
+    see-through background is its own: 60% over the topic, transparent in ANSI colours."""
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.ansi_color = ansi
+        await pilot.press("question_mark")
+        await pilot.pause(0.1)
+        assert app.screen.styles.background.a == (0 if ansi else 0.6)
+
+
 @pytest.mark.parametrize("opener", ["question_mark", "ctrl+p"])
 async def test_closing_help_or_the_palette_sends_the_topic_once(opener):
     """Closing sends the topic's frame whole, once: Textual asked the app for a layout and a repaint once
@@ -646,18 +658,24 @@ async def test_the_palette_and_a_topic_back_after_a_resize_are_sent_whole_once()
 
 async def test_a_resumed_screen_restyled_after_its_whole_frame_is_repainted():
     """The resume's whole repaint is left out only while the whole frame shown is still the screen's
-    look: a change of the screen's own styles in between (a theme) keeps it."""
+    look: a change of the screen's own styles in between (a theme), or the screen suspended, keeps it;
+    so does any repaint outside the resume handler."""
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         screen = app.screen
-        screen._repaint_required = False
-        screen._whole_shown = screen._resuming = True  # as in Textual's resume handler, drawn whole before it
-        screen.refresh()
-        assert not screen._repaint_required  # left out
-        screen.notify_style_update()
-        screen.refresh()
-        assert screen._repaint_required
+
+        def repaints(whole_shown: bool, resuming: bool, change=lambda: None) -> bool:
+            screen._repaint_required = False
+            screen._whole_shown, screen._resuming = whole_shown, resuming
+            change()
+            screen.refresh()
+            return screen._repaint_required
+
+        assert not repaints(True, True)  # Textual's resume repaint, the screen drawn whole before it: left out
+        assert repaints(True, True, screen.notify_style_update)  # restyled since
+        assert repaints(True, True, lambda: screen._on_screen_suspend())  # suspended since
+        assert repaints(False, True) and repaints(True, False)  # not drawn whole; not resuming (a toast's, a theme's)
 
 
 def test_a_lab_result_comes_back_without_importing_torch_into_the_app():

@@ -69,9 +69,11 @@ class AtTerminalSize:
             self._whole_shown = True
 
     # Whether a whole frame of this screen has been drawn since it last became the current screen, in
-    # its look now. Textual's handler of its coming back (ScreenResume) ends by asking for a whole
-    # repaint, which sent that picture a second time: the palette as it opens (~9 KB at 120x40), a
-    # topic back after a resize (~10 KB). That one repaint is left out (`refresh`).
+    # its look now. Textual's handler of its coming back (ScreenResume) restyles it, lays it out if its
+    # size changed (a whole frame) and ends by asking for a whole repaint, which sent that picture a
+    # second time: the palette as it opens (~9 KB at 120x40), a topic back after a resize, laid out by
+    # its Resize just before (~10 KB). That one repaint is left out (`refresh`); a restyle that changes
+    # the screen's look keeps it.
     _whole_shown = False
     _resuming = False
 
