@@ -228,9 +228,9 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         frame arrives in ~20 ms, not ~60; a new one in ~55 ms, not ~75 (the bench's medians). The
         palette's commands are still held: Textual holds drawing as the palette closes."""
         self._opening = mode in self.MODES and not self._screen_stacks.get(mode)
-        # (a new topic under a toast is held: Textual mounts the toasts on its screen after its first
-        # frame, and the toast went away for ~100 ms)
-        self._switching = not (self._opening and self._notifications)
+        # (a topic under a toast is held: Textual mounts the toasts on its screen after its first frame,
+        # and the toast went away for ~60-100 ms)
+        self._switching = not self._notifications
         try:
             return super().switch_mode(mode)
         finally:

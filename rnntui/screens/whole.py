@@ -56,14 +56,18 @@ class AtTerminalSize:
         super()._screen_resized(size)
 
     def _compositor_refresh(self) -> None:
-        """A repaint of the whole screen asked for before a whole frame is drawn is in that frame: not
-        drawn again after it. (A screen's first layout asks for one as it sizes the screen, and
-        help's first frame, drawn whole, was sent a second time ~20 ms later, ~14 KB at 120x40.)"""
+        """A repaint of the whole screen asked for before a frame is drawn is in that frame, drawn whole:
+        not drawn again after it. (A screen's first layout asks for one as it sizes the screen, and
+        help's first frame, drawn whole, was sent a second time ~20 ms later, ~14 KB at 120x40; a
+        topic back under a toast sent the toast's rows over the topic it left, then the whole frame.)"""
         app = self.app
-        whole = (self is app.screen and not app._batch_count
-                 and self._compositor.size.region in self._compositor._dirty_regions)
+        region, dirty = self._compositor.size.region, self._compositor._dirty_regions
+        if self is app.screen and not app._batch_count and region in self._repaint_regions:
+            dirty.add(region)  # a whole repaint is due (drawn just after a layout's frame): this frame is it
+        whole = self is app.screen and not app._batch_count and region in dirty
         if whole:
             self._repaint_required = False
+            self._exchange_repaint_regions()  # (its Update, if posted, then finds nothing to draw)
         super()._compositor_refresh()
         if whole:
             self._whole_shown = True
