@@ -670,6 +670,28 @@ async def test_the_palette_and_a_topic_back_after_a_resize_are_sent_whole_once()
         assert len(sent) > 1 and "lstm" in "".join(screen_rows(app))  # its commands came after, in parts
 
 
+async def test_a_topic_back_after_a_theme_change_is_sent_whole_once():
+    """Textual restyles a topic left before a theme change as it comes back, laying it out before it
+    resumes: that layout's frame was drawn whole for the restyle's repaint, and the resume's own
+    whole repaint followed (~12 KB twice at 120x40). A topic coming up is drawn whole as it resumes."""
+    from textual._compositor import LayoutUpdate
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("2", "1")
+        theme = app.theme
+        await pilot.press("ctrl+p", *"toggle theme")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.theme != theme
+        sent = record_frames(app)
+        await pilot.press("2")
+        await pilot.pause(0.3)
+        assert [type(update) for update in sent] == [LayoutUpdate]
+        assert frame_cells(sent[0].strips) == now_cells(app)
+
+
 async def test_a_resumed_screen_restyled_after_its_whole_frame_is_repainted():
     """The resume's whole repaint is left out only while the whole frame shown is still the screen's
     look: a change of the screen's own styles in between (a theme), or the screen suspended, keeps it;
