@@ -225,8 +225,10 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         """A topic comes up without Textual's 50 ms hold of all drawing (App.delay_update, there to hide
         a new screen's half-built frames): a topic screen sends none (WholeFrames holds a frame until
         its views have taken their sizes, TopicScreen sends its first one whole). Back to a topic its
-        frame arrives in ~20 ms, not ~60; a new one in ~55 ms, not ~75 (the bench's medians). The
-        palette's commands are still held: Textual holds drawing as the palette closes."""
+        frame arrives in ~20 ms, not ~60; a new one in ~55 ms, not ~75 (the bench's medians, in
+        process; in a terminal, the topics preloaded, building its screen took as long as the hold
+        did: ~90 ms both). The palette's commands are still held: Textual holds drawing as the
+        palette closes."""
         self._opening = mode in self.MODES and not self._screen_stacks.get(mode)
         # (a topic under a toast is held: Textual mounts the toasts on its screen after its first frame,
         # and the toast went away for ~60-100 ms)
