@@ -232,17 +232,17 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         self._opening = mode in self.MODES and not self._screen_stacks.get(mode)
         # (a topic under a toast is held: Textual mounts the toasts on its screen after its first frame,
         # and the toast went away for ~60-100 ms)
-        self._switching, self._held = True, bool(self._notifications)
+        self._switching = True
         try:
             return super().switch_mode(mode)
         finally:
-            self._switching = self._opening = self._held = False
+            self._switching = self._opening = False
 
-    _switching = _opening = _held = False  # inside switch_mode; a topic opening; its drawing held
+    _switching = _opening = False  # inside switch_mode; a topic opening
     offscreen = False  # render.Session: frames are taken whole once drawn; nothing to hold or send before
 
     def delay_update(self, delay: float = 0.05) -> None:
-        if not ((self._switching and not self._held) or self.offscreen):
+        if not ((self._switching and not self._notifications) or self.offscreen):
             super().delay_update(delay)
 
     # -- a terminal too small to draw in ------------------------------------------------------

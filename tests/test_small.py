@@ -7,6 +7,8 @@ from rnntui.app import MIN_SIZE, RnnApp, TooSmall
 from rnntui.screens.base import TopicScreen
 from rnntui.topics import topics
 
+from frames import record_frames
+
 
 def shown(app) -> str:
     return str(app.screen.query_one(TooSmall).render())
@@ -60,8 +62,7 @@ async def test_help_survives_the_terminal_too_small_and_back(small):
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause(0.2)
-        sent, original = [], app._display
-        app._display = lambda screen, update: (update is not None and sent.append(update)) or original(screen, update)
+        sent = record_frames(app)
         await pilot.resize_terminal(*small)
         await pilot.pause(0.2)
         await pilot.resize_terminal(100, 30)

@@ -23,6 +23,8 @@ from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.quiet import Static, compact, content_key, same
 from rnntui.widgets.readouts import Readouts
 
+from frames import frame_cells, now_cells, record_frames
+
 
 class One(App):
     CSS = "#fixed { height: 3; }"
@@ -562,31 +564,6 @@ async def test_a_new_topic_is_sent_whole_once(topic_id):
         assert [type(update) for update in sent] == [LayoutUpdate]
         assert frame_cells(sent[0].strips) == now_cells(app)
         assert f"rnntui · {NUMBERS[topic_id]} {topic_id}" in screen_rows(app)[0]
-
-
-def frame_cells(rows) -> list:
-    """Each row's letters with their styles, from rows of strips (a whole frame's, LayoutUpdate.strips)."""
-    return [[(letter, str(segment.style)) for strip in row for segment in strip for letter in segment.text]
-            for row in rows]
-
-
-def now_cells(app) -> list:
-    """What the app's screen draws now, rendered whole and fresh."""
-    return frame_cells(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens).strips)
-
-
-def record_frames(app) -> list:
-    """The updates the app sends from now on (None: nothing to send, and any while drawing is held,
-    which Textual drops: left out)."""
-    sent, original = [], app._display
-
-    def display(screen, update):
-        if update is not None and not app._batch_count:
-            sent.append(update)
-        return original(screen, update)
-
-    app._display = display
-    return sent
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])

@@ -62,10 +62,10 @@ class AtTerminalSize:
         topic back under a toast sent the toast's rows over the topic it left, then the whole frame.)"""
         app = self.app
         region, dirty = self._compositor.size.region, self._compositor._dirty_regions
-        if (self is app.screen and not app._batch_count and region in self._repaint_regions
-                and not getattr(app, "_switching", False)):  # (a topic coming up is drawn whole as it resumes)
+        drawn = self is app.screen and not app._batch_count  # (a frame this screen sends now)
+        if drawn and region in self._repaint_regions and not getattr(app, "_switching", False):
             dirty.add(region)  # a whole repaint is due (drawn just after a layout's frame): this frame is it
-        whole = self is app.screen and not app._batch_count and region in dirty
+        whole = drawn and region in dirty  # (a topic coming up, _switching, is drawn whole as it resumes)
         if whole:
             self._repaint_required = False
             self._exchange_repaint_regions()  # (its Update, if posted, then finds nothing to draw)

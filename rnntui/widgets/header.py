@@ -10,13 +10,15 @@ from __future__ import annotations
 from textual.widgets import Header
 from textual.widgets._header import HeaderClockSpace, HeaderIcon, HeaderTitle
 
+from rnntui.widgets.quiet import content_key
+
 
 class Title(HeaderTitle):
     _shown: tuple | None = None
 
     def update(self, content="", *, layout: bool = True) -> None:
-        key = (content.plain, tuple(content.spans)) if hasattr(content, "spans") else (str(content), ())
-        if key != self._shown:  # (Textual's Content compares its text only)
+        key = content_key(content)
+        if key is None or key != self._shown:
             self._shown = key
             super().update(content, layout=layout)
 

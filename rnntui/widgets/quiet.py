@@ -14,6 +14,7 @@ Passing `layout=True` or `layout=False` explicitly does what Textual does.
 from __future__ import annotations
 
 from rich.text import Span, Text
+from textual.content import Content
 from textual.widgets import Static as _TextualStatic
 
 _UNSET = object()
@@ -22,12 +23,15 @@ _UNSET = object()
 def content_key(content) -> tuple | None:
     """What makes two contents draw the same, or None when that cannot be told cheaply.
 
-    Rich's `Text.__eq__` compares only the characters and spans, not the base style, justify …"""
+    Rich's `Text.__eq__` compares only the characters and spans, not the base style, justify …, and
+    Textual's `Content.__eq__` only the characters."""
     if isinstance(content, str):
         return ("str", content)
     if isinstance(content, Text):
         return ("text", content.plain, tuple(content.spans), content.style, content.justify, content.overflow,
                 content.no_wrap, content.end, content.tab_size)
+    if isinstance(content, Content):
+        return ("content", content.plain, tuple(content.spans))
     return None
 
 
