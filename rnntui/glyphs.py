@@ -26,6 +26,7 @@ from rnntui.shapes import is_shape
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 DEJAVU = {400: FONT_DIR / "DejaVuSansMono.ttf", 700: FONT_DIR / "DejaVuSansMono-Bold.ttf"}
 CJK_SHIPPED = FONT_DIR / "wqy-microhei-gb2312.ttf"
+CJK_OWN = FONT_DIR / "wqy-microhei-rnntui.ttf"  # CJK_SHIPPED cut to rnntui's own Chinese (tools/common_faces.py)
 CJK_FALLBACKS = (
     "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -47,6 +48,13 @@ class FontFile:
 
 
 REGULAR = FontFile(str(DEJAVU[400]))
+# The characters most screens draw, all in DejaVu Sans Mono: an SVG embeds them from subsets shipped
+# in rnntui/fonts (tools/common_faces.py), and looking them up needs no font file read
+COMMON = "".join(sorted(
+    {chr(c) for c in range(0x21, 0x7F)}
+    | {chr(c) for c in range(0x3B1, 0x3CA)}  # α … ω
+    | set("ΓΔΘΛΠΣΦΨΩ§°±²³¹·×÷ĉŜŷᵀᵢₖⁿ⁰⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉⁺⁻₊₋–—‖‘’“”•…′←↑→↓↔⇥⏎∂∑∏∈−√∞≈≋≠≤≥⊙▲▸▼◂◆●○■□✂✓✗")))
+_IN_COMMON = frozenset(COMMON)
 
 
 @lru_cache(maxsize=16)
@@ -72,6 +80,16 @@ def cmap(font: FontFile) -> frozenset[int]:
         return frozenset()
 
 
+def source(face: FontFile, chars: str) -> FontFile:
+    """The file to cut `chars` of `face` from: the shipped CJK font's small cut (CJK_OWN, ~670 glyphs of
+    its 7,000+) when it holds them all. The same glyphs and the same bytes (tests), ~5x sooner."""
+    if face.path == str(CJK_SHIPPED) and face.number == 0:
+        own = FontFile(str(CJK_OWN))
+        if all(ord(ch) in cmap(own) for ch in chars):
+            return own
+    return face
+
+
 def drawn(ch: str) -> bool:
     """Whether a character is drawn with a font (not a space, an empty braille cell or a shape)."""
     return bool(ch) and not ch.isspace() and ch != "\u2800" and not is_shape(ch)
@@ -80,11 +98,13 @@ def drawn(ch: str) -> bool:
 def font_for(ch: str, files: tuple[FontFile, ...] | None = None) -> FontFile | None:
     """The font that draws `ch`: DejaVu Sans Mono when it has it, else the first CJK font (of `files`,
     `cjk_files()` when not given: a caller with many characters looks them up once); None: none."""
+    if ch in _IN_COMMON:
+        return REGULAR
     code = ord(ch)
     if code in cmap(REGULAR):
         return REGULAR
     for font in cjk_files() if files is None else files:
-        if code in cmap(font):
+        if source(font, ch) != font or code in cmap(font):  # in the small cut: the whole map is not read
             return font
     return None
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from rich.cells import cell_len, get_character_cell_size
 
-from rnntui.glyphs import DEJAVU, FontFile, check, cjk_files, drawn, font_for
+from rnntui.glyphs import COMMON, DEJAVU, FontFile, check, cjk_files, drawn, font_for, source
 from rnntui.shapes import cell_shapes, is_shape, path_data
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -53,13 +53,10 @@ CELL = Cell(20 * CHAR_EM, 20 * 1.22, 20)  # Rich's 20 px font: its cell and line
 CLASS = "<\0>"  # where a run's class goes in its kept text (escaped text never holds a "<")
 
 
-# The characters most frames draw, embedded from one subset made once per process: every frame of an
-# export shares it (a subset per frame was most of an SVG's cost). A frame's other characters come in a
-# second, small face ("rnntui mono extra"). Lines, blocks and braille are shapes and need no glyph.
-COMMON = "".join(sorted(
-    {chr(c) for c in range(0x21, 0x7F)}
-    | {chr(c) for c in range(0x3B1, 0x3CA)}  # α … ω
-    | set("ΓΔΘΛΠΣΦΨΩ§°±²³¹·×÷ĉŜŷᵀᵢₖⁿ⁰⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉⁺⁻₊₋–—‖‘’“”•…′←↑→↓↔⇥⏎∂∑∏∈−√∞≈≋≠≤≥⊙▲▸▼◂◆●○■□✂✓✗")))
+# The characters most frames draw (glyphs.COMMON) are embedded from subsets shipped in rnntui/fonts
+# (tools/common_faces.py), the same for every frame: making them took ~0.15 s a process (fontTools'
+# import and two subsets). A frame's other characters come in a second, small face ("rnntui mono
+# extra"). Lines, blocks and braille are shapes and need no glyph.
 EXTRA = f"{EMBEDDED} extra"
 
 
@@ -69,7 +66,7 @@ def _fonts(used: dict[int, set[str]]) -> tuple[str, str]:
     check(chars, files)
     cjk: dict[FontFile, set[str]] = {}
     for ch in chars:
-        face = font_for(ch, files) if ord(ch) > 127 else None
+        face = font_for(ch, files) if ord(ch) > 127 and drawn(ch) else None
         if face is not None and face.cjk:
             cjk.setdefault(face, set()).add(ch)
     names = {face: f"{EMBEDDED_CJK} {n}" for n, face in enumerate(sorted(cjk, key=lambda f: f.path), 1)}
@@ -242,7 +239,7 @@ def _page(width: int, y: int, cell: Cell, title: str, unique_id: str, classes: d
 
 def font_face(family: str, weight: int, chars: str) -> str:
     """An @font-face rule with a subset of the shipped font holding `chars`."""
-    data = _subset_file(str(FONT_FILES[weight]), 0, chars)
+    data = _common_face(weight) if chars == COMMON else _subset_file(str(FONT_FILES[weight]), 0, chars)
     return (f'    @font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: normal; '
             f'src: url(data:font/ttf;base64,{data}) format("truetype"); }}\n')
 
@@ -250,13 +247,30 @@ def font_face(family: str, weight: int, chars: str) -> str:
 def cjk_face(family: str, face: FontFile, text: str) -> str:
     """An @font-face rule with the CJK characters of `text` from one CJK font (any weight: a viewer
     makes its own bold)."""
-    data = _subset_file(face.path, face.number, "".join(sorted(set(text))))
+    chars = "".join(sorted(set(text)))
+    cut = source(face, chars)
+    data = _subset_file(cut.path, cut.number, chars)
     return (f'    @font-face {{ font-family: "{family}"; font-style: normal; '
             f'src: url(data:font/ttf;base64,{data}) format("truetype"); }}\n')
 
 
+def common_path(weight: int) -> Path:
+    """The shipped subset of DejaVu Sans Mono at `weight` holding glyphs.COMMON."""
+    return FONT_FILES[weight].with_name(FONT_FILES[weight].stem + "-common.ttf")
+
+
+@lru_cache(maxsize=2)
+def _common_face(weight: int) -> str:
+    return base64.b64encode(common_path(weight).read_bytes()).decode("ascii")
+
+
 @lru_cache(maxsize=64)
 def _subset_file(path: str, number: int, chars: str) -> str:
+    return base64.b64encode(subset_bytes(path, number, chars)).decode("ascii")
+
+
+def subset_bytes(path: str, number: int, chars: str) -> bytes:
+    """A font file holding only `chars` of face `number` of the font at `path`, without hints."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -273,7 +287,7 @@ def _subset_file(path: str, number: int, chars: str) -> str:
     subsetter.subset(font)
     out = io.BytesIO()
     font.save(out)
-    return base64.b64encode(out.getvalue()).decode("ascii")
+    return out.getvalue()
 
 
 @lru_cache(maxsize=4)

@@ -396,6 +396,20 @@ def test_the_shipped_cjk_font_has_every_character_rnntui_writes():
     assert CJK_SHIPPED.stat().st_size < 2_000_000
 
 
+def test_rnntuis_own_chinese_cut_holds_what_rnntui_writes_drawn_as_the_shipped_font():
+    """A screen's Chinese glyphs are cut from CJK_OWN (tools/common_faces.py) when it holds them: it must
+    hold every character rnntui writes (else Chinese shots are ~5x slower) and draw each as CJK_SHIPPED."""
+    from fontTools.ttLib import TTFont
+
+    from rnntui.glyphs import CJK_OWN, CJK_SHIPPED
+    from fontcheck import drawn_alike
+
+    own, shipped = TTFont(CJK_OWN), TTFont(CJK_SHIPPED)
+    held = {chr(c) for c in own.getBestCmap()}
+    assert _cjk_in_catalogue_and_decks() <= held
+    assert all(drawn_alike(own, shipped, ch) for ch in held if ord(ch) > 0x2E7F)
+
+
 def _grid(text: str):
     from rnntui.png import Grid, look_of
 
@@ -473,3 +487,11 @@ def test_a_chinese_svg_embeds_the_glyphs_it_uses(tmp_path):
     cmap = TTFont(io.BytesIO(base64.b64decode(face.group(1)))).getBestCmap()
     assert {ord(ch) for ch in "帮助退出"} <= set(cmap) and len(cmap) < 400  # only what the screen shows, not 20,000
     assert ">帮<" in svg and ">助<" in svg  # each Chinese character on its own cells
+    # cut from the small cut of rnntui's own Chinese, the same bytes as from the whole shipped font
+    from rnntui.glyphs import CJK_OWN, CJK_SHIPPED, FontFile, source
+    from rnntui.svg import subset_bytes
+
+    chars = "".join(sorted(chr(c) for c in cmap if c > 0x2E7F))
+    assert source(FontFile(str(CJK_SHIPPED)), chars) == FontFile(str(CJK_OWN))
+    assert base64.b64decode(face.group(1)) == subset_bytes(str(CJK_SHIPPED), 0, chars)
+    assert source(FontFile(str(CJK_SHIPPED)), chars + "鑫") == FontFile(str(CJK_SHIPPED))  # not in rnntui's text
