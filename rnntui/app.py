@@ -15,7 +15,7 @@ from rnntui import keys, topics
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
-from rnntui.palette import RnnCommands
+from rnntui.palette import PaletteList, RnnCommands
 from rnntui.screens.base import TopicScreen
 from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount
 from rnntui.shots import Shots
@@ -94,10 +94,14 @@ MIN_SIZE = (20, 6)
 
 class Palette(AtTerminalSize, CommandPalette):
     """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above),
-    a search that ends after the palette's widgets are gone changes nothing (bug 3 above), and a
-    command runs once however often Enter is pressed (bug 4 above)."""
+    a search that ends after the palette's widgets are gone changes nothing (bug 3 above), a command
+    runs once however often Enter is pressed (bug 4 above), and its list draws less (PaletteList)."""
 
     _ran = False  # the chosen command has run: the palette is closing
+
+    def compose(self):
+        for widget in super().compose():  # Textual's, with a list that draws less (PaletteList)
+            yield PaletteList(id=widget.id, classes=" ".join(widget.classes)) if type(widget) is CommandList else widget
 
     def _select_or_command(self, event=None) -> None:
         # a choice from the list comes here by name (Textual's `_select_command`, also for the second

@@ -1151,6 +1151,38 @@ async def test_the_terminal_shows_what_a_fresh_frame_draws_after_keys(address, t
             assert shown.cells == fresh.cells, key
 
 
+async def test_the_palettes_highlight_repaints_the_two_options_it_moves_between():
+    """↑↓ in the palette repaint the option left and the one reached, not the whole list (~5.9 KB a key
+    at 120x40 before); a move that scrolls the list, typing and page keys still draw what they change.
+    Replaying every byte sent, the terminal shows what a fresh frame draws after each key."""
+    from rich.console import Console
+
+    from rnntui.palette import PaletteList
+
+    app = RnnApp("recurrence", "tanh")
+    console = Console(color_system="truecolor", force_terminal=True, width=120, height=40)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.4)
+        shown, sent = replaying(app, console), record_frames(app)
+        listed, checked, scrolled = app.screen.query_one(PaletteList), 0, False
+        for key in ("down", "down", "up", *["down"] * 14, "pagedown", "pageup", "g", "o", "down", "backspace", "up"):
+            sent.clear()
+            before = listed.highlighted
+            await pilot.press(key)
+            await pilot.pause(0.3 if key in "go backspace" else 0.05)
+            for widget in app.screen.walk_children(with_self=True):
+                widget._styles_cache.clear()  # a fresh frame: every line drawn again, none from a widget's cache
+            assert shown.cells == full_frame(app, console).cells, key
+            scrolled |= listed.scroll_offset.y > 0
+            if key in ("down", "up") and listed.scroll_offset.y == 0 and len(sent) == 1:
+                lines, top = listed._line_cache, listed.region.y + listed.gutter.top
+                rows = {top + lines.index_to_line[i] + k for i in (before, listed.highlighted) for k in range(2)}
+                assert {y for y, _, _ in sent[0].spans} == rows, key
+                checked += 1
+        assert checked >= 3 and scrolled
+
+
 @pytest.mark.parametrize("present", [False, True])
 async def test_a_toast_over_chinese_text_leaves_no_cell_unpainted(present):
     """A notification's left edge falls on half of a Chinese character (the saved-screenshot toast
