@@ -180,6 +180,19 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             event.prevent_default()
             self._compose_screen = self.screen  # (App.default_screen) as Textual's handler sets it
 
+    _covering = False  # push_screen is covering the current screen with one of ours
+
+    def push_screen(self, screen, *args, **kwargs):
+        """As Textual's, but the screen being covered is not asked to repaint itself whole when the
+        screen pushed is one of ours, which draws its first frame whole, the covered screen in it
+        (AtTerminalSize.refresh): when that ask was drawn after the first frame (help just after a
+        palette command), the same picture went out twice (~14 KB twice at 120x40)."""
+        self._covering = isinstance(screen, AtTerminalSize)
+        try:
+            return super().push_screen(screen, *args, **kwargs)
+        finally:
+            self._covering = False
+
     def _get_screen(self, screen):
         """As Textual's, but what it awaits once one of our screens is mounted lays it out without
         repainting it whole (LaidOutOnMount)."""

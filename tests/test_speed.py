@@ -588,6 +588,29 @@ async def test_help_opens_in_one_whole_frame_with_the_topic_behind(size):
         assert rows[0] == topic_rows[0] and "help" in "".join(rows)  # the topic's top row shows above the box
 
 
+async def test_help_just_after_a_palette_command_is_sent_once():
+    """Textual asks the screen being covered to repaint itself whole: help's first frame draws it
+    whole already, and when that ask was drawn after it (help opened just after the palette took
+    the app to lstm), the same picture went out twice (~14 KB twice at 120x40)."""
+    from textual._compositor import LayoutUpdate
+
+    from rnntui.help import HelpScreen
+
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p", *"lstm")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.topic_screen().TOPIC_ID == "lstm"
+        sent = record_frames(app)
+        await pilot.press("question_mark")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, HelpScreen)
+        assert [type(update) for update in sent] == [LayoutUpdate]
+        assert frame_cells(sent[0].strips) == now_cells(app)
+
+
 @pytest.mark.parametrize("ansi", [False, True])
 async def test_help_is_see_through_as_textuals_modal_screens_are(ansi):
     """Help takes its CSS from WholeFrames (a screen takes its first base's), so ModalScreen's

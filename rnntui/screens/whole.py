@@ -94,8 +94,11 @@ class AtTerminalSize:
         self.call_next(setattr, self, "_resuming", False)
 
     def refresh(self, *regions, repaint: bool = True, layout: bool = False, recompose: bool = False):
-        if self._resuming and self._whole_shown and repaint and not (regions or layout or recompose):
+        whole = repaint and not (regions or layout or recompose)
+        if whole and self._resuming and self._whole_shown:
             return self  # Textual's resume handler's repaint, of a screen drawn whole since it came back
+        if whole and self._is_mounted and getattr(self.app, "_covering", False) and self is self.app.screen:
+            return self  # covered by a screen of ours, whose first frame draws it whole (RnnApp.push_screen)
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
