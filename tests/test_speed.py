@@ -1174,10 +1174,12 @@ async def test_the_terminal_shows_what_a_fresh_frame_draws_after_keys(address, t
             assert shown.cells == fresh.cells, key
 
 
-async def test_the_palettes_highlight_repaints_the_two_options_it_moves_between():
+async def test_the_palette_repaints_what_its_keys_change_once():
     """↑↓ in the palette repaint the option left and the one reached, not the whole list (~5.9 KB a key
-    at 120x40 before); a move that scrolls the list, typing and page keys still draw what they change.
-    Replaying every byte sent, the terminal shows what a fresh frame draws after each key."""
+    at 120x40 before); a key typed that changes the list's height at the same width sends the list
+    once (Textual's Resize handler sent it again, ~5 KB); a move that scrolls the list, page keys and
+    a new width still draw what they change. Replaying every byte sent, the terminal shows what a
+    fresh frame draws after each key."""
     from rich.console import Console
 
     from rnntui.palette import PaletteList
@@ -1188,22 +1190,27 @@ async def test_the_palettes_highlight_repaints_the_two_options_it_moves_between(
         await pilot.press("ctrl+p")
         await pilot.pause(0.4)
         shown, sent = replaying(app, console), record_frames(app)
-        listed, checked, scrolled = app.screen.query_one(PaletteList), 0, False
-        for key in ("down", "down", "up", *["down"] * 14, "pagedown", "pageup", "g", "o", "down", "backspace", "up"):
+        listed, moved, typed, scrolled = app.screen.query_one(PaletteList), 0, 0, False
+        keys = ("down", "down", "up", *["down"] * 14, "pagedown", "pageup", *"lstm", "down", "backspace", "backspace",
+                "up", "g", "o", "down")
+        for key in keys:
             sent.clear()
-            before = listed.highlighted
+            before, size, width = listed.highlighted, listed.size, listed.scrollable_content_region.width
             await pilot.press(key)
-            await pilot.pause(0.3 if key in "go backspace" else 0.05)
+            await pilot.pause(0.05 if key in ("down", "up", "pagedown", "pageup") else 0.3)
             for widget in app.screen.walk_children(with_self=True):
                 widget._styles_cache.clear()  # a fresh frame: every line drawn again, none from a widget's cache
             assert shown.cells == full_frame(app, console).cells, key
             scrolled |= listed.scroll_offset.y > 0
+            rows = [{y for y, _, _ in update.spans} for update in sent]
             if key in ("down", "up") and listed.scroll_offset.y == 0 and len(sent) == 1:
                 lines, top = listed._line_cache, listed.region.y + listed.gutter.top
-                rows = {top + lines.index_to_line[i] + k for i in (before, listed.highlighted) for k in range(2)}
-                assert {y for y, _, _ in sent[0].spans} == rows, key
-                checked += 1
-        assert checked >= 3 and scrolled
+                assert rows[0] == {top + lines.index_to_line[i] + k for i in (before, listed.highlighted) for k in range(2)}
+                moved += 1
+            if len(key) == 1 and listed.size.height != size.height and listed.scrollable_content_region.width == width:
+                assert sum(1 for r in rows if listed.region.y + listed.gutter.top in r) == 1, key  # the list, once
+                typed += 1
+        assert moved >= 3 and typed >= 2 and scrolled
 
 
 @pytest.mark.parametrize("present", [False, True])
