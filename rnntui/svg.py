@@ -266,19 +266,21 @@ def _common_face(weight: int) -> str:
 
 @lru_cache(maxsize=64)
 def _subset_file(path: str, number: int, chars: str) -> str:
-    return base64.b64encode(subset_bytes(path, number, chars)).decode("ascii")
+    # From the cut of rnntui's own Chinese (hints gone, glyph bounds worked out, and the whole shipped
+    # font's maxima in head, hhea, vhea and maxp: tools/common_faces.py) the glyphs are kept as they are
+    # and those maxima too, true of every subset and the same whatever the cut holds: ~2x sooner
+    return base64.b64encode(subset_bytes(path, number, chars, recalc=Path(path) != CJK_OWN)).decode("ascii")
 
 
-def subset_bytes(path: str, number: int, chars: str) -> bytes:
-    """A font file holding only `chars` of face `number` of the font at `path`, without hints."""
+def subset_bytes(path: str, number: int, chars: str, recalc: bool = True) -> bytes:
+    """A font file holding only `chars` of face `number` of the font at `path`, without hints; `recalc`:
+    its bounds and maxima worked out for those glyphs (else kept as the font at `path` has them)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    # the shipped font's dates, not today's: the same screen gives the same file (slides in git). From the
-    # cut of rnntui's own Chinese (hints gone, bounds worked out) the glyphs are kept as they are and
-    # the font's maxima (head, hhea, vhea, maxp) as the cut has them, still true of its subsets: ~2x sooner
+    # the shipped font's dates, not today's: the same screen gives the same file (slides in git)
     font = TTFont(io.BytesIO(_file_bytes(path)), lazy=True, fontNumber=number, recalcTimestamp=False,
-                  recalcBBoxes=Path(path) != CJK_OWN)
+                  recalcBBoxes=recalc)
     options = subset.Options()
     options.hinting = False  # the hints are for screens at small sizes; most of a font's bytes
     options.layout_features = []

@@ -396,9 +396,20 @@ def test_the_shipped_cjk_font_has_every_character_rnntui_writes():
     assert CJK_SHIPPED.stat().st_size < 2_000_000
 
 
+def _common_faces():
+    """tools/common_faces.py, which builds the shipped cuts (tools is no package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("common_faces", Path(__file__).parent.parent / "tools" / "common_faces.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_rnntuis_own_chinese_cut_holds_what_rnntui_writes_drawn_as_the_shipped_font():
     """A screen's Chinese glyphs are cut from CJK_OWN (tools/common_faces.py) when it holds them: it must
-    hold every character rnntui writes (else Chinese shots are ~5x slower) and draw each as CJK_SHIPPED."""
+    hold every character rnntui writes, in its catalogue, decks, code and data (else Chinese shots are
+    ~5x slower, and their bytes change), and draw each as CJK_SHIPPED."""
     from fontTools.ttLib import TTFont
 
     from rnntui.glyphs import CJK_OWN, CJK_SHIPPED
@@ -406,8 +417,31 @@ def test_rnntuis_own_chinese_cut_holds_what_rnntui_writes_drawn_as_the_shipped_f
 
     own, shipped = TTFont(CJK_OWN), TTFont(CJK_SHIPPED)
     held = {chr(c) for c in own.getBestCmap()}
-    assert _cjk_in_catalogue_and_decks() <= held
+    assert _cjk_in_catalogue_and_decks() <= held and set(_common_faces().own_chinese()) <= held
     assert all(drawn_alike(own, shipped, ch) for ch in held if ord(ch) > 0x2E7F)
+
+
+def test_a_chinese_face_is_the_same_file_whatever_else_the_cut_holds(tmp_path):
+    """The cut keeps the whole font's bounds and maxima and its subsets keep them: when rnntui gains a
+    Chinese character and the cut is rebuilt, a screen without it embeds the same font (slides change
+    only where the screen did). Each subset's maxima still hold its glyphs."""
+    from fontTools.ttLib import TTFont
+
+    from rnntui.svg import subset_bytes
+
+    tool = _common_faces()
+    fewer, more = tmp_path / "fewer.ttf", tmp_path / "more.ttf"
+    fewer.write_bytes(tool.cjk_cut("帮助退出梯度"))
+    more.write_bytes(tool.cjk_cut("帮助退出梯度鑫" + tool.own_chinese()))
+    faces = [subset_bytes(str(cut), 0, "帮助梯", recalc=False) for cut in (fewer, more)]
+    assert faces[0] == faces[1]
+    font = TTFont(io.BytesIO(faces[0]))
+    glyf = font["glyf"]
+    for name in font.getGlyphOrder():
+        glyph = glyf[name]
+        if glyph.numberOfContours > 0:
+            assert len(glyph.coordinates) <= font["maxp"].maxPoints
+            assert font["head"].yMin <= glyph.yMin <= glyph.yMax <= font["head"].yMax
 
 
 def _grid(text: str):

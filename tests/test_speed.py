@@ -1213,6 +1213,30 @@ async def test_the_palette_repaints_what_its_keys_change_once():
         assert moved >= 3 and typed >= 2 and scrolled
 
 
+@pytest.mark.parametrize("asked_after_layout", [False, True])
+async def test_the_palette_list_keeps_a_repaint_asked_after_its_layout(asked_after_layout):
+    """At a Resize to the same width the palette's list keeps its drawn options and drops what it asked
+    to repaint before the layout (that layout's frame drew it), but keeps a repaint asked since."""
+    from textual import events
+
+    from rnntui.palette import PaletteList
+
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.4)
+        listed = app.screen.query_one(PaletteList)
+        listed.refresh(Region(0, 0, 10, 1))
+        listed.asked_since_layout = asked_after_layout  # (False: the screen laid out since the ask)
+        kept = len(listed._option_render_cache)
+        assert kept
+        event = events.Resize(listed.size, listed.virtual_size, listed.container_size)
+        listed._on_resize(event)
+        assert event._no_default_action  # OptionList's handler, which drops the drawn options, does not run
+        assert len(listed._option_render_cache) == kept
+        assert bool(listed._repaint_regions) == asked_after_layout
+
+
 @pytest.mark.parametrize("present", [False, True])
 async def test_a_toast_over_chinese_text_leaves_no_cell_unpainted(present):
     """A notification's left edge falls on half of a Chinese character (the saved-screenshot toast
