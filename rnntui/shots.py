@@ -1,7 +1,8 @@
 """ctrl+s, in the app and in present mode: the screen as it is at the key, made into an SVG and written
 in a thread. Made in the key's handler, a session's first screenshot held every key for ~0.3–0.5 s (most
 of it subsetting fonts, rnntui/svg.py, now only for characters beyond the shipped common subsets); the
-app answers keys meanwhile and says where the file went once it is written. A quit waits for the file (Python joins the worker's thread before it exits)."""
+app answers keys meanwhile and says where the file went once it is written. A quit waits for the file
+(Python joins the worker's thread before it exits)."""
 from __future__ import annotations
 
 import os

@@ -3,7 +3,7 @@
 - DejaVuSansMono-common.ttf and DejaVuSansMono-Bold-common.ttf: DejaVu Sans Mono cut to glyphs.COMMON,
   the characters most screens draw (embedded as they are: no subsetting while rnntui runs);
 - wqy-microhei-rnntui.ttf: the shipped WenQuanYi Micro Hei cut to the Chinese of rnntui's own text
-  (catalogue, decks, code), where a screen's Chinese glyphs are cut from ~5x sooner. It keeps the
+  (catalogue, decks, code, data), where a screen's Chinese glyphs are cut from ~5x sooner. It keeps the
   whole font's bounds and maxima (head, hhea, vhea, maxp), which its subsets keep in turn: a screen's
   SVG does not change when the cut gains a character.
 
