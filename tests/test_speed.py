@@ -1199,6 +1199,53 @@ async def test_the_palette_repaints_what_its_keys_change_once():
         assert moved >= 3 and typed >= 2 and scrolled
 
 
+async def test_a_first_visit_to_every_figure_leaves_the_terminal_as_a_fresh_frame_draws_it():
+    """A view that redraws in its Resize handler, before the held frame of a figure's first visit is
+    drawn, had its rows sent again in a second frame (memory/distractor: 27 rows, the same picture).
+    A repaint the frame draws anyway is dropped (WholeFrames._drop_drawn_asks): one frame there, and,
+    replaying every byte sent through the first visit of every figure of every topic, the terminal
+    shows what a fresh frame draws (every line drawn again) after each key: nothing dropped was due."""
+    from rich.console import Console
+
+    app = RnnApp(IDS[0])
+    console = Console(color_system="truecolor", force_terminal=True, width=120, height=40)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.3)
+        shown, sent = replaying(app, console), record_frames(app)
+        visited = []
+        for i, topic_id in enumerate(IDS):
+            for key in ["n"] * (i > 0) + ["tab"] * (len(topic(topic_id).FIGURES) - 1):
+                sent.clear()
+                await pilot.press(key)
+                await pilot.pause(0.15)
+                visited.append(address := f"{app.topic_screen().TOPIC_ID}/{app.topic_screen().figure.id}")
+                for widget in app.screen.walk_children(with_self=True):
+                    widget._styles_cache.clear()
+                assert shown.cells == full_frame(app, console).cells, address
+                if address == "memory/distractor":
+                    assert len(sent) == 1
+        assert len(set(visited)) == len(visited) == sum(len(topic(t).FIGURES) for t in IDS) - 1
+        assert "memory/distractor" in visited
+
+
+async def test_a_repaint_is_dropped_only_when_the_frame_repaints_the_whole_widget():
+    """WholeFrames._drop_drawn_asks drops a widget's repaint asked before a frame only when that frame
+    repaints all of the widget: a frame over part of it leaves the rest to come."""
+    app = RnnApp("memory", "distractor")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.topic_screen()
+        widget, (region, clip) = next((w, place) for w, place in screen._compositor.visible_widgets.items()
+                                      if w is not screen and place[0].height > 3)
+        for dirty, dropped in (({region.crop_size((region.width, region.height - 1))}, False), ({region}, True),
+                               ({screen.size.region}, True)):
+            widget.refresh()
+            screen._compositor._dirty_regions = set(dirty)
+            screen._drop_drawn_asks()
+            assert (not widget._repaint_required and not widget._repaint_regions) == dropped, dirty
+        screen._compositor._dirty_regions.clear()
+
+
 @pytest.mark.parametrize("asked_after_layout", [False, True])
 async def test_the_palette_list_keeps_a_repaint_asked_after_its_layout(asked_after_layout):
     """At a Resize to the same width the palette's list keeps its drawn options and drops what it asked

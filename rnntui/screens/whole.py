@@ -166,7 +166,25 @@ class WholeFrames(AtTerminalSize, Screen):
         if self._resizing is not None:
             self._resizing = None
             self._hold_timer.stop()
+        app = self.app
+        if self is app.screen and not app._batch_count and not getattr(app, "offscreen", False):
+            self._drop_drawn_asks()
         super()._compositor_refresh()
+
+    def _drop_drawn_asks(self) -> None:
+        """A widget's repaint asked for before this frame is drawn by it when the frame repaints the
+        whole widget (a layout's frame repaints a widget it resized). A view that redrew in its Resize
+        handler, handled before the held frame (`_resized`), had its rows sent again in a second frame
+        (~5 KB on a first visit to memory/distractor or serving/kvcache)."""
+        dirty = self._compositor._dirty_regions
+        if not dirty:
+            return
+        for widget, (region, clip) in self._compositor.visible_widgets.items():
+            if widget is not self and (widget._repaint_required or widget._repaint_regions):
+                shown = region.intersection(clip)
+                if any(area.contains_region(shown) for area in dirty):
+                    widget._repaint_required = False
+                    widget._exchange_repaint_regions()
 
     def _resize_queued(self) -> list:
         """The widgets on screen that handle Resize (Textual's Widget does not) with one still queued."""
