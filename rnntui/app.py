@@ -99,11 +99,6 @@ class Palette(AtTerminalSize, CommandPalette):
 
     _ran = False  # the chosen command has run: the palette is closing
 
-    def _refresh_layout(self, *args, **kwargs) -> None:
-        super()._refresh_layout(*args, **kwargs)
-        for listed in self.query(PaletteList):
-            listed.asked_since_layout = False  # (what it asked before is drawn: the layout drew it whole if resized)
-
     def compose(self):
         for widget in super().compose():  # Textual's, with a list that draws less (PaletteList)
             yield PaletteList(id=widget.id, classes=" ".join(widget.classes)) if type(widget) is CommandList else widget

@@ -50,22 +50,14 @@ class PaletteList(CommandList):
 
     # Typing changes the list's matches and so its height: the screen's layout draws it whole at its new
     # size, and Textual's Resize handler then dropped the options drawn and repainted the whole list
-    # again, the same picture (~5 KB more a key at 120x40). At the same width they are kept, and a
-    # repaint asked before that layout (drawn by it) is dropped. (A new width draws them anew.)
+    # again, the same picture (~5 KB more a key at 120x40). At the same width they are kept (a repaint
+    # asked before that layout is drawn by it: AtTerminalSize._drop_drawn_asks). A new width draws anew.
     _drawn_width: int | None = None
-    asked_since_layout = False  # (Palette._refresh_layout clears it)
-
-    def refresh(self, *regions, **kwargs):
-        self.asked_since_layout = True
-        return super().refresh(*regions, **kwargs)
 
     def _on_resize(self, event) -> None:
         width = self.scrollable_content_region.width
         if width == self._drawn_width:
             event.prevent_default()  # (OptionList's handler, which drops them, is not run)
-            if not self.asked_since_layout:
-                self._repaint_required = False
-                self._exchange_repaint_regions()
         self._drawn_width = width
 
 

@@ -1040,6 +1040,13 @@ def full_frame(app, console) -> Terminal:
     return shown
 
 
+def fresh_frame(app, console) -> Terminal:
+    """`full_frame` with every line drawn again, none taken from a widget's cache."""
+    for widget in app.screen.walk_children(with_self=True):
+        widget._styles_cache.clear()
+    return full_frame(app, console)
+
+
 def replaying(app, console) -> Terminal:
     """A terminal showing the app's screen as it is now, then fed every update the app sends."""
     from textual._compositor import CompositorUpdate
@@ -1184,9 +1191,7 @@ async def test_the_palette_repaints_what_its_keys_change_once():
             before, size, width = listed.highlighted, listed.size, listed.scrollable_content_region.width
             await pilot.press(key)
             await pilot.pause(0.05 if key in ("down", "up", "pagedown", "pageup") else 0.3)
-            for widget in app.screen.walk_children(with_self=True):
-                widget._styles_cache.clear()  # a fresh frame: every line drawn again, none from a widget's cache
-            assert shown.cells == full_frame(app, console).cells, key
+            assert shown.cells == fresh_frame(app, console).cells, key
             scrolled |= listed.scroll_offset.y > 0
             rows = [{y for y, _, _ in update.spans} for update in sent]
             if key in ("down", "up") and listed.scroll_offset.y == 0 and len(sent) == 1:
@@ -1202,7 +1207,7 @@ async def test_the_palette_repaints_what_its_keys_change_once():
 async def test_a_first_visit_to_every_figure_leaves_the_terminal_as_a_fresh_frame_draws_it():
     """A view that redraws in its Resize handler, before the held frame of a figure's first visit is
     drawn, had its rows sent again in a second frame (memory/distractor: 27 rows, the same picture).
-    A repaint the frame draws anyway is dropped (WholeFrames._drop_drawn_asks): one frame there, and,
+    A repaint the frame draws anyway is dropped (AtTerminalSize._drop_drawn_asks): one frame there, and,
     replaying every byte sent through the first visit of every figure of every topic, the terminal
     shows what a fresh frame draws (every line drawn again) after each key: nothing dropped was due."""
     from rich.console import Console
@@ -1219,9 +1224,7 @@ async def test_a_first_visit_to_every_figure_leaves_the_terminal_as_a_fresh_fram
                 await pilot.press(key)
                 await pilot.pause(0.15)
                 visited.append(address := f"{app.topic_screen().TOPIC_ID}/{app.topic_screen().figure.id}")
-                for widget in app.screen.walk_children(with_self=True):
-                    widget._styles_cache.clear()
-                assert shown.cells == full_frame(app, console).cells, address
+                assert shown.cells == fresh_frame(app, console).cells, address
                 if address == "memory/distractor":
                     assert len(sent) == 1
         assert len(set(visited)) == len(visited) == sum(len(topic(t).FIGURES) for t in IDS) - 1
@@ -1229,7 +1232,7 @@ async def test_a_first_visit_to_every_figure_leaves_the_terminal_as_a_fresh_fram
 
 
 async def test_a_repaint_is_dropped_only_when_the_frame_repaints_the_whole_widget():
-    """WholeFrames._drop_drawn_asks drops a widget's repaint asked before a frame only when that frame
+    """AtTerminalSize._drop_drawn_asks drops a widget's repaint asked before a frame only when that frame
     repaints all of the widget: a frame over part of it leaves the rest to come."""
     app = RnnApp("memory", "distractor")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -1246,10 +1249,10 @@ async def test_a_repaint_is_dropped_only_when_the_frame_repaints_the_whole_widge
         screen._compositor._dirty_regions.clear()
 
 
-@pytest.mark.parametrize("asked_after_layout", [False, True])
-async def test_the_palette_list_keeps_a_repaint_asked_after_its_layout(asked_after_layout):
-    """At a Resize to the same width the palette's list keeps its drawn options and drops what it asked
-    to repaint before the layout (that layout's frame drew it), but keeps a repaint asked since."""
+async def test_the_palette_list_keeps_its_drawn_options_at_a_resize_to_the_same_width():
+    """At a Resize to the same width the palette's list keeps its drawn options (Textual's handler drops
+    them and repaints the whole list). A repaint it asked before the layout that resized it is dropped
+    by the frame that draws it (AtTerminalSize._drop_drawn_asks, tested above)."""
     from textual import events
 
     from rnntui.palette import PaletteList
@@ -1259,15 +1262,12 @@ async def test_the_palette_list_keeps_a_repaint_asked_after_its_layout(asked_aft
         await pilot.press("ctrl+p")
         await pilot.pause(0.4)
         listed = app.screen.query_one(PaletteList)
-        listed.refresh(Region(0, 0, 10, 1))
-        listed.asked_since_layout = asked_after_layout  # (False: the screen laid out since the ask)
         kept = len(listed._option_render_cache)
         assert kept
         event = events.Resize(listed.size, listed.virtual_size, listed.container_size)
         listed._on_resize(event)
         assert event._no_default_action  # OptionList's handler, which drops the drawn options, does not run
         assert len(listed._option_render_cache) == kept
-        assert bool(listed._repaint_regions) == asked_after_layout
 
 
 @pytest.mark.parametrize("present", [False, True])

@@ -63,6 +63,8 @@ class AtTerminalSize:
         app = self.app
         region, dirty = self._compositor.size.region, self._compositor._dirty_regions
         drawn = self is app.screen and not app._batch_count  # (a frame this screen sends now)
+        if drawn and not getattr(app, "offscreen", False):
+            self._drop_drawn_asks()
         if drawn and region in self._repaint_regions and not getattr(app, "_switching", False):
             dirty.add(region)  # a whole repaint is due (drawn just after a layout's frame): this frame is it
         whole = drawn and region in dirty  # (a topic coming up, _switching, is drawn whole as it resumes)
@@ -72,6 +74,22 @@ class AtTerminalSize:
         super()._compositor_refresh()
         if whole:
             self._whole_shown = True
+
+    def _drop_drawn_asks(self) -> None:
+        """A widget's repaint asked for before this frame is drawn by it when the frame repaints the
+        whole widget (a layout's frame repaints a widget it resized). A view that redrew in its Resize
+        handler, handled before the held frame (WholeFrames._resized), had its rows sent again in a
+        second frame (~5 KB on a first visit to memory/distractor or serving/kvcache); so did the
+        palette's list, asked to repaint as its matches changed, after the layout that resized it."""
+        dirty = self._compositor._dirty_regions
+        if not dirty:
+            return
+        for widget, (region, clip) in self._compositor.visible_widgets.items():
+            if widget is not self and (widget._repaint_required or widget._repaint_regions):
+                shown = region.intersection(clip)
+                if any(area.contains_region(shown) for area in dirty):
+                    widget._repaint_required = False
+                    widget._exchange_repaint_regions()
 
     # Whether a whole frame of this screen has been drawn since it last became the current screen, in
     # its look now. Textual's handler of its coming back (ScreenResume) restyles it, lays it out if its
@@ -166,25 +184,7 @@ class WholeFrames(AtTerminalSize, Screen):
         if self._resizing is not None:
             self._resizing = None
             self._hold_timer.stop()
-        app = self.app
-        if self is app.screen and not app._batch_count and not getattr(app, "offscreen", False):
-            self._drop_drawn_asks()
         super()._compositor_refresh()
-
-    def _drop_drawn_asks(self) -> None:
-        """A widget's repaint asked for before this frame is drawn by it when the frame repaints the
-        whole widget (a layout's frame repaints a widget it resized). A view that redrew in its Resize
-        handler, handled before the held frame (`_resized`), had its rows sent again in a second frame
-        (~5 KB on a first visit to memory/distractor or serving/kvcache)."""
-        dirty = self._compositor._dirty_regions
-        if not dirty:
-            return
-        for widget, (region, clip) in self._compositor.visible_widgets.items():
-            if widget is not self and (widget._repaint_required or widget._repaint_regions):
-                shown = region.intersection(clip)
-                if any(area.contains_region(shown) for area in dirty):
-                    widget._repaint_required = False
-                    widget._exchange_repaint_regions()
 
     def _resize_queued(self) -> list:
         """The widgets on screen that handle Resize (Textual's Widget does not) with one still queued."""
