@@ -310,6 +310,50 @@ async def test_a_language_switched_under_help_leaves_the_footer_whole():
         assert "tab figure" in after and "^p palette" in after
 
 
+async def _every_figure(session) -> dict:
+    from rnntui.topics import topics
+
+    return {(screen.TOPIC_ID, f.id): (await session.frame(screen, f, f.state_type(), ("txt",)))["txt"]
+            for screen in topics() for f in screen.FIGURES}
+
+
+async def test_a_language_switch_redraws_every_figure_as_an_app_started_in_it():
+    """Every figure drawn in English, then the language switched to Chinese: each draws as an app
+    started in Chinese does. Widgets skip an input they have drawn, and parallel/capacity's bar and
+    parallel/grid's wallclock kept their English words at 80x24 (fails without the redraw of every
+    widget in `retranslate`)."""
+    from rnntui.render import Session
+
+    async with Session((80, 24)) as session:
+        await _every_figure(session)
+        session.app.language = "zh"
+        await session.settle()
+        switched = await _every_figure(session)
+    async with Session((80, 24)) as session:  # set_language("zh") was called by the switch
+        fresh = await _every_figure(session)
+    assert len(fresh) > 30 and "状态：512 个数" in fresh[("parallel", "capacity")]
+    assert {k for k in fresh if switched[k] != fresh[k]} == set()
+
+
+async def test_a_language_switch_sends_the_figures_words_to_the_terminal():
+    """The words a switch changes are repainted, not only drawn: replaying every byte sent, the
+    terminal shows parallel/capacity's bar in Chinese, as a fresh frame draws it."""
+    from rnntui.app import RnnApp
+    from frames import Terminal, full_frame, replaying
+
+    app = RnnApp("parallel", "capacity")
+    console = Console(color_system="truecolor", force_terminal=True, width=80, height=24)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        shown = replaying(app, console)
+        app.language = "zh"
+        await pilot.pause()
+        await pilot.pause()
+        rows = ["".join(char for char, _sgr in row) for row in shown.cells]
+        assert any("状态：512 个数" in row for row in rows)
+        assert shown.cells == full_frame(app, console).cells != Terminal(80, 24).cells
+
+
 def _in_order(needle: str, hay: str) -> bool:
     """Every character of needle, in order, in hay: wrapping may split a text, cropping loses some."""
     pos = 0

@@ -23,7 +23,7 @@ from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.quiet import Static, compact, content_key, same
 from rnntui.widgets.readouts import Readouts
 
-from frames import frame_cells, now_cells, record_frames
+from frames import Terminal, frame_cells, fresh_frame, full_frame, now_cells, record_frames, replaying
 
 
 class One(App):
@@ -983,84 +983,6 @@ def test_a_span_is_sent_as_a_crop_of_its_piece_would_send_it():
                 assert sent == by_crop(strip, x, x + width, 0, x1, x2, console), (strip, x1, x2)
                 cut += not sent.endswith(strip.render(console))
     assert cut > 1000  # most spans are cut: the comparison is not between whole pieces only
-
-
-class Terminal:
-    """What a terminal shows once it has been sent the app's bytes: each cell's character and the
-    colours and attributes (SGR codes) it was written with. Textual moves the cursor (CSI row;col H)
-    and writes each run as SGR, text, reset. Writing over either half of a wide character blanks its
-    other half in the default colours, as tmux and xterm do."""
-
-    CODES = re.compile(r"\x1b\](?:[^\x07\x1b]|\x1b(?!\\))*(?:\x07|\x1b\\)|\x1b\[([0-9;?]*)([A-Za-z])")
-
-    def __init__(self, width: int, height: int):
-        self.cells = [[(" ", "")] * width for _ in range(height)]
-        self.x = self.y = 0
-        self.sgr = ""
-
-    def feed(self, data: str) -> None:
-        at = 0
-        for code in self.CODES.finditer(data):
-            self.write(data[at:code.start()])
-            at = code.end()
-            params, command = code.groups()
-            if command == "H":
-                row, col = (params or "1;1").split(";")
-                self.y, self.x = int(row) - 1, int(col) - 1
-            elif command == "m":
-                self.sgr = "" if params in ("", "0") else params
-        self.write(data[at:])
-
-    def write(self, text: str) -> None:
-        from rich.cells import cell_len
-
-        for char in text:
-            if char == "\n":
-                self.y, self.x = self.y + 1, 0
-                continue
-            width = cell_len(char)
-            if width == 0:
-                continue
-            row, x = self.cells[self.y], self.x
-            if row[x][0] == "" and x > 0:
-                row[x - 1] = (" ", "")  # the left half of a wide character written over
-            end = x + width
-            if end < len(row) and row[end][0] == "":
-                row[end] = (" ", "")  # ... and the right half
-            row[x] = (char, self.sgr)
-            if width == 2:
-                row[x + 1] = ("", self.sgr)
-            self.x = end
-
-
-def full_frame(app, console) -> Terminal:
-    """What a fresh full frame of the app's screen draws, on a terminal of the console's size."""
-    shown = Terminal(console.width, console.height)
-    shown.feed(app.screen._compositor.render_full_update().render_segments(console))
-    return shown
-
-
-def fresh_frame(app, console) -> Terminal:
-    """`full_frame` with every line drawn again, none taken from a widget's cache."""
-    for widget in app.screen.walk_children(with_self=True):
-        widget._styles_cache.clear()
-    return full_frame(app, console)
-
-
-def replaying(app, console) -> Terminal:
-    """A terminal showing the app's screen as it is now, then fed every update the app sends."""
-    from textual._compositor import CompositorUpdate
-
-    shown = full_frame(app, console)
-    original = app._display
-
-    def display(screen, update):
-        if isinstance(update, CompositorUpdate):
-            shown.feed(update.render_segments(console))
-        return original(screen, update)
-
-    app._display = display
-    return shown
 
 
 async def test_a_key_asks_the_screen_to_draw_with_no_message_per_widget(monkeypatch):

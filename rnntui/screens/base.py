@@ -20,7 +20,7 @@ from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.header import TopicHeader
-from rnntui.widgets.lines import TextLines
+from rnntui.widgets.lines import Lines, TextLines
 from rnntui.widgets.panel import Panel
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import ParamLine, param_items
@@ -214,6 +214,8 @@ class TopicScreen(WholeFrames):
         self.query_one(RnnFooter).refresh(recompose=True)
         self.framed = None
         self.redraw()
+        for lines in self.query(Lines):  # a widget given the input it drew skips it, but its words changed
+            lines.changed()
 
     _styled_by = None  # the app's CSS rules when another screen went over this one (on_screen_suspend)
 
