@@ -126,7 +126,8 @@ def row_first(runs: int) -> dict:
 
 # -- key → frame in process ---------------------------------------------------------------------------
 class FrameClock:
-    """Hooks app._display: encodes every composited update as the terminal driver would and notes when."""
+    """Hooks app._display: encodes every composited update as the terminal driver would and notes when
+    (not one drawn while drawing is held, which Textual drops)."""
 
     def __init__(self, app) -> None:
         from textual._compositor import CompositorUpdate
@@ -135,7 +136,7 @@ class FrameClock:
         original = app._display
 
         def display(screen, renderable):
-            if isinstance(renderable, CompositorUpdate):
+            if isinstance(renderable, CompositorUpdate) and not app._batch_count:  # (held: Textual drops it)
                 text = renderable.render_segments(app.console)
                 self.stamps.append(time.perf_counter())
                 self.bytes.append(len(text.encode()))

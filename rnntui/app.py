@@ -7,7 +7,7 @@ from textual.actions import parse as parse_action
 from textual.app import App
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.theme import Theme
 from textual.widgets import Static
 
@@ -15,7 +15,7 @@ from rnntui import keys, topics
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
-from rnntui.palette import PaletteList, RnnCommands
+from rnntui.palette import PaletteInput, PaletteList, RnnCommands
 from rnntui.screens.base import TopicScreen
 from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount
 from rnntui.shots import Shots
@@ -95,13 +95,49 @@ MIN_SIZE = (20, 6)
 class Palette(AtTerminalSize, CommandPalette):
     """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above),
     a search that ends after the palette's widgets are gone changes nothing (bug 3 above), a command
-    runs once however often Enter is pressed (bug 4 above), and its list draws less (PaletteList)."""
+    runs once however often Enter is pressed (bug 4 above), its list draws less (PaletteList), and a key
+    typed is drawn with the matches it makes, in one frame (`hold_for_matches`)."""
 
     _ran = False  # the chosen command has run: the palette is closing
 
     def compose(self):
-        for widget in super().compose():  # Textual's, with a list that draws less (PaletteList)
-            yield PaletteList(id=widget.id, classes=" ".join(widget.classes)) if type(widget) is CommandList else widget
+        for widget in super().compose():  # Textual's, with a list that draws less (PaletteList), an input
+            if type(widget) is CommandList:  # that holds drawing until its matches are in (PaletteInput)
+                widget = PaletteList(id=widget.id, classes=" ".join(widget.classes))
+            elif type(widget) is CommandInput:
+                widget = PaletteInput(placeholder=widget.placeholder, select_on_focus=False)
+            yield widget
+
+    # A key typed in the palette holds drawing until the list shows the commands it matches (searched in
+    # a worker, ~10 ms later): Textual drew the letter typed, then the list in a frame of its own one
+    # or two frame periods later (its update timer), ~40-50 ms after the key at 120x40. A search that
+    # matches nothing ends only after 0.1 s (Textual's wait for more matches): the letter is drawn first.
+    HOLD_MOST = 0.03  # seconds
+    _hold = None  # (the timer that ends the hold, the app)
+
+    def hold_for_matches(self) -> None:
+        if self._hold is None:
+            app = self.app
+            app._begin_batch()
+            app.drawn_held = False  # (AtTerminalSize._compositor_refresh)
+            self._hold = (app.set_timer(self.HOLD_MOST, self._let_go), app)  # (the app's: outlives the palette)
+
+    def _let_go(self) -> None:
+        if self._hold is not None:
+            (timer, app), self._hold = self._hold, None
+            timer.stop()
+            app._end_batch()
+            if not app._batch_count and app.drawn_held:  # a frame drawn while held was dropped by Textual
+                app.screen.refresh()  # (as Textual's own hold, App.delay_update, ends)
+            elif not app._batch_count:
+                app.screen.check_idle()  # what waits is drawn at its screen's next idle
+
+    def _on_unmount(self, event) -> None:
+        self._let_go()
+
+    def _refresh_command_list(self, *args) -> None:
+        super()._refresh_command_list(*args)
+        self._let_go()
 
     def _select_or_command(self, event=None) -> None:
         # a choice from the list comes here by name (Textual's `_select_command`, also for the second

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from textual.command import CommandList, DiscoveryHit, Hit, Provider
+from textual.command import CommandInput, CommandList, DiscoveryHit, Hit, Provider
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.screen import ModalScreen
@@ -59,6 +59,19 @@ class PaletteList(CommandList):
         if width == self._drawn_width:
             event.prevent_default()  # (OptionList's handler, which drops them, is not run)
         self._drawn_width = width
+
+
+class PaletteInput(CommandInput):
+    """The palette's input: a change that starts a search holds drawing until its matches are in the
+    list (`Palette.hold_for_matches`), so the letter typed and the list it matches come in one frame."""
+
+    def post_message(self, message) -> bool:
+        posted = super().post_message(message)
+        if posted and isinstance(message, Input.Changed) and Input.Changed not in message._prevent:
+            hold = getattr(self.screen, "hold_for_matches", None)
+            if hold is not None:
+                hold()
+        return posted
 
 
 THEME_HELP = {"dark": N_("light text on dark (the default)"), "light": N_("dark text on light"),

@@ -99,14 +99,15 @@ def fresh_frame(app, console) -> Terminal:
 
 
 def replaying(app, console) -> Terminal:
-    """A terminal showing the app's screen as it is now, then fed every update the app sends."""
+    """A terminal showing the app's screen as it is now, then fed every update the app sends (not
+    those drawn while drawing is held: Textual drops them)."""
     from textual._compositor import CompositorUpdate
 
     shown = full_frame(app, console)
     original = app._display
 
     def display(screen, update):
-        if isinstance(update, CompositorUpdate):
+        if isinstance(update, CompositorUpdate) and not app._batch_count:
             shown.feed(update.render_segments(console))
         return original(screen, update)
 

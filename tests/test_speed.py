@@ -1092,12 +1092,13 @@ async def test_the_terminal_shows_what_a_fresh_frame_draws_after_keys(address, t
 async def test_the_palette_repaints_what_its_keys_change_once():
     """↑↓ in the palette repaint the option left and the one reached, not the whole list (~5.9 KB a key
     at 120x40 before); a key typed that changes the list's height at the same width sends the list
-    once (Textual's Resize handler sent it again, ~5 KB); a move that scrolls the list, page keys and
-    a new width still draw what they change. Replaying every byte sent, the terminal shows what a
-    fresh frame draws after each key."""
+    once (Textual's Resize handler sent it again, ~5 KB), in the frame that draws the letter (Textual
+    drew the letter, then its matches ~40 ms later); a move that scrolls the list, page keys and a new
+    width still draw what they change. Replaying every byte sent, the terminal shows what a fresh
+    frame draws after each key."""
     from rich.console import Console
 
-    from rnntui.palette import PaletteList
+    from rnntui.palette import PaletteInput, PaletteList
 
     app = RnnApp("recurrence", "tanh")
     console = Console(color_system="truecolor", force_terminal=True, width=120, height=40)
@@ -1105,7 +1106,8 @@ async def test_the_palette_repaints_what_its_keys_change_once():
         await pilot.press("ctrl+p")
         await pilot.pause(0.4)
         shown, sent = replaying(app, console), record_frames(app)
-        listed, moved, typed, scrolled = app.screen.query_one(PaletteList), 0, 0, False
+        listed, moved, typed, held, scrolled = app.screen.query_one(PaletteList), 0, 0, 0, False
+        field = app.screen.query_one(PaletteInput)
         keys = ("down", "down", "up", *["down"] * 14, "pagedown", "pageup", *"lstm", "down", "backspace", "backspace",
                 "up", "g", "o", "down")
         for key in keys:
@@ -1123,7 +1125,42 @@ async def test_the_palette_repaints_what_its_keys_change_once():
             if len(key) == 1 and listed.size.height != size.height and listed.scrollable_content_region.width == width:
                 assert sum(1 for r in rows if listed.region.y + listed.gutter.top in r) == 1, key  # the list, once
                 typed += 1
-        assert moved >= 3 and typed >= 2 and scrolled
+            if key in (*"lstmgo", "backspace"):  # the letter comes with its matches (Palette.hold_for_matches)
+                assert {field.region.y, listed.region.y + listed.gutter.top} <= rows[0], key
+                held += 1
+        assert moved >= 3 and typed >= 2 and held == 8 and scrolled
+
+
+@pytest.mark.parametrize("key", [None, "escape", "enter", "resize"])
+async def test_the_palettes_hold_on_drawing_always_ends(key):
+    """A hold on drawing that no search ends (its matches never come, or the palette closes first: a
+    command chosen, escape) ends by itself, and what waited is drawn: the terminal shows what a fresh
+    frame draws (a hold left on would freeze the app's screen)."""
+    from rich.console import Console
+
+    from rnntui.palette import PaletteInput
+
+    app = RnnApp("recurrence", "tanh")
+    console = Console(color_system="truecolor", force_terminal=True, width=100, height=30)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p", *"lst")
+        await pilot.pause(0.3)
+        shown = replaying(app, console)
+        palette = app.screen
+        palette.hold_for_matches()
+        assert app._batch_count == 1
+        if key == "resize":  # (a layout's frame drawn, and dropped, during the hold)
+            await pilot.resize_terminal(100, 29)
+            console.height, shown.cells = 29, shown.cells[:29]
+        elif key:
+            await pilot.press(key)
+        else:
+            palette.query_one(PaletteInput).insert_text_at_cursor("m")  # (its own hold: the same one)
+        await pilot.pause(0.3)
+        assert app._batch_count == 0 and (app.screen is palette) == (key in (None, "resize"))
+        assert shown.cells == fresh_frame(app, console).cells
+        if key == "enter":
+            assert app.topic_screen().TOPIC_ID == "lstm"
 
 
 async def test_a_first_visit_to_every_figure_leaves_the_terminal_as_a_fresh_frame_draws_it():

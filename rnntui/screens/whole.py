@@ -63,6 +63,8 @@ class AtTerminalSize:
         app = self.app
         region, dirty = self._compositor.size.region, self._compositor._dirty_regions
         drawn = self is app.screen and not app._batch_count  # (a frame this screen sends now)
+        if app._batch_count and self is app.screen:
+            app.drawn_held = True  # (Textual drops the frame: Palette.hold_for_matches draws whole after)
         if drawn and not getattr(app, "offscreen", False):
             self._drop_drawn_asks()
         if drawn and region in self._repaint_regions and not getattr(app, "_switching", False):
