@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from textual.compose import compose
+from textual.widget import AwaitMount
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel
 
 from rnntui.i18n import N_, _, language
+from rnntui.screens.whole import LaidOutOnMount
 
 N_("palette")  # Textual's command palette binding, shown in the footer
 
@@ -141,6 +143,15 @@ class RnnFooter(Footer):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.recompose)
+
+    def call_next(self, callback, *args, **kwargs) -> None:
+        """A key mounted (`rewrite_keys`) was laid out and drawn in the frame it came in; Textual's mount
+        then asks, once the frame is out, for a layout and a repaint of the whole footer, and sent its
+        row a second time, the same (a tab to recurrence/readout or serving/kvcache, which have a key
+        more). What moved since is drawn (LaidOutOnMount), nothing else."""
+        if type(callback) is AwaitMount and callback._parent is self:
+            callback = LaidOutOnMount(self, callback._widgets)
+        super().call_next(callback, *args, **kwargs)
 
     def bindings_changed(self, screen) -> None:
         """Textual recomposes after the next refresh, so a figure whose keys differ reached the terminal
