@@ -38,6 +38,9 @@ class PaletteList(CommandList):
     repaints the whole list (~5.9 KB at 120x40); this one repaints the option it leaves and the one it
     reaches (~0.9 KB). A move that scrolls the list repaints it whole, as a scroll does."""
 
+    # the scrollbar's columns kept when it hides: a key typed that showed or hid it changed the options'
+    # width, and the list was drawn at one width, then again at the other (~5 KB more)
+    DEFAULT_CSS = "PaletteList { scrollbar-gutter: stable; }"
     highlighted = reactive(None, repaint=False)  # (OptionList's validate_ and watch_highlighted still run)
 
     def _watch_highlighted(self, old: int | None, new: int | None) -> None:

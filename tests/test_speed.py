@@ -1093,7 +1093,8 @@ async def test_the_palette_repaints_what_its_keys_change_once():
     """↑↓ in the palette repaint the option left and the one reached, not the whole list (~5.9 KB a key
     at 120x40 before); a key typed that changes the list's height at the same width sends the list
     once (Textual's Resize handler sent it again, ~5 KB), in the frame that draws the letter (Textual
-    drew the letter, then its matches ~40 ms later); a move that scrolls the list, page keys and a new
+    drew the letter, then its matches ~40 ms later), at the same width whether the scrollbar shows or
+    not (one that showed or hid it sent the list twice); a move that scrolls the list, page keys and a new
     width still draw what they change. Replaying every byte sent, the terminal shows what a fresh
     frame draws after each key."""
     from rich.console import Console
@@ -1127,6 +1128,7 @@ async def test_the_palette_repaints_what_its_keys_change_once():
                 typed += 1
             if key in (*"lstmgo", "backspace"):  # the letter comes with its matches (Palette.hold_for_matches)
                 assert {field.region.y, listed.region.y + listed.gutter.top} <= rows[0], key
+                assert listed.scrollable_content_region.width == width, key  # (the scrollbar's gutter is kept)
                 held += 1
         assert moved >= 3 and typed >= 2 and held == 8 and scrolled
 
