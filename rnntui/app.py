@@ -17,7 +17,7 @@ from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
 from rnntui.palette import PaletteInput, PaletteList, RnnCommands
 from rnntui.screens.base import TopicScreen
-from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount
+from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangements
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, sturdy
@@ -134,6 +134,23 @@ class Palette(AtTerminalSize, CommandPalette):
 
     def _on_unmount(self, event) -> None:
         self._let_go()
+
+    _relaying = False
+
+    def _compositor_refresh(self) -> None:
+        """The list's scrollbar shows or hides as its new height is laid out, after the layout placed
+        it as it was: laid out again now, before the frame (else a second frame sent the whole list)."""
+        lists = self.query(PaletteList)
+        if not self._relaying and lists and lists.first()._layout_required and self.is_current:
+            self._relaying = True
+            lists.first()._layout_required = False  # (this is the layout it asks for)
+            forget_arrangements(lists.first())
+            try:
+                self._refresh_layout()  # (which draws)
+            finally:
+                self._relaying = False
+            return
+        super()._compositor_refresh()
 
     def _refresh_command_list(self, *args) -> None:
         super()._refresh_command_list(*args)

@@ -63,6 +63,23 @@ class PaletteList(CommandList):
             event.prevent_default()  # (OptionList's handler, which drops them, is not run)
         self._drawn_width = width
 
+    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
+        """The options' lines are made as the layout sizes the list, not as it is first drawn: then the
+        scrollbar they call for came in a layout and a frame of their own, and the Resize that followed
+        dropped the lines and sent the whole list again (the palette opened in 4 frames, now 2). The
+        scrollbar they show or hide is laid out before the frame (Palette._compositor_refresh)."""
+        if size == self._size and size - self.styles.gutter.totals == self._container_size:
+            return False  # (ScrollView's test compares its options' virtual size with the one a layout gives,
+            # its viewport's: they differ whenever it scrolls, and every layout repainted the scrollbar)
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        width = self.scrollable_content_region.width
+        if width and width != self._drawn_width:
+            self._option_render_cache.clear()
+            self._line_cache.clear()
+            self._drawn_width = width
+        self._update_lines()
+        return resized
+
 
 class PaletteInput(CommandInput):
     """The palette's input: a change that starts a search holds drawing until its matches are in the

@@ -1133,6 +1133,29 @@ async def test_the_palette_repaints_what_its_keys_change_once():
         assert moved >= 3 and typed >= 2 and held == 8 and scrolled
 
 
+async def test_the_palette_opens_in_two_frames():
+    """ctrl+p sends the palette's box, then its list with the scrollbar it calls for: two frames. Textual
+    made the list's lines as it first drew it; their scrollbar came in a layout and a frame of its own,
+    and the Resize that followed sent the whole list again (4 frames, ~25 KB at 120x40, the last
+    ~100-150 ms after the key). Replaying every byte sent, the terminal shows what a fresh frame draws."""
+    from rich.console import Console
+
+    from rnntui.palette import PaletteList
+
+    app = RnnApp("recurrence", "tanh")
+    console = Console(color_system="truecolor", force_terminal=True, width=120, height=40)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.3)
+        shown, sent = replaying(app, console), record_frames(app)
+        for key in ("ctrl+p", "escape", "ctrl+p"):
+            sent.clear()
+            await pilot.press(key)
+            await pilot.pause(0.4)
+            assert shown.cells == fresh_frame(app, console).cells, key
+            if key == "ctrl+p":
+                assert len(sent) == 2 and app.screen.query_one(PaletteList).show_vertical_scrollbar
+
+
 @pytest.mark.parametrize("key", [None, "escape", "enter", "resize"])
 async def test_the_palettes_hold_on_drawing_always_ends(key):
     """A hold on drawing that no search ends (its matches never come, or the palette closes first: a
