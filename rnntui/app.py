@@ -341,6 +341,16 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if self.current_mode in self.MODES:  # before the first topic is up, on_mount fits
             self.call_later(self.fit)  # after App._on_resize has taken the new size
 
+    _sized = False  # the terminal's first size is known
+
+    def _check_resize(self) -> None:
+        """The Resize handed to the screens is marked as the terminal's (the screens also post
+        themselves Resizes, as they are laid out), after its first (AtTerminalSize._on_resize)."""
+        if self._resize_event is not None:
+            self._resize_event.from_terminal = self._sized
+            self._sized = True
+        super()._check_resize()
+
     async def run_action(self, action, default_namespace=None) -> bool:
         """Every key's action goes through here: below MIN_SIZE only quitting runs."""
         if self.too_small() and parse_action(action)[1] not in ("quit", "help_quit"):

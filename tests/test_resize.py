@@ -67,3 +67,30 @@ async def test_a_resize_to_the_size_the_screen_has_lays_nothing_out(opened, monk
         await pilot.resize_terminal(90, 28)
         await pilot.pause()
         assert Size(90, 28) in laid_out and screen.size == Size(90, 28)
+
+
+@pytest.mark.parametrize("opened", [(), ("question_mark",), ("ctrl+p",)], ids=["topic", "help", "palette"])
+async def test_a_terminal_shrunk_and_grown_back_before_a_frame_is_drawn_again(opened):
+    """Shrunk and grown back before the app drew at the smaller size, the screen is laid out at the
+    size it has and nothing moved, so Textual sent nothing; a terminal that dropped its cells beyond
+    the smaller size kept them blank (found by bench/fuzz.py). Replayed into such a terminal, the app
+    now sends a whole frame."""
+    from rich.console import Console
+
+    from frames import fresh_frame, replaying
+
+    app = RnnApp("recurrence", "tanh")
+    console = Console(color_system="truecolor", force_terminal=True, width=100, height=30)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press(*opened)
+        await pilot.pause(0.3)
+        shown = replaying(app, console)
+        for size in (Size(80, 24), Size(100, 30)):
+            app._driver._size = size
+            app.post_message(events.Resize(size, size))
+        blank = (" ", "")  # what the terminal kept of its cells beyond 80x24
+        shown.cells = [[cell if x < 80 and y < 24 else blank for x, cell in enumerate(row)]
+                       for y, row in enumerate(shown.cells)]
+        await pilot.pause(0.3)
+        assert app.size == Size(100, 30)
+        assert shown.cells == fresh_frame(app, console).cells

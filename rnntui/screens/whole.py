@@ -55,6 +55,14 @@ class AtTerminalSize:
             return
         super()._screen_resized(size)
 
+    def _on_resize(self, event) -> None:  # (before Textual's handler)
+        """The terminal resized and back to the size this screen is laid out at, before a frame was
+        drawn at the other size: nothing is laid out, but a terminal may have dropped what it showed
+        beyond its smaller size (blank columns at the right edge, as Textual sent nothing): drawn whole."""
+        if (getattr(event, "from_terminal", False) and self is self.app.screen
+                and self.app.size == self._compositor.size and not self._layout_required):
+            self.refresh()
+
     def _compositor_refresh(self) -> None:
         """A repaint of the whole screen asked for before a frame is drawn is in that frame, drawn whole:
         not drawn again after it. (A screen's first layout asks for one as it sizes the screen, and
