@@ -94,3 +94,30 @@ async def test_a_terminal_shrunk_and_grown_back_before_a_frame_is_drawn_again(op
         await pilot.pause(0.3)
         assert app.size == Size(100, 30)
         assert shown.cells == fresh_frame(app, console).cells
+
+
+@pytest.mark.parametrize("opened", [("question_mark",), ("ctrl+p",)], ids=["help", "palette"])
+async def test_a_resize_under_help_or_the_palette_is_sent_once(opened):
+    """The topic behind help or the palette lays itself out at the new size too; Textual passed what
+    changed there up to the screen on top, and asked the topic to repaint itself whole at its next
+    change, which the screen on top drew whole again: under help the same whole frame came three
+    times (~14 KB each at 120x40), under the palette the list four times. Now one whole frame, then
+    a row or a few (the topic's footer row, the palette's input). Replayed, the terminal shows a fresh
+    frame."""
+    from rich.console import Console
+
+    from frames import fresh_frame, record_frames, replaying
+
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*opened)
+        await pilot.pause(0.4)
+        console = Console(color_system="truecolor", force_terminal=True, width=120, height=40)
+        shown, sent = replaying(app, console), record_frames(app)
+        await pilot.resize_terminal(110, 36)
+        await pilot.pause(0.5)
+        console.width, console.height = 110, 36
+        assert [row[:110] for row in shown.cells[:36]] == fresh_frame(app, console).cells
+        whole = [update for update in sent if not hasattr(update, "spans")]
+        assert len(whole) == 1 and len(sent) <= 3
+        assert all(len({y for y, *_ in update.spans}) <= 3 for update in sent if update not in whole)

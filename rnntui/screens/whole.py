@@ -62,6 +62,9 @@ class AtTerminalSize:
         if (getattr(event, "from_terminal", False) and self is self.app.screen
                 and self.app.size == self._compositor.size and not self._layout_required):
             self.refresh()
+        if self is self.app.screen:  # the screens behind first, so that this one's frame shows them laid
+            for below in self.app._background_screens:  # out at the new size (Textual: after it)
+                below._screen_resized(event.size)
 
     def _compositor_refresh(self) -> None:
         """A repaint of the whole screen asked for before a frame is drawn is in that frame, drawn whole:
@@ -69,6 +72,9 @@ class AtTerminalSize:
         help's first frame, drawn whole, was sent a second time ~20 ms later, ~14 KB at 120x40; a
         topic back under a toast sent the toast's rows over the topic it left, then the whole frame.)"""
         app = self.app
+        if self is not app.screen and self in app._background_screens and not app.is_inline:
+            self._pass_up()
+            return
         region, dirty = self._compositor.size.region, self._compositor._dirty_regions
         drawn = self is app.screen and not app._batch_count  # (a frame this screen sends now)
         if app._batch_count and self is app.screen:
@@ -84,6 +90,24 @@ class AtTerminalSize:
         super()._compositor_refresh()
         if whole:
             self._whole_shown = True
+            for below in app._background_screens:  # drawn through this frame as they are now (Textual
+                below._compositor._dirty_regions.clear()  # passed them up later, and this frame came again)
+                below._dirty_widgets.clear()
+                below._repaint_required = False
+
+    def _pass_up(self) -> None:
+        """Under a see-through screen (help, the palette), what changed is repainted by that screen, as
+        Textual does it, except that Textual also asked this screen to repaint itself whole at its next
+        change, which the screen over it then drew whole again: a resize under help sent the same whole
+        frame three times (~14 KB each at 120x40). When this screen comes back on top it is drawn whole
+        anyway (its resume)."""
+        app, dirty = self.app, self._compositor._dirty_regions
+        if dirty:
+            self._set_dirty(*dirty)
+            app.screen.refresh(*dirty)
+            dirty.clear()
+            self._dirty_widgets.clear()
+        app._update_mouse_over(self)
 
     def _drop_drawn_asks(self) -> None:
         """A widget's repaint asked for before this frame is drawn by it when the frame repaints the
