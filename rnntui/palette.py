@@ -39,8 +39,9 @@ class PaletteList(CommandList):
     reaches (~0.9 KB). A move that scrolls the list repaints it whole, as a scroll does."""
 
     # the scrollbar's columns kept when it hides: a key typed that showed or hid it changed the options'
-    # width, and the list was drawn at one width, then again at the other (~5 KB more)
-    DEFAULT_CSS = "PaletteList { scrollbar-gutter: stable; }"
+    # width, and the list was drawn at one width, then again at the other (~5 KB more). (A stable gutter
+    # also makes Textual add a horizontal scrollbar's row to an auto height: there is none here.)
+    DEFAULT_CSS = "PaletteList { scrollbar-gutter: stable; scrollbar-size-horizontal: 0; }"
     highlighted = reactive(None, repaint=False)  # (OptionList's validate_ and watch_highlighted still run)
 
     def _watch_highlighted(self, old: int | None, new: int | None) -> None:

@@ -1129,6 +1129,8 @@ async def test_the_palette_repaints_what_its_keys_change_once():
             if key in (*"lstmgo", "backspace"):  # the letter comes with its matches (Palette.hold_for_matches)
                 assert {field.region.y, listed.region.y + listed.gutter.top} <= rows[0], key
                 assert listed.scrollable_content_region.width == width, key  # (the scrollbar's gutter is kept)
+                if not listed.show_vertical_scrollbar:  # as tall as its options, no blank row under them
+                    assert listed.scrollable_content_region.height == listed.virtual_size.height, key
                 held += 1
         assert moved >= 3 and typed >= 2 and held == 8 and scrolled
 
