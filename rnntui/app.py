@@ -337,7 +337,10 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         elif lines:
             lines.remove()
 
+    whole_due = False  # the terminal's size changed and no whole frame has been drawn since
+
     def on_resize(self, event) -> None:
+        self.whole_due = True
         if self.current_mode in self.MODES:  # before the first topic is up, on_mount fits
             self.call_later(self.fit)  # after App._on_resize has taken the new size
 

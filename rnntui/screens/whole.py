@@ -56,11 +56,12 @@ class AtTerminalSize:
         super()._screen_resized(size)
 
     def _on_resize(self, event) -> None:  # (before Textual's handler)
-        """The terminal resized and back to the size this screen is laid out at, before a frame was
-        drawn at the other size: nothing is laid out, but a terminal may have dropped what it showed
-        beyond its smaller size (blank columns at the right edge, as Textual sent nothing): drawn whole."""
-        if (getattr(event, "from_terminal", False) and self is self.app.screen
-                and self.app.size == self._compositor.size and not self._layout_required):
+        """The terminal resized and back to the size this screen is laid out at, with no whole frame
+        drawn since (RnnApp.whole_due): nothing is laid out, but a terminal may have dropped what it
+        showed beyond its smaller size (blank columns at the right edge, as Textual sent nothing)."""
+        if (getattr(event, "from_terminal", False) and getattr(self.app, "whole_due", False)
+                and self is self.app.screen and self.app.size == self._compositor.size
+                and not self._layout_required):
             self.refresh()
         if self is self.app.screen:  # the screens behind first, so that this one's frame shows them laid
             for below in self.app._background_screens:  # out at the new size (Textual: after it)
@@ -90,10 +91,7 @@ class AtTerminalSize:
         super()._compositor_refresh()
         if whole:
             self._whole_shown = True
-            for below in app._background_screens:  # drawn through this frame as they are now (Textual
-                below._compositor._dirty_regions.clear()  # passed them up later, and this frame came again)
-                below._dirty_widgets.clear()
-                below._repaint_required = False
+            app.whole_due = False
 
     def _pass_up(self) -> None:
         """Under a see-through screen (help, the palette), what changed is repainted by that screen, as
