@@ -119,7 +119,7 @@ class Palette(AtTerminalSize, CommandPalette):
         if self._hold is None:
             app = self.app
             app._begin_batch()
-            app.drawn_held = False  # (AtTerminalSize._compositor_refresh)
+            app.drawn_held = False
             self._hold = (app.set_timer(self.HOLD_MOST, self._let_go), app)  # (the app's: outlives the palette)
 
     def _let_go(self) -> None:
@@ -127,9 +127,11 @@ class Palette(AtTerminalSize, CommandPalette):
             (timer, app), self._hold = self._hold, None
             timer.stop()
             app._end_batch()
-            if not app._batch_count and app.drawn_held:  # a frame drawn while held was dropped by Textual
-                app.screen.refresh()  # (as Textual's own hold, App.delay_update, ends)
-            elif not app._batch_count:
+            if app._batch_count:
+                return
+            if app.drawn_held:  # a frame drawn while held was dropped by Textual: drawn whole, as
+                app.screen.refresh()  # Textual's own hold (App.delay_update) ends
+            else:
                 app.screen.check_idle()  # what waits is drawn at its screen's next idle
 
     def _on_unmount(self, event) -> None:
@@ -338,6 +340,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             lines.remove()
 
     whole_due = False  # the terminal's size changed and no whole frame has been drawn since
+    drawn_held = False  # a frame was drawn while drawing was held (AtTerminalSize._compositor_refresh)
 
     def on_resize(self, event) -> None:
         self.whole_due = True
