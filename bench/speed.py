@@ -20,8 +20,8 @@ rows (goal in brackets):
           the record, the whole lecture's `rnntui export` as one process (absolute: no bare app has one)
   switch  (no goal in the issue; for the record) tab and n → last frame in process, over every
           figure and topic, first visits (a view or topic mounted) and again, vs the bare app's key
-  overlays  (no goal either) ? (help) and ctrl+p (the command palette), ↓ ↑ and two letters in the
-          palette, and escape closing each → first and last frame, frames and bytes sent, 8 times over
+  overlays  (no goal either) ? (help) and ctrl+p (the command palette), ↓ ↑, two letters in the
+          palette and one that matches nothing, and escape closing each → first and last frame, frames and bytes sent, 8 times over
           each of three figures (the palette's first frame shows none of it: Textual shows it once its
           commands are in)
 
@@ -245,7 +245,7 @@ OVERLAYS = ("attention/positions", "recurrence/tanh", "lstm/gates")
 
 async def overlay_presses(rounds: int = 8) -> dict[str, list[tuple[float, float, int, int]]]:
     """(first frame, last frame) seconds, frames and bytes sent after ? and ctrl+p and the escape closing each, and
-    ↓, ↑ and two letters typed in the palette; the palette is opened once before (its first opening imports every
+    ↓, ↑, two letters typed in the palette and a third matching nothing; the palette is opened once before (its first opening imports every
     topic: the app's preload does that)."""
     from rnntui.app import RnnApp
 
@@ -260,7 +260,8 @@ async def overlay_presses(rounds: int = 8) -> dict[str, list[tuple[float, float,
             for _ in range(rounds):
                 for key, name in (("question_mark", "?"), ("escape", "escape (help)"), ("ctrl+p", "ctrl+p"),
                                   ("down", "palette ↓"), ("up", "palette ↑"), ("g", "palette: g"),
-                                  ("r", "palette: r"), ("escape", "escape (palette)")):
+                                  ("r", "palette: r"), ("#", "palette: # (no match)"),
+                                  ("escape", "escape (palette)")):
                     dt, sent = await clock.press(pilot, key, quiet=0.1)
                     if dt is not None:
                         out.setdefault(name, []).append((clock.stamps[0] - clock.posted, dt, len(clock.stamps), sent))

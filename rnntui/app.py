@@ -154,6 +154,21 @@ class Palette(AtTerminalSize, CommandPalette):
             return
         super()._compositor_refresh()
 
+    async def _search_for(self, search_value: str):
+        """The providers' hits, one provider after another. Textual runs each in a task and waits up to
+        0.1 s at a time for hits from those not done; a search that matched nothing (its tasks done
+        before the first wait) ended only after that wait, so a letter typed that matches nothing
+        emptied the list ~110 ms after the key. The app's providers answer at once (no waits)."""
+        for provider in self._providers:
+            try:
+                async for hit in provider._search(search_value):
+                    if (yield hit):  # aborted: a newer search is coming
+                        return
+            except Exception:  # noqa: BLE001 - logged, as Textual does, not raised in the app
+                from rich.traceback import Traceback
+
+                self.log.error(Traceback())
+
     def _refresh_command_list(self, *args) -> None:
         super()._refresh_command_list(*args)
         self._let_go()

@@ -652,8 +652,8 @@ async def test_the_palette_and_a_topic_back_after_a_resize_are_sent_whole_once()
         sent.clear()
         await pilot.press("ctrl+p")
         await pilot.pause(0.3)
-        assert [type(update) for update in sent].count(LayoutUpdate) == 1 and type(sent[0]) is LayoutUpdate
-        assert len(sent) > 1 and "lstm" in "".join(screen_rows(app))  # its commands came after, in parts
+        assert [type(update) for update in sent] == [LayoutUpdate]  # with its commands (Palette._search_for)
+        assert frame_cells(sent[0].strips) == now_cells(app) and "lstm" in "".join(screen_rows(app))
 
 
 async def test_a_topic_back_after_a_theme_change_is_sent_whole_once():
@@ -1135,11 +1135,37 @@ async def test_the_palette_repaints_what_its_keys_change_once():
         assert moved >= 3 and typed >= 2 and held == 8 and scrolled
 
 
-async def test_the_palette_opens_in_two_frames():
-    """ctrl+p sends the palette's box, then its list with the scrollbar it calls for: two frames. Textual
-    made the list's lines as it first drew it; their scrollbar came in a layout and a frame of its own,
-    and the Resize that followed sent the whole list again (4 frames, ~25 KB at 120x40, the last
-    ~100-150 ms after the key). Replaying every byte sent, the terminal shows what a fresh frame draws."""
+async def test_a_letter_that_matches_nothing_empties_the_palettes_list_in_its_first_frame():
+    """A letter that leaves no command matching comes with the list emptied, in one frame: Textual's
+    search waited 0.1 s more for matches before it ended, so the letter came alone (at the end of the
+    palette's hold, 30 ms) and the list's change ~110 ms after the key. Replaying every byte sent, the
+    terminal shows what a fresh frame draws."""
+    from rich.console import Console
+
+    from rnntui.palette import PaletteInput, PaletteList
+
+    app = RnnApp("recurrence", "tanh")
+    console = Console(color_system="truecolor", force_terminal=True, width=120, height=40)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p", *"lstm")
+        await pilot.pause(0.3)
+        listed, field = app.screen.query_one(PaletteList), app.screen.query_one(PaletteInput)
+        top, shown, sent = listed.region.y + listed.gutter.top, replaying(app, console), record_frames(app)
+        assert listed.option_count > 0
+        await pilot.press("#")
+        await pilot.pause(0.3)  # (before "No matches found", 0.5 s after the search)
+        assert listed.option_count == 0 and field.value == "lstm#"
+        first = {y for y, _, _ in sent[0].spans}
+        assert {field.region.y, top} <= first
+        assert shown.cells == fresh_frame(app, console).cells
+
+
+async def test_the_palette_opens_in_one_frame():
+    """ctrl+p sends the palette with its list and the scrollbar it calls for: one frame. Textual made the
+    list's lines as it first drew it; their scrollbar came in a layout and a frame of its own, and the
+    Resize that followed sent the whole list again (4 frames, ~25 KB at 120x40, the last ~100-150 ms
+    after the key); its search, in tasks, gave its first hits after the box was drawn (2 frames).
+    Replaying every byte sent, the terminal shows what a fresh frame draws."""
     from rich.console import Console
 
     from rnntui.palette import PaletteList
@@ -1155,7 +1181,7 @@ async def test_the_palette_opens_in_two_frames():
             await pilot.pause(0.4)
             assert shown.cells == fresh_frame(app, console).cells, key
             if key == "ctrl+p":
-                assert len(sent) == 2 and app.screen.query_one(PaletteList).show_vertical_scrollbar
+                assert len(sent) == 1 and app.screen.query_one(PaletteList).show_vertical_scrollbar
 
 
 @pytest.mark.parametrize("key", [None, "escape", "enter", "resize"])
