@@ -317,8 +317,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         did: ~90 ms both). The palette's commands are still held: Textual holds drawing as the
         palette closes."""
         self._opening = mode in self.MODES and not self._screen_stacks.get(mode)
-        # (a topic under a toast is held: Textual mounts the toasts on its screen after its first frame,
-        # and the toast went away for ~60-100 ms)
+        # (a topic under a toast is held until its toasts are mounted: Textual mounts them on its screen
+        # after its first frame, and the toast went away for ~60-100 ms; WholeToastRows.hold_for_toasts)
         self._switching = True
         try:
             return super().switch_mode(mode)
@@ -329,7 +329,11 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
     offscreen = False  # render.Session: frames are taken whole once drawn; nothing to hold or send before
 
     def delay_update(self, delay: float = 0.05) -> None:
-        if not ((self._switching and not self._notifications) or self.offscreen):
+        if self.offscreen or (self._switching and not self._notifications):
+            return
+        if self._switching:  # under a toast: held until the toasts are on the new screen
+            self.hold_for_toasts(delay)
+        else:
             super().delay_update(delay)
 
     # -- a terminal too small to draw in ------------------------------------------------------

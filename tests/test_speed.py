@@ -336,6 +336,38 @@ async def test_a_topic_opened_under_a_toast_shows_it_in_its_first_frame(visited)
                    for update in whole)
 
 
+@pytest.mark.parametrize("mounted", [True, False])
+async def test_a_topic_under_a_toast_is_held_until_its_toasts_are_mounted(monkeypatch, mounted):
+    """Back to a topic under a toast, drawing is held until the toast is on its screen, not for
+    Textual's fixed 50 ms (~53 ms against ~4 ms without a toast): with the longest hold made 5 s, the
+    topic is drawn, with its toast, well before. A toast that never comes ends the hold at its
+    longest, and the terminal then shows a fresh frame."""
+    from rich.console import Console
+
+    from rnntui.toasts import WholeToastRows
+
+    most = 5.0 if mounted else 0.1
+    hold = WholeToastRows.hold_for_toasts
+    monkeypatch.setattr(WholeToastRows, "hold_for_toasts", lambda self, _: hold(self, most))
+    if not mounted:
+        monkeypatch.setattr(WholeToastRows, "_toasts_mounted", lambda self: False)
+    app = RnnApp("recurrence")
+    console = Console(color_system="truecolor", force_terminal=True, width=100, height=30)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await pilot.press("2")
+        await pilot.pause(0.2)
+        await pilot.press("1")
+        await pilot.pause(0.2)
+        app.notify("a toast to keep", timeout=30)
+        await pilot.pause(0.2)
+        shown, sent = replaying(app, console), record_frames(app)
+        await pilot.press("2")
+        await pilot.pause(0.05 if mounted else 0.3)
+        assert app._batch_count == 0 and sent
+        assert "a toast to keep" in "".join(letter for row in frame_cells(sent[0].strips) for letter, _ in row)
+        assert shown.cells == fresh_frame(app, console).cells
+
+
 async def test_switching_topics_is_not_held_back(monkeypatch):
     """Textual holds all drawing for 50 ms when the mode changes, to hide a new screen's half-built
     frames. A topic screen sends none (test_a_new_topic_is_sent_whole_once): a topic comes up at once,
