@@ -56,11 +56,12 @@ class WholeToastRows:
         frame later), at most `most` seconds. Textual's own hold (App.delay_update) is a fixed 50 ms:
         back to a topic under a toast took ~53 ms, against ~4 ms without one."""
         self._begin_batch()
-        until = monotonic() + most
+        until, held = monotonic() + most, [True]
 
         def look() -> None:
-            if monotonic() < until and not self._toasts_mounted():
-                return
+            if not held[0] or (monotonic() < until and not self._toasts_mounted()):
+                return  # (a tick already queued as the timer stopped comes here too)
+            held[0] = False
             timer.stop()
             self._end_batch()
             if not self._batch_count:
@@ -69,9 +70,13 @@ class WholeToastRows:
         timer = self.set_interval(LOOK_EVERY, look)
 
     def _toasts_mounted(self) -> bool:
+        if self._disable_notifications:
+            return True  # (no screen draws toasts)
         try:
             rack = self.screen.get_child_by_type(ToastRack)
-        except (ScreenStackError, NoMatches):
-            return True  # the app is closing, or this screen draws no toasts
+        except ScreenStackError:
+            return True  # the app is closing
+        except NoMatches:
+            return False  # a new screen, still composing
         mounted = {toast._notification.identity for toast in rack.query(Toast) if toast.is_mounted}
         return all(note.identity in mounted for note in self._notifications if not note.has_expired)
