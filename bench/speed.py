@@ -21,9 +21,8 @@ rows (goal in brackets):
   switch  (no goal in the issue; for the record) tab and n → last frame in process, over every
           figure and topic, first visits (a view or topic mounted) and again, vs the bare app's key
   overlays  (no goal either) ? (help) and ctrl+p (the command palette), ↓ ↑, two letters in the
-          palette and one that matches nothing, and escape closing each → first and last frame, frames and bytes sent, 8 times over
-          each of three figures (the palette's first frame shows none of it: Textual shows it once its
-          commands are in)
+          palette and one that matches nothing, and escape closing each → first and last frame, frames
+          and bytes sent, 8 times over each of three figures
 
 Bytecode: an editable install run with PYTHONDONTWRITEBYTECODE=1 recompiles rnntui at every start;
 the first-frame row is measured with the bytecode present (compileall runs first, as a normal
@@ -245,8 +244,8 @@ OVERLAYS = ("attention/positions", "recurrence/tanh", "lstm/gates")
 
 async def overlay_presses(rounds: int = 8) -> dict[str, list[tuple[float, float, int, int]]]:
     """(first frame, last frame) seconds, frames and bytes sent after ? and ctrl+p and the escape closing each, and
-    ↓, ↑, two letters typed in the palette and a third matching nothing; the palette is opened once before (its first opening imports every
-    topic: the app's preload does that)."""
+    ↓, ↑, two letters typed in the palette and a third matching nothing; the palette is opened once before (its
+    first opening imports every topic: the app's preload does that)."""
     from rnntui.app import RnnApp
 
     out: dict[str, list[tuple[float, float]]] = {}
