@@ -1,7 +1,6 @@
 """The App: topics as modes, the keyboard contract's app-wide keys, themes and screenshots."""
 from __future__ import annotations
 
-import asyncio
 import time
 
 from textual.actions import parse as parse_action
@@ -159,11 +158,7 @@ class Palette(AtTerminalSize, CommandPalette):
         """The providers' hits, one provider after another. Textual runs each in a task and waits up to
         0.1 s at a time for hits from those not done; a search that matched nothing (its tasks done
         before the first wait) ended only after that wait, so a letter typed that matches nothing
-        emptied the list ~110 ms after the key. The app's providers answer at once (no waits), once the
-        topics they list are imported: before the app's preload has, in a thread (the palette's first frame,
-        the topic dimmed behind it, is drawn meanwhile; Textual shows the box once its commands are in)."""
-        if topic.cache_info().currsize < len(IDS):
-            await asyncio.to_thread(topics.topics)
+        emptied the list ~110 ms after the key. The app's providers answer at once (no waits)."""
         for provider in self._providers:
             try:
                 async for hit in provider._search(search_value):

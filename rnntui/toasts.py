@@ -20,6 +20,7 @@ from textual.widgets._toast import Toast, ToastRack
 TRIES = 20  # refreshes to wait for new toasts to be laid out (4 here), then the whole screen is repainted
 BATCH_WAIT = 0.02  # seconds between looks while the app holds its drawing
 LOOK_EVERY = 0.004  # seconds between looks for a screen's toasts while its first frame is held
+COMPOSE_MOST = 1.0  # seconds such a hold waits for a new screen's toast rack at most
 
 
 class WholeToastRows:
@@ -53,14 +54,23 @@ class WholeToastRows:
     def hold_for_toasts(self, most: float) -> None:
         """Drawing held until the screen switched to has a toast for every notification (Textual mounts
         them after the switch: drawn at once, its first frame showed none, and the toast came back a
-        frame later), at most `most` seconds. Textual's own hold (App.delay_update) is a fixed 50 ms:
-        back to a topic under a toast took ~53 ms, against ~4 ms without one."""
+        frame later), at most `most` seconds once that screen is composed (a first visit composes it
+        first: ~55 ms, more while its topic is imported), and COMPOSE_MOST in all. Textual's own hold
+        (App.delay_update) is a fixed 50 ms: back to a topic under a toast took ~53 ms, against ~4 ms
+        without one."""
         self._begin_batch()
-        until, held = monotonic() + most, [True]
+        since, composed, held = monotonic(), [None], [True]
 
         def look() -> None:
-            if not held[0] or (monotonic() < until and not self._toasts_mounted()):
-                return  # (a tick already queued as the timer stopped comes here too)
+            if not held[0]:
+                return  # (a tick already queued as the timer stopped)
+            now, shown = monotonic(), self._toasts_mounted()
+            if shown is None and now - since < COMPOSE_MOST:
+                return
+            if shown is False:
+                composed[0] = composed[0] or now
+                if now - composed[0] < most:
+                    return
             held[0] = False
             timer.stop()
             self._end_batch()
@@ -69,7 +79,9 @@ class WholeToastRows:
 
         timer = self.set_interval(LOOK_EVERY, look)
 
-    def _toasts_mounted(self) -> bool:
+    def _toasts_mounted(self) -> bool | None:
+        """Whether the current screen has a mounted toast for every notification; None: it has no toast
+        rack yet (still composing)."""
         if self._disable_notifications:
             return True  # (no screen draws toasts)
         try:
@@ -77,6 +89,6 @@ class WholeToastRows:
         except ScreenStackError:
             return True  # the app is closing
         except NoMatches:
-            return False  # a new screen, still composing
+            return None
         mounted = {toast._notification.identity for toast in rack.query(Toast) if toast.is_mounted}
         return all(note.identity in mounted for note in self._notifications if not note.has_expired)
