@@ -54,10 +54,10 @@ class WholeToastRows:
     def hold_for_toasts(self, most: float) -> None:
         """Drawing held until the screen switched to has a toast for every notification (Textual mounts
         them after the switch: drawn at once, its first frame showed none, and the toast came back a
-        frame later), at most `most` seconds once that screen is composed (a first visit composes it
-        first: ~55 ms, more while its topic is imported), and COMPOSE_MOST in all. Textual's own hold
-        (App.delay_update) is a fixed 50 ms: back to a topic under a toast took ~53 ms, against ~4 ms
-        without one."""
+        frame later): at most `most` seconds once that screen is composed (a first visit composes it
+        first: ~55 ms, more while its topic is imported), and at most COMPOSE_MOST for that. Textual's
+        own hold (App.delay_update) is a fixed 50 ms: back to a topic under a toast took ~53 ms, against
+        ~4 ms without one."""
         self._begin_batch()
         since, composed, held = monotonic(), [None], [True]
 
