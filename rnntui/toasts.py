@@ -40,8 +40,7 @@ class WholeToastRows:
             self.set_timer(BATCH_WAIT, partial(self._repaint_toast_rows, tries))
             return
         toasts = list(rack.query(Toast))
-        drawn = {toast._notification.identity for toast in toasts if toast.region}
-        laid_out = all(note.identity in drawn for note in self._notifications if not note.has_expired)
+        laid_out = self._every_note_in(toast for toast in toasts if toast.region)
         if not laid_out and tries:
             self.call_after_refresh(self._repaint_toast_rows, tries - 1)
         elif not laid_out:
@@ -59,19 +58,20 @@ class WholeToastRows:
         own hold (App.delay_update) is a fixed 50 ms: back to a topic under a toast took ~53 ms, against
         ~4 ms without one."""
         self._begin_batch()
-        since, composed, held = monotonic(), [None], [True]
+        since, composed, held = monotonic(), None, True
 
         def look() -> None:
-            if not held[0]:
+            nonlocal composed, held
+            if not held:
                 return  # (a tick already queued as the timer stopped)
             now, shown = monotonic(), self._toasts_mounted()
             if shown is None and now - since < COMPOSE_MOST:
                 return
             if shown is False:
-                composed[0] = composed[0] or now
-                if now - composed[0] < most:
+                composed = composed or now
+                if now - composed < most:
                     return
-            held[0] = False
+            held = False
             timer.stop()
             self._end_batch()
             if not self._batch_count:
@@ -90,5 +90,9 @@ class WholeToastRows:
             return True  # the app is closing
         except NoMatches:
             return None
-        mounted = {toast._notification.identity for toast in rack.query(Toast) if toast.is_mounted}
-        return all(note.identity in mounted for note in self._notifications if not note.has_expired)
+        return self._every_note_in(toast for toast in rack.query(Toast) if toast.is_mounted)
+
+    def _every_note_in(self, toasts) -> bool:
+        """Whether every notification still showing has one of `toasts`."""
+        have = {toast._notification.identity for toast in toasts}
+        return all(note.identity in have for note in self._notifications if not note.has_expired)
