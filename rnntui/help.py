@@ -15,33 +15,40 @@ from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.lines import RenderedLines
 
 
-def help_renderable(screen) -> Group:
+def help_text(screen) -> tuple:
+    """Every string help shows, in a tuple (hashable: help's rendering is kept per text and width)."""
     f, state = screen.figure, screen.state
+    params = tuple((p.name, p.show(getattr(state, p.name)), p.allowed(state),
+                    "← →" if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key else _("↑↓ then + -")))
+                   for p in state.params())
+    keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
+    keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),
+                   f"toggle_{p.name}") for p in state.params() if p.key)
+    return (f"{screen.TOPIC_ID}/{f.id}  {_(f.title)} ({f.refs})", _(f.prose),
+            (_("parameter"), _("now"), _("allowed"), _("how")), params, _("Keys"), keys,
+            _("Remap a key by its id (right column) in {path}, e.g.").format(path=keymap_path()),
+            _("escape or ? closes this"))
+
+
+def help_renderable(screen, text: tuple | None = None) -> Group:
+    title, prose, heads, rows, keys_head, key_rows, remap, closing = text or help_text(screen)
     about = Text()
-    about.append(f"{screen.TOPIC_ID}/{f.id}  {_(f.title)} ({f.refs})\n", style="bold")
-    about.append(_(f.prose) + "\n")
+    about.append(title + "\n", style="bold")
+    about.append(prose + "\n")
     params = Table(box=None, padding=(0, 2, 0, 0), header_style="bold underline")
-    for column in (_("parameter"), _("now"), _("allowed"), _("how")):
+    for column in heads:
         params.add_column(column, overflow="fold")
-    for p in state.params():
-        how = "← →" if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key else _("↑↓ then + -"))
-        params.add_row(p.name, p.show(getattr(state, p.name)), p.allowed(state), how)
+    for row in rows:
+        params.add_row(*row)
     keys = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
     keys.add_column(style="bold", no_wrap=True)
     keys.add_column(overflow="fold")  # a long word (attention/summary) folds rather than being cut with …
     keys.add_column(style="dim", no_wrap=True)
-    for k in CONTRACT:
-        if k.id == "lab" and f.lab is None:
-            continue
-        keys.add_row(k.shown, _(k.does), k.id)
-    for p in state.params():
-        if p.key:
-            keys.add_row(p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),
-                         f"toggle_{p.name}")
-    remap = Text("\n" + _("Remap a key by its id (right column) in {path}, e.g.").format(path=keymap_path()) + "\n"
-                 '  [keys]\n  step_forward = "l,right"\n', style="dim")
-    return Group(about, params, Text(""), Text(_("Keys"), style="bold underline"), keys, remap,
-                 Text(_("escape or ? closes this"), style="dim"))
+    for row in key_rows:
+        keys.add_row(*row)
+    remap = Text("\n" + remap + "\n" + '  [keys]\n  step_forward = "l,right"\n', style="dim")
+    return Group(about, params, Text(""), Text(keys_head, style="bold underline"), keys, remap,
+                 Text(closing, style="dim"))
 
 
 SHOT = next(k for k in CONTRACT if k.id == "screenshot")
@@ -66,7 +73,8 @@ class HelpScreen(WholeFrames, ModalScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as v:
             v.border_title = _("help")
-            yield RenderedLines(help_renderable(self.topic_screen))
+            text = help_text(self.topic_screen)
+            yield RenderedLines(help_renderable(self.topic_screen, text), key=text)
 
     def retranslate(self) -> None:
         self.refresh(recompose=True)

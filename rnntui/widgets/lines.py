@@ -475,21 +475,33 @@ class RenderedLines(Lines):
     """A Rich renderable (tables, groups) rendered to lines once per width and drawn through `Lines`;
     as tall as those lines. A Static hands it to Textual, which renders it whole to measure its height
     and again to draw it, at every layout: help's tables (~10 ms a rendering) were rendered four times
-    as help opened."""
+    as help opened. Given a `key` (what the renderable shows, hashable), the lines are also kept for the
+    next widget with that key: help is a new screen at every `?`, and its rendering was ~11 ms of the
+    ~25 ms it took to open."""
 
     DEFAULT_CSS = "RenderedLines { height: auto; }"
+    KEPT = 8  # renderings kept across widgets, the newest
+    _kept: dict = {}  # (key, width) -> lines
 
-    def __init__(self, renderable, **kwargs) -> None:
+    def __init__(self, renderable, key=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self._renderable = renderable  # fixed: a new one, a new widget (help recomposes)
+        self._key = key
         self._rendered: tuple | None = None  # (width, lines)
 
     def rendered(self, width: int) -> list:
         if self._rendered is None or self._rendered[0] != width:
-            console = self.app.console
-            options = self.app.console_options.update(width=max(width, 1), highlight=False)
-            self._rendered = (width, [[(s.text, s.style) for s in line if not s.control]
-                                      for line in console.render_lines(self._renderable, options, pad=False)])
+            kept = self._kept.pop((self._key, width), None) if self._key is not None else None
+            if kept is None:
+                console = self.app.console
+                options = self.app.console_options.update(width=max(width, 1), highlight=False)
+                kept = [[(s.text, s.style) for s in line if not s.control]
+                        for line in console.render_lines(self._renderable, options, pad=False)]
+            if self._key is not None:
+                self._kept[self._key, width] = kept  # (newest last)
+                while len(self._kept) > self.KEPT:
+                    del self._kept[next(iter(self._kept))]
+            self._rendered = (width, kept)
         return self._rendered[1]
 
     def lines(self, width: int, height: int) -> list:
