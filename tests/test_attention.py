@@ -338,6 +338,27 @@ def test_a_narrowed_text_table_wraps_its_cells_into_the_rows_it_has(height):
     assert "…" not in " ".join(lines) or height < 9
 
 
+@pytest.mark.parametrize("width", [76, 60])
+def test_a_narrowed_text_table_keeps_its_words_whole_where_they_fit(width):
+    """attention/summary at 80 columns (76 cells for the table) gave every column the same 8 cells and
+    cut words longer than that in two ("recurren|ce", "gradient|s"), yes/no taking as much room as the
+    sentences. Each column is now at least as wide as its longest word when all fit, and decoder→encoder
+    breaks after its arrow: every word drawn is a whole word of the table, or cut with … at a cell's
+    last line. At 60 cells the words do not all fit: every column is still drawn, within the width."""
+    r = SummaryState().readings()
+    spec = MatrixSpec(r.table, "", r.models, r.headers[1:], shrink=True)
+    lines = [line.plain for line in matrices_text([spec], width, 13).split()]
+    assert len(lines) <= 13 and max(cell_len(line) for line in lines) <= width
+    words = {w for text in (*(c for row in r.table for c in row), *r.headers, *r.models)
+             for w in text.replace("→", "→ ").split()}
+    drawn = {w for line in lines[1:] for w in line.replace("▸", " ").split() if not w.endswith("…")}
+    if width == 76:
+        assert drawn <= words, drawn - words
+        assert max(cell_len(line) for line in lines) >= width - 2  # the room is used (it left 6 cells)
+    else:  # the yes/no column, the last: none left out
+        assert "yes" in drawn and any(w.startswith("grow") or w.startswith("cache") for w in drawn)
+
+
 # -- summary (issue 19) ----------------------------------------------------------------------------
 def test_summary_links_resolve():
     r = SummaryState().readings()

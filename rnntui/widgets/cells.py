@@ -48,11 +48,22 @@ def aligned(words, gap: int = 1) -> list[str]:
 
 
 def _breakable(a: str, b: str) -> bool:
-    """May a line break between characters a and b? At spaces, and next to a wide (CJK) character,
-    except before closing punctuation (，。：；、）」) which stays with what it closes."""
+    """May a line break between characters a and b? At spaces, after an arrow (decoder→ encoder), and
+    next to a wide (CJK) character, except before closing punctuation (，。：；、）」) which stays with
+    what it closes."""
     if b in "，。：；、）」！？》…" or a in "（「《":
         return False
-    return a == " " or b == " " or cell_len(a) == 2 or cell_len(b) == 2
+    return a in " →" or b == " " or cell_len(a) == 2 or cell_len(b) == 2
+
+
+def longest_word(text: str) -> int:
+    """The cells of the widest piece of `text` that `wrap` keeps on one line when it can."""
+    longest, piece = 0, ""
+    for ch in text:
+        if piece and _breakable(piece[-1], ch):
+            longest, piece = max(longest, cell_len(piece.strip())), ""
+        piece += ch
+    return max(longest, cell_len(piece.strip()))
 
 
 def wrap(text: str, width: int) -> list[str]:

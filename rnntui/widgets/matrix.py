@@ -29,10 +29,11 @@ from rnntui.widgets.quiet import joined, runs, same
 
 from rnntui import lazy
 from rnntui.fmt import fixed
-from rnntui.widgets.cells import fit, wrap
+from rnntui.widgets.cells import fit, longest_word, wrap
 from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
 
 MORE = "…"
+HEADING = 8  # cells of a column's heading that a narrowed table keeps (yes/no under "parallel in…")
 SHADES = "░▒▓█"
 np = lazy.numpy(globals())  # imported when a heat map first draws
 
@@ -134,13 +135,17 @@ def _entries(spec: MatrixSpec, digits: int) -> tuple:
 def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1) -> list[Text]:
     rows, n_cols, texts, words, cols, cw, labels, lw = _cells(spec, digits)
     margin = 2 + lw  # "▸" + label + " "
-    shown = n_cols
+    shown, widths = n_cols, [cw] * n_cols
     if width is not None and margin + n_cols * (cw + 1) > width:
-        if spec.shrink and n_cols:
-            cw = max((width - margin) // n_cols - 1, 3)
-        shown = min(max((width - margin - 2) // (cw + 1), 1), n_cols) if margin + n_cols * (cw + 1) > width else n_cols
+        room = width - margin - n_cols  # the columns' cells (a space after each)
+        if spec.shrink and n_cols and room >= 3 * n_cols:
+            widths = _narrowed(texts, cols, room)
+        else:
+            cw = 3 if spec.shrink else cw
+            shown = min(max((width - margin - 2) // (cw + 1), 1), n_cols)
+            widths = [cw] * n_cols
     cut = shown < n_cols
-    total = margin + shown * (cw + 1) + (2 if cut else 0)
+    total = margin + sum(widths[:shown]) + shown + (2 if cut else 0)
 
     out: list[Text] = []
     title = Text()
@@ -154,7 +159,8 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1
         out.append(title)
     head = Text(" " * margin)
     for j in range(shown):
-        head.append(pad(cols[j], cw, "left" if j in words else "right") + " ", style="bold" if spec.cell and spec.cell[1] == j else "dim")
+        head.append(pad(cols[j], widths[j], "left" if j in words else "right") + " ",
+                    style="bold" if spec.cell and spec.cell[1] == j else "dim")
     if cut:
         head.append(f"{MORE} ", style="dim")
     out.append(head)
@@ -162,7 +168,7 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1
     for i, r in enumerate(texts):
         on_row = spec.row == i
         # a text cell wrapped over the row's `tall` lines, its last shown line cut with … if more is left
-        parts = [_folded(r[j], cw, tall) if j in words else [r[j]] for j in range(shown)]
+        parts = [_folded(r[j], widths[j], tall) if j in words else [r[j]] for j in range(shown)]
         for t in range(tall):
             pieces = [("▸" if on_row and not t else " ", "bold"),
                       (pad(labels[i] if not t else "", lw, "left") + " ", "bold reverse" if on_row else "bold")]
@@ -174,7 +180,7 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1
                     style += " dim"
                 if r[j] == "NaN":
                     style += f" {BAD}"
-                pieces.append((pad(parts[j][t] if t < len(parts[j]) else "", cw, "left" if j in words else "right"),
+                pieces.append((pad(parts[j][t] if t < len(parts[j]) else "", widths[j], "left" if j in words else "right"),
                                style.strip()))
                 pieces.append((" ", "reverse" if on_row and j < shown - 1 else ""))
             if cut:
@@ -188,6 +194,26 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1
                 out[0].append(" " * max(total - out[0].cell_len, 0))
                 break
     return out
+
+
+def _narrowed(texts: list, cols: list, room: int) -> list[int]:
+    """Widths for a table too wide for its room, `room` cells in all (at least 3 a column): each column
+    first as wide as its longest word (where all fit: a word cut in two, "recurren|ce", read badly at
+    80 columns), then the narrowest raised first, none beyond what its entries need whole (its heading
+    is cut beyond HEADING cells). Where the words do not fit, the columns with the longest words share
+    what the others leave."""
+    n = len(cols)
+    need = [max([cell_len(row[j]) for row in texts] + [min(cell_len(cols[j]), HEADING), 3]) for j in range(n)]
+    words = [min(max([longest_word(row[j]) for row in texts] + [3]), need[j]) for j in range(n)]
+    floor, top = ([3] * n, words) if sum(words) > room else (words, need)
+    level = 0
+    while level < max(top) and sum(min(t, max(f, level + 1)) for f, t in zip(floor, top)) <= room:
+        level += 1
+    widths = [min(t, max(f, level)) for f, t in zip(floor, top)]
+    for j in sorted(range(n), key=lambda j: widths[j]):  # the cells left, one each, narrowest first
+        if sum(widths) < room and widths[j] < top[j]:
+            widths[j] += 1
+    return widths
 
 
 def _folded(text: str, width: int, tall: int) -> list[str]:
