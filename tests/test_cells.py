@@ -13,3 +13,48 @@ def test_chinese_fills_its_lines_and_english_breaks_at_spaces():
     assert not any(line.startswith(("，", "。")) for line in lines)  # punctuation stays with its word
     en = "The factors multiplied over 200 hops: what reaches the first token."
     assert wrap(en, 30) == ["The factors multiplied over", "200 hops: what reaches the", "first token."]
+
+
+def test_an_arrow_may_end_a_line():
+    """decoder→encoder, in a column of attention/summary, breaks after its arrow rather than inside a word."""
+    assert wrap("O(1) decoder→encoder", 9) == ["O(1)", "decoder→", "encoder"]
+    assert wrap("RNN → LSTM → GRU", 9) == ["RNN →", "LSTM →", "GRU"]
+
+
+async def test_a_readout_a_line_wraps_under_its_value():
+    """serving/wayback's family table at 80 columns: "RetNet  Linear attention … parallel to" went on
+    at the left edge ("train, a d×d state to serve."). A pair a line now goes on under its value;
+    a label wider than half the line wraps as before, and so do readouts side by side."""
+    from textual.app import App
+
+    from rnntui.widgets.readouts import Readouts
+
+    value = "Linear attention with a fixed decay per head: parallel to train, a small state to serve."
+    wide = "a label that is longer than half of the line"
+
+    class One(App):
+        CSS = "Readouts { width: 40; }"
+
+        def compose(self):
+            yield Readouts(id="hung")
+            yield Readouts(id="long")
+            yield Readouts(id="across")
+
+    app = One()
+    async with app.run_test(size=(60, 20)) as pilot:
+        app.query_one("#hung", Readouts).show([("RetNet  ", value), ("RWKV    ", "An RNN.")], sep="\n")
+        app.query_one("#long", Readouts).show([(wide, value)], sep="\n")
+        app.query_one("#across", Readouts).show([("RetNet", value)])
+        await pilot.pause()
+
+        def shown(name):
+            widget = app.query_one(name, Readouts)
+            return [line.plain if hasattr(line, "plain") else "".join(w for w, _s in line)
+                    for line in widget.wrapped(widget.size.width)]
+
+        hung = shown("#hung")
+        assert hung[0].startswith("RetNet   Linear") and hung[-1] == "RWKV     An RNN."
+        assert all(line.startswith(" " * 9) and line[9] != " " for line in hung[1:-1]) and len(hung) > 3
+        assert " ".join(" ".join(line.split()) for line in hung[:-1]) == "RetNet " + value
+        assert all(cell_len(line.rstrip()) <= 40 for line in hung)
+        assert not shown("#long")[1].startswith(" ") and not shown("#across")[1].startswith(" ")

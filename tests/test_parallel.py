@@ -316,6 +316,45 @@ def test_lab_entry_saves_the_cache_and_the_table_reads_the_run(monkeypatch):
     assert lab_timing.run_lab(TimingState(), lambda *a: None)["cache_note"].startswith("measured, but not cached")
 
 
+def _measured(speedups: dict) -> TimingState:
+    """A timing figure whose lab measured the RNN `speedups[T]` times faster than attention at each T."""
+    from dataclasses import replace
+
+    from rnntui.figure import LabRun
+
+    rows = [{"T": T, "rnn_s": 1e-3, "attention_s": k * 1e-3, "rnn_flops": par.rnn_flops(T),
+             "attention_flops": par.attention_flops(T)} for T, k in speedups.items()]
+    full = {"version": 1, "machine": {"host": "here"}, "torch": "2.0", "threads": 1, "when": "now", "rows": rows}
+    return replace(TimingState(), run=LabRun(status="done", number=1, result=full))
+
+
+def test_the_ratio_plot_has_d_over_T_the_times_measured_and_the_seed_laptop():
+    """E6's point, plotted: FLOPs RNN ÷ attention are d/T (4 at T=64, 1/16 at 4096), the time ratio is
+    one over the measured speed-up, and the seed laptop's RNN was 3.6× faster at T=4096."""
+    speedups = {64: 0.5, 256: 1.25, 1024: 2.5, 4096: 3.0}
+    r = _measured(speedups).readings().ratios
+    assert r["T"] == (64.0, 256.0, 1024.0, 4096.0)
+    assert r["flops"] == pytest.approx([256 / T for T in par.TIMING_T]) and r["flops"][-1] == 1 / 16
+    assert r["time"] == pytest.approx([(T, 1 / k) for T, k in speedups.items()])
+    assert r["seed"] == pytest.approx((4096, 1 / 3.6))
+    lo, hi = r["ylim"]
+    assert lo < 1 / 16 and hi > 4 and lo < 1 / 3.6 < hi
+    assert TimingState().readings().ratios["time"] == ()  # nothing measured (the tests' cache is empty): no times
+
+
+@pytest.mark.parametrize("size, plotted", [((80, 24), False), ((100, 30), False), ((120, 40), True), ((200, 60), True)])
+def test_the_timing_figure_plots_its_ratios_where_it_has_the_rows(size, plotted):
+    """At 200×60 the timing figure drew its 13 rows, as at 80×24, the rest of the panel blank: from 30
+    rows it also plots the ratios (legend under the plot); below, the table and readouts as before."""
+    from rnntui.render import render
+
+    screen, figure = find("parallel/timing")
+    text = render(screen, figure, _measured({64: 0.5, 256: 1.25, 1024: 2.5, 4096: 3.0}), "txt", size=size)
+    assert "1/16" in text  # the table, both ways
+    assert ("FLOPs: RNN ÷ attention (d/T)" in text and "time here: RNN ÷ attention" in text
+            and "time on the seed laptop" in text and "1e-1" in text) == plotted
+
+
 def test_corrupt_cache_is_reported_in_one_line_and_rebuilt(tmp_path):
     from rnntui.engine import lab_timing
 

@@ -199,6 +199,11 @@ class TimingRow:
     speedup: float | None = None  # how many times faster the RNN forward is
     rate_ratio: float | None = None  # attention's FLOP rate over the RNN's
 
+    @property
+    def time_ratio(self) -> float | None:
+        """The RNN's time over attention's (its FLOPs over attention's are `flop_ratio`)."""
+        return self.rnn_s / self.attention_s if self.rnn_s and self.attention_s else None
+
 
 def timing_row(T: int, measured: dict | None) -> TimingRow:
     fr, fa = par.rnn_flops(T, par.TIMING_D), par.attention_flops(T, par.TIMING_D)
@@ -229,6 +234,17 @@ class TimingReadings:
     progress: tuple  # (done, total, label) while measuring
     machine: dict | None  # host, when, torch, threads of the measurement shown
     failure: str | None = None  # the lab's own message when it failed (the note says it in English)
+
+    @property
+    def ratios(self) -> dict:
+        """RNN over attention along T, for the plot: FLOPs at every T of the lab, time where measured,
+        and the seed laptop's time at its T; `ylim` holds them all (log axis)."""
+        flops = tuple(float(row.flop_ratio) for row in self.table if row.T in self.T_values)
+        timed = tuple((row.T, row.time_ratio) for row in self.table if row.T in self.T_values and row.time_ratio)
+        seed = (self.seed_laptop["T"], 1 / self.seed_laptop["rnn_speedup"])
+        every = flops + tuple(v for _T, v in timed) + (seed[1], 1.0)
+        return {"T": tuple(float(T) for T in self.T_values), "flops": flops, "time": timed, "seed": seed,
+                "ylim": (min(every) / 2, max(every) * 2)}
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from rnntui.widgets.sharebar import ShareBar
 from rnntui.widgets.staircase import Staircase
 from rnntui.widgets.table import table_text
 from rnntui.widgets.timing import timing_status, timing_table
-from rnntui.widgets.tints import BLUE, GREY, ORANGE
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE
 from rnntui.widgets.wallclock import Tally, WallclockGrid
 
 
@@ -131,12 +131,17 @@ class CapacityView(FigureView):  # F14
 
 class TimingView(FigureView):  # E6
     REDRAW_ON_RESIZE = True  # laid out for its own size
+    PLOT_AT = 30  # rows from which the ratios are also plotted (the table and readouts take ~17)
 
     def compose(self):
         yield Static(id="status")
         yield Picture(id="table")
         yield Readouts(id="compare")
         yield Readouts(id="convention")
+        yield Plot()
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.height >= self.PLOT_AT, "-plot")
 
     def show(self, s: TimingState) -> None:
         r = s.readings()
@@ -160,6 +165,19 @@ class TimingView(FigureView):  # E6
                             "of projections is timed, not counted). d={d}, batch 1, {heads} heads, CPU with torch's "
                             "default thread count, median of up to 9 runs.").format(d=r.d, heads=r.heads)),
         ])
+        ratios = r.ratios
+        timed = ratios["time"]
+        series = [Series(ratios["T"], ratios["flops"], _("FLOPs: RNN ÷ attention (d/T)"), BLUE)]
+        if timed:
+            series.append(Series(tuple(float(T) for T, _v in timed), tuple(v for _T, v in timed),
+                                 _("time here: RNN ÷ attention"), ORANGE, marker="braille" if len(timed) > 1 else "●",
+                                 scatter=len(timed) < 2))
+        seed_T, seed_ratio = ratios["seed"]
+        series.append(Series((float(seed_T),), (seed_ratio,), _("time on the seed laptop"), GREEN, marker="◆",
+                             scatter=True))
+        self.query_one(Plot).show(PlotSpec(
+            series=tuple(series), lines=(Line(1.0, _("equal"), GREY),), cursor=float(s.T), log_x=True, log_y=True,
+            ylim=ratios["ylim"], xlabel=_("T (tokens): RNN ÷ attention, both axes log")))
 
 
 class ParallelScreen(TopicScreen):

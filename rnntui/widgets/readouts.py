@@ -38,9 +38,29 @@ def stage_text(names, current: int) -> Text:
 
 class Readouts(TextLines):
     DEFAULT_CSS = "Readouts { height: auto; }"
+    _hang = False  # shown a pair a line: a line too long goes on under its value, not under its label
 
     def show(self, pairs: list[tuple[str, str]], sep: str = "   ") -> None:
+        self._hang = "\n" in sep
         self.update(readout_text(pairs, sep))
+
+    def divide(self, width: int) -> list:
+        """As TextLines, but a pair a line that wraps continues under its value (serving/wayback's
+        "RetNet  Linear attention … a d×d state" / "to serve." went on at the left edge), unless its
+        label takes more than half the width."""
+        lines = super().divide(width)
+        if not self._hang or len(lines) == self._text.plain.count("\n") + 1:  # nothing wrapped
+            return lines
+        out = []
+        for line in self._text.split("\n", allow_blank=True):
+            end = next((span.end for span in line.spans if span.start == 0 and span.style == "dim"), 0)
+            hang = cell_len(line.plain[:end])  # the label and its space (readout_text)
+            if line.cell_len <= width or not end or hang > width // 2:
+                out += wrap(line, width, self.app.console)
+                continue
+            parts = wrap(line[end:], width - hang, self.app.console)
+            out += [Text.assemble(line[:end] if k == 0 else " " * hang, part) for k, part in enumerate(parts)]
+        return out
 
 
 def param_items(items: list[tuple[str, str, bool, str]]) -> list[Text]:
