@@ -19,7 +19,8 @@ rows (goal in brackets):
   export  one SVG per frame through render.Session vs the same steps on a bare app  [≤ 1.5x]; and, for
           the record, the whole lecture's `rnntui export` as one process (absolute: no bare app has one)
   switch  (no goal in the issue; for the record) tab and n → last frame in process, over every
-          figure and topic, first visits (a view or topic mounted) and again, vs the bare app's key
+          figure and topic, first visits (a view or topic mounted) and again, vs the bare app's key;
+          the topics preloaded first, as the app does in a terminal a second after its first frame
   overlays  (no goal either) ? (help) and ctrl+p (the command palette), ↓ ↑, two letters in the
           palette and one that matches nothing, and escape closing each → first and last frame, frames
           and bytes sent, 8 times over each of three figures
@@ -219,9 +220,12 @@ def row_keys(presses: int, rounds: int) -> dict:
 
 async def switch_presses() -> dict[tuple[str, str], list[float]]:
     """Seconds from tab (every figure of every topic) and n (every topic) to the last frame, on the
-    first visit and again."""
+    first visit and again, the topics preloaded (a headless app does not preload: its first n took
+    ~66 ms, ~25 of them importing)."""
     from rnntui.app import RnnApp
-    from rnntui.topics import IDS
+    from rnntui.topics import IDS, preload
+
+    preload().join()
 
     out: dict[tuple[str, str], list[float]] = {}
     app = RnnApp(IDS[0])

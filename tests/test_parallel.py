@@ -342,17 +342,30 @@ def test_the_ratio_plot_has_d_over_T_the_times_measured_and_the_seed_laptop():
     assert TimingState().readings().ratios["time"] == ()  # nothing measured (the tests' cache is empty): no times
 
 
-@pytest.mark.parametrize("size, plotted", [((80, 24), False), ((100, 30), False), ((120, 40), True), ((200, 60), True)])
-def test_the_timing_figure_plots_its_ratios_where_it_has_the_rows(size, plotted):
-    """At 200×60 the timing figure drew its 13 rows, as at 80×24, the rest of the panel blank: from 30
-    rows it also plots the ratios (legend under the plot); below, the table and readouts as before."""
+@pytest.mark.parametrize("size, plotted", [((80, 24), False), ((44, 40), False), ((80, 36), True), ((120, 40), True),
+                                           ((200, 60), True)])
+def test_the_timing_figure_plots_its_ratios_in_the_rows_its_text_leaves(size, plotted):
+    """At 200×60 the timing figure drew its 13 rows, as at 80×24, the rest of the panel blank: it now
+    also plots the ratios in the rows its text leaves, where they are enough (9), legend and axis label
+    whole; with fewer (80×24; 44×40, where the text wraps more), no plot and no note."""
     from rnntui.render import render
 
     screen, figure = find("parallel/timing")
     text = render(screen, figure, _measured({64: 0.5, 256: 1.25, 1024: 2.5, 4096: 3.0}), "txt", size=size)
     assert "1/16" in text  # the table, both ways
-    assert ("FLOPs: RNN ÷ attention (d/T)" in text and "time here: RNN ÷ attention" in text
-            and "time on the seed laptop" in text and "1e-1" in text) == plotted
+    assert ("T; RNN ÷ attention, both axes log" in text and "equal" in text) == plotted
+    assert ("━━ FLOPs (d/T)  " in text and " time here  ◆ time, seed laptop" in text) == plotted  # the legend
+    assert "too small" not in text
+
+
+def test_one_measured_point_is_a_square_not_the_cursors_dot():
+    """While a run has measured only T=64 its time is one point: drawn ■ (legend too), where a ● read as
+    a second cursor (found by a review)."""
+    from rnntui.render import render
+
+    screen, figure = find("parallel/timing")
+    text = render(screen, figure, _measured({64: 0.5}), "txt", size=(120, 40))
+    assert "■ time here" in text and text.count("■") == 2
 
 
 def test_corrupt_cache_is_reported_in_one_line_and_rebuilt(tmp_path):

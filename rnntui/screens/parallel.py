@@ -10,7 +10,7 @@ from rnntui.fmt import pct, share_words, si, times
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.picture import Picture
-from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series
 from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.sharebar import ShareBar
@@ -131,17 +131,13 @@ class CapacityView(FigureView):  # F14
 
 class TimingView(FigureView):  # E6
     REDRAW_ON_RESIZE = True  # laid out for its own size
-    PLOT_AT = 30  # rows from which the ratios are also plotted (the table and readouts take ~17)
 
     def compose(self):
         yield Static(id="status")
         yield Picture(id="table")
         yield Readouts(id="compare")
         yield Readouts(id="convention")
-        yield Plot()
-
-    def on_resize(self, event) -> None:
-        self.set_class(event.size.height >= self.PLOT_AT, "-plot")
+        yield Plot(least=EXTRA_ROWS)  # the rows the text leaves: a plot where they are enough
 
     def show(self, s: TimingState) -> None:
         r = s.readings()
@@ -167,17 +163,15 @@ class TimingView(FigureView):  # E6
         ])
         ratios = r.ratios
         timed = ratios["time"]
-        series = [Series(ratios["T"], ratios["flops"], _("FLOPs: RNN ÷ attention (d/T)"), BLUE)]
-        if timed:
-            series.append(Series(tuple(float(T) for T, _v in timed), tuple(v for _T, v in timed),
-                                 _("time here: RNN ÷ attention"), ORANGE, marker="braille" if len(timed) > 1 else "●",
-                                 scatter=len(timed) < 2))
+        series = [Series(ratios["T"], ratios["flops"], _("FLOPs (d/T)"), BLUE)]
+        if timed:  # (one point alone: a square, not the cursor's dot)
+            series.append(Series(tuple(float(T) for T, _v in timed), tuple(v for _T, v in timed), _("time here"),
+                                 ORANGE, marker="braille" if len(timed) > 1 else "■", scatter=len(timed) < 2))
         seed_T, seed_ratio = ratios["seed"]
-        series.append(Series((float(seed_T),), (seed_ratio,), _("time on the seed laptop"), GREEN, marker="◆",
-                             scatter=True))
+        series.append(Series((float(seed_T),), (seed_ratio,), _("time, seed laptop"), GREEN, marker="◆", scatter=True))
         self.query_one(Plot).show(PlotSpec(
             series=tuple(series), lines=(Line(1.0, _("equal"), GREY),), cursor=float(s.T), log_x=True, log_y=True,
-            ylim=ratios["ylim"], xlabel=_("T (tokens): RNN ÷ attention, both axes log")))
+            ylim=ratios["ylim"], xlabel=_("T; RNN ÷ attention, both axes log")))
 
 
 class ParallelScreen(TopicScreen):

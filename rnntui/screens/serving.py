@@ -12,7 +12,7 @@ from rnntui.widgets.cells import aligned, cell_len, fit
 from rnntui.widgets.cellsheet import sheet_text
 from rnntui.widgets.lines import TextLines
 from rnntui.widgets.picture import Picture
-from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack, cell_rows
@@ -29,7 +29,7 @@ class SizedView(FigureView):
 
     REDRAW_ON_RESIZE = True
     ROWS = TALL  # what the view draws without its extra plot, at 80–100 columns
-    PLOT_ROWS = 9  # the least an extra plot is shown in: frame, tick labels, x label, legend, 4 rows of curves
+    PLOT_ROWS = EXTRA_ROWS
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")

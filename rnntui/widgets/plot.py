@@ -40,6 +40,7 @@ np = lazy.numpy(globals())  # imported when a plot first draws (the first frame 
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
+EXTRA_ROWS = 9  # the least a figure's extra plot is drawn in: frame, tick labels, x label, legend, 4 rows of curves
 TOO_SMALL = N_("(too small to plot)")
 WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
 BRAILLE = 0x2800
@@ -811,9 +812,10 @@ class Plot(Lines):
 
     DEFAULT_CSS = "Plot { width: 1fr; height: 1fr; min-height: 6; }"
 
-    def __init__(self, spec: PlotSpec | None = None, **kwargs) -> None:
+    def __init__(self, spec: PlotSpec | None = None, least: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
         self.spec = spec or PlotSpec()
+        self.least = least  # fewer rows than this: nothing drawn (an extra plot in the rows left over)
 
     def show(self, spec: PlotSpec) -> None:
         if same(spec, self.spec):
@@ -822,7 +824,8 @@ class Plot(Lines):
         self.changed()
 
     def render(self) -> Text:
-        return render_plot(self.spec, self.size.width, self.size.height)
+        width, height = self.size
+        return render_plot(self.spec, width, height) if height >= self.least else Text("")
 
     def lines(self, width: int, height: int) -> list:
-        return plot_rows(self.spec, width, height)
+        return plot_rows(self.spec, width, height) if height >= self.least else []
