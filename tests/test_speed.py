@@ -1465,6 +1465,27 @@ async def test_lines_draw_what_textuals_styles_cache_draws():
         assert "猫" in "".join(seg.text for seg in plain.render_lines(Region(0, 0, *plain.size))[1])
 
 
+@pytest.mark.parametrize("address", ["parallel/timing", "seq2seq/visibility"])
+async def test_a_view_redrawn_at_its_size_as_the_app_opens_is_as_tall_as_its_lines(address):
+    """Opened on parallel/timing at 120x40, its table showed 5 of its 8 rows (the 1024 and 4096 rows
+    missing) until something else laid it out; seq2seq/visibility 8 of 14. The view drew once before it
+    had a size and again at its size; Textual measured the first text in a layout between the two
+    asks and kept that measure (repaint's ask now always counts: quiet._lay_out). Every line-drawing
+    widget of the figure is as tall as its lines."""
+    from textual.widget import Widget
+
+    from rnntui.widgets.lines import TextLines
+
+    app = RnnApp(*address.split("/"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.3)
+        sizes = [(w.id, w.size.height, len(w.wrapped(w.size.width)) if w._text.plain else 0)
+                 for w in app.topic_screen().query(TextLines)
+                 if w.size.width > 0 and w.styles.height.is_auto and all(a.display for a in w.ancestors_with_self
+                                                                         if isinstance(a, Widget))]
+        assert sizes and all(height == lines for _id, height, lines in sizes), sizes
+
+
 async def test_help_opened_again_renders_its_tables_only_when_what_it_shows_changed(monkeypatch):
     """Help is a new screen at every `?`; its tables were rendered again each time (~11 ms of ~25 ms).
     Now they are kept per text and width: opened again unchanged, nothing is rendered; after a step,
