@@ -353,19 +353,20 @@ def test_the_timing_figure_plots_its_ratios_in_the_rows_its_text_leaves(size, pl
     screen, figure = find("parallel/timing")
     text = render(screen, figure, _measured({64: 0.5, 256: 1.25, 1024: 2.5, 4096: 3.0}), "txt", size=size)
     assert "1/16" in text  # the table, both ways
-    assert ("T; RNN ÷ attention, both axes log" in text and "equal" in text) == plotted
+    assert ("T; RNN ÷ attention, both axes log" in text and "1┤" in text) == plotted
     assert ("━━ FLOPs (d/T)  " in text and " time here  ◆ time, seed laptop" in text) == plotted  # the legend
     assert "too small" not in text
 
 
 def test_one_measured_point_is_a_square_not_the_cursors_dot():
     """While a run has measured only T=64 its time is one point: drawn ■ (legend too), where a ● read as
-    a second cursor (found by a review)."""
+    a second cursor, and not under a label: the line at 1 has none, the axis says 1 (found by reviews)."""
     from rnntui.render import render
 
     screen, figure = find("parallel/timing")
-    text = render(screen, figure, _measured({64: 0.5}), "txt", size=(120, 40))
-    assert "■ time here" in text and text.count("■") == 2
+    for size, ratio in (((120, 40), 2.0), ((100, 30), 2.0), ((120, 40), 1.0)):  # (at 100x30 and at 1 it was
+        text = render(screen, figure, _measured({64: 1 / ratio}), "txt", size=size)  # under the line's label)
+        assert "■ time here" in text and text.count("■") == 2, (size, ratio)
 
 
 def test_corrupt_cache_is_reported_in_one_line_and_rebuilt(tmp_path):

@@ -9,6 +9,7 @@ from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.quiet import lay_out
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
 from rnntui.widgets.track import TokenTrack, cell_rows
@@ -153,7 +154,7 @@ class ParamsView(FigureView):
         rows = min(max((self.size.height - 6) // 3 - 1, 1), 4)
         for bar in self.query(GateBar):
             bar.rows = rows
-            bar.refresh(layout=True)
+            lay_out(bar)
 
     def compose(self):
         for cell in ("RNN", "GRU", "LSTM"):

@@ -170,7 +170,7 @@ class TimingView(FigureView):  # E6
         seed_T, seed_ratio = ratios["seed"]
         series.append(Series((float(seed_T),), (seed_ratio,), _("time, seed laptop"), GREEN, marker="◆", scatter=True))
         self.query_one(Plot).show(PlotSpec(
-            series=tuple(series), lines=(Line(1.0, _("equal"), GREY),), cursor=float(s.T), log_x=True, log_y=True,
+            series=tuple(series), lines=(Line(1.0, "", GREY),), cursor=float(s.T), log_x=True, log_y=True,
             ylim=ratios["ylim"], xlabel=_("T; RNN ÷ attention, both axes log")))
 
 

@@ -14,6 +14,7 @@ from textual.widgets._footer import FooterKey, FooterLabel
 
 from rnntui.i18n import N_, _, language
 from rnntui.screens.whole import LaidOutOnMount
+from rnntui.widgets.quiet import lay_out
 
 N_("palette")  # Textual's command palette binding, shown in the footer
 
@@ -49,7 +50,7 @@ def rewrite(mounted: FooterKey, key: FooterKey) -> None:
         setattr(mounted, field, value)
     mounted.styles.width = key.styles.width  # (set as it was composed)
     mounted.set_class(key._disabled, "-disabled")
-    mounted.refresh(layout=True)
+    lay_out(mounted)
 
 
 def apart(widgets: list) -> tuple[list, list]:

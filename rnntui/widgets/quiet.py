@@ -120,7 +120,7 @@ def repaint(widget, apply=None) -> None:
         forget = getattr(widget, "forget", None)  # a Lines widget's kept rows: stale once shown again
         if forget is not None:
             forget()
-        _lay_out(widget)
+        lay_out(widget)
         return
     getattr(widget, "changed", widget.refresh)()  # a Lines widget repaints only the rows that differ
     auto_w, auto_h = _auto(widget.styles.width), _auto(widget.styles.height)
@@ -130,14 +130,15 @@ def repaint(widget, apply=None) -> None:
     viewport = widget.app.size
     if (auto_w and widget.get_content_width(container, viewport) != size.width) or (
             auto_h and widget.get_content_height(container, viewport, width) != size.height):
-        _lay_out(widget)
+        lay_out(widget)
 
 
-def _lay_out(widget) -> None:
+def lay_out(widget) -> None:
     """Ask for a layout that measures `widget` again. Textual keys the size it measured on a count that
     only its first ask before the layout is done moves; a layout that ran in between (the screen's,
     for its Resize) measured the old content and kept it: parallel/timing's table, redrawn with its
-    gaps at the view's size, stayed 5 rows of its 8 until something else laid it out."""
+    gaps at the view's size, stayed 5 rows of its 8 until something else laid it out; lstm/params' bars
+    2 rows of their 4."""
     widget._layout_updates += 1
     widget.refresh(layout=True)
 
