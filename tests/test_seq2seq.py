@@ -286,3 +286,25 @@ async def test_keys_step_the_output_row_and_cycle_the_scoring():
 def test_row_labels_accept_rich_text():
     text = matrix_text(np.eye(2), 0, "ab", [Text("x", style="red"), "y"])
     assert text.plain.splitlines()[1].startswith("x")
+
+
+@pytest.mark.parametrize("lang, verdict", [("en", "all ✓"), ("zh", "全对")])
+def test_a_sample_all_right_says_so_on_the_output_line_at_80_columns(lang, verdict):
+    """The output line's verdict wrapped at 80×24 ("… loehfcgfkmfbdqpp all" / "right"): it is short now
+    and stays on the line, beside the output it judges."""
+    from rnntui.i18n import language, set_language
+    from rnntui.render import render
+    from rnntui.topics import find
+
+    state = MatrixState(scoring="dot", step=3)
+    r = state.readings()
+    assert r.n_wrong == 0 and all(r.right)  # (a sample the dot model reverses whole)
+    screen, figure = find("seq2seq/matrix")
+    was = language()
+    set_language(lang)
+    try:
+        text = render(screen, figure, state, "txt", size=(80, 24))
+    finally:
+        set_language(was)
+    output = "".join(LETTERS[t] for t in r.output)
+    assert any(f"{output} {verdict}" in line for line in text.splitlines()), text

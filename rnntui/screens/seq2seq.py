@@ -69,7 +69,7 @@ class MatrixView(FigureView):
         seqs.append(names[2], style="dim")
         for out, ok in zip(r.output, r.right):
             seqs.append(letters([out]), style="bold" if ok else f"bold underline {BAD}")
-        seqs.append(" " + (_("{n} wrong").format(n=r.n_wrong) if r.n_wrong else _("all right")),
+        seqs.append(" " + (_("{n} wrong").format(n=r.n_wrong) if r.n_wrong else _("all ✓")),  # (all right wrapped at 80)
                     style=BAD if r.n_wrong else GOOD)
         self.query_one("#seqs", TextLines).update(seqs)
 
