@@ -239,7 +239,7 @@ class TimingReadings:
     def ratios(self) -> dict:
         """RNN over attention along T, for the plot: FLOPs at every T of the lab, time where measured,
         and the seed laptop's time at its T; `ylim` holds them all (log axis)."""
-        flops = tuple(float(row.flop_ratio) for row in self.table if row.T in self.T_values)
+        flops = tuple(r / a for r, a in zip(self.rnn_flops, self.attention_flops))
         timed = tuple((row.T, row.time_ratio) for row in self.table if row.T in self.T_values and row.time_ratio)
         seed = (self.seed_laptop["T"], 1 / self.seed_laptop["rnn_speedup"])
         every = flops + tuple(v for _T, v in timed) + (seed[1], 1.0)
