@@ -4,6 +4,7 @@ Screens are imported when first needed: opening one topic does not load the othe
 from __future__ import annotations
 
 import importlib
+import sys
 import threading
 from functools import cache
 
@@ -82,6 +83,11 @@ def preload() -> threading.Thread:
         imported.set()
         raise
     return thread
+
+
+def imported() -> bool:
+    """Whether every topic's screen module is imported, and none is half-imported by a `preload`."""
+    return not _preloading and all(f"rnntui.screens.{tid}" in sys.modules for tid in IDS)
 
 
 def topics() -> tuple:
