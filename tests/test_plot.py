@@ -197,3 +197,46 @@ def test_a_cursor_spliced_into_the_kept_scene_draws_what_drawing_it_into_the_can
     plot._cached_scene.cache_clear()
     assert [cells(plot.plot_rows(spec, w, h)) for spec, w, h in specs] == spliced
     assert sum("●" in "".join(ch for ch, _ in row) for rows in spliced for row in rows) > 300  # points were drawn
+
+
+def _braille_cells(spec, size):
+    """How many braille cells each series' colour shows."""
+    from rnntui.widgets import plot
+
+    counts = {}
+    for row in plot.plot_rows(spec, *size):
+        for words, style in row:
+            n = sum(0x2800 <= ord(ch) <= 0x28FF for ch in words)
+            if n and style is not None:
+                counts[style.color.name] = counts.get(style.color.name, 0) + n
+    return counts
+
+
+def test_a_curves_name_covers_none_of_the_curves():
+    """parallel/cost at 80x24 wrote "recurrent n·d²" on its own curve's row and hid ~14 columns of
+    it: a name moves a row or two off the curves (here, off the flat one and clear of the slope)."""
+    from dataclasses import replace
+
+    from rnntui.widgets.tints import BLUE, ORANGE
+
+    xs = tuple(float(x) for x in range(40))
+    bare = PlotSpec(series=(Series(xs, (1.0,) * 40, "", BLUE), Series(xs, tuple(x / 39 for x in xs), "", ORANGE)),
+                    ylim=(0.0, 1.0))
+    named = replace(bare, marks=((8.0, 1.0, "the flat one"),))  # anchored on the flat curve
+    assert "the flat one" in text_of(named, (60, 14))
+    assert _braille_cells(named, (60, 14)) == _braille_cells(bare, (60, 14))
+
+
+def test_curves_that_share_a_row_of_cells_take_turns_there():
+    """Two curves a few dots apart in one row of cells: a cell shows one colour, and the curve drawn
+    last had every cell, so the other vanished along the whole stretch (parallel/cost at 80x24 lost
+    its recurrent curve between n = 6e3 and 1.2e4). They take turns, three columns each."""
+    from rnntui.widgets.tints import BLUE, ORANGE
+
+    xs = tuple(float(x) for x in range(60))
+    spec = PlotSpec(series=(Series(xs, (0.50,) * 60, "", BLUE), Series(xs, (0.55,) * 60, "", ORANGE)),
+                    ylim=(0.0, 1.0))
+    rows = [r for r in text_of(spec, (60, 10)).splitlines() if re.search("[\u2801-\u28ff]", r)]
+    assert len(rows) == 1  # one row of cells holds both
+    shown = _braille_cells(spec, (60, 10))
+    assert len(shown) == 2 and min(shown.values()) >= 0.4 * sum(shown.values()), shown

@@ -297,13 +297,27 @@ class _Canvas:
         if wide:
             self.over[r, c + 1] = (WIDE, style)
 
+    def start(self, c: int, words: str, align: str = "left") -> int:
+        """The first column of words anchored at column c, kept inside the canvas."""
+        n = cell_len(words)
+        start = c if align == "left" else c - n + 1 if align == "right" else c - n // 2
+        return min(max(start, 0), max(self.cw - n, 0))
+
+    def clear_row(self, r: int, c: int, words: str, align: str = "left") -> int:
+        """Row r, or the nearest row within two (below first) where words anchored at column c cover no
+        series' dots; r when there is none."""
+        start, n = self.start(c, words, align), cell_len(words)
+        data = [cells[:, start:start + n] != 0 for number, (cells, *_) in self.layers.items() if number >= _SERIES]
+        if not data:
+            return r
+        busy = np.logical_or.reduce(data).any(axis=1)
+        return next((k for k in (r, r + 1, r - 1, r + 2, r - 2) if 0 <= k < self.ch and not busy[k]), r)
+
     def text(self, r: int | None, c: int, words: str, style, align: str = "left") -> int | None:
         """Write words in row r, anchored at column c (widths in cells); returns the first column used."""
         if r is None:
             return None
-        n = cell_len(words)
-        start = c if align == "left" else c - n + 1 if align == "right" else c - n // 2
-        start = min(max(start, 0), max(self.cw - n, 0))
+        start = self.start(c, words, align)
         at = start
         for ch in words:
             self.put(r, at, ch, style)
@@ -354,18 +368,12 @@ class _Canvas:
         for i, n in enumerate(numbers):
             owner[self.layers[n][0] != 0] = i
         curves = [i for i, n in enumerate(numbers) if n >= _SERIES and self.layers[n][1]]
-        if len(curves) > 1:  # series that coincide in a cell take turns, three columns each
+        if len(curves) > 1:  # series that meet in a cell take turns, three columns each
             stack = np.stack([self.layers[numbers[i]][0] for i in curves])
             place = np.full(len(numbers) + 1, -1)
             place[curves] = np.arange(len(curves))
-            top_place = place[owner]
-            on_top = top_place >= 0
-            rr, cc = np.indices((ch, cw))
-            top = np.where(on_top, stack[np.maximum(top_place, 0), rr, cc], 0)
-            _POP = _tables()[1]
-            both = _POP[stack & top[None]].astype(np.int16)
-            fewer = np.minimum(_POP[stack], _POP[top][None])
-            present = (both > 0) & (2 * both >= fewer)
+            on_top = place[owner] >= 0
+            present = stack != 0
             count = present.sum(0)
             turns = on_top & (count > 1)
             if turns.any():
@@ -674,7 +682,10 @@ def _scene(spec: PlotSpec, width: int, height: int):
     for x, y, words in spec.marks:
         px, py = _at(x, spec.log_x), _at(y, spec.log_y)
         if math.isfinite(px) and math.isfinite(py) and cv.col(px) is not None:
-            cv.text(cv.row(py), cv.col(px), words, None, "center" if cell_len(words) == 1 else _align(px, xlim))
+            align, r = "center" if cell_len(words) == 1 else _align(px, xlim), cv.row(py)
+            if r is not None and cell_len(words) > 1:  # a curve's name moves off the curves, not over them
+                r = cv.clear_row(r, cv.col(px), words, align)
+            cv.text(r, cv.col(px), words, None, align)
 
     return legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked, placed
 
