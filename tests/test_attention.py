@@ -359,6 +359,33 @@ def test_a_narrowed_text_table_keeps_its_words_whole_where_they_fit(width):
         assert "yes" in drawn and any(w.startswith("grow") or w.startswith("cache") for w in drawn)
 
 
+@pytest.mark.parametrize("size", [(116, 30), (196, 50)])
+def test_a_narrowed_text_table_with_rows_to_spare_shows_every_word(size):
+    """attention/summary at 120x40 cut its cells at 4 lines ("one fixed-size …", "within a sequen…")
+    and its column labels at one line ("paralle…", "keeps at inferen…") with 11 rows blank below; at
+    200x60 "paralle…" too. With the room, every cell and every label is whole, read down its column."""
+    r = SummaryState().readings()
+    spec = MatrixSpec(r.table, "", r.models, r.headers[1:], shrink=True)
+    lines = [line.plain for line in matrices_text([spec], size[0], size[1]).split()]
+    assert len(lines) <= size[1] and max(cell_len(line) for line in lines) <= size[0]
+    assert "…" not in "".join(lines)
+    drawn = " ".join(" ".join(line.replace("▸", " ").split()) for line in lines)
+    for text in (*(c for row in r.table for c in row), *r.headers[1:]):
+        for word in text.replace("→", "→ ").split():  # (wrapped: whole words, not whole cells, are on one line)
+            assert word in drawn, word
+
+
+def test_a_narrowed_text_table_short_of_rows_gives_the_lines_left_to_the_rows_cut():
+    """attention/summary cut every row at 4 lines and spent the lines left on blank ones between rows
+    (or left them blank below, at 100x30): cells are cut with … only where no line is left over."""
+    r = SummaryState().readings()
+    spec = MatrixSpec(r.table, "", r.models, r.headers[1:], shrink=True)
+    for height in (20, 21, 22):
+        lines = [line.plain for line in matrices_text([spec], 96, height).split()]
+        assert len(lines) == height and "…" in "".join(lines)  # (it needs more: cut)
+        assert all(line.strip() for line in lines), lines  # and no line of it blank
+
+
 # -- summary (issue 19) ----------------------------------------------------------------------------
 def test_summary_links_resolve():
     r = SummaryState().readings()

@@ -71,27 +71,29 @@ def entry(v, digits: int) -> str:
 
 
 def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, spaced: bool = False,
-                 tall: int = 1) -> list[Text]:
+                 tall: int | tuple = 1, head: int = 1) -> list[Text]:
     """One matrix as lines of equal cell width, at most `width` cells wide when given; `spaced` leaves
-    a blank line between rows (for tall terminals); `tall` lines a row, for text cells wrapped in their
-    column. Drawn once per (spec, width, digits, tall): a key usually changes one or two of a figure's
-    matrices (the lines are shared: do not change them)."""
+    a blank line between rows (for tall terminals); `tall` lines a row (one number, or one per row),
+    for text cells wrapped in their column; `head` lines of column labels. Drawn once per (spec, width,
+    digits, tall, head): a key usually changes one or two of a figure's matrices (the lines are shared:
+    do not change them)."""
     try:
-        lines = list(_matrix_lines(spec, width, digits, tall))
+        lines = list(_matrix_lines(spec, width, digits, tall, head))
     except TypeError:  # unhashable values (arrays): draw without the cache
-        lines = _draw_matrix(spec, width, digits, tall)
+        lines = _draw_matrix(spec, width, digits, tall, head)
     if not spaced:
         return lines
-    head = 2 if spec.title else 1  # title and column labels
-    out = lines[:head + tall]
-    for k in range(head + tall, len(lines), tall):
-        out += [Text(""), *lines[k:k + tall]]
+    at = (1 if spec.title else 0) + head  # title and column labels
+    out = lines[:at]
+    for i, n in enumerate(tall if isinstance(tall, tuple) else (tall,) * len(spec.values)):
+        out += ([Text("")] if i else []) + lines[at:at + n]
+        at += n
     return out
 
 
 @lru_cache(maxsize=512)
-def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1) -> tuple[Text, ...]:
-    return tuple(_draw_matrix(spec, width, digits, tall))
+def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int, tall: int | tuple = 1, head: int = 1) -> tuple[Text, ...]:
+    return tuple(_draw_matrix(spec, width, digits, tall, head))
 
 
 def natural_width(spec: MatrixSpec, digits: int = 2) -> int:
@@ -132,18 +134,25 @@ def _entries(spec: MatrixSpec, digits: int) -> tuple:
     return rows, n_cols, texts, words, cols, cw, labels, lw
 
 
-def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1) -> list[Text]:
+def _columns(spec: MatrixSpec, width: int | None, digits: int) -> tuple[int, list[int]]:
+    """How many columns are drawn and each one's width, for a matrix at most `width` cells wide."""
     rows, n_cols, texts, words, cols, cw, labels, lw = _cells(spec, digits)
     margin = 2 + lw  # "▸" + label + " "
-    shown, widths = n_cols, [cw] * n_cols
-    if width is not None and margin + n_cols * (cw + 1) > width:
-        room = width - margin - n_cols  # the columns' cells (a space after each)
-        if spec.shrink and n_cols and room >= 3 * n_cols:
-            widths = _narrowed(texts, cols, room)
-        else:
-            cw = 3 if spec.shrink else cw
-            shown = min(max((width - margin - 2) // (cw + 1), 1), n_cols)
-            widths = [cw] * n_cols
+    if width is None or margin + n_cols * (cw + 1) <= width:
+        return n_cols, [cw] * n_cols
+    room = width - margin - n_cols  # the columns' cells (a space after each)
+    if spec.shrink and n_cols and room >= 3 * n_cols:
+        return n_cols, _narrowed(texts, cols, room)
+    cw = 3 if spec.shrink else cw
+    return min(max((width - margin - 2) // (cw + 1), 1), n_cols), [cw] * n_cols
+
+
+def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | tuple = 1, head: int = 1) -> list[Text]:
+    """`tall`: lines a row (one number for every row, or one each); `head`: lines of column labels."""
+    rows, n_cols, texts, words, cols, cw, labels, lw = _cells(spec, digits)
+    margin = 2 + lw
+    shown, widths = _columns(spec, width, digits)
+    talls = tall if isinstance(tall, tuple) else (tall,) * len(texts)
     cut = shown < n_cols
     total = margin + sum(widths[:shown]) + shown + (2 if cut else 0)
 
@@ -157,16 +166,18 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int = 1
     title.append(" " * max(total - title.cell_len, 0))
     if spec.title:
         out.append(title)
-    head = Text(" " * margin)
-    for j in range(shown):
-        head.append(pad(cols[j], widths[j], "left" if j in words else "right") + " ",
-                    style="bold" if spec.cell and spec.cell[1] == j else "dim")
-    if cut:
-        head.append(f"{MORE} ", style="dim")
-    out.append(head)
+    heads = [_folded(cols[j], widths[j], head) for j in range(shown)]  # (a label cut with … on its last line)
+    for t in range(head):
+        line = Text(" " * margin)
+        for j in range(shown):
+            line.append(pad(heads[j][t] if t < len(heads[j]) else "", widths[j], "left" if j in words else "right") + " ",
+                        style="bold" if spec.cell and spec.cell[1] == j else "dim")
+        if cut:
+            line.append(f"{MORE} " if not t else "  ", style="dim")
+        out.append(line)
     faint = set(spec.faint)
     for i, r in enumerate(texts):
-        on_row = spec.row == i
+        on_row, tall = spec.row == i, talls[i]
         # a text cell wrapped over the row's `tall` lines, its last shown line cut with … if more is left
         parts = [_folded(r[j], widths[j], tall) if j in words else [r[j]] for j in range(shown)]
         for t in range(tall):
@@ -213,6 +224,8 @@ def _narrowed(texts: list, cols: list, room: int) -> list[int]:
     for j in sorted(range(n), key=lambda j: widths[j]):  # the cells left, one each, narrowest first
         if sum(widths) < room and widths[j] < top[j]:
             widths[j] += 1
+    for j in sorted(range(n), key=lambda j: widths[j]):  # still room: headings whole, narrowest first
+        widths[j] += max(min(cell_len(cols[j]) - widths[j], room - sum(widths)), 0)
     return widths
 
 
@@ -330,14 +343,25 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
 
 
 def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
-    """A table of text too wide for its room (its columns narrowed, text cut with …) with its cells
-    wrapped over as many lines a row as the height allows (at most 4), a blank line between rows
-    where that fits too (attention/summary's cells read "a fixed…" with rows to spare below)."""
-    head = 2 if spec.title else 1
-    n = max(len(spec.values), 1)
-    for tall, spaced in ((t, sp) for t in (4, 3, 2, 1) for sp in (True, False)):
-        if head + n * tall + (n - 1 if spaced else 0) <= height:
-            return matrix_lines(spec, width, 2, spaced, tall)
+    """A table of text too wide for its room, its columns narrowed, in `height` lines: its cells wrapped
+    whole in their columns where the height allows, then its column labels whole, then a blank line
+    between rows; short of room, rows are cut to about the same number of lines (text cut with …).
+    attention/summary cut its cells at 4 lines and its labels at one ("paralle…", "keeps at inferen…")
+    with 11 rows to spare at 120x40, and its labels even at 200x60."""
+    _rows, _n, texts, words, cols, _cw, _labels, _lw = _cells(spec, 2)
+    shown, widths = _columns(spec, width, 2)
+    need = tuple(max([len(wrap(r[j], widths[j])) for j in range(shown) if j in words] + [1]) for r in texts)
+    head = max([len(wrap(cols[j], widths[j])) for j in range(shown)] + [1])
+    room, gaps = height - (1 if spec.title else 0), max(len(texts) - 1, 0)
+    for lines, labels, spaced in ((sum(need), head, True), (sum(need), head, False), (sum(need), 1, False)):
+        if lines + labels + (gaps if spaced else 0) <= room:
+            return matrix_lines(spec, width, 2, spaced, need, labels)
+    for most in range(max(need, default=1) - 1, 0, -1):  # every row cut to `most` lines, and the
+        tall = [min(n, most) for n in need]  # lines still free one more each to rows cut, top first
+        if sum(tall) + 1 <= room:
+            for i in [i for i, n in enumerate(need) if n > most][:room - 1 - sum(tall)]:
+                tall[i] += 1
+            return matrix_lines(spec, width, 2, False, tuple(tall))
     return matrix_lines(spec, width, 2)[:height]
 
 
