@@ -127,6 +127,21 @@ def test_kvcache_gqa_dtype_and_shorter_contexts():
     assert KvState(context=4096).readings().kv_bytes == 2 * GIB
 
 
+def test_kvcache_in_chinese_calls_its_byte_count_exact_not_a_whole_sentence():
+    """"exact" was one msgid for seq2seq's exact-match column (整句, whole sentence) and the KV cache's
+    byte count, which read 整句 2,147,483,648 B (a newcomer's trial)."""
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+
+    screen, figure = find("serving/kvcache")
+    set_language("zh")
+    try:
+        text = render(screen, figure, KvState(context=4096), "txt", (100, 30))
+    finally:
+        set_language("en")
+    assert f"{2 * GIB:,} B" in text and "整句" not in text
+
+
 def test_kvcache_curves_are_log_straight():
     r = KvState().readings()
     assert r.tokens == tuple(128 * 2**j for j in range(11))
