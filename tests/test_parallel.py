@@ -107,6 +107,29 @@ def test_grid_window_follows_the_work_when_rows_do_not_fit():
     assert "busy cells 20 of 1024" in text
 
 
+@pytest.mark.parametrize("now", [1, 3, 8])
+def test_the_step_marked_in_the_header_is_the_wallclock_step_the_footer_shows(now):
+    """After 3 steps the footer read "wallclock 3" and the lit, marked column was labelled 2 (steps
+    were numbered from 0; a newcomer's trial): steps are numbered from 1."""
+    from rnntui.widgets.wallclock import grid_runs
+
+    s = GridState(n=8, step=now)
+    header = next(line for line in grid_runs(s.busy(), now, tally(s), 76, 20) if "wallclock →" in "".join(w for w, _ in line))
+    marked = [words.strip() for words, style in header if "reverse" in style]
+    labels = [words.strip() for words, style in header[1:-1]]
+    assert marked == [str(now)] and labels == [str(k) for k in range(1, 9)]
+
+
+def test_the_window_shows_the_lanes_of_the_latest_work():
+    """Attention with n=14 at its end, in a grid 11 lanes high, showed positions 3-13 while all the work
+    is at step 1 in every lane: the window starts at position 0 (the first lane of the last step worked)."""
+    s = GridState(mode="attention", n=14, step=14)
+    text = grid_text(s.busy(), 14, tally(s), 76, 14).plain
+    assert "positions 0–" in text and "↓" in text and "↑" not in text
+    r = GridState(n=14, step=14)  # a chain at its end: the last position, which worked last
+    assert "–13 of 14 shown" in grid_text(r.busy(), 14, tally(r), 76, 14).plain
+
+
 # -- path length -----------------------------------------------------------------------------
 @pytest.mark.parametrize("k", [1, 2, 5, 11, 31])
 def test_path_is_k_multiplications_recurrent_and_one_edge_attention(k):

@@ -2,7 +2,8 @@
 
 A cell lights when its lane works at that step. Glyphs carry the meaning, so it reads the same
 without colour (NO_COLOR): █ worked, ▒ worked in the latest step (the one the header marks: `now`
-steps have passed, so its work is done and counted), · idle, blank not reached yet.
+steps have passed, so its work is done and counted; steps are numbered from 1), · idle, blank not
+reached yet.
 Readouts above the grid say what happened so far (sequential steps used, busy cells); the caller
 counts them (a `Tally`), the grid only draws. When the lanes do not fit the height, a window of
 them follows the current work.
@@ -87,11 +88,12 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
     shown_cols = min(cols, max((width - label_w) // w, 1))
     header = [(f"{lane:>{label_w - 1}} ", "dim")]
     every = 1 if w >= 3 else (2 if w == 2 else 5)
-    for s in range(shown_cols):
+    for s in range(shown_cols):  # steps count from 1: after `now` steps, step `now` is marked (the
+        number = str(s + 1)  # footer's "wallclock 3" marked a step labelled 2, a newcomer's trial)
         if s == now - 1:
-            text = str(s) if w >= 3 else "▼" * w
-        else:  # steps count from 0, as positions do
-            text = str(s) if s % every == 0 and len(str(s)) <= max(w - (w >= 3), 1) else ""
+            text = number if w >= 3 else "▼" * w
+        else:
+            text = number if (s + 1) % every == 0 and len(number) <= max(w - (w >= 3), 1) else ""
         piece = f"{text:<{w}}" if w < 3 else f"{text:^{w - 1}} "
         header.append((piece, "dim bold reverse" if s == now - 1 else "dim"))  # on the header's dim, as drawn before
     arrow = " " + _("wallclock →")
@@ -100,8 +102,10 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
     out.append(header)
 
     working = np.flatnonzero(busy[:, now - 1]) if now else np.array([], dtype=int)
-    focus = int(working[0]) if working.size else (int(np.flatnonzero(busy[:, :now].any(axis=1)).max())
-                                                 if now and busy[:, :now].any() else 0)
+    # the window follows the latest work: the first lane of the last step with any (attention's lanes
+    # all work at step 1; at its end the window showed the last ones, with the work above it)
+    worked = np.flatnonzero(busy[:, :now].any(axis=0)) if now else np.array([], dtype=int)
+    focus = int(np.flatnonzero(busy[:, worked[-1]])[0]) if worked.size else 0
     fit = room // tall
     start, stop = window(rows, fit if rows <= fit else max(fit - 1, 1), focus)
     for r in range(start, stop):
