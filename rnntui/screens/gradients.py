@@ -152,7 +152,7 @@ class GradientsScreen(TopicScreen):
                   "unit passes W_h through unchanged."),
                key_steps=(1, 10, 20, 30, FACTORS_N - 1)),
         Figure("product", N_("Their product"), "F8", ProductState, ProductView,
-               N_("The factors multiplied over 200 hops: what reaches the first token. On a log axis a steady "
+               N_("A 200-token chain's factors, multiplied: what reaches the first token. On a log axis a steady "
                   "factor is a straight line, heading for float32's limits."),
                key_steps=(0, 50, 100, 150, PRODUCT_N - 1)),
         Figure("clipping", N_("Gradient clipping"), "F9", ClipState, ClipView,
