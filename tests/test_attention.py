@@ -312,6 +312,16 @@ def test_parameter_counts():
     assert "7,087,872" in shown and "85,054,464" in shown
 
 
+@pytest.mark.parametrize("h", [1, 16])
+def test_heads_readouts_wrap_between_pairs_and_mark_no_head_as_chosen(h):
+    """attention/heads at 80x24 (a newcomer's trial): its counts wrapped inside a pair ("+4d biases" /
+    "1,050,624"), and both toy heads' titles were drawn as the chosen one (▸…◂), though neither is."""
+    shown = txt(HeadsState(h=h), "heads")
+    r = HeadsState(h=h).readings()
+    assert f"+4d biases {r.params_bias:,}" in shown and r.params_bias == 4 * 512 ** 2 + 4 * 512
+    assert "▸toy head" not in shown and "toy head 1" in shown and "toy head 2" in shown
+
+
 def test_block_notes():
     shown = txt(BlockState(stage=2), "block")
     assert "LSTM" in shown and "T3" in shown

@@ -341,3 +341,13 @@ def test_f12_shows_the_seeds_step_9_beside_our_hop_10():
 def test_repeated_updates_level_off_at_the_fixed_point(f, i):
     c = lstm.repeated(f, i, 400)
     assert c[-1] == pytest.approx(GatesState(f=f, i=i).level(), abs=1e-6)
+
+
+def test_the_topic_wide_note_stands_apart_from_the_chosen_parameter():
+    """lstm/bias's parameter bar read "▸steps 20◂ b_f: whole topic" (a newcomer's trial), as if the
+    note were a parameter's value: it is as far from the chosen piece as the pieces are apart."""
+    from rnntui.screens.lstm import LstmScreen
+
+    text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("bias"), BiasState(), (80, 24))
+    line = next(line for line in text.splitlines() if "whole topic" in line)
+    assert "◂  b_f: whole topic" in line or "◂   b_f: whole topic" in line, line

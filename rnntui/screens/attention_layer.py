@@ -82,7 +82,7 @@ class HeadsView(FigureView):
                             ("d_k", _("4d² params"), f"h·n² (n={r.n})"), row=hs.index(r.h), optional=1)]
         cells = ((4, 1), (2, 3))  # the pinned A[跑,猫] and A[突然,开始]
         specs += [MatrixSpec(a, _("toy head {j}: A ({mask})").format(j=j + 1, mask=s.mask), r.tokens, r.tokens,
-                             cell=cells[j], current=True) for j, a in enumerate(r.weights)]
+                             cell=cells[j]) for j, a in enumerate(r.weights)]
         self.query_one(Matrices).show(specs)
         c, p = r.cells, r.pinned
         self.query_one(Readouts).update(Text("\n").join([

@@ -244,7 +244,8 @@ class TopicScreen(WholeFrames):
         shared = [p.label for p in state.params() if p.name in self.SHARED
                   and any(hasattr(s, p.name) for fid, s in self.states.items() if fid != self.figure.id)]
         if shared:  # shared: one value for the topic
-            pieces.append(Text(_("{names}: whole topic").format(names=" ".join(shared)), style="dim"))
+            # (padded as a parameter's piece is: after the chosen one's ◂ it read "◂ b_f: whole topic")
+            pieces.append(Text(" " + _("{names}: whole topic").format(names=" ".join(shared)), style="dim"))
         return pieces
 
     # -- actions (the keyboard contract) ----------------------------------------------------

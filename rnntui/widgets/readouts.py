@@ -36,6 +36,29 @@ def stage_text(names, current: int) -> Text:
     return out
 
 
+def pairs_whole(line: Text, width: int, sep: str = "   ") -> list[Text]:
+    """A line of pairs joined by `sep`, broken only between pairs, as many to a line as fit; a pair
+    wider than the width is a line of its own (wrapped by whoever draws it)."""
+    out, start, at = [], 0, line.plain.find(sep)
+    pieces = []
+    while at >= 0:
+        pieces.append(line[start:at])
+        start = at + len(sep)
+        at = line.plain.find(sep, start)
+    pieces.append(line[start:])
+    row = None
+    for piece in pieces:
+        if row is not None and row.cell_len + len(sep) + piece.cell_len <= width:
+            row.append(sep)
+            row.append_text(piece)
+            continue
+        if row is not None:
+            out.append(row)
+        row = piece
+    out.append(row)
+    return out
+
+
 class Readouts(TextLines):
     DEFAULT_CSS = "Readouts { height: auto; }"
     _hang = False  # shown a pair a line: a line too long goes on under its value, not under its label
@@ -49,8 +72,10 @@ class Readouts(TextLines):
         "RetNet  Linear attention … a d×d state" / "to serve." went on at the left edge), unless its
         label takes more than half the width."""
         lines = super().divide(width)
-        if not self._hang or len(lines) == self._text.plain.count("\n") + 1:  # nothing wrapped
+        if len(lines) == self._text.plain.count("\n") + 1:  # nothing wrapped
             return lines
+        if not self._hang:
+            return self._pairs_kept(lines, width)
         out = []
         for line in self._text.split("\n", allow_blank=True):
             end = next((span.end for span in line.spans if span.start == 0 and span.style == "dim"), 0)
@@ -61,6 +86,19 @@ class Readouts(TextLines):
             parts = wrap(line[end:], width - hang, self.app.console)
             out += [Text.assemble(line[:end] if k == 0 else " " * hang, part) for k, part in enumerate(parts)]
         return out
+
+    def _pairs_kept(self, wrapped: list, width: int) -> list:
+        """Pairs on a line that wraps are kept whole where that takes no more lines than wrapping at
+        words (attention/heads at h=16: "+4d biases" / "1,050,624" on two lines)."""
+        out = []
+        for line in self._text.split("\n", allow_blank=True):
+            words = wrap(line, width, self.app.console)
+            if len(words) > 1 and "   " in line.plain:
+                kept = [part for piece in pairs_whole(line, width) for part in wrap(piece, width, self.app.console)]
+                if len(kept) <= len(words):
+                    words = kept
+            out += words
+        return out if len(out) <= len(wrapped) else wrapped
 
 
 def param_items(items: list[tuple[str, str, bool, str]]) -> list[Text]:
