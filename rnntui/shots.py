@@ -86,4 +86,7 @@ class Shots:
                               mime_type="image/svg+xml", name="screenshot")
             self.notify(_("Downloading the screenshot"), title=_("Screenshot"), timeout=2)
         else:
-            self.notify(_("Saved {path}").format(path=message.path), title=_("Screenshot"), timeout=self.SHOT_TIMEOUT)
+            # the name on a line of its own: "Saved rnntui-shots/parallel-grid-step6-055" / "938.svg" at 80x24
+            path = Path(message.path)
+            self.notify(_("{name}\nsaved in {folder}").format(name=path.name, folder=path.parent),
+                        title=_("Screenshot"), timeout=self.SHOT_TIMEOUT)

@@ -127,7 +127,8 @@ async def test_two_screenshots_with_one_name_make_two_files(tmp_path, monkeypatc
         # h_1 = tanh(0.8 · 0.5 + W_h · h_0) with h_0 = tanh(0.4) = 0.380: 0.630 at W_h 0.9, 0.653 at 1.0
         assert "0.630" in first.read_text() and "0.653" not in first.read_text()
         assert "0.653" in second.read_text() and "0.630" not in second.read_text()
-        assert [n.message for n in app._notifications] == [f"Saved {first}", f"Saved {second}"]
+        assert [n.message for n in app._notifications] == [f"{first.name}\nsaved in {tmp_path}",
+                                                           f"{second.name}\nsaved in {tmp_path}"]
 
 
 async def test_keys_go_on_while_a_screenshot_is_made_and_it_shows_the_screen_at_ctrl_s(tmp_path, monkeypatch):
@@ -160,7 +161,7 @@ async def test_keys_go_on_while_a_screenshot_is_made_and_it_shows_the_screen_at_
         [shot] = tmp_path.glob("*.svg")
         assert shot.name.startswith("recurrence-track-step1") and "0.630" in shot.read_text()
         assert "0.166" not in shot.read_text()
-        assert [n.message for n in app._notifications] == [f"Saved {shot}"]
+        assert [n.message for n in app._notifications] == [f"{shot.name}\nsaved in {tmp_path}"]
 
 
 async def test_ctrl_s_over_help_saves_help(tmp_path, monkeypatch):
