@@ -246,6 +246,16 @@ def test_the_share_bar_gives_each_token_its_share():
     assert thin[2][0] == "▏" and set(thin[2][1:]) <= {"░", "▒"} and "texture" in thin[0]
 
 
+@pytest.mark.parametrize("n", [128, 1024, 2048, 4096])
+def test_shares_thinner_than_a_character_are_an_even_texture(n):
+    """At n = 4096 on 76 columns the bar showed 8 bands (the token at each column's middle, aliased),
+    coarser than at 2048 (a newcomer's trial): thinner than a column, the shares are ░▒ a column each."""
+    from rnntui.widgets.sharebar import share_lines
+
+    bar = "".join(words for words, _style in share_lines(512, n, 76)[2])
+    assert all(a != b for a, b in zip(bar[1:], bar[2:])), bar
+
+
 # -- the timing lab --------------------------------------------------------------------------
 def test_flop_counts_follow_matrix_shapes_and_ratio_is_d_over_T():
     def matmul(m, k, n):  # (m×k)·(k×n): m·n dot products of length k, a multiply and an add each

@@ -1,7 +1,7 @@
 """A share bar: a fixed-width state cut into n equal shares, the first one solid.
 
 The first share is drawn to an eighth of a character (▏…█); the others alternate ░ and ▒, so the
-shares read without colour."""
+shares read without colour; shares thinner than a character are a texture, ░ and ▒ a column each."""
 from __future__ import annotations
 
 from rich.text import Text
@@ -31,9 +31,9 @@ def share_lines(width: int, n: int, cols: int, rows: int = 2) -> list:
             cells.append(("█", HIGHLIGHT))
         elif first > 0:
             cells.append((EIGHTHS[max(int(first * 8), 1)], HIGHLIGHT))
-        else:
-            token = int((c + 0.5) / share)
-            cells.append(("▒", ODD) if token % 2 else ("░", EVEN))
+        else:  # thinner than a character: a texture of columns (the token at each column's middle
+            token = int((c + 0.5) / share) if share >= 1 else c  # made bands of aliasing: at n = 4096 it
+            cells.append(("▒", ODD) if token % 2 else ("░", EVEN))  # drew 8, coarser than at 2048)
     bar = joined(cells)
     if share >= 3:
         labels = [" "] * cols
