@@ -253,6 +253,16 @@ def test_scoring_text_speaks_of_the_axis_it_draws():
     assert "never in 2000" not in text
 
 
+def test_a_run_that_has_ended_says_at_which_step():
+    """Past the attention runs' ends the line read "additive stopped   dot stopped" with nothing on
+    when (a newcomer's trial): each says the step of its run's last evaluation, from the records."""
+    end = ScoringState().readings().last_step
+    text = " ".join(line.strip("│ ") for line in txt_shot("seq2seq/scoring", end).splitlines())
+    for sc in ("additive", "dot"):
+        last = s2s.record(sc)["steps"]
+        assert last < end and f"{sc} stopped at step {last}" in text, text
+
+
 def test_live_and_shipped_accuracies_are_labelled():
     """Issue 15: after a live run the side panel says which accuracy is the shipped model's and which
     this run's."""

@@ -142,7 +142,9 @@ class ScoringView(FigureView):
         now.append(_("step {step}:").format(step=s.step) + " ", style="bold")
         for sc in ORDER:
             v = r.at[sc]
-            shown = _("stopped") if v is None else pct(v[1]) if col == 2 else f"{v[0]:.3f}"
+            # (a run that has ended: "stopped" alone left the reader asking when, and why; a newcomer's trial)
+            shown = (_("stopped at step {step}").format(step=r.run_steps[sc]) if v is None
+                     else pct(v[1]) if col == 2 else f"{v[0]:.3f}")
             now.append_text(spelled(f"{sc} ", shown + "   "))
         now.append("\n" + _("first ≥ 76%:") + " ", style="dim")
         firsts = []
