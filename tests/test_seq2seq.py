@@ -277,7 +277,7 @@ def test_live_and_shipped_accuracies_are_labelled():
     state = replace(MatrixState(), run=run)
     text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (80, 24))
     assert "shipped models, held-out 1000" in text
-    assert f"this run: loss 0.100  exact {pct(0.846)}" in text
+    assert "2000/2000 loss 0.100" in text and f"this run: held-out exact {pct(0.846)}" in text
     assert pct(s2s.record("additive")["exact"]) in text
 
 
