@@ -310,3 +310,21 @@ def test_e1_shows_the_seeds_c_1_5_at_distance_40_beside_ours():
     text = _shown(BpttState(), "bptt", (100, 30))
     assert f"keeps 0.7%, ours {100 * ours:.2f}%" in text and "a different random draw" in text
     assert BpttState(act="relu").readings().seed_c15_at_40 is None
+
+
+@pytest.mark.parametrize("act, seed", [("tanh", 0), ("relu", 50)])
+def test_the_bptt_tables_numbers_have_the_same_significant_digits(act, seed):
+    """gradients/bptt's table mixed 5.68e-04 with 0.001808 and 15.6 with 15.21 and 83.93 in one row
+    (a newcomer's trial): every entry has three significant digits (the cursor's exact 1 aside), and
+    reads as the engine's value to that precision."""
+    state = BpttState(act=act, seed=seed)
+    lines = _shown(state, "bptt", (100, 30)).splitlines()
+    rows = {c: next(line for line in lines if line.strip("│ ").startswith(f"c={c}")) for c in state.readings().table}
+    for c, line in rows.items():
+        values = list(state.readings().table[c].values())
+        shown = line.strip("│ ").replace("◂", "").split()[1:-1]  # the "at" columns
+        assert len(shown) == len(values)
+        for word, v in zip(shown, values):
+            mantissa = word.split("e")[0].replace("-", "").replace(".", "").lstrip("0")
+            assert len(mantissa) == 3, (c, word)
+            assert float(word) == pytest.approx(v, rel=5e-3), (c, word, v)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from rnntui.figures.gradients import BpttState, ClipState
-from rnntui.fmt import pct, sci, vector
+from rnntui.fmt import pct, sci3, vector
 from rnntui.i18n import _
 from rnntui.screens.base import FigureView
 from rnntui.widgets.picture import Picture
@@ -62,7 +62,7 @@ class BpttView(FigureView):
         ))
         header = (f"‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖, {s.act}", *(_("at {d}").format(d=d) for d in BpttState.TABLE),
                   _("cursor {d}").format(d=s.distance))
-        rows = [(f"c={c}" + (" ◂" if c == s.c else ""), *(sci(v) for v in row.values()), sci(r.at_cursor[c]))
+        rows = [(f"c={c}" + (" ◂" if c == s.c else ""), *(sci3(v) for v in row.values()), sci3(r.at_cursor[c]))
                 for c, row in r.table.items()]
         self.query_one("#table", Picture).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
                                                            right=range(1, len(header))))
