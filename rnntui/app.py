@@ -10,6 +10,9 @@ from textual.screen import Screen
 from textual.command import CommandInput, CommandList, CommandPalette
 from textual.theme import Theme
 from textual.widgets import Static
+from textual.widgets.option_list import Option
+from rich.align import Align
+from rich.text import Text
 
 from rnntui import keys, topics
 from rnntui.collector import QUIET, QuietCollections
@@ -168,6 +171,18 @@ class Palette(AtTerminalSize, CommandPalette):
                 from rich.traceback import Traceback
 
                 self.log.error(Traceback())
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        """Textual's, with its "No matches found" in the app's language."""
+        self._stop_no_matches_countdown()
+
+        def show() -> None:
+            if search_value:
+                self.query_one(CommandList).add_option(Option(Align.center(Text(_("No matches found"), style="not bold")),
+                                                              disabled=True, id=self._NO_MATCHES))
+            self._list_visible = bool(search_value)
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show)
 
     def _refresh_command_list(self, *args) -> None:
         super()._refresh_command_list(*args)
@@ -410,7 +425,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
 
     def action_command_palette(self) -> None:
         if not self.too_small() and self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(Palette(id="--command-palette"))
+            self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
 
     def topic_screen(self) -> TopicScreen | None:
         for screen in reversed(self.screen_stack):

@@ -109,25 +109,29 @@ class RnnCommands(Provider):
         out = []
         for screen in topics():
             for f in screen.FIGURES:
-                out.append((_("Go to {address}: {title}").format(address=f"{screen.TOPIC_ID}/{f.id}", title=_(f.title)),
-                            partial(app.goto, screen.TOPIC_ID, f.id), f"{f.refs} · {_(screen.TITLE)}"))
+                address = f"{screen.TOPIC_ID}/{f.id}"
+                out.append((_("Go to {address}: {title}").format(address=address, title=_(f.title)),
+                            partial(app.goto, screen.TOPIC_ID, f.id), f"{f.refs} · {_(screen.TITLE)}",
+                            " ".join((f"Go to {address}: {f.title}", screen.TITLE, _(screen.TITLE), f.prose, _(f.prose)))))
         topic = app.topic_screen()
         if topic is not None:
             state = topic.state
             for p in state.params():
                 out.append((_("Set {name} (now {value})").format(name=p.name, value=p.show(getattr(state, p.name))),
-                            partial(self.ask, p), p.allowed(state)))
-        out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS")))
-        out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector: Theme projector")))
+                            partial(self.ask, p), p.allowed(state), f"Set {p.name} {p.label}"))
+        out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS"),
+                    "Save screenshot (SVG)"))
+        out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector: Theme projector"),
+                    "Toggle theme dark/light"))
         for name, theme in THEMES.items():
             if theme != app.theme:
                 out.append((_("Theme {name}").format(name=name), partial(setattr, app, "theme", theme),
-                            _(THEME_HELP[name])))
+                            _(THEME_HELP[name]), f"Theme {name} {THEME_HELP[name]}"))
         # in both languages, so that whoever cannot read the current one still finds it
         for lang in LANGUAGES:
             if lang != app.language:
                 out.append((f"Language / 语言: {NAMES[lang]} ({lang})", partial(setattr, app, "language", lang),
-                            _("redraw every text in {name}").format(name=NAMES[lang])))
+                            _("redraw every text in {name}").format(name=NAMES[lang]), ""))
         return out
 
     def ask(self, p) -> None:
@@ -153,13 +157,20 @@ class RnnCommands(Provider):
 
     async def discover(self):
         await self.drawn_first()
-        for text, callback, help in self.commands():
+        for text, callback, help, _also in self.commands():
             yield DiscoveryHit(text, callback, help=help)
 
+    ALSO = 0.01  # the score of a command found only by `also`: listed after those its words match
+
     async def search(self, query: str):
+        """Commands whose words match the query (Textual's fuzzy match), then those whose English words,
+        topic or description hold it: in Chinese, 位置编码 found nothing (attention/positions says it
+        in its description), nor "theme" or "forget" (a newcomer's trial)."""
         await self.drawn_first()
-        matcher = self.matcher(query)
-        for text, callback, help in self.commands():
+        matcher, folded = self.matcher(query), query.strip().casefold()
+        for text, callback, help, also in self.commands():
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), callback, help=help)
+            elif folded and folded in f"{help} {also}".casefold():
+                yield Hit(self.ALSO, text, callback, help=help)

@@ -258,7 +258,7 @@ async def test_the_palette_switches_language_live():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "help" in _footer_words(app)
-        commands = {text: callback for text, callback, _help in RnnCommands(app.screen).commands()}
+        commands = {text: callback for text, callback, _help, _also in RnnCommands(app.screen).commands()}
         switch = [c for t, c in commands.items() if "语言" in t and "中文" in t]
         assert len(switch) == 1
         switch[0]()
@@ -270,7 +270,7 @@ async def test_the_palette_switches_language_live():
         await pilot.press("2")  # another topic, opened after the switch, is in Chinese too
         await pilot.pause()
         assert "帮助" in _footer_words(app)
-        commands = [t for t, _c, _h in RnnCommands(app.screen).commands()]
+        commands = [t for t, _c, _h, _a in RnnCommands(app.screen).commands()]
         assert any(t.startswith("转到 ") for t in commands) and any("English" in t for t in commands)
         app.language = "en"
         await pilot.pause()
@@ -280,6 +280,34 @@ async def test_the_palette_switches_language_live():
         await pilot.pause()
         await pilot.pause()
         assert "help" in _footer_words(app)
+
+
+async def test_the_palette_in_chinese_finds_by_description_and_english_words_and_says_theme_apart():
+    """A newcomer's trial in Chinese: 位置编码 found nothing (attention/positions says it in its
+    description), nor "theme" or "forget"; the colour theme was 主题 as topics are, and the palette's
+    placeholder and "No matches found" were English."""
+    from textual.command import CommandInput
+
+    from rnntui.app import RnnApp
+    from rnntui.palette import RnnCommands
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.language = "zh"
+        await pilot.pause()
+        found = {}
+        for query in ("位置编码", "theme", "forget", "配色"):
+            found[query] = [str(hit.text) async for hit in RnnCommands(app.screen).search(query)]
+        assert any("attention/positions" in t for t in found["位置编码"])
+        assert found["theme"] and all("配色" in t for t in found["theme"])
+        assert any("lstm/bias" in t for t in found["forget"])
+        assert sorted(found["配色"]) == sorted(found["theme"]) and not any("主题" in t for t in found["配色"])
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        assert app.screen.query_one(CommandInput).placeholder == "搜索命令…（中文或英文）"
+        await pilot.press(*"zzzq")
+        await pilot.pause(0.8)
+        assert any("没有匹配" in str(o.prompt) for o in app.screen.query_one("CommandList").options)
 
 
 async def test_a_language_switched_under_help_leaves_the_footer_whole():
