@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import unicodedata
 from fractions import Fraction
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
@@ -90,7 +91,10 @@ class Param:
                                                                        allowed=self.allowed(state)))
 
     def parse(self, text: str, state: Any) -> Any:
-        """Turn text (or a number) into a checked value, or raise BadValue."""
+        """Turn text (or a number) into a checked value, or raise BadValue. Text typed with a Chinese
+        input method is read as it reads: full-width digits and letters (１．４), 。 and − (NFKC)."""
+        if isinstance(text, str):
+            text = unicodedata.normalize("NFKC", text).replace("。", ".").replace("−", "-").strip()
         if self.kind == "choice":
             value = str(text).strip().lower()
             if value not in self.choices:

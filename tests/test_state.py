@@ -215,3 +215,14 @@ def test_a_bad_value_typed_by_label_is_told_under_that_label():
         build_state(figure, ["steps=banana"])
     with pytest.raises(BadValue, match=r"^k=1000: expected a whole number from 5 to 100$"):
         build_state(figure, ["k=1000"])
+
+
+@pytest.mark.parametrize("typed, value", [("１．４", 1.4), ("1。4", 1.4), ("−0.5", -0.5), (" －１ ", -1.0)])
+def test_a_value_typed_with_a_chinese_input_method_reads_as_typed(typed, value):
+    """The palette's 设置 w_h with full-width １．４ said it must lie between -2.00 and 2.00 (a newcomer's
+    trial): full-width digits and points, 。 and the minus sign the app itself writes are read."""
+    from rnntui.figures.recurrence import TrackState
+
+    assert TrackState().with_value("w_h", typed).w_h == value
+    with pytest.raises(BadValue):
+        TrackState().with_value("w_h", "３．５")  # out of range stays refused
