@@ -52,6 +52,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
 
 
+def spaced(label: str) -> str:
+    """A label and the space before what follows it; none after a full-width colon, which carries its
+    own (不变式： h_t read as a stray space)."""
+    return label if label.endswith("：") else label + " "
+
+
 def N_(message: str) -> str:
     """Mark `message` for the catalogue without translating it: call `_()` on it where it is drawn."""
     return message

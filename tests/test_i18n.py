@@ -609,3 +609,20 @@ def test_a_chinese_svg_embeds_the_glyphs_it_uses(tmp_path):
             glyph.recalcBounds(glyf)
             assert head.xMin <= glyph.xMin <= glyph.xMax <= head.xMax and head.yMin <= glyph.yMin <= glyph.yMax <= head.yMax
     assert source(FontFile(str(CJK_SHIPPED)), chars + "鑫") == FontFile(str(CJK_SHIPPED))  # not in rnntui's text
+
+
+def test_no_space_follows_a_full_width_colon():
+    """Chinese labels end in ：, which carries its own space: "不变式： h_t", "编码器： 85,054,464" and
+    "第 0 跳：乘积" beside "终点（第 199 跳） 3.36e-43" read as stray spaces (a newcomer's trial)."""
+    from rnntui.render import render
+    from rnntui.topics import find
+
+    set_language("zh")
+    try:
+        shown = {address: render(*find(address)[:2], find(address)[1].state_type(), "txt", (100, 30))
+                 for address in ("recurrence/track", "attention/block", "seq2seq/scoring")}
+    finally:
+        set_language("en")
+    assert "不变式：h_t" in shown["recurrence/track"]
+    for address, text in shown.items():
+        assert not re.search(r"：\s(?=\S)", text.replace("：  ", "")), address  # (two spaces: a column)

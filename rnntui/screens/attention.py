@@ -12,7 +12,7 @@ from rnntui.figures import attention as fa
 from rnntui.figures.attention import (BlockState, HeadsState, MasksState, PositionsState, QkvState,
                                       ScalingState, SummaryState)
 from rnntui.fmt import fixed, sci, short_vector, small
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, spaced
 from rnntui.screens.attention_layer import BlockView, HeadsView, MasksView, PositionsView, SummaryView
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
@@ -69,7 +69,7 @@ class QkvView(FigureView):
         else:
             first, last = toks[r.query_keys[0]], toks[r.query_keys[-1]]
             seen = first if first == last else f"{first}…{last}"
-            spell.append(_("query {token} reads {seen}:").format(token=toks[t], seen=seen) + " ", style="dim")
+            spell.append(spaced(_("query {token} reads {seen}:").format(token=toks[t], seen=seen)), style="dim")
             spell.append(f"q·k = {short_vector(r.query_dots, 0)} ÷√{r.d_k} → s = {short_vector(r.query_scores, 0)}\n")
             spell.append("a = softmax(s) = ", style="dim")
             spell.append(f"{short_vector(r.query_weights, 3)}\n")

@@ -7,7 +7,7 @@ from rnntui.widgets.lines import TextLines, wrap
 
 from rnntui.figures.attention import BlockState, HeadsState, MasksState, PositionsState, SummaryState
 from rnntui.fmt import fixed, grouped, pct, sci, si, small
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, spaced
 from rnntui.screens.base import FigureView
 from rnntui.widgets.cells import fit
 from rnntui.widgets.matrix import HeatMap, Matrices, MatrixSpec, index_labels
@@ -175,7 +175,7 @@ class BlockView(FigureView):
         bill = spelled(_("params: attention") + " ", grouped(p["attention"]), " + FFN ", grouped(p["ffn"]),
                        " + LN ", grouped(p["norms"]), " = ", grouped(p["per_layer"]), " " + _("per layer") + "\n")
         bill.append_text(spelled(_("× {layers} layers =").format(layers=s.layers) + " ", grouped(p["total"]),
-                                 "   (" + _("BERT-base encoder:") + " ", grouped(r.bert_base), ")\n"))
+                                 "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
         bill.append_text(spelled(_("FLOPs n={n}: core 2n²d").format(n=s.n) + " ", si(f["attention_core"]),
                                  " + " + _("proj+FFN") + " ", si(f["dense"]),
                                  " " + _("({share} core) → parallel/cost").format(share=pct(f['core_share']))))
@@ -202,7 +202,7 @@ class SummaryView(FigureView):
             if link is None:
                 out.append(_("no figure for this cell"), style="dim")
             elif link["open"]:
-                out.append_text(spelled(_("Enter:") + " ", link["command"].removeprefix("rnntui "),
+                out.append_text(spelled(spaced(_("Enter:")), link["command"].removeprefix("rnntui "),
                                         " · " + _("backspace: back")))
             else:
                 out.append(_("{target}: not in this build (plain text)").format(target=link["target"]), style="dim")

@@ -5,7 +5,7 @@ from rich.text import Text
 
 from rnntui.figure import Figure
 from rnntui.fmt import paren
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, spaced
 from rnntui.figures.recurrence import LAST_T, N_TOKENS, ReadoutState, TanhState, TrackState
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.readouts import Readouts
@@ -38,7 +38,7 @@ class TrackView(FigureView):
         invariant = (_("h_t is a function of x_0 … x_t only; the dashed cells have not been computed, not hidden.")
                      if t < LAST_T else
                      _("h_t is a function of x_0 … x_t only; each cell was computed only when its token arrived."))
-        self.query_one("#invariant", Readouts).update(Text.assemble((_("Invariant:"), "bold"), " ", invariant))
+        self.query_one("#invariant", Readouts).update(Text.assemble((spaced(_("Invariant:")), "bold"), invariant))
 
 
 class TanhView(FigureView):

@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical
 from rnntui.figure import Figure, Lab
 from rnntui.figures.seq2seq import (EVERY, ORDER, MatrixState, ScoringState, VisibilityState, letters)
 from rnntui.fmt import pct, progress_bar
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.alignment import AlignmentMatrix, bars_text, legend
 from rnntui.widgets.cells import aligned, fit
@@ -140,14 +140,14 @@ class ScoringView(FigureView):
                                            title=_("held-out exact-sequence accuracy") if col == 2 else
                                            _("training loss (mean of the last 25 steps)")))
         now = Text()
-        now.append(_("step {step}:").format(step=s.step) + " ", style="bold")
+        now.append(spaced(_("step {step}:").format(step=s.step)), style="bold")
         for sc in ORDER:
             v = r.at[sc]
             # (a run that has ended: "stopped" alone left the reader asking when, and why; a newcomer's trial)
             shown = (_("stopped at step {step}").format(step=r.run_steps[sc]) if v is None
                      else pct(v[1]) if col == 2 else f"{v[0]:.3f}")
             now.append_text(spelled(f"{sc} ", shown + "   "))
-        now.append("\n" + _("first ≥ 76%:") + " ", style="dim")
+        now.append("\n" + spaced(_("first ≥ 76%:")), style="dim")
         firsts = []
         for sc, f in r.first_at_target.items():  # what the axis shows, and where a longer run ended
             if f:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.measure import Measurement
 from rich.text import Text
+from rnntui.i18n import spaced
 from rnntui.widgets.lines import TextLines, wrap
 
 
@@ -13,7 +14,7 @@ def readout_text(pairs: list[tuple[str, str]], sep: str = "   ") -> Text:
     for i, (label, value) in enumerate(pairs):
         if i:
             out.append(sep)
-        out.append(f"{label} ", style="dim")
+        out.append(spaced(label), style="dim")
         out.append(value, style="bold")
     return out
 
