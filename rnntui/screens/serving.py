@@ -131,7 +131,7 @@ class KvView(SizedView):
              + ("" if r.fits else " ▲ " + _("does not fit")) + gqa)])
         self.query_one("#units", Readouts).show([
             (_("an LSTM keeps h and c:"), fmt.binary_bytes(r.lstm_bytes)),
-            (_("exactly"), f"{fmt.grouped(r.kv_bytes)} B")])
+            (_("KV cache, exactly"), f"{fmt.grouped(r.kv_bytes)} B")])
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.tokens, r.kv_curve, _("KV cache (grows with context)"), ORANGE),
                     Series(r.tokens, r.state_curve, _("recurrent state (fixed)"), BLUE)),
