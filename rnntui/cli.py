@@ -184,12 +184,20 @@ def check_writable(path: str) -> None:
 def list_text() -> str:
     from rnntui.topics import topics
 
+    from rich.cells import cell_len
+
+    screens = topics()
+    figures = [(screen, f) for screen in screens for f in screen.FIGURES]
+    wide = max(len(f"{screen.TOPIC_ID}/{f.id}") for screen, f in figures)  # columns in cells: Chinese
+    titled = max(cell_len(_(f.title)) for _screen, f in figures)  # titles are two a character
     lines = []
-    for screen in topics():
+    for screen in screens:
         lines.append(f"{screen.NUMBER} {screen.TOPIC_ID:<12} {_(screen.TITLE)}")
         for f in screen.FIGURES:
             keys = " ".join(p.name for p in f.state_type.params())
-            lines.append(f"    {screen.TOPIC_ID}/{f.id:<14} {f.refs:<8} {_(f.title)}   [{keys}]")
+            title = _(f.title)
+            lines.append(f"    {screen.TOPIC_ID + '/' + f.id:<{wide}}  {f.refs:<8} {title}"
+                         f"{' ' * (titled - cell_len(title))}   [{keys}]")
     return "\n".join(lines) + "\n"
 
 

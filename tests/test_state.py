@@ -226,3 +226,20 @@ def test_a_value_typed_with_a_chinese_input_method_reads_as_typed(typed, value):
     assert TrackState().with_value("w_h", typed).w_h == value
     with pytest.raises(BadValue):
         TrackState().with_value("w_h", "３．５")  # out of range stays refused
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_list_lines_its_columns_up_in_both_languages(lang):
+    """`rnntui --list --lang zh` counted a Chinese title a column a character, so the parameter lists
+    were ragged (a newcomer's trial): every figure's [params] starts in the same terminal column."""
+    from rich.cells import cell_len
+
+    from rnntui.cli import list_text
+    from rnntui.i18n import set_language
+
+    set_language(lang)
+    try:
+        rows = [line for line in list_text().splitlines() if line.startswith("    ")]
+    finally:
+        set_language("en")
+    assert len({cell_len(row[:row.index("[")]) for row in rows}) == 1
