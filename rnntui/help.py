@@ -18,7 +18,10 @@ from rnntui.widgets.lines import RenderedLines
 def help_text(screen) -> tuple:
     """Every string help shows, in a tuple (hashable: help's rendering is kept per text and width)."""
     f, state = screen.figure, screen.state
-    params = tuple((p.name, p.show(getattr(state, p.name)), p.allowed(state),
+    # the name --set and the palette take, with the footer's label where that differs: lstm/bias's
+    # footer said "steps" and help only "k" (a newcomer's trial)
+    params = tuple((p.name if p.label.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.label})",
+                    p.show(getattr(state, p.name)), p.allowed(state),
                     "← →" if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key else _("↑↓ then + -")))
                    for p in state.params())
     keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))

@@ -320,3 +320,19 @@ async def test_every_figures_footer_ends_with_a_whole_item_at_80_columns():
                         assert k.region.right <= palette.region.x, (f.id, k.description)
                         assert f"{k.key_display} {k.description}" in last, (f.id, k.description, last)
                 assert last.rstrip().endswith("palette") and "▏" in last, (f.id, last)
+
+
+def test_help_names_a_parameter_as_set_takes_it_and_as_the_footer_shows_it():
+    """lstm/bias's footer said "steps", its help and --list only "k" (a newcomer's trial): help gives
+    the name --set takes and, where it differs, the footer's label; both are the parameter's own."""
+    from rnntui.help import help_text
+    from rnntui.topics import find
+
+    from types import SimpleNamespace
+
+    screen, figure = find("lstm/bias")
+    shown = SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure, state=figure.state_type())  # what help reads
+    params = {row[0] for row in help_text(shown)[3]}
+    p = shown.state.param("k")
+    assert f"k ({p.label})" in params and p.label == "steps" and shown.state.with_value("k", "30").k == 30
+    assert "b_f" in params  # the same name twice is said once
