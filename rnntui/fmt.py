@@ -30,13 +30,13 @@ def sci(v: float) -> str:
 
 
 def sci3(v: float) -> str:
-    """Three significant digits, scientific outside 0.01 … 10⁴, so a table's column reads alike:
-    1.68, 15.6, 83.9; 5.68e-04, 1.81e-03 (`sci` gave 1.677, 15.6, 83.93 and 0.001808)."""
+    """Three significant digits, scientific outside 0.01 … 1000, so a table's column reads alike:
+    1.68, 15.0, 378, 0.0610; 5.68e-04, 4.10e+03 (`sci` gave 1.677, 15.6, 83.93 and 0.001808)."""
     if (word := _finite(v)) is not None:
         return word
     if v == 0:
         return "0"
-    return f"{v:.3g}" if 1e-2 <= abs(v) < 1e4 else f"{v:.2e}"
+    return f"{v:#.3g}".rstrip(".") if 1e-2 <= abs(v) < 999.5 else f"{v:.2e}"
 
 
 def small(v: float) -> str:

@@ -515,3 +515,26 @@ def test_a_figures_matrices_are_read_as_plain_floats_entry_for_entry():
         for v, e in zip(row, expected):
             assert (math.isnan(v) and math.isnan(e)) or (v == float(e) and math.copysign(1, v) == math.copysign(1, e))
     assert _rows([[1, 2], [3, 4]]) == ((1.0, 2.0), (3.0, 4.0))
+
+
+def test_a_narrowed_tables_labels_take_the_lines_its_cells_leave():
+    """attention/summary at 72x50 had every cell whole and its labels cut to one line ("path le…",
+    "pa…") with 5 rows blank below (a review): the labels take the lines left, broken at spaces."""
+    r = SummaryState().readings()
+    spec = MatrixSpec(r.table, "", r.models, r.headers[1:], shrink=True)
+    lines = [line.plain for line in matrices_text([spec], 68, 38).split()]
+    assert "path le…" not in lines[0] and lines[1].split()[0] == "length"  # "path" / "length"
+    first = next(i for i, line in enumerate(lines) if "RNN" in line)
+    assert len(lines) <= 38 and "…" not in "".join(lines[first:])  # the cells whole below them
+
+
+def test_a_padded_label_stays_with_its_value_when_pairs_wrap():
+    """Pairs are broken apart only at the three spaces readout_text puts between them: serving/kvcache
+    at 64 columns put "KV cache" (padded to line up with the next label) on a line of its own (a review)."""
+    from rich.text import Text
+
+    from rnntui.widgets.readouts import pairs_whole
+
+    line = Text("KV cache        2 (K,V)·32 layers = 2 GiB   recurrent state 256 KiB")
+    parts = [part.plain for part in pairs_whole(line, 30)]  # (the first pair is wider: a line of its own)
+    assert parts == ["KV cache        2 (K,V)·32 layers = 2 GiB", "recurrent state 256 KiB"]

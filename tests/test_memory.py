@@ -387,3 +387,10 @@ def test_snapshot_copy_at_80x24(snap_compare):
         assert acc_at(r.final_acc, r.reached_100_at).startswith("100" if last.acc >= 1 else f"{100 * last.acc:.1f}")
 
     assert snap_compare(RnnApp("memory", "copy"), terminal_size=(80, 24), run_before=check)
+
+
+def test_a_wide_short_view_keeps_the_lstm_bf2_story_whole():
+    """Below 22 rows the story was told short at any width, though at 120x24 the whole story took the
+    curves no rows (a review): it is short only where it wraps to three lines or more."""
+    out = txt(CopyState(), size=(120, 24))
+    assert "fails at T=40" in out and "(ours: 100@700)" in out

@@ -240,3 +240,18 @@ def test_curves_that_share_a_row_of_cells_take_turns_there():
     assert len(rows) == 1  # one row of cells holds both
     shown = _braille_cells(spec, (60, 10))
     assert len(shown) == 2 and min(shown.values()) >= 0.4 * sum(shown.values()), shown
+
+
+def test_a_curves_name_moves_off_a_lines_label_too():
+    """A name moved to a row clear of the curves wrote over the label of a line there (parallel/cost
+    with n = d = 128 at 40x8: "attention n²·d128"; a review): it moves only to a row clear of text too."""
+    from rnntui.figures.parallel import CostState
+    from rnntui.widgets.tints import BLUE, ORANGE
+
+    r = CostState(n=256, d=256).read()
+    spec = PlotSpec(series=(Series(r.n_values, r.recurrent_cost, "", BLUE), Series(r.n_values, r.attention_cost, "", ORANGE)),
+                    lines=(Line(r.crossover_n, f"n = d = {r.crossover_n:g}", GREY, vertical=True),), cursor=256.0,
+                    log_x=True, log_y=True, ylim=r.ylim, marks=tuple((x, y, name) for x, y, name in r.names))
+    for size in ((40, 7), (45, 7), (51, 7)):
+        out = text_of(spec, size)
+        assert "n = d = 256" in out and "attention n²·d" in out and "recurrent n·d²" in out, out

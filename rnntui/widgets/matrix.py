@@ -166,7 +166,7 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
     title.append(" " * max(total - title.cell_len, 0))
     if spec.title:
         out.append(title)
-    heads = [_folded(cols[j], widths[j], head) for j in range(shown)]  # (a label cut with … on its last line)
+    heads = [_label(cols[j], widths[j], head) for j in range(shown)]
     for t in range(head):
         line = Text(" " * margin)
         for j in range(shown):
@@ -227,6 +227,25 @@ def _narrowed(texts: list, cols: list, room: int) -> list[int]:
     for j in sorted(range(n), key=lambda j: widths[j]):  # still room: headings whole, narrowest first
         widths[j] += max(min(cell_len(cols[j]) - widths[j], room - sum(widths)), 0)
     return widths
+
+
+def _label(text: str, width: int, tall: int) -> list[str]:
+    """A column label over at most `tall` lines, broken at spaces only: a word wider than the column
+    is cut with … ("paralle…"), not folded ("par" / "all" / "el"); so is the last line, if more is left.
+    Chinese, which has no spaces, breaks between characters (`wrap`)."""
+    if tall <= 1 or cell_len(text) <= width:
+        return [text]
+    if not any(ch.isspace() for ch in text) and cell_len(text) != len(text):  # Chinese
+        return _folded(text, width, tall)
+    lines: list[str] = []
+    for word in text.split():
+        if lines and cell_len(lines[-1]) + 1 + cell_len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > tall:
+        lines = lines[:tall - 1] + [" ".join(lines[tall - 1:])]
+    return [pad(line, width, "left").rstrip() if cell_len(line) > width else line for line in lines]
 
 
 def _folded(text: str, width: int, tall: int) -> list[str]:
@@ -351,9 +370,11 @@ def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
     _rows, _n, texts, words, cols, _cw, _labels, _lw = _cells(spec, 2)
     shown, widths = _columns(spec, width, 2)
     need = tuple(max([len(wrap(r[j], widths[j])) for j in range(shown) if j in words] + [1]) for r in texts)
-    head = max([len(wrap(cols[j], widths[j])) for j in range(shown)] + [1])
+    head = max([len(_label(cols[j], widths[j], 99)) for j in range(shown)] + [1])
     room, gaps = height - (1 if spec.title else 0), max(len(texts) - 1, 0)
-    for lines, labels, spaced in ((sum(need), head, True), (sum(need), head, False), (sum(need), 1, False)):
+    # cells whole first; then the labels over the lines left (cut with … on the last), then blank lines
+    for lines, labels, spaced in ((sum(need), head, True), (sum(need), head, False),
+                                  (sum(need), max(min(head, room - sum(need)), 1), False)):
         if lines + labels + (gaps if spaced else 0) <= room:
             return matrix_lines(spec, width, 2, spaced, need, labels)
     for most in range(max(need, default=1) - 1, 0, -1):  # every row cut to `most` lines, and the

@@ -305,12 +305,13 @@ class _Canvas:
 
     def clear_row(self, r: int, c: int, words: str, align: str = "left") -> int:
         """Row r, or the nearest row within two (below first) where words anchored at column c cover no
-        series' dots; r when there is none."""
+        series' dots and no text (a line's label, a mark); r when there is none."""
         start, n = self.start(c, words, align), cell_len(words)
         data = [cells[:, start:start + n] != 0 for number, (cells, *_) in self.layers.items() if number >= _SERIES]
-        if not data:
-            return r
-        busy = np.logical_or.reduce(data).any(axis=1)
+        busy = np.logical_or.reduce(data).any(axis=1) if data else np.zeros(self.ch, bool)
+        for row, col in self.over:
+            if start <= col < start + n:
+                busy[row] = True
         return next((k for k in (r, r + 1, r - 1, r + 2, r - 2) if 0 <= k < self.ch and not busy[k]), r)
 
     def text(self, r: int | None, c: int, words: str, style, align: str = "left") -> int | None:

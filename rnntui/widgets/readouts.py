@@ -2,6 +2,8 @@
 figure's parameter bar."""
 from __future__ import annotations
 
+import re
+
 from rich.cells import cell_len
 from rich.measure import Measurement
 from rich.text import Text
@@ -37,15 +39,16 @@ def stage_text(names, current: int) -> Text:
     return out
 
 
-def pairs_whole(line: Text, width: int, sep: str = "   ") -> list[Text]:
-    """A line of pairs joined by `sep`, broken only between pairs, as many to a line as fit; a pair
-    wider than the width is a line of its own (wrapped by whoever draws it)."""
-    out, start, at = [], 0, line.plain.find(sep)
-    pieces = []
-    while at >= 0:
-        pieces.append(line[start:at])
-        start = at + len(sep)
-        at = line.plain.find(sep, start)
+SEPARATOR = re.compile(r"(?<=\S)   (?=\S)")  # readout_text's, between pairs (a longer run pads a label)
+
+
+def pairs_whole(line: Text, width: int) -> list[Text]:
+    """A line of pairs joined by readout_text's three spaces, broken only between pairs, as many to a
+    line as fit; a pair wider than the width is a line of its own (wrapped by whoever draws it)."""
+    sep, pieces, start, out = "   ", [], 0, []
+    for found in SEPARATOR.finditer(line.plain):
+        pieces.append(line[start:found.start()])
+        start = found.end()
     pieces.append(line[start:])
     row = None
     for piece in pieces:
@@ -94,7 +97,7 @@ class Readouts(TextLines):
         out = []
         for line in self._text.split("\n", allow_blank=True):
             words = wrap(line, width, self.app.console)
-            if len(words) > 1 and "   " in line.plain:
+            if len(words) > 1 and SEPARATOR.search(line.plain):
                 kept = [part for piece in pairs_whole(line, width) for part in wrap(piece, width, self.app.console)]
                 if len(kept) <= len(words):
                     words = kept
