@@ -23,6 +23,7 @@ from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame
 from rnntui.terminal import end_on_hangup, sturdy
+from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import Pieces
 
 
@@ -75,7 +76,7 @@ class PresentApp(Shots, QuietCollections, App):
 
     def compose(self) -> ComposeResult:
         yield Static(id="slide-title")
-        yield Static(id="slide-words")
+        yield Prose(id="slide-words")  # (a Static broke Chinese at spaces only: "…：没有" / "attention，…")
         views = {view_id(f): f.figure.view for f in self.deck.frames}
         with ContentSwitcher(id="slide-views", initial=view_id(self.frame)):
             for vid, view in views.items():
@@ -115,7 +116,7 @@ class PresentApp(Shots, QuietCollections, App):
         title = Text(frame.local("title") or f"{_(frame.figure.title)} · {frame.figure.refs}", style="bold")
         title.append(f"   {frame.screen.NUMBER} {frame.screen.TOPIC_ID}", style="dim")
         self.query_one("#slide-title", Static).update(title)
-        self.query_one("#slide-words", Static).update(frame.words())
+        self.query_one("#slide-words", Prose).update(frame.words())
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)
         switcher.get_child_by_id(view_id(frame), FigureView).draw(frame.state)

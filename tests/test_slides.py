@@ -424,3 +424,29 @@ def test_an_exports_shot_line_redraws_it_in_the_exports_language(lang, shell, ti
     monkeypatch.chdir(tmp_path)
     assert main(command[1:-1] + ["again.txt"]) == 0
     assert (tmp_path / "again.txt").read_text() == exported.read_text()
+
+
+async def test_a_chinese_caption_fills_its_lines():
+    """A slide's caption in Chinese broke only at spaces ("把序列倒过来：没有" / "attention，解码器只能
+    看到一个向量…" at 80x24; a newcomer's trial): it wraps by cells, between Chinese characters too, so
+    no line ends while the next line's first character would fit on it."""
+    from rich.cells import cell_len
+
+    from rnntui.deck import load
+    from rnntui.i18n import set_language
+    from rnntui.present import PresentApp
+
+    set_language("zh")
+    try:
+        deck = load("lecture")
+        app = PresentApp(deck, start=next(i for i, f in enumerate(deck.frames) if f.address == "seq2seq/matrix"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            words = app.screen.query_one("#slide-words")
+            lines = [line.rstrip() for line in text_of(app).splitlines()[words.region.y:words.region.bottom]]
+    finally:
+        set_language("en")
+    room = words.content_region.width
+    assert len(lines) >= 2 and "attention" in lines[0]
+    for line, after in zip(lines, lines[1:]):
+        assert cell_len(line.strip()) + cell_len(after.strip()[:1]) > room, (line, after)
