@@ -1384,7 +1384,8 @@ async def test_a_toast_over_chinese_text_leaves_no_cell_unpainted(present):
 
 
 def test_wrap_gives_the_lines_rich_wraps():
-    """Readouts wrap through a fast path for lines that fit; it must give what Rich's wrap gives."""
+    """Readouts wrap through a fast path for lines that fit; it must give what Rich's wrap gives (text
+    with Chinese that does not fit wraps its own way: test_readouts_wrap_chinese_between_characters)."""
     import random
 
     from rich.console import Console
@@ -1399,9 +1400,33 @@ def test_wrap_gives_the_lines_rich_wraps():
         for _k in range(rng.randint(0, 12)):
             text.append(rng.choice(words) + rng.choice([" ", "", "\n", "  ", "\t"]), style=rng.choice([None, "red"]))
         width = rng.choice([1, 3, 8, 20, 120])
+        if "猫" in text.plain and any(Text(line).cell_len > width for line in text.plain.split("\n")):
+            continue
         ours = wrap(text, width, console)
         rich = compact(text.copy()).wrap(console, width)
         assert [(content_key(a), a.end) for a in ours] == [(content_key(b), b.end) for b in rich], (text.plain, width)
+
+
+def test_readouts_wrap_chinese_between_characters():
+    """Rich wraps at spaces only: a Chinese readout ended its line early before a Latin word or a number
+    ("跌破 float32 最小正规数：" / "第 178 跳"; a newcomer's trial). Text with Chinese that does not fit
+    is cut where cells.wrap cuts it: every character kept in order with its style, lines full."""
+    from rich.console import Console
+
+    from rnntui.widgets.cells import wrap as cells_wrap
+    from rnntui.widgets.lines import wrap
+
+    text = Text.assemble(("跌破 float32 最小正规数：", "dim"), ("第 178 跳 (原文 161)", "bold"),
+                         "   超过 float32 最大值：从不   终点（第 199 跳） 3.36e-43")
+    for width in (12, 20, 30, 44):
+        lines = wrap(text, width, Console(width=200))
+        assert [line.plain for line in lines] == cells_wrap(text.plain, width)
+        assert all(line.cell_len <= width for line in lines)
+        for line in lines:  # each character keeps its style
+            for k, ch in enumerate(line.plain):
+                at = text.plain.index(line.plain) + k
+                assert line.get_style_at_offset(Console(), k) == text.get_style_at_offset(Console(), at), (ch, width)
+    assert [line.plain for line in wrap(text, 30, Console())][0] == "跌破 float32 最小正规数：第"
 
 
 def test_segments_style_every_cell_as_rich_does():

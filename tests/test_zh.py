@@ -107,10 +107,11 @@ def test_chinese_says_the_same_numbers(zh):
         at("serving/kvcache", KvState(context=131_072))]))
     assert "原文 0.884 ≠ 本程序 0.899" in factors and "未公开" in factors
     assert "第 178 跳 (原文 161)" in product and "跌破" in product and "(原文 9.8e-48)" in product
-    assert "10 (原文：第 9 步)" in path
+    assert "10（原文：第 9 步）" in path
     r = MatrixState(step=3).readings()
     assert (r.copies, r.looks_at) == (12, 13)
-    assert "抄 x_12" in matrix and "h_13" in matrix and "右移一列" in matrix
+    shift = "".join(line.split("│")[1][40:].strip() for line in matrix.splitlines() if line.count("│") >= 2)
+    assert "抄 x_12" in matrix and "h_13" in matrix and "右移一列" in shift  # (read down the right column)
     assert "顺序步数 8/8" in grid and "忙碌格 8/64" in grid
     assert "A[跑,猫] 0.6488" in qkv
     assert "64 GiB" in kv and "256 KiB" in kv and "262,144×" in kv and "加速卡" in kv

@@ -22,20 +22,34 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rnntui.widgets.cells import cell_len
+from rnntui.widgets.cells import cell_len, wrap as cells_wrap
 from rnntui.widgets.quiet import compact, content_key, joined, repaint
 
 
 def wrap(text: Text, width: int, console) -> list[Text]:
     """`text` wrapped at word boundaries to `width` cells, as Rich's `Text.wrap` does; lines that fit
-    are only split at their newlines (most readouts; Rich divides every line word by word)."""
+    are only split at their newlines (most readouts; Rich divides every line word by word). Text with
+    Chinese in it wraps as `cells.wrap` does, between Chinese characters too: Rich breaks at spaces
+    only, and a readout ended its line early before a Latin word ("跌破 float32 最小正规数：" / …)."""
     text = compact(text.copy())
     width = max(width, 1)
     if text.justify in (None, "default") and "\t" not in text.plain:
         lines = text.split("\n", allow_blank=True)
         if all(line.cell_len <= width for line in lines):
             return list(lines)
+        if not text.plain.isascii() and any(cell_len(ch) == 2 for ch in text.plain):
+            return [part for line in lines for part in _cells_wrapped(line, width)]
     return list(text.wrap(console, width))
+
+
+def _cells_wrapped(line: Text, width: int) -> list[Text]:
+    """One line (no newline) cut where `cells.wrap` cuts its plain text, styles kept."""
+    out, at = [], 0
+    for part in cells_wrap(line.plain, width):
+        start = line.plain.find(part, at) if part else at
+        out.append(line[start:start + len(part)])
+        at = start + len(part)
+    return out
 
 
 NULL = Style.null()
