@@ -37,7 +37,7 @@ def wrap(text: Text, width: int, console) -> list[Text]:
         lines = text.split("\n", allow_blank=True)
         if all(line.cell_len <= width for line in lines):
             return list(lines)
-        if not text.plain.isascii() and any(cell_len(ch) == 2 for ch in text.plain):
+        if not text.no_wrap and not text.plain.isascii() and any(cell_len(ch) == 2 for ch in text.plain):
             return [part for line in lines for part in _cells_wrapped(line, width)]
     return list(text.wrap(console, width))
 
@@ -46,7 +46,7 @@ def _cells_wrapped(line: Text, width: int) -> list[Text]:
     """One line (no newline) cut where `cells.wrap` cuts its plain text, styles kept."""
     out, at = [], 0
     for part in cells_wrap(line.plain, width):
-        start = line.plain.find(part, at) if part else at
+        start = max(line.plain.find(part, at), at) if part else at  # (cells.wrap only strips spaces)
         out.append(line[start:start + len(part)])
         at = start + len(part)
     return out
