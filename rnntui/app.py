@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import time
 
+from rich.align import Align
+from rich.text import Text
 from textual.actions import parse as parse_action
 from textual.app import App
 from textual.reactive import reactive
@@ -11,8 +13,6 @@ from textual.command import CommandInput, CommandList, CommandPalette
 from textual.theme import Theme
 from textual.widgets import Static
 from textual.widgets.option_list import Option
-from rich.align import Align
-from rich.text import Text
 
 from rnntui import keys, topics
 from rnntui.collector import QUIET, QuietCollections

@@ -55,7 +55,7 @@ def live_line(live) -> Text:
 
 class CopyView(FigureView):
     REDRAW_ON_RESIZE = True  # laid out for its own size
-    SHORT = 22  # rows of the view below which the lstm-bf2 story is told short (where it wraps to 3+ lines)
+    SHORT, NARROW = 22, 110  # a view below both tells the lstm-bf2 story short (it wraps to 3+ lines)
 
     def compose(self):
         yield Static(id="grid")
@@ -118,7 +118,7 @@ class CopyView(FigureView):
         true1, ours2, seed2 = st["true_bf1"], st["ours_bf2"], st["seed_bf2"]
         survive.append("\n" + _("lstm-bf2 is the seed's “b_f = 1”: "), style="bold")
         # the story short where it wraps to 3+ lines on a short view: at 80x24 they left the plot two rows
-        if (self.size.height or 40) < self.SHORT and (self.size.width or 80) < 110:
+        if (self.size.height or 40) < self.SHORT and (self.size.width or 80) < self.NARROW:
             survive.append(_("its code sets both bias vectors to 1, so b_f = 2; a true b_f = 1 fails at T={T} "
                              "({true1}).").format(T=st["T"], true1=acc_at(true1["final_acc"], true1["reached_100_at"])))
             self.query_one("#story", TextLines).update(survive)

@@ -230,22 +230,13 @@ def _narrowed(texts: list, cols: list, room: int) -> list[int]:
 
 
 def _label(text: str, width: int, tall: int) -> list[str]:
-    """A column label over at most `tall` lines, broken at spaces only: a word wider than the column
-    is cut with … ("paralle…"), not folded ("par" / "all" / "el"); so is the last line, if more is left.
-    Chinese, which has no spaces, breaks between characters (`wrap`)."""
-    if tall <= 1 or cell_len(text) <= width:
-        return [text]
-    if not any(ch.isspace() for ch in text) and cell_len(text) != len(text):  # Chinese
-        return _folded(text, width, tall)
-    lines: list[str] = []
-    for word in text.split():
-        if lines and cell_len(lines[-1]) + 1 + cell_len(word) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    if len(lines) > tall:
-        lines = lines[:tall - 1] + [" ".join(lines[tall - 1:])]
-    return [pad(line, width, "left").rstrip() if cell_len(line) > width else line for line in lines]
+    """A column label over at most `tall` lines (`_folded`), except that an English word wider than the
+    column is cut with … ("paralle…"), not folded ("par" / "all" / "el"). Chinese, which has no spaces,
+    still breaks between characters."""
+    if tall > 1 and cell_len(text) > width:
+        text = " ".join(word if len(word) != cell_len(word) or cell_len(word) <= width
+                        else pad(word, width, "left") for word in text.split(" "))
+    return _folded(text, width, tall)
 
 
 def _folded(text: str, width: int, tall: int) -> list[str]:
