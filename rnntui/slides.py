@@ -125,22 +125,47 @@ def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
 
 def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, ...], size, theme: str,
              present: bool = False) -> str:
+    """One section per run of frames that show one figure with the same words: its heading and caption
+    once, then each frame's step, picture, files and `rnntui shot` line. (Each frame had its own
+    section, and recurrence/track's caption was printed eight times over.)"""
     picture = next((f for f in ("png", "svg") if f in formats), None)
     about = (_("{n} frames, rendered by rnntui at {size} with the {theme} theme, drawn as `rnntui present` "
                "shows them. Each frame's `rnntui shot` line draws its state again in the app.") if present else
              _("{n} frames, rendered by rnntui at {size} with the {theme} theme. "
                "Each frame's `rnntui shot` line draws it again."))
     lines = [f"# {title}", "", about.format(n=len(planned), size=f"{size[0]}x{size[1]}", theme=theme), ""]
-    for frame, stem in planned:
-        lines.append(f"## {stem.split('-', 1)[0]} · {frame.heading()}")
-        lines.append("")
-        if picture:
-            lines += [f"![{frame.address}]({stem}.{picture})", ""]
-        lines += [frame.words(), ""]
-        files = " · ".join(f"[{fmt}]({stem}.{fmt})" for fmt in formats)
-        again = frame.shot_command(f"{stem}.{formats[0]}", size, theme, language())
-        lines += [f"{frame.address} · {files} · `{again}`", ""]
+    for run in runs(planned):
+        first = run[0][0]
+        if len(run) > 1:
+            lines += [f"## {first.local('title') or f'{_(first.figure.title)} · {first.figure.refs}'}", "",
+                      first.words(), ""]
+        for frame, stem in run:
+            number = stem.split("-", 1)[0]
+            if len(run) > 1:
+                label, value = frame.axis
+                lines += [f"### {number} · {label} = {value}", ""]
+            else:
+                lines += [f"## {number} · {frame.heading()}", ""]
+            if picture:
+                lines += [f"![{frame.address}]({stem}.{picture})", ""]
+            if len(run) == 1:
+                lines += [frame.words(), ""]
+            files = " · ".join(f"[{fmt}]({stem}.{fmt})" for fmt in formats)
+            again = frame.shot_command(f"{stem}.{formats[0]}", size, theme, language())
+            lines += [f"{frame.address} · {files} · `{again}`", ""]
     return "\n".join(lines)
+
+
+def runs(planned: list[tuple[Frame, str]]) -> list[list[tuple[Frame, str]]]:
+    """Consecutive frames of one figure with the same title and words, together."""
+    out: list[list[tuple[Frame, str]]] = []
+    for frame, stem in planned:
+        key = (frame.address, frame.local("title"), frame.words())
+        if out and key == (out[-1][0][0].address, out[-1][0][0].local("title"), out[-1][0][0].words()):
+            out[-1].append((frame, stem))
+        else:
+            out.append([(frame, stem)])
+    return out
 
 
 @dataclass

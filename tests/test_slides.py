@@ -153,6 +153,23 @@ step = 3
 '''
 
 
+def test_the_index_gives_a_figures_caption_once_for_its_steps_in_a_row(tmp_path):
+    """Frames of one figure in a row, with the same words, share one section: the caption was printed
+    once per frame (recurrence/track's eight times). A frame with a title of its own keeps its section."""
+    deck = small_deck(tmp_path / "d.toml", "".join(f'[[frame]]\nfigure = "recurrence/track"\nstep = {t}\n' for t in (0, 3, 7))
+                      + '[[frame]]\nfigure = "recurrence/track"\nstep = 7\ntitle = "Again"\n')
+    out = tmp_path / "slides"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--size", "80x24"]) == 0
+    index = (out / "index.md").read_text()
+    _screen, track = find("recurrence/track")
+    assert index.count(track.prose) == 2  # once for the three steps, once for the titled frame
+    sections = [l for l in index.splitlines() if l.startswith("#")]
+    assert sections == ["# Test deck", f"## {track.title} · {track.refs}", "### 01 · t = 0", "### 02 · t = 3",
+                        "### 03 · t = 7", "## 04 · Again"]
+    for name in ("01-recurrence-track-t0.txt", "02-recurrence-track-t3.txt", "03-recurrence-track-t7.txt"):
+        assert f"[txt]({name})" in index and (out / name).exists()
+
+
 def test_export_refuses_to_overwrite_without_force(tmp_path, capsys):
     deck = small_deck(tmp_path / "d.toml", GOOD)
     out = tmp_path / "out"
