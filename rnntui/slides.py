@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rnntui.figure import Figure
-from rnntui.i18n import _, language
+from rnntui.i18n import _, language, ngettext
 from rnntui.state import BadValue, FigureState
 
 EXPORT_FORMATS = ("svg", "png", "txt", "json")
@@ -174,21 +174,31 @@ class Report:
     files: int
     seconds: float
     render_seconds: float
+    removed: int = 0  # numbered files of an earlier export that --force removed
 
     def line(self, outdir: Path) -> str:
         rate = self.frames / self.render_seconds if self.render_seconds else float("inf")
-        return _("wrote {files} files ({frames} frames) and index.md to {outdir} in {seconds} s; "
+        line = _("wrote {files} files ({frames} frames) and index.md to {outdir} in {seconds} s; "
                  "{rate} frames/s rendered").format(files=self.files, frames=self.frames, outdir=outdir,
                                                     seconds=f"{self.seconds:.1f}", rate=f"{rate:.1f}")
+        if self.removed:
+            line += ngettext("; removed {n} numbered file an earlier export left",
+                             "; removed {n} numbered files an earlier export left", self.removed).format(n=self.removed)
+        return line
 
 
 def stale(outdir: Path, keep: list[Path]) -> list[Path]:
-    """Numbered files of an earlier export in outdir that this one does not write."""
+    """Numbered files of an earlier export in outdir that this one does not write: export's own names,
+    a registered figure's (`05-recurrence-my-notes.txt` has export's shape, but no export wrote it)."""
+    from rnntui.topics import topics
+
     if not outdir.is_dir():
         return []
     keep_names = {p.name for p in keep}
+    figures = tuple(f"{screen.TOPIC_ID}-{f.id}-" for screen in topics() for f in screen.FIGURES)
     return sorted(p for p in outdir.iterdir()
-                  if p.is_file() and NUMBERED.fullmatch(p.name) and p.name not in keep_names)
+                  if p.is_file() and NUMBERED.fullmatch(p.name) and p.name not in keep_names
+                  and p.name.split("-", 1)[1].startswith(figures))
 
 
 def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
@@ -215,10 +225,10 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress, write_atomic,
                                              deck, batch))
     write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
-    if force:
-        for path in stale(outdir, paths):
-            path.unlink(missing_ok=True)
-    return Report(len(frames), len(paths) - 1, time.perf_counter() - started, render_seconds)
+    removed = stale(outdir, paths) if force else []
+    for path in removed:
+        path.unlink(missing_ok=True)
+    return Report(len(frames), len(paths) - 1, time.perf_counter() - started, render_seconds, len(removed))
 
 
 async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, write, deck=None,

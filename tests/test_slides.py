@@ -245,17 +245,20 @@ def test_present_lays_views_out_as_the_app_does(tmp_path):
             assert "┤" in window  # a y tick: the plot is drawn
 
 
-def test_force_removes_stale_numbered_files_and_nothing_else(tmp_path):
+def test_force_removes_stale_numbered_files_and_nothing_else(tmp_path, capsys):
     deck = small_deck(tmp_path / "d.toml", GOOD)
     out = tmp_path / "out"
     out.mkdir()
     stale = ["99-recurrence-track-t7.svg", "04-lstm-cell-t3.txt", "12-gradients-product-hop40.png"]
-    kept = ["notes.md", "99-my-own.svg", "logo.png", "01-recurrence-track-t7.pdf", "talk.toml"]
+    kept = ["notes.md", "99-my-own.svg", "logo.png", "01-recurrence-track-t7.pdf", "talk.toml",
+            "05-recurrence-my-notes.txt", "07-lstm-cells-t3.txt"]  # export's shape, but no figure's name
     for name in stale + kept:
         (out / name).write_text("old")
     assert main(["export", str(out), "--deck", str(deck), "--format", "svg"]) == 0  # no name in the way
     assert all((out / name).exists() for name in stale)  # without --force nothing is removed
+    capsys.readouterr()
     assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--force"]) == 0
+    assert capsys.readouterr().err.strip().endswith("; removed 3 numbered files an earlier export left")
     names = sorted(p.name for p in out.iterdir())
     assert names == sorted(kept + ["01-recurrence-track-t7.svg", "02-recurrence-tanh-z2.svg",
                                    "03-recurrence-readout-t3.svg", "index.md"])
