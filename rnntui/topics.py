@@ -134,6 +134,21 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
         if not eq or not key.strip():
             raise BadValue(_("--set {item!r}: expected KEY=VALUE").format(item=item))
         pending.append((key.strip(), value.strip()))
+    # the same value given twice, or the axis by --set and --step: one would silently win (a newcomer's trial)
+    given = {}
+    for key, value in pending:
+        try:
+            name = state.name_of(key)
+        except BadValue:
+            continue  # (reported below, as typed)
+        if name in given:
+            raise BadValue(_("--set {key} is given twice ({first}, {second}); give it once").format(
+                key=key, first=given[name], second=value))
+        given[name] = value
+    if step is not None and state.AXIS in given:
+        key = next(k for k, _v in pending if state.name_of(k) == state.AXIS)
+        raise BadValue(_("--step {step} and --set {key}={value} both set {key}; give one").format(
+            step=step, key=key, value=given[state.AXIS]))
     # one range may depend on another value (k ≤ n): whatever order they come in, set what fits
     # and retry the rest; a value that fits in no order is reported
     while pending:
