@@ -2,13 +2,34 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import stat
 import tempfile
 from pathlib import Path
 
-from rnntui.i18n import _
+from rnntui.i18n import N_, _
 from rnntui.state import BadValue
+
+
+REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
+           errno.EACCES: N_("permission denied"), errno.EPERM: N_("permission denied"),
+           errno.EROFS: N_("the file system is read-only"), errno.ENOSPC: N_("no space left on the device")}
+
+
+def reason(e: OSError) -> str:
+    """Why a file could not be written or read, in the app's language (the system's words, in English
+    whatever the language, were shown as they came: 无法写入 /proc/x.svg：No such file or directory)."""
+    known = REASONS.get(e.errno)
+    return _(known) if known else str(e.strerror or e)
+
+
+def file_in_the_way(path: str | Path) -> Path | None:
+    """The file standing where `path` needs a folder (`notes.txt/x.svg`), if there is one."""
+    for folder in Path(path).absolute().parents:
+        if folder.exists():
+            return None if folder.is_dir() else folder
+    return None
 
 
 def umask() -> int:
@@ -40,7 +61,7 @@ def write_atomic(path: str, text: str | bytes) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
     except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
     try:
         try:  # mkstemp makes it private (0600): slides served from a folder were unreadable
             os.fchmod(fd, file_mode(path))
@@ -53,7 +74,7 @@ def write_atomic(path: str, text: str | bytes) -> None:
         os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -67,7 +88,7 @@ def check_creatable(path: str | Path) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".rnntui-", suffix=".probe")
     except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
     os.close(fd)
     os.unlink(tmp)
 

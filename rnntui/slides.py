@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rnntui.figure import Figure
+from rnntui.files import file_in_the_way, reason
 from rnntui.i18n import _, language, ngettext
 from rnntui.state import BadValue, FigureState
 
@@ -115,6 +116,8 @@ def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
     """Refuse (one line) to write into a file, or over existing files without --force."""
     if outdir.exists() and not outdir.is_dir():
         raise BadValue(_("{path} is a file, not a folder").format(path=outdir))
+    if file_in_the_way(outdir):
+        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=outdir, file=file_in_the_way(outdir)))
     existing = [p for p in paths if p.exists()]
     if existing and not force:
         if len(existing) > 1:
@@ -220,7 +223,10 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     planned = plan(frames)
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)
-    outdir.mkdir(parents=True, exist_ok=True)
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BadValue(_("cannot write {path}: {reason}").format(path=outdir, reason=reason(e))) from None
     started = time.perf_counter()
     render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress, write_atomic,
                                              deck, batch))

@@ -78,6 +78,35 @@ def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
     assert not (tmp_path / "x.txt").exists()
 
 
+def test_a_file_where_a_folder_should_be_is_named(tmp_path, capsys):
+    """`-o notes.txt/x.svg` said "folder …/notes.txt does not exist", and `export notes.txt/sub` gave the
+    system's "Not a directory" (a newcomer's trial): both name the file in the way."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    for args in (["shot", "recurrence/track", "-o", str(notes / "x.svg")], ["export", str(notes / "sub"), "--format", "txt"]):
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("rnntui: cannot write ")
+        assert err[0].endswith(f": {notes} is a file, not a folder")
+    assert notes.read_text() == "mine"
+
+
+def test_the_systems_reasons_are_said_in_the_apps_language():
+    import errno
+
+    from rnntui import i18n
+    from rnntui.files import reason
+
+    i18n.set_language("zh")
+    try:
+        assert reason(OSError(errno.ENOENT, "No such file or directory")) == "没有这个文件或文件夹"
+        assert reason(OSError(errno.ENOSPC, "No space left on device")) == "设备上没有剩余空间"
+    finally:
+        i18n.set_language("en")
+    assert reason(OSError(errno.EACCES, "Permission denied")) == "permission denied"
+    assert reason(OSError(errno.EBUSY, "Device or resource busy")) == "Device or resource busy"  # unknown: as it came
+
+
 def test_unwritable_file_keeps_the_old_one(tmp_path):
     out = tmp_path / "keep.txt"
     out.write_text("old")

@@ -99,7 +99,7 @@ def test_a_failed_save_keeps_the_old_checkpoint_and_names_the_file(tmp_path, mon
     monkeypatch.setattr(files.os, "fsync", disk_full)
     with pytest.raises(BadValue) as e:
         lab.save(path, s2s.shipped("dot"), s2s.record("dot"))
-    assert str(e.value) == f"cannot write {path}: No space left on device"
+    assert str(e.value) == f"cannot write {path}: no space left on the device"
     assert path.read_bytes() == b"the old, good checkpoint"
     assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left behind
 
@@ -112,7 +112,7 @@ def test_train_with_a_full_disk_exits_2_in_one_line(tmp_path, monkeypatch, capsy
     out.write_bytes(b"old")
     monkeypatch.setattr(files.os, "fsync", disk_full)
     assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "5", "--until", "1", "--out", str(out)]) == 2
-    assert capsys.readouterr().err.strip().splitlines()[-1] == f"rnntui: cannot write {out}: No space left on device"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == f"rnntui: cannot write {out}: no space left on the device"
     assert out.read_bytes() == b"old"
 
 

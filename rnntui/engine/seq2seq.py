@@ -201,13 +201,15 @@ def read_npz(source, scoring: str) -> tuple[dict, dict]:
     """(arrays, record) from an .npz path or bytes, never unpickling anything; raises BadCheckpoint."""
     try:
         data = bytes(source) if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
+        if not data.startswith(b"PK"):  # (numpy then tries it as a pickle, and said so: a text file read
+            raise BadCheckpoint("not a weights file (not an .npz archive)")  # as "contains pickled data")
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
             p = {k: np.asarray(z[k], dtype=np.float64) for k in z.files if k != RECORD_KEY}
             text = str(z[RECORD_KEY]) if RECORD_KEY in z.files else None
-    except OSError:
+    except (OSError, BadCheckpoint):
         raise
     except Exception as e:  # noqa: BLE001 - pickled objects, truncated zips, bad JSON: all one line
-        first = (str(e).strip().splitlines() or [""])[0][:80]
+        first = (str(e).strip().splitlines() or [""])[0].split(". ")[0][:100]  # (its first sentence, whole)
         raise BadCheckpoint(f"not a weights file ({type(e).__name__}: {first})") from None
     return check_params(p, scoring), ({} if text is None else parse_record(text))
 
