@@ -223,13 +223,19 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     planned = plan(frames)
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)
+    made = not outdir.exists()
     try:
         outdir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise BadValue(_("cannot write {path}: {reason}").format(path=outdir, reason=reason(e))) from None
     started = time.perf_counter()
-    render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress, write_atomic,
-                                             deck, batch))
+    try:
+        render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress,
+                                                 write_atomic, deck, batch))
+    except BaseException:
+        if made and not any(outdir.iterdir()):
+            outdir.rmdir()  # (a frame it could not draw left the folder it made empty)
+        raise
     write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
     removed = stale(outdir, paths) if force else []
     for path in removed:

@@ -245,6 +245,23 @@ def test_present_lays_views_out_as_the_app_does(tmp_path):
             assert "┤" in window  # a y tick: the plot is drawn
 
 
+def test_an_export_that_cannot_draw_a_frame_leaves_no_empty_folder(tmp_path, capsys):
+    """A caption in a script no font here has stops the export in one line; the folder it had made was
+    left behind, empty (a newcomer's trial). A folder that was there stays."""
+    from rnntui.glyphs import cjk_files, font_for
+
+    if any(font_for(ch, cjk_files()) for ch in "한국어"):
+        pytest.skip("a font here draws Korean")
+    deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "recurrence/track"\ncaption = "한국어"\n')
+    made, there = tmp_path / "new", tmp_path / "there"
+    there.mkdir()
+    for out in (made, there):
+        assert main(["export", str(out), "--deck", str(deck), "--format", "svg"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "cannot draw" in err[0]
+    assert not made.exists() and there.is_dir()
+
+
 def test_force_removes_stale_numbered_files_and_nothing_else(tmp_path, capsys):
     deck = small_deck(tmp_path / "d.toml", GOOD)
     out = tmp_path / "out"
