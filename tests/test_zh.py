@@ -186,6 +186,14 @@ def test_a_plot_with_chinese_labels_draws_rows_of_exactly_width_cells(legend, wi
         assert "准确率" in text
 
 
+def test_a_cut_matrix_says_how_many_columns_it_shows_in_chinese(zh):
+    from rnntui.widgets.matrix import MatrixSpec, matrices_text
+
+    spec = MatrixSpec(tuple(tuple(float(j) for j in range(64)) for _ in range(3)), "X", ("a", "b", "c"))
+    first = matrices_text([spec], 60).plain.splitlines()[0]
+    assert "共 64 列，显示" in first and "columns" not in first, first
+
+
 def test_the_chinese_legend_below_is_cut_by_cells():
     for width in range(16, 45):
         rows = plot_rows(chinese_plot(), width, 14)

@@ -28,6 +28,7 @@ from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import joined, runs, same
 
 from rnntui import lazy
+from rnntui.i18n import _
 from rnntui.fmt import fixed
 from rnntui.widgets.cells import fit, longest_word, wrap
 from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
@@ -198,7 +199,7 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
                 pieces.append((f"{MORE} " if not t else "  ", "dim"))
             out.append(runs(pieces))
     if cut and spec.title:  # the title says how many columns are drawn, where that fits
-        for note in (f"  {shown} of {n_cols} columns", f" {shown}/{n_cols}"):
+        for note in ("  " + _("{shown} of {n} columns").format(shown=shown, n=n_cols), f" {shown}/{n_cols}"):
             if cell_len(spec.title) + 2 + cell_len(note) <= total:
                 out[0].rstrip()
                 out[0].append(note, style="dim")
