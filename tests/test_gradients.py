@@ -206,6 +206,17 @@ def test_shot_product_relu_shows_189(tmp_path):
     assert "float32 max: hop 189" in text and "NaN" in text and "▲inf" in text
 
 
+def test_the_float32_limits_say_their_values_on_a_coarse_axis(tmp_path):
+    """At 80x24 a row of the product's log axis spans 25 decades: the limit lines sit on the 1e±50 ticks,
+    and "1e50┤float32 max" read as if float32's max were 1e50 (a newcomer's trial). Each says its value."""
+    out = tmp_path / "p.txt"
+    assert main(["shot", "gradients/product", "--step", "150", "--size", "80x24", "-o", str(out)]) == 0
+    text = out.read_text()
+    f32 = np.finfo(np.float32)
+    assert f"float32 max {float(f32.max):.2e}" in text and f"float32 min normal {float(f32.tiny):.2e}" in text
+    assert "3.40e+38" in text and "1.18e-38" in text
+
+
 def test_shot_product_json_holds_factors_and_product(tmp_path):
     out = tmp_path / "p.json"
     assert main(["shot", "gradients/product", "--set", "act=relu", "--set", "w_h=1.6", "-o", str(out)]) == 0
