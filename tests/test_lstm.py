@@ -351,3 +351,16 @@ def test_the_topic_wide_note_stands_apart_from_the_chosen_parameter():
     text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("bias"), BiasState(), (80, 24))
     line = next(line for line in text.splitlines() if "whole topic" in line)
     assert "◂  b_f: whole topic" in line or "◂   b_f: whole topic" in line, line
+
+
+def test_the_paths_rnn_product_names_its_chain(tmp_path):
+    """lstm/path's RNN product (2.90e-22 at k = 100) and gradients/product's (6.62e-22 at hop 100) differ:
+    each counts hops back from the end of its own chain (101 tokens here, 200 there). Its legend said
+    only "T2", and a lecturer saw two numbers for one product (a newcomer's trial)."""
+    from rnntui.engine.gradients import backward_products, chain_tokens, hop_factors
+
+    out = tmp_path / "p.txt"
+    assert main(["shot", "lstm/path", "--step", "100", "--size", "100x30", "-o", str(out)]) == 0
+    text = out.read_text()
+    ours = backward_products(hop_factors(chain_tokens(101), 0.9))[100]
+    assert "RNN product (101-token chain, W_h = 0.90)" in text and f"RNN product {ours:.2e}" in text
