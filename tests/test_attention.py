@@ -344,7 +344,8 @@ def test_a_narrowed_text_table_wraps_its_cells_into_the_rows_it_has(height):
     if height >= 9:  # the head and 2 rows × 4 lines
         assert all(text in column for text in (cells[0][1], cells[1][1]))
     else:  # 2 lines a row
-        assert len(lines) == 5 and "gradients vanish or e…" in column  # cut at the cell's last cell
+        assert len(lines) == 5 and column.startswith("gradients vanish")  # cut with … at the cell's last line
+        assert lines[2].rstrip().endswith("…")
     assert "…" not in " ".join(lines) or height < 9
 
 
@@ -360,7 +361,7 @@ def test_a_narrowed_text_table_keeps_its_words_whole_where_they_fit(width):
     lines = [line.plain for line in matrices_text([spec], width, 13).split()]
     assert len(lines) <= 13 and max(cell_len(line) for line in lines) <= width
     words = {w for text in (*(c for row in r.table for c in row), *r.headers, *r.models)
-             for w in text.replace("→", "→ ").split()}
+             for w in text.replace("→", "→ ").replace("+", "+ ").split()}  # (row labels break after +)
     drawn = {w for line in lines[1:] for w in line.replace("▸", " ").split() if not w.endswith("…")}
     if width == 76:
         assert drawn <= words, drawn - words
@@ -369,11 +370,13 @@ def test_a_narrowed_text_table_keeps_its_words_whole_where_they_fit(width):
         assert "yes" in drawn and any(w.startswith("grow") or w.startswith("cache") for w in drawn)
 
 
-@pytest.mark.parametrize("size", [(116, 30), (196, 50)])
+@pytest.mark.parametrize("size", [(96, 20), (116, 30), (196, 50)])
 def test_a_narrowed_text_table_with_rows_to_spare_shows_every_word(size):
     """attention/summary at 120x40 cut its cells at 4 lines ("one fixed-size …", "within a sequen…")
     and its column labels at one line ("paralle…", "keeps at inferen…") with 11 rows blank below; at
-    200x60 "paralle…" too. With the room, every cell and every label is whole, read down its column."""
+    200x60 "paralle…" too. With the room, every cell and every label is whole, read down its column.
+    At 100x30 (96x20 for the table) its columns were as wide as each other: 9 cells were cut, and every
+    label; the cells now go where they save lines, and "seq2seq+attention" breaks after its +."""
     r = SummaryState().readings()
     spec = MatrixSpec(r.table, "", r.models, r.headers[1:], shrink=True)
     lines = [line.plain for line in matrices_text([spec], size[0], size[1]).split()]
@@ -390,7 +393,7 @@ def test_a_narrowed_text_table_short_of_rows_gives_the_lines_left_to_the_rows_cu
     (or left them blank below, at 100x30): cells are cut with … only where no line is left over."""
     r = SummaryState().readings()
     spec = MatrixSpec(r.table, "", r.models, r.headers[1:], shrink=True)
-    for height in (20, 21, 22):
+    for height in (14, 15, 16):  # (17 lines show it whole at 96 cells)
         lines = [line.plain for line in matrices_text([spec], 96, height).split()]
         assert len(lines) == height and "…" in "".join(lines)  # (it needs more: cut)
         assert all(line.strip() for line in lines), lines  # and no line of it blank
@@ -538,3 +541,16 @@ def test_a_padded_label_stays_with_its_value_when_pairs_wrap():
     line = Text("KV cache        2 (K,V)·32 layers = 2 GiB   recurrent state 256 KiB")
     parts = [part.plain for part in pairs_whole(line, 30)]  # (the first pair is wider: a line of its own)
     assert parts == ["KV cache        2 (K,V)·32 layers = 2 GiB", "recurrent state 256 KiB"]
+
+
+def test_the_focused_cell_is_underlined_under_its_words_only():
+    """A focused cell shorter than its row underlined its blank lines too: on a slide, attention/summary's
+    O(n) stood over a stack of rules (a newcomer's trial)."""
+    from rnntui.widgets.matrix import matrix_lines
+
+    spec = MatrixSpec((("O(n)", "a state carried along: any length"),), "", ("RNN",), ("path", "fixed"),
+                      row=0, cell=(0, 0), shrink=True)
+    lines = matrix_lines(spec, 30, 2, tall=3)
+    assert len(lines) == 4 and lines[1].plain.startswith("▸RNN O(n) a state")  # the head, and a row 3 lines tall
+    underlined = [i for i, line in enumerate(lines[1:]) for span in line.spans if "underline" in str(span.style)]
+    assert underlined == [0]  # the line with O(n), and no other

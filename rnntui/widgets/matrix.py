@@ -18,6 +18,7 @@ the height or shares the width, its columns cut. The widget `Matrices` does that
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -135,24 +136,47 @@ def _entries(spec: MatrixSpec, digits: int) -> tuple:
     return rows, n_cols, texts, words, cols, cw, labels, lw
 
 
-def _columns(spec: MatrixSpec, width: int | None, digits: int) -> tuple[int, list[int]]:
-    """How many columns are drawn and each one's width, for a matrix at most `width` cells wide."""
+def _columns(spec: MatrixSpec, width: int | None, digits: int) -> tuple[int, list[int], int]:
+    """How many columns are drawn, each one's width, and the row labels' width, for a matrix at most
+    `width` cells wide. A narrowed table's row labels break after a space, + or / ("seq2seq+" /
+    "attention"): the 17 cells of "seq2seq+attention" went to the other columns' words."""
     rows, n_cols, texts, words, cols, cw, labels, lw = _cells(spec, digits)
     margin = 2 + lw  # "▸" + label + " "
     if width is None or margin + n_cols * (cw + 1) <= width:
-        return n_cols, [cw] * n_cols
-    room = width - margin - n_cols  # the columns' cells (a space after each)
-    if spec.shrink and n_cols and room >= 3 * n_cols:
-        return n_cols, _narrowed(texts, cols, room)
+        return n_cols, [cw] * n_cols, lw
+    if spec.shrink and n_cols:
+        short = max([cell_len(part.rstrip()) for label in labels for part in _label_parts(label)] + [0])
+        room = width - 2 - short - n_cols  # the columns' cells (a space after each)
+        if room >= 3 * n_cols:
+            return n_cols, _narrowed(texts, cols, room), short
     cw = 3 if spec.shrink else cw
-    return min(max((width - margin - 2) // (cw + 1), 1), n_cols), [cw] * n_cols
+    return min(max((width - margin - 2) // (cw + 1), 1), n_cols), [cw] * n_cols, lw
+
+
+def _label_parts(text: str) -> list[str]:
+    """A row label in the pieces it may break after: a space, + or /."""
+    return [part for part in re.split(r"(?<=[ +/])", text) if part]
+
+
+def _row_label(text: str, width: int, tall: int) -> list[str]:
+    """A row label over at most `tall` lines of `width` cells, broken after a space, + or /; the last
+    line cut with … when more is left."""
+    lines: list[str] = []
+    for part in _label_parts(text):
+        if lines and cell_len((lines[-1] + part).rstrip()) <= width:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    if len(lines) > tall:
+        lines = lines[:tall - 1] + ["".join(lines[tall - 1:])]
+    return [line.rstrip() for line in lines] or [""]
 
 
 def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | tuple = 1, head: int = 1) -> list[Text]:
     """`tall`: lines a row (one number for every row, or one each); `head`: lines of column labels."""
-    rows, n_cols, texts, words, cols, cw, labels, lw = _cells(spec, digits)
+    rows, n_cols, texts, words, cols, cw, labels, _lw = _cells(spec, digits)
+    shown, widths, lw = _columns(spec, width, digits)
     margin = 2 + lw
-    shown, widths = _columns(spec, width, digits)
     talls = tall if isinstance(tall, tuple) else (tall,) * len(texts)
     cut = shown < n_cols
     total = margin + sum(widths[:shown]) + shown + (2 if cut else 0)
@@ -181,13 +205,15 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
         on_row, tall = spec.row == i, talls[i]
         # a text cell wrapped over the row's `tall` lines, its last shown line cut with … if more is left
         parts = [_folded(r[j], widths[j], tall) if j in words else [r[j]] for j in range(shown)]
+        label = _row_label(labels[i], lw, tall) if cell_len(labels[i]) > lw else [labels[i]]
         for t in range(tall):
             pieces = [("▸" if on_row and not t else " ", "bold"),
-                      (pad(labels[i] if not t else "", lw, "left") + " ", "bold reverse" if on_row else "bold")]
+                      (pad(label[t] if t < len(label) else "", lw, "left") + " ", "bold reverse" if on_row else "bold")]
             for j in range(shown):
                 style = "reverse" if on_row else ""
-                if spec.cell == (i, j):
-                    style = "bold underline" if on_row else "bold underline reverse"
+                if spec.cell == (i, j):  # underlined where it has words: a rule under its blank lines striped it
+                    blank = t >= len(parts[j]) or not parts[j][t].strip()
+                    style = ("bold" if on_row else "bold reverse") if blank else ("bold underline" if on_row else "bold underline reverse")
                 elif (i, j) in faint:
                     style += " dim"
                 if r[j] == "NaN":
@@ -211,22 +237,72 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
 def _narrowed(texts: list, cols: list, room: int) -> list[int]:
     """Widths for a table too wide for its room, `room` cells in all (at least 3 a column): each column
     first as wide as its longest word (where all fit: a word cut in two, "recurren|ce", read badly at
-    80 columns), then the narrowest raised first, none beyond what its entries need whole (its heading
-    is cut beyond HEADING cells). Where the words do not fit, the columns with the longest words share
-    what the others leave."""
+    80 columns); then the cells left go where they save the most lines (rows and column labels), none
+    beyond what its entries need whole (its heading is cut beyond HEADING cells); then, the narrowest
+    first. Where the words do not fit, the columns with the longest words share what the others leave.
+    (Raising the narrowest first left attention/summary 19 lines tall at 100x30, its labels cut to one.)"""
+    return list(_widths_for(tuple(tuple(row) for row in texts), tuple(cols), room))
+
+
+@lru_cache(maxsize=64)
+def _widths_for(texts: tuple, cols: tuple, room: int) -> tuple[int, ...]:
     n = len(cols)
     need = [max([cell_len(row[j]) for row in texts] + [min(cell_len(cols[j]), HEADING), 3]) for j in range(n)]
-    words = [min(max([longest_word(row[j]) for row in texts] + [3]), need[j]) for j in range(n)]
-    floor, top = ([3] * n, words) if sum(words) > room else (words, need)
-    level = 0
-    while level < max(top) and sum(min(t, max(f, level + 1)) for f, t in zip(floor, top)) <= room:
-        level += 1
-    widths = [min(t, max(f, level)) for f, t in zip(floor, top)]
+    words = [min(max([longest_word(row[j]) for row in texts] + [min(longest_word(cols[j]), HEADING), 3]), need[j])
+             for j in range(n)]  # (a heading's words too: "parallel in training" was cut to "pa…" / "in" / "tr…")
+    if sum(words) > room:
+        floor, top = [3] * n, words
+        level = 0
+        while level < max(top) and sum(min(t, max(f, level + 1)) for f, t in zip(floor, top)) <= room:
+            level += 1
+        widths = [min(t, max(f, level)) for f, t in zip(floor, top)]
+    else:
+        top = need
+        widths = _fewest_lines(texts, cols, words, [max(t, cell_len(c)) for t, c in zip(need, cols)], room)
     for j in sorted(range(n), key=lambda j: widths[j]):  # the cells left, one each, narrowest first
         if sum(widths) < room and widths[j] < top[j]:
             widths[j] += 1
     for j in sorted(range(n), key=lambda j: widths[j]):  # still room: headings whole, narrowest first
         widths[j] += max(min(cell_len(cols[j]) - widths[j], room - sum(widths)), 0)
+    return tuple(widths)
+
+
+@lru_cache(maxsize=4096)
+def _wrapped_lines(text: str, width: int) -> int:
+    """How many lines `wrap` makes of text: kept across sizes (a resize tries the same widths again)."""
+    return len(wrap(text, width))
+
+
+def _fewest_lines(texts: tuple, cols: tuple, widths: list[int], top: list[int], room: int) -> list[int]:
+    """From `widths`, the cells left (room − their sum) given a few at a time to the column where they
+    save the most lines a cell: the rows' lines (each row as tall as its tallest cell) plus the labels'."""
+    lines: dict = {}
+
+    def column(j: int, w: int) -> tuple[int, ...]:
+        if (j, w) not in lines:
+            lines[j, w] = tuple(_wrapped_lines(row[j], w) for row in texts) + (len(_label(cols[j], w, 99)),)
+        return lines[j, w]
+
+    def total(ws: list[int]) -> int:
+        """The lines drawn, ×10, plus every cell's lines: a row's line is saved only when all its
+        tallest cells lose one, and a step towards that counts too."""
+        per = [column(j, w) for j, w in enumerate(ws)]
+        return sum(10 * max(p[i] for p in per) + sum(p[i] for p in per) for i in range(len(texts) + 1))
+
+    widths, now = list(widths), total(widths)
+    while sum(widths) < room:
+        best = None  # (lines saved a cell, column, cells, total)
+        for j in range(len(widths)):
+            for more in range(1, min(room - sum(widths), top[j] - widths[j]) + 1):
+                after = total(widths[:j] + [widths[j] + more] + widths[j + 1:])
+                if after < now:
+                    if best is None or (now - after) / more > best[0]:
+                        best = ((now - after) / more, j, more, after)
+                    break
+        if best is None:
+            break
+        _gain, j, more, now = best
+        widths[j] += more
     return widths
 
 
@@ -359,9 +435,10 @@ def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
     between rows; short of room, rows are cut to about the same number of lines (text cut with …).
     attention/summary cut its cells at 4 lines and its labels at one ("paralle…", "keeps at inferen…")
     with 11 rows to spare at 120x40, and its labels even at 200x60."""
-    _rows, _n, texts, words, cols, _cw, _labels, _lw = _cells(spec, 2)
-    shown, widths = _columns(spec, width, 2)
-    need = tuple(max([len(wrap(r[j], widths[j])) for j in range(shown) if j in words] + [1]) for r in texts)
+    _rows, _n, texts, words, cols, _cw, labels, _lw = _cells(spec, 2)
+    shown, widths, lw = _columns(spec, width, 2)
+    need = tuple(max([len(wrap(r[j], widths[j])) for j in range(shown) if j in words] + [len(_row_label(label, lw, 99))])
+                 for r, label in zip(texts, labels))
     head = max([len(_label(cols[j], widths[j], 99)) for j in range(shown)] + [1])
     room, gaps = height - (1 if spec.title else 0), max(len(texts) - 1, 0)
     # cells whole first; then the labels over the lines left (cut with … on the last), then blank lines
