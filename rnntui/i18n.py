@@ -58,6 +58,11 @@ def spaced(label: str) -> str:
     return label if label.endswith("：") else label + " "
 
 
+def colon(label: str) -> str:
+    """A label and its colon, full-width in Chinese ("编码器：", not "编码器:")."""
+    return _("{label}:").format(label=label)
+
+
 def N_(message: str) -> str:
     """Mark `message` for the catalogue without translating it: call `_()` on it where it is drawn."""
     return message

@@ -620,9 +620,14 @@ def test_no_space_follows_a_full_width_colon():
     set_language("zh")
     try:
         shown = {address: render(*find(address)[:2], find(address)[1].state_type(), "txt", (100, 30))
-                 for address in ("recurrence/track", "attention/block", "seq2seq/scoring")}
+                 for address in ("recurrence/track", "attention/block", "seq2seq/scoring", "attention/masks",
+                                 "attention/summary")}
     finally:
         set_language("en")
     assert "不变式：h_t" in shown["recurrence/track"]
     for address, text in shown.items():
-        assert not re.search(r"：\s(?=\S)", text.replace("：  ", "")), address  # (two spaces: a column)
+        if address != "attention/summary":  # (a table: a cell filled to its ： has one space before the next)
+            assert not re.search(r"：\s(?=\S)", text.replace("：  ", "")), address  # (two spaces: a column)
+        # and a Chinese label's colon is full-width ("编码器: BERT", "路径长度: O(n)" were not)
+        assert not re.search(r"[\u4e00-\u9fff]:", text), (address, re.findall(r".{6}[\u4e00-\u9fff]:.{6}", text))
+    assert "编码器：BERT" in shown["attention/masks"] and "路径长度：O(n)" in shown["attention/summary"]

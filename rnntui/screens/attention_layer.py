@@ -7,7 +7,7 @@ from rnntui.widgets.lines import TextLines, wrap
 
 from rnntui.figures.attention import BlockState, HeadsState, MasksState, PositionsState, SummaryState
 from rnntui.fmt import fixed, grouped, pct, sci, si, small
-from rnntui.i18n import N_, _, spaced
+from rnntui.i18n import N_, _, colon, spaced
 from rnntui.screens.base import FigureView
 from rnntui.widgets.cells import fit
 from rnntui.widgets.matrix import HeatMap, Matrices, MatrixSpec, index_labels
@@ -44,7 +44,7 @@ class MasksView(FigureView):
         lines = [
             readout_text([(_("visible cells"), _("{full} full · {causal} causal · {both} (decoder self + cross)")
                            .format(full=counts[0], causal=counts[1], both=counts[2]))]),
-            readout_text([(word(fam) + ":", "/".join(word(m) for m in ms)) for fam, ms in zip(r.families, r.models)]),
+            readout_text([(colon(word(fam)), "/".join(word(m) for m in ms)) for fam, ms in zip(r.families, r.models)]),
         ]
         words = {
             "encoder": _("every token reads every token, both directions: for understanding a whole input."),
@@ -52,7 +52,7 @@ class MasksView(FigureView):
             "encoder-decoder": _("the decoder reads its own past (causal) and, through cross-attention, all of "
                                  "the encoder's states: T4's seq2seq attention is exactly this cross block."),
         }
-        said = {fam: Text(f"▸ {word(fam)}: " + words[fam]) for fam in r.families}
+        said = {fam: Text(f"▸ {spaced(colon(word(fam)))}" + words[fam]) for fam in r.families}
         lines.append(self.as_tall_as(said[r.families[s.family]], said.values()))
         lines.append(Text(_("rows: queries; columns: keys; {visible} may read, {hidden} masked (−∞ before "
                             "softmax). Decoder positions {positions}.").format(
@@ -195,7 +195,7 @@ class SummaryView(FigureView):
         table = tuple(tuple(_(text) for text in row) for row in r.table)
         self.query_one(Matrices).show([MatrixSpec(table, "", r.models, tuple(_(h) for h in r.headers[1:]), row=r.row,
                                                   cell=(r.row, r.col), faint=unlinked, shrink=True)])
-        out = Text.assemble((f"▸ {r.models[r.row]} · {_(r.headers[r.col + 1])}: ", "bold"), _(r.text))
+        out = Text.assemble((f"▸ {spaced(colon(f'{r.models[r.row]} · {_(r.headers[r.col + 1])}'))}", "bold"), _(r.text))
         link = r.link
         if not self.presenting:  # on a slide Enter and the arrows turn the slides: no figure opens
             out.append("\n")
