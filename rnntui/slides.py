@@ -181,9 +181,10 @@ class Report:
 
     def line(self, outdir: Path) -> str:
         rate = self.frames / self.render_seconds if self.render_seconds else float("inf")
-        line = _("wrote {files} files ({frames} frames) and index.md to {outdir} in {seconds} s; "
-                 "{rate} frames/s rendered").format(files=self.files, frames=self.frames, outdir=outdir,
-                                                    seconds=f"{self.seconds:.1f}", rate=f"{rate:.1f}")
+        files = ngettext("{n} file", "{n} files", self.files).format(n=self.files)  # ("wrote 1 files (1 frames)")
+        frames = ngettext("{n} frame", "{n} frames", self.frames).format(n=self.frames)
+        line = _("wrote {files} ({frames}) and index.md to {outdir} in {seconds} s; {rate} frames/s rendered").format(
+            files=files, frames=frames, outdir=outdir, seconds=f"{self.seconds:.1f}", rate=f"{rate:.1f}")
         if self.removed:
             line += ngettext("; removed {n} numbered file an earlier export left",
                              "; removed {n} numbered files an earlier export left", self.removed).format(n=self.removed)

@@ -487,3 +487,11 @@ async def test_a_chinese_caption_fills_its_lines():
     assert len(lines) >= 2 and "attention" in lines[0]
     for line, after in zip(lines, lines[1:]):
         assert cell_len(line.strip()) + cell_len(after.strip()[:1]) > room, (line, after)
+
+
+def test_the_export_line_counts_in_the_singular_too(tmp_path, capsys):
+    deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "recurrence/track"\n')
+    assert main(["export", str(tmp_path / "one"), "--deck", str(deck), "--format", "txt"]) == 0
+    assert capsys.readouterr().err.strip().startswith("wrote 1 file (1 frame) and index.md")  # was "1 files (1 frames)"
+    assert main(["export", str(tmp_path / "two"), "--deck", str(deck), "--format", "txt,svg"]) == 0
+    assert capsys.readouterr().err.strip().startswith("wrote 2 files (1 frame) and index.md")
