@@ -29,7 +29,7 @@ from rnntui.topics import IDS, NUMBERS, topic
 
 PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
 
-THEMES = {"dark": "textual-dark", "light": "textual-light", "projector": "projector"}
+THEMES = {"dark": "textual-dark", "light": "rnntui-light", "projector": "projector"}
 
 # For slides and projectors: black on white, strong borders, muted text still dark enough to read.
 PROJECTOR = Theme(
@@ -41,8 +41,27 @@ PROJECTOR = Theme(
 )
 
 
+# Textual's light theme, its accent (the focused figure's outline) and footer keys darker: #ffa62b on
+# #E0E0E0 was 1.5:1, the outline nearly invisible (a newcomer's trial); now 3.7:1 and 5.3:1.
+LIGHT = Theme(
+    name="rnntui-light", primary="#004578", secondary="#0178D4", accent="#a85400", warning="#a85400",
+    error="#ba3c5b", success="#2e7d46", surface="#D8D8D8", panel="#D0D0D0", background="#E0E0E0", dark=False,
+    variables={"footer-key-foreground": "#00508f"},
+)
+
+
 def theme_name(name: str) -> str:
     return THEMES.get(name, name)
+
+
+def use_themes(app, theme: str) -> None:
+    """Our themes registered, the palette darkened on light backgrounds (rnntui.ink), `theme` set."""
+    from rnntui import ink
+
+    app.register_theme(PROJECTOR)
+    app.register_theme(LIGHT)
+    ink.install(app)
+    app.theme = theme_name(theme)
 
 
 def _opener(topic_id: str):
@@ -246,9 +265,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if lang is not None:
             set_language(lang)
         self.set_reactive(RnnApp.language, language())
-        self.register_theme(PROJECTOR)
         self.start = (topic, figure, state)
-        self.theme = theme_name(theme)
+        use_themes(self, theme)
         keymap, self.keymap_problem = keys.user_keymap()
         if keymap:
             self.set_keymap(keymap)
@@ -496,7 +514,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
                 screen.retranslate()
 
     def action_toggle_theme(self) -> None:
-        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+        self.theme = THEMES["light"] if self.theme == THEMES["dark"] else THEMES["dark"]
 
     def shot_name(self) -> str:
         screen = self.topic_screen()

@@ -14,7 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import ContentSwitcher, Static
 
-from rnntui.app import PRELOAD_AFTER, PROJECTOR, theme_name
+from rnntui.app import PRELOAD_AFTER, use_themes
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _
@@ -65,8 +65,7 @@ class PresentApp(Shots, QuietCollections, App):
 
     def __init__(self, deck: Deck, theme: str = "dark", start: int = 0) -> None:
         super().__init__()
-        self.register_theme(PROJECTOR)
-        self.theme = theme_name(theme)
+        use_themes(self, theme)
         self.deck = deck
         self.index = min(max(start, 0), len(deck.frames) - 1)
 

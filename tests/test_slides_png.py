@@ -318,3 +318,41 @@ def test_missing_pillow_is_one_line_saying_what_to_install(tmp_path, capsys, mon
 def test_bad_scale(scale, capsys, tmp_path):
     assert main(["shot", "recurrence/track", "--scale", scale, "-o", str(tmp_path / "x.png")]) == 2
     assert "--scale" in capsys.readouterr().err
+
+
+def _ratio(a, b) -> float:
+    from rnntui.widgets.tints import luminance
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_on_a_light_background_the_palette_reads_and_keeps_its_hue():
+    """Orange numbers and curves were 2.5:1 on white and 1.9:1 on the light theme's grey (a newcomer's
+    trial; text wants 4.5:1). Drawn on a light background each colour is darker, its hue the same."""
+    import colorsys
+
+    from rnntui.widgets.tints import PALETTE, on_light
+
+    for rgb in PALETTE:
+        dark = on_light(rgb)
+        assert _ratio(dark, (255, 255, 255)) >= 4.5 and _ratio(dark, (0xE0, 0xE0, 0xE0)) >= 4.5, (rgb, dark)
+        h0, _l, s0 = colorsys.rgb_to_hls(*(c / 255 for c in rgb))
+        h1, _l, s1 = colorsys.rgb_to_hls(*(c / 255 for c in dark))
+        assert abs(h0 - h1) < 0.03 or s0 < 0.05, (rgb, dark)  # (grey stays grey)
+
+
+@pytest.mark.parametrize("theme", ["light", "projector", "dark"])
+def test_a_frame_draws_the_palette_dark_on_light_themes_only(theme):
+    from rnntui.app import LIGHT, PROJECTOR
+    from rnntui.render import render
+    from rnntui.topics import find
+    from rnntui.widgets.tints import POSITIVE, _triplet, on_light
+
+    screen, figure = find("recurrence/track")
+    shot = render(screen, figure, figure.state_type(), "svg", (80, 24), theme).lower()
+    mid, dark = (f"#{r:02x}{g:02x}{b:02x}" for r, g, b in (_triplet(POSITIVE), on_light(_triplet(POSITIVE))))
+    assert (dark in shot and mid not in shot) if theme != "dark" else (mid in shot and dark not in shot), theme
+    for th in (LIGHT, PROJECTOR):  # the focused figure's outline: 1.5:1 it was, under Textual's light theme
+        accent = tuple(int(th.accent[i:i + 2], 16) for i in (1, 3, 5))
+        assert _ratio(accent, tuple(int(th.background[i:i + 2], 16) for i in (1, 3, 5))) >= 3

@@ -28,3 +28,42 @@ GOOD = "rgb(80,190,110)"
 BAD = "rgb(235,90,90)"
 WARN = style(YELLOW)
 HIGHLIGHT = style(YELLOW, bold=True)  # the thing the figure is about (token 0 and k, the first share)
+
+
+# -- on a light background (the light and projector themes) ----------------------------------------
+# Mid luminance reads on dark, but orange on white was 2.5:1 and on the light theme's grey 1.9:1 (a
+# newcomer's trial). Where the background is light, each of these is drawn darker, its hue kept: its
+# linear RGB scaled down to LIGHT_LUMINANCE (about 5:1 on #E0E0E0 and 7:1 on white). See rnntui.ink.
+LIGHT_LUMINANCE = 0.10
+
+
+def _linear(c: int) -> float:
+    v = c / 255
+    return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+
+def _srgb(v: float) -> int:
+    v = v * 12.92 if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
+    return round(min(max(v, 0.0), 1.0) * 255)
+
+
+def luminance(rgb: RGB) -> float:
+    r, g, b = (_linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def on_light(rgb: RGB) -> RGB:
+    """`rgb` as drawn on a light background: darkened to LIGHT_LUMINANCE, its hue kept."""
+    lum = luminance(rgb)
+    if lum <= LIGHT_LUMINANCE:
+        return rgb
+    k = LIGHT_LUMINANCE / lum
+    return tuple(_srgb(_linear(c) * k) for c in rgb)
+
+
+def _triplet(text: str) -> RGB:
+    return tuple(int(v) for v in text.removeprefix("bold ").removeprefix("rgb(").removesuffix(")").split(","))
+
+
+PALETTE: frozenset = frozenset((BLUE, ORANGE, GREEN, RED, PURPLE, GREY, YELLOW, CYAN)) | frozenset(
+    _triplet(t) for t in (POSITIVE, NEGATIVE, GOOD, BAD))
