@@ -307,7 +307,7 @@ def test_parameter_counts():
     base = build_state(fig("block"), ["d=512", "d_ff=2048", "layers=1"]).readings()
     assert base.params["per_layer"] == 3_152_384 == 4 * 512 ** 2 + 4 * 512 + 2 * 512 * 2048 + 2048 + 512 + 4 * 512
     f = build_state(fig("block"), ["d=512", "d_ff=2048", "n=512"]).readings().flops
-    assert f["attention_core"] == 2 * 512 ** 2 * 512 and f["dense"] == 4 * 512 ** 3 + 2 * 512 * 512 * 2048
+    assert f["attention_core"] == 4 * 512 ** 2 * 512 and f["dense"] == 8 * 512 ** 3 + 4 * 512 * 512 * 2048
     shown = txt(BlockState(), "block")
     assert "7,087,872" in shown and "85,054,464" in shown
 

@@ -321,9 +321,17 @@ def test_param_counts_against_torch(d, d_ff, heads):
 
 
 def test_layer_flops():
-    f = bl.layer_flops(n=512, d=512, d_ff=2048)
-    assert f.attention_core == 2 * 512 ** 2 * 512
-    assert f.projections == 4 * 512 * 512 ** 2 and f.ffn == 2 * 512 * 512 * 2048
+    """FLOPs as parallel's timing counts them (a multiply and an add each): the block's bill said FLOPs
+    and counted multiply–adds, half (a newcomer's trial)."""
+    from rnntui.engine import parallel as par
+
+    def matmul(m, k, n):  # (m×k)·(k×n): m·n dot products of length k
+        return 2 * m * k * n
+
+    n, d, d_ff = 512, 512, 2048
+    f = bl.layer_flops(n=n, d=d, d_ff=d_ff)
+    assert f.attention_core == matmul(n, d, n) + matmul(n, n, d) == par.attention_flops(n, d)
+    assert f.projections == 4 * matmul(n, d, d) and f.ffn == matmul(n, d, d_ff) + matmul(n, d_ff, d)
     assert f.total == f.attention_core + f.dense
     small, big = bl.layer_flops(64, 512), bl.layer_flops(8192, 512)
     assert small.core_share < 0.1 < 0.5 < big.core_share

@@ -236,18 +236,19 @@ def param_count(d: int, d_ff: int, layers: int = 1, activation: str = "relu") ->
 
 @dataclass(frozen=True)
 class LayerFlops:
-    """Multiply–adds of one layer's matrix products for n tokens (softmax, LN, adds left out)."""
+    """FLOPs of one layer's matrix products for n tokens, a multiply and an add each, as parallel's
+    timing counts them (softmax, LN, adds left out). They were multiply–adds, shown as FLOPs."""
     n: int
     d: int
     d_ff: int
-    projections: int   # Q, K, V, O: 4·n·d²
-    scores: int        # Q·Kᵀ: n²·d
-    weighted_sum: int  # A·V: n²·d
-    ffn: int           # 2·n·d·d_ff (SwiGLU 3·n·d·d_ff)
+    projections: int   # Q, K, V, O: 8·n·d²
+    scores: int        # Q·Kᵀ: 2·n²·d
+    weighted_sum: int  # A·V: 2·n²·d
+    ffn: int           # 4·n·d·d_ff (SwiGLU 6·n·d·d_ff)
 
     @property
     def attention_core(self) -> int:
-        """The part that grows with n²: 2·n²·d."""
+        """The part that grows with n²: 4·n²·d."""
         return self.scores + self.weighted_sum
 
     @property
@@ -266,8 +267,8 @@ class LayerFlops:
 
 def layer_flops(n: int, d: int, d_ff: int | None = None, activation: str = "relu") -> LayerFlops:
     d_ff = 4 * d if d_ff is None else d_ff
-    f = (3 if activation == "swiglu" else 2) * n * d * d_ff
-    return LayerFlops(n, d, d_ff, 4 * n * d * d, n * n * d, n * n * d, f)
+    f = 2 * (3 if activation == "swiglu" else 2) * n * d * d_ff
+    return LayerFlops(n, d, d_ff, 8 * n * d * d, 2 * n * n * d, 2 * n * n * d, f)
 
 
 # -- the summary table ---------------------------------------------------------------------------------

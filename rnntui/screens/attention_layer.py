@@ -176,7 +176,7 @@ class BlockView(FigureView):
                        " + LN ", grouped(p["norms"]), " = ", grouped(p["per_layer"]), " " + _("per layer") + "\n")
         bill.append_text(spelled(_("× {layers} layers =").format(layers=s.layers) + " ", grouped(p["total"]),
                                  "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
-        bill.append_text(spelled(_("FLOPs n={n}: core 2n²d").format(n=s.n) + " ", si(f["attention_core"]),
+        bill.append_text(spelled(_("FLOPs n={n}: core 4n²d").format(n=s.n) + " ", si(f["attention_core"]),
                                  " + " + _("proj+FFN") + " ", si(f["dense"]),
                                  " " + _("({share} core) → parallel/cost").format(share=pct(f['core_share']))))
         self.query_one("#bill", Readouts).update(bill)
