@@ -255,3 +255,17 @@ def test_a_curves_name_moves_off_a_lines_label_too():
     for size in ((40, 7), (45, 7), (51, 7)):
         out = text_of(spec, size)
         assert "n = d = 256" in out and "attention n²·d" in out and "recurrent n·d²" in out, out
+
+
+def test_a_vertical_lines_label_starts_beside_it_not_across_it():
+    """Centred on its line, parallel/cost's "n = d = 256" covered the line and began at the cursor's,
+    one line to the left, so it named the wrong one (a newcomer's trial). It starts right of its line,
+    or ends left of it at the right edge."""
+    series = (Series((1.0, 100.0), (1.0, 100.0), "", RED),)
+    for at in (40.0, 97.0):
+        spec = PlotSpec(series=series, lines=(Line(at, "n = d", GREY, vertical=True),), xlim=(1, 100))
+        rows = render_plot(spec, 60, 12).plain.splitlines()
+        label = rows[1].index("n = d")  # the canvas's first row, under the frame
+        inner = [c for c, ch in enumerate(rows[4]) if ch == "│"][1:-1]  # (the frame's two sides left out)
+        assert len(inner) == 1, rows[4]
+        assert inner[0] == (label - 1 if at == 40.0 else label + len("n = d")), (at, rows[1], rows[4])

@@ -601,8 +601,10 @@ def _scene(spec: PlotSpec, width: int, height: int):
             cv.vlines.append((c, float(cv.dx(at))))
             if not line.dashed:
                 vline_cols.add(c)
-            if line.label:
-                labels.append((0, c, line.label, style, _align(at, xlim)))
+            if line.label:  # beside its line, not across it: centred, "n = d = 256" covered its own line and
+                # began at the cursor's (parallel/cost, a newcomer's trial); to the left where the right is short
+                right = c + 1 + cell_len(line.label) <= cw
+                labels.append((0, c + 1 if right else c - 1, line.label, style, "left" if right else "right"))
         else:
             r = cv.row(at)
             if r is None:
