@@ -269,3 +269,12 @@ def test_a_vertical_lines_label_starts_beside_it_not_across_it():
         inner = [c for c, ch in enumerate(rows[4]) if ch == "│"][1:-1]  # (the frame's two sides left out)
         assert len(inner) == 1, rows[4]
         assert inner[0] == (label - 1 if at == 40.0 else label + len("n = d")), (at, rows[1], rows[4])
+
+
+def test_the_cursor_marks_a_lines_point_with_a_dot_under_its_scatter_marks():
+    """gradients/factors draws its line and a • on each of its points: the cursor's ● on the line was
+    replaced by the •, and the current hop had no mark of its own (a newcomer's trial)."""
+    x, y = (1.0, 2.0, 3.0, 4.0), (0.2, 0.8, 0.4, 0.6)
+    spec = PlotSpec(series=(Series(x, y, "f", RED), Series(x, y, "", RED, marker="•", scatter=True)), cursor=2.0)
+    text = render_plot(spec, 40, 12).plain
+    assert text.count("●") == 1

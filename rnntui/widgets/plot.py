@@ -714,7 +714,8 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         for s, x, y, ok in drawn:
             hit = np.flatnonzero(np.asarray(s.x[: len(x)], dtype=float) == spec.cursor)
             r = cv.row(float(y[hit[0]])) if hit.size and ok[hit[0]] else None
-            if r is not None and (r, cursor_col) not in marked:
+            if r is not None and (r, cursor_col) not in marked and (s.marker == "braille" or r not in points):
+                # (a line's ● is not replaced by the marks drawn on its points: gradients/factors' • hid it)
                 points[r] = ("●" if s.marker == "braille" else s.marker, _style(s.color))
     # a line's label under one of the cursor's points steps aside ("chance 10%" at the right edge, the
     # cursor at the last step) where it fits whole beside the point, clear of the marks
