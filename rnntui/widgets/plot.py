@@ -693,6 +693,13 @@ def _scene(spec: PlotSpec, width: int, height: int):
     return legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked, placed
 
 
+def _marks_every_point(s: Series, spec: PlotSpec) -> bool:
+    """Is s a mark on every point of one of the plot's lines (not landmarks on it)?"""
+    return s.marker != "braille" and any(o.marker == "braille" and not o.scatter and tuple(o.x) == tuple(s.x)
+                                         and tuple(o.y) == tuple(s.y)
+                                         for o in spec.series)
+
+
 def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
     """The whole plot (frame, ticks, labels, legend) as at most `height` rows of (text, style) runs,
     each at most `width` cells."""
@@ -714,8 +721,9 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         for s, x, y, ok in drawn:
             hit = np.flatnonzero(np.asarray(s.x[: len(x)], dtype=float) == spec.cursor)
             r = cv.row(float(y[hit[0]])) if hit.size and ok[hit[0]] else None
-            if r is not None and (r, cursor_col) not in marked and (s.marker == "braille" or r not in points):
-                # (a line's ● is not replaced by the marks drawn on its points: gradients/factors' • hid it)
+            if r is not None and (r, cursor_col) not in marked and not (r in points and _marks_every_point(s, spec)):
+                # (a line's ● stays under marks drawn on its every point: gradients/factors' • hid it; a
+                # landmark's own mark, lstm/bias's ◆, is still drawn over it)
                 points[r] = ("●" if s.marker == "braille" else s.marker, _style(s.color))
     # a line's label under one of the cursor's points steps aside ("chance 10%" at the right edge, the
     # cursor at the last step) where it fits whole beside the point, clear of the marks
