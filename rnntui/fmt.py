@@ -53,6 +53,13 @@ def paren(v: float, digits: int = 3) -> str:
     return f"{v:.{digits}f}" if v >= 0 else f"({v:.{digits}f})"
 
 
+def term(v: float, digits: int = 2) -> str:
+    """A term after the first in a written-out sum, its sign as the operator: "+ 0.80", "- 0.20" (it
+    read "+ -0.20")."""
+    text = f"{abs(v):.{digits}f}"
+    return ("- " if v < 0 and float(text) else "+ ") + text
+
+
 def vector(values) -> str:
     """A short vector: whole numbers as they are, others with two decimals: (24, -36, 72)."""
     return "(" + ", ".join(f"{x:g}" if float(x).is_integer() else f"{x:.2f}" for x in values) + ")"

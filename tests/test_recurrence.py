@@ -80,3 +80,20 @@ def test_snapshot_track_at_t3(snap_compare):
     state = TrackState(step=3)
     assert state.readings().h[3] == pytest.approx(h, abs=1e-12) and f"{h:.3f}" == "0.739"
     assert snap_compare(RnnApp("recurrence", "track", state=state), terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("sets", [["b=-0.2", "w_h=1.4", "w_x=0.6"], ["b=0.3", "w_x=-0.6"], []])
+def test_the_written_sum_reads_as_arithmetic_and_gives_the_z_shown(sets, tmp_path):
+    """h_t = tanh(W_h·h + W_x·x + b) as the readout writes it: "+ -0.20" read badly (a newcomer's trial);
+    each term's sign is its operator, and the sum written out evaluates to the z it shows."""
+    import re
+
+    from rnntui.cli import main
+
+    out = tmp_path / "t.txt"
+    assert main(["shot", "recurrence/track", *sum((["--set", s] for s in sets), []), "--step", "2",
+                 "-o", str(out)]) == 0
+    line = next(l for l in out.read_text().splitlines() if "h_2 = tanh(" in l)
+    written, z = re.search(r"h_2 = tanh\((.*?)\) = tanh\((-?[\d.]+)\)", line).groups()
+    assert "+ -" not in written and "- -" not in written
+    assert abs(eval(written.replace("·", "*")) - float(z)) < 2e-3, line  # (terms rounded to 2-3 decimals)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from rnntui.figure import Figure
-from rnntui.fmt import paren
+from rnntui.fmt import paren, term
 from rnntui.i18n import N_, _, spaced
 from rnntui.figures.recurrence import LAST_T, N_TOKENS, ReadoutState, TanhState, TrackState
 from rnntui.screens.base import FigureView, TopicScreen
@@ -25,7 +25,7 @@ class TrackView(FigureView):
         self.query_one(TokenTrack).show((Row("h", upto(r.h, t, N_TOKENS), "→"), Row("x", r.tokens)), t)
         prev = paren(r.h_prev) if t else "0"
         self.query_one("#step", Readouts).show([
-            (f"h_{t} = tanh({s.w_h:.2f}·{prev} + {s.w_x:.2f}·{paren(r.tokens[t], 1)} + {s.b:.2f}) = tanh({r.z[t]:.3f}) =",
+            (f"h_{t} = tanh({s.w_h:.2f}·{prev} {term(s.w_x)}·{paren(r.tokens[t], 1)} {term(s.b)}) = tanh({r.z[t]:.3f}) =",
              f"{r.h[t]:.3f}"),
         ])
         if t == LAST_T:
