@@ -122,6 +122,13 @@ def times(x: float, more: str, less: str) -> str:
     return f"{x:.2g}× {more}" if x >= 1 else f"{1 / x:.2g}× {less}"
 
 
+def ratio(x: float) -> str:
+    """How many times: 3 significant digits, whole with separators from 1000 on ("2,048", not "2.05e+03")."""
+    if (word := _finite(x)) is not None:
+        return word
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
+
+
 def share_words(ratio) -> str:
     """A ratio of FLOPs (a Fraction) in words: the same FLOPs, 1/16 of the FLOPs, 4× the FLOPs."""
     from rnntui.i18n import _

@@ -193,6 +193,14 @@ def test_cost_shot_names_the_crossover_at_512_tokens(tmp_path, capsys):
     assert data["recurrent_cost"][i] == data["attention_cost"][i] == 512 ** 3
 
 
+def test_a_large_cost_ratio_is_a_whole_number(tmp_path):
+    """At d = 16 and n = 32768 attention costs n/d = 2048 times the recurrent layer: it read "2.05e+03×
+    dearer" (a newcomer's trial)."""
+    out = tmp_path / "c.txt"
+    assert main(["shot", "parallel/cost", "--set", "d=16", "--step", "32768", "-o", str(out)]) == 0
+    assert f"attention {32768 // 16:,}× dearer" in out.read_text()
+
+
 def test_table_1_rows_are_vaswani_2017():
     rows = {r.layer: (r.per_layer, r.sequential, r.max_path) for r in par.TABLE_1}
     assert rows["Self-Attention"] == ("O(n²·d)", "O(1)", "O(1)")

@@ -6,7 +6,7 @@ from textual.containers import Horizontal
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
-from rnntui.fmt import pct, share_words, si, times
+from rnntui.fmt import pct, ratio, share_words, si, times
 from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.picture import Picture
@@ -102,7 +102,7 @@ class CostView(FigureView):  # F21
             verdict = _("equal cost")
         else:
             verdict = (_("attention {ratio}× cheaper") if r.attention_cheaper else
-                       _("attention {ratio}× dearer")).format(ratio=f"{r.cost_ratio:.3g}")
+                       _("attention {ratio}× dearer")).format(ratio=ratio(r.cost_ratio))
         pairs = [(_("crossover"), _("n = d = {n} tokens").format(n=f"{r.crossover_n:g}")),
                  (_("at n = {n}:").format(n=s.n), verdict)]
         if width >= 100:
