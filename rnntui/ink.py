@@ -1,8 +1,9 @@
-"""The palette's colours darkened where they are drawn on a light background (`tints.on_light`).
+"""The palette's colours darkened where they are drawn on a light background (`tints.on_light`), and,
+under NO_COLOR, lifted where their grey would be too dark on a dark one (`tints.on_dark_grey`).
 
 One filter over every line the app draws (Textual's line filters: what NO_COLOR's Monochrome is), so
-views keep one palette and a theme switch needs no redraw of theirs. On a dark background it returns
-the line as it is."""
+views keep one palette and a theme switch needs no redraw of theirs. On a dark background, in colour,
+it returns the line as it is."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -13,32 +14,48 @@ from rich.style import Style
 from textual.color import Color
 from textual.filter import LineFilter
 
-from rnntui.widgets.tints import PALETTE, on_light
+from rnntui.widgets.tints import PALETTE, on_dark_grey, on_light
 
 
-class LightInk(LineFilter):
+class Ink(LineFilter):
+    def __init__(self, no_color: bool = False) -> None:
+        super().__init__()
+        self.no_color = no_color
+
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if background.brightness < 0.5:
+        light = background.brightness >= 0.5
+        if not light and not self.no_color:
             return segments
-        return [Segment(text, _inked(style), control) if style is not None else Segment(text, style, control)
+        inked = _on_light if light else _grey_on_dark
+        return [Segment(text, inked(style), control) if style is not None else Segment(text, style, control)
                 for text, style, control in segments]
 
 
-def _dark(color: RichColor | None) -> RichColor | None:
+def _mapped(color: RichColor | None, change) -> RichColor | None:
     triplet = color.triplet if color is not None else None
     if triplet is None or tuple(triplet) not in PALETTE:
         return None
-    return RichColor.from_rgb(*on_light(tuple(triplet)))
+    new = change(tuple(triplet))
+    return None if new == tuple(triplet) else RichColor.from_rgb(*new)
 
 
-@lru_cache(1024)
-def _inked(style: Style) -> Style:
-    color, bgcolor = _dark(style.color), _dark(style.bgcolor)
+def _restyled(style: Style, change) -> Style:
+    color, bgcolor = _mapped(style.color, change), _mapped(style.bgcolor, change)
     if color is None and bgcolor is None:
         return style
     return style + Style(color=color, bgcolor=bgcolor)
 
 
+@lru_cache(1024)
+def _on_light(style: Style) -> Style:
+    return _restyled(style, on_light)
+
+
+@lru_cache(1024)
+def _grey_on_dark(style: Style) -> Style:
+    return _restyled(style, on_dark_grey)
+
+
 def install(app) -> None:
-    """Before NO_COLOR's filter, if any: its greys are then taken from the darker colours."""
-    app._filters.insert(1, LightInk())
+    """Before NO_COLOR's filter, if any: its greys are then taken from the colours as changed here."""
+    app._filters.insert(1, Ink(app.no_color))

@@ -356,3 +356,23 @@ def test_a_frame_draws_the_palette_dark_on_light_themes_only(theme):
     for th in (LIGHT, PROJECTOR):  # the focused figure's outline: 1.5:1 it was, under Textual's light theme
         accent = tuple(int(th.accent[i:i + 2], 16) for i in (1, 3, 5))
         assert _ratio(accent, tuple(int(th.background[i:i + 2], 16) for i in (1, 3, 5))) >= 3
+
+
+def test_under_no_color_every_palette_colours_grey_reads_on_the_dark_background(monkeypatch):
+    """NO_COLOR draws a colour as the grey of its weighted sum: RED's was (95,95,95), 2.9:1 on #121212
+    (gradients/product's float32 lines and series, a newcomer's trial). Lifted, each reads at 4.5:1."""
+    from rnntui.render import render
+    from rnntui.topics import find
+    from rnntui.widgets.tints import PALETTE, RED, on_dark_grey
+
+    def grey(rgb):  # Textual's Color.monochrome
+        g = round(rgb[0] * 0.2126 + rgb[1] * 0.7152 + rgb[2] * 0.0722)
+        return (g, g, g)
+
+    for rgb in PALETTE:
+        assert _ratio(grey(on_dark_grey(rgb)), (18, 18, 18)) >= 4.5, rgb
+    monkeypatch.setenv("NO_COLOR", "1")
+    screen, figure = find("gradients/product")
+    shot = render(screen, figure, figure.state_type(), "svg", (80, 24)).lower()
+    was, now = ("#%02x%02x%02x" % grey(c) for c in (RED, on_dark_grey(RED)))
+    assert now in shot and was not in shot

@@ -61,6 +61,26 @@ def on_light(rgb: RGB) -> RGB:
     return tuple(_srgb(_linear(c) * k) for c in rgb)
 
 
+# Under NO_COLOR, Textual draws each colour as the grey of its weighted sum (Color.monochrome): RED's
+# was (95,95,95), 2.9:1 on the dark theme's background (a newcomer's trial). Such a colour is mixed
+# with white until its grey reaches MONO_FLOOR (4.5:1 on #121212).
+MONO_FLOOR = 125
+
+
+def _grey(rgb: RGB) -> float:
+    return rgb[0] * 0.2126 + rgb[1] * 0.7152 + rgb[2] * 0.0722
+
+
+def on_dark_grey(rgb: RGB) -> RGB:
+    """`rgb` as it goes to NO_COLOR's grey on a dark background: lifted towards white where its grey
+    would be darker than MONO_FLOOR."""
+    grey = _grey(rgb)
+    if grey >= MONO_FLOOR:
+        return rgb
+    t = (MONO_FLOOR - grey) / (255 - grey)
+    return tuple(min(255, round(c + t * (255 - c) + 0.5)) for c in rgb)
+
+
 def _triplet(text: str) -> RGB:
     return tuple(int(v) for v in text.removeprefix("bold ").removeprefix("rgb(").removesuffix(")").split(","))
 
