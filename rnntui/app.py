@@ -29,7 +29,7 @@ from rnntui.topics import IDS, NUMBERS, topic
 
 PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
 
-THEMES = {"dark": "textual-dark", "light": "rnntui-light", "projector": "projector"}
+THEMES = {"dark": "rnntui-dark", "light": "rnntui-light", "projector": "projector"}
 
 # For slides and projectors: black on white, strong borders, muted text still dark enough to read.
 PROJECTOR = Theme(
@@ -40,6 +40,13 @@ PROJECTOR = Theme(
                "footer-foreground": "#000000", "block-cursor-background": "#0b3d91"},
 )
 
+
+# Textual's dark theme with a grey panel (header, footer): its slate #242F38 turned navy (0,0,95) in 256
+# colours, as over SSH, where COLORTERM is not passed on (a newcomer's trial); #2B2F33 becomes grey 236.
+DARK = Theme(
+    name="rnntui-dark", primary="#0178D4", secondary="#004578", accent="#ffa62b", warning="#ffa62b",
+    error="#ba3c5b", success="#4EBF71", foreground="#e0e0e0", panel="#2B2F33",
+)
 
 # Textual's light theme, its accent (the focused figure's outline) and footer keys darker: #ffa62b on
 # #E0E0E0 was 1.5:1, the outline nearly invisible (a newcomer's trial); now 3.7:1 and 5.3:1.
@@ -58,8 +65,8 @@ def use_themes(app, theme: str) -> None:
     """Our themes registered, the palette darkened on light backgrounds (rnntui.ink), `theme` set."""
     from rnntui import ink
 
-    app.register_theme(PROJECTOR)
-    app.register_theme(LIGHT)
+    for theme_ in (DARK, LIGHT, PROJECTOR):
+        app.register_theme(theme_)
     ink.install(app)
     app.theme = theme_name(theme)
 

@@ -56,6 +56,8 @@ def paren(v: float, digits: int = 3) -> str:
 def term(v: float, digits: int = 2) -> str:
     """A term after the first in a written-out sum, its sign as the operator: "+ 0.80", "- 0.20" (it
     read "+ -0.20")."""
+    if (word := _finite(v)) is not None:
+        return "- inf" if word == "-inf" else f"+ {word}"
     text = f"{abs(v):.{digits}f}"
     return ("- " if v < 0 and float(text) else "+ ") + text
 

@@ -376,3 +376,17 @@ def test_under_no_color_every_palette_colours_grey_reads_on_the_dark_background(
     shot = render(screen, figure, figure.state_type(), "svg", (80, 24)).lower()
     was, now = ("#%02x%02x%02x" % grey(c) for c in (RED, on_dark_grey(RED)))
     assert now in shot and was not in shot
+
+
+def test_the_dark_themes_header_and_footer_stay_grey_in_256_colours():
+    """Over SSH COLORTERM is not passed on: Textual's slate panel #242F38 became navy (0,0,95) in 256
+    colours, the header and footer with it (a newcomer's trial). Ours becomes a grey."""
+    from rich.color import Color, ColorSystem
+
+    from rnntui.app import RnnApp, THEMES
+
+    app = RnnApp()
+    assert app.theme == THEMES["dark"]
+    for name in ("panel", "footer-background"):
+        r, g, b = Color.parse(app.get_css_variables()[name][:7]).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
+        assert r == g == b, (name, (r, g, b))

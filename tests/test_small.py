@@ -137,7 +137,7 @@ async def test_a_search_that_ends_as_the_palette_closes_does_not_crash():
 
 @pytest.mark.parametrize("words, check", [
     ("serving", lambda app: app.current_mode == "serving"),  # a topic: a mode of one screen
-    ("toggle theme", lambda app: app.theme != "textual-dark" and "light" in app.theme),  # run once, not twice
+    ("toggle theme", lambda app: app.theme != "rnntui-dark" and "light" in app.theme),  # run once, not twice
 ])
 async def test_enter_pressed_twice_in_the_palette_runs_the_command_once(words, check):
     """The second Enter, typed before the palette has closed, ran the command again and popped the
