@@ -217,9 +217,10 @@ def run_shot(argv: list[str]) -> int:
     state.readings()  # data a figure cannot read (a damaged results file) is refused here, in one line
     check_writable(args.output)
     if fmt == "png":
-        from rnntui.png import check_route
+        from rnntui.png import check_pixels, check_route
 
         check_route()
+        check_pixels(size, scale)
     text = render(screen, figure, state, fmt, size, args.theme, scale=scale)
     if args.output == "-":
         sys.stdout.write(text)

@@ -53,6 +53,31 @@ def check_route() -> None:
         raise BadValue(INSTALL)
 
 
+# Pillow's limit for opening an image (Image.MAX_IMAGE_PIXELS): image viewers built on it refuse more,
+# and --size 500x200 at --scale 2 made a 12236×9860 PNG (121 Mpx) that one did (a newcomer's trial)
+MOST_PIXELS = 89_478_485
+
+
+def image_size(columns: int, rows: int, scale: float) -> tuple[int, int]:
+    """The PNG's pixels for a screen of columns × rows cells (the SVG's geometry, `scale` × larger)."""
+    width_u = math.ceil(columns * CELL_W + 16) + 2
+    height_u = rows * CELL_H + 48 + 2
+    return round(width_u * scale), round(height_u * scale)
+
+
+def check_pixels(size: tuple[int, int], scale: float) -> None:
+    """Raise BadValue (one line) for a PNG of more than MOST_PIXELS, naming the largest --scale that fits."""
+    from rnntui.i18n import _
+
+    w, h = image_size(*size, scale)
+    if w * h <= MOST_PIXELS:
+        return
+    fits = max([k / 4 for k in range(1, 33) if math.prod(image_size(*size, k / 4)) <= MOST_PIXELS] + [0.25])
+    raise BadValue(_("--size {cols}x{rows} at --scale {scale} makes a {w}×{h} PNG ({mpx} Mpx), more than image "
+                     "viewers open (89 Mpx): use --scale {fits} or a smaller --size").format(
+        cols=size[0], rows=size[1], scale=f"{scale:g}", w=w, h=h, mpx=round(w * h / 1e6), fits=f"{fits:g}"))
+
+
 def png_size(data: bytes) -> tuple[int, int]:
     """(width, height) from a PNG's IHDR chunk."""
     if not data.startswith(b"\x89PNG\r\n\x1a\n") or data[12:16] != b"IHDR":
@@ -158,9 +183,7 @@ def draw(grid: Grid, scale: float = 2.0) -> bytes:
 
     s = scale
     cw, ch = CELL_W * s, CELL_H * s
-    width_u = math.ceil(grid.width * CELL_W + 16) + 2
-    height_u = len(grid.rows) * CELL_H + 48 + 2
-    size = (round(width_u * s), round(height_u * s))
+    size = image_size(grid.width, len(grid.rows), s)
     background = grid.background()
     light = luminance("#%02x%02x%02x" % background) > 0.5
     edge, title_colour = ((200, 200, 200), (85, 85, 85)) if light else ((74, 74, 74), (160, 160, 160))

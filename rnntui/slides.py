@@ -218,9 +218,10 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     if not frames:
         raise BadValue(_("nothing to export: no frames"))
     if "png" in formats:
-        from rnntui.png import check_route
+        from rnntui.png import check_pixels, check_route
 
         check_route()
+        check_pixels(size, scale)
     planned = plan(frames)
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)

@@ -3,6 +3,7 @@ drawn with Pillow and the shipped font, no converter, no installed font, in ever
 import base64
 import html
 import io
+import math
 import re
 import sys
 
@@ -390,3 +391,20 @@ def test_the_dark_themes_header_and_footer_stay_grey_in_256_colours():
     for name in ("panel", "footer-background"):
         r, g, b = Color.parse(app.get_css_variables()[name][:7]).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
         assert r == g == b, (name, (r, g, b))
+
+
+def test_a_png_too_large_to_open_is_refused_before_drawing(tmp_path, capsys):
+    """--size 500x200 at the default --scale 2 wrote a 121 Mpx PNG that image viewers refuse (a
+    newcomer's trial): refused in one line naming a --scale that fits; the size it names is the size drawn."""
+    from rnntui.png import MOST_PIXELS, image_size, png_size
+
+    out = tmp_path / "s.png"
+    assert main(["shot", "recurrence/track", "--size", "80x24", "--scale", "1", "-o", str(out)]) == 0
+    assert png_size(out.read_bytes()) == image_size(80, 24, 1.0)  # the formula is the drawing's
+    capsys.readouterr()
+    assert main(["shot", "recurrence/track", "--size", "500x200", "-o", str(tmp_path / "big.png")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    w, h = image_size(500, 200, 2.0)
+    assert len(err) == 1 and f"{w}×{h} PNG" in err[0] and w * h > MOST_PIXELS and not (tmp_path / "big.png").exists()
+    fits = float(err[0].split("use --scale ")[1].split()[0])
+    assert math.prod(image_size(500, 200, fits)) <= MOST_PIXELS < math.prod(image_size(500, 200, fits + 0.25))
