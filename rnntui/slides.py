@@ -82,7 +82,9 @@ class Frame:
         sets = "".join(f" --set {k}={v}" for k, v in self.changed().items())
         extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
         extra += f" --lang {lang}" if lang else ""
-        return f"rnntui shot {self.address}{sets} --step {self.axis[1]}{extra} -o {out}"
+        step = getattr(self.state, self.state.AXIS)  # as --step reads it, not as shown ("131,072" was refused)
+        step = repr(float(step)) if isinstance(step, float) else str(step)
+        return f"rnntui shot {self.address}{sets} --step {step}{extra} -o {out}"
 
 
 def key_frames() -> list[Frame]:

@@ -431,6 +431,24 @@ def test_a_shipped_deck_opens_by_name_from_anywhere(tmp_path, monkeypatch):
     assert deck.frames and deck.frames[0].address.startswith("recurrence/")
 
 
+def test_every_key_frames_shot_line_names_the_same_state():
+    """index.md's `rnntui shot` lines: serving/kvcache's said --step 131,072 (the value as shown, with
+    its separator), which --step refuses (a newcomer's trial). Every key frame's line, parsed as the
+    command line parses it, gives that frame's state, for every key frame and the lecture's slides."""
+    import shlex
+
+    from rnntui.slides import key_frames
+    from rnntui.topics import build_state
+
+    frames = key_frames() + list(load("lecture").frames)  # (the deck's set other values too)
+    assert any(f.address == "serving/kvcache" for f in frames)
+    for frame in frames:
+        words = shlex.split(frame.shot_command("x.txt"))
+        sets = [words[i + 1] for i, w in enumerate(words) if w == "--set"]
+        step = words[words.index("--step") + 1]
+        assert build_state(frame.figure, sets, step) == frame.state, (frame.address, step)
+
+
 def test_the_index_shot_line_redraws_the_frame(tmp_path, monkeypatch):
     deck = tmp_path / "d.toml"
     deck.write_text('[[frame]]\nfigure = "recurrence/track"\nset = { w_h = 1.4 }\nstep = 7\n', encoding="utf-8")
