@@ -60,7 +60,7 @@ class PresentApp(Shots, QuietCollections, App):
         Binding("home", "jump(0)", N_("first"), priority=True),
         Binding("end", "jump(-1)", N_("last"), priority=True),
         Binding("ctrl+s", "shot", N_("save"), priority=True),
-        Binding("q,escape", "quit", N_("quit"), priority=True),
+        Binding("q", "quit", N_("quit"), priority=True),  # not escape: a reflexive one ended the talk
     ]
 
     def __init__(self, deck: Deck, theme: str = "dark", start: int = 0) -> None:

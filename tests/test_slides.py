@@ -377,6 +377,8 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         assert app.index == 0
         await pilot.press("end")
         assert app.index == 2
+        await pilot.press("escape")  # a lecturer's reflexive escape ended the talk (a newcomer's trial)
+        assert app.index == 2 and app.return_code is None and app.is_running
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()  # made in a thread
         await pilot.pause()
