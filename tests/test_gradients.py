@@ -256,6 +256,20 @@ async def test_stepping_and_play_move_the_cursor_and_resizing_mid_play_is_safe()
         assert screen.state.act == "relu"
 
 
+async def test_the_float32_series_is_not_the_colour_of_float32s_limit_lines():
+    """The float32 product was drawn in the red of the float32 max / min normal lines, and read as one
+    of them (a newcomer's trial)."""
+    from rnntui.screens.gradients import ProductView
+    from rnntui.widgets.plot import Plot
+
+    app = RnnApp("gradients", "product")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        spec = app.screen.query_one(ProductView).query_one(Plot).spec
+        limits = {line.color for line in spec.lines if "float32" in line.label}
+        assert limits and all(s.color not in limits for s in spec.series), [(s.label, s.color) for s in spec.series]
+
+
 def _first_inf_hop_float32(factor: float, hops: int) -> int | None:
     """Independently of the engine: float32's running product of `factor`, hop by hop."""
     with np.errstate(over="ignore"):
