@@ -211,3 +211,21 @@ def test_half_of_a_wide_character_covered_leaves_a_space_not_a_broken_row():
     row0 = "".join(chr(c) for c in code[0] if c)
     assert row0 == " ●x" + " " * 7 and cell_len(row0) == 10
     assert "截" not in "".join(chr(c) for c in code[1] if c)
+
+
+def test_choice_words_in_chinese_sentences_and_headings_are_chinese(zh):
+    """attention/scaling's rows read "▸unscaled / scaled", attention/qkv's X "noun verb det adv" and
+    heads' titles "A（causal）" in Chinese slides (a newcomer's trial). The footer keeps a parameter's
+    value as --set takes it."""
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    def body(address, step=None):
+        screen, figure = find(address)
+        text = render(screen, figure, build_state(figure, (), step), "txt", (100, 30))
+        return "\n".join(line for line in text.splitlines() if "←→" not in line)  # (not the parameter line)
+
+    scaling, qkv, heads = body("attention/scaling"), body("attention/qkv", 1), body("attention/heads")
+    assert "▸不缩放" in scaling and "缩放" in scaling and "scaled" not in scaling
+    assert "名词" in qkv and "noun" not in qkv
+    assert "A（因果）" in heads and "causal" not in heads

@@ -13,7 +13,7 @@ from rnntui.figures.attention import (BlockState, HeadsState, MasksState, Positi
                                       ScalingState, SummaryState)
 from rnntui.fmt import fixed, sci, short_vector, small
 from rnntui.i18n import N_, _, spaced
-from rnntui.screens.attention_layer import BlockView, HeadsView, MasksView, PositionsView, SummaryView
+from rnntui.screens.attention_layer import BlockView, HeadsView, MasksView, PositionsView, SummaryView, word
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
 from rnntui.widgets.cells import fit
@@ -40,7 +40,7 @@ class QkvView(FigureView):
         r = s.readings()
         t, k = s.query, s.stage
         toks = r.tokens
-        feats = fa.FEATURES if s.weights == "toy" else index_labels(len(r.X[0]))
+        feats = tuple(map(word, fa.FEATURES)) if s.weights == "toy" else index_labels(len(r.X[0]))
         dims = index_labels(r.d_k)
         hidden = tuple((i, j) for i, row in enumerate(r.visible) for j, v in enumerate(row) if not v)
         focus = (t, r.query_keys[-1]) if r.query_keys else None
@@ -116,7 +116,7 @@ class ScalingView(FigureView):
         rows = Text()
         for name, v in ((s.scaling, {"score_var": r.score_var, "max_weight": r.max_weight, "entropy": r.entropy,
                                       "jacobian_norm": r.jacobian_norm}), (other, o)):
-            rows.append(f"{'▸' if name == s.scaling else ' '}{name:<9}", style="bold reverse" if name == s.scaling else "")
+            rows.append(f"{'▸' if name == s.scaling else ' '}{fit(word(name), 9)}", style="bold reverse" if name == s.scaling else "")
             rows.append_text(spelled("  var(q·k) ", f"{sci(v['score_var']):>6}",
                                      "  " + _("max weight") + " ", fixed(v["max_weight"], 3),
                                      "  " + _("entropy") + " ", fixed(v["entropy"], 3),

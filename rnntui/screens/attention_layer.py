@@ -17,6 +17,11 @@ VISIBLE, HIDDEN = "●", "·"
 WORDS = {  # the engine's names of families, blocks and models, as drawn
     "encoder": N_("encoder"), "decoder": N_("decoder"), "encoder-decoder": N_("encoder-decoder"),
     "self": N_("self"), "cross": N_("cross"), "original Transformer": N_("original Transformer"),
+    # masks, scores and the toy sentence's features, where they are words in a sentence or a heading
+    # (a parameter's value in the footer stays as --set takes it)
+    "causal": N_("causal"), "full": N_("full"), "strict": N_("strict"),
+    "unscaled": N_("unscaled"), "scaled": N_("scaled"),
+    "noun": N_("noun"), "verb": N_("verb"), "det": N_("det"), "adv": N_("adv"),
 }
 
 
@@ -81,7 +86,7 @@ class HeadsView(FigureView):
         specs = [MatrixSpec(table, f"d = {r.d}", tuple(f"h={h}" for h in hs),
                             ("d_k", _("4d² params"), f"h·n² (n={r.n})"), row=hs.index(r.h), optional=1)]
         cells = ((4, 1), (2, 3))  # the pinned A[跑,猫] and A[突然,开始]
-        specs += [MatrixSpec(a, _("toy head {j}: A ({mask})").format(j=j + 1, mask=s.mask), r.tokens, r.tokens,
+        specs += [MatrixSpec(a, _("toy head {j}: A ({mask})").format(j=j + 1, mask=word(s.mask)), r.tokens, r.tokens,
                              cell=cells[j]) for j, a in enumerate(r.weights)]
         self.query_one(Matrices).show(specs)
         c, p = r.cells, r.pinned
@@ -89,7 +94,7 @@ class HeadsView(FigureView):
             readout_text([(f"h = {r.h}: d_k = d/h", str(r.d_k)), ("W_q W_k W_v W_o = 4d²", grouped(r.params)),
                           (_("+4d biases"), grouped(r.params_bias)),
                           (_("whatever h; score entries h·n²"), grouped(r.score_entries))]),
-            readout_text([(_("{mask}: head 1 A[跑,猫]").format(mask=s.mask), small(c["head 1 A[跑,猫]"])),
+            readout_text([(_("{mask}: head 1 A[跑,猫]").format(mask=word(s.mask)), small(c["head 1 A[跑,猫]"])),
                           (_("head 2 A[突然,开始]"), small(c["head 2 A[突然,开始]"]))]),
             readout_text([(_(k), small(v)) for k, v in p.items()]),
             Text(_("The toy's 4 columns split into two heads of d_k = 2, each scaled by its own √2: head 1 "
