@@ -56,8 +56,14 @@ class Frame:
         return p.label, p.show(getattr(self.state, p.name))
 
     def heading(self) -> str:
-        label, value = self.axis
-        return self.local("title") or f"{_(self.figure.title)} · {self.figure.refs} · {label} = {value}"
+        return self.local("title") or f"{_(self.figure.title)} · {self.figure.refs} · {self.setting()}"
+
+    def setting(self) -> str:
+        """The values set away from the figure's defaults, then the axis: "cell = lstm-bf2 · step = 1500"
+        (two of the lecture's slides were both "Copy the first token · E2+E3 · step = 1500")."""
+        shown = [(p.label or p.name, p.show(getattr(self.state, p.name))) for p in self.state.params()
+                 if p.name in self.changed()]
+        return " · ".join(f"{label} = {value}" for label, value in [*shown, self.axis])
 
     def words(self) -> str:
         return self.local("caption") or _(self.figure.prose)
@@ -147,8 +153,7 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
         for frame, stem in run:
             number = stem.split("-", 1)[0]
             if len(run) > 1:
-                label, value = frame.axis
-                lines += [f"### {number} · {label} = {value}", ""]
+                lines += [f"### {number} · {frame.setting()}", ""]
             else:
                 lines += [f"## {number} · {frame.heading()}", ""]
             if picture:

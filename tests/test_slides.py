@@ -262,6 +262,20 @@ def test_an_export_that_cannot_draw_a_frame_leaves_no_empty_folder(tmp_path, cap
     assert not made.exists() and there.is_dir()
 
 
+def test_frames_that_differ_in_a_value_other_than_the_axis_are_told_apart_in_the_index(tmp_path):
+    """Two of the lecture's slides were both "Copy the first token · E2+E3 · step = 1500" (their cells
+    differed), and two "KV cache vs recurrent state · F24 · context = 131,072": a heading and a step
+    line name the values set away from the figure's defaults, then the axis."""
+    deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "recurrence/track"\nset = { w_h = 1.4 }\nstep = 7\n'
+                      '[[frame]]\nfigure = "recurrence/track"\nset = { w_h = 0.5 }\nstep = 7\n'
+                      '[[frame]]\nfigure = "recurrence/tanh"\nset = { z = 2 }\n')
+    out = tmp_path / "slides"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt"]) == 0
+    sections = [l for l in (out / "index.md").read_text().splitlines() if l.startswith("#")]
+    assert sections[2:4] == ["### 01 · W_h = 1.40 · t = 7", "### 02 · W_h = 0.50 · t = 7"]
+    assert sections[4].startswith("## 03 · ") and sections[4].endswith(" · z = 2.00")  # z is its axis: once
+
+
 def test_force_removes_stale_numbered_files_and_nothing_else(tmp_path, capsys):
     deck = small_deck(tmp_path / "d.toml", GOOD)
     out = tmp_path / "out"
