@@ -311,3 +311,14 @@ def test_the_window_speaks_of_dashed_cells_only_while_some_remain():
     full = one_app.txt(ServingScreen, f, WindowState(window=8), (100, 30))
     assert "dashed" not in full and "no cell is cut" in full
     assert "in the 5 dashed cells" in one_app.txt(ServingScreen, f, WindowState(window=3), (100, 30))
+
+
+def test_the_kvcache_plot_says_its_unit(tmp_path):
+    """Its y axis (bytes) had no name, and at 100x30 its x axis none either (a newcomer's trial): the
+    legend names the unit."""
+    from rnntui.cli import main
+
+    out = tmp_path / "k.txt"
+    assert main(["shot", "serving/kvcache", "--size", "100x30", "-o", str(out)]) == 0
+    legend = next(l for l in out.read_text().splitlines() if "━━" in l)
+    assert "KV cache bytes" in legend and "recurrent state bytes" in legend

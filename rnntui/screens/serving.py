@@ -133,8 +133,9 @@ class KvView(SizedView):
             (_("an LSTM keeps h and c:"), fmt.binary_bytes(r.lstm_bytes)),
             (_("KV cache, exactly"), f"{fmt.grouped(r.kv_bytes)} B")])
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.tokens, r.kv_curve, _("KV cache (grows with context)"), ORANGE),
-                    Series(r.tokens, r.state_curve, _("recurrent state (fixed)"), BLUE)),
+            # the y axis's unit in the legend: it had none (a newcomer's trial)
+            series=(Series(r.tokens, r.kv_curve, _("KV cache bytes (grow with context)"), ORANGE),
+                    Series(r.tokens, r.state_curve, _("recurrent state bytes (fixed)"), BLUE)),
             lines=(Line(r.accelerator_bytes, _("80 GB accelerator"), RED, dashed=True, align="left"),),
             cursor=float(s.context), log_x=True, log_y=True, xlim=(CONTEXTS[0], CONTEXTS[-1]),
             ylim=(1e5, 1e12), xlabel=_("context (tokens)") if self.has_class("-tall") else "", legend="below",
