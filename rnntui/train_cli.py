@@ -205,7 +205,7 @@ def run_seq2seq(argv: list[str]) -> int:
     lab.save(out, result.arrays, result.record())
     plot_curve([row[0] for row in result.curve], [100 * row[2] for row in result.curve],
                _("seq2seq {scoring}: held-out exact-sequence accuracy").format(scoring=args.scoring), "exact %",
-               lines=((100 * s2s.TARGET, _("seed")),))
+               lines=((100 * s2s.TARGET, _("the source's")),))
     print(_("seq2seq {scoring} seed {seed}: held-out exact-sequence accuracy {exact}, token accuracy {token} "
             "after {steps} steps ({seconds} s training, {wall} s in all) -> {out}").format(
         scoring=args.scoring, seed=args.seed, exact=f"{result.exact:.3f}", token=f"{result.token:.3f}",
@@ -274,7 +274,7 @@ def run_memory(argv: list[str]) -> int:
     print(_("memory {cell} T={T}: accuracy {acc} after {steps} steps, {reached} ({seconds} s)").format(
         cell=args.cell, T=args.T, acc=f"{run.final_acc:.1%}", steps=run.steps, reached=reached,
         seconds=f"{run.seconds:.1f}")
-          + ("" if seed is None else _("; the seed's: {acc}").format(acc=f"{seed:.1%}"))
+          + ("" if seed is None else _("; the source's: {acc}").format(acc=f"{seed:.1%}"))
           + f" -> {out or mem.cache_path()}")
     return 0
 

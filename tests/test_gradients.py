@@ -310,9 +310,9 @@ def test_f7_shows_the_seeds_largest_factor_beside_ours():
     ours = max(_factors_by_hand(FACTORS_N, 0.9))
     assert r.largest["factor"] == pytest.approx(ours, abs=1e-12) and f"{ours:.3f}" == "0.899"
     text = _shown(FactorsState(), "factors")
-    assert "seed 0.884 ≠ ours 0.899" in text and "unpublished rule" in text
+    assert "source 0.884 ≠ ours 0.899" in text and "unpublished" in text
     assert FactorsState(act="relu").readings().seed_largest is None  # not the seed's setting
-    assert "seed" not in _shown(FactorsState(w_h=1.2), "factors")
+    assert "source" not in _shown(FactorsState(w_h=1.2), "factors")
 
 
 def test_f8_shows_the_seeds_crossing_and_end_beside_ours():
@@ -323,7 +323,7 @@ def test_f8_shows_the_seeds_crossing_and_end_beside_ours():
     assert ours == r.crossings["below_f32_min_normal"] == 178
     assert r.end == pytest.approx(math.exp(logs[-1]), rel=1e-9)
     text = _shown(ProductState(), "product")
-    assert "hop 178 (seed 161)" in text and "(seed 9.8e-48)" in text and "3.36e-43" in text
+    assert "hop 178 (source 161)" in text and "(source 9.8e-48)" in text and "3.36e-43" in text
     assert "unpublished rule" in text
 
 

@@ -118,7 +118,7 @@ def test_80x24_shows_the_whole_table_and_the_seeds_b_f():
     rows = [line.strip("│ ").split()[0] for line in lines[lines.index(header) + 1:][:5]]
     assert rows == [str(T) for T in fm.TS]
     assert "100@300│100@500" in out.replace("▸", "")  # lstm-bf2 T=20: ours beside the seed's
-    assert "lstm-bf2 is the seed's “b_f = 1”" in out and "fails at T=40" in out
+    assert "lstm-bf2 is the source's “b_f = 1”" in out and "fails at T=40" in out
     assert "9.6✗" in out and "(too small" not in out
     # the curves are named: too short for a legend row, the plot writes it into its top edge
     assert re.search(r"┌─ ━━ accuracy  ┅┅ loss ÷ ln 10 \(1: guessing\) ─+┬?─*┐", out)

@@ -395,7 +395,7 @@ def test_the_timing_figure_plots_its_ratios_in_the_rows_its_text_leaves(size, pl
     text = render(screen, figure, _measured({64: 0.5, 256: 1.25, 1024: 2.5, 4096: 3.0}), "txt", size=size)
     assert "1/16" in text  # the table, both ways
     assert ("T; RNN ÷ attention, both axes log" in text and "1┤" in text) == plotted
-    assert ("━━ FLOPs (d/T)  " in text and " time here  ◆ time, seed laptop" in text) == plotted  # the legend
+    assert ("━━ FLOPs (d/T)  " in text and " time here  ◆ time, source's laptop" in text) == plotted  # the legend
     assert "too small" not in text
 
 

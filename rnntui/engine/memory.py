@@ -394,7 +394,7 @@ def format_table(results: Results) -> str:
     def pct(v):
         return "    –" if v is None else f"{100 * v:5.1f}"
 
-    lines = [f"{'cell':<9}{'T':>4}  {'ours %':>6} {'@100%':>6} {'steps':>6} {'secs':>6}   {'seed %':>6} "
+    lines = [f"{'cell':<9}{'T':>4}  {'ours %':>6} {'@100%':>6} {'steps':>6} {'secs':>6}   {'source %':>8} "
              f"{'@100%':>6}   σ(b_f)^T"]
     for r in table(results):
         ran = r["steps"] is not None
@@ -403,5 +403,5 @@ def format_table(results: Results) -> str:
         secs = "–" if r["seconds"] is None else f"{r['seconds']:.0f}"
         surv = "" if r["survival"] is None else f"{r['survival']:.2g}"
         lines.append(f"{r['cell']:<9}{r['T']:>4}  {pct(r['final_acc']):>6} {reached:>6} {r['steps'] or '–':>6} "
-                     f"{secs:>6}   {pct(r['seed_final']):>6} {seed_at:>6}   {surv}")
+                     f"{secs:>6}   {pct(r['seed_final']):>8} {seed_at:>6}   {surv}")
     return "\n".join(lines)

@@ -85,7 +85,7 @@ class QkvView(FigureView):
             pairs = [("A[跑,猫]", small(p["A[跑,猫]"])), ("A[猫,那只]", small(p["A[猫,那只]"])),
                      ("A[突然,0…2]", " ".join(small(p[c]) for c in ("A[突然,那只]", "A[突然,猫]", "A[突然,突然]")))]
         else:
-            pairs = [(_("random x, W"), _("seed 002: x ~ N(0,1) 5×64, W ~ 0.02·N(0,1)"))]
+            pairs = [(_("random x, W"), _("source 002: x ~ N(0,1) 5×64, W ~ 0.02·N(0,1)"))]
         exact = " " + _("(exactly)") if r.edit_early == 0.0 else ""
         pairs2 = [(_("x: redraw {tokens} → Δout rows 0–{last}").format(
                        tokens=" ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), last=fa.EDIT_AFTER), sci(r.edit_early) + exact),

@@ -91,7 +91,7 @@ class FactorsView(FigureView):
                else _("relu' is exactly 1 on an active unit (and 0 on a dead one)"))
         lines = [(why, "")]
         if r.seed_largest is not None:
-            lines.append((_("seed {seed} ≠ ours {ours}: {why}").format(
+            lines.append((_("source {seed} ≠ ours {ours}: {why}").format(
                 seed=f"{r.seed_largest.value:.3f}", ours=f"{r.largest['factor']:.3f}", why=_(r.seed_largest.why)), ""))
         self.query_one("#top", Readouts).show(lines, sep="\n")
 
@@ -119,8 +119,8 @@ class ProductView(FigureView):
         c = r.crossings
         end, below = sci(r.end), at_hop(c["below_f32_min_normal"])
         if r.seed_end is not None:  # the seed's numbers beside ours
-            end += " " + _("(seed {value})").format(value=f"{r.seed_end.value:g}")
-            below += " " + _("(seed {value})").format(value=f"{r.seed_below_min_normal.value:d}")
+            end += " " + _("(source {value})").format(value=f"{r.seed_end.value:g}")
+            below += " " + _("(source {value})").format(value=f"{r.seed_below_min_normal.value:d}")
         self.query_one("#hop", Readouts).show([(_("hop {k}: product").format(k=s.hop), sci(r.at)),
                                                ("float32", sci(r.at_float32)),
                                                (_("end (hop {k})").format(k=r.hops[-1]), end)])
@@ -135,7 +135,7 @@ class ProductView(FigureView):
             means = _("the product stays inside float32's range on this chain")
         lines = [(means, "")]
         if r.seed_end is not None:
-            lines.append((_("seed ≠ ours: {why}").format(why=_(r.seed_end.why)), ""))
+            lines.append((_("source ≠ ours: {why}").format(why=_(r.seed_end.why)), ""))
         self.query_one("#means", Readouts).show(lines, sep="\n")
 
 

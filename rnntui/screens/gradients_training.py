@@ -69,5 +69,5 @@ class BpttView(FigureView):
         seed = r.seed_c15_at_40
         self.query_one("#seed", Readouts).display = seed is not None
         if seed is not None:
-            self.query_one("#seed", Readouts).show([(_("seed: c=1.5 at 40 keeps {seed}, ours {ours}: {why}").format(
+            self.query_one("#seed", Readouts).show([(_("source: c=1.5 at 40 keeps {seed}, ours {ours}: {why}").format(
                 seed=pct(seed.value), ours=pct(r.table["1.5"]["40"], 2), why=_(seed.why)), "")])

@@ -23,7 +23,7 @@ CONFIRM = N_("T = {T} trains for minutes: press t again to start")
 
 
 def grid_text(r) -> Text:
-    """The results table: one row per T, one column per cell, each entry ours│the seed's; beside it
+    """The results table: one row per T, one column per cell, each entry ours│the source's; beside it
     the focused cell's σ(b_f)^T, the closed form the row's measured results meet."""
     entries = {(row["cell"], row["T"]): (acc_at(row["final_acc"], row["reached_100_at"]),
                                          acc_at(row["seed_final"], row["seed_reached"])) for row in r.table}
@@ -100,7 +100,7 @@ class CopyView(FigureView):
                 now.append(_("no run yet: t trains it"), style="dim")
             else:
                 now.append(acc_at(r.final_acc, r.reached_100_at), style="bold")
-                now.append(_(" · seed {entry}").format(entry=acc_at(r.seed_final, r.seed_reached)), style="dim")
+                now.append(_(" · source {entry}").format(entry=acc_at(r.seed_final, r.seed_reached)), style="dim")
             if r.at is not None:
                 step, acc, loss = r.at
                 now.append(_(" · step {step}: ").format(step=step), style="dim")
@@ -116,7 +116,7 @@ class CopyView(FigureView):
                                     f"σ({r.forget_bias:g})^{r.T} = {r.forget_gate:.2f}^{r.T} = ", (sig(r.survival), "bold"))
         st = r.story
         true1, ours2, seed2 = st["true_bf1"], st["ours_bf2"], st["seed_bf2"]
-        survive.append("\n" + _("lstm-bf2 is the seed's “b_f = 1”: "), style="bold")
+        survive.append("\n" + _("lstm-bf2 is the source's “b_f = 1”: "), style="bold")
         # the story short where it wraps to 3+ lines on a short view: at 80x24 they left the plot two rows
         if (self.size.height or 40) < self.SHORT and (self.size.width or 80) < self.NARROW:
             survive.append(_("its code sets both bias vectors to 1, so b_f = 2; a true b_f = 1 fails at T={T} "
@@ -124,7 +124,7 @@ class CopyView(FigureView):
             self.query_one("#story", TextLines).update(survive)
             return
         survive.append(_("its code sets both bias vectors to 1, so b_f = 2 (σ(2) = {gate2}). A true b_f = 1 fails at "
-                         "T={T} ({true1}, σ(1)^{T} = {survive1}); the seed's {seed2} had σ(2)^{T} = {survive2} "
+                         "T={T} ({true1}, σ(1)^{T} = {survive1}); the source's {seed2} had σ(2)^{T} = {survive2} "
                          "(ours: {ours2}).").format(
             gate2=f"{st['gate_bf2']:.2f}", T=st["T"], true1=acc_at(true1["final_acc"], true1["reached_100_at"]),
             survive1=sig(st["survival_bf1"]), seed2=acc_at(seed2["final_acc"], seed2["reached_100_at"]),
@@ -174,7 +174,7 @@ class GateView(FigureView):
             says.append(r.note + "\n", style=WARN)
         says.append(_("The input gate does not learn to close: "), style="bold")
         says.append(_("it stays ≈{mean} over the distractors. The memory is held by the {n} units whose forget gate "
-                      "stays above {hold} — what our run measures, not the seed's guess that the gate shuts.").format(
+                      "stays above {hold} — what our run measures, not the source's guess that the gate shuts.").format(
             mean=f"{r.input_distractors:.1f}", n=r.n_held, hold=f"{r.hold:g}"))
         self.query_one("#says", Static).update(says)
 
@@ -185,7 +185,7 @@ class MemoryScreen(TopicScreen):
     FIGURES = (
         Figure("copy", N_("Copy the first token"), "E2+E3", CopyState, CopyView,
                N_("Read T random tokens, output the first. Entries: final accuracy %@the step it first read 100% "
-                  "(✗ never), ours│the seed's; t retrains one live."),
+                  "(✗ never), ours│the source's; t retrains one live."),
                key_steps=(EVERY, 500, 1500),
                lab=Lab("rnntui.engine.lab_memory:run_lab", "train",
                        confirm=CONFIRM.format(T=CONFIRM_T))),

@@ -151,7 +151,7 @@ class TimingView(FigureView):  # E6
             if here.rnn_s is not None else _("not measured yet"))
         self.query_one("#compare", Readouts).show([
             (_("here, T={T}:").format(T=s.T), said),
-            (_("seed laptop CPU, T={T}:").format(T=seed["T"]),
+            (_("source's laptop CPU, T={T}:").format(T=seed["T"]),
              _("RNN does {share}, {speedup}× faster; attention runs at {rate}× its FLOP rate; both < 1 ms below "
                "T={below}").format(share=share_words(r.seed_share), speedup=seed["rnn_speedup"],
                                    rate=seed["rate_ratio"], below=seed["under_1ms_below"])),
@@ -168,7 +168,7 @@ class TimingView(FigureView):  # E6
             series.append(Series(tuple(float(T) for T, _v in timed), tuple(v for _T, v in timed), _("time here"),
                                  ORANGE, marker="braille" if len(timed) > 1 else "■", scatter=len(timed) < 2))
         seed_T, seed_ratio = ratios["seed"]
-        series.append(Series((float(seed_T),), (seed_ratio,), _("time, seed laptop"), GREEN, marker="◆", scatter=True))
+        series.append(Series((float(seed_T),), (seed_ratio,), _("time, source's laptop"), GREEN, marker="◆", scatter=True))
         self.query_one(Plot).show(PlotSpec(
             series=tuple(series), lines=(Line(1.0, "", GREY),), cursor=float(s.T), log_x=True, log_y=True,
             ylim=ratios["ylim"], xlabel=_("T; RNN ÷ attention, both axes log")))

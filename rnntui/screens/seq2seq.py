@@ -98,7 +98,7 @@ class MatrixView(FigureView):
         for sc, a in r.held_out.items():
             acc.append(f"{sc:<12}", style="bold" if sc == s.scoring else "")
             acc.append(f"{pct(a['exact']):>7} {pct(a['token']):>6}\n")
-        acc.append(_("seed: none 0%, additive 76%"), style="dim")
+        acc.append(_("source: none 0%, additive 76%"), style="dim")
         self.query_one("#acc", TextLines).update(acc)
         self.query_one("#live", TextLines).update(live_text(r.live, self.presenting))
 
@@ -133,7 +133,7 @@ class ScoringView(FigureView):
         col = 2 if s.metric == "accuracy" else 1
         columns = {sc: tuple(zip(*rows)) for sc, rows in r.curves.items()}  # step, loss, exact, …
         series = tuple(Series(c[0], c[col], sc, COLOURS[sc]) for sc, c in columns.items())
-        lines = (Line(r.target, _("seed 76%"), GREY),) if s.metric == "accuracy" else ()
+        lines = (Line(r.target, _("source 76%"), GREY),) if s.metric == "accuracy" else ()
         self.query_one(Plot).show(PlotSpec(series=series, lines=lines, cursor=float(s.step),
                                            ylim=(0.0, 1.0) if col == 2 else None,
                                            xlim=(0.0, float(r.last_step)), xlabel=_("training step"),

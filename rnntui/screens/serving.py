@@ -213,7 +213,7 @@ class ServingScreen(TopicScreen):
                key_steps=(1, 4, 8)),
         Figure("kvcache", N_("KV cache vs recurrent state"), "F24", KvState, KvView,
                N_("Serving attention keeps a K and a V per past token per layer; a recurrent model, one fixed "
-                  "state. Binary units: GiB = 2³⁰ B (the seed writes GB, KB)."),
+                  "state. Binary units: GiB = 2³⁰ B (the source writes GB, KB)."),
                key_steps=(4096, 131_072)),
         Figure("wayback", N_("The way back"), "§8", WaybackState, WaybackView,
                N_("Linear attention trains as a masked n×n matrix and serves as a recurrence S_t = γS_{t−1} "

@@ -1,4 +1,4 @@
-"""A results grid: one row per setting, one column per model, each entry ours│the seed's, and one
+"""A results grid: one row per setting, one column per model, each entry ours│the source's, and one
 more column beside it (e.g. the closed form a row's results meet)."""
 from __future__ import annotations
 
