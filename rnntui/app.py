@@ -45,7 +45,10 @@ PROJECTOR = Theme(
 # colours, as over SSH, where COLORTERM is not passed on (a newcomer's trial); #2B2F33 becomes grey 236.
 DARK = Theme(
     name="rnntui-dark", primary="#0178D4", secondary="#004578", accent="#ffa62b", warning="#ffa62b",
-    error="#ba3c5b", success="#4EBF71", foreground="#e0e0e0", panel="#2B2F33",
+    error="#ba3c5b", success="#4EBF71", foreground="#e0e0e0",
+    # as variables, not `panel=`: a theme's own panel skips Textual's boost, and hovered footer keys and
+    # palette options turned darker, not lighter (a review)
+    variables={"panel": "#2B2F33", "footer-background": "#2B2F33"},
 )
 
 # Textual's light theme, its accent (the focused figure's outline) and footer keys darker: #ffa62b on

@@ -388,9 +388,15 @@ def test_the_dark_themes_header_and_footer_stay_grey_in_256_colours():
 
     app = RnnApp()
     assert app.theme == THEMES["dark"]
+    ours = app.get_css_variables()
     for name in ("panel", "footer-background"):
-        r, g, b = Color.parse(app.get_css_variables()[name][:7]).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
+        r, g, b = Color.parse(ours[name][:7]).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
         assert r == g == b, (name, (r, g, b))
+    # and nothing else moves: a theme's own panel had skipped Textual's boost, and hovered footer keys
+    # and palette options turned darker instead of lighter (a review)
+    app.theme = "textual-dark"
+    theirs = app.get_css_variables()
+    assert {k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k)} == {"panel", "footer-background"}
 
 
 def test_a_png_too_large_to_open_is_refused_before_drawing(tmp_path, capsys):
