@@ -192,6 +192,10 @@ def test_a_cut_matrix_says_how_many_columns_it_shows_in_chinese(zh):
     spec = MatrixSpec(tuple(tuple(float(j) for j in range(64)) for _ in range(3)), "X", ("a", "b", "c"))
     first = matrices_text([spec], 60).plain.splitlines()[0]
     assert "共 64 列，显示" in first and "columns" not in first, first
+    set_language("en")  # and after a live switch, not the drawing kept from the other language (a review)
+    assert "of 64 columns" in matrices_text([spec], 60).plain.splitlines()[0]
+    set_language("zh")
+    assert "共 64 列，显示" in matrices_text([spec], 60).plain.splitlines()[0]
 
 
 def test_the_chinese_legend_below_is_cut_by_cells():

@@ -29,7 +29,7 @@ from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import joined, runs, same
 
 from rnntui import lazy
-from rnntui.i18n import _
+from rnntui.i18n import _, language
 from rnntui.fmt import fixed
 from rnntui.widgets.cells import fit, longest_word, wrap
 from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
@@ -79,8 +79,8 @@ def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, sp
     for text cells wrapped in their column; `head` lines of column labels. Drawn once per (spec, width,
     digits, tall, head): a key usually changes one or two of a figure's matrices (the lines are shared:
     do not change them)."""
-    try:
-        lines = list(_matrix_lines(spec, width, digits, tall, head))
+    try:  # (the language too: a cut matrix's note, "11 of 64 columns", is in it)
+        lines = list(_matrix_lines(spec, width, digits, tall, head, language()))
     except TypeError:  # unhashable values (arrays): draw without the cache
         lines = _draw_matrix(spec, width, digits, tall, head)
     if not spaced:
@@ -94,7 +94,8 @@ def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, sp
 
 
 @lru_cache(maxsize=512)
-def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int, tall: int | tuple = 1, head: int = 1) -> tuple[Text, ...]:
+def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int, tall: int | tuple = 1, head: int = 1,
+                  _language: str = "en") -> tuple[Text, ...]:
     return tuple(_draw_matrix(spec, width, digits, tall, head))
 
 
