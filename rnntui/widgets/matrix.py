@@ -295,6 +295,8 @@ def _fewest_lines(texts: tuple, cols: tuple, widths: list[int], top: list[int], 
         best = None  # (lines saved a cell, column, cells, total)
         for j in range(len(widths)):
             for more in range(1, min(room - sum(widths), top[j] - widths[j]) + 1):
+                if column(j, widths[j] + more) == column(j, widths[j]):
+                    continue  # (no line of it changes: nor does the total)
                 after = total(widths[:j] + [widths[j] + more] + widths[j + 1:])
                 if after < now:
                     if best is None or (now - after) / more > best[0]:
