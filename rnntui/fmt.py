@@ -128,7 +128,8 @@ def ratio(x: float) -> str:
     """How many times: 3 significant digits, whole with separators from 1000 on ("2,048", not "2.05e+03")."""
     if (word := _finite(x)) is not None:
         return word
-    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.3g}"
+    short = f"{x:.3g}"
+    return f"{x:,.0f}" if "e" in short else short  # (999.5 rounds to "1e+03": the cut is after rounding)
 
 
 def share_words(ratio) -> str:

@@ -120,3 +120,10 @@ def test_view_class_names_are_unique_so_stylesheet_rules_hit_one_view():
     names = [f.view.__name__ for s in topics() for f in s.FIGURES]
     assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
     assert all(issubclass(f.view, FigureView) for s in topics() for f in s.FIGURES)
+
+
+def test_a_ratio_is_never_in_e_notation():
+    """parallel/cost's "2.05e+03× dearer", then "1e+03×" just below 1000 (a newcomer's trial, a review)."""
+    from rnntui.fmt import ratio
+
+    assert [ratio(x) for x in (2.0, 12.5, 999.4, 999.5, 2048.0, 131072.0)] == ["2", "12.5", "999", "1,000", "2,048", "131,072"]
