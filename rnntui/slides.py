@@ -232,7 +232,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     planned = plan(frames)
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)
-    made = not outdir.exists()
+    made = [p for p in (outdir, *outdir.parents) if not p.exists()]  # the folders this export makes, inner first
     try:
         outdir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -242,8 +242,10 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
         render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress,
                                                  write_atomic, deck, batch))
     except BaseException:
-        if made and not any(outdir.iterdir()):
-            outdir.rmdir()  # (a frame it could not draw left the folder it made empty)
+        for folder in made:  # (a frame it could not draw left the folders it made empty)
+            if any(folder.iterdir()):
+                break
+            folder.rmdir()
         raise
     write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
     removed = stale(outdir, paths) if force else []
