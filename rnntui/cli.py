@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rnntui import __version__
 from rnntui.files import file_in_the_way, path_arg, reason, write_atomic
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, colon, spaced
 from rnntui.state import BadValue
 from rnntui.terminal import require_terminal
 from rnntui.terminal import run as run_tui
@@ -351,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rnntui: {e}", file=sys.stderr)
         return 2
     except OSError as e:
-        print(f"rnntui: {reason(e)}: {getattr(e, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
+        where = getattr(e, "filename", "") or ""
+        print(f"rnntui: {spaced(colon(reason(e)))}{where}" if where else f"rnntui: {reason(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -14,7 +14,8 @@ from rnntui.state import BadValue
 
 REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
            errno.EACCES: N_("permission denied"), errno.EPERM: N_("permission denied"),
-           errno.EROFS: N_("the file system is read-only"), errno.ENOSPC: N_("no space left on the device")}
+           errno.EROFS: N_("the file system is read-only"), errno.ENOSPC: N_("no space left on the device"),
+           errno.EISDIR: N_("it is a folder")}
 
 
 def reason(e: OSError) -> str:

@@ -105,6 +105,7 @@ def test_the_systems_reasons_are_said_in_the_apps_language():
     finally:
         i18n.set_language("en")
     assert reason(OSError(errno.EACCES, "Permission denied")) == "permission denied"
+    assert reason(OSError(errno.EISDIR, "Is a directory")) == "it is a folder"
     assert reason(OSError(errno.EBUSY, "Device or resource busy")) == "Device or resource busy"  # unknown: as it came
 
 
@@ -163,3 +164,18 @@ def test_an_empty_path_is_a_bad_value(args, flag, tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and flag in lines[0] and "an empty path" in lines[0]
     assert list(tmp_path.iterdir()) == []  # nothing exported, nothing trained
+
+
+def test_a_system_error_reads_in_chinese_with_a_full_width_colon(tmp_path, capsys, monkeypatch):
+    """`train seq2seq --eval nonexist.npz --lang zh` said "没有这个文件或文件夹: nonexist.npz" and a folder
+    "Is a directory: /tmp" (a review)."""
+    monkeypatch.chdir(tmp_path)
+    try:
+        assert main(["train", "seq2seq", "--eval", "nonexist.npz", "--lang", "zh"]) == 2
+        assert capsys.readouterr().err.strip() == "rnntui: 没有这个文件或文件夹：nonexist.npz"
+        assert main(["train", "seq2seq", "--eval", str(tmp_path), "--lang", "zh"]) == 2
+        assert capsys.readouterr().err.strip() == f"rnntui: 这是文件夹：{tmp_path}"
+    finally:
+        from rnntui.i18n import set_language
+
+        set_language("en")
