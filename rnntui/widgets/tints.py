@@ -1,7 +1,8 @@
-"""The one palette. Colours with mid luminance: readable on dark and light themes, and still
-distinct greys under NO_COLOR (Textual turns named reds and blues into near-background greys
-there, so no view uses colour names). Series colours are RGB triples for the plot; `style()`
-turns one into a Rich style string for text."""
+"""The one palette. Colours with mid luminance, readable on the dark theme; on a light background
+they are drawn darker (`on_light`). Under NO_COLOR they are readable greys (Textual turns named reds
+and blues into near-background greys there, so no view uses colour names), but not all distinct
+ones: a plot's series also differ by their dashes. Series colours are RGB triples for the plot;
+`style()` turns one into a Rich style string for text."""
 
 RGB = tuple[int, int, int]
 
@@ -63,7 +64,7 @@ def on_light(rgb: RGB) -> RGB:
 
 # Under NO_COLOR, Textual draws each colour as the grey of its weighted sum (Color.monochrome): RED's
 # was (95,95,95), 2.9:1 on the dark theme's background (a newcomer's trial). Such a colour is mixed
-# with white until its grey reaches MONO_FLOOR (4.5:1 on #121212).
+# with white until its grey reaches MONO_FLOOR (4.5:1 on #121212): RED, BAD and PURPLE.
 MONO_FLOOR = 125
 
 
