@@ -233,3 +233,20 @@ def test_choice_words_in_chinese_sentences_and_headings_are_chinese(zh):
     assert "▸不缩放" in scaling and "缩放" in scaling and "scaled" not in scaling
     assert "名词" in qkv and "noun" not in qkv
     assert "A（因果）" in heads and "causal" not in heads
+
+
+def test_a_one_character_chinese_cell_is_text_under_its_heading(zh):
+    """attention/summary's 否/是 were right-aligned as if numbers, far from 训练可并行 (a review): a cell of
+    text is one that takes more than one cell, 是 too."""
+    from rich.cells import cell_len as cells
+
+    from rnntui.figures.attention import SummaryState
+    from rnntui.widgets.matrix import MatrixSpec, matrices_text
+
+    r = SummaryState().readings()
+    spec = MatrixSpec(tuple(tuple(_(t) for t in row) for row in r.table), "", r.models,
+                      tuple(_(h) for h in r.headers[1:]), shrink=True)
+    lines = matrices_text([spec], 96, 20).plain.splitlines()
+    head = next(l for l in lines if "训练可" in l)
+    row = next(l for l in lines if "否" in l)
+    assert cells(row[:row.index("否")]) == cells(head[:head.index("训练可")])

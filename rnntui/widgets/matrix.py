@@ -129,7 +129,7 @@ def _entries(spec: MatrixSpec, digits: int) -> tuple:
     rows = [list(r) for r in spec.values]
     n_cols = max((len(r) for r in rows), default=0)
     texts = [[entry(r[j] if j < len(r) else None, digits) for j in range(n_cols)] for r in rows]
-    words = {j for r in rows for j, v in enumerate(r) if isinstance(v, str) and len(v) > 1}  # text: left aligned
+    words = {j for r in rows for j, v in enumerate(r) if isinstance(v, str) and cell_len(v) > 1}  # text: left aligned (是 too)
     cols = [spec.cols[j] if j < len(spec.cols) else "" for j in range(n_cols)]
     cw = max([cell_len(t) for r in texts for t in r] + [cell_len(c) for c in cols] + [1])
     labels = [spec.rows[i] if i < len(spec.rows) else "" for i in range(len(rows))]
