@@ -322,9 +322,9 @@ def test_bad_scale(scale, capsys, tmp_path):
 
 
 def _ratio(a, b) -> float:
-    from rnntui.widgets.tints import luminance
+    from rnntui.widgets.tints import relative_luminance
 
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    hi, lo = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
 

@@ -48,14 +48,15 @@ def _srgb(v: float) -> int:
     return round(min(max(v, 0.0), 1.0) * 255)
 
 
-def luminance(rgb: RGB) -> float:
+def relative_luminance(rgb: RGB) -> float:
+    """WCAG's: of linear RGB (svg.luminance, of the sRGB values, only tells light from dark)."""
     r, g, b = (_linear(c) for c in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def on_light(rgb: RGB) -> RGB:
     """`rgb` as drawn on a light background: darkened to LIGHT_LUMINANCE, its hue kept."""
-    lum = luminance(rgb)
+    lum = relative_luminance(rgb)
     if lum <= LIGHT_LUMINANCE:
         return rgb
     k = LIGHT_LUMINANCE / lum
