@@ -18,9 +18,20 @@ from rnntui.widgets.tints import PALETTE, on_dark_grey, on_light
 
 
 class Ink(LineFilter):
-    def __init__(self, no_color: bool = False) -> None:
+    """On only in a light theme or under NO_COLOR: a filter that is on makes a new Strip of every line
+    drawn, even one it leaves as it is (~0.5 ms a key on the dark theme's seq2seq/scoring)."""
+
+    def __init__(self, app) -> None:
+        self.app, self.no_color = app, app.no_color
         super().__init__()
-        self.no_color = no_color
+
+    @property
+    def enabled(self) -> bool:
+        return self.no_color or self.app.has_class("-light-mode")
+
+    @enabled.setter
+    def enabled(self, _value: bool) -> None:
+        pass  # (LineFilter's __init__ sets it: this one follows the theme)
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         light = background.brightness >= 0.5
@@ -58,4 +69,4 @@ def _grey_on_dark(style: Style) -> Style:
 
 def install(app) -> None:
     """Before NO_COLOR's filter, if any: its greys are then taken from the colours as changed here."""
-    app._filters.insert(1, Ink(app.no_color))
+    app._filters.insert(1, Ink(app))
