@@ -414,3 +414,21 @@ def test_a_png_too_large_to_open_is_refused_before_drawing(tmp_path, capsys):
     assert len(err) == 1 and f"{w}×{h} PNG" in err[0] and w * h > MOST_PIXELS and not (tmp_path / "big.png").exists()
     fits = float(err[0].split("use --scale ")[1].split()[0])
     assert math.prod(image_size(500, 200, fits)) <= MOST_PIXELS < math.prod(image_size(500, 200, fits + 0.25))
+
+
+async def test_a_live_switch_to_the_light_theme_darkens_the_palette_and_back():
+    """The filter is on only on a light theme (on, it costs every key a new Strip a line): a switch from
+    the palette turns it on for the next frame, and back off."""
+    from rnntui.app import THEMES, RnnApp
+    from rnntui.widgets.tints import POSITIVE, _triplet, on_light
+
+    mid, dark = (f"#{r:02x}{g:02x}{b:02x}" for r, g, b in (_triplet(POSITIVE), on_light(_triplet(POSITIVE))))
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not [f for f in app.get_line_filters() if type(f).__name__ == "Ink"]
+        for theme, want, not_want in ((THEMES["light"], dark, mid), (THEMES["dark"], mid, dark)):
+            app.theme = theme
+            await pilot.pause(0.2)
+            shot = app.export_screenshot().lower()
+            assert want in shot and not_want not in shot, theme
