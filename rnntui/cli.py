@@ -175,8 +175,8 @@ def check_writable(path: str) -> None:
     if path == "-":
         return
     folder = Path(path).resolve().parent
-    if file_in_the_way(path):
-        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=path, file=file_in_the_way(path)))
+    if blocking := file_in_the_way(path):
+        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=path, file=blocking))
     if not folder.is_dir():
         raise BadValue(_("cannot write {path}: folder {folder} does not exist").format(path=path, folder=folder))
     if Path(path).is_dir() or not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):

@@ -12,6 +12,7 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 
 from rnntui.figure import Figure
@@ -56,13 +57,18 @@ class Frame:
         return p.label, p.show(getattr(self.state, p.name))
 
     def heading(self) -> str:
-        return self.local("title") or f"{_(self.figure.title)} · {self.figure.refs} · {self.setting()}"
+        return self.local("title") or f"{self.named()} · {self.setting()}"
+
+    def named(self) -> str:
+        """A deck's title for the slide, else the figure's title and refs (a run of its steps in index.md)."""
+        return self.local("title") or f"{_(self.figure.title)} · {self.figure.refs}"
 
     def setting(self) -> str:
         """The values set away from the figure's defaults, then the axis: "cell = lstm-bf2 · step = 1500"
         (two of the lecture's slides were both "Copy the first token · E2+E3 · step = 1500")."""
+        changed = self.changed()
         shown = [(p.label or p.name, p.show(getattr(self.state, p.name))) for p in self.state.params()
-                 if p.name in self.changed()]
+                 if p.name in changed]
         return " · ".join(f"{label} = {value}" for label, value in [*shown, self.axis])
 
     def words(self) -> str:
@@ -124,8 +130,8 @@ def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
     """Refuse (one line) to write into a file, or over existing files without --force."""
     if outdir.exists() and not outdir.is_dir():
         raise BadValue(_("{path} is a file, not a folder").format(path=outdir))
-    if file_in_the_way(outdir):
-        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=outdir, file=file_in_the_way(outdir)))
+    if blocking := file_in_the_way(outdir):
+        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=outdir, file=blocking))
     existing = [p for p in paths if p.exists()]
     if existing and not force:
         if len(existing) > 1:
@@ -148,8 +154,7 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
     for run in runs(planned):
         first = run[0][0]
         if len(run) > 1:
-            lines += [f"## {first.local('title') or f'{_(first.figure.title)} · {first.figure.refs}'}", "",
-                      first.words(), ""]
+            lines += [f"## {first.named()}", "", first.words(), ""]
         for frame, stem in run:
             number = stem.split("-", 1)[0]
             if len(run) > 1:
@@ -168,14 +173,7 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
 
 def runs(planned: list[tuple[Frame, str]]) -> list[list[tuple[Frame, str]]]:
     """Consecutive frames of one figure with the same title and words, together."""
-    out: list[list[tuple[Frame, str]]] = []
-    for frame, stem in planned:
-        key = (frame.address, frame.local("title"), frame.words())
-        if out and key == (out[-1][0][0].address, out[-1][0][0].local("title"), out[-1][0][0].words()):
-            out[-1].append((frame, stem))
-        else:
-            out.append([(frame, stem)])
-    return out
+    return [list(run) for _key, run in groupby(planned, lambda fs: (fs[0].address, fs[0].local("title"), fs[0].words()))]
 
 
 @dataclass

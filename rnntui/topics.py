@@ -135,7 +135,7 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
             raise BadValue(_("--set {item!r}: expected KEY=VALUE").format(item=item))
         pending.append((key.strip(), value.strip()))
     # the same value given twice, or the axis by --set and --step: one would silently win (a newcomer's trial)
-    given = {}
+    given = {}  # name → (key as typed, value)
     for key, value in pending:
         try:
             name = state.name_of(key)
@@ -143,12 +143,12 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
             continue  # (reported below, as typed)
         if name in given:
             raise BadValue(_("--set {key} is given twice ({first}, {second}); give it once").format(
-                key=key, first=given[name], second=value))
-        given[name] = value
+                key=key, first=given[name][1], second=value))
+        given[name] = (key, value)
     if step is not None and state.AXIS in given:
-        key = next(k for k, _v in pending if state.name_of(k) == state.AXIS)
+        key, value = given[state.AXIS]
         raise BadValue(_("--step {step} and --set {key}={value} both set {key}; give one").format(
-            step=step, key=key, value=given[state.AXIS]))
+            step=step, key=key, value=value))
     # one range may depend on another value (k ≤ n): whatever order they come in, set what fits
     # and retry the rest; a value that fits in no order is reported
     while pending:

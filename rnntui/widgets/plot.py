@@ -193,9 +193,11 @@ def _style(color: RGB | None, dim: bool = False) -> Style | None:
 
 
 @lru_cache(maxsize=None)
-def _tables():
-    """DOT as an array, and the number of dots in each braille pattern."""
-    return np.array(DOT, dtype=np.uint8), np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+def _dot_bits():
+    """DOT as an array (made when first drawn: numpy is not imported at start-up)."""
+    return np.array(DOT, dtype=np.uint8)
+
+
 _SERIES = 1 << 20  # layer numbers from here on belong to series; below are lines and the cursor
 
 
@@ -205,8 +207,8 @@ class _Canvas:
     Everything is drawn into layers: each reference line, the cursor and each series has its own
     (braille bits or characters per cell). A cell shows the one layer on top there, in that layer's
     colour: a curve covers a line only in the cells it passes through, and no cell mixes two series'
-    dots in one colour. Where series coincide (their dots in a cell mostly the same), the cells are
-    shared out in turns of three columns, so each stays visible. Text (labels, marks) goes over all.
+    dots in one colour. Where series meet in a cell, the cells are shared out in turns of three
+    columns, so each stays visible. Text (labels, marks) goes over all.
     """
 
     def __init__(self, cw: int, ch: int, xlim, ylim) -> None:
@@ -271,7 +273,7 @@ class _Canvas:
         if fx is not None and (self.hlines or self.vlines):
             px, py = self.snap(px, py, fx, fy)
         cells = self.layer(number, True, style)
-        np.bitwise_or.at(cells, (py >> 2, px >> 1), _tables()[0][py & 3, px & 1])
+        np.bitwise_or.at(cells, (py >> 2, px >> 1), _dot_bits()[py & 3, px & 1])
 
     def chars(self, number: int, r, c, char: str, style) -> None:
         self.layer(number, False, style)[r, c] = ord(char)
