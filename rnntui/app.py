@@ -20,6 +20,7 @@ from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
 from rnntui.palette import PaletteInput, PaletteList, RnnCommands
 from rnntui.screens.base import TopicScreen
+from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangements
 from rnntui.shots import Shots
 from rnntui.state import FigureState
@@ -124,7 +125,7 @@ def _opener(topic_id: str):
 MIN_SIZE = (20, 6)
 
 
-class Palette(AtTerminalSize, CommandPalette):
+class Palette(SeeThrough, AtTerminalSize, CommandPalette):
     """Textual's palette, except that list keys wait until the list is there and laid out (bug 1 above),
     a search that ends after the palette's widgets are gone changes nothing (bug 3 above), a command
     runs once however often Enter is pressed (bug 4 above), its list draws less (PaletteList), and a key

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 
 from rnntui.i18n import N_, _
 from rnntui.keys import CONTRACT, keymap_path
+from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.lines import RenderedLines
 
@@ -57,7 +58,7 @@ def help_renderable(screen, text: tuple | None = None) -> Group:
 SHOT = next(k for k in CONTRACT if k.id == "screenshot")
 
 
-class HelpScreen(WholeFrames, ModalScreen):
+class HelpScreen(SeeThrough, WholeFrames, ModalScreen):
     # a modal screen takes no app keys: ctrl+s (its id, so a keymap moves it here too) shoots help itself.
     # WholeFrames: its first frame waits for the scrollbar's layout and goes out whole, once (it came in
     # four, ~44 KB at 120x40). The see-through background is ModalScreen's, set here: a screen takes the

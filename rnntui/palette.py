@@ -10,12 +10,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Input
 
 from rnntui.i18n import LANGUAGES, NAMES, N_, _
+from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import AtTerminalSize
 from rnntui.state import BadValue
 from rnntui.topics import imported
 
 
-class ValuePrompt(AtTerminalSize, ModalScreen[str | None]):
+class ValuePrompt(SeeThrough, AtTerminalSize, ModalScreen[str | None]):
     """Ask for one parameter's new value."""
 
     BINDINGS = [("escape", "dismiss(None)", N_("cancel"))]

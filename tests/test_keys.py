@@ -336,3 +336,44 @@ def test_help_names_a_parameter_as_set_takes_it_and_as_the_footer_shows_it():
     p = shown.state.param("k")
     assert f"k ({p.label})" in params and p.label == "steps" and shown.state.with_value("k", "30").k == 30
     assert "b_f" in params  # the same name twice is said once
+
+
+async def test_help_the_palette_and_its_prompt_show_the_topic_behind_them_tinted_as_textual_tints_it():
+    """The see-through screens draw the topic under them themselves (rnntui.screens.backdrop, faster):
+    the same cells, letters and colours as Textual's own tinting, in the dark and the light theme."""
+    from textual._context import visible_screen_stack
+    from textual.renderables.background_screen import BackgroundScreen
+    from textual.visual import Visual, visualize
+
+    from rnntui.palette import ValuePrompt
+    from rnntui.screens.backdrop import Tinted
+
+    def both(app):
+        screen = app.screen
+        visible_screen_stack.set(list(app._background_screens))
+        ours = screen.render()
+        assert isinstance(ours, Tinted)
+        width, height = screen.size
+        textual = visualize(screen, BackgroundScreen(ours.screen, ours.color))
+        return [[Visual.to_strips(screen, v, width, height, screen.visual_style)] for v in (ours, textual)]
+
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(90, 26)) as pilot:
+        for keys, kind, theme in ((("question_mark",), HelpScreen, "rnntui-dark"),
+                                  (("ctrl+p",), None, "rnntui-light"),
+                                  (("ctrl+p", *"set W_x"), None, "rnntui-dark")):
+            app.theme = theme
+            await pilot.press(*keys)
+            await pilot.pause(0.3)
+            if keys[-1] == "x":
+                await pilot.press("enter")
+                await pilot.pause(0.3)
+                assert isinstance(app.screen, ValuePrompt)
+            assert kind is None or isinstance(app.screen, kind)
+            (ours,), (textual,) = both(app)
+            assert [list(s) for s in ours] == [list(s) for s in textual]
+            assert len(ours) == 26 and all(s.cell_length == 90 for s in ours)
+            shown = [s.text for s in ours]
+            assert "1 recurrence — One token at a time" in shown[0] and any("h_0 = tanh(0.90·0 + 0.80·0.5" in s for s in shown)
+            await pilot.press("escape")
+            await pilot.pause(0.2)
