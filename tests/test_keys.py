@@ -291,16 +291,27 @@ async def test_plus_minus_move_the_axis_coarsely_where_a_figure_has_no_other_par
         assert s.state.threshold == 14.5
 
 
-async def test_w_h_is_one_value_for_the_whole_topic():
+async def test_the_recurrence_network_is_one_for_the_whole_topic():
+    """W_h, W_x and b set on the track hold on the readout: it reads out the states the track shows (the
+    readout kept W_x 0.80 and showed h_7 0.456 where the track showed 0.460)."""
+    import math
+
+    from rnntui.engine.recurrence import TOKENS
+
     app = RnnApp("recurrence", "track")
     async with app.run_test(size=(100, 30)) as pilot:
         s = screen_of(app)
-        await pilot.press("plus", "plus", "plus")  # W_h 0.9 → 1.0 → 1.2 → 1.4
-        assert s.state.w_h == pytest.approx(1.4)
-        assert s.states["readout"].w_h == pytest.approx(1.4)  # the sibling follows
-        assert "W_h: whole topic" in Text(" ").join(s.param_line()).plain  # the param line says it is shared by the topic
+        await pilot.press("plus", "down", "plus", "down", "plus")  # W_h 0.9 → 1.0, W_x 0.8 → 1.0, b 0 → 0.1
+        assert (s.state.w_h, s.state.w_x, s.state.b) == pytest.approx((1.0, 1.0, 0.1))
+        assert "W_h W_x b: whole topic" in Text(" ").join(s.param_line()).plain  # the param line says so
         await pilot.press("tab", "tab")
-        assert s.figure.id == "readout" and s.state.readings() == type(s.state)(w_h=1.4).readings()
+        assert s.figure.id == "readout"
+        h, by_hand = s.state.readings().h, []
+        for x in TOKENS:
+            by_hand.append(math.tanh(1.0 * (by_hand[-1] if by_hand else 0.0) + 1.0 * x + 0.1))
+        assert h == pytest.approx(by_hand)
+        await pilot.press("down", "minus")  # W_h, changed on the readout, moves the track's states too
+        assert s.states["track"].w_h == pytest.approx(0.8)  # (+- move by the coarse notch: 1.0 → 0.8)
 
 
 async def test_every_figures_footer_ends_with_a_whole_item_at_80_columns():

@@ -16,6 +16,14 @@ def _w_h():  # one W_h for the whole topic: every figure names it the same and s
     return param(rnn.W_H, lo=-2.0, hi=2.0, notch=0.1, label="W_h")
 
 
+def _w_x():  # W_x and b too: the readout reads the states the track shows
+    return param(rnn.W_X, lo=-2.0, hi=2.0, notch=0.1, label="W_x")
+
+
+def _b():
+    return param(rnn.B, lo=-1.0, hi=1.0, notch=0.1)
+
+
 @dataclass(frozen=True)
 class TrackReadings:
     tokens: tuple[float, ...]
@@ -30,8 +38,8 @@ class TrackState(FigureState):
     """F1+F3: states appear one token at a time; W_h moves all of them."""
 
     w_h: float = _w_h()
-    w_x: float = param(rnn.W_X, lo=-2.0, hi=2.0, notch=0.1, label="W_x")
-    b: float = param(rnn.B, lo=-1.0, hi=1.0, notch=0.1)
+    w_x: float = _w_x()
+    b: float = _b()
     step: int = param(0, "int", lo=0, hi=LAST_T, label="t", fmt="d")
 
     def read(self) -> TrackReadings:
@@ -77,10 +85,12 @@ class ReadoutState(FigureState):
 
     head: str = param("cls", "choice", choices=("cls", "seq"), key="h", label="head")
     w_h: float = _w_h()
+    w_x: float = _w_x()
+    b: float = _b()
     step: int = param(LAST_T, "int", lo=0, hi=LAST_T, label="t", fmt="d")
 
     def read(self) -> ReadoutReadings:
-        _, h = rnn.rnn_states(TOKENS, self.w_h)
+        _, h = rnn.rnn_states(TOKENS, self.w_h, self.w_x, self.b)
         p = rnn.readout(h)
         if self.head == "seq":
             outputs = {t: float(p[t]) for t in range(self.step + 1)}

@@ -87,7 +87,7 @@ class ReadoutView(FigureView):
 class RecurrenceScreen(TopicScreen):
     TOPIC_ID = "recurrence"
     TITLE = N_("One token at a time")
-    SHARED = ("w_h",)  # one W_h for the topic: the track and the readout read the same network
+    SHARED = ("w_h", "w_x", "b")  # one network for the topic: the track and the readout read the same states
     FIGURES = (
         Figure("track", N_("Token track"), "F1+F3", TrackState, TrackView,
                N_("The RNN reads left to right and keeps one number, h. Each step mixes the old h with the "
