@@ -343,6 +343,17 @@ def test_repeated_updates_level_off_at_the_fixed_point(f, i):
     assert c[-1] == pytest.approx(GatesState(f=f, i=i).level(), abs=1e-6)
 
 
+@pytest.mark.parametrize("f, i", [(0.8, 1.0), (0.95, 1.0), (0.7, 0.5)])
+def test_the_level_the_gates_figure_names_is_drawn_on_its_plot(f, i):
+    """"c levels off at i·ĉ/(1−f) = 5.00" under a plot that stopped near 4.8 and drew no such line (a
+    newcomer's trial at f = 0.80): the plot now reaches the level and draws it."""
+    from rnntui.screens.lstm import LstmScreen
+
+    text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("gates"), GatesState(f=f, i=i), (80, 24))
+    assert f"c levels off at i·ĉ/(1−f) = {i / (1 - f):.2f}" in text
+    assert any("i·ĉ/(1−f)─" in row and "┤" in row for row in text.splitlines())  # the line, on the plot
+
+
 def test_the_topic_wide_note_stands_apart_from_the_chosen_parameter():
     """lstm/bias's parameter bar read "▸steps 20◂ b_f: whole topic" (a newcomer's trial), as if the
     note were a parameter's value: it is as far from the chosen piece as the pieces are apart."""

@@ -88,7 +88,7 @@ class GatesReadings:
     steps: tuple[float, ...]  # 0 … 8, the plot's x
     level: float | None  # where repeated updates level off, i·ĉ/(1 − f); None for f = 1
     y_top: float  # the plot's upper limit
-    level_shown: bool  # the level is drawn: it exists, f > 0 and it fits the plot
+    level_shown: bool  # the level is drawn: it exists and f > 0
 
 
 @dataclass(frozen=True)
@@ -102,11 +102,12 @@ class GatesState(FigureState):
     def read(self) -> GatesReadings:
         c = lstm.repeated(self.f, self.i, REPEATS)
         level = lstm.fixed_point(self.f, self.i)
-        top = max(2.0, float(c.max()) * 1.1)
+        shown = level is not None and self.f > 0  # (f = 0: the level is where c_1 already is)
+        top = max(2.0, float(c.max()) * 1.1, level * 1.1 if shown else 0.0)  # the level the text names is drawn
         return GatesReadings(
             c_prev=1.0, candidate=1.0, **lstm.lstm_split(self.f, self.i), not_written=1.0 - self.i,
             c_repeated=_floats(c), steps=tuple(float(k) for k in range(REPEATS + 1)), level=level, y_top=top,
-            level_shown=level is not None and self.f > 0 and level <= top)
+            level_shown=shown)
 
     def split(self) -> dict[str, float]:
         r = self.readings()
