@@ -29,13 +29,14 @@ def help_text(screen) -> tuple:
     keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),
                    f"toggle_{p.name}") for p in state.params() if p.key)
     return (f"{screen.TOPIC_ID}/{f.id}  {_(f.title)} ({f.refs})", _(f.prose),
-            (_("parameter"), _("now"), _("allowed"), _("how")), params, _("Keys"), keys,
+            (_("parameter"), _("now"), _("allowed"), _("how")), params, _("Keys"),
+            (_("key"), _("does"), _("id, to remap it")), keys,
             _("Remap a key by its id (right column) in {path}, e.g.").format(path=keymap_path()),
             _("escape or ? closes this"))
 
 
 def help_renderable(screen, text: tuple | None = None) -> Group:
-    title, prose, heads, rows, keys_head, key_rows, remap, closing = text or help_text(screen)
+    title, prose, heads, rows, keys_head, key_heads, key_rows, remap, closing = text or help_text(screen)
     about = Text()
     about.append(title + "\n", style="bold")
     about.append(prose + "\n")
@@ -44,10 +45,10 @@ def help_renderable(screen, text: tuple | None = None) -> Group:
         params.add_column(column, overflow="fold")
     for row in rows:
         params.add_row(*row)
-    keys = Table(box=None, show_header=False, padding=(0, 2, 0, 0))
-    keys.add_column(style="bold", no_wrap=True)
-    keys.add_column(overflow="fold")  # a long word (attention/summary) folds rather than being cut with …
-    keys.add_column(style="dim", no_wrap=True)
+    keys = Table(box=None, padding=(0, 2, 0, 0), header_style="bold underline")  # (the ids headed: they read
+    keys.add_column(key_heads[0], style="bold", no_wrap=True)  # as jargon in a newcomer's trial)
+    keys.add_column(key_heads[1], overflow="fold")  # a long word (attention/summary) folds, not cut with …
+    keys.add_column(key_heads[2], style="dim", no_wrap=True)
     for row in key_rows:
         keys.add_row(*row)
     remap = Text("\n" + remap + "\n" + '  [keys]\n  step_forward = "l,right"\n', style="dim")

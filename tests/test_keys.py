@@ -85,6 +85,9 @@ async def test_figures_toggles_help_and_topic_keys():
         console.print(help_renderable(app.screen.topic_screen))
         shown = console.export_text()
         assert "recurrence/tanh" in shown and "a number from -4.00 to 4.00" in shown  # the focused figure
+        heads = next(line.split() for line in shown.splitlines() if line.split()[:2] == ["key", "does"])
+        assert heads == ["key", "does", "id,", "to", "remap", "it"]  # the ids' column says what they are
+        assert any(line.split()[:1] + line.split()[-1:] == ["→", "step_forward"] for line in shown.splitlines())
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("2")
