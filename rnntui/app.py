@@ -493,7 +493,10 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             self.push_screen(HelpScreen(self.topic_screen()))
 
     # -- links: Enter on a table cell jumps to a figure; backspace comes back ------------------
-    came_from: tuple[str, str] | None = None  # (topic, figure) a link was followed from
+    # (topic, figure) a link was followed from, and the topic it opened as it was before: its screen, focused
+    # figure and states. Back puts that topic back as it was: a link shows a setting (attention/summary's
+    # "what it left" set gradients/product to relu and W_h 1.6), and every gradients figure kept it after.
+    came_from: tuple | None = None
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "back":
@@ -503,14 +506,19 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
     async def follow(self, topic: str, figure: str, state: FigureState) -> None:
         """Open a figure in a given state, remembering where we were for `back`."""
         here = self.topic_screen()
-        self.came_from = (here.TOPIC_ID, here.figure.id) if here is not None else None
+        await self.switch_mode(topic)
+        there = self.topic_screen()
+        self.came_from = ((here.TOPIC_ID, here.figure.id, there, there.figure.id, dict(there.states))
+                          if here is not None else None)
         await self.goto(topic, figure)
-        self.topic_screen().set_state(state)
+        there.set_state(state)
 
     async def action_back(self) -> None:
         if self.came_from is not None:
-            topic, figure = self.came_from
+            topic, figure, there, there_figure, there_states = self.came_from
             self.came_from = None
+            there.states.update(there_states)
+            there.focus_figure(there_figure)
             await self.goto(topic, figure)
 
     def validate_language(self, lang: str) -> str:

@@ -445,6 +445,32 @@ async def test_enter_opens_the_linked_figure_and_backspace_returns():
         assert app.current_mode == "attention" and app.topic_screen().figure.id == "summary"
 
 
+async def test_back_from_a_link_puts_the_topic_it_opened_back_as_it_was():
+    """The RNN's "what it left" opens gradients/product at relu and W_h 1.6: after backspace every
+    gradients figure kept them (W_h and act are one for the topic), with nothing on screen saying so."""
+    app = RnnApp("gradients", "factors")
+    async with app.run_test(size=(80, 24)) as pilot:
+        gradients = app.topic_screen()
+        before = dict(gradients.states)
+        await app.goto("attention", "summary")
+        summary = app.topic_screen()
+        summary.set_state(summary.state.with_value(summary.state.AXIS, 5))
+        link = summary.state.readings().link
+        assert link["target"] == "gradients/product" and "act=relu" in link["command"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.topic_screen() is gradients and gradients.figure.id == "product"
+        assert (gradients.state.act, gradients.state.w_h) == ("relu", 1.6)
+        assert gradients.states["hop"].act == "relu"  # (one network for the topic)
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert app.topic_screen() is summary and summary.state.cell == 5
+        assert gradients.states == before and gradients.figure.id == "factors"
+        await pilot.press("2")
+        await pilot.pause()
+        assert "W_h 0.90" in app.topic_screen().param_line()[2].plain
+
+
 async def test_keys_on_the_qkv_figure():
     app = RnnApp("attention", "qkv")
     async with app.run_test(size=(80, 24)) as pilot:
