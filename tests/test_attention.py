@@ -310,6 +310,9 @@ def test_parameter_counts():
     assert f["attention_core"] == 4 * 512 ** 2 * 512 and f["dense"] == 8 * 512 ** 3 + 4 * 512 * 512 * 2048
     shown = txt(BlockState(), "block")
     assert "7,087,872" in shown and "85,054,464" in shown
+    core, dense = 4 * 512 ** 2 * 768, 8 * 512 * 768 ** 2 + 4 * 512 * 768 * 3072  # BERT-base at n = 512
+    assert f"core 4n²d 805M ({100 * core / (core + dense):.1f}% of all) + proj+FFN 7.25G" in shown  # core's share
+    # of the whole (it read "proj+FFN 7.25G (10.0% core)": core ÷ proj+FFN would be 11.1%)
 
 
 @pytest.mark.parametrize("h", [1, 16])

@@ -206,6 +206,16 @@ def test_accumulator_and_one_step_forgetting():
     assert np.allclose(forget[1:], 0.5)  # only the last write is left
 
 
+def test_the_gru_figure_says_what_its_dotted_cells_are():
+    """The bars end in ·· cells, named by neither legend (a newcomer's trial): what is not written,
+    1 − i for the LSTM and 1 − (1 − f) = f for the GRU."""
+    from rnntui.screens.lstm import LstmScreen
+
+    text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("gru"), GruState(f=0.9, i=0.7), (100, 30))
+    assert [line.split("·· not written")[1].split()[0] for line in text.splitlines() if "·· not written" in line] \
+        == ["0.30", "0.90"]
+
+
 def test_lstm_can_keep_and_write_at_full_strength_the_gru_cannot():
     lstm_part, gru_part = GruState(f=1.0, i=1.0).splits()
     assert lstm_part["kept"] == 1.0 and lstm_part["written"] == 1.0

@@ -74,6 +74,12 @@ class MasksView(FigureView):
 
 
 # -- heads -----------------------------------------------------------------------------------------
+def pinned(pairs: list) -> list:
+    """The source's pinned weights, said to be its (the line read as a repeat of the one above it)."""
+    (label, value), *rest = pairs
+    return [(_("as the source pins them:") + " " + label, value), *rest]
+
+
 class HeadsView(FigureView):
     def compose(self):
         yield Matrices()
@@ -96,7 +102,7 @@ class HeadsView(FigureView):
                           (_("whatever h; score entries h·n²"), grouped(r.score_entries))]),
             readout_text([(_("{mask}: head 1 A[跑,猫]").format(mask=word(s.mask)), small(c["head 1 A[跑,猫]"])),
                           (_("head 2 A[突然,开始]"), small(c["head 2 A[突然,开始]"]))]),
-            readout_text([(_(k), small(v)) for k, v in p.items()]),
+            readout_text(pinned([(_(k), small(v)) for k, v in p.items()])),
             Text(_("The toy's 4 columns split into two heads of d_k = 2, each scaled by its own √2: head 1 "
                    "(noun, verb) and head 2 (det, adv) attend differently."), style="dim"),
         ]))
@@ -182,8 +188,8 @@ class BlockView(FigureView):
         bill.append_text(spelled(_("× {layers} layers =").format(layers=s.layers) + " ", grouped(p["total"]),
                                  "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
         bill.append_text(spelled(_("FLOPs n={n}: core 4n²d").format(n=s.n) + " ", si(f["attention_core"]),
-                                 " + " + _("proj+FFN") + " ", si(f["dense"]),
-                                 " " + _("({share} core) → parallel/cost").format(share=pct(f['core_share']))))
+                                 " " + _("({share} of all)").format(share=pct(f['core_share'])) + " + "
+                                 + _("proj+FFN") + " ", si(f["dense"]), " → parallel/cost"))
         self.query_one("#bill", Readouts).update(bill)
 
 

@@ -138,8 +138,9 @@ class GruView(FigureView):
         for cell, part, write, state in (("lstm", r.lstm, _("write i"), f"c_t {r.lstm['c']:.2f}"),
                                          ("gru", r.gru, _("write 1−f"), f"h_t {r.gru['h']:.2f}")):
             lengths = part["kept"], part["written"], part["discarded"]
-            self.query_one(f"#bar-{cell}", GateBar).show(
-                update_segments(lengths, _("keep f"), write, _("discard")), scale=2.0, suffix=state)
+            segments = update_segments(lengths, _("keep f"), write, _("discard"))
+            segments.append(Segment(0.0, _("not written"), "dim", "·", f"{1.0 - part['written']:.2f}"))  # (the ·· cells)
+            self.query_one(f"#bar-{cell}", GateBar).show(segments, scale=2.0, suffix=state)
         self.query_one("#sum", Readouts).show([
             (_("keep + write:  LSTM f + i ="), f"{r.lstm_sum:.2f}"), ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
         self.query_one(Plot).show(PlotSpec(

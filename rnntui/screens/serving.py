@@ -127,7 +127,7 @@ class KvView(SizedView):
             g=s.gqa, full=fmt.binary_bytes(r.kv_bytes_mha)))
         self.query_one("#ratio", Readouts).show([
             (_("cache / state"), f"{fmt.grouped(r.ratio)}×"),
-            ("", _("{share} of an 80 GB accelerator").format(share=fmt.pct(r.share))
+            ("", _("{share} of an 80 GB (80·10⁹ B) accelerator").format(share=fmt.pct(r.share))
              + ("" if r.fits else " ▲ " + _("does not fit")) + gqa)])
         self.query_one("#units", Readouts).show([
             (_("an LSTM keeps h and c:"), fmt.binary_bytes(r.lstm_bytes)),
