@@ -86,6 +86,25 @@ def _wrap_by_measuring(text: str, width: int) -> list[str]:
 def test_wrap_counts_cells_as_it_goes_and_breaks_where_measuring_whole_lines_did(text, width):
     """wrap keeps a running count of cells (a plain-ASCII paragraph one a character): measuring the
     line after every character made attention/summary's first draw 16 ms (now 6)."""
-    from rnntui.widgets.cells import wrap
+    from rnntui.widgets.cells import _lines
 
-    assert wrap(text, width) == _wrap_by_measuring(text, width)
+    assert [line for paragraph in text.split("\n") for line in _lines(paragraph, max(width, 1), paragraph.isascii())] \
+        == _wrap_by_measuring(text, width)
+
+
+@given(st.text(alphabet="abc de→fg你好因子，。：（）", max_size=60), st.integers(4, 40))
+def test_a_chinese_paragraph_does_not_end_in_one_character_alone(text, width):
+    """attention/summary's "梯度沿链条消失或爆" / "炸", "仍是链条：O(n) 路" / "径" (a newcomer's trial, zh): the
+    character before comes down too, where the break before it is allowed; nothing else changes."""
+    from rnntui.widgets.cells import _breakable, _lines
+
+    raw, lines = _lines(text, width, text.isascii()), wrap(text, width)
+    assert len(lines) == len(raw) and "".join(lines).replace(" ", "") == text.replace(" ", "").rstrip()
+    assert max(map(cell_len, lines)) <= max(width, *map(cell_len, raw))  # (a run that cannot break may be wider)
+    if lines != raw:
+        assert lines[:-2] == raw[:-2] and cell_len(raw[-1].rstrip("，。：）")) == 2
+    elif len(raw) > 1 and len(raw[-1].rstrip("，。：）")) == 1 and cell_len(raw[-1][0]) == 2:
+        before = raw[-2]
+        assert len(before) < 3 or cell_len(before[-1]) != 2 or not _breakable(before[-2], before[-1]) \
+            or cell_len(before[-1] + raw[-1]) > width
+    assert wrap("梯度沿链条消失或爆炸", 18) == ["梯度沿链条消失或", "爆炸"]

@@ -47,11 +47,14 @@ def aligned(words, gap: int = 1) -> list[str]:
     return [fit(w, width) for w in words]
 
 
+CLOSING = "，。：；、）」！？》…"  # punctuation that stays with what it closes
+
+
 def _breakable(a: str, b: str) -> bool:
     """May a line break between characters a and b? At spaces, after an arrow (decoder→ encoder), and
     next to a wide (CJK) character, except before closing punctuation (，。：；、）」) which stays with
     what it closes."""
-    if b in "，。：；、）」！？》…" or a in "（「《":
+    if b in CLOSING or a in "（「《":
         return False
     return a in " →" or b == " " or cell_len(a) == 2 or cell_len(b) == 2
 
@@ -73,16 +76,35 @@ def wrap(text: str, width: int) -> list[str]:
     lines = []
     for paragraph in text.split("\n"):
         plain = paragraph.isascii()  # one cell a character, breaks at spaces only: no cell_len (10× faster)
-        line, last_break, cells = "", -1, 0
-        for ch in paragraph:
-            if line and ((line[-1] == " " or ch == " ") if plain else _breakable(line[-1], ch)):
-                last_break = len(line)
-            line += ch
-            cells += 1 if plain else cell_len(ch)
-            if cells > width:
-                cut_at = last_break if last_break > 0 else len(line) - 1
-                lines.append(line[:cut_at].rstrip())
-                line, last_break = line[cut_at:].lstrip(), -1
-                cells = len(line) if plain else cell_len(line)
-        lines.append(line.rstrip())
+        lines += _lines(paragraph, width, plain) if plain else _no_orphan(_lines(paragraph, width, plain), width)
     return lines
+
+
+def _lines(paragraph: str, width: int, plain: bool) -> list[str]:
+    lines, line, last_break, cells = [], "", -1, 0
+    for ch in paragraph:
+        if line and ((line[-1] == " " or ch == " ") if plain else _breakable(line[-1], ch)):
+            last_break = len(line)
+        line += ch
+        cells += 1 if plain else cell_len(ch)
+        if cells > width:
+            cut_at = last_break if last_break > 0 else len(line) - 1
+            lines.append(line[:cut_at].rstrip())
+            line, last_break = line[cut_at:].lstrip(), -1
+            cells = len(line) if plain else cell_len(line)
+    lines.append(line.rstrip())
+    return lines
+
+
+def _no_orphan(lines: list[str], width: int) -> list[str]:
+    """A paragraph that ends in one Chinese character alone on its line (its closing punctuation
+    aside) takes the character before it down too: "梯度沿链条消失或爆" / "炸" split the word 爆炸."""
+    if len(lines) < 2:
+        return lines
+    before, last = lines[-2], lines[-1]
+    alone = last.rstrip(CLOSING)
+    if len(alone) != 1 or cell_len(alone) != 2 or len(before) < 3 or cell_len(before[-1]) != 2:
+        return lines
+    if not _breakable(before[-2], before[-1]) or cell_len(before[-1] + last) > width:
+        return lines
+    return lines[:-2] + [before[:-1].rstrip(), before[-1] + last]
