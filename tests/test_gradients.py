@@ -313,6 +313,9 @@ def test_f7_shows_the_seeds_largest_factor_beside_ours():
     assert "source 0.884 ≠ ours 0.899" in text and "unpublished" in text
     assert FactorsState(act="relu").readings().seed_largest is None  # not the seed's setting
     assert "source" not in _shown(FactorsState(w_h=1.2), "factors")
+    # hop 1 of this 40-token chain is not backward's hop 1 (0.799, the 8-token chain): the readout says which
+    first = _factors_by_hand(FACTORS_N, 0.9)[0]
+    assert f"hop 1 of {FACTORS_N - 1}: factor {first:.3f}" in text and f"{first:.3f}" != "0.799"
 
 
 def test_f8_shows_the_seeds_crossing_and_end_beside_ours():

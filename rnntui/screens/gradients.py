@@ -84,7 +84,8 @@ class FactorsView(FigureView):
         here = r.factor
         trend = " " + _("shrinks") if here < 1 else " " + _("grows") if here > 1 else ""
         self.query_one("#hop", Readouts).show([
-            (_("hop {k}: factor").format(k=s.hop), f"{here:.3f}" + trend),
+            (_("hop {k} of {n}: factor").format(k=s.hop, n=FACTORS_N - 1), f"{here:.3f}" + trend),  # (of 39: not
+            # backward's 8-token chain, whose hop 1 is another factor)
             (_("largest"), f"{r.largest['factor']:.3f}"),
             (_("at hop {k}").format(k=r.largest['hop']), "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
         why = (_("tanh' < 1 wherever z ≠ 0, so no factor reaches W_h") if s.act == "tanh"
