@@ -87,9 +87,10 @@ class QkvView(FigureView):
         else:
             pairs = [(_("random x, W"), _("source 002: x ~ N(0,1) 5×64, W ~ 0.02·N(0,1)"))]
         exact = " " + _("(exactly)") if r.edit_early == 0.0 else ""
-        pairs2 = [(_("x: redraw {tokens} → Δout rows 0–{last}").format(
-                       tokens=" ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), last=fa.EDIT_AFTER), sci(r.edit_early) + exact),
-                  (_("rows {first}–{last}").format(first=fa.EDIT_AFTER + 1, last=len(toks) - 1), sci(r.edit_late))]
+        pairs2 = [(_("x redraws {tokens}: out rows 0–{last} move by").format(  # (it read "x: redraw 开始 跑 →
+                       tokens=" ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), last=fa.EDIT_AFTER),  # Δout rows 0–2")
+                   sci(r.edit_early) + exact),
+                  (_("rows {first}–{last} by").format(first=fa.EDIT_AFTER + 1, last=len(toks) - 1), sci(r.edit_late))]
         if r.nan_rows:
             pairs2.append((_("NaN rows"), " ".join(toks[i] for i in r.nan_rows)))
         self.query_one("#pinned", Readouts).update(Text("\n").join([readout_text(pairs), readout_text(pairs2)]))
