@@ -67,7 +67,9 @@ def shipped() -> list[str]:
 def load(path: str | Path) -> Deck:
     """Read and check a deck file, or a shipped deck by name (`lecture`); BadValue (one line) on any problem."""
     path = Path(path)
-    if not path.exists() and path.suffix == "" and len(path.parts) == 1 and (SHIPPED / f"{path}.toml").exists():
+    # a bare name is a shipped deck unless a file of that name is here: a folder named `lecture` (what
+    # `rnntui export lecture` makes) hid the shipped lecture ("cannot read it (Is a directory)")
+    if not path.is_file() and path.suffix == "" and len(path.parts) == 1 and (SHIPPED / f"{path}.toml").exists():
         path = SHIPPED / f"{path}.toml"
     tomllib = _toml()
     try:

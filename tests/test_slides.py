@@ -451,6 +451,13 @@ def test_a_shipped_deck_opens_by_name_from_anywhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     deck = load("lecture")
     assert deck.frames and deck.frames[0].address.startswith("recurrence/")
+    (tmp_path / "lecture").mkdir()  # where `rnntui export lecture` writes: the name still means the deck
+    assert load("lecture").frames == deck.frames
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "lecture").write_text("[[frame]]\nfigure = \"recurrence/tanh\"\n")  # a file by that name is read
+    monkeypatch.chdir(mine)
+    assert [f.address for f in load("lecture").frames] == ["recurrence/tanh"]
 
 
 def test_every_key_frames_shot_line_names_the_same_state():
