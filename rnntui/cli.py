@@ -95,7 +95,8 @@ def export_parser() -> Parser:
                              "numbered files named by topic, figure and step, and an index.md with captions."))
     p.add_argument("outdir", type=path_arg, metavar="OUTDIR", help=_("the folder to write (created if missing)"))
     p.add_argument("--deck", type=path_arg, metavar="FILE",
-                   help=_("a TOML deck: export its frames as `rnntui present` shows them, instead of every figure"))
+                   help=_("a TOML deck file, or a shipped deck by name (lecture): export its frames as "
+                          "`rnntui present` shows them, instead of every figure"))
     p.add_argument("--format", default="svg", metavar="LIST", help=_("comma separated: svg,png,txt,json (default svg)"))
     p.add_argument("--size", default="100x30", metavar="WxH", help=_("terminal size (default 100x30)"))
     p.add_argument("--theme", default="dark", metavar="NAME",

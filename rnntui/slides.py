@@ -149,7 +149,8 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
     about = (_("{n} frames, rendered by rnntui at {size} with the {theme} theme, drawn as `rnntui present` "
                "shows them. Each frame's `rnntui shot` line draws its state again in the app.") if present else
              _("{n} frames, rendered by rnntui at {size} with the {theme} theme. "
-               "Each frame's `rnntui shot` line draws it again."))
+               "Each frame's `rnntui shot` line draws it again. The lecture's slides, as `rnntui present lecture` "
+               "shows them, are `rnntui export OUTDIR --deck lecture`."))
     lines = [f"# {title}", "", about.format(n=len(planned), size=f"{size[0]}x{size[1]}", theme=theme), ""]
     for run in runs(planned):
         first = run[0][0]

@@ -542,3 +542,14 @@ def test_the_export_line_counts_in_the_singular_too(tmp_path, capsys):
     assert capsys.readouterr().err.strip().startswith("wrote 1 file (1 frame) and index.md")  # was "1 files (1 frames)"
     assert main(["export", str(tmp_path / "two"), "--deck", str(deck), "--format", "txt,svg"]) == 0
     assert capsys.readouterr().err.strip().startswith("wrote 2 files (1 frame) and index.md")
+
+
+def test_the_index_of_every_figure_points_to_the_lectures_slides():
+    """`rnntui export DIR` draws every figure at its key steps, not the lecture a lecturer rehearsed with
+    `rnntui present lecture` (a lecturer's trial): its index.md says how to export those slides."""
+    from rnntui.deck import load
+    from rnntui.slides import index_md
+
+    every = index_md("rnntui: every figure at its key steps", [], ("svg",), (100, 30), "dark")
+    assert "`rnntui export OUTDIR --deck lecture`" in every and load("lecture").frames
+    assert "--deck" not in index_md("Test deck", [], ("svg",), (100, 30), "dark", present=True)
