@@ -61,6 +61,7 @@ class PresentApp(Shots, QuietCollections, App):
         Binding("end", "jump(-1)", N_("last"), priority=True),
         Binding("ctrl+s", "shot", N_("save"), priority=True),
         Binding("q", "quit", N_("quit"), priority=True),  # not escape: a reflexive one ended the talk
+        Binding("question_mark,f1", "keys", N_("keys"), priority=True),  # (the slides show none)
     ]
 
     def __init__(self, deck: Deck, theme: str = "dark", start: int = 0) -> None:
@@ -136,6 +137,11 @@ class PresentApp(Shots, QuietCollections, App):
     def action_jump(self, where: int) -> None:
         self.index = where % len(self.deck.frames)
         self.show()
+
+    def action_keys(self) -> None:
+        """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened."""
+        self.notify(_("space/→ next · ← back · home/end first/last · ctrl+s save · q quit"), title=_("Keys"),
+                    timeout=6)
 
     def action_shot(self) -> None:
         self.take_shot(f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg")
