@@ -148,6 +148,24 @@ class RnnCommands(Provider):
 
         self.app.push_screen(ValuePrompt(f"{p.name}: {p.allowed(topic.state)}", p.show(getattr(topic.state, p.name))), done)
 
+    def set_typed(self, query: str) -> Hit | None:
+        """"set z 1.5" (or z=1.5): the focused figure's parameter set to the value typed, first in the list.
+        It found nothing, and a lecturer had to pick "Set z", then clear and type in a prompt."""
+        words = query.replace("=", " ").split()
+        topic = self.app.topic_screen()
+        if len(words) != 3 or words[0].casefold() != "set" or topic is None:
+            return None
+        state = topic.state
+        p = next((p for p in state.params() if words[1].casefold() in (p.name.casefold(), p.label.casefold())), None)
+        if p is None:
+            return None
+        text = _("Set {name} to {value}").format(name=p.name, value=words[2])
+        try:
+            new = state.with_value(p.name, words[2])
+        except BadValue as e:
+            return Hit(1.0, text, partial(self.app.notify, str(e), severity="error"), help=str(e))
+        return Hit(1.0, text, partial(topic.set_state, new), help=p.allowed(state))
+
     async def drawn_first(self) -> None:
         """Before listing every topic's figures, which imports the topics not imported yet (~150-180 ms
         on the event loop), the palette is drawn. The first ctrl+p of a served session (no preload),
@@ -168,6 +186,8 @@ class RnnCommands(Provider):
         topic or description hold it: in Chinese, 位置编码 found nothing (attention/positions says it
         in its description), nor "theme" or "forget" (a newcomer's trial)."""
         await self.drawn_first()
+        if (typed := self.set_typed(query)) is not None:
+            yield typed
         matcher, folded = self.matcher(query), query.strip().casefold()
         for text, callback, help, also in self.commands():
             score = matcher.match(text)

@@ -391,3 +391,25 @@ async def test_help_the_palette_and_its_prompt_show_the_topic_behind_them_tinted
             assert "1 recurrence — One token at a time" in shown[0] and any("h_0 = tanh(0.90·0 + 0.80·0.5" in s for s in shown)
             await pilot.press("escape")
             await pilot.pause(0.2)
+
+
+async def test_the_palette_sets_a_value_typed_with_its_name():
+    """"set z 1.5" in the palette found nothing (a lecturer's trial): it is the first command, and Enter
+    sets it; a value out of range says why and changes nothing."""
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=(100, 30)) as pilot:
+        s = app.topic_screen()
+        await pilot.press("ctrl+p", *"set z 1.5")
+        await pilot.pause(0.3)
+        from textual.command import CommandList
+
+        first = str(app.screen.query_one(CommandList).get_option_at_index(0).prompt)
+        assert first.startswith("Set z to 1.5")
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert s.state.z == 1.5 and s.state.readings().tanh == pytest.approx(__import__("math").tanh(1.5))
+        await pilot.press("ctrl+p", *"set z=99")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert s.state.z == 1.5 and any("99" in str(n.message) for n in app._notifications)
