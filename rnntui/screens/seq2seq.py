@@ -26,7 +26,7 @@ LIVE_STATUS = {"training": N_("training {scoring} live"), "stopped": N_("stopped
 def shift_line(r, k: int) -> str:
     """Why output k ≥ 1 puts its # one column right of the token it copies (issue 15)."""
     if r.shift == 0:
-        return _("copies x_{j} from h_{j} itself; from k=1 on, one column right").format(j=r.copies)
+        return _("copies x_{j} from h_{j} itself; k≥1: # one column right of its token").format(j=r.copies)
     if r.shift == 1:
         return _("copies x_{j} from h_{h}, the state after it, which still holds it").format(
             j=r.copies, h=r.looks_at)
