@@ -242,6 +242,25 @@ def test_curves_that_share_a_row_of_cells_take_turns_there():
     assert len(shown) == 2 and min(shown.values()) >= 0.4 * sum(shown.values()), shown
 
 
+def test_a_series_behind_gives_its_shared_cells_up_and_shows_where_it_is_alone():
+    """recurrence/tanh's tangent took turns with the curve along the stretch where it lies on it, and the
+    curve had holes there (a lecturer's trial): the tangent is `behind`, the curve keeps every cell."""
+    from rnntui.widgets import plot
+    from rnntui.widgets.tints import BLUE, ORANGE
+
+    xs = tuple(float(x) for x in range(60))
+    curve = Series(xs, (0.50,) * 60, "", BLUE)
+    tangent = tuple(0.55 if x < 40 else 0.55 + (x - 40) * 0.02 for x in xs)  # on the curve, then off it
+    behind = PlotSpec(series=(curve, Series(xs, tangent, "", ORANGE, behind=True)), ylim=(0.0, 1.0))
+    alone = _braille_cells(PlotSpec(series=(curve,), ylim=(0.0, 1.0)), (60, 10))
+    shown = _braille_cells(behind, (60, 10))
+    blue, orange = (plot._style(c).color.name for c in (BLUE, ORANGE))
+    assert shown[blue] == alone[blue]  # the curve whole
+    assert 0 < shown[orange] < alone[blue] / 2  # the tangent where it leaves the curve's row
+    turns = _braille_cells(PlotSpec(series=(curve, Series(xs, tangent, "", ORANGE)), ylim=(0.0, 1.0)), (60, 10))
+    assert turns[blue] < alone[blue]  # (taking turns, as before: holes in the curve)
+
+
 def test_a_curves_name_moves_off_a_lines_label_too():
     """A name moved to a row clear of the curves wrote over the label of a line there (parallel/cost
     with n = d = 128 at 40x8: "attention n²·d128"; a review): it moves only to a row clear of text too."""

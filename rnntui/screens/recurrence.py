@@ -55,7 +55,8 @@ class TanhView(FigureView):
 
         r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.curve_z, r.curve, "tanh(z)", BLUE), Series(r.tangent_z, r.tangent, _("tangent"), ORANGE)),
+            series=(Series(r.curve_z, r.curve, "tanh(z)", BLUE), Series(r.tangent_z, r.tangent, _("tangent"), ORANGE,
+                                                                             behind=True)),
             lines=(Line(0.0, "", GREY),),
             cursor=None, xlim=(-4, 4), ylim=(-1.2, 1.2), xlabel="z",
             marks=((s.z, r.tanh, "●"),),

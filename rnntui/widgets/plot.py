@@ -59,6 +59,8 @@ class Series:
     marker: str = "braille"  # "braille" (fine dots) or one character, e.g. "●" or "█"
     scatter: bool = False  # points only, not joined
     dash: str | None = None  # "solid", "dotted" or "dashed"; None: taken in turn by the braille lines
+    behind: bool = False  # shown only in cells no other series is in (a tangent: its curve stays whole, where
+    # taking turns cut holes in tanh wherever the tangent lay along it, a lecturer's trial)
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,7 @@ def _dot_bits():
 
 
 _SERIES = 1 << 20  # layer numbers from here on belong to series; below are lines and the cursor
+_FRONT = _SERIES + (1 << 10)  # series that are not `behind`, over those that are
 
 
 class _Canvas:
@@ -208,7 +211,8 @@ class _Canvas:
     (braille bits or characters per cell). A cell shows the one layer on top there, in that layer's
     colour: a curve covers a line only in the cells it passes through, and no cell mixes two series'
     dots in one colour. Where series meet in a cell, the cells are shared out in turns of three
-    columns, so each stays visible. Text (labels, marks) goes over all.
+    columns, so each stays visible, except that a `behind` series gives its cells up. Text (labels,
+    marks) goes over all.
     """
 
     def __init__(self, cw: int, ch: int, xlim, ylim) -> None:
@@ -370,7 +374,7 @@ class _Canvas:
         owner = np.full((ch, cw), -1, np.int32)
         for i, n in enumerate(numbers):
             owner[self.layers[n][0] != 0] = i
-        curves = [i for i, n in enumerate(numbers) if n >= _SERIES and self.layers[n][1]]
+        curves = [i for i, n in enumerate(numbers) if n >= _FRONT and self.layers[n][1]]
         if len(curves) > 1:  # series that meet in a cell take turns, three columns each
             stack = np.stack([self.layers[numbers[i]][0] for i in curves])
             place = np.full(len(numbers) + 1, -1)
@@ -620,7 +624,7 @@ def _scene(spec: PlotSpec, width: int, height: int):
 
     w, h = 2 * cw - 1, 4 * ch - 1
     for i, ((s, x, y, ok), dash) in enumerate(zip(drawn, dashes(spec))):
-        style, number = _style(s.color), _SERIES + i
+        style, number = _style(s.color), (_SERIES if s.behind else _FRONT) + i
         if s.scatter:
             fx, fy = cv.dx(x[ok]), cv.dy(y[ok])
             px, py = np.rint(fx).astype(int), np.rint(fy).astype(int)
