@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import fields, replace
 
 from rich.align import Align
 from rich.text import Text
@@ -493,9 +494,10 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             self.push_screen(HelpScreen(self.topic_screen()))
 
     # -- links: Enter on a table cell jumps to a figure; backspace comes back ------------------
-    # (topic, figure) a link was followed from, and the topic it opened as it was before: its screen, focused
-    # figure and states. Back puts that topic back as it was: a link shows a setting (attention/summary's
-    # "what it left" set gradients/product to relu and W_h 1.6), and every gradients figure kept it after.
+    # (topic, figure) a link was followed from, and the topic it opened: its screen, focused figure and states
+    # before, and the values the link set. Back undoes those values where they still stand: a link shows a
+    # setting (attention/summary's "what it left" set gradients/product to relu and W_h 1.6, and every
+    # gradients figure kept it); what the user changed after the link (a value, a live run) stays.
     came_from: tuple | None = None
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -508,16 +510,21 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         here = self.topic_screen()
         await self.switch_mode(topic)
         there = self.topic_screen()
-        self.came_from = ((here.TOPIC_ID, here.figure.id, there, there.figure.id, dict(there.states))
-                          if here is not None else None)
+        before, was = dict(there.states), there.figure.id
         await self.goto(topic, figure)
         there.set_state(state)
+        linked = {f.name: getattr(state, f.name) for f in fields(state)  # what the link set, no more
+                  if f.compare and getattr(before[figure], f.name) != getattr(state, f.name)}
+        self.came_from = (here.TOPIC_ID, here.figure.id, there, was, before, linked) if here is not None else None
 
     async def action_back(self) -> None:
         if self.came_from is not None:
-            topic, figure, there, there_figure, there_states = self.came_from
+            topic, figure, there, there_figure, before, linked = self.came_from
             self.came_from = None
-            there.states.update(there_states)
+            for fid, now in there.states.items():  # undo the link's values where they still stand: what the
+                undo = {n: getattr(before[fid], n) for n, v in linked.items()  # user did since stays (a live
+                        if hasattr(now, n) and getattr(now, n) == v != getattr(before[fid], n)}  # run, a value)
+                there.states[fid] = replace(now, **undo) if undo else now
             there.focus_figure(there_figure)
             await self.goto(topic, figure)
 

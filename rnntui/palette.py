@@ -139,12 +139,8 @@ class RnnCommands(Provider):
         topic = self.app.topic_screen()
 
         def done(text: str | None) -> None:
-            if text is None:
-                return
-            try:
-                topic.set_state(topic.state.with_value(p.name, text))
-            except BadValue as e:
-                self.app.notify(str(e), severity="error")
+            if text is not None:
+                self.set_value(topic, p.name, text)
 
         self.app.push_screen(ValuePrompt(f"{p.name}: {p.allowed(topic.state)}", p.show(getattr(topic.state, p.name))), done)
 
@@ -161,10 +157,17 @@ class RnnCommands(Provider):
             return None
         text = _("Set {name} to {value}").format(name=p.name, value=words[2])
         try:
-            new = state.with_value(p.name, words[2])
+            state.with_value(p.name, words[2])
         except BadValue as e:
             return Hit(1.0, text, partial(self.app.notify, str(e), severity="error"), help=str(e))
-        return Hit(1.0, text, partial(topic.set_state, new), help=p.allowed(state))
+        return Hit(1.0, text, partial(self.set_value, topic, p.name, words[2]), help=p.allowed(state))
+
+    def set_value(self, topic, name: str, text: str) -> None:
+        """The value set on the state as it is at Enter (a live run may have changed it since the key)."""
+        try:
+            topic.set_state(topic.state.with_value(name, text))
+        except BadValue as e:
+            self.app.notify(str(e), severity="error")
 
     async def drawn_first(self) -> None:
         """Before listing every topic's figures, which imports the topics not imported yet (~150-180 ms

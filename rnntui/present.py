@@ -139,7 +139,9 @@ class PresentApp(Shots, QuietCollections, App):
         self.show()
 
     def action_keys(self) -> None:
-        """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened."""
+        """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened. (Once: ? again
+        does not stack a second.)"""
+        self.clear_notifications()
         self.notify(_("space/→ next · ← back · home/end first/last · ctrl+s save · q quit"), title=_("Keys"),
                     timeout=6)
 

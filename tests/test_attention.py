@@ -472,6 +472,14 @@ async def test_back_from_a_link_puts_the_topic_it_opened_back_as_it_was():
         await pilot.press("2")
         await pilot.pause()
         assert "W_h 0.90" in app.topic_screen().param_line()[2].plain
+        # what the user changes after the link stays: back undoes only the link's values still standing
+        await app.goto("attention", "summary")
+        await pilot.press("enter")
+        await pilot.pause()
+        gradients.set_state(gradients.state.with_value("w_h", 1.4))  # W_h 1.6 → 1.4 on the product
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert {(s.act, s.w_h) for s in gradients.states.values() if hasattr(s, "w_h")} == {("tanh", 1.4)}
 
 
 async def test_keys_on_the_qkv_figure():

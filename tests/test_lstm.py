@@ -364,6 +364,17 @@ def test_the_level_the_gates_figure_names_is_drawn_on_its_plot(f, i):
     assert any("i·ĉ/(1−f)─" in row and "┤" in row for row in text.splitlines())  # the line, on the plot
 
 
+def test_a_level_far_above_the_curve_is_said_not_drawn():
+    """f = 0.99 levels off at 100 while c_8 is 8.65: a plot up to 110 drew c as one flat row at 0 (a review).
+    The plot keeps to the curve and the text says where the level is."""
+    from rnntui.screens.lstm import LstmScreen
+
+    text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("gates"), GatesState(f=0.99, i=1.0), (80, 24))
+    assert "= 100.00 (far above the plot)" in text and "i·ĉ/(1−f)─" not in text
+    ticks = [int(row.split("┤")[0].strip("│ ")) for row in text.splitlines() if "┤" in row and "─" not in row]
+    assert max(ticks) == 10  # the axis ends above c_8, not near 110
+
+
 def test_the_topic_wide_note_stands_apart_from_the_chosen_parameter():
     """lstm/bias's parameter bar read "▸steps 20◂ b_f: whole topic" (a newcomer's trial), as if the
     note were a parameter's value: it is as far from the chosen piece as the pieces are apart."""

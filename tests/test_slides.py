@@ -399,12 +399,10 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         assert app.index == 2
         await pilot.press("escape")  # a lecturer's reflexive escape ended the talk (a newcomer's trial)
         assert app.index == 2 and app.return_code is None and app.is_running
-        await pilot.press("question_mark")  # the keys, for a moment (the slides show none)
+        await pilot.press("question_mark", "question_mark")  # the keys, for a moment (the slides show none)
         await pilot.pause()
         said = [str(n.message) for n in app._notifications]
-        assert app.index == 2 and any("next" in m and "q quit" in m for m in said), said
-        bound = {key for b in app.BINDINGS for key in b.key.split(",")}  # every key it names is bound
-        assert {"space", "right", "left", "home", "end", "ctrl+s", "q"} <= bound
+        assert app.index == 2 and len(said) == 1 and "next" in said[0] and "q quit" in said[0], said
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()  # made in a thread
         await pilot.pause()

@@ -88,7 +88,7 @@ class GatesReadings:
     steps: tuple[float, ...]  # 0 … 8, the plot's x
     level: float | None  # where repeated updates level off, i·ĉ/(1 − f); None for f = 1
     y_top: float  # the plot's upper limit
-    level_shown: bool  # the level is drawn: it exists and f > 0
+    level_shown: bool  # the level is drawn: it exists, f > 0 and it is within 3× the curve's top
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,9 @@ class GatesState(FigureState):
     def read(self) -> GatesReadings:
         c = lstm.repeated(self.f, self.i, REPEATS)
         level = lstm.fixed_point(self.f, self.i)
-        shown = level is not None and self.f > 0  # (f = 0: the level is where c_1 already is)
-        top = max(2.0, float(c.max()) * 1.1, level * 1.1 if shown else 0.0)  # the level the text names is drawn
+        # the level the text names is drawn, unless so far up that c would be a flat line (f = 0.99: 100)
+        shown = level is not None and self.f > 0 and level <= 3 * float(c.max())  # (f = 0: c_1 is the level)
+        top = max(2.0, float(c.max()) * 1.1, level * 1.1 if shown else 0.0)
         return GatesReadings(
             c_prev=1.0, candidate=1.0, **lstm.lstm_split(self.f, self.i), not_written=1.0 - self.i,
             c_repeated=_floats(c), steps=tuple(float(k) for k in range(REPEATS + 1)), level=level, y_top=top,
@@ -202,6 +203,7 @@ class GruReadings:
     lstm_sum: float  # keep + write: f + i
     gru_sum: float  # f + (1 − f)
     gru_write: float  # 1 − f, the GRU's point
+    not_written: dict  # what of ĉ each does not write: "lstm" 1 − i, "gru" 1 − (1 − f) = f
     line_keep: tuple[float, ...]  # the GRU's line write = 1 − keep
     line_write: tuple[float, ...]
 
@@ -219,6 +221,7 @@ class GruState(FigureState):
         return GruReadings(
             lstm=lstm.lstm_split(self.f, self.i), gru=lstm.gru_split(self.f), lstm_sum=self.f + self.i,
             gru_sum=self.f + (1.0 - self.f), gru_write=1.0 - self.f, line_keep=line,
+            not_written={"lstm": 1.0 - self.i, "gru": self.f},
             line_write=tuple(1.0 - v for v in line))
 
     def splits(self) -> tuple[dict[str, float], dict[str, float]]:

@@ -77,7 +77,7 @@ class MasksView(FigureView):
 def pinned(pairs: list) -> list:
     """The source's pinned weights, said to be its (the line read as a repeat of the one above it)."""
     (label, value), *rest = pairs
-    return [(_("as the source pins them:") + " " + label, value), *rest]
+    return [(spaced(_("as the source pins them:")) + label, value), *rest]
 
 
 class HeadsView(FigureView):
@@ -188,7 +188,7 @@ class BlockView(FigureView):
         bill.append_text(spelled(_("× {layers} layers =").format(layers=s.layers) + " ", grouped(p["total"]),
                                  "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
         bill.append_text(spelled(_("FLOPs n={n}: core 4n²d").format(n=s.n) + " ", si(f["attention_core"]),
-                                 " " + _("({share} of all)").format(share=pct(f['core_share'])) + " + "
+                                 _(" ({share} of all)").format(share=pct(f['core_share'])) + " + "
                                  + _("proj+FFN") + " ", si(f["dense"]), " → parallel/cost"))
         self.query_one("#bill", Readouts).update(bill)
 

@@ -71,6 +71,8 @@ class GatesView(FigureView):
             case = _("f = 0: the old state is gone in one step; c_t is only what was just written")
         else:
             case = _("0 < f < 1: c levels off at i·ĉ/(1−f) = {level}").format(level=f"{r.level:.2f}")
+            if not r.level_shown:
+                case += " " + _("(far above the plot)")
         self.query_one("#case", Readouts).show([(case, "")])
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.steps, r.c_repeated, _("c_t, the same update repeated"), GREEN),),
@@ -139,7 +141,7 @@ class GruView(FigureView):
                                          ("gru", r.gru, _("write 1−f"), f"h_t {r.gru['h']:.2f}")):
             lengths = part["kept"], part["written"], part["discarded"]
             segments = update_segments(lengths, _("keep f"), write, _("discard"))
-            segments.append(Segment(0.0, _("not written"), "dim", "·", f"{1.0 - part['written']:.2f}"))  # (the ·· cells)
+            segments.append(Segment(0.0, _("not written"), "dim", "·", f"{r.not_written[cell]:.2f}"))  # (the ·· cells)
             self.query_one(f"#bar-{cell}", GateBar).show(segments, scale=2.0, suffix=state)
         self.query_one("#sum", Readouts).show([
             (_("keep + write:  LSTM f + i ="), f"{r.lstm_sum:.2f}"), ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
