@@ -95,7 +95,7 @@ class Frame:
         extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
         extra += f" --lang {lang}" if lang else ""
         step = getattr(self.state, self.state.AXIS)  # as --step reads it, not as shown ("131,072" was refused)
-        step = repr(float(step)) if isinstance(step, float) else str(step)
+        step = repr(float(step)).removesuffix(".0") if isinstance(step, float) else str(step)  # (exact; "2", not "2.0")
         return f"rnntui shot {self.address}{sets} --step {step}{extra} -o {out}"
 
 
