@@ -154,17 +154,18 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
     lines = [f"# {title}", "", about.format(n=len(planned), size=f"{size[0]}x{size[1]}", theme=theme), ""]
     for run in runs(planned):
         first = run[0][0]
-        if len(run) > 1:
+        grouped = len(run) > 1 or not first.local("title")  # (a figure's one frame too: every figure's
+        if grouped:  # section read alike; a slide with a title of its own is its own section)
             lines += [f"## {first.named()}", "", first.words(), ""]
         for frame, stem in run:
             number = stem.split("-", 1)[0]
-            if len(run) > 1:
+            if grouped:
                 lines += [f"### {number} · {frame.setting()}", ""]
             else:
                 lines += [f"## {number} · {frame.heading()}", ""]
             if picture:
                 lines += [f"![{frame.address}]({stem}.{picture})", ""]
-            if len(run) == 1:
+            if not grouped:
                 lines += [frame.words(), ""]
             files = " · ".join(f"[{fmt}]({stem}.{fmt})" for fmt in formats)
             again = frame.shot_command(f"{stem}.{formats[0]}", size, theme, language())
