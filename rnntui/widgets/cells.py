@@ -81,6 +81,7 @@ def wrap(text: str, width: int) -> list[str]:
 
 
 def _lines(paragraph: str, width: int, plain: bool) -> list[str]:
+    """The paragraph broken at the last place allowed before each line would pass `width`."""
     lines, line, last_break, cells = [], "", -1, 0
     for ch in paragraph:
         if line and ((line[-1] == " " or ch == " ") if plain else _breakable(line[-1], ch)):
