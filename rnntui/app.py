@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import fields, replace
+from typing import NamedTuple
 
 from rich.align import Align
 from rich.text import Text
@@ -74,6 +75,17 @@ def use_themes(app, theme: str) -> None:
         app.register_theme(theme_)
     ink.install(app)
     app.theme = theme_name(theme)
+
+
+class Link(NamedTuple):
+    """A link followed: where from, and the topic it opened as it was (screen, focused figure, states)
+    with the values the link set there."""
+    from_topic: str
+    from_figure: str
+    screen: TopicScreen
+    figure: str
+    states: dict
+    set: dict
 
 
 def _opener(topic_id: str):
@@ -494,11 +506,10 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             self.push_screen(HelpScreen(self.topic_screen()))
 
     # -- links: Enter on a table cell jumps to a figure; backspace comes back ------------------
-    # (topic, figure) a link was followed from, and the topic it opened: its screen, focused figure and states
-    # before, and the values the link set. Back undoes those values where they still stand: a link shows a
-    # setting (attention/summary's "what it left" set gradients/product to relu and W_h 1.6, and every
-    # gradients figure kept it); what the user changed after the link (a value, a live run) stays.
-    came_from: tuple | None = None
+    # Back undoes the values a link set where they still stand: a link shows a setting (attention/summary's
+    # "what it left" set gradients/product to relu and W_h 1.6, and every gradients figure kept it); what
+    # the user changed after the link (a value, a live run) stays.
+    came_from: Link | None = None
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "back":
@@ -515,18 +526,19 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         there.set_state(state)
         linked = {f.name: getattr(state, f.name) for f in fields(state)  # what the link set, no more
                   if f.compare and getattr(before[figure], f.name) != getattr(state, f.name)}
-        self.came_from = (here.TOPIC_ID, here.figure.id, there, was, before, linked) if here is not None else None
+        self.came_from = Link(here.TOPIC_ID, here.figure.id, there, was, before, linked) if here is not None else None
 
     async def action_back(self) -> None:
         if self.came_from is not None:
-            topic, figure, there, there_figure, before, linked = self.came_from
-            self.came_from = None
-            for fid, now in there.states.items():  # undo the link's values where they still stand: what the
-                undo = {n: getattr(before[fid], n) for n, v in linked.items()  # user did since stays (a live
-                        if hasattr(now, n) and getattr(now, n) == v != getattr(before[fid], n)}  # run, a value)
+            link, self.came_from = self.came_from, None
+            there = link.screen
+            for fid, now in there.states.items():  # undo the link's values where they still stand
+                was = link.states[fid]
+                undo = {n: getattr(was, n) for n, v in link.set.items()
+                        if hasattr(now, n) and getattr(now, n) == v != getattr(was, n)}
                 there.states[fid] = replace(now, **undo) if undo else now
-            there.focus_figure(there_figure)
-            await self.goto(topic, figure)
+            there.focus_figure(link.figure)
+            await self.goto(link.from_topic, link.from_figure)
 
     def validate_language(self, lang: str) -> str:
         from rnntui.i18n import check_language

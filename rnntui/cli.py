@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from rnntui import __version__
-from rnntui.files import file_in_the_way, path_arg, reason, write_atomic
+from rnntui.files import check_no_file_in_the_way, path_arg, reason, write_atomic
 from rnntui.i18n import N_, _, colon, spaced
 from rnntui.state import BadValue
 from rnntui.terminal import require_terminal
@@ -176,8 +176,7 @@ def check_writable(path: str) -> None:
     if path == "-":
         return
     folder = Path(path).resolve().parent
-    if blocking := file_in_the_way(path):
-        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=path, file=blocking))
+    check_no_file_in_the_way(path)
     if not folder.is_dir():
         raise BadValue(_("cannot write {path}: folder {folder} does not exist").format(path=path, folder=folder))
     if Path(path).is_dir() or not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):

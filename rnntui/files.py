@@ -33,6 +33,12 @@ def file_in_the_way(path: str | Path) -> Path | None:
     return None
 
 
+def check_no_file_in_the_way(path: str | Path) -> None:
+    """BadValue (one line) naming the file that stands where `path` needs a folder."""
+    if blocking := file_in_the_way(path):
+        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=path, file=blocking))
+
+
 def umask() -> int:
     """The process's umask: Linux says it in /proc; elsewhere it is set and at once set back (a file
     another thread creates in that instant would get 022)."""

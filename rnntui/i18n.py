@@ -58,6 +58,12 @@ def spaced(label: str) -> str:
     return label if label.endswith("：") else label + " "
 
 
+def aside(note: str) -> str:
+    """A bracketed note after what it qualifies: with a space before it, unless it opens with a
+    full-width bracket, which carries its own ("805M （占全部 10.0%）" read as a stray space)."""
+    return note if note.startswith("（") else " " + note
+
+
 def colon(label: str) -> str:
     """A label and its colon, full-width in Chinese ("编码器：", not "编码器:")."""
     return _("{label}:").format(label=label)

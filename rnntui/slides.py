@@ -16,7 +16,7 @@ from itertools import groupby
 from pathlib import Path
 
 from rnntui.figure import Figure
-from rnntui.files import file_in_the_way, reason
+from rnntui.files import check_no_file_in_the_way, reason
 from rnntui.i18n import _, language, ngettext
 from rnntui.state import BadValue, FigureState
 
@@ -130,8 +130,7 @@ def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
     """Refuse (one line) to write into a file, or over existing files without --force."""
     if outdir.exists() and not outdir.is_dir():
         raise BadValue(_("{path} is a file, not a folder").format(path=outdir))
-    if blocking := file_in_the_way(outdir):
-        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=outdir, file=blocking))
+    check_no_file_in_the_way(outdir)
     existing = [p for p in paths if p.exists()]
     if existing and not force:
         if len(existing) > 1:

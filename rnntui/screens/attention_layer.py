@@ -7,7 +7,7 @@ from rnntui.widgets.lines import TextLines, wrap
 
 from rnntui.figures.attention import BlockState, HeadsState, MasksState, PositionsState, SummaryState
 from rnntui.fmt import fixed, grouped, pct, sci, si, small
-from rnntui.i18n import N_, _, colon, spaced
+from rnntui.i18n import N_, _, aside, colon, spaced
 from rnntui.screens.base import FigureView
 from rnntui.widgets.cells import fit
 from rnntui.widgets.matrix import HeatMap, Matrices, MatrixSpec, index_labels
@@ -188,7 +188,7 @@ class BlockView(FigureView):
         bill.append_text(spelled(_("× {layers} layers =").format(layers=s.layers) + " ", grouped(p["total"]),
                                  "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
         bill.append_text(spelled(_("FLOPs n={n}: core 4n²d").format(n=s.n) + " ", si(f["attention_core"]),
-                                 _(" ({share} of all)").format(share=pct(f['core_share'])) + " + "
+                                 aside(_("({share} of all)").format(share=pct(f['core_share']))) + " + "
                                  + _("proj+FFN") + " ", si(f["dense"]), " → parallel/cost"))
         self.query_one("#bill", Readouts).update(bill)
 

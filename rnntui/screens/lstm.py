@@ -5,7 +5,7 @@ from rnntui.figure import Figure
 from rnntui.figures.lstm import (LAST_T, PATH_HOPS, REPEATS, BiasState, CellState, ForgetPathState, GatesState,
                                  GruState, ParamsState)
 from rnntui.fmt import count, paren, pct, small
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
@@ -99,7 +99,7 @@ class ForgetPathView(FigureView):
             (f"k = {s.k}:  f^k =", small(r.f_k)), (_("RNN product"), small(r.rnn_k))])
         below = str(r.rnn_below) if r.rnn_below is not None else _("never")
         seed = _("(source: step {k})").format(k=r.seed_rnn_below.value)
-        below += seed if seed.startswith("（") else " " + seed  # (a full-width bracket keeps its own space)
+        below += aside(seed)
         self.query_one("#rnn", Readouts).show([
             (_("RNN product below 0.01 from hop"), below), (f"f^{PATH_HOPS}", small(r.f_last)),
             ("\n" + _("source ≠ ours: {why}").format(why=_(r.seed_rnn_below.why)), "")])

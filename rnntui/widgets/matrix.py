@@ -440,7 +440,7 @@ def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
     with 11 rows to spare at 120x40, and its labels even at 200x60."""
     _rows, _n, texts, words, cols, _cw, labels, _lw = _cells(spec, 2)
     shown, widths, lw = _columns(spec, width, 2)
-    need = tuple(max([len(wrap(r[j], widths[j])) for j in range(shown) if j in words] + [len(_row_label(label, lw, 99))])
+    need = tuple(max([_wrapped_lines(r[j], widths[j]) for j in range(shown) if j in words] + [len(_row_label(label, lw, 99))])
                  for r, label in zip(texts, labels))
     head = max([len(_label(cols[j], widths[j], 99)) for j in range(shown)] + [1])
     room, gaps = height - (1 if spec.title else 0), max(len(texts) - 1, 0)
