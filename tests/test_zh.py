@@ -250,3 +250,16 @@ def test_a_one_character_chinese_cell_is_text_under_its_heading(zh):
     head = next(l for l in lines if "训练可" in l)
     row = next(l for l in lines if "否" in l)
     assert cells(row[:row.index("否")]) == cells(head[:head.index("训练可")])
+
+
+def test_a_full_width_bracket_after_a_value_has_no_space_before_it(zh):
+    """"805M （占全部 10.0%）" and "0 （严格为 0）" read as a stray space (a review): a full-width bracket carries its own."""
+    from rnntui.figures.attention import BlockState, QkvState
+    from rnntui.figures.lstm import GatesState
+
+    states = [(topic(t), topic(t).figure_by_id(f), s) for t, f, s in
+              (("attention", "block", BlockState()), ("attention", "qkv", QkvState()),
+               ("lstm", "gates", GatesState(f=0.99, i=1.0)))]
+    text = "\n".join(asyncio.run(_frames(states, (100, 30))))
+    for note in ("（占全部", "（严格为 0）", "（远在图的上方）"):
+        assert note in text and f" {note}" not in text, note

@@ -12,7 +12,7 @@ from rnntui.figures import attention as fa
 from rnntui.figures.attention import (BlockState, HeadsState, MasksState, PositionsState, QkvState,
                                       ScalingState, SummaryState)
 from rnntui.fmt import fixed, sci, short_vector, small
-from rnntui.i18n import N_, _, spaced
+from rnntui.i18n import N_, _, aside, spaced
 from rnntui.screens.attention_layer import BlockView, HeadsView, MasksView, PositionsView, SummaryView, word
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
@@ -86,7 +86,7 @@ class QkvView(FigureView):
                      ("A[突然,0…2]", " ".join(small(p[c]) for c in ("A[突然,那只]", "A[突然,猫]", "A[突然,突然]")))]
         else:
             pairs = [(_("random x, W"), _("source 002: x ~ N(0,1) 5×64, W ~ 0.02·N(0,1)"))]
-        exact = " " + _("(exactly)") if r.edit_early == 0.0 else ""
+        exact = aside(_("(exactly)")) if r.edit_early == 0.0 else ""
         pairs2 = [(_("x redraws {tokens}: out rows 0–{last} move by").format(  # (it read "x: redraw 开始 跑 →
                        tokens=" ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), last=fa.EDIT_AFTER),  # Δout rows 0–2")
                    sci(r.edit_early) + exact),

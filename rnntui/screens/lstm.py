@@ -72,7 +72,7 @@ class GatesView(FigureView):
         else:
             case = _("0 < f < 1: c levels off at i·ĉ/(1−f) = {level}").format(level=f"{r.level:.2f}")
             if not r.level_shown:
-                case += " " + _("(far above the plot)")
+                case += aside(_("(far above the plot)"))
         self.query_one("#case", Readouts).show([(case, "")])
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.steps, r.c_repeated, _("c_t, the same update repeated"), GREEN),),
