@@ -118,7 +118,7 @@ class RnnCommands(Provider):
         if topic is not None:
             state = topic.state
             for p in state.params():
-                out.append((_("Set {name} (now {value})").format(name=p.name, value=p.show(getattr(state, p.name))),
+                out.append((_("Set {name} (now {value})").format(name=p.label, value=p.show(getattr(state, p.name))),
                             partial(self.ask, p), p.allowed(state), f"Set {p.name} {p.label}"))
         out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS"),
                     "Save screenshot (SVG)"))
@@ -142,25 +142,27 @@ class RnnCommands(Provider):
             if text is not None:
                 self.set_value(topic, p.name, text)
 
-        self.app.push_screen(ValuePrompt(f"{p.name}: {p.allowed(topic.state)}", p.show(getattr(topic.state, p.name))), done)
+        self.app.push_screen(ValuePrompt(f"{p.label}: {p.allowed(topic.state)}", p.show(getattr(topic.state, p.name))), done)
 
     def set_typed(self, query: str) -> Hit | None:
         """"set z 1.5" (or z=1.5): the focused figure's parameter set to the value typed, first in the list.
-        It found nothing, and a lecturer had to pick "Set z", then clear and type in a prompt."""
+        It found nothing, and a lecturer had to pick "Set z", then clear and type in a prompt. The key is
+        its name or the label the screen shows, spaces and all ("set window k 3", "set W_h 0.5")."""
         words = query.replace("=", " ").split()
         topic = self.app.topic_screen()
-        if len(words) != 3 or words[0].casefold() != "set" or topic is None:
+        if len(words) < 3 or words[0].casefold() != "set" or topic is None:
             return None
         state = topic.state
-        p = next((p for p in state.params() if words[1].casefold() in (p.name.casefold(), p.label.casefold())), None)
-        if p is None:
-            return None
-        text = _("Set {name} to {value}").format(name=p.name, value=words[2])
         try:
-            state.with_value(p.name, words[2])
+            p = state.param(state.name_of(" ".join(words[1:-1])))
+        except BadValue:
+            return None
+        text = _("Set {name} to {value}").format(name=p.label, value=words[-1])
+        try:
+            state.with_value(p.name, words[-1])
         except BadValue as e:
             return Hit(1.0, text, partial(self.app.notify, str(e), severity="error"), help=str(e))
-        return Hit(1.0, text, partial(self.set_value, topic, p.name, words[2]), help=p.allowed(state))
+        return Hit(1.0, text, partial(self.set_value, topic, p.name, words[-1]), help=p.allowed(state))
 
     def set_value(self, topic, name: str, text: str) -> None:
         """The value set on the state as it is at Enter (a live run may have changed it since the key)."""

@@ -413,3 +413,25 @@ async def test_the_palette_sets_a_value_typed_with_its_name():
         await pilot.press("enter")
         await pilot.pause(0.2)
         assert s.state.z == 1.5 and any("99" in str(n.message) for n in app._notifications)
+
+
+async def test_the_palette_takes_the_label_the_screen_shows():
+    """The footer says W_h and "window k": the palette names a parameter so, and "set" takes the label
+    typed as shown, spaces and all (a label with a space found nothing: its words were split)."""
+    from rnntui.palette import RnnCommands
+
+    app = RnnApp("serving", "window")
+    async with app.run_test(size=(100, 30)):
+        commands = RnnCommands(app.screen)
+        hit = commands.set_typed("set window k 3")
+        assert str(hit.text) == "Set window k to 3"
+        hit.command()
+        assert app.topic_screen().state.window == 3
+        assert commands.set_typed("set window k 0").help.startswith("window=0: expected a whole number from 1")
+        assert commands.set_typed("set nothing 3") is None
+        texts = [text for text, *_ in commands.commands()]
+        assert any(t.startswith("Set window k (now 3)") for t in texts)
+        await app.goto("recurrence", "track")
+        assert any(t.startswith("Set W_h (now 0.90)") for t, *_ in RnnCommands(app.screen).commands())
+        RnnCommands(app.screen).set_typed("set W_h -0.5").command()
+        assert app.topic_screen().state.w_h == -0.5
