@@ -103,7 +103,8 @@ def export_parser() -> Parser:
                    help=_("dark (default), light, projector, or a Textual theme"))
     _scale(p)
     p.add_argument("--force", action="store_true",
-                   help=_("replace existing files, and remove numbered files an earlier, longer export left"))
+                   help=_("replace existing files, and remove the files an earlier export listed in its index.md "
+                          "that this one does not write"))
     _lang(p)
     return p
 

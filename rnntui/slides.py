@@ -24,7 +24,7 @@ EXPORT_FORMATS = ("svg", "png", "txt", "json")
 # threads drawing PNGs beside the one rendering frames: deflating lets the others run, and one drawing
 # thread was the export's bottleneck (2 cores: 149 frames in 9.6 s instead of 12.1)
 PNG_THREADS = min(2, os.cpu_count() or 1)
-# export's own file names (`03-recurrence-track-t2.svg`): the only files --force may remove
+# export's own file names (`03-recurrence-track-t2.svg`)
 NUMBERED = re.compile(r"\d{2,}-[a-z][a-z0-9_]*-[a-z][a-z0-9_]*-[^/\\]*\.(?:" + "|".join(EXPORT_FORMATS) + r")")
 
 
@@ -183,7 +183,7 @@ class Report:
     files: int
     seconds: float
     render_seconds: float
-    removed: int = 0  # numbered files of an earlier export that --force removed
+    removed: int = 0  # files an earlier export listed that --force removed
 
     def line(self, outdir: Path) -> str:
         rate = self.frames / self.render_seconds if self.render_seconds else float("inf")
@@ -192,31 +192,34 @@ class Report:
         line = _("wrote {files} ({frames}) and index.md to {outdir} in {seconds} s; {rate} frames/s rendered").format(
             files=files, frames=frames, outdir=outdir, seconds=f"{self.seconds:.1f}", rate=f"{rate:.1f}")
         if self.removed:
-            line += ngettext("; removed {n} numbered file an earlier export left",
-                             "; removed {n} numbered files an earlier export left", self.removed).format(n=self.removed)
+            line += ngettext("; removed {n} file an earlier export listed",
+                             "; removed {n} files an earlier export listed", self.removed).format(n=self.removed)
         return line
 
 
-def stale(outdir: Path, keep: list[Path]) -> list[Path]:
-    """Numbered files of an earlier export in outdir that this one does not write: export's own names,
-    a registered figure's (`05-recurrence-my-notes.txt` has export's shape, but no export wrote it)."""
-    from rnntui.topics import topics
+def listed(outdir: Path) -> set[str]:
+    """The numbered files an earlier export listed in outdir's index.md (none when there is none, or it
+    cannot be read): the only files --force may remove. (It removed any file with export's shape and a
+    figure's name: a user's own `07-recurrence-track-my-notes.txt` went too, a trial.)"""
+    try:
+        text = (outdir / "index.md").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {name for name in re.findall(r"\]\(([^()/\\]+)\)", text) if NUMBERED.fullmatch(name)}
 
-    if not outdir.is_dir():
-        return []
+
+def stale(outdir: Path, keep: list[Path], earlier: set[str]) -> list[Path]:
+    """The files of an earlier export (`earlier`: what its index.md listed) that this one does not write."""
     keep_names = {p.name for p in keep}
-    figures = tuple(f"{screen.TOPIC_ID}-{f.id}-" for screen in topics() for f in screen.FIGURES)
-    return sorted(p for p in outdir.iterdir()
-                  if p.is_file() and NUMBERED.fullmatch(p.name) and p.name not in keep_names
-                  and p.name.split("-", 1)[1].startswith(figures))
+    return sorted(outdir / name for name in earlier - keep_names if (outdir / name).is_file())
 
 
 def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
            scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True,
            deck=None, batch: bool = False) -> Report:
     """Render frames into OUTDIR as numbered files plus index.md. Checks everything first. With a deck,
-    its frames are drawn as `rnntui present` shows them (no header or footer). --force also removes
-    numbered files an earlier, longer export left behind (export's own names only). `batch`: the
+    its frames are drawn as `rnntui present` shows them (no header or footer). --force also removes the
+    files an earlier export listed in its index.md that this one does not write (`listed`). `batch`: the
     process does nothing else (`rnntui export`; see Session)."""
     from rnntui.files import write_atomic
 
@@ -231,6 +234,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     planned = plan(frames)
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)
+    earlier = listed(outdir) if force else set()  # (read before this export's index.md replaces it)
     made = [p for p in (outdir, *outdir.parents) if not p.exists()]  # the folders this export makes, inner first
     try:
         outdir.mkdir(parents=True, exist_ok=True)
@@ -247,7 +251,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
             folder.rmdir()
         raise
     write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
-    removed = stale(outdir, paths) if force else []
+    removed = stale(outdir, paths, earlier) if force else []
     for path in removed:
         path.unlink(missing_ok=True)
     return Report(len(frames), len(paths) - 1, time.perf_counter() - started, render_seconds, len(removed))

@@ -283,23 +283,30 @@ def test_frames_that_differ_in_a_value_other_than_the_axis_are_told_apart_in_the
     # of a figure reads as its steps do (it was "## 03 · The squashing curve · F2 · z = 2.00", a lecturer's trial)
 
 
-def test_force_removes_stale_numbered_files_and_nothing_else(tmp_path, capsys):
-    deck = small_deck(tmp_path / "d.toml", GOOD)
+def test_force_removes_what_an_earlier_export_listed_and_nothing_else(tmp_path, capsys):
+    """--force removes the files an earlier export listed in its index.md and this one does not write
+    (a longer deck's last frames, in each format it wrote), and nothing else: it removed any file with
+    export's shape and a figure's name, and a user's own 07-recurrence-track-my-notes.txt went (a trial)."""
+    longer = small_deck(tmp_path / "long.toml", GOOD + '[[frame]]\nfigure = "lstm/cell"\nstep = 3\n')
     out = tmp_path / "out"
-    out.mkdir()
-    stale = ["99-recurrence-track-t7.svg", "04-lstm-cell-t3.txt", "12-gradients-product-hop40.png"]
+    assert main(["export", str(out), "--deck", str(longer), "--format", "svg,txt"]) == 0
+    earlier = sorted(p.name for p in out.iterdir())
+    assert "04-lstm-cell-t3.svg" in earlier and "04-lstm-cell-t3.txt" in earlier
     kept = ["notes.md", "99-my-own.svg", "logo.png", "01-recurrence-track-t7.pdf", "talk.toml",
-            "05-recurrence-my-notes.txt", "07-lstm-cells-t3.txt"]  # export's shape, but no figure's name
-    for name in stale + kept:
-        (out / name).write_text("old")
-    assert main(["export", str(out), "--deck", str(deck), "--format", "svg"]) == 0  # no name in the way
-    assert all((out / name).exists() for name in stale)  # without --force nothing is removed
+            "07-recurrence-track-my-notes.txt", "99-recurrence-track-t7.svg"]  # export's shape, never listed
+    for name in kept:
+        (out / name).write_text("mine")
     capsys.readouterr()
-    assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--force"]) == 0
-    assert capsys.readouterr().err.strip().endswith("; removed 3 numbered files an earlier export left")
+    assert main(["export", str(out), "--deck", str(small_deck(tmp_path / "d.toml", GOOD)), "--format", "svg",
+                 "--force"]) == 0
+    assert capsys.readouterr().err.strip().endswith("; removed 5 files an earlier export listed")
     names = sorted(p.name for p in out.iterdir())
     assert names == sorted(kept + ["01-recurrence-track-t7.svg", "02-recurrence-tanh-z2.svg",
                                    "03-recurrence-readout-t3.svg", "index.md"])
+    assert all((out / name).read_text() == "mine" for name in kept)
+    (out / "index.md").unlink()  # no record of an earlier export: --force replaces, removes nothing
+    assert main(["export", str(out), "--deck", str(longer), "--format", "svg", "--force"]) == 0
+    assert "removed" not in capsys.readouterr().err and (out / "99-recurrence-track-t7.svg").exists()
 
 
 # -- decks --------------------------------------------------------------------------------------
