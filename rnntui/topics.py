@@ -164,6 +164,13 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
         if len(left) == len(pending):
             raise first_error
         pending = left
+    # a value set first may have been pulled into a range a later one narrowed (k=10 then n=4 gave k=3,
+    # step=1400 then cell=lstm-bf2 gave step 500, silently; a trial): each is read again against the end
+    for name, (key, value) in given.items():
+        try:
+            state = state.with_value(name, value)
+        except BadValue as e:
+            raise as_typed(e, key, name) from None
     if step is not None:
         try:
             state = state.with_value(state.AXIS, step)

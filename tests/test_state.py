@@ -68,6 +68,17 @@ def test_set_order_does_not_matter_when_one_range_depends_on_another():
     assert a == b and (a.k, a.n) == (20, 32)
     with pytest.raises(BadValue, match="k=99"):
         build_state(figure, ["k=99", "n=32"])
+    # a value that fits first and is pulled in by a later one is refused in either order, not changed
+    # silently (k=10 then n=4 gave k = 3; step=1400 then cell=lstm-bf2 gave step 500: a trial)
+    for sets in (["k=10", "n=4"], ["n=4", "k=10"]):
+        with pytest.raises(BadValue, match=r"^k=10: expected a whole number from 1 to 3$"):
+            build_state(figure, sets)
+    _, copy = find("memory/copy")
+    assert copy.state_type.param("step").bounds(build_state(copy, ["cell=lstm-bf2"])) == (100, 500)
+    for sets in (["step=1400", "cell=lstm-bf2"], ["cell=lstm-bf2", "step=1400"]):
+        with pytest.raises(BadValue, match=r"^step=1400: expected a whole number from 100 to 500$"):
+            build_state(copy, sets)
+    assert build_state(copy, ["step=400", "cell=lstm-bf2"]).step == 400
 
 
 def test_list_numbers_topics_as_the_keys_do():
