@@ -18,9 +18,12 @@ REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part
            errno.EISDIR: N_("it is a folder")}
 
 
-def reason(e: OSError) -> str:
+def reason(e: OSError, writing: bool = False) -> str:
     """Why a file could not be written or read, in the app's language (the system's words, in English
-    whatever the language, were shown as they came: 无法写入 /proc/x.svg：No such file or directory)."""
+    whatever the language, were shown as they came: 无法写入 /proc/x.svg：No such file or directory).
+    `writing`: a new name refused in a folder that is there (/proc) says so, not "no such file"."""
+    if writing and e.errno == errno.ENOENT and e.filename and Path(os.fsdecode(e.filename)).parent.is_dir():
+        return _("its folder takes no new files")  # (/proc: the folder is there, a new name is not)
     known = REASONS.get(e.errno)
     return _(known) if known else str(e.strerror or e)
 
@@ -68,7 +71,7 @@ def write_atomic(path: str, text: str | bytes) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
     except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e, writing=True))) from None
     try:
         try:  # mkstemp makes it private (0600): slides served from a folder were unreadable
             os.fchmod(fd, file_mode(path))
@@ -81,7 +84,7 @@ def write_atomic(path: str, text: str | bytes) -> None:
         os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e, writing=True))) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -95,7 +98,7 @@ def check_creatable(path: str | Path) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".rnntui-", suffix=".probe")
     except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e, writing=True))) from None
     os.close(fd)
     os.unlink(tmp)
 

@@ -35,7 +35,7 @@ def write_shot(svg: str, folder: Path, name: str) -> str:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=folder, reason=reason(e))) from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=folder, reason=reason(e, writing=True))) from None
     path, k = folder / name, 1
     while path.exists():  # the app's shots are one at a time (ONE_AT_A_TIME): no other write between
         k += 1

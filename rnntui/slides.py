@@ -239,7 +239,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     try:
         outdir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=outdir, reason=reason(e))) from None
+        raise BadValue(_("cannot write {path}: {reason}").format(path=outdir, reason=reason(e, writing=True))) from None
     started = time.perf_counter()
     try:
         render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress,

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from rnntui.files import check_creatable, path_arg
+from rnntui.files import check_creatable, path_arg, reason
 from rnntui.i18n import _
 from rnntui.state import BadValue
 
@@ -150,18 +150,30 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     return True
 
 
-def check_out(path: str) -> Path:
+def check_out(path: str, suffixes=(".npz", ".pt")) -> Path:
     """The --out file, checked before training: a bad target is found now, not after the run."""
     out = Path(path)
     folder = out.resolve().parent
     if not folder.is_dir():
         raise BadValue(_("--out {path}: folder {folder} does not exist").format(path=path, folder=folder))
-    if out.is_dir() or not os.access(folder, os.W_OK):
+    if out.is_dir():
+        raise BadValue(_("--out {path}: it is a folder; name a file").format(path=path))
+    if not os.access(folder, os.W_OK):
         raise BadValue(_("--out {path}: cannot write there").format(path=path))
-    if out.suffix not in (".npz", ".pt"):
+    if suffixes and out.suffix not in suffixes:
         raise BadValue(_("--out {path}: the suffix must be .npz or .pt").format(path=path))
     check_creatable(out)
     return out
+
+
+def check_cache(path: Path) -> Path:
+    """The cache file a run is saved in, checked (its folder made) before training."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e, writing=True))) from None
+    check_creatable(path)
+    return path
 
 
 def run_seq2seq(argv: list[str]) -> int:
@@ -184,9 +196,7 @@ def run_seq2seq(argv: list[str]) -> int:
     if args.out is not None:
         out = check_out(args.out)
     else:
-        out = cache_dir() / f"seq2seq-{args.scoring}-seed{args.seed}.npz"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        check_creatable(out)
+        out = check_cache(cache_dir() / f"seq2seq-{args.scoring}-seed{args.seed}.npz")
     from rnntui.engine import lab_seq2seq as lab
 
     until = None if args.until >= 1.0 else args.until
@@ -225,7 +235,7 @@ def memory_parser() -> Parser:
     p.add_argument("--steps", type=count(1, 100_000), metavar="N",
                    help=_("most steps (default 1500; 6000 for the forget-bias cells, which stop at 100%%)"))
     p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))
-    p.add_argument("--out", metavar="FILE",
+    p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the result(s) here as JSON; default: merge into {path}").format(path=mem.cache_path()))
     p.add_argument("--all", action="store_true", help=_("train every cell × T and print the table"))
     _lang(p)
@@ -236,11 +246,11 @@ def run_memory(argv: list[str]) -> int:
     args = memory_parser().parse_args(argv)
     from rnntui.engine import memory as mem
 
-    out = None
-    if args.out:
-        out = Path(args.out)
-        if not out.resolve().parent.is_dir() or out.is_dir():
-            raise BadValue(_("--out {path}: cannot write there").format(path=args.out))
+    # where the result goes, checked before training (a read-only --out was found after the run)
+    out = check_out(args.out, suffixes=()) if args.out is not None else None
+    check_cache(out or mem.cache_path())
+    if args.all and out is None:
+        check_cache(mem.cache_path().with_name("memory-grid.json"))
     from rnntui.engine import lab_memory as lab
     from rnntui.files import write_atomic
 

@@ -160,6 +160,23 @@ def test_bad_input_is_one_line_and_status_2(argv, capsys):
     assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize("out, says", [
+    ("/proc/x.json", "cannot write /proc/x.json: its folder takes no new files"),  # (the folder is there)
+    ("", "--out: an empty path"),  # (it wrote into the cache, over the run the screen shows)
+    ("{tmp}", "it is a folder; name a file"),
+])
+def test_train_memory_checks_out_before_it_trains(out, says, tmp_path, monkeypatch, capsys):
+    """A --out it cannot write was found after the run, and the run was lost (a trial)."""
+    from rnntui.engine import lab_memory
+
+    if out.startswith("/proc") and not Path("/proc").is_dir():
+        pytest.skip("no /proc here")
+    monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1", "--out", out.format(tmp=tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and says in err
+
+
 def test_a_damaged_results_file_is_one_line_and_status_2(tmp_path, monkeypatch, capsys):
     bad = tmp_path / "memory_grid.json"
     bad.write_text('{"version": 1, "runs": [{"cell": "gru"}]}')
