@@ -194,5 +194,33 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
     return RnnServer()
 
 
+def check_listen(host: str, port: int) -> None:
+    """BadValue (one line, naming host and port) unless the server can listen there: checked before it
+    starts, which printed its "open http://…" first and then a bare "permission denied" (a trial)."""
+    import errno
+    import socket
+
+    if not host.strip():  # (it listened on every network)
+        raise BadValue(_("--host '': an empty address; give one such as 127.0.0.1 or 0.0.0.0"))
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                                 flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as e:
+        raise BadValue(_("--host {host}: no such address ({error})").format(
+            host=host, error=getattr(e, "strerror", None) or e)) from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as the server binds)
+        try:
+            probe.bind(address)
+        except OSError as e:
+            from rnntui.files import reason
+
+            why = (_("another program is listening there") if e.errno == errno.EADDRINUSE else
+                   _("that address is not this machine's") if e.errno == errno.EADDRNOTAVAIL else reason(e))
+            raise BadValue(_("cannot listen on {host} port {port}: {reason}").format(
+                host=host, port=port, reason=why)) from None
+
+
 def serve(app_args: list[str], host: str, port: int, max_sessions: int, idle_minutes: float) -> None:
+    check_listen(host, port)
     make_server(app_args, host, port, max_sessions, idle_minutes).serve()

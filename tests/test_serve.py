@@ -34,6 +34,22 @@ def test_bad_serve_options(argv, words, capsys):
     assert words in capsys.readouterr().err
 
 
+def test_where_it_cannot_listen_is_one_line_before_any_invitation(capsys):
+    """It printed "open http://localhost:80 — …" and then a bare "permission denied" or "Name or service
+    not known"; an empty --host listened on every network (a trial)."""
+    pytest.importorskip("textual_serve")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for argv, says in ((["--host", ""], "--host '': an empty address"),
+                           (["--host", "nosuch.invalid"], "--host nosuch.invalid: no such address"),
+                           (["--port", str(port)], f"cannot listen on 127.0.0.1 port {port}: another program is listening")):
+            assert main(["serve", *argv]) == 2
+            out, err = capsys.readouterr()
+            assert out == "" and err.count("\n") == 1 and err.startswith(f"rnntui: {says}")
+
+
 # -- a real server in a child process --------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as s:
