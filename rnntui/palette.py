@@ -144,28 +144,39 @@ class RnnCommands(Provider):
 
         self.app.push_screen(ValuePrompt(f"{p.label}: {p.allowed(topic.state)}", p.show(getattr(topic.state, p.name))), done)
 
+    TYPED = 1e9  # the score of "set KEY VALUE": above any match of Textual's (fuzzy scores pass 20)
+
     def set_typed(self, query: str) -> Hit | None:
-        """"set z 1.5" (or z=1.5): the focused figure's parameter set to the value typed, first in the list.
-        It found nothing, and a lecturer had to pick "Set z", then clear and type in a prompt. The key is
-        its name or the label the screen shows, spaces and all ("set window k 3", "set W_h 0.5")."""
+        """"set z 1.5" (or z=1.5): a parameter set to the value typed, first in the list. The key is its
+        name or the label the screen shows, spaces and all ("set window k 3", "set W_h 0.5"); the focused
+        figure's first, else the first figure of the topic that has it, which Enter then focuses
+        ("set f 0.5" on lstm/cell sets lstm/gates' f). It found nothing (a lecturer had to pick "Set z",
+        then clear and type in a prompt), and "set w_h 0" came second, under "Set W_h (now 0.90)"."""
         words = query.replace("=", " ").split()
         topic = self.app.topic_screen()
         if len(words) < 3 or words[0].casefold() != "set" or topic is None:
             return None
-        state = topic.state
-        try:
-            p = state.param(state.name_of(" ".join(words[1:-1])))
-        except BadValue:
-            return None
-        text = _("Set {name} to {value}").format(name=p.label, value=words[-1])
-        try:
-            state.with_value(p.name, words[-1])
-        except BadValue as e:
-            return Hit(1.0, text, partial(self.app.notify, str(e), severity="error"), help=str(e))
-        return Hit(1.0, text, partial(self.set_value, topic, p.name, words[-1]), help=p.allowed(state))
+        key, value = " ".join(words[1:-1]), words[-1]
+        for fid in (topic.figure.id, *(f.id for f in topic.FIGURES if f.id != topic.figure.id)):
+            state = topic.states[fid]
+            try:
+                p = state.param(state.name_of(key))
+            except BadValue:
+                continue
+            where = "" if fid == topic.figure.id else f" ({topic.TOPIC_ID}/{fid})"
+            text = _("Set {name} to {value}").format(name=p.label, value=value) + where
+            try:
+                state.with_value(p.name, value)
+            except BadValue as e:
+                return Hit(self.TYPED, text, partial(self.app.notify, str(e), severity="error"), help=str(e))
+            return Hit(self.TYPED, text, partial(self.set_value, topic, p.name, value, fid), help=p.allowed(state))
+        return None
 
-    def set_value(self, topic, name: str, text: str) -> None:
-        """The value set on the state as it is at Enter (a live run may have changed it since the key)."""
+    def set_value(self, topic, name: str, text: str, figure_id: str | None = None) -> None:
+        """The value set on the state as it is at Enter (a live run may have changed it since the key),
+        on `figure_id`'s state, focused first (default: the focused figure's)."""
+        if figure_id is not None and figure_id != topic.figure.id:
+            topic.focus_figure(figure_id)
         try:
             topic.set_state(topic.state.with_value(name, text))
         except BadValue as e:

@@ -421,7 +421,7 @@ async def test_the_palette_takes_the_label_the_screen_shows():
     from rnntui.palette import RnnCommands
 
     app = RnnApp("serving", "window")
-    async with app.run_test(size=(100, 30)):
+    async with app.run_test(size=(100, 30)) as pilot:
         commands = RnnCommands(app.screen)
         hit = commands.set_typed("set window k 3")
         assert str(hit.text) == "Set window k to 3"
@@ -433,5 +433,18 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         assert any(t.startswith("Set window k (now 3)") for t in texts)
         await app.goto("recurrence", "track")
         assert any(t.startswith("Set W_h (now 0.90)") for t, *_ in RnnCommands(app.screen).commands())
-        RnnCommands(app.screen).set_typed("set W_h -0.5").command()
+        commands = RnnCommands(app.screen)
+        commands.set_typed("set W_h -0.5").command()
         assert app.topic_screen().state.w_h == -0.5
+        # first, whatever Textual's fuzzy match gives "Set W_h (now -0.50)" ("set w_h 0" came second)
+        hit, texts = commands.set_typed("set w_h 0"), [t for t, *_ in commands.commands()]
+        assert hit.score > max(commands.matcher("set w_h 0").match(t) for t in texts) > 1
+        # a key of another figure of the topic: named with its figure, which Enter focuses
+        await app.goto("lstm", "cell")
+        hit = RnnCommands(app.screen).set_typed("set f 0.5")
+        assert str(hit.text) == "Set f to 0.5 (lstm/gates)"
+        hit.command()
+        await pilot.pause()
+        screen = app.topic_screen()
+        assert screen.figure.id == "gates" and screen.state.f == 0.5 and "f 0.50" in str(screen.param_line())
+        assert RnnCommands(app.screen).set_typed("set W_h 0.5") is None  # not a key of lstm's
