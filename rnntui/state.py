@@ -36,6 +36,8 @@ class Param:
     coarse: float = 0.0  # what one press moves (0: automatic, see `coarse_notch`); `notch` is the fine step
     log: bool = False  # a press moves along a ladder: powers of 2 (whole numbers) or 1-2-5 (decimals)
     values: tuple = ()  # the only values it takes, in order: a press moves to the next one, others are refused
+    draw: bool = False  # each value is a random draw (a seed, a held-out sample), not a scale: a press is the
+    # next one, not a 20th of the range (+ jumped from seed 0 to 50, a trial)
 
     def bounds(self, state: Any) -> tuple[float, float]:
         lo = getattr(state, self.lo) if isinstance(self.lo, str) else self.lo
@@ -53,8 +55,8 @@ class Param:
     def coarse_notch(self, state: Any) -> float:
         """One key press: `coarse` if given, else the notch, grown to a round multiple (×2, ×5, ×10,
         …) so that lo reaches hi in at most PRESSES presses; shift+←/→ keep the fine notch."""
-        if self.coarse:
-            return self.coarse
+        if self.coarse or self.draw:
+            return self.coarse or self.notch
         lo, hi = self.bounds(state)
         need = math.ceil((hi - lo) / self.notch / PRESSES - 1e-9)
         factor, rungs = 1, (2, 5 / 2, 2)  # 1, 2, 5, 10, 20, 50, …

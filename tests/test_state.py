@@ -101,7 +101,7 @@ def _every_param():
 
 def test_every_numeric_parameter_crosses_its_range_in_at_most_20_presses():
     for where, state, p in _every_param():
-        if p.kind == "choice":
+        if p.kind == "choice" or p.draw:  # (a seed's or a sample's + is the next draw: test_state below)
             continue
         state = state.to_end(p.name, -1)
         hi = p.bounds(state)[1]
@@ -153,6 +153,10 @@ def test_a_coarse_press_lands_on_round_values_and_shift_keeps_the_fine_notch():
     for _ in range(8):
         fine = fine.nudged("threshold", 1, fine=True)
     assert fine.threshold == 84
+    from rnntui.figures.gradients import BpttState
+    from rnntui.figures.seq2seq import MatrixState
+    # a seed or a held-out sample is a draw, not a scale: + is the next one (it jumped 0 → 50, a trial)
+    assert BpttState().nudged("seed", 1).seed == 1 and MatrixState().nudged("sample", 2).sample == 2
     from rnntui.figures.lstm import ParamsState
     assert ParamsState(d=1024).nudged("d", 1).d == 2048 and ParamsState(d=768).nudged("d", -1).d == 512  # log
 

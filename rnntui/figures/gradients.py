@@ -304,7 +304,7 @@ class BpttState(FigureState):
     distance: int = param(0, "int", lo=0, hi=gr.E1_T, fmt="d")
     c: str = param("1.5", "choice", choices=tuple(f"{c:.1f}" for c in gr.E1_CS), label="c")
     act: str = param("tanh", "choice", **ACT)
-    seed: int = param(0, "int", lo=0, hi=999, fmt="d")
+    seed: int = param(0, "int", lo=0, hi=999, draw=True, fmt="d")
     scale: float = param(1.0, lo=0.1, hi=3.0, notch=0.1, label="input σ")
 
     def read(self) -> BpttReadings:

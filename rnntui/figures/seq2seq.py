@@ -68,7 +68,7 @@ class MatrixState(FigureState):
     """E4: one held-out sample through a trained model; ←/→ move the output step k."""
 
     scoring: str = param("additive", "choice", choices=ORDER, key="s", label="scoring")
-    sample: int = param(0, "int", lo=0, hi=s2s.N_HELD_OUT - 1, label="sample", fmt="d")
+    sample: int = param(0, "int", lo=0, hi=s2s.N_HELD_OUT - 1, draw=True, label="sample", fmt="d")
     step: int = param(0, "int", lo=0, hi=LAST_K, label="k", fmt="d")
     run: LabRun = field(default=LabRun(), compare=False)
 
