@@ -39,6 +39,11 @@ def test_non_finite_points_are_found_where_they_first_occur():
     marks = dict((w, x) for x, w in non_finite_marks(Series(XS, BAD), log=True))
     assert marks == {"0": 3, "inf": 6, "NaN": 7}
     assert "0" not in dict((w, x) for x, w in non_finite_marks(Series(XS, BAD), log=False))
+    # a series that starts bad is marked at the end of that run, next to its drawn values: a truncated
+    # gradient, 0 from the cut back (serving/window's ▼0 stayed at t = 0 whatever the window, a trial)
+    window = Series((0, 1, 2, 3, 4, 5, 6, 7), (0, 0, 0, 0, 0, 0.72, 0.8, 1.0))
+    assert non_finite_marks(window, log=True) == [(4.0, "0")]
+    assert non_finite_marks(Series((0, 1), (0, 0)), log=True) == [(0.0, "0")]  # all bad: its first point
 
 
 def test_log_plot_of_a_series_with_0_inf_nan_draws_marks_and_labelled_lines():

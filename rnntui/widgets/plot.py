@@ -141,7 +141,9 @@ def _at(value: float, log: bool) -> float:
 
 
 def non_finite_marks(s: Series, log: bool) -> list[tuple[float, str]]:
-    """Where a series first becomes NaN, ±inf or (on a log axis) 0 or negative: (x, word)."""
+    """Where a series becomes NaN, ±inf or (on a log axis) 0 or negative: (x, word). The first such
+    point; or, for a series that starts so, the last point of that opening run, the edge next to its
+    drawn values (a truncated gradient is 0 from the cut back: its ▼0 sat at t = 0 whatever the cut)."""
     n = min(len(s.x), len(s.y))
     y = np.asarray(s.y[:n], dtype=float)
     found = []
@@ -150,7 +152,10 @@ def non_finite_marks(s: Series, log: bool) -> list[tuple[float, str]]:
         checks += [("0", y == 0), ("<0", np.isfinite(y) & (y < 0))]
     for word, bad in checks:
         if bad.any():
-            found.append((float(s.x[int(np.argmax(bad))]), word))
+            at = int(np.argmax(bad))
+            if at == 0 and not bad.all():
+                at = int(np.argmin(bad)) - 1  # (the opening run's last point)
+            found.append((float(s.x[at]), word))
     return found
 
 
