@@ -122,7 +122,7 @@ class RnnCommands(Provider):
                             partial(self.ask, p), p.allowed(state), f"Set {p.name} {p.label}"))
         out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS"),
                     "Save screenshot (SVG)"))
-        out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector: Theme projector"),
+        out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector, pick Theme projector"),
                     "Toggle theme dark/light"))
         for name, theme in THEMES.items():
             if theme != app.theme:

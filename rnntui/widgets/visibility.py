@@ -33,7 +33,7 @@ def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars:
             pic.append(f"{' ↓' if on else '':<{cw}}", style="bold")
     pic.append("\n" + head[2], style="dim")
     what = (_("reads h_n only: one vector = {n} numbers") if mode == "bottleneck" else
-            _("reads every h_j, weighted by α = {n} numbers"))
+            _("reads every h_j (weighted by α): {n} numbers"))
     pic.append(what.format(n=f"{reads:,}") + "\n\n", style="bold")
     bar_w = max(width - 30, 10)
     names = aligned((_("bottleneck"), _("attention")))
