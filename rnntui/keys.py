@@ -47,7 +47,7 @@ CONTRACT: tuple[Key, ...] = (
     Key("raise", "plus,equals_sign", "change(1)", "+", N_("raise that parameter (no parameter: the axis)")),
     Key("lower", "minus,underscore", "change(-1)", "-", N_("lower it")),
     Key("lab", "t", "lab", "t", N_("run this figure's lab (again to cancel); only where a figure has one"), N_("lab")),
-    Key("reset", "r", "reset", "r", N_("reset the figure to its defaults")),
+    Key("reset", "r", "reset", "r", N_("reset the figure to its defaults (a finished live run too)")),
     Key("help", "question_mark", "app.help", "?", N_("help: keys and the focused figure"), N_("help"), scope="app"),
     Key("back", "backspace,b", "app.back", "backspace / b",
         N_("back to the table a link came from (attention/summary's Enter)"), scope="app"),

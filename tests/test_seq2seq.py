@@ -283,6 +283,29 @@ def test_live_and_shipped_accuracies_are_labelled():
     assert pct(s2s.record("additive")["exact"]) in text
 
 
+async def test_r_lets_a_finished_live_run_go_and_keeps_a_running_one():
+    """After a live run, nothing brought the shipped model back but restarting the app (a trial): r does,
+    once the run has finished; a running one runs on."""
+    from dataclasses import replace
+
+    from rnntui.figure import LabRun
+
+    live = {name: 0.5 * w for name, w in s2s.shipped("additive").items()}  # a run's weights: not the shipped ones
+    app = RnnApp("seq2seq", "matrix")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        for status, kept in (("running", True), ("done", False)):
+            run = LabRun(status=status, number=3, result={"scoring": "additive", "arrays": live},
+                         partial={"scoring": "additive", "arrays": live})
+            screen.set_state(replace(screen.state, sample=5, run=run))
+            assert screen.state.is_live()
+            await pilot.press("r")
+            assert screen.state.sample == 0 and screen.state.is_live() is kept
+            assert (screen.state.run is run) if kept else (screen.state.run.status, screen.state.run.number) == ("idle", 4)
+        shipped = s2s.decode_sample("additive", 0).tokens[0]
+        assert np.array_equal(screen.state.decoded().tokens[0], shipped)
+
+
 async def test_keys_step_the_output_row_and_cycle_the_scoring():
     app = RnnApp("seq2seq", "matrix")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -285,10 +285,16 @@ class TopicScreen(WholeFrames):
         self.set_state(self.state.cycled(name))
 
     def action_reset(self) -> None:
+        """The figure's defaults. A running lab runs on; a finished one is let go, so the figure shows the
+        shipped results again (a live seq2seq model stayed until the app was restarted, a trial). Its
+        number moves on: late news from it is not shown."""
         self.pause()
         self.chosen[self.figure.id] = 0
         fresh = self.figure.state_type()
-        self.set_state(replace(fresh, run=self.state.run) if hasattr(fresh, "run") else fresh)
+        if hasattr(fresh, "run"):
+            run = self.state.run
+            fresh = replace(fresh, run=run if run.running else replace(fresh.run, number=run.number + 1))
+        self.set_state(fresh)
 
     # -- labs: `t` starts the focused figure's lab, `t` again (or leaving, or q) stops it -------
     def action_lab(self) -> None:
