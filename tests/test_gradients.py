@@ -356,3 +356,20 @@ def test_the_bptt_tables_numbers_have_the_same_significant_digits(act, seed):
             mantissa = word.split("e")[0].replace("-", "").replace(".", "").lstrip("0")
             assert len(mantissa) == 3, (c, word)
             assert float(word) == pytest.approx(v, rel=5e-3), (c, word, v)
+
+
+@pytest.mark.parametrize("act, w_h", [("tanh", 0.9), ("relu", 1.6), ("relu", 0.9)])
+def test_factors_plot_keeps_the_x1_and_w_h_lines_on_rows_of_their_own_at_80x24(act, w_h):
+    """From 0 up, ×1 and W_h 0.90 shared one row at 80x24, with factors of 0.85 on it: as if they reached ×1
+    (a trial). The plot starts under the smallest factor or ×1 (near 0: just under 0), so both lines show,
+    apart, and every factor is inside."""
+    state = FactorsState(w_h=w_h, act=act)
+    text = one_app.txt(GradientsScreen, GradientsScreen.figure_by_id("factors"), state, (80, 24))
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if "┌┬" in line)
+    rows = lines[top:next(i for i in range(top, len(lines)) if "└" in lines[i])]  # the plot's rows
+    one = [i for i, line in enumerate(rows) if "×1" in line]
+    mine = [i for i, line in enumerate(rows) if f"W_h {w_h:.2f}" in line]
+    assert len(one) == 1 and len(mine) == 1 and one != mine
+    r = state.readings()
+    assert r.y_bottom < min(min(r.factors), 1.0) and max(max(r.factors), 1.0) < r.y_top

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+import math
+
 import numpy as np
 
 from rnntui.engine import gradients as gr
@@ -160,7 +162,16 @@ class FactorsReadings:
     largest_is_w_h: bool  # it equals W_h (ReLU on an active unit)
     factor: float  # at the cursor's hop
     y_top: float
+    y_bottom: float  # -0.02 when a factor is near 0 (a dead ReLU unit), else under the smallest: the rows go
+    # to where the factors are (from 0, ×1 and W_h 0.90 shared a row at 80x24, and so did factors of 0.85)
     seed_largest: SeedNumber | None  # the seed's largest factor where it prints one (tanh, W_h = 0.90)
+
+
+def _bottom(smallest: float) -> float:
+    """A factor plot's lower limit: a tenth under its smallest factor or the ×1 line, or just under 0
+    near it."""
+    smallest = min(smallest, 1.0)
+    return -0.02 if smallest < 0.3 else math.floor(10 * smallest - 1) / 10
 
 
 @dataclass(frozen=True)
@@ -179,7 +190,7 @@ class FactorsState(FigureState):
             chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
             factors=_floats(f), largest={"hop": k + 1, "factor": float(f[k])},
             largest_is_w_h=bool(np.isclose(f[k], self.w_h)), factor=float(f[self.hop - 1]),
-            y_top=max(1.0, self.w_h) * 1.15 + 0.02,
+            y_top=max(1.0, self.w_h) * 1.15 + 0.02, y_bottom=_bottom(float(f.min())),
             seed_largest=SEED_LARGEST_FACTOR if _at_seed(self.w_h, self.act) else None)
 
     def largest(self) -> tuple[int, float]:

@@ -78,7 +78,7 @@ class FactorsView(FigureView):
             series=(Series(r.hops, r.factors, _("factor act'(z_t)·W_h"), BLUE),
                     Series(r.hops, r.factors, "", BLUE, marker="•", scatter=True)),
             lines=(Line(1.0, "×1", GREY, dashed=True), Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right")),
-            cursor=s.hop, xlim=(r.hops[0], r.hops[-1]), ylim=(-0.02, r.y_top),
+            cursor=s.hop, xlim=(r.hops[0], r.hops[-1]), ylim=(r.y_bottom, r.y_top),
             xlabel=_("hop back from the last state"), legend="below",
         ))
         here = r.factor
