@@ -373,3 +373,13 @@ def test_factors_plot_keeps_the_x1_and_w_h_lines_on_rows_of_their_own_at_80x24(a
     assert len(one) == 1 and len(mine) == 1 and one != mine
     r = state.readings()
     assert r.y_bottom < min(min(r.factors), 1.0) and max(max(r.factors), 1.0) < r.y_top
+
+
+def test_where_the_source_differs_the_screen_gives_our_token_rule():
+    """"its tokens after the 8th follow an unpublished rule" left no way to redo hop 178 or 0.899 (a trial):
+    the line gives ours, and it is the rule the chain is built by."""
+    text = one_app.txt(GradientsScreen, GradientsScreen.figure_by_id("product"), ProductState(), (100, 30))
+    words = " ".join(" ".join(line.strip(" │") for line in text.splitlines()).split())  # (wrapped in the panel)
+    assert "ours repeat the eight (x_t = x_(t mod 8))" in words
+    x = gr.chain_tokens(PRODUCT_N)
+    assert all(x[t] == rnn.TOKENS[t % 8] for t in range(PRODUCT_N)) and len(set(x[:8])) > 1

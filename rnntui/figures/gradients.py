@@ -36,7 +36,8 @@ class SeedNumber:
 
 # why ours differ: the seed's explorables continue the tokens after T1's eighth by a rule they do not
 # publish (ours is documented: gr.CHAIN_RULE), and E1's weights are another random draw than the seed's
-CHAIN_WHY = N_("its tokens after the 8th follow an unpublished rule")
+# (ours said only "unpublished": a student could not redo hop 178 or 0.899 without gr.CHAIN_RULE, a trial)
+CHAIN_WHY = N_("its tokens after the 8th follow an unpublished rule; ours repeat the eight (x_t = x_(t mod 8))")
 DRAW_WHY = N_("a different random draw")
 SEED_LARGEST_FACTOR = SeedNumber(0.884, CHAIN_WHY)  # seed 001, F7 at tanh, W_h = 0.90: "最大的是 0.884"
 SEED_BELOW_MIN_NORMAL = SeedNumber(161, CHAIN_WHY)  # seed 001, F8 at the defaults: "在第 161 跳穿过下面那条线"
