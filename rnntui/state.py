@@ -36,6 +36,7 @@ class Param:
     coarse: float = 0.0  # what one press moves (0: automatic, see `coarse_notch`); `notch` is the fine step
     log: bool = False  # a press moves along a ladder: powers of 2 (whole numbers) or 1-2-5 (decimals)
     values: tuple = ()  # the only values it takes, in order: a press moves to the next one, others are refused
+    does: str = ""  # the footer's words for its letter key where the label alone does not say (x: "redraw x₃ x₄")
     draw: bool = False  # each value is a random draw (a seed, a held-out sample), not a scale: a press is the
     # next one, not a 20th of the range (+ jumped from seed 0 to 50, a trial)
 

@@ -94,7 +94,8 @@ class QkvState(FigureState):
     query: int = param(N - 1, "int", lo=0, hi=N - 1, label="query", fmt="d")  # first: +/- move it at once
     mask: str = _mask()
     weights: str = param("toy", "choice", choices=at.WEIGHT_SETS, key="w", label="weights")
-    later: str = param("kept", "choice", choices=("kept", "redrawn"), key="x", label="x₃ x₄")
+    later: str = param("kept", "choice", choices=("kept", "redrawn"), key="x", label="x₃ x₄",
+                       does=N_("redraw x₃ x₄"))  # (the footer said "x x₃ x₄", a trial)
     stage: int = param(0, "int", lo=0, hi=len(QKV_STAGES) - 1, label="stage", fmt="d")
 
     def pipeline(self) -> at.Pipeline:

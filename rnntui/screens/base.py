@@ -68,7 +68,7 @@ class TopicScreen(WholeFrames):
     def __init_subclass__(cls, **kwargs) -> None:
         """A topic's letter keys are its figures' toggles, declared once as bindings with ids."""
         toggles = {p.key: p for f in cls.FIGURES for p in f.state_type.params() if p.key}
-        cls.BINDINGS = keys.bindings("screen") + [keys.toggle_binding(p.key, p.name, p.label)
+        cls.BINDINGS = keys.bindings("screen") + [keys.toggle_binding(p.key, p.name, p.does or p.label)
                                                   for p in toggles.values()] + list(cls.EXTRA_BINDINGS)
         super().__init_subclass__(**kwargs)  # Textual merges BINDINGS here
 
