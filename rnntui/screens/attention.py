@@ -92,7 +92,8 @@ class QkvView(FigureView):
                    sci(r.edit_early) + exact),
                   (_("rows {first}–{last} by").format(first=fa.EDIT_AFTER + 1, last=len(toks) - 1), sci(r.edit_late))]
         if r.nan_rows:
-            pairs2.append((_("NaN rows"), " ".join(toks[i] for i in r.nan_rows)))
+            pairs2.append((_("NaN rows"), " ".join(toks[i] for i in r.nan_rows)  # (unexplained, a trial)
+                           + aside(_("(every score −∞: softmax is 0/0)"))))
         self.query_one("#pinned", Readouts).update(Text("\n").join([readout_text(pairs), readout_text(pairs2)]))
 
 
