@@ -61,6 +61,11 @@ def test_readout_heads():
     h7 = rnn.rnn_states()[1][-1]
     assert list(cls) == [LAST_T] and abs(cls[LAST_T] - 1 / (1 + math.exp(-2 * h7))) < 1e-12
     assert list(ReadoutState(head="seq", step=4).outputs()) == [0, 1, 2, 3, 4]
+    # the screen says what σ and the 2 are (neither was said, a trial), with the value those give
+    from rnntui.screens.recurrence import RecurrenceScreen
+    text = one_app.txt(RecurrenceScreen, RecurrenceScreen.figure_by_id("readout"), ReadoutState(), (80, 24))
+    assert f"ŷ = σ(2·h_7) {1 / (1 + math.exp(-2 * h7)):.3f}" in text
+    assert "σ(z) = 1/(1+e^−z), the sigmoid: ŷ_t = σ(2·h_t), 2 the head's fixed weight" in text
 
 
 def test_a_negative_factor_is_bracketed_in_the_written_step():

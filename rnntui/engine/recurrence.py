@@ -45,6 +45,9 @@ def sigmoid(z):
     return 1.0 / (1.0 + np.exp(-np.asarray(z, dtype=float)))
 
 
-def readout(h, w_y=2.0, b_y=0.0):
+W_Y = 2.0  # the readout head's weight (fixed: the figure is about which state it reads)
+
+
+def readout(h, w_y=W_Y, b_y=0.0):
     """A logistic output head on states: p = σ(W_y·h + b_y)."""
     return sigmoid(w_y * np.asarray(h, dtype=float) + b_y)
