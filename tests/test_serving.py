@@ -322,3 +322,21 @@ def test_the_kvcache_plot_says_its_unit(tmp_path):
     assert main(["shot", "serving/kvcache", "--size", "100x30", "-o", str(out)]) == 0
     legend = next(l for l in out.read_text().splitlines() if "━━" in l)
     assert "KV cache bytes" in legend and "recurrent state bytes" in legend
+
+
+@pytest.mark.parametrize("step", [0, 3, 7])
+def test_the_cell_sheet_at_80x24_gives_the_weights_that_redo_every_gate(step):
+    """At 80 columns the gates showed only σ(a), with no weight on screen, though the prose says every term
+    has its value (a trial): a line gives W U b per gate, and each a shown is W·x + U·h + b from the numbers
+    on the screen."""
+    import re
+
+    from rnntui.screens.serving import ServingScreen
+
+    text = one_app.txt(ServingScreen, ServingScreen.figure_by_id("cell"), CellState(step=step), (80, 24))
+    x, h = (float(v) for v in re.search(rf"x_{step} = (\S+)\s+h_\S+ = \(?(\S+?)\)?\s", text).groups())
+    weights = re.search(r"W U b:\s+(.*?)\s*│", text).group(1)
+    for gate, w, u, b in re.findall(r"([figo]) (\S+) (\S+) (\S+)", weights):
+        a = float(re.search(rf"\b{gate} = (?:σ|tanh)\(([+-]\S+)\)", text).group(1))
+        assert a == pytest.approx(float(w) * x + float(u) * h + float(b), abs=1e-4), gate
+    assert len(re.findall(r"([figo]) (\S+) (\S+) (\S+)", weights)) == 4

@@ -20,6 +20,10 @@ def sheet_text(v: dict, weights: dict, t: int, wide: bool) -> Text:
     out = Text()
     out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.paren(v['h_prev'], 4)}   c{prev} = {fmt.paren(v['c_prev'], 4)}")
     out.append(f"   a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
+    if not wide:  # the weights once, so every a below can be redone by hand (at 80 columns no weight was shown,
+        # though the prose says every term has its value: a trial)
+        out.append("W U b:  " + "   ".join(
+            f"{g} {W:g} {U:g} {b:g}" for g in ("f", "i", "g", "o") for W, U, b in (weights[g],)) + "\n", style="dim")
     if wide:
         for g in ("f", "i", "g", "o"):
             squash, name, meaning = GATE_WORDS[g]
