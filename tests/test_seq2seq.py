@@ -343,3 +343,25 @@ def test_a_sample_all_right_says_so_on_the_output_line_at_80_columns(lang, verdi
         set_language(was)
     output = "".join(LETTERS[t] for t in r.output)
     assert any(f"{output} {verdict}" in line for line in text.splitlines()), text
+
+
+@pytest.mark.parametrize("argv", [["shot", "seq2seq/matrix", "-o", "-"], ["shot", "seq2seq/scoring", "-o", "-"]])
+def test_a_damaged_shipped_checkpoint_is_one_line_and_status_2(argv, tmp_path, monkeypatch, capsys):
+    """A truncated seq2seq_additive.npz gave a 60-line traceback ending in BadZipFile (a trial)."""
+    from rnntui.cli import main
+
+    good = s2s.shipped_path("additive").read_bytes()
+    bad = tmp_path / "seq2seq_additive.npz"
+    bad.write_bytes(good[: len(good) // 2])
+    real = s2s.shipped_path
+    monkeypatch.setattr(s2s, "shipped_path", lambda scoring: bad if scoring == "additive" else real(scoring))
+    for cached in (s2s._shipped, s2s.record):
+        cached.cache_clear()
+    try:
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "seq2seq_additive.npz, shipped with rnntui, is damaged" in err[0], err
+        assert err[0].endswith("reinstall rnntui")
+    finally:
+        for cached in (s2s._shipped, s2s.record):
+            cached.cache_clear()

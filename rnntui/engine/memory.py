@@ -348,7 +348,10 @@ def shipped() -> Results:
         data = shipped_path().read_bytes()
     except OSError as e:
         raise BadResults(f"shipped memory_grid.json unreadable ({e.strerror or e})") from None
-    return parse(data)
+    try:
+        return parse(data)
+    except BadResults as e:  # (it named no file, a trial)
+        raise BadResults(f"memory_grid.json, shipped with rnntui, is damaged ({e}); reinstall rnntui") from None
 
 
 def load_cache(path: Path | None = None) -> tuple[Results | None, str | None]:

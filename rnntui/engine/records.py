@@ -137,7 +137,7 @@ def load_json(data: str | bytes) -> Any:
     except RecursionError:
         raise RecordError("nested too deeply") from None
     except ValueError as e:  # JSONDecodeError, and ints too long to convert
-        raise RecordError(f"not JSON ({(str(e).splitlines() or [''])[0][:60]})") from None
+        raise RecordError(f"not JSON ({(str(e).splitlines() or [''])[0][:100]})") from None  # (60 cut words)
     return value
 
 

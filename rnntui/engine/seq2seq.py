@@ -27,6 +27,7 @@ import numpy as np
 
 from rnntui.engine import records
 from rnntui.engine.records import Many, Num
+from rnntui.state import BadValue
 
 VOCAB = 20  # token classes 0…19
 LENGTH = 16  # tokens per sequence
@@ -233,11 +234,23 @@ def shipped_path(scoring: str):
     return resources.files("rnntui").joinpath("data", f"seq2seq_{scoring}.npz")
 
 
+class DamagedShipped(BadValue):
+    """A checkpoint that ships with the package cannot be read: a broken install (one line, exit 2)."""
+
+
+def _damaged(scoring: str, e: Exception) -> DamagedShipped:
+    why = (str(e).strip().splitlines() or [type(e).__name__])[0][:120]
+    return DamagedShipped(f"seq2seq_{scoring}.npz, shipped with rnntui, is damaged ({why}); reinstall rnntui")
+
+
 @lru_cache(maxsize=None)
 def _shipped(scoring: str) -> tuple[dict, dict]:
     if scoring not in SCORINGS:
         raise BadCheckpoint(f"unknown scoring {scoring!r}: choose from {', '.join(SCORINGS)}")
-    p, record = read_npz(shipped_path(scoring).read_bytes(), scoring)
+    try:
+        p, record = read_npz(shipped_path(scoring).read_bytes(), scoring)
+    except (OSError, BadCheckpoint) as e:  # (a truncated file gave a 60-line traceback, a trial)
+        raise _damaged(scoring, e) from None
     for a in p.values():
         a.setflags(write=False)
     return p, record
@@ -255,8 +268,11 @@ def record(scoring: str) -> dict:
     Reads only the record inside the .npz (cheap: the figures read it when they are imported)."""
     if scoring not in SCORINGS:
         raise BadCheckpoint(f"unknown scoring {scoring!r}: choose from {', '.join(SCORINGS)}")
-    with np.load(io.BytesIO(shipped_path(scoring).read_bytes()), allow_pickle=False) as z:
-        return parse_record(str(z[RECORD_KEY]))
+    try:
+        with np.load(io.BytesIO(shipped_path(scoring).read_bytes()), allow_pickle=False) as z:
+            return parse_record(str(z[RECORD_KEY]))
+    except Exception as e:  # noqa: BLE001 - a truncated zip, a missing key, a bad record: all one line
+        raise _damaged(scoring, e) from None
 
 
 @lru_cache(maxsize=None)
