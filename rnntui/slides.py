@@ -231,6 +231,8 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
 
         check_route()
         check_pixels(size, scale)
+    for frame in frames:  # data a frame cannot read (a damaged shipped file) is refused before anything is
+        frame.state.readings()  # written: it drew "unreadable" slides, or a traceback (a trial); cached for drawing
     planned = plan(frames)
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)

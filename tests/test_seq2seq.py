@@ -345,11 +345,9 @@ def test_a_sample_all_right_says_so_on_the_output_line_at_80_columns(lang, verdi
     assert any(f"{output} {verdict}" in line for line in text.splitlines()), text
 
 
-@pytest.mark.parametrize("argv", [["shot", "seq2seq/matrix", "-o", "-"], ["shot", "seq2seq/scoring", "-o", "-"]])
-def test_a_damaged_shipped_checkpoint_is_one_line_and_status_2(argv, tmp_path, monkeypatch, capsys):
-    """A truncated seq2seq_additive.npz gave a 60-line traceback ending in BadZipFile (a trial)."""
-    from rnntui.cli import main
-
+@pytest.fixture
+def damaged(tmp_path, monkeypatch):
+    """seq2seq_additive.npz cut in half, as a broken install has it."""
     good = s2s.shipped_path("additive").read_bytes()
     bad = tmp_path / "seq2seq_additive.npz"
     bad.write_bytes(good[: len(good) // 2])
@@ -357,11 +355,31 @@ def test_a_damaged_shipped_checkpoint_is_one_line_and_status_2(argv, tmp_path, m
     monkeypatch.setattr(s2s, "shipped_path", lambda scoring: bad if scoring == "additive" else real(scoring))
     for cached in (s2s._shipped, s2s.record):
         cached.cache_clear()
-    try:
-        assert main(argv) == 2
-        err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and "seq2seq_additive.npz, shipped with rnntui, is damaged" in err[0], err
-        assert err[0].endswith("reinstall rnntui")
-    finally:
-        for cached in (s2s._shipped, s2s.record):
-            cached.cache_clear()
+    yield
+    for cached in (s2s._shipped, s2s.record):
+        cached.cache_clear()
+
+
+@pytest.mark.parametrize("argv", [["shot", "seq2seq/matrix", "-o", "-"], ["shot", "seq2seq/scoring", "-o", "-"],
+                                  ["export", "{tmp}/slides", "--format", "txt"]])
+def test_a_damaged_shipped_checkpoint_is_one_line_and_status_2(argv, damaged, tmp_path, capsys):
+    """A truncated seq2seq_additive.npz gave a 60-line traceback ending in BadZipFile (a trial); export
+    checks every frame's data before it writes anything."""
+    from rnntui.cli import main
+
+    assert main([a.format(tmp=tmp_path) for a in argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "seq2seq_additive.npz, shipped with rnntui, is damaged" in err[0], err
+    assert err[0].endswith("reinstall rnntui") and not (tmp_path / "slides").exists()
+
+
+async def test_the_app_says_a_damaged_shipped_checkpoint_once_and_runs_on(damaged):
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("4")
+        await pilot.pause(0.3)
+        said = [str(n.message) for n in app._notifications]
+        assert len(said) == 1 and "is damaged" in said[0] and app.topic_screen().TOPIC_ID == "seq2seq"
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        assert app.topic_screen().TOPIC_ID == "attention" and app.is_running

@@ -37,14 +37,26 @@ class FigureView(Vertical):
     REDRAW_ON_RESIZE: ClassVar[bool] = False  # its drawing is laid out for its own size: draw again on a resize
     drawn: FigureState | None = None  # the state it last drew
 
+    _said = ""  # the last notice `_show` gave
+
     def draw(self, state: FigureState) -> None:
         """Show `state` and remember it, for a resize to draw it again."""
         self.drawn = state
-        self.show(state)
+        self._show(state)
+
+    def _show(self, state: FigureState) -> None:
+        """`show`; data it cannot read (a damaged shipped file) is said in a notice, once, and the app runs
+        on (it ended in a traceback, a trial)."""
+        try:
+            self.show(state)
+        except BadValue as e:
+            if str(e) != self._said:
+                self._said = str(e)
+                self.app.notify(str(e), severity="error", timeout=10)
 
     def on_resize(self, event) -> None:  # runs after a subclass's own on_resize (Textual calls both)
         if self.REDRAW_ON_RESIZE and self.drawn is not None:
-            self.show(self.drawn)
+            self._show(self.drawn)
 
     def show(self, state: FigureState) -> None:  # pragma: no cover - every view overrides
         raise NotImplementedError
