@@ -205,9 +205,12 @@ def list_text() -> str:
 
 
 def run_shot(argv: list[str]) -> int:
+    from rnntui.engine.records import set_aside
     from rnntui.render import render
+    from rnntui.slides import check_readable
     from rnntui.topics import build_state, find
 
+    since = set_aside()  # (building the state may read a cache: memory's step range does)
     args = shot_parser().parse_args(argv)
     fmt = output_format(args.output, args.address)
     size = parse_size(args.size)
@@ -215,7 +218,7 @@ def run_shot(argv: list[str]) -> int:
     check_theme(args.theme)
     screen, figure = find(args.address, args.set)
     state = build_state(figure, args.set, args.step)
-    state.readings()  # data a figure cannot read (a damaged results file) is refused here, in one line
+    check_readable([state], since)  # (a damaged shipped file, a corrupt cache: one line, nothing written)
     check_writable(args.output)
     if fmt == "png":
         from rnntui.png import check_pixels, check_route
@@ -233,7 +236,9 @@ def run_shot(argv: list[str]) -> int:
 
 def run_export(argv: list[str]) -> int:
     from rnntui import slides
+    from rnntui.engine.records import set_aside
 
+    since = set_aside()  # (a cache set aside while the frames are built is refused too)
     args = export_parser().parse_args(argv)
     formats = slides.parse_formats(args.format)
     size = parse_size(args.size)
@@ -248,7 +253,7 @@ def run_export(argv: list[str]) -> int:
     else:
         frames, title = slides.key_frames(), _("rnntui: every figure at its key steps")
     report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
-                           progress=sys.stderr.isatty(), deck=deck, batch=True)
+                           progress=sys.stderr.isatty(), deck=deck, batch=True, since=since)
     print(report.line(Path(args.outdir)), file=sys.stderr)
     return 0
 

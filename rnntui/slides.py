@@ -122,6 +122,21 @@ def plan(frames: list[Frame]) -> list[tuple[Frame, str]]:
     return [(frame, frame.stem(n, digits)) for n, frame in enumerate(frames, 1)]
 
 
+def check_readable(states, since: int | None = None) -> None:
+    """Every state's data read (and cached for drawing) before anything is written, or BadValue in one
+    line: a damaged shipped file (it drew "unreadable" slides, or a traceback), or a corrupt cache set aside
+    since the command began (`since`: records.set_aside() then), which the next run draws without (its
+    note was drawn into the picture: a trial)."""
+    from rnntui.engine import records
+
+    seen = records.set_aside() if since is None else since
+    for state in states:
+        state.readings()
+    if len(records.SET_ASIDE) > seen:
+        raise BadValue(_("{report}; nothing written: run it again to draw without it").format(
+            report=records.SET_ASIDE[seen]))
+
+
 def targets(stems: list[str], outdir: Path, formats: tuple[str, ...]) -> list[Path]:
     return [outdir / f"{stem}.{fmt}" for stem in stems for fmt in formats] + [outdir / "index.md"]
 
@@ -216,7 +231,7 @@ def stale(outdir: Path, keep: list[Path], earlier: set[str]) -> list[Path]:
 
 def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
            scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True,
-           deck=None, batch: bool = False) -> Report:
+           deck=None, batch: bool = False, since: int | None = None) -> Report:
     """Render frames into OUTDIR as numbered files plus index.md. Checks everything first. With a deck,
     its frames are drawn as `rnntui present` shows them (no header or footer). --force also removes the
     files an earlier export listed in its index.md that this one does not write (`listed`). `batch`: the
@@ -231,8 +246,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
 
         check_route()
         check_pixels(size, scale)
-    for frame in frames:  # data a frame cannot read (a damaged shipped file) is refused before anything is
-        frame.state.readings()  # written: it drew "unreadable" slides, or a traceback (a trial); cached for drawing
+    check_readable((frame.state for frame in frames), since)
     planned = plan(frames)
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)

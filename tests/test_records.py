@@ -106,6 +106,21 @@ def test_corrupt_timing_cache_is_one_line_and_set_aside(data):
     assert not path.exists() and path.with_name(path.name + ".corrupt").exists()
 
 
+def test_a_second_corrupt_cache_is_set_aside_beside_the_first():
+    """The second corrupt file replaced the first one set aside (a trial): each is kept."""
+    from rnntui.engine import lab_timing
+
+    path = lab_timing.cache_path()
+    path.parent.mkdir(parents=True)
+    for k, data in enumerate((b"AAA", b"BBB", b"CCC"), 1):
+        path.write_bytes(data)
+        _, problem = lab_timing.load_cache()
+        aside = path.with_name(path.name + ".corrupt" + ("" if k == 1 else f"-{k}"))
+        assert f"set aside as {aside.name}" in problem and aside.read_bytes() == data
+    assert sorted(p.name for p in path.parent.iterdir()) == [f"{path.name}.corrupt", f"{path.name}.corrupt-2",
+                                                              f"{path.name}.corrupt-3"]
+
+
 def test_a_good_timing_cache_loads():
     from rnntui.engine import lab_timing
 
@@ -120,10 +135,20 @@ def test_shot_of_the_timing_figure_survives_a_corrupt_cache(data, tmp_path):
     path = lab_timing.cache_path()
     path.parent.mkdir(parents=True)
     path.write_bytes(data)
-    r = subprocess.run([sys.executable, "-m", "rnntui", "shot", "parallel/timing", "-o", "-"],
-                       capture_output=True, text=True, timeout=60, cwd=ROOT)
+    def shot():
+        return subprocess.run([sys.executable, "-m", "rnntui", "shot", "parallel/timing", "-o", "-"],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+    # the first shot sets it aside and draws nothing: its note was drawn into the picture, a slide, and the
+    # command said nothing (a trial); the next draws without it
+    r = shot()
+    err = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and r.stdout == "" and len(err) == 1, r.stderr[-1000:]
+    assert "was corrupt" in err[0] and f"set aside as {path.name}.corrupt; nothing written: run it again" in err[0]
+    r = shot()
     assert r.returncode == 0, r.stderr[-1000:]
-    assert "was corrupt" in r.stdout and "nan" not in r.stdout and "inf×" not in r.stdout
+    assert "corrupt" not in r.stdout and "nan" not in r.stdout and "inf×" not in r.stdout
+    assert path.with_name(path.name + ".corrupt").read_bytes() == data  # nothing lost
 
 
 # -- seq2seq checkpoints ------------------------------------------------------------------------

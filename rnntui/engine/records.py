@@ -141,11 +141,21 @@ def load_json(data: str | bytes) -> Any:
     return value
 
 
+SET_ASIDE: list[str] = []  # load_cache's reports of a corrupt file it set aside, in this process: shot and
+# export refuse to draw over one, as the next run draws without it (the note was drawn into the picture, a
+# slide, and the command said nothing; a trial)
+
+
+def set_aside() -> int:
+    """How many corrupt caches this process has set aside so far (a command notes it as it begins)."""
+    return len(SET_ASIDE)
+
+
 def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tuple[Any, str | None]:
     """A cache file read with `parse`: (value, None); (None, None) when there is none; or (None, one
     line) when it is unreadable or `parse` refuses it (RecordError or ValueError) — a refused file is
-    moved aside (….corrupt) so the next save starts clean. `name` says which cache, `then` what
-    happens instead ("using the shipped results")."""
+    moved aside (….corrupt, or ….corrupt-2 … beside an older one) so the next save starts clean. `name`
+    says which cache, `then` what happens instead ("using the shipped results")."""
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
@@ -155,11 +165,17 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
     try:
         return parse(data), None
     except ValueError as e:  # RecordError and the engines' own one-line errors
-        try:
-            os.replace(path, Path(path).with_name(Path(path).name + ".corrupt"))
+        path = Path(path)
+        names = (path.with_name(f"{path.name}.corrupt" + ("" if k == 1 else f"-{k}")) for k in range(1, 1000))
+        aside = next((name for name in names if not name.exists()), None)
+        try:  # (a second corrupt file replaced the first one set aside, a trial)
+            if aside is None:
+                raise OSError
+            os.replace(path, aside)
         except OSError:
-            pass
-        return None, f"{name} {Path(path).name} was corrupt ({str(e)[:80]}); set aside, {then}"
+            return None, f"{name} {path.name} is corrupt ({str(e)[:120]}); {then}"
+        SET_ASIDE.append(f"{name} {path.name} was corrupt ({str(e)[:120]}); set aside as {aside.name}")
+        return None, f"{SET_ASIDE[-1]}, {then}"
 
 
 def cache_dir() -> Path:
