@@ -21,6 +21,7 @@ and names, frames of topics not built yet).
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,6 +114,13 @@ def parse(data: dict, source: str = "deck") -> Deck:
     return Deck(title or Path(source).stem, tuple(out), source, translated)
 
 
+def invisible(ch: str) -> bool:
+    """A control character (a line break and a tab apart) or one that turns the text's direction: it went
+    to the terminal in an error line as it was (U+202E reversed the line; a trial)."""
+    return (unicodedata.category(ch) == "Cc" and ch not in "\n\t") or "\u202a" <= ch <= "\u202e" \
+        or "\u2066" <= ch <= "\u2069"
+
+
 def _scalar(value) -> str:
     if isinstance(value, bool):
         return str(value).lower()
@@ -130,7 +138,9 @@ def parse_frame(item) -> Frame:
     if unknown:
         raise BadValue(_("unknown key {key!r} (a frame has: {keys})").format(key=unknown[0], keys=", ".join(FRAME_KEYS)))
     figure = item.get("figure")
-    if not isinstance(figure, str) or not figure.strip():
+    if figure is not None and not isinstance(figure, str):  # (figure = 5 said "is missing", a trial)
+        raise BadValue(_("figure = {value!r}: expected text, e.g. figure = \"recurrence/track\"").format(value=figure))
+    if figure is None or not figure.strip():
         raise BadValue(_("figure = \"topic/figure\" is missing"))
     values = item.get("set", {})
     if not isinstance(values, dict):
@@ -150,6 +160,9 @@ def parse_frame(item) -> Frame:
     for words in WORDS + LOCAL:
         if not isinstance(item.get(words, ""), str):
             raise BadValue(_("{key} must be text").format(key=words))
+        if hidden := next((ch for ch in item.get(words, "") if invisible(ch)), None):
+            raise BadValue(_("{key} holds an invisible control character (U+{code:04X}); remove it").format(
+                key=words, code=ord(hidden)))
     screen, fig = find(figure, sets)
     try:
         state = build_state(fig, sets, step)

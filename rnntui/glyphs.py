@@ -15,6 +15,7 @@ A character that no font has stops the screenshot with one line naming what to i
 from __future__ import annotations
 
 import os
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -116,5 +117,7 @@ def check(chars: Iterable[str], files: tuple[FontFile, ...] | None = None) -> No
     if missing:
         from rnntui.state import BadValue
 
-        shown = "".join(missing[:8]) + ("…" if len(missing) > 8 else "")
+        # (a control character went to the terminal as it was, and U+202E turned the line: a trial)
+        pieces = [ch if unicodedata.category(ch)[0] != "C" else f"U+{ord(ch):04X}" for ch in missing[:8]]
+        shown = (" " if any(len(p) > 1 for p in pieces) else "").join(pieces) + ("…" if len(missing) > 8 else "")
         raise BadValue(_(INSTALL_CJK).format(chars=shown))

@@ -354,6 +354,13 @@ BAD = [
     ('[[frame]]\nstep = 3\n', "frame 1", "figure"),
     ('[[frame]]\nfigure = "recurrence/track"\nstep = \n', "not valid TOML", "line 3"),
     ('', "no frames", "[[frame]]"),
+    # (figure = 5 said "is missing"; a right-to-left override went to the terminal and turned the line: a trial)
+    ('[[frame]]\nfigure = 5\n', "frame 1", 'figure = 5: expected text, e.g. figure = "recurrence/track"'),
+    ('[[frame]]\nfigure = "recurrence/track"\ncaption = "ab\\u202Ecd"\n', "frame 1",
+     "caption holds an invisible control character (U+202E)"),
+    ('[[frame]]\nfigure = "recurrence/track"\ntitle_zh = "a\\u0000b"\n', "frame 1", "(U+0000)"),
+    ('[[frame]]\nfigure = "recurrence/track"\ncaption = "two\\nlines\\tand a tab"\n[[frame]]\nfigure = 7\n',
+     "frame 2", "figure = 7"),
 ]
 
 

@@ -432,3 +432,14 @@ async def test_a_live_switch_to_the_light_theme_darkens_the_palette_and_back():
             await pilot.pause(0.2)
             shot = app.export_screenshot().lower()
             assert want in shot and not_want not in shot, theme
+
+
+def test_a_character_no_font_has_is_named_and_a_control_one_by_its_code():
+    """A control character in the refusal went to the terminal as it was (U+202E turned the line)."""
+    from rnntui import glyphs
+    from rnntui.state import BadValue
+
+    with pytest.raises(BadValue) as e:
+        glyphs.check(["\u202e", "\x00", "a"])
+    assert str(e.value).startswith("cannot draw U+0000 U+202E: no font here has them")
+    assert "\u202e" not in str(e.value) and "\x00" not in str(e.value)
