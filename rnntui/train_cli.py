@@ -176,6 +176,17 @@ def check_cache(path: Path) -> Path:
     return path
 
 
+def _reads(lab, path: str, scoring: str) -> bool:
+    """Whether the checkpoint reads as a `scoring` model's."""
+    from rnntui.engine import seq2seq as s2s
+
+    try:
+        lab.read_checkpoint(path, scoring)
+    except s2s.BadCheckpoint:
+        return False
+    return True
+
+
 def run_seq2seq(argv: list[str]) -> int:
     args = seq2seq_parser().parse_args(argv)
     from rnntui.engine import seq2seq as s2s
@@ -186,7 +197,10 @@ def run_seq2seq(argv: list[str]) -> int:
         try:
             arrays, _record = lab.read_checkpoint(args.eval, args.scoring)
         except s2s.BadCheckpoint as e:
-            raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e)) from None
+            fits = next((s for s in s2s.SCORINGS if s != args.scoring and _reads(lab, args.eval, s)), None)
+            hint = "" if fits is None else _("; it is a {scoring} checkpoint: add --scoring {scoring}").format(
+                scoring=fits)  # (it did not say which, a trial)
+            raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e) + hint) from None
         exact, token = s2s.accuracy(s2s.greedy(arrays, args.scoring, s2s.held_out()).tokens,
                                     s2s.reverse_target(s2s.held_out()))
         print(_("{name}: held-out exact-sequence accuracy {exact}, token accuracy {token}").format(

@@ -151,6 +151,20 @@ def test_eval_of_a_bad_file_says_so_in_one_line_and_exits_2(tmp_path, capsys):
         assert len(lines) == 1 and lines[0].startswith(f"rnntui: --eval {bad}: ") and captured.out == ""
 
 
+@pytest.mark.parametrize("scoring", ["additive", "none"])
+def test_eval_of_another_models_checkpoint_names_the_scoring_it_fits(scoring, tmp_path, capsys):
+    """A dot checkpoint read as additive said what was missing, not which --scoring reads it (a trial)."""
+    from rnntui.cli import main
+
+    dot = tmp_path / "dot.npz"
+    lab.save(dot, s2s.shipped("dot"), s2s.record("dot"))
+    assert main(["train", "seq2seq", "--eval", str(dot), "--scoring", scoring]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith("; it is a dot checkpoint: add --scoring dot")
+    assert main(["train", "seq2seq", "--eval", str(dot), "--scoring", "dot"]) == 0
+    assert f"{s2s.record('dot')['exact']:.3f}" in capsys.readouterr().out
+
+
 def test_eval_of_a_good_file_scores_it(tmp_path, capsys):
     from rnntui.cli import main
 
