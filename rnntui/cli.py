@@ -54,7 +54,7 @@ def main_parser() -> Parser:
                         "rnntui export OUTDIR renders every figure's key frames (or a deck's) for slides; "
                         "rnntui present DECK shows a deck full screen (try: rnntui present lecture); "
                         "rnntui serve lets browsers open the app (pip install 'rnntui[serve]'); "
-                        "rnntui train seq2seq retrains a lab with a progress bar. "
+                        "rnntui train seq2seq|memory retrains a lab with a progress bar. "
                         "See `rnntui shot --help` and the others."))
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where to open (see --list)"))
     _common(p)
@@ -167,6 +167,10 @@ def output_format(path: str, address: str = "shot") -> str:
         raise BadValue(_("-o {path}: that is a folder; -o takes a file, such as {example}")
                        .format(path=path, example=example))
     fmt = Path(path).suffix.lstrip(".").lower()
+    name = Path(path).name
+    if not fmt and name[1:].lower() in FORMATS:  # ".svg": a name, with no suffix (it said "the suffix must be")
+        raise BadValue(_("-o {path}: name the file, such as {example}").format(
+            path=path, example=os.path.join(os.path.dirname(path), address.replace("/", "-") + name)))
     if fmt not in FORMATS:
         raise BadValue(_("-o {path}: the suffix must be one of {suffixes}")
                        .format(path=path, suffixes=", ".join("." + f for f in FORMATS)))
@@ -266,7 +270,7 @@ def run_present(argv: list[str]) -> int:
     deck = load(args.deck)
     if not 1 <= args.start <= len(deck.frames):
         raise BadValue(_("--start {start}: the deck has frames 1 to {n}").format(start=args.start, n=len(deck.frames)))
-    require_terminal("rnntui present")
+    require_terminal("`present`")  # (it read "rnntui: rnntui present needs …")
     from rnntui.present import PresentApp
 
     return run_tui(PresentApp(deck, args.theme, args.start - 1))
@@ -299,6 +303,10 @@ def run_serve(argv: list[str]) -> int:
 def run_app(argv: list[str]) -> int:
     args = main_parser().parse_args(argv)
     if args.list:
+        extra = [args.address or "", *(f"--set {s}" for s in args.set or ())] + (
+            [f"--step {args.step}"] if args.step is not None else [])
+        if any(extra):  # (they were ignored: rc 0, a trial)
+            raise BadValue(_("--list takes nothing else (got {extra})").format(extra=" ".join(e for e in extra if e)))
         sys.stdout.write(list_text())
         return 0
     # No garbage collection while Textual and the topics are imported (on again once they are frozen:
@@ -337,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         argv, lang = take_lang(argv)
-        set_language(lang or default_language())
+        set_language(default_language() if lang is None else lang)  # (--lang '' was taken as no --lang)
         argparse._ = _  # argparse's words from our catalogue (English: unchanged)
         command = argv[0] if argv else ""
         if command == "shot":
@@ -353,8 +361,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return run_train(argv[1:])
         return run_app(argv)
-    except BadValue as e:
-        print(f"rnntui: {e}", file=sys.stderr)
+    except BadValue as e:  # one line, whatever was typed (a newline in a --set value made three)
+        print(f"rnntui: {e}".replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)
         return 2
     except OSError as e:
         where = getattr(e, "filename", "") or ""

@@ -134,7 +134,7 @@ def take_lang(argv: list[str]) -> tuple[list[str], str | None]:
             if i + 1 >= len(argv):
                 from rnntui.state import BadValue
 
-                raise BadValue("--lang: expected " + " or ".join(LANGUAGES))
+                raise BadValue("--lang: choose " + " or ".join(LANGUAGES))
             lang = argv[i + 1]
             i += 2
             continue

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from rnntui.files import check_creatable, path_arg, reason
-from rnntui.i18n import _
+from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
 
@@ -84,8 +84,9 @@ def _lang(p: argparse.ArgumentParser) -> None:
 class Bar:
     """A one-line progress bar on stderr (a line per evaluation when stderr is not a terminal)."""
 
-    def __init__(self, total: int, stream=None) -> None:
-        self.total, self.stream = total, stream or sys.stderr
+    def __init__(self, total: int, stream=None, scored: str = N_("held-out exact {acc}")) -> None:
+        """`scored`: what the evaluation's accuracy is (memory scores fresh sequences, not a held-out set)."""
+        self.total, self.stream, self.scored = total, stream or sys.stderr, scored
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.last = 0.0
         self.exact: float | None = None
@@ -103,7 +104,7 @@ class Bar:
         self.last = now
         width = 24
         filled = round(width * p.step / self.total)
-        acc = "" if self.exact is None else "  " + _("held-out exact {acc}").format(acc=f"{self.exact:6.1%}")
+        acc = "" if self.exact is None else "  " + _(self.scored).format(acc=f"{self.exact:6.1%}")
         line = (f"[{'█' * filled}{'░' * (width - filled)}] {p.step:>5}/{self.total}  "
                 + _("loss {loss}").format(loss=f"{p.loss:.3f}") + f"{acc}  {p.seconds:5.1f}s")
         if self.tty:
@@ -281,7 +282,7 @@ def run_memory(argv: list[str]) -> int:
             mem.save_cache(results)
         print(mem.format_table(results))
         return 0
-    bar = Bar(args.steps or mem.STEPS[args.cell])
+    bar = Bar(args.steps or mem.STEPS[args.cell], scored=N_("accuracy {acc}"))  # (on fresh sequences: it said held-out)
     try:
         done = lab.train(args.cell, args.T, steps=args.steps, seed=args.seed,
                          progress=lambda p: bar(_as_bar(p)))
@@ -295,7 +296,8 @@ def run_memory(argv: list[str]) -> int:
     reached = (_("never reached 100%") if run.reached_100_at is None
                else _("100% at step {step}").format(step=run.reached_100_at))
     seed = mem.seed_final(args.cell, args.T)
-    print(_("memory {cell} T={T}: accuracy {acc} after {steps} steps, {reached} ({seconds} s)").format(
+    print(ngettext("memory {cell} T={T}: accuracy {acc} after {steps} step, {reached} ({seconds} s)",
+                   "memory {cell} T={T}: accuracy {acc} after {steps} steps, {reached} ({seconds} s)", run.steps).format(
         cell=args.cell, T=args.T, acc=f"{run.final_acc:.1%}", steps=run.steps, reached=reached,
         seconds=f"{run.seconds:.1f}")
           + ("" if seed is None else _("; the source's: {acc}").format(acc=f"{seed:.1%}"))
