@@ -21,7 +21,7 @@ from pathlib import Path
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
-NEEDS = N_("rnntui serve needs textual-serve: pip install 'rnntui[serve]'")
+NEEDS = N_("`serve` needs textual-serve: pip install 'rnntui[serve]'")  # ("rnntui: rnntui serve …" before)
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 QUIT_GRACE_S = 3.0
 

@@ -23,7 +23,7 @@ def test_missing_textual_serve_is_one_line_naming_the_pip_command(monkeypatch, c
     monkeypatch.setitem(sys.modules, "textual_serve.server", None)
     assert main(["serve"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["rnntui: rnntui serve needs textual-serve: pip install 'rnntui[serve]'"]
+    assert err == ["rnntui: `serve` needs textual-serve: pip install 'rnntui[serve]'"]
 
 
 @pytest.mark.parametrize("argv,words", [(["--port", "0"], "--port"), (["--max-sessions", "0"], "--max-sessions"),
