@@ -168,6 +168,23 @@ def test_the_staircase_marks_every_stop_and_climbs_one_level_a_hop(mode, k):
     assert bottom["x0"] == bottom[f"x{k}"] == "bold reverse"  # the ends' labels, readable without colour
 
 
+@pytest.mark.parametrize("k, height, says", [(31, 14, True), (8, 14, False), (12, 12, True)])
+def test_a_staircase_with_fewer_rows_than_stairs_says_so(k, height, says):
+    """At 80x24, 31 stairs over 11 rows drew three tokens at one height under "each stair is one
+    multiplication" (a trial): a line says how many a row holds, counted here from the stops drawn."""
+    from rnntui.widgets.staircase import staircase_runs
+
+    lines = staircase_runs(par.path_hops("recurrent", k), 32, k, 76, height)
+    text = ["".join(words for words, _ in line) for line in lines]
+    assert len(lines) <= height
+    found = [t for t in text if "stairs in" in t]
+    if not says:
+        assert not found and max(t.count("●") for t in text) == 1
+        return
+    most = max(t.count("●") for t in text[:-3])  # rows above the 0 row, the labels and the line
+    assert found == [f"{k} stairs in {len(text) - 3} rows: up to {most} a row (a taller terminal: one each)"] and most > 1
+
+
 # -- cost and crossover ----------------------------------------------------------------------
 @pytest.mark.parametrize("d", [16, 64, 256, 512, 1000, 4096])
 def test_costs_cross_at_n_equals_d(d):

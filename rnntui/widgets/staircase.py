@@ -4,6 +4,7 @@ Box-drawing lines join the stairs; the path's two ends are marked ● and their 
 the ends read without colour."""
 from __future__ import annotations
 
+from rnntui.i18n import _
 from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
@@ -24,7 +25,8 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
     label_w = len(str(k)) + 1
     cw = max(min((width - label_w) // n, 8), 2)
     shown = min(n, (width - label_w) // cw)
-    rows = max(min(height - 1, 2 * k + 1 if height - 1 >= 2 * k + 1 else k + 1), 2)
+    squeezed = height - 1 < k + 1  # fewer rows than stairs: some rows hold two or three, and a line says so
+    rows = max(min(height - 1 - squeezed, 2 * k + 1 if height - 1 >= 2 * k + 1 else k + 1), 2)
     scale = (rows - 1) / max(k, 1)
 
     def row(lv: int) -> int:  # canvas row, 0 at the top
@@ -60,7 +62,7 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
         nodes[a], nodes[b] = (ya, xa), (yb, xb)
     at = {yx: t for t, yx in nodes.items()}
     top = {}
-    for t, (ny, _) in nodes.items():
+    for t, (ny, _x) in nodes.items():
         top[ny] = max(top.get(ny, 0), level[t])
     lines = []
     for y in range(rows):
@@ -75,7 +77,17 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
             word = ""
         style = "bold reverse" if t in (0, k) else ("bold" if t in level else "dim")
         labels.append((f"{word:^{cw}}"[:cw], style))
-    return lines + [joined(labels)]
+    out = lines + [joined(labels)]
+    if squeezed:  # ("each stair is one multiplication", over rows of three stairs: a trial)
+        per_row = {}
+        for t, (ny, _x) in nodes.items():
+            if t:
+                per_row[ny] = per_row.get(ny, 0) + 1
+        most = max(per_row.values(), default=1)
+        if most > 1:
+            out.append([(_("{k} stairs in {rows} rows: up to {most} a row (a taller terminal: one each)")
+                         .format(k=k, rows=rows - 1, most=most)[:width], "dim")])
+    return out
 
 
 class Staircase(Lines):
