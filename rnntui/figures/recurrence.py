@@ -77,6 +77,7 @@ class ReadoutReadings:
     tokens: tuple[float, ...]
     h: tuple[float, ...]  # states computed so far
     outputs: dict  # position → p, for the outputs that exist at step t
+    w_y: float = rnn.W_Y  # the head's fixed weight: ŷ_t = σ(w_y·h_t)
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class ReadoutState(FigureState):
 
     def read(self) -> ReadoutReadings:
         _, h = rnn.rnn_states(TOKENS, self.w_h, self.w_x, self.b)
-        p = rnn.readout(h)
+        p = rnn.readout(h, rnn.W_Y)
         if self.head == "seq":
             outputs = {t: float(p[t]) for t in range(self.step + 1)}
         else:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from rnntui.engine.recurrence import W_Y
 from rnntui.figure import Figure
 from rnntui.fmt import paren, term
 from rnntui.i18n import N_, _, spaced
@@ -76,14 +75,14 @@ class ReadoutView(FigureView):
         if s.head == "cls":  # one output, at the last position, once it exists
             y_row = tuple(r.outputs.get(i, "") for i in range(LAST_T)) + (r.outputs.get(LAST_T),)
             words = [(_("head"), _("classification: one output, read from the last state")),
-                     (f"ŷ = σ({W_Y:g}·h_{LAST_T})",
+                     (f"ŷ = σ({r.w_y:g}·h_{LAST_T})",
                       f"{r.outputs[LAST_T]:.3f}" if r.outputs else _("waits for the last token"))]
         else:
             y_row = upto(tuple(r.outputs.get(i) for i in range(N_TOKENS)), t)
             words = [(_("head"), _("sequence labelling: one output per position")),
                      (_("outputs so far"), _("{n} of {total}").format(n=len(r.outputs), total=N_TOKENS))]
         words.append((_("σ(z) = 1/(1+e^−z), the sigmoid: ŷ_t = σ({w}·h_t), {w} the head's fixed weight").format(
-            w=f"{W_Y:g}"), ""))  # (neither σ nor the 2 was said, a trial)
+            w=f"{r.w_y:g}"), ""))  # (neither σ nor the 2 was said, a trial)
         self.query_one(TokenTrack).show((Row("ŷ", y_row), Row("h", upto(r.h, t, N_TOKENS), "→"), Row("x", r.tokens)), t)
         self.query_one(Readouts).show(words, sep="\n")
 
