@@ -213,14 +213,20 @@ class Report:
 
 
 def listed(outdir: Path) -> set[str]:
-    """The numbered files an earlier export listed in outdir's index.md (none when there is none, or it
-    cannot be read): the only files --force may remove. (It removed any file with export's shape and a
-    figure's name: a user's own `07-recurrence-track-my-notes.txt` went too, a trial.)"""
+    """The files an earlier export wrote, as its index.md lists them on each frame's files line
+    (`topic/figure · [svg](03-….svg) · [txt](03-….txt) · `rnntui shot …``); none without an index.md.
+    The only files --force may remove: a link in a caption, or in an index.md of the user's own, is not
+    one of them."""
     try:
         text = (outdir / "index.md").read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return set()
-    return {name for name in re.findall(r"\]\(([^()/\\]+)\)", text) if NUMBERED.fullmatch(name)}
+    names = set()
+    for line in text.splitlines():
+        if re.match(r"[a-z][a-z0-9_]*/[a-z][a-z0-9_]* · \[", line):  # a files line
+            names |= {name for fmt, name in re.findall(r"\[(\w+)\]\(([^()/\\]+)\)", line)
+                      if name.endswith(f".{fmt}") and NUMBERED.fullmatch(name)}
+    return names
 
 
 def stale(outdir: Path, keep: list[Path], earlier: set[str]) -> list[Path]:
