@@ -195,30 +195,43 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
 
 
 def check_listen(host: str, port: int) -> None:
-    """BadValue (one line, naming host and port) unless the server can listen there: checked before it
-    starts, which printed its "open http://…" first and then a bare "permission denied" (a trial)."""
+    """BadValue (one line, naming host and port) unless the server can listen there, checked before it
+    starts (it printed its "open http://…" line, then failed). Each address the host resolves to is
+    tried as asyncio binds it (IPv6 only on an IPv6 socket; one the machine lacks is skipped)."""
     import errno
     import socket
 
     if not host.strip():  # (it listened on every network)
-        raise BadValue(_("--host '': an empty address; give one such as 127.0.0.1 or 0.0.0.0"))
+        raise BadValue(_("--host {host!r}: an empty address; give one such as 127.0.0.1 or 0.0.0.0").format(host=host))
     try:
-        family, kind, proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                                 flags=socket.AI_PASSIVE)[0]
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as e:
         raise BadValue(_("--host {host}: no such address ({error})").format(
             host=host, error=getattr(e, "strerror", None) or e)) from None
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as the server binds)
+    bound = 0
+    for family, kind, proto, _name, address in dict.fromkeys(found):
         try:
-            probe.bind(address)
-        except OSError as e:
-            from rnntui.files import reason
+            probe = socket.socket(family, kind, proto)
+        except OSError:  # (a family this machine does not have)
+            continue
+        with probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                probe.bind(address)
+            except OSError as e:
+                if e.errno == errno.EADDRNOTAVAIL:
+                    continue
+                from rnntui.files import reason
 
-            why = (_("another program is listening there") if e.errno == errno.EADDRINUSE else
-                   _("that address is not this machine's") if e.errno == errno.EADDRNOTAVAIL else reason(e))
-            raise BadValue(_("cannot listen on {host} port {port}: {reason}").format(
-                host=host, port=port, reason=why)) from None
+                why = _("another program is listening there") if e.errno == errno.EADDRINUSE else reason(e)
+                raise BadValue(_("cannot listen on {host} port {port}: {reason}").format(
+                    host=host, port=port, reason=why)) from None
+            bound += 1
+    if not bound:
+        raise BadValue(_("cannot listen on {host} port {port}: {reason}").format(
+            host=host, port=port, reason=_("that address is not this machine's")))
 
 
 def serve(app_args: list[str], host: str, port: int, max_sessions: int, idle_minutes: float) -> None:

@@ -50,6 +50,29 @@ def test_where_it_cannot_listen_is_one_line_before_any_invitation(capsys):
             assert out == "" and err.count("\n") == 1 and err.startswith(f"rnntui: {says}")
 
 
+def test_listening_on_ipv6_is_checked_as_the_server_binds_it():
+    """`--host ::` was refused while something held 0.0.0.0 on the port: the probe took both families,
+    the server binds IPv6 only (a reviewer). A busy IPv4 address of localhost is still found."""
+    pytest.importorskip("textual_serve")
+    from rnntui.serve import check_listen
+    from rnntui.state import BadValue
+
+    try:
+        with socket.socket(socket.AF_INET6) as s6:
+            s6.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 here")
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        check_listen("::", port)  # (IPv6 only: free)
+        with pytest.raises(BadValue, match=f"cannot listen on 127.0.0.1 port {port}: another program"):
+            check_listen("127.0.0.1", port)
+    with pytest.raises(BadValue, match="--host ' ': an empty address"):
+        check_listen(" ", 8000)
+
+
 # -- a real server in a child process --------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as s:
