@@ -370,7 +370,7 @@ def test_a_damaged_shipped_checkpoint_is_one_line_and_status_2(argv, damaged, tm
     assert main([a.format(tmp=tmp_path) for a in argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "seq2seq_additive.npz, shipped with rnntui, is damaged" in err[0], err
-    assert err[0].endswith("reinstall rnntui") and not (tmp_path / "slides").exists()
+    assert err[0].endswith(": reinstall rnntui") and not (tmp_path / "slides").exists()
 
 
 async def test_the_app_says_a_damaged_shipped_checkpoint_once_and_runs_on(damaged):
@@ -380,6 +380,9 @@ async def test_the_app_says_a_damaged_shipped_checkpoint_once_and_runs_on(damage
         await pilot.pause(0.3)
         said = [str(n.message) for n in app._notifications]
         assert len(said) == 1 and "is damaged" in said[0] and app.topic_screen().TOPIC_ID == "seq2seq"
+        await pilot.press("s", "s", "s", "home")  # (its weights and its record once gave two messages, in turn)
+        await pilot.pause(0.2)
+        assert len(app._notifications) == 1 and app.topic_screen().state.scoring == "additive"
         await pilot.press("n")
         await pilot.pause(0.2)
         assert app.topic_screen().TOPIC_ID == "attention" and app.is_running

@@ -347,7 +347,7 @@ def shipped() -> Results:
     try:
         data = shipped_path().read_bytes()
     except OSError as e:
-        raise BadResults(f"shipped memory_grid.json unreadable ({e.strerror or e})") from None
+        raise BadResults(f"memory_grid.json, shipped with rnntui, is unreadable ({e.strerror or e}): reinstall rnntui") from None
     try:
         return parse(data)
     except BadResults as e:  # (it named no file, a trial)

@@ -238,9 +238,9 @@ class DamagedShipped(BadValue):
     """A checkpoint that ships with the package cannot be read: a broken install (one line, exit 2)."""
 
 
-def _damaged(scoring: str, e: Exception) -> DamagedShipped:
-    why = (str(e).strip().splitlines() or [type(e).__name__])[0][:120]
-    return DamagedShipped(f"seq2seq_{scoring}.npz, shipped with rnntui, is damaged ({why}); reinstall rnntui")
+def _damaged(scoring: str) -> DamagedShipped:
+    """One message whatever failed (its weights or its record), so that the app says it once."""
+    return DamagedShipped(f"seq2seq_{scoring}.npz, shipped with rnntui, is damaged: reinstall rnntui")
 
 
 @lru_cache(maxsize=None)
@@ -249,8 +249,8 @@ def _shipped(scoring: str) -> tuple[dict, dict]:
         raise BadCheckpoint(f"unknown scoring {scoring!r}: choose from {', '.join(SCORINGS)}")
     try:
         p, record = read_npz(shipped_path(scoring).read_bytes(), scoring)
-    except (OSError, BadCheckpoint) as e:  # (a truncated file gave a 60-line traceback, a trial)
-        raise _damaged(scoring, e) from None
+    except (OSError, BadCheckpoint):  # (a truncated file gave a 60-line traceback, a trial)
+        raise _damaged(scoring) from None
     for a in p.values():
         a.setflags(write=False)
     return p, record
@@ -271,8 +271,8 @@ def record(scoring: str) -> dict:
     try:
         with np.load(io.BytesIO(shipped_path(scoring).read_bytes()), allow_pickle=False) as z:
             return parse_record(str(z[RECORD_KEY]))
-    except Exception as e:  # noqa: BLE001 - a truncated zip, a missing key, a bad record: all one line
-        raise _damaged(scoring, e) from None
+    except Exception:  # noqa: BLE001 - a truncated zip, a missing key, a bad record: all one line
+        raise _damaged(scoring) from None
 
 
 @lru_cache(maxsize=None)

@@ -37,7 +37,7 @@ class FigureView(Vertical):
     REDRAW_ON_RESIZE: ClassVar[bool] = False  # its drawing is laid out for its own size: draw again on a resize
     drawn: FigureState | None = None  # the state it last drew
 
-    _said = ""  # the last notice `_show` gave
+    _said: frozenset = frozenset()  # the notices `_show` gave
 
     def draw(self, state: FigureState) -> None:
         """Show `state` and remember it, for a resize to draw it again."""
@@ -50,8 +50,8 @@ class FigureView(Vertical):
         try:
             self.show(state)
         except BadValue as e:
-            if str(e) != self._said:
-                self._said = str(e)
+            if str(e) not in self._said:
+                self._said |= {str(e)}
                 self.app.notify(str(e), severity="error", timeout=10)
 
     def on_resize(self, event) -> None:  # runs after a subclass's own on_resize (Textual calls both)
