@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, path_arg, reason, write_atomic
+from rnntui.fmt import one_line
 from rnntui.i18n import N_, _, colon, spaced
 from rnntui.state import BadValue
 from rnntui.terminal import require_terminal
@@ -362,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             return run_train(argv[1:])
         return run_app(argv)
     except BadValue as e:  # one line, whatever was typed (a newline in a --set value made three)
-        print(f"rnntui: {e}".replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)
+        print(one_line(f"rnntui: {e}"), file=sys.stderr)
         return 2
     except OSError as e:
         where = getattr(e, "filename", "") or ""

@@ -21,10 +21,10 @@ and names, frames of topics not built yet).
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from rnntui.fmt import invisible
 from rnntui.i18n import LANGUAGES, _, language
 from rnntui.slides import Frame
 from rnntui.state import BadValue
@@ -98,6 +98,10 @@ def parse(data: dict, source: str = "deck") -> Deck:
     for key in DECK_KEYS[:-1]:
         if not isinstance(data.get(key, ""), str):
             raise BadValue(_("deck {source}: {key} must be text").format(source=source, key=key))
+        try:
+            check_visible(key, data.get(key, ""))
+        except BadValue as e:
+            raise BadValue(_("deck {source}: {error}").format(source=source, error=e)) from None
     frames = data.get("frame")
     if not frames:
         raise BadValue(_("deck {source}: no frames (add [[frame]] tables with figure = \"topic/figure\")")
@@ -114,11 +118,12 @@ def parse(data: dict, source: str = "deck") -> Deck:
     return Deck(title or Path(source).stem, tuple(out), source, translated)
 
 
-def invisible(ch: str) -> bool:
-    """A control character (a line break and a tab apart) or one that turns the text's direction: it went
-    to the terminal in an error line as it was (U+202E reversed the line; a trial)."""
-    return (unicodedata.category(ch) == "Cc" and ch not in "\n\t") or "\u202a" <= ch <= "\u202e" \
-        or "\u2066" <= ch <= "\u2069"
+def check_visible(key: str, text: str) -> None:
+    """BadValue naming an invisible control character in a deck's words (U+202E turned the line that
+    said so, a trial)."""
+    if hidden := next((ch for ch in text if invisible(ch)), None):
+        raise BadValue(_("{key} holds an invisible control character (U+{code:04X}); remove it").format(
+            key=key, code=ord(hidden)))
 
 
 def _scalar(value) -> str:
@@ -160,9 +165,7 @@ def parse_frame(item) -> Frame:
     for words in WORDS + LOCAL:
         if not isinstance(item.get(words, ""), str):
             raise BadValue(_("{key} must be text").format(key=words))
-        if hidden := next((ch for ch in item.get(words, "") if invisible(ch)), None):
-            raise BadValue(_("{key} holds an invisible control character (U+{code:04X}); remove it").format(
-                key=words, code=ord(hidden)))
+        check_visible(words, item.get(words, ""))
     screen, fig = find(figure, sets)
     try:
         state = build_state(fig, sets, step)

@@ -75,6 +75,7 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["--list", "nosuch"], "--list takes nothing else (got nosuch)"),
     (["shot", "recurrence/track", "-o", ".svg"], "-o .svg: name the file, such as recurrence-track.svg"),
     (["shot", "recurrence/track", "--set", "w_h=1\n2", "-o", "x.txt"], "w_h=1\\n2: expected a number"),
+    (["shot", "recurrence/track", "--set", "w_h=1\u202e2", "-o", "x.txt"], "w_h=1\\u202e2: expected a number"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
     r = run(*args, cwd=tmp_path)

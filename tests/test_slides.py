@@ -366,6 +366,7 @@ BAD = [
     ('[[frame]]\nfigure = "recurrence/track"\ncaption = "ab\\u202Ecd"\n', "frame 1",
      "caption holds an invisible control character (U+202E)"),
     ('[[frame]]\nfigure = "recurrence/track"\ntitle_zh = "a\\u0000b"\n', "frame 1", "(U+0000)"),
+    ('title = "D\\u200Fx"\n[[frame]]\nfigure = "recurrence/track"\n', "bad.toml: title", "(U+200F)"),
     ('[[frame]]\nfigure = "recurrence/track"\ncaption = "two\\nlines\\tand a tab"\n[[frame]]\nfigure = 7\n',
      "frame 2", "figure = 7"),
 ]
