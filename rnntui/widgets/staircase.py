@@ -4,7 +4,8 @@ Box-drawing lines join the stairs; the path's two ends are marked ● and their 
 the ends read without colour."""
 from __future__ import annotations
 
-from rnntui.i18n import _
+from rnntui.i18n import ngettext
+from rnntui.widgets.cells import MORE, cut
 from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
@@ -25,7 +26,7 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
     label_w = len(str(k)) + 1
     cw = max(min((width - label_w) // n, 8), 2)
     shown = min(n, (width - label_w) // cw)
-    squeezed = height - 1 < k + 1  # fewer rows than stairs: some rows hold two or three, and a line says so
+    squeezed = height - 1 < len(hops) + 1  # fewer rows than stairs: a row holds several, and a line says so
     rows = max(min(height - 1 - squeezed, 2 * k + 1 if height - 1 >= 2 * k + 1 else k + 1), 2)
     scale = (rows - 1) / max(k, 1)
 
@@ -78,15 +79,15 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
         style = "bold reverse" if t in (0, k) else ("bold" if t in level else "dim")
         labels.append((f"{word:^{cw}}"[:cw], style))
     out = lines + [joined(labels)]
-    if squeezed:  # ("each stair is one multiplication", over rows of three stairs: a trial)
-        per_row = {}
-        for t, (ny, _x) in nodes.items():
-            if t:
-                per_row[ny] = per_row.get(ny, 0) + 1
-        most = max(per_row.values(), default=1)
-        if most > 1:
-            out.append([(_("{k} stairs in {rows} rows: up to {most} a row (a taller terminal: one each)")
-                         .format(k=k, rows=rows - 1, most=most)[:width], "dim")])
+    per_row = {}  # the stairs drawn (the stops but position 0), by row
+    for t, (ny, _x) in nodes.items():
+        if t:
+            per_row[ny] = per_row.get(ny, 0) + 1
+    if squeezed and max(per_row.values(), default=1) > 1:  # ("each stair is one multiplication": a trial)
+        line = ngettext("{n} stairs in {rows} row: up to {most} a row (a taller terminal: one each)",
+                        "{n} stairs in {rows} rows: up to {most} a row (a taller terminal: one each)", len(per_row))
+        out.append([(cut(line.format(n=sum(per_row.values()), rows=len(per_row), most=max(per_row.values())),
+                         width, MORE), "dim")])
     return out
 
 
