@@ -210,12 +210,12 @@ def list_text() -> str:
 
 
 def run_shot(argv: list[str]) -> int:
-    from rnntui.engine.records import set_aside
+    from rnntui.engine.records import corrupt_seen
     from rnntui.render import render
     from rnntui.slides import check_readable
     from rnntui.topics import build_state, find
 
-    since = set_aside()  # (building the state may read a cache: memory's step range does)
+    since = corrupt_seen()  # (building the state may read a cache: memory's step range does)
     args = shot_parser().parse_args(argv)
     fmt = output_format(args.output, args.address)
     size = parse_size(args.size)
@@ -241,9 +241,9 @@ def run_shot(argv: list[str]) -> int:
 
 def run_export(argv: list[str]) -> int:
     from rnntui import slides
-    from rnntui.engine.records import set_aside
+    from rnntui.engine.records import corrupt_seen
 
-    since = set_aside()  # (a cache set aside while the frames are built is refused too)
+    since = corrupt_seen()  # (a cache set aside while the frames are built is refused too)
     args = export_parser().parse_args(argv)
     formats = slides.parse_formats(args.format)
     size = parse_size(args.size)

@@ -125,16 +125,18 @@ def plan(frames: list[Frame]) -> list[tuple[Frame, str]]:
 def check_readable(states, since: int | None = None) -> None:
     """Every state's data read (and cached for drawing) before anything is written, or BadValue in one
     line: a damaged shipped file (it drew "unreadable" slides, or a traceback), or a corrupt cache set aside
-    since the command began (`since`: records.set_aside() then), which the next run draws without (its
-    note was drawn into the picture: a trial)."""
+    since the command began (`since`: records.corrupt_seen() then) rather than its note drawn into the
+    picture: the next run draws without one set aside; one that could not be, once it is removed."""
     from rnntui.engine import records
 
-    seen = records.set_aside() if since is None else since
+    seen = records.corrupt_seen() if since is None else since
     for state in states:
         state.readings()
-    if len(records.SET_ASIDE) > seen:
-        raise BadValue(_("{report}; nothing written: run it again to draw without it").format(
-            report=records.SET_ASIDE[seen]))
+    if len(records.CORRUPT) > seen:
+        report, moved = records.CORRUPT[seen]
+        advice = (_("{report}; nothing written: run it again to draw without it") if moved else
+                  _("{report}; nothing written: remove it, then run it again"))
+        raise BadValue(advice.format(report=report))
 
 
 def targets(stems: list[str], outdir: Path, formats: tuple[str, ...]) -> list[Path]:

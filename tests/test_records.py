@@ -121,6 +121,27 @@ def test_a_second_corrupt_cache_is_set_aside_beside_the_first():
                                                               f"{path.name}.corrupt-3"]
 
 
+def test_a_corrupt_cache_that_cannot_be_set_aside_stops_a_shot_saying_to_remove_it(monkeypatch, capsys):
+    """It was drawn into the picture at every run (a reviewer): one line, exit 2, nothing written."""
+    from rnntui.cli import main
+    from rnntui.engine import lab_timing, records
+
+    path = lab_timing.cache_path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"AAA")
+
+    def refuse(*_args):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(records.os, "replace", refuse)
+    out = path.parent / "x.txt"
+    assert main(["shot", "parallel/timing", "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "could not be set aside (Permission denied)" in err[0]
+    assert err[0].endswith("nothing written: remove it, then run it again") and not out.exists()
+    assert path.read_bytes() == b"AAA"  # (kept where it was)
+
+
 def test_a_good_timing_cache_loads():
     from rnntui.engine import lab_timing
 

@@ -141,14 +141,13 @@ def load_json(data: str | bytes) -> Any:
     return value
 
 
-SET_ASIDE: list[str] = []  # load_cache's reports of a corrupt file it set aside, in this process: shot and
-# export refuse to draw over one, as the next run draws without it (the note was drawn into the picture, a
-# slide, and the command said nothing; a trial)
+CORRUPT: list[tuple[str, bool]] = []  # (report, set aside) for each corrupt cache load_cache met in this
+# process: shot and export refuse to draw its note into a picture, a slide
 
 
-def set_aside() -> int:
-    """How many corrupt caches this process has set aside so far (a command notes it as it begins)."""
-    return len(SET_ASIDE)
+def corrupt_seen() -> int:
+    """How many corrupt caches this process has met so far (a command notes it as it begins)."""
+    return len(CORRUPT)
 
 
 def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tuple[Any, str | None]:
@@ -172,10 +171,12 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
             if aside is None:
                 raise OSError
             os.replace(path, aside)
-        except OSError:
-            return None, f"{name} {path.name} is corrupt ({str(e)[:120]}); {then}"
-        SET_ASIDE.append(f"{name} {path.name} was corrupt ({str(e)[:120]}); set aside as {aside.name}")
-        return None, f"{SET_ASIDE[-1]}, {then}"
+        except OSError as moving:
+            CORRUPT.append((f"{name} {path} is corrupt ({str(e)[:120]}) and could not be set aside "
+                            f"({moving.strerror or 'no free name'})", False))
+        else:
+            CORRUPT.append((f"{name} {path.name} was corrupt ({str(e)[:120]}); set aside as {aside.name}", True))
+        return None, f"{CORRUPT[-1][0]}; {then}"
 
 
 def cache_dir() -> Path:
