@@ -271,7 +271,7 @@ def run_present(argv: list[str]) -> int:
     deck = load(args.deck)
     if not 1 <= args.start <= len(deck.frames):
         raise BadValue(_("--start {start}: the deck has frames 1 to {n}").format(start=args.start, n=len(deck.frames)))
-    require_terminal("`present`")  # (it read "rnntui: rnntui present needs …")
+    require_terminal("`present`")
     from rnntui.present import PresentApp
 
     return run_tui(PresentApp(deck, args.theme, args.start - 1))

@@ -150,8 +150,7 @@ class RnnCommands(Provider):
         """"set z 1.5" (or z=1.5): a parameter set to the value typed, first in the list. The key is its
         name or the label the screen shows, spaces and all ("set window k 3", "set W_h 0.5"); the focused
         figure's first, else the first figure of the topic that has it, which Enter then focuses
-        ("set f 0.5" on lstm/cell sets lstm/gates' f). It found nothing (a lecturer had to pick "Set z",
-        then clear and type in a prompt), and "set w_h 0" came second, under "Set W_h (now 0.90)"."""
+        ("set f 0.5" on lstm/cell sets lstm/gates' f). Its score (TYPED) puts it above every fuzzy match."""
         words = query.replace("=", " ").split()
         topic = self.app.topic_screen()
         if len(words) < 3 or words[0].casefold() != "set" or topic is None:

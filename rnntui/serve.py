@@ -195,9 +195,9 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
 
 
 def check_listen(host: str, port: int) -> None:
-    """BadValue (one line, naming host and port) unless the server can listen there, checked before it
-    starts (it printed its "open http://…" line, then failed). Each address the host resolves to is
-    tried as asyncio binds it (IPv6 only on an IPv6 socket; one the machine lacks is skipped)."""
+    """BadValue (one line, naming host and port) unless the server can listen there: checked before it
+    prints its "open http://…" line. Each address the host resolves to is tried as asyncio binds it
+    (IPv6 only on an IPv6 socket; one the machine lacks is skipped)."""
     import errno
     import socket
 

@@ -163,14 +163,13 @@ class FactorsReadings:
     largest_is_w_h: bool  # it equals W_h (ReLU on an active unit)
     factor: float  # at the cursor's hop
     y_top: float
-    y_bottom: float  # -0.02 when a factor is near 0 (a dead ReLU unit), else under the smallest: the rows go
-    # to where the factors are (from 0, ×1 and W_h 0.90 shared a row at 80x24, and so did factors of 0.85)
+    y_bottom: float  # the plot's lower limit (_bottom): its rows go where the factors and ×1 are
     seed_largest: SeedNumber | None  # the seed's largest factor where it prints one (tanh, W_h = 0.90)
 
 
 def _bottom(smallest: float) -> float:
-    """A factor plot's lower limit: a tenth under its smallest factor or the ×1 line, or just under 0
-    near it."""
+    """A factor plot's lower limit: under the smallest factor (or the ×1 line, if lower) by 0.1 to 0.2,
+    on a tenth; -0.02 when that is under 0.3."""
     smallest = min(smallest, 1.0)
     return -0.02 if smallest < 0.3 else math.floor(10 * smallest - 1) / 10
 

@@ -77,7 +77,7 @@ class ReadoutReadings:
     tokens: tuple[float, ...]
     h: tuple[float, ...]  # states computed so far
     outputs: dict  # position → p, for the outputs that exist at step t
-    w_y: float = rnn.W_Y  # the head's fixed weight: ŷ_t = σ(w_y·h_t)
+    w_y: float  # the head's fixed weight: ŷ_t = σ(w_y·h_t)
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class ReadoutState(FigureState):
             outputs = {t: float(p[t]) for t in range(self.step + 1)}
         else:
             outputs = {LAST_T: float(p[LAST_T])} if self.step == LAST_T else {}
-        return ReadoutReadings(TOKENS, tuple(h[: self.step + 1]), outputs)
+        return ReadoutReadings(TOKENS, tuple(h[: self.step + 1]), outputs, rnn.W_Y)
 
     def outputs(self) -> dict:
         return self.readings().outputs

@@ -298,8 +298,7 @@ class TopicScreen(WholeFrames):
 
     def action_reset(self) -> None:
         """The figure's defaults. A running lab runs on; a finished one is let go, so the figure shows the
-        shipped results again (a live seq2seq model stayed until the app was restarted, a trial). Its
-        number moves on: late news from it is not shown."""
+        shipped results again. Its number moves on: late news from it is not shown."""
         self.pause()
         self.chosen[self.figure.id] = 0
         fresh = self.figure.state_type()
