@@ -9,8 +9,7 @@ from pathlib import Path
 
 from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, path_arg, reason, write_atomic
-from rnntui.fmt import one_line
-from rnntui.i18n import N_, _, colon, spaced
+from rnntui.i18n import N_, _, colon, one_line, spaced
 from rnntui.state import BadValue
 from rnntui.terminal import require_terminal
 from rnntui.terminal import run as run_tui

@@ -24,8 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rnntui.fmt import invisible
-from rnntui.i18n import LANGUAGES, _, language
+from rnntui.i18n import LANGUAGES, _, invisible, language
 from rnntui.slides import Frame
 from rnntui.state import BadValue
 

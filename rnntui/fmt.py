@@ -3,7 +3,6 @@ none raises on NaN, inf or a huge value."""
 from __future__ import annotations
 
 import math
-import unicodedata
 
 
 def _finite(v) -> str | None:
@@ -205,15 +204,3 @@ def plural(n, word: str = "") -> str:
     """"1 thread", "4 threads" (a count that is not a number is shown as it is)."""
     return f"{n} {word}{'' if n == 1 else 's'}".rstrip()
 
-
-BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def invisible(ch: str) -> bool:
-    """A control character (a line break and a tab apart) or a mark that turns the text's direction."""
-    return ch in BIDI or (unicodedata.category(ch) == "Cc" and ch not in "\n\t")
-
-
-def one_line(text: str) -> str:
-    """`text` as one line a terminal shows as it is: line breaks and invisible characters escaped."""
-    return "".join("\\n" if ch == "\n" else f"\\u{ord(ch):04x}" if invisible(ch) else ch for ch in text)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import unicodedata
 import sys
 from pathlib import Path
 
@@ -210,3 +211,16 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def invisible(ch: str) -> bool:
+    """A control character (a line break and a tab apart) or a mark that turns the text's direction."""
+    return ch in BIDI or (unicodedata.category(ch) == "Cc" and ch not in "\n\t")
+
+
+def one_line(text: str) -> str:
+    """`text` as one line a terminal shows as it is: line breaks and invisible characters escaped."""
+    return "".join("\\n" if ch == "\n" else f"\\u{ord(ch):04x}" if invisible(ch) else ch for ch in text)
