@@ -140,46 +140,75 @@ class RnnCommands(Provider):
 
         def done(text: str | None) -> None:
             if text is not None:
-                self.set_value(topic, p.name, text)
+                self.app.call_later(self.set_value, topic.TOPIC_ID, p.name, text, topic.figure.id)
 
         self.app.push_screen(ValuePrompt(f"{p.label}: {p.allowed(topic.state)}", p.show(getattr(topic.state, p.name))), done)
 
     TYPED = 1e9  # the score of "set KEY VALUE": above any match of Textual's (fuzzy scores pass 20)
 
     def set_typed(self, query: str) -> Hit | None:
-        """"set z 1.5" (or z=1.5): a parameter set to the value typed, first in the list. The key is its
-        name or the label the screen shows, spaces and all ("set window k 3", "set W_h 0.5"); the focused
-        figure's first, else the first figure of the topic that has it, which Enter then focuses
-        ("set f 0.5" on lstm/cell sets lstm/gates' f). Its score (TYPED) puts it above every fuzzy match."""
+        """"set z 1.5" (or z=1.5): a parameter set to the value typed, first in the list (its score, TYPED,
+        is above every fuzzy match). The key is its name or the label the screen shows, spaces and all
+        ("set window k 3", "set W_h 0.5"). Looked for in the focused figure, then the topic's others, then
+        every other topic's, which Enter goes to ("set f 0.5" on lstm/cell sets lstm/gates' f; "set
+        scoring dot" anywhere sets seq2seq/matrix's); a key as typed, case and all, before one that only
+        matches without case, and in another topic a figure that takes the value before one that refuses
+        it ("set T 40" is memory's T, not recurrence's t nor parallel/timing's T)."""
         words = query.replace("=", " ").split()
         topic = self.app.topic_screen()
         if len(words) < 3 or words[0].casefold() != "set" or topic is None:
             return None
         key, value = " ".join(words[1:-1]), words[-1]
-        for fid in (topic.figure.id, *(f.id for f in topic.FIGURES if f.id != topic.figure.id)):
-            state = topic.states[fid]
-            try:
-                p = state.param(state.name_of(key))
-            except BadValue:
-                continue
-            where = "" if fid == topic.figure.id else f" ({topic.TOPIC_ID}/{fid})"
-            text = _("Set {name} to {value}").format(name=p.label, value=value) + where
-            try:
-                state.with_value(p.name, value)
-            except BadValue as e:
-                return Hit(self.TYPED, text, partial(self.app.notify, str(e), severity="error"), help=str(e))
-            return Hit(self.TYPED, text, partial(self.set_value, topic, p.name, value, fid), help=p.allowed(state))
-        return None
+        from rnntui.topics import topics
 
-    def set_value(self, topic, name: str, text: str, figure_id: str | None = None) -> None:
-        """The value set on the state as it is at Enter (a live run may have changed it since the key),
-        on `figure_id`'s state, focused first (default: the focused figure's)."""
-        if figure_id is not None and figure_id != topic.figure.id:
-            topic.focus_figure(figure_id)
+        here = [(topic.TOPIC_ID, f.id) for f in sorted(topic.FIGURES, key=lambda f: f.id != topic.figure.id)]
+        places = here + [(screen.TOPIC_ID, f.id) for screen in topics() if screen.TOPIC_ID != topic.TOPIC_ID
+                         for f in screen.FIGURES]
+        refused = None  # the first figure that has the key but not the value: its reason, if none takes it
+        for exact in (True, False):
+            for topic_id, fid in places:
+                state = topic.states[fid] if topic_id == topic.TOPIC_ID else self.state_of(topic_id, fid)
+                try:
+                    p = state.param(state.name_of(key))
+                except BadValue:
+                    continue
+                if exact and key not in (p.name, p.label):
+                    continue
+                where = "" if (topic_id, fid) == here[0] else f" ({topic_id}/{fid})"
+                text = _("Set {name} to {value}").format(name=p.label, value=value) + where
+                try:
+                    state.with_value(p.name, value)
+                except BadValue as e:
+                    refused = refused or Hit(self.TYPED, text, partial(self.app.notify, str(e), severity="error"),
+                                             help=str(e))
+                    if topic_id == topic.TOPIC_ID:  # (this topic's key: its refusal, not another topic's)
+                        return refused
+                    continue
+                return Hit(self.TYPED, text, partial(self.set_value, topic_id, p.name, value, fid),
+                           help=p.allowed(state))
+        return refused
+
+    def state_of(self, topic_id: str, figure_id: str):
+        """A figure's state in another topic: as its screen holds it, or its defaults before a first visit."""
+        for mode, stack in self.app._screen_stacks.items():
+            if mode == topic_id and stack and hasattr(stack[0], "states"):
+                return stack[0].states[figure_id]
+        from rnntui.topics import find
+
+        return find(f"{topic_id}/{figure_id}", [])[1].state_type()
+
+    async def set_value(self, topic_id: str, name: str, text: str, figure_id: str) -> None:
+        """The value set on the figure's state as it is at Enter (a live run may have changed it since
+        the key), the figure shown first."""
+        app = self.app
+        here = app.topic_screen()
+        if here is None or here.TOPIC_ID != topic_id or here.figure.id != figure_id:
+            await app.goto(topic_id, figure_id)
+        topic = app.topic_screen()
         try:
             topic.set_state(topic.state.with_value(name, text))
         except BadValue as e:
-            self.app.notify(str(e), severity="error")
+            app.notify(str(e), severity="error")
 
     async def drawn_first(self) -> None:
         """Before listing every topic's figures, which imports the topics not imported yet (~150-180 ms
@@ -196,6 +225,17 @@ class RnnCommands(Provider):
 
     ALSO = 0.01  # the score of a command found only by `also`: listed after those its words match
 
+    def by_id(self, query: str) -> list[Hit]:
+        """The figures whose source id is the query ("E6", "f8", "T5"), first: a fuzzy match put
+        gradients/bptt above parallel/timing for "E6" (a trial)."""
+        from rnntui.topics import topics
+
+        folded, app = query.strip().casefold(), self.app
+        return [Hit(self.TYPED, _("Go to {address}: {title}").format(address=f"{screen.TOPIC_ID}/{f.id}", title=_(f.title)),
+                    partial(app.goto, screen.TOPIC_ID, f.id), help=f"{f.refs} · {_(screen.TITLE)}")
+                for screen in topics() for f in screen.FIGURES
+                if folded and folded in {ref.casefold() for ref in f.refs.split("+")}]
+
     async def search(self, query: str):
         """Commands whose words match the query (Textual's fuzzy match), then those whose English words,
         topic or description hold it: in Chinese, 位置编码 found nothing (attention/positions says it
@@ -203,8 +243,13 @@ class RnnCommands(Provider):
         await self.drawn_first()
         if (typed := self.set_typed(query)) is not None:
             yield typed
+        named = self.by_id(query)
+        for hit in named:
+            yield hit
         matcher, folded = self.matcher(query), query.strip().casefold()
         for text, callback, help, also in self.commands():
+            if any(hit.text == text for hit in named):
+                continue
             score = matcher.match(text)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), callback, help=help)

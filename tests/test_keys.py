@@ -425,7 +425,7 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         commands = RnnCommands(app.screen)
         hit = commands.set_typed("set window k 3")
         assert str(hit.text) == "Set window k to 3"
-        hit.command()
+        await hit.command()
         assert app.topic_screen().state.window == 3
         assert commands.set_typed("set window k 0").help.startswith("window=0: expected a whole number from 1")
         assert commands.set_typed("set nothing 3") is None
@@ -434,7 +434,7 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         await app.goto("recurrence", "track")
         assert any(t.startswith("Set W_h (now 0.90)") for t, *_ in RnnCommands(app.screen).commands())
         commands = RnnCommands(app.screen)
-        commands.set_typed("set W_h -0.5").command()
+        await commands.set_typed("set W_h -0.5").command()
         assert app.topic_screen().state.w_h == -0.5
         # first, whatever Textual's fuzzy match gives "Set W_h (now -0.50)" ("set w_h 0" came second)
         hit, texts = commands.set_typed("set w_h 0"), [t for t, *_ in commands.commands()]
@@ -443,8 +443,24 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         await app.goto("lstm", "cell")
         hit = RnnCommands(app.screen).set_typed("set f 0.5")
         assert str(hit.text) == "Set f to 0.5 (lstm/gates)"
-        hit.command()
+        await hit.command()
         await pilot.pause()
         screen = app.topic_screen()
         assert screen.figure.id == "gates" and screen.state.f == 0.5 and "f 0.50" in str(screen.param_line())
-        assert RnnCommands(app.screen).set_typed("set W_h 0.5") is None  # not a key of lstm's
+        # another topic's key: the first figure, in topic order, that takes the value, case first (a trial:
+        # "set scoring dot" and "set T 40" found nothing from recurrence, or recurrence's t)
+        commands = RnnCommands(app.screen)
+        assert str(commands.set_typed("set scoring dot").text) == "Set scoring to dot (seq2seq/matrix)"
+        assert commands.set_typed("set W_h 2.5").help.startswith("w_h=2.5: expected")  # (not lstm's: none)
+        await app.goto("recurrence", "track")
+        commands = RnnCommands(app.screen)
+        assert str(commands.set_typed("set t 3").text) == "Set t to 3"
+        hit = commands.set_typed("set T 40")
+        assert str(hit.text) == "Set T to 40 (memory/copy)"
+        assert commands.set_typed("set W_h 5").help.startswith("w_h=5: expected")  # this topic's, not another's
+        await hit.command()
+        await pilot.pause()
+        assert app.topic_screen().TOPIC_ID == "memory" and app.topic_screen().state.T == "40"
+        # a source's id finds its figure first ("E6" gave gradients/bptt)
+        ids = RnnCommands(app.screen).by_id("e6")
+        assert [str(h.text) for h in ids] == ["Go to parallel/timing: Timing lab"] and ids[0].score > 1e6
