@@ -383,3 +383,20 @@ def test_where_the_source_differs_the_screen_gives_our_token_rule():
     assert "ours repeat the eight (x_t = x_(t mod 8))" in words
     x = gr.chain_tokens(PRODUCT_N)
     assert all(x[t] == rnn.TOKENS[t % 8] for t in range(PRODUCT_N)) and len(set(x[:8])) > 1
+
+
+def test_the_product_says_from_which_hop_float32_reads_0():
+    """The plot's ▼0 had no hop in the words (a trial): the hop is said, and it is where a float32 running
+    product of the factors, computed here with a plain loop, first reads 0."""
+    state = ProductState(w_h=0.5)
+    factors = np.float32(state.readings().factors)
+    running, zero = np.float32(1.0), None  # hop k's product holds k factors (hop 0's is 1)
+    for k, f in enumerate(factors, 1):
+        running = np.float32(running * f)
+        if running == 0:
+            zero = k
+            break
+    assert zero is not None and state.readings().crossings["below_f32_min_normal"] < zero
+    text = one_app.txt(GradientsScreen, GradientsScreen.figure_by_id("product"), state, (100, 30))
+    words = " ".join(" ".join(line.strip(" │") for line in text.splitlines()).split())
+    assert f"then reads 0 from hop {zero}: silently, no error" in words

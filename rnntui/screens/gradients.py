@@ -130,6 +130,9 @@ class ProductView(FigureView):
         if c["above_f32_max"] is not None:
             means = _("float32 gives inf from hop {k}: the loss goes inf, then NaN (inf − inf)").format(
                 k=c["above_f32_max"])
+        elif r.float32_zero is not None:  # (the ▼0 mark's hop was said nowhere, a trial)
+            means = _("below min normal float32 drops digits, then reads 0 from hop {k}: silently, no error").format(
+                k=r.float32_zero)
         elif c["below_f32_min_normal"] is not None:
             means = _("below min normal float32 drops digits, then rounds to 0: silently, no error")
         else:
