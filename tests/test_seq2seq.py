@@ -306,6 +306,28 @@ async def test_r_lets_a_finished_live_run_go_and_keeps_a_running_one():
         assert np.array_equal(screen.state.decoded().tokens[0], shipped)
 
 
+@pytest.mark.parametrize("status", ["running", "stopped"])
+def test_the_side_says_which_model_the_matrix_draws(status):
+    """Under `s` during a live additive run the matrix drew the shipped dot model beside "training
+    additive live", and a run stopped there said nothing until cycled back; the # rule of the shipped
+    models was said of a live run's rows too (a trial)."""
+    from dataclasses import replace
+
+    from rnntui.figure import LabRun
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    weights = {name: 0.9 * w for name, w in s2s.shipped("additive").items()}
+    sent = {"scoring": "additive", "arrays": weights, "step": 300, "steps": 1000, "loss": 0.5, "exact": 0.4}
+    run = LabRun(status=status, number=1, partial=sent, result=sent)
+    figure = Seq2seqScreen.figure_by_id("matrix")
+    dot = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(scoring="dot"), run=run), (80, 24))
+    assert f"{status} additive live" in dot or (status == "running" and "training additive live" in dot)
+    assert "matrix: the shipped dot model" in dot and "this run: held-out exact 40.0%" in dot
+    mine = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(), run=run), (80, 24))
+    assert "matrix: this run's weights" in mine and "one column right" not in mine
+    assert "copies x_15 from h_15 itself" in mine
+
+
 async def test_keys_step_the_output_row_and_cycle_the_scoring():
     app = RnnApp("seq2seq", "matrix")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -23,9 +23,12 @@ LIVE_STATUS = {"training": N_("training {scoring} live"), "stopped": N_("stopped
                "trained": N_("trained {scoring} live"), "failed": N_("failed {scoring} live")}
 
 
-def shift_line(r, k: int) -> str:
-    """Why output k ≥ 1 puts its # one column right of the token it copies (issue 15)."""
+def shift_line(r, k: int, shipped: bool = True) -> str:
+    """Why output k ≥ 1 puts its # one column right of the token it copies (issue 15): said of the
+    shipped models only, whose rows were read to say it (a live run's need not do so)."""
     if r.shift == 0:
+        if not shipped:
+            return _("copies x_{j} from h_{j} itself").format(j=r.copies)
         return _("copies x_{j} from h_{j} itself; k≥1: # one column right of its token").format(j=r.copies)
     if r.shift == 1:
         return _("copies x_{j} from h_{h}, the state after it, which still holds it").format(
@@ -87,7 +90,7 @@ class MatrixView(FigureView):
             if lines > 1:
                 row.append("\n         " + letters(r.x), style="dim")
             row.append("\n" + legend(), style="dim")
-            shift.append(shift_line(r, k), style="dim")
+            shift.append(shift_line(r, k, not s.is_live()), style="dim")
         self.query_one("#row", TextLines).update(row)
         self.query_one("#shift", TextLines).update(shift)
         self.query_one("#shift", TextLines).display = bool(shift.plain)
@@ -98,19 +101,24 @@ class MatrixView(FigureView):
         for sc, a in r.held_out.items():
             acc.append(f"{sc:<12}", style="bold" if sc == s.scoring else "")
             acc.append(f"{pct(a['exact']):>7} {pct(a['token']):>6}\n")
-        acc.append(_("source: none 0%, additive 76%"), style="dim")
+        if r.live is None:  # (a live run's lines take its place: at 80x24 the last of them went under the edge)
+            acc.append(_("source: none 0%, additive 76%"), style="dim")
+        acc.rstrip()
         self.query_one("#acc", TextLines).update(acc)
-        self.query_one("#live", TextLines).update(live_text(r.live, self.presenting))
+        self.query_one("#live", TextLines).update(live_text(r.live, self.presenting, s.is_live(), s.scoring))
 
 
-def live_text(live, presenting: bool = False) -> Text:
-    """The side panel's lines about a live run (LiveReadings or None)."""
+def live_text(live, presenting: bool = False, drawn_live: bool = False, scoring: str = "") -> Text:
+    """The side panel's lines about a live run (LiveReadings or None), and which model the matrix draws
+    (`drawn_live`: the run's; else the shipped `scoring` one: they were mixed up under `s`, a trial)."""
     out = Text()
     if live is None:
         out.append("" if presenting else _("t trains this scoring live"), style="dim")
         return out
     out.append(_(LIVE_STATUS.get(live.status, "{scoring}")).format(scoring=live.scoring)
                + (" · " + _("t stops") if live.status == "training" else "") + "\n", style=HIGHLIGHT)
+    out.append((_("matrix: this run's weights") if drawn_live else
+                _("matrix: the shipped {scoring} model").format(scoring=scoring)) + "\n", style="dim")
     if live.message:
         out.append(live.message, style=BAD)
     elif not live.loaded:
