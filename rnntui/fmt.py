@@ -118,10 +118,16 @@ def pct(x: float | None, digits: int = 1) -> str:
 
 
 def times(x: float, more: str, less: str) -> str:
-    """A ratio in words: 5.5× faster, or 2× slower when below 1."""
+    """A ratio in words: 5.5× faster, or 2× slower when below 1 (180×, not 1.8e+02×)."""
     if (word := _finite(x)) is not None or x == 0:
         return word or "–"
-    return f"{x:.2g}× {more}" if x >= 1 else f"{1 / x:.2g}× {less}"
+    return f"{_two(x)}× {more}" if x >= 1 else f"{_two(1 / x)}× {less}"
+
+
+def _two(x: float) -> str:
+    """Two significant digits, whole with separators from 100 on: 5.5, 18, 180, 1,800."""
+    short = f"{x:.2g}"
+    return f"{float(short):,.0f}" if "e" in short else short
 
 
 def ratio(x: float) -> str:

@@ -111,6 +111,9 @@ def test_fmt_never_raises_on_awkward_numbers():
         for v in (0.0, -0.0, 1e308 * 10, -1e308 * 10, float("nan"), 1e300, 5e-324, None):
             assert isinstance(fn(v), str), (name, v)
     assert fmt.times(float("inf"), "faster", "slower") == "inf"
+    # two significant digits, never in e-notation (the timing lab said "1.8e+02×", a trial)
+    assert [fmt.times(x, "faster", "slower") for x in (5.5, 180.4, 12345, 1 / 180)] == \
+        ["5.5× faster", "180× faster", "12,000× faster", "180× slower"]
     assert fmt.binary_bytes(2**36) == "64 GiB" and fmt.binary_bytes(2**18) == "256 KiB"
 
 

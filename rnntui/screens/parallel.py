@@ -147,7 +147,7 @@ class TimingView(FigureView):  # E6
         here, seed = r.here, r.seed_laptop
         said = _("RNN does {share},").format(share=share_words(here.flop_ratio)) + " " + (
             _("{speed}; attention runs at {rate}× its FLOP rate").format(
-                speed=times(here.speedup, _("faster"), _("slower")), rate=f"{here.rate_ratio:.2g}")
+                speed=times(here.speedup, _("faster"), _("slower")), rate=ratio(here.rate_ratio))
             if here.rnn_s is not None else _("not measured yet"))
         self.query_one("#compare", Readouts).show([
             (_("here, T={T}:").format(T=s.T), said),
