@@ -125,7 +125,7 @@ def test_the_window_shows_the_lanes_of_the_latest_work():
     is at step 1 in every lane: the window starts at position 0 (the first lane of the last step worked)."""
     s = GridState(mode="attention", n=14, step=14)
     text = grid_text(s.busy(), 14, tally(s), 76, 14).plain
-    assert "positions 0–" in text and "↓" in text and "↑" not in text
+    assert "positions 0–" in text and " below; they follow the wallclock" in text and " above" not in text
     r = GridState(n=14, step=14)  # a chain at its end: the last position, which worked last
     assert "–13 of 14 shown" in grid_text(r.busy(), 14, tally(r), 76, 14).plain
 

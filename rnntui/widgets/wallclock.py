@@ -116,10 +116,11 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
             # an idle cell keeps one dot, on its first line
             out.append([(f"{label:>{label_w - 1}} ", "bold" if r in working else "dim")] + joined(cells))
     if stop - start < rows:
-        hidden = ([_("↑ {n} above").format(n=start)] * bool(start)
-                  + [_("↓ {n} below").format(n=rows - stop)] * bool(rows - stop))
+        # (no arrows: "↓ 3 below" read as a key, and ↓ chooses a parameter; a trial)
+        hidden = ([_("{n} above").format(n=start)] * bool(start)
+                  + [_("{n} below").format(n=rows - stop)] * bool(rows - stop))
         out.append([(_("positions {first}–{last} of {rows} shown;").format(first=start, last=stop - 1, rows=rows)
-                     + " " + ", ".join(hidden), "dim italic")])
+                     + " " + ", ".join(hidden) + _("; they follow the wallclock"), "dim italic")])
     else:
         out.append([])  # the text ended in a newline
     return rstrip_runs(out)
