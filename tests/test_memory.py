@@ -207,6 +207,15 @@ def test_a_cached_run_replaces_the_shipped_one():
     mem.save_cache(mem.Results((run,)))
     r = CopyState(cell="rnn", T="20").readings()
     assert r.source == "cache" and r.final_acc == 1.0 and r.reached_100_at == 200 and r.steps == 200
+    # the table marks it, and says where it is kept (a cached run took the shipped one's place unmarked: a trial)
+    assert [(row["cell"], row["T"]) for row in r.table if row["yours"]] == [("rnn", 20)]
+    text = txt(CopyState(cell="rnn", T="20"), size=(160, 40))  # (wide: the test's cache path is long)
+    table = [line for line in text.splitlines() if "│" in line and "@" in line or "✗" in line]
+    assert "100@200*│9.8✗" in text and sum(line.count("*") for line in table) == 1
+    assert f"* your run: remove {mem.cache_path()} to see the shipped ones" in text
+    mem.cache_path().unlink()
+    fm.forget()
+    assert "*" not in txt(CopyState(cell="rnn", T="20"), size=(160, 40))  # removed: the shipped ones again
 
 
 # -- the live run ---------------------------------------------------------------------------------------------

@@ -380,12 +380,14 @@ def save_cache(results: Results, path: Path | None = None) -> Path:
 
 # -- what a grid says ---------------------------------------------------------------------------------
 def table(results: Results) -> list[dict]:
-    """One row per cell × T: ours beside the seed's, and the closed-form survival at initialisation."""
-    rows = []
+    """One row per cell × T: ours beside the seed's, and the closed-form survival at initialisation;
+    `yours`: the run is the user's (a cached run in place of the shipped one)."""
+    rows, ours = [], shipped()
     for cell in CELLS:
         for T in TS:
             run = results.run(cell, T)
-            rows.append({"cell": cell, "T": T, "final_acc": run.final_acc if run else None,
+            rows.append({"cell": cell, "T": T, "yours": run is not None and run != ours.run(cell, T),
+                         "final_acc": run.final_acc if run else None,
                          "reached_100_at": run.reached_100_at if run else None,
                          "steps": run.steps if run else None, "seconds": run.seconds if run else None,
                          "seed_final": seed_final(cell, T), "seed_reached": seed_reached(cell, T),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -110,6 +111,13 @@ class CopyReadings:
     story: dict  # the seed's "b_f = 1" at T = 40 against a true b_f = 1 and our b_f = 2
     note: str  # a corrupt cache set aside, or ""
     live: LiveReadings | None
+    cache: str = ""  # the file the user's runs are kept in
+
+
+def _home(path: Path) -> str:
+    """A path as short as a shell takes it: ~/… under the home folder."""
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
 
 
 def _entry(run: mem.Run | None) -> dict:
@@ -205,7 +213,8 @@ class CopyState(FigureState):
             cell, T, source, tuple(mem.table(results)), final["final_acc"], final["reached_100_at"], final["steps"],
             mem.seed_final(cell, T), mem.seed_reached(cell, T), steps, acc, loss,
             tuple(v / LN_VOCAB for v in loss), at, CHANCE, b, None if b is None else mem.sigmoid(b),
-            mem.cell_survival(cell, T), {t: mem.cell_survival(cell, t) for t in TS}, story, note, live)
+            mem.cell_survival(cell, T), {t: mem.cell_survival(cell, t) for t in TS}, story, note, live,
+            _home(mem.cache_path()))
 
     def _live_readings(self, d: dict | None) -> LiveReadings | None:
         run = self.run
