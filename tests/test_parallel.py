@@ -370,6 +370,12 @@ def test_lab_entry_saves_the_cache_and_the_table_reads_the_run(monkeypatch):
     rows = {t.T: t.rnn_s for t in running.readings().table}
     assert rows == {64: 2e-3, 256: 1e-3, 1024: 1e-3, 4096: 1e-3}
     assert running.readings().status == "measuring"
+    # and the table marks them (beside the last full run's they read alike, a trial)
+    from rnntui.widgets.timing import timing_table
+
+    lines = timing_table(running.readings().table, 256).plain.splitlines()[1:]
+    assert [line.split()[0] for line in lines if line.endswith("  new")] == ["64"]
+    assert not any(line.endswith("new") for line in timing_table(done.readings().table, 256).plain.splitlines())
 
     def refuse(*_):
         raise OSError(28, "No space left on device")

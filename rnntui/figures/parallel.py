@@ -198,6 +198,7 @@ class TimingRow:
     attention_gflop_s: float | None = None
     speedup: float | None = None  # how many times faster the RNN forward is
     rate_ratio: float | None = None  # attention's FLOP rate over the RNN's
+    fresh: bool = False  # measured by the run going on (or cancelled), not the last full run
 
     @property
     def time_ratio(self) -> float | None:
@@ -205,9 +206,9 @@ class TimingRow:
         return self.rnn_s / self.attention_s if self.rnn_s and self.attention_s else None
 
 
-def timing_row(T: int, measured: dict | None) -> TimingRow:
+def timing_row(T: int, measured: dict | None, fresh: bool = False) -> TimingRow:
     fr, fa = par.rnn_flops(T, par.TIMING_D), par.attention_flops(T, par.TIMING_D)
-    row = TimingRow(T, fr, fa, Fraction(fr, fa))
+    row = TimingRow(T, fr, fa, Fraction(fr, fa), fresh=bool(measured) and fresh)
     if not measured:
         return row
     rr, ra = lab_timing.rates(measured)
@@ -263,12 +264,13 @@ class TimingState(Geometric):
         full = result or cached
         partial = run.partial if isinstance(run.partial, dict) else None
 
-        def measured(T: int) -> dict | None:
-            """While running, the rows measured so far, then the last full run; after a cancel,
-            the last full run, then the rows the cancelled run measured."""
+        def measured(T: int) -> tuple[dict | None, bool]:
+            """(row, fresh): while running, the rows measured so far (fresh), then the last full run;
+            after a cancel, the last full run, then the rows the cancelled run measured (fresh)."""
+            now, last = lab_timing.row_for(partial, T), lab_timing.row_for(full, T)
             if run.running:
-                return lab_timing.row_for(partial, T) or lab_timing.row_for(full, T)
-            return lab_timing.row_for(full, T) or lab_timing.row_for(partial, T)
+                return (now, True) if now else (last, False)
+            return (last, False) if last else (now, bool(now))
 
         status, note, failure = "measured", "", None
         if run.running:
@@ -290,6 +292,6 @@ class TimingState(Geometric):
         return TimingReadings(
             d, par.TIMING_T, tuple(par.rnn_flops(T, d) for T in par.TIMING_T),
             tuple(par.attention_flops(T, d) for T in par.TIMING_T), seed, full, problem, lab_timing.HEADS,
-            tuple(timing_row(T, measured(T)) for T in sorted(set(par.TIMING_T) | {self.T})),
-            timing_row(self.T, measured(self.T)), Fraction(seed["flop_ratio"]).limit_denominator(),
+            tuple(timing_row(T, *measured(T)) for T in sorted(set(par.TIMING_T) | {self.T})),
+            timing_row(self.T, *measured(self.T)), Fraction(seed["flop_ratio"]).limit_denominator(),
             status, note, (run.done, run.total or 1, run.label), machine, failure)

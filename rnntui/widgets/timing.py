@@ -39,7 +39,8 @@ def timing_status(r, presenting: bool = False) -> Text:
 
 def timing_table(rows, current: int, gap: str = "\n") -> Text:
     """One line per length T: FLOPs of each, their ratio, the measured times and FLOP rates (— where
-    not measured yet); the row of the `current` T reversed. `gap`: what separates the rows."""
+    not measured yet); the row of the `current` T reversed; a row the run going on measured ends in
+    "new" (beside rows of the last full run they read alike, a trial). `gap`: what separates the rows."""
     table = Text(no_wrap=True, overflow="crop")
     time_rnn = fit(_("time RNN"), 9, "right")
     table.append(f"{'T':>5}  {'FLOPs RNN':>9} {'attn':>6} {'RNN/attn':>8}   {time_rnn} "
@@ -48,7 +49,7 @@ def timing_table(rows, current: int, gap: str = "\n") -> Text:
         line = f"{row.T:>5}  {si(row.rnn_flops):>9} {si(row.attention_flops):>6} {str(row.flop_ratio):>8}   "
         if row.rnn_s is not None:
             line += (f"{ms(row.rnn_s):>9} {ms(row.attention_s):>8}   "
-                     f"{row.rnn_gflop_s:>11.1f} {row.attention_gflop_s:>5.1f}")
+                     f"{row.rnn_gflop_s:>11.1f} {row.attention_gflop_s:>5.1f}") + ("  " + _("new") if row.fresh else "")
         else:
             line += f"{'—':>9} {'—':>8}   {'—':>11} {'—':>5}"
         table.append(line, style="bold reverse" if row.T == current else "")
