@@ -302,3 +302,12 @@ def test_the_cursor_marks_a_lines_point_with_a_dot_under_its_scatter_marks():
     spec = PlotSpec(series=(Series(x, y, "f", RED), Series(x, y, "", RED, marker="•", scatter=True)), cursor=2.0)
     text = render_plot(spec, 40, 12).plain
     assert text.count("●") == 1
+
+
+def test_a_plot_without_the_rows_it_needs_says_a_taller_terminal_shows_it():
+    """The timing lab's plot left blank rows at 80x24 and no word of a plot (a trial)."""
+    from rnntui.widgets.plot import EXTRA_ROWS, Plot
+
+    plot = Plot(PlotSpec(series=(Series((1.0, 2.0), (1.0, 2.0)),)), least=EXTRA_ROWS)
+    assert ["".join(w for w, _ in line) for line in plot.lines(60, EXTRA_ROWS - 1)] == ["a taller terminal shows a plot here"]
+    assert len(plot.lines(60, EXTRA_ROWS)) == EXTRA_ROWS and plot.lines(60, 0) == []

@@ -31,7 +31,7 @@ from rich.text import Text
 
 from rnntui import lazy
 from rnntui.i18n import N_, _
-from rnntui.widgets.cells import cell_len, cut, fit
+from rnntui.widgets.cells import MORE, cell_len, cut, fit
 from rnntui.widgets.lines import Lines, runs_text
 from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
@@ -862,4 +862,7 @@ class Plot(Lines):
         return render_plot(self.spec, width, height) if height >= self.least else Text("")
 
     def lines(self, width: int, height: int) -> list:
-        return plot_rows(self.spec, width, height) if height >= self.least else []
+        if height >= self.least:
+            return plot_rows(self.spec, width, height)
+        # (it left blank rows and no word of a plot, a trial)
+        return [[(cut(_("a taller terminal shows a plot here"), width, MORE), "dim italic")]] if height and width else []
