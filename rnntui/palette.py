@@ -147,13 +147,11 @@ class RnnCommands(Provider):
     TYPED = 1e9  # the score of "set KEY VALUE": above any match of Textual's (fuzzy scores pass 20)
 
     def set_typed(self, query: str) -> Hit | None:
-        """"set z 1.5" (or z=1.5): a parameter set to the value typed, first in the list (its score, TYPED,
-        is above every fuzzy match). The key is its name or the label the screen shows, spaces and all
-        ("set window k 3", "set W_h 0.5"). Looked for in the focused figure, then the topic's others, then
-        every other topic's, which Enter goes to ("set f 0.5" on lstm/cell sets lstm/gates' f; "set
-        scoring dot" anywhere sets seq2seq/matrix's); a key as typed, case and all, before one that only
-        matches without case, and in another topic a figure that takes the value before one that refuses
-        it ("set T 40" is memory's T, not recurrence's t nor parallel/timing's T)."""
+        """"set z 1.5" (or z=1.5): a parameter set to the value typed, first in the list (score TYPED). The
+        key is a name or a label as the footer shows it ("set window k 3"). This topic's figures decide
+        first, the focused one first; another topic's figure, which Enter goes to, is taken when it has the
+        key as typed and takes the value ("set T 40" on recurrence: memory's T), or when this topic has no
+        such key at all ("set scoring dot")."""
         words = query.replace("=", " ").split()
         topic = self.app.topic_screen()
         if len(words) < 3 or words[0].casefold() != "set" or topic is None:
@@ -162,31 +160,45 @@ class RnnCommands(Provider):
         from rnntui.topics import topics
 
         here = [(topic.TOPIC_ID, f.id) for f in sorted(topic.FIGURES, key=lambda f: f.id != topic.figure.id)]
-        places = here + [(screen.TOPIC_ID, f.id) for screen in topics() if screen.TOPIC_ID != topic.TOPIC_ID
-                         for f in screen.FIGURES]
-        refused = None  # the first figure that has the key but not the value: its reason, if none takes it
-        for exact in (True, False):
+        there = [(screen.TOPIC_ID, f.id) for screen in topics() if screen.TOPIC_ID != topic.TOPIC_ID
+                 for f in screen.FIGURES]
+        mine = None  # this topic's refusal
+        for places, exact in ((here, True), (here, False), (there, True), (there, False)):
+            if places is there and not exact and mine is not None:
+                break  # (this topic has the key: another topic's only as typed)
+            refused = None
             for topic_id, fid in places:
-                state = topic.states[fid] if topic_id == topic.TOPIC_ID else self.state_of(topic_id, fid)
-                try:
-                    p = state.param(state.name_of(key))
-                except BadValue:
+                hit = self._set_hit(topic, topic_id, fid, key, value, exact, here[0])
+                if hit is None:
                     continue
-                if exact and key not in (p.name, p.label):
-                    continue
-                where = "" if (topic_id, fid) == here[0] else f" ({topic_id}/{fid})"
-                text = _("Set {name} to {value}").format(name=p.label, value=value) + where
-                try:
-                    state.with_value(p.name, value)
-                except BadValue as e:
-                    refused = refused or Hit(self.TYPED, text, partial(self.app.notify, str(e), severity="error"),
-                                             help=str(e))
-                    if topic_id == topic.TOPIC_ID:  # (this topic's key: its refusal, not another topic's)
-                        return refused
-                    continue
-                return Hit(self.TYPED, text, partial(self.set_value, topic_id, p.name, value, fid),
-                           help=p.allowed(state))
-        return refused
+                if hit.command.func == self.set_value:
+                    return hit
+                refused = refused or hit
+                if places is here:
+                    break  # (the first figure of this topic with the key decides)
+            if places is here:
+                mine = mine or refused
+            elif refused is not None and mine is None:
+                mine = refused
+        return mine
+
+    def _set_hit(self, topic, topic_id: str, fid: str, key: str, value: str, exact: bool, focused) -> Hit | None:
+        """The hit that sets `key` on one figure (a refusal's notice if the value does not fit), or None
+        when the figure has no such key (as typed, when `exact`)."""
+        state = topic.states[fid] if topic_id == topic.TOPIC_ID else self.state_of(topic_id, fid)
+        try:
+            p = state.param(state.name_of(key))
+        except BadValue:
+            return None
+        if exact and key not in (p.name, p.label):
+            return None
+        where = "" if (topic_id, fid) == focused else f" ({topic_id}/{fid})"
+        text = _("Set {name} to {value}").format(name=p.label, value=value) + where
+        try:
+            state.with_value(p.name, value)
+        except BadValue as e:
+            return Hit(self.TYPED, text, partial(self.app.notify, str(e), severity="error"), help=str(e))
+        return Hit(self.TYPED, text, partial(self.set_value, topic_id, p.name, value, fid), help=p.allowed(state))
 
     def state_of(self, topic_id: str, figure_id: str):
         """A figure's state in another topic: as its screen holds it, or its defaults before a first visit."""

@@ -458,9 +458,15 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         hit = commands.set_typed("set T 40")
         assert str(hit.text) == "Set T to 40 (memory/copy)"
         assert commands.set_typed("set W_h 5").help.startswith("w_h=5: expected")  # this topic's, not another's
+        memory = RnnCommands(app.screen)  # (still recurrence: the hit below is not run yet)
+        assert memory.set_typed("set T 40").help == "one of 5, 10, 20, 40, 80"
         await hit.command()
         await pilot.pause()
         assert app.topic_screen().TOPIC_ID == "memory" and app.topic_screen().state.T == "40"
+        # this topic's key without its case still decides here (a reviewer: "set t 5" went to recurrence)
+        commands = RnnCommands(app.screen)
+        assert str(commands.set_typed("set t 5").text) == "Set T to 5"
+        assert commands.set_typed("set t 256").help.startswith("T=256: expected one of 5, 10, 20, 40, 80")
         # a source's id finds its figure first ("E6" gave gradients/bptt)
         ids = RnnCommands(app.screen).by_id("e6")
         assert [str(h.text) for h in ids] == ["Go to parallel/timing: Timing lab"] and ids[0].score > 1e6
