@@ -121,13 +121,16 @@ def times(x: float, more: str, less: str) -> str:
     """A ratio in words: 5.5× faster, or 2× slower when below 1 (180×, not 1.8e+02×)."""
     if (word := _finite(x)) is not None or x == 0:
         return word or "–"
-    return f"{_two(x)}× {more}" if x >= 1 else f"{_two(1 / x)}× {less}"
+    big = x if x >= 1 else 1 / x
+    if (word := _finite(big)) is not None:
+        return word
+    return f"{_two(big)}× {more if x >= 1 else less}"
 
 
 def _two(x: float) -> str:
-    """Two significant digits, whole with separators from 100 on: 5.5, 18, 180, 1,800."""
+    """Two significant digits, whole with separators from 100 to a million: 5.5, 18, 180, 1,800, 1.2e+07."""
     short = f"{x:.2g}"
-    return f"{float(short):,.0f}" if "e" in short else short
+    return f"{float(short):,.0f}" if "e" in short and x < 1e6 else short
 
 
 def ratio(x: float) -> str:

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import gettext
 import os
-import unicodedata
 import sys
+import unicodedata
 from pathlib import Path
 
 DOMAIN = "rnntui"
@@ -54,9 +54,22 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def spaced(label: str) -> str:
-    """A label and the space before what follows it; none after a full-width colon, which carries its
-    own (不变式： h_t read as a stray space)."""
-    return label if label.endswith("：") else label + " "
+    """A label and the space before what follows it; none after a full-width colon or semicolon, which
+    carries its own (不变式： h_t read as a stray space)."""
+    return label if label.endswith(("：", "；")) else label + " "
+
+
+BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def invisible(ch: str) -> bool:
+    """A control character (a line break and a tab apart) or a mark that turns the text's direction."""
+    return ch in BIDI or (unicodedata.category(ch) == "Cc" and ch not in "\n\t")
+
+
+def one_line(text: str) -> str:
+    """`text` as one line a terminal shows as it is: line breaks and invisible characters escaped."""
+    return "".join("\\n" if ch == "\n" else f"\\u{ord(ch):04x}" if invisible(ch) else ch for ch in text)
 
 
 def aside(note: str) -> str:
@@ -212,15 +225,3 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-
-BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def invisible(ch: str) -> bool:
-    """A control character (a line break and a tab apart) or a mark that turns the text's direction."""
-    return ch in BIDI or (unicodedata.category(ch) == "Cc" and ch not in "\n\t")
-
-
-def one_line(text: str) -> str:
-    """`text` as one line a terminal shows as it is: line breaks and invisible characters escaped."""
-    return "".join("\\n" if ch == "\n" else f"\\u{ord(ch):04x}" if invisible(ch) else ch for ch in text)

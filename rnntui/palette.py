@@ -242,8 +242,8 @@ class RnnCommands(Provider):
         gradients/bptt above parallel/timing for "E6" (a trial)."""
         from rnntui.topics import topics
 
-        folded, app = query.strip().casefold(), self.app
-        return [Hit(self.TYPED, _("Go to {address}: {title}").format(address=f"{screen.TOPIC_ID}/{f.id}", title=_(f.title)),
+        folded, app, go = query.strip().casefold(), self.app, _("Go to {address}: {title}")
+        return [Hit(self.TYPED, go.format(address=f"{screen.TOPIC_ID}/{f.id}", title=_(f.title)),
                     partial(app.goto, screen.TOPIC_ID, f.id), help=f"{f.refs} · {_(screen.TITLE)}")
                 for screen in topics() for f in screen.FIGURES
                 if folded and folded in {ref.casefold() for ref in f.refs.split("+")}]

@@ -114,6 +114,7 @@ def test_fmt_never_raises_on_awkward_numbers():
     # two significant digits, never in e-notation (the timing lab said "1.8e+02×", a trial)
     assert [fmt.times(x, "faster", "slower") for x in (5.5, 180.4, 12345, 1 / 180)] == \
         ["5.5× faster", "180× faster", "12,000× faster", "180× slower"]
+    assert fmt.times(1e300, "faster", "slower") == "1e+300× faster" and fmt.times(5e-324, "a", "b") == "inf"
     assert fmt.binary_bytes(2**36) == "64 GiB" and fmt.binary_bytes(2**18) == "256 KiB"
 
 

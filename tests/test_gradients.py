@@ -400,3 +400,6 @@ def test_the_product_says_from_which_hop_float32_reads_0():
     text = one_app.txt(GradientsScreen, GradientsScreen.figure_by_id("product"), state, (100, 30))
     words = " ".join(" ".join(line.strip(" │") for line in text.splitlines()).split())
     assert f"then reads 0 from hop {zero}: silently, no error" in words
+    # a product that is 0 in float64 too is not underflow (relu's 0 slope; a reviewer)
+    dead = ProductState(w_h=0.5, act="relu")
+    assert dead.readings().product[-1] == 0 and dead.readings().float32_zero is None

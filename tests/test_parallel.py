@@ -374,8 +374,12 @@ def test_lab_entry_saves_the_cache_and_the_table_reads_the_run(monkeypatch):
     from rnntui.widgets.timing import timing_table
 
     lines = timing_table(running.readings().table, 256).plain.splitlines()[1:]
-    assert [line.split()[0] for line in lines if line.endswith("  new")] == ["64"]
-    assert not any(line.endswith("new") for line in timing_table(done.readings().table, 256).plain.splitlines())
+    assert [line.split()[1] for line in lines if line.startswith("*")] == ["64"]
+    assert not any(line.startswith("*") for line in timing_table(done.readings().table, 256).plain.splitlines())
+    from rnntui.screens.parallel import ParallelScreen
+
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), running, (80, 24))
+    assert "* this run's rows" in text and "│ *  64" in text  # (at 80x24: "  new" at the end was cut to "n")
 
     def refuse(*_):
         raise OSError(28, "No space left on device")

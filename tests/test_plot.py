@@ -309,5 +309,6 @@ def test_a_plot_without_the_rows_it_needs_says_a_taller_terminal_shows_it():
     from rnntui.widgets.plot import EXTRA_ROWS, Plot
 
     plot = Plot(PlotSpec(series=(Series((1.0, 2.0), (1.0, 2.0)),)), least=EXTRA_ROWS)
-    assert ["".join(w for w, _ in line) for line in plot.lines(60, EXTRA_ROWS - 1)] == ["a taller terminal shows a plot here"]
+    short = plot.lines(60, EXTRA_ROWS - 1)
+    assert ["".join(w for w, _ in line) for line in short] == ["a taller terminal shows a plot here"]
     assert len(plot.lines(60, EXTRA_ROWS)) == EXTRA_ROWS and plot.lines(60, 0) == []

@@ -215,7 +215,7 @@ class ProductReadings:
     product: tuple[float, ...]  # in float64
     product_float32: tuple[float, ...]  # the same products as float32 holds them
     crossings: dict  # the first hop below float32's min normal / above its max (None: never)
-    float32_zero: int | None  # the first hop where the float32 product reads 0 (the plot's ▼0)
+    float32_zero: int | None  # the first hop where float32 reads 0 and float64 does not (underflow: the plot's ▼0)
     end: float  # the product at the last hop
     at: float  # the product at the cursor's hop, in float64 and float32
     at_float32: float
@@ -244,7 +244,7 @@ class ProductState(FigureState):
             chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(PRODUCT_N)),
             float32_min_normal=gr.F32_TINY, float32_max=gr.F32_MAX, hops=tuple(range(PRODUCT_N)),
             factors=_floats(factors), product=_floats(p), product_float32=_floats(p32),
-            crossings=_crossings(p), float32_zero=_first(p32 == 0),
+            crossings=_crossings(p), float32_zero=_first((p32 == 0) & (p != 0)),
             end=float(p[-1]), at=float(p[self.hop]), at_float32=float(p32[self.hop]), y_range=(lo, hi),
             seed_below_min_normal=SEED_BELOW_MIN_NORMAL if seed else None, seed_end=SEED_PRODUCT_END if seed else None)
 

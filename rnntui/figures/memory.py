@@ -116,7 +116,10 @@ class CopyReadings:
 
 def _home(path: Path) -> str:
     """A path as short as a shell takes it: ~/… under the home folder."""
-    home = Path.home()
+    try:
+        home = Path.home()
+    except RuntimeError:  # (no HOME, no passwd entry)
+        return str(path)
     return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
 
 

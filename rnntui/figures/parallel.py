@@ -198,7 +198,7 @@ class TimingRow:
     attention_gflop_s: float | None = None
     speedup: float | None = None  # how many times faster the RNN forward is
     rate_ratio: float | None = None  # attention's FLOP rate over the RNN's
-    fresh: bool = False  # measured by the run going on (or cancelled), not the last full run
+    fresh: bool = False  # measured by the latest run, which has not finished (going on, cancelled, failed)
 
     @property
     def time_ratio(self) -> float | None:

@@ -85,7 +85,7 @@ class MatrixState(FigureState):
     def live(self) -> LiveReadings | None:
         run, live = self.run, live_snapshot(self.run) or {}
         scoring = live.get("scoring", self.scoring)
-        if run.status == "idle":  # (a run stopped under another scoring said nothing until cycled back)
+        if run.status == "idle":
             return None
         status = {"running": "training", "done": "trained", "failed": "failed"}.get(run.status, "stopped")
         loss = live.get("loss")

@@ -25,12 +25,14 @@ CONFIRM = N_("T = {T} trains for minutes: press t again to start")
 def grid_text(r) -> Text:
     """The results table: one row per T, one column per cell, each entry ours│the source's; beside it
     the focused cell's σ(b_f)^T, the closed form the row's measured results meet."""
-    entries = {(row["cell"], row["T"]): (acc_at(row["final_acc"], row["reached_100_at"]) + "*" * row["yours"],
+    entries = {(row["cell"], row["T"]): (acc_at(row["final_acc"], row["reached_100_at"]),
                                          acc_at(row["seed_final"], row["seed_reached"])) for row in r.table}
+    yours = {(row["cell"], row["T"]) for row in r.table if row["yours"]}
     closed = "σ(b_f)^T" if r.forget_bias is None else f"σ({r.forget_bias:g})^T"
-    out = results_text(entries, CELLS, TS, (r.cell, r.T), "T", closed, {T: sig(r.survival_by_T[T]) for T in TS})
-    if any(row["yours"] for row in r.table):  # (a run of yours took a shipped one's place unmarked, a trial)
-        out.append("\n" + _("* your run: remove {path} to see the shipped ones").format(path=r.cache), style="dim")
+    out = results_text(entries, CELLS, TS, (r.cell, r.T), "T", closed, {T: sig(r.survival_by_T[T]) for T in TS},
+                       marked=yours)
+    if yours:  # (a run of yours took a shipped one's place unmarked, a trial)
+        out.append("\n" + _("underlined: yours; remove {path} for the shipped ones").format(path=r.cache), style="dim")
     return out
 
 

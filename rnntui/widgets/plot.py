@@ -40,6 +40,7 @@ np = lazy.numpy(globals())  # imported when a plot first draws (the first frame 
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
+TALLER = N_("a taller terminal shows a plot here")
 EXTRA_ROWS = 9  # the least a figure's extra plot is drawn in: frame, tick labels, x label, legend, 4 rows of curves
 TOO_SMALL = N_("(too small to plot)")
 WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
@@ -849,7 +850,7 @@ class Plot(Lines):
     def __init__(self, spec: PlotSpec | None = None, least: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
         self.spec = spec or PlotSpec()
-        self.least = least  # fewer rows than this: nothing drawn (an extra plot in the rows left over)
+        self.least = least  # fewer rows than this: a line saying a taller terminal shows it (an extra plot)
 
     def show(self, spec: PlotSpec) -> None:
         if same(spec, self.spec):
@@ -859,10 +860,10 @@ class Plot(Lines):
 
     def render(self) -> Text:
         width, height = self.size
-        return render_plot(self.spec, width, height) if height >= self.least else Text("")
+        return render_plot(self.spec, width, height) if height >= self.least else Text(_(TALLER), style="dim italic")
 
     def lines(self, width: int, height: int) -> list:
         if height >= self.least:
             return plot_rows(self.spec, width, height)
         # (it left blank rows and no word of a plot, a trial)
-        return [[(cut(_("a taller terminal shows a plot here"), width, MORE), "dim italic")]] if height and width else []
+        return [[(cut(_(TALLER), width, MORE), "dim italic")]] if height and width else []

@@ -18,7 +18,8 @@ def timing_status(r, presenting: bool = False) -> Text:
         done, total, label = r.progress
         out.append(_("measuring") + " ", style="bold")
         out.append(f"{_(label)}  ▕{progress_bar(done, total)}▏ {done}/{total}   ")
-        out.append("" if presenting else _("t cancels"), style="dim")
+        out.append("" if presenting else _("t cancels") + "   ", style="dim")
+        out.append(_("* this run's rows"), style="dim")
     elif r.status == "note":
         failure = getattr(r, "failure", None)
         out.append(_("the timing lab failed: {message}").format(message=failure) if failure else _(r.note),
@@ -39,17 +40,17 @@ def timing_status(r, presenting: bool = False) -> Text:
 
 def timing_table(rows, current: int, gap: str = "\n") -> Text:
     """One line per length T: FLOPs of each, their ratio, the measured times and FLOP rates (— where
-    not measured yet); the row of the `current` T reversed; a row the run going on measured ends in
-    "new" (beside rows of the last full run they read alike, a trial). `gap`: what separates the rows."""
+    not measured yet); the row of the `current` T reversed; a row the run going on measured starts with
+    * (beside rows of the last full run they read alike, a trial). `gap`: what separates the rows."""
     table = Text(no_wrap=True, overflow="crop")
     time_rnn = fit(_("time RNN"), 9, "right")
     table.append(f"{'T':>5}  {'FLOPs RNN':>9} {'attn':>6} {'RNN/attn':>8}   {time_rnn} "
                  f"{'attn':>8}   {'GFLOP/s RNN':>11} {'attn':>5}\n", style="dim")
     for row in rows:
-        line = f"{row.T:>5}  {si(row.rnn_flops):>9} {si(row.attention_flops):>6} {str(row.flop_ratio):>8}   "
+        line = f"{'*' if row.fresh else ' '}{row.T:>4}  {si(row.rnn_flops):>9} {si(row.attention_flops):>6} {str(row.flop_ratio):>8}   "
         if row.rnn_s is not None:
             line += (f"{ms(row.rnn_s):>9} {ms(row.attention_s):>8}   "
-                     f"{row.rnn_gflop_s:>11.1f} {row.attention_gflop_s:>5.1f}") + ("  " + _("new") if row.fresh else "")
+                     f"{row.rnn_gflop_s:>11.1f} {row.attention_gflop_s:>5.1f}")
         else:
             line += f"{'—':>9} {'—':>8}   {'—':>11} {'—':>5}"
         table.append(line, style="bold reverse" if row.T == current else "")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from rich.text import Text
 
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, spaced
 from rnntui.widgets.cells import cell_len
 from rnntui.widgets.lines import Lines, rstrip_runs, runs_text
 from rnntui.widgets.quiet import joined, same
@@ -119,8 +119,8 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
         # (no arrows: "↓ 3 below" read as a key, and ↓ chooses a parameter; a trial)
         hidden = ([_("{n} above").format(n=start)] * bool(start)
                   + [_("{n} below").format(n=rows - stop)] * bool(rows - stop))
-        out.append([(_("positions {first}–{last} of {rows} shown;").format(first=start, last=stop - 1, rows=rows)
-                     + " " + ", ".join(hidden) + _("; they follow the wallclock"), "dim italic")])
+        out.append([(spaced(_("positions {first}–{last} of {rows} shown;").format(first=start, last=stop - 1, rows=rows))
+                     + ", ".join(hidden) + _("; they follow the wallclock"), "dim italic")])
     else:
         out.append([])  # the text ended in a newline
     return rstrip_runs(out)
