@@ -16,17 +16,14 @@ from rnntui.widgets.track import TokenTrack, cell_rows
 
 
 class CellView(FigureView):
-    TRACK_ROWS = 13  # the track (10 rows) and three lines of readouts; the plot only shows below them
-
     def compose(self):
         yield TokenTrack()
         yield Readouts(id="gates")
         yield Readouts(id="c")
         yield Readouts(id="h")
-        yield Plot()
-
-    def on_resize(self) -> None:
-        self.query_one(Plot).display = self.size.height >= self.TRACK_ROWS + 8
+        plot = Plot(least=8)  # in the rows the track and readouts leave; fewer: a line says so (they were blank)
+        plot.styles.min_height = 1
+        yield plot
 
     def show(self, s: CellState) -> None:
         r, t = s.readings(), s.step
