@@ -302,6 +302,14 @@ async def test_the_palette_in_chinese_finds_by_description_and_english_words_and
         assert found["theme"] and all("配色" in t for t in found["theme"])
         assert any("lstm/bias" in t for t in found["forget"])
         assert sorted(found["配色"]) == sorted(found["theme"]) and not any("主题" in t for t in found["配色"])
+        # the usual Chinese terms find what their English words find (注意力 found 2 attention figures, 掩码
+        # and 梯度消失 none: a zh trial); the words as typed rank first (位置编码: attention/positions)
+        commands = RnnCommands(app.screen)
+        for query, word in (("注意力", "attention"), ("掩码", "mask"), ("梯度消失", "vanish")):
+            hits = [str(hit.text) async for hit in commands.search(query)]
+            assert set(hits) >= {str(hit.text) async for hit in commands.search(word)} and hits, query
+        ranked = sorted([hit async for hit in commands.search("位置编码")], key=lambda hit: -hit.score)
+        assert "attention/positions" in str(ranked[0].text)
         await pilot.press("ctrl+p")
         await pilot.pause(0.3)
         assert app.screen.query_one(CommandInput).placeholder == "搜索命令…（中文或英文）"
