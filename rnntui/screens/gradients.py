@@ -6,7 +6,7 @@ from rnntui.figure import Figure
 from rnntui.figures.gradients import (FACTORS_N, LAST_T, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
                                       HopState, ProductState)
 from rnntui.fmt import at_hop, sci
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.screens.gradients_training import BpttView, ClipView
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
@@ -120,8 +120,8 @@ class ProductView(FigureView):
         c = r.crossings
         end, below = sci(r.end), at_hop(c["below_f32_min_normal"])
         if r.seed_end is not None:  # the seed's numbers beside ours
-            end += " " + _("(source {value})").format(value=f"{r.seed_end.value:g}")
-            below += " " + _("(source {value})").format(value=f"{r.seed_below_min_normal.value:d}")
+            end += aside(_("(source {value})").format(value=f"{r.seed_end.value:g}"))
+            below += aside(_("(source {value})").format(value=f"{r.seed_below_min_normal.value:d}"))
         self.query_one("#hop", Readouts).show([(_("hop {k}: product").format(k=s.hop), sci(r.at)),
                                                ("float32", sci(r.at_float32)),
                                                (_("end (hop {k})").format(k=r.hops[-1]), end)])

@@ -7,7 +7,7 @@ from textual.containers import Horizontal
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
 from rnntui.fmt import pct, ratio, share_words, si, times
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series
@@ -145,7 +145,7 @@ class TimingView(FigureView):  # E6
         self.query_one("#status", Static).update(timing_status(r, self.presenting))
         self.query_one("#table", Picture).update(timing_table(r.table, s.T, gap))
         here, seed = r.here, r.seed_laptop
-        said = _("RNN does {share},").format(share=share_words(here.flop_ratio)) + " " + (
+        said = spaced(_("RNN does {share},").format(share=share_words(here.flop_ratio))) + (
             _("{speed}; attention runs at {rate}× its FLOP rate").format(
                 speed=times(here.speedup, _("faster"), _("slower")), rate=ratio(here.rate_ratio))
             if here.rnn_s is not None else _("not measured yet"))
