@@ -212,4 +212,3 @@ def sig(v, digits: int = 2) -> str:
 def plural(n, word: str = "") -> str:
     """"1 thread", "4 threads" (a count that is not a number is shown as it is)."""
     return f"{n} {word}{'' if n == 1 else 's'}".rstrip()
-
