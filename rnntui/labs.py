@@ -73,10 +73,12 @@ class LabRunner:
         return self.worker is not None and self.worker.is_running
 
     def start(self, figure_id: str, lab: Lab, state: Any, run: LabRun) -> LabRun:
-        """Start the lab on `state`; returns the LabRun to show while it starts."""
+        """Start the lab on `state`; returns the LabRun to show while it starts, its partial what the
+        state's `first_partial()` says of the run before the lab's first report (if it has one)."""
         self.cancel()
+        first = getattr(state, "first_partial", None)
         started = replace(run, status="running", number=run.number + 1, done=0, total=0,
-                          label=_("starting torch"), partial=None, message="")
+                          label=_("starting torch"), partial=first() if first else None, message="")
         import multiprocessing  # here, not at startup: the first frame does not need it
 
         ctx = multiprocessing.get_context("spawn")

@@ -328,6 +328,22 @@ def test_the_side_says_which_model_the_matrix_draws(status, says):
     assert "copies x_15 from h_15 itself" in mine
 
 
+def test_a_live_run_names_its_scoring_before_its_first_report():
+    """Before the lab's first report the label followed `s`: an additive run read "training dot live"
+    (a reviewer). The run starts with its scoring as its partial (MatrixState.first_partial)."""
+    from dataclasses import replace
+
+    from rnntui.figure import LabRun
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    started = LabRun(status="running", number=1, partial=MatrixState().first_partial())
+    for status, says in (("running", "training"), ("cancelled", "stopped"), ("failed", "failed")):
+        state = replace(MatrixState(scoring="dot"), run=replace(started, status=status))
+        text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (100, 30))
+        assert f"{says} additive live" in text and "dot live" not in text
+        assert not state.is_live() and "matrix: the shipped dot model" in text
+
+
 async def test_keys_step_the_output_row_and_cycle_the_scoring():
     app = RnnApp("seq2seq", "matrix")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -198,6 +198,9 @@ async def test_live_training_redraws_and_stops_on_the_same_key():
         shipped = screen.state.readings().alignment
         await pilot.press("t")
         assert screen.state.run.running and screen.state.readings().live.status == "training"
+        partial = screen.state.run.partial  # the scoring, till the first report replaces it
+        assert partial == {"scoring": "additive"} or partial.get("scoring") == "additive"
+        assert screen.state.readings().live.scoring == "additive"  # (before its first report too)
         assert await wait_for(lambda: live_step(screen) >= 5, 60)
         r = screen.state.readings()
         assert r.weights == "live" and r.live.loaded and r.live.step >= 5

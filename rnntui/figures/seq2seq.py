@@ -72,6 +72,10 @@ class MatrixState(FigureState):
     step: int = param(0, "int", lo=0, hi=LAST_K, label="k", fmt="d")
     run: LabRun = field(default=LabRun(), compare=False)
 
+    def first_partial(self) -> dict:
+        """The run's scoring, known before its first report (its label followed `s` till then; a reviewer)."""
+        return {"scoring": self.scoring}
+
     def is_live(self) -> bool:
         """Draw the live run's weights (once it has sent some) rather than the shipped ones."""
         live = live_snapshot(self.run)
