@@ -16,6 +16,18 @@ from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.lines import RenderedLines
 
 
+def axis_keys(p, state) -> str:
+    """How the axis moves: "← →", and by how much a press and a shift+press move it where they differ
+    (gradients/product's ← moved 10 hops, and hop 178 took shift, said only in the key table; a trial)."""
+    if p.kind == "choice" or p.values or p.log or p.name in getattr(state, "GEOMETRIC", {}):
+        return "← →"
+    coarse = p.coarse_notch(state)
+    if coarse == p.notch:
+        return "← →"
+    step = (lambda v: str(round(v))) if p.kind == "int" else p.show
+    return _("← → by {coarse}, shift by {fine}").format(coarse=step(coarse), fine=step(p.notch))
+
+
 def help_text(screen) -> tuple:
     """Every string help shows, in a tuple (hashable: help's rendering is kept per text and width)."""
     f, state = screen.figure, screen.state
@@ -23,7 +35,8 @@ def help_text(screen) -> tuple:
     # footer said "steps" and help only "k" (a newcomer's trial)
     params = tuple((p.name if p.label.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.label})",
                     p.show(getattr(state, p.name)), p.allowed(state),
-                    "← →" if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key else _("↑↓ then + -")))
+                    axis_keys(p, state) if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key
+                                                                      else _("↑↓ then + -")))
                    for p in state.params())
     keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
     keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),

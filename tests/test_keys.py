@@ -350,6 +350,14 @@ def test_help_names_a_parameter_as_set_takes_it_and_as_the_footer_shows_it():
     p = shown.state.param("k")
     assert f"k ({p.label})" in params and p.label == "steps" and shown.state.with_value("k", "30").k == 30
     assert "b_f" in params  # the same name twice is said once
+    # the axis's row says how far a press and a shift+press move it where they differ: product's ← moved 10
+    # hops and hop 178 took shift, said only in the key table (a trial); the steps are what the keys do
+    screen, figure = find("gradients/product")
+    state = figure.state_type(hop=170)
+    row = next(r for r in help_text(SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure, state=state))[3]
+               if r[0] == "hop")
+    coarse, fine = state.nudged("hop", 1).hop - 170, state.nudged("hop", 1, fine=True).hop - 170
+    assert row[3] == f"← → by {coarse}, shift by {fine}" and (coarse, fine) == (10, 1)
 
 
 async def test_help_the_palette_and_its_prompt_show_the_topic_behind_them_tinted_as_textual_tints_it():
