@@ -8,7 +8,7 @@ from rnntui.widgets.quiet import Static
 from rnntui.figure import Figure, Lab
 from rnntui.figures.memory import CELLS, CONFIRM_T, EVERY, TS, CopyState, GateState
 from rnntui.fmt import acc_at, pct, progress_bar, sig
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, aside, colon, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
 from rnntui.widgets.lines import TextLines
@@ -99,8 +99,8 @@ class CopyView(FigureView):
         else:
             if live is not None:
                 now.append("\n")
-            now.append(f"{r.cell} T={r.T}" + ("" if r.source == "shipped" else f" ({_(SOURCE[r.source])})") + ": ",
-                       style="bold")
+            now.append(spaced(colon(f"{r.cell} T={r.T}" + ("" if r.source == "shipped" else aside(
+                _("({source})").format(source=_(SOURCE[r.source])))))), style="bold")  # (zh: full-width, a trial)
             if r.steps is None:
                 now.append(_("no run yet: t trains it"), style="dim")
             else:
