@@ -469,6 +469,11 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if not self.too_small() and self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
 
+    def opened_topic(self, topic_id: str) -> TopicScreen | None:
+        """A topic's screen, if it has been opened (its mode made), shown or not."""
+        stack = self._screen_stacks.get(topic_id)
+        return stack[0] if stack and isinstance(stack[0], TopicScreen) else None
+
     def topic_screen(self) -> TopicScreen | None:
         for screen in reversed(self.screen_stack):
             if isinstance(screen, TopicScreen):

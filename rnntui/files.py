@@ -18,14 +18,29 @@ REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part
            errno.EISDIR: N_("it is a folder")}
 
 
-def reason(e: OSError, writing: bool = False) -> str:
+def reason(e: OSError) -> str:
     """Why a file could not be written or read, in the app's language (the system's words, in English
-    whatever the language, were shown as they came: 无法写入 /proc/x.svg：No such file or directory).
-    `writing`: a new name refused in a folder that is there (/proc) says so, not "no such file"."""
-    if writing and e.errno == errno.ENOENT and e.filename and Path(os.fsdecode(e.filename)).parent.is_dir():
-        return _("its folder takes no new files")  # (/proc: the folder is there, a new name is not)
+    whatever the language, were shown as they came: 无法写入 /proc/x.svg：No such file or directory)."""
     known = REASONS.get(e.errno)
     return _(known) if known else str(e.strerror or e)
+
+
+def cannot_write(path, e: OSError) -> BadValue:
+    """The one line for a file or folder that could not be written. A new name refused in a folder that
+    is there (/proc) says so, not "no such file"."""
+    if e.errno == errno.ENOENT and e.filename and Path(os.fsdecode(e.filename)).parent.is_dir():
+        why = _("its folder takes no new files")
+    else:
+        why = reason(e)
+    return BadValue(_("cannot write {path}: {reason}").format(path=path, reason=why))
+
+
+def make_folder(folder: Path, named=None) -> None:
+    """The folder and its parents made, or BadValue (one line naming `named`, default the folder)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise cannot_write(folder if named is None else named, e) from None
 
 
 def file_in_the_way(path: str | Path) -> Path | None:
@@ -71,7 +86,7 @@ def write_atomic(path: str, text: str | bytes) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
     except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e, writing=True))) from None
+        raise cannot_write(path, e) from None
     try:
         try:  # mkstemp makes it private (0600): slides served from a folder were unreadable
             os.fchmod(fd, file_mode(path))
@@ -84,7 +99,7 @@ def write_atomic(path: str, text: str | bytes) -> None:
         os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e, writing=True))) from None
+        raise cannot_write(path, e) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -98,7 +113,7 @@ def check_creatable(path: str | Path) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".rnntui-", suffix=".probe")
     except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e, writing=True))) from None
+        raise cannot_write(path, e) from None
     os.close(fd)
     os.unlink(tmp)
 

@@ -117,10 +117,8 @@ class RnnCommands(Provider):
         out = []
         for screen in topics():
             for f in screen.FIGURES:
-                address = f"{screen.TOPIC_ID}/{f.id}"
-                out.append((_("Go to {address}: {title}").format(address=address, title=_(f.title)),
-                            partial(app.goto, screen.TOPIC_ID, f.id), f"{f.refs} · {_(screen.TITLE)}",
-                            " ".join((f"Go to {address}: {f.title}", screen.TITLE, _(screen.TITLE), f.prose, _(f.prose)))))
+                out.append((*self.go_to(screen, f), " ".join((f"Go to {screen.TOPIC_ID}/{f.id}: {f.title}", screen.TITLE,
+                                                              _(screen.TITLE), f.prose, _(f.prose)))))
         topic = app.topic_screen()
         if topic is not None:
             state = topic.state
@@ -209,9 +207,8 @@ class RnnCommands(Provider):
 
     def state_of(self, topic_id: str, figure_id: str):
         """A figure's state in another topic: as its screen holds it, or its defaults before a first visit."""
-        for mode, stack in self.app._screen_stacks.items():
-            if mode == topic_id and stack and hasattr(stack[0], "states"):
-                return stack[0].states[figure_id]
+        if (opened := self.app.opened_topic(topic_id)) is not None:
+            return opened.states[figure_id]
         from rnntui.topics import find
 
         return find(f"{topic_id}/{figure_id}", [])[1].state_type()
@@ -249,11 +246,16 @@ class RnnCommands(Provider):
         gradients/bptt above parallel/timing for "E6" (a trial)."""
         from rnntui.topics import topics
 
-        folded, app, go = query.strip().casefold(), self.app, _("Go to {address}: {title}")
-        return [Hit(self.TYPED, go.format(address=f"{screen.TOPIC_ID}/{f.id}", title=_(f.title)),
-                    partial(app.goto, screen.TOPIC_ID, f.id), help=f"{f.refs} · {_(screen.TITLE)}")
-                for screen in topics() for f in screen.FIGURES
-                if folded and folded in {ref.casefold() for ref in f.refs.split("+")}]
+        folded = query.strip().casefold()
+        return [Hit(self.TYPED, text, go, help=help) for screen in topics() for f in screen.FIGURES
+                if folded and folded in {ref.casefold() for ref in f.refs.split("+")}
+                for text, go, help in (self.go_to(screen, f),)]
+
+    def go_to(self, screen, f) -> tuple:
+        """(text, command, help) of the command that shows a figure."""
+        address = f"{screen.TOPIC_ID}/{f.id}"
+        return (_("Go to {address}: {title}").format(address=address, title=_(f.title)),
+                partial(self.app.goto, screen.TOPIC_ID, f.id), f"{f.refs} · {_(screen.TITLE)}")
 
     async def search(self, query: str):
         """Commands whose words match the query (Textual's fuzzy match), then those whose English words,

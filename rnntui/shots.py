@@ -29,13 +29,9 @@ class ShotTaken(Message):
 def write_shot(svg: str, folder: Path, name: str) -> str:
     """The SVG written into folder as name, or as name-2, name-3, … when that file is there (two ctrl+s
     in one second, or on one slide, make two files); its path. BadValue (one line) when it cannot be."""
-    from rnntui.files import reason, write_atomic
-    from rnntui.state import BadValue
+    from rnntui.files import make_folder, write_atomic
 
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=folder, reason=reason(e, writing=True))) from None
+    make_folder(folder)
     path, k = folder / name, 1
     while path.exists():  # the app's shots are one at a time (ONE_AT_A_TIME): no other write between
         k += 1

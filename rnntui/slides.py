@@ -16,7 +16,7 @@ from itertools import groupby
 from pathlib import Path
 
 from rnntui.figure import Figure
-from rnntui.files import check_no_file_in_the_way, reason
+from rnntui.files import check_no_file_in_the_way, make_folder
 from rnntui.i18n import _, language, ngettext
 from rnntui.state import BadValue, FigureState
 
@@ -260,10 +260,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     check_outdir(outdir, paths, force)
     earlier = listed(outdir) if force else set()  # (read before this export's index.md replaces it)
     made = [p for p in (outdir, *outdir.parents) if not p.exists()]  # the folders this export makes, inner first
-    try:
-        outdir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=outdir, reason=reason(e, writing=True))) from None
+    make_folder(outdir)
     started = time.perf_counter()
     try:
         render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress,

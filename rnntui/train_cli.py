@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from rnntui.files import check_creatable, path_arg, reason
+from rnntui.files import check_creatable, make_folder, path_arg
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
@@ -169,10 +169,7 @@ def check_out(path: str, suffixes=(".npz", ".pt")) -> Path:
 
 def check_cache(path: Path) -> Path:
     """The cache file a run is saved in, checked (its folder made) before training."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise BadValue(_("cannot write {path}: {reason}").format(path=path, reason=reason(e, writing=True))) from None
+    make_folder(path.parent, named=path)
     check_creatable(path)
     return path
 

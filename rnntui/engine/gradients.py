@@ -56,8 +56,12 @@ def backward_products(factors) -> np.ndarray:
 def first_hop(products, below=None, above=None):
     """The first hop whose product is below `below` (or above `above`), or None."""
     p = np.asarray(products, dtype=float)
-    hit = (np.abs(p) < below) if below is not None else (np.abs(p) > above)
-    hops = np.flatnonzero(hit)
+    return first((np.abs(p) < below) if below is not None else (np.abs(p) > above))
+
+
+def first(hits) -> int | None:
+    """The first hop where `hits` (a boolean per hop) holds, or None."""
+    hops = np.flatnonzero(hits)
     return int(hops[0]) if hops.size else None
 
 

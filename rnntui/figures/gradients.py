@@ -60,12 +60,6 @@ def _crossings(products) -> dict:
             "above_f32_max": gr.first_hop(products, above=gr.F32_MAX)}
 
 
-def _first(hits) -> int | None:
-    """The first hop where `hits` holds, or None."""
-    found = np.flatnonzero(hits)
-    return int(found[0]) if found.size else None
-
-
 def _floats(values) -> tuple[float, ...]:
     return tuple(np.asarray(values, dtype=float).tolist())
 
@@ -244,7 +238,7 @@ class ProductState(FigureState):
             chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(PRODUCT_N)),
             float32_min_normal=gr.F32_TINY, float32_max=gr.F32_MAX, hops=tuple(range(PRODUCT_N)),
             factors=_floats(factors), product=_floats(p), product_float32=_floats(p32),
-            crossings=_crossings(p), float32_zero=_first((p32 == 0) & (p != 0)),
+            crossings=_crossings(p), float32_zero=gr.first((p32 == 0) & (p != 0)),
             end=float(p[-1]), at=float(p[self.hop]), at_float32=float(p32[self.hop]), y_range=(lo, hi),
             seed_below_min_normal=SEED_BELOW_MIN_NORMAL if seed else None, seed_end=SEED_PRODUCT_END if seed else None)
 

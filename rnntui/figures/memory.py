@@ -3,6 +3,7 @@ learning curve, σ(b_f)^T, and the gates of a trained LSTM with distractors (E7)
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar
@@ -116,11 +117,8 @@ class CopyReadings:
 
 def _home(path: Path) -> str:
     """A path as short as a shell takes it: ~/… under the home folder."""
-    try:
-        home = Path.home()
-    except RuntimeError:  # (no HOME, no passwd entry)
-        return str(path)
-    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)
+    home = Path(os.path.expanduser("~"))  # ("~" itself where there is no home: nothing is under it)
+    return f"~/{path.relative_to(home)}" if home.is_absolute() and path.is_relative_to(home) else str(path)
 
 
 def _entry(run: mem.Run | None) -> dict:

@@ -62,9 +62,11 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
         link(yb, xm, xb)
         nodes[a], nodes[b] = (ya, xa), (yb, xb)
     at = {yx: t for t, yx in nodes.items()}
-    top = {}
+    top, per_row = {}, {}  # each row's highest level, and the stairs drawn in it (the stops but position 0)
     for t, (ny, _x) in nodes.items():
         top[ny] = max(top.get(ny, 0), level[t])
+        if t:
+            per_row[ny] = per_row.get(ny, 0) + 1
     lines = []
     for y in range(rows):
         lv = top.get(y)
@@ -79,10 +81,6 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
         style = "bold reverse" if t in (0, k) else ("bold" if t in level else "dim")
         labels.append((f"{word:^{cw}}"[:cw], style))
     out = lines + [joined(labels)]
-    per_row = {}  # the stairs drawn (the stops but position 0), by row
-    for t, (ny, _x) in nodes.items():
-        if t:
-            per_row[ny] = per_row.get(ny, 0) + 1
     if squeezed and max(per_row.values(), default=1) > 1:  # ("each stair is one multiplication": a trial)
         line = ngettext("{n} stairs in {rows} row: up to {most} a row (a taller terminal: one each)",
                         "{n} stairs in {rows} rows: up to {most} a row (a taller terminal: one each)", len(per_row))
