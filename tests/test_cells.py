@@ -22,6 +22,19 @@ def test_an_arrow_may_end_a_line():
     assert wrap("RNN → LSTM → GRU", 9) == ["RNN →", "LSTM →", "GRU"]
 
 
+def test_a_short_formula_in_chinese_text_stays_on_one_line():
+    """gradients/bptt's line in Chinese broke inside its formula, "x_(t" / "mod 8)" (a zh trial): a short
+    (…) keeps its spaces at every width; English text and longer brackets break as before."""
+    zh = "本程序把这 8 个重复下去（x_t = x_(t mod 8)）"
+    for width in range(12, 50):
+        lines = wrap(zh, width)
+        assert any("x_(t mod 8)" in line for line in lines), (width, lines)
+        assert all(cell_len(line) <= width for line in lines)
+    assert wrap("因子 (a b c d e f g h i j k l m n o p q r s)", 20) == [  # its (…) is 38 long: it breaks
+        "因子 (a b c d e f g", "h i j k l m n o p q", "r s)"]
+    assert wrap("x_(t mod 8) and more", 6) == ["x_(t", "mod 8)", "and", "more"]  # plain English: unchanged
+
+
 async def test_a_readout_a_line_wraps_under_its_value():
     """serving/wayback's family table at 80 columns: "RetNet  Linear attention … parallel to" went on
     at the left edge ("train, a d×d state to serve."). A pair a line now goes on under its value;

@@ -80,11 +80,29 @@ def wrap(text: str, width: int) -> list[str]:
     return lines
 
 
+GROUP = 24  # a bracketed formula up to this long stays on one line in Chinese text: "x_(t mod 8)"
+
+
+def _kept_whole(paragraph: str) -> set[int]:
+    """Indices inside a short (…) in `paragraph`: no break before them (a formula in Chinese text broke
+    at its inner space, "x_(t" / "mod 8)")."""
+    kept, start = set(), None
+    for i, ch in enumerate(paragraph):
+        if ch == "(":
+            start = i
+        elif ch == ")" and start is not None:
+            if i - start <= GROUP:
+                kept.update(range(start + 1, i + 1))
+            start = None
+    return kept
+
+
 def _lines(paragraph: str, width: int, plain: bool) -> list[str]:
     """The paragraph broken at the last place allowed before each line would pass `width`."""
     lines, line, last_break, cells = [], "", -1, 0
-    for ch in paragraph:
-        if line and ((line[-1] == " " or ch == " ") if plain else _breakable(line[-1], ch)):
+    kept = set() if plain else _kept_whole(paragraph)
+    for i, ch in enumerate(paragraph):
+        if line and ((line[-1] == " " or ch == " ") if plain else _breakable(line[-1], ch) and i not in kept):
             last_break = len(line)
         line += ch
         cells += 1 if plain else cell_len(ch)
