@@ -246,7 +246,7 @@ def test_family_counts():
     assert r.counts == ((25,), (5 * 6 // 2,), (4 * 5 // 2, 4 * 5))
     assert "BERT" in r.models[0] and "GPT" in r.models[1] and "T5" in r.models[2]
     shown = txt(MasksState(family=2), "masks")
-    assert "cross" in shown and "T4" in shown
+    assert "cross" in shown and "seq2seq" in shown
 
 
 # -- heads -----------------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def test_heads_readouts_wrap_between_pairs_and_mark_no_head_as_chosen(h):
 
 def test_block_notes():
     shown = txt(BlockState(stage=2), "block")
-    assert "LSTM" in shown and "T3" in shown
+    assert "LSTM" in shown and "(lstm)" in shown
     assert "key" in txt(BlockState(stage=4), "block")
     assert "mean" in txt(BlockState(stage=3), "block")
 

@@ -364,6 +364,20 @@ def test_the_level_the_gates_figure_names_is_drawn_on_its_plot(f, i):
     assert any("i·ĉ/(1−f)─" in row and "┤" in row for row in text.splitlines())  # the line, on the plot
 
 
+@pytest.mark.parametrize("f, i", [(0.5, 0.5), (0.7, 0.3), (0.25, 0.75)])
+def test_a_curve_that_starts_at_its_level_is_drawn_not_hidden_under_it(f, i):
+    """i = 1 − f: c_t = f·1 + i·1 = 1 at every step, so the level line lay on the curve and the legend
+    named a curve nobody could see (a trial). The curve is drawn and the text says c stays at 1."""
+    from rnntui.screens.lstm import LstmScreen
+
+    r = GatesState(f=f, i=i).readings()
+    assert r.at_level and not r.level_shown and r.c_repeated == pytest.approx([1.0] * len(r.c_repeated))
+    text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("gates"), GatesState(f=f, i=i), (80, 24))
+    assert "c stays at 1.00" in text and "i·ĉ/(1−f)─" not in text
+    assert sum("\u2800" < ch <= "\u28ff" for ch in text) >= 40  # the flat curve, in braille, across the plot
+    assert not GatesState(f=0.7, i=0.5).readings().at_level
+
+
 def test_a_level_far_above_the_curve_is_said_not_drawn():
     """f = 0.99 levels off at 100 while c_8 is 8.65: a plot up to 110 drew c as one flat row at 0 (a review).
     The plot keeps to the curve and the text says where the level is."""

@@ -2,6 +2,7 @@
 bias, the GRU's coupled gate and the parameter bill."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -88,7 +89,8 @@ class GatesReadings:
     steps: tuple[float, ...]  # 0 … 8, the plot's x
     level: float | None  # where repeated updates level off, i·ĉ/(1 − f); None for f = 1
     y_top: float  # the plot's upper limit
-    level_shown: bool  # the level is drawn: it exists, f > 0 and it is within 3× the curve's top
+    level_shown: bool  # the level is drawn: it exists, f > 0, it is within 3× the curve's top and c is not on it
+    at_level: bool  # c_0 = 1 is the level (i = 1 − f): c stays there, a flat line (its level line hid it)
 
 
 @dataclass(frozen=True)
@@ -103,12 +105,13 @@ class GatesState(FigureState):
         c = lstm.repeated(self.f, self.i, REPEATS)
         level = lstm.fixed_point(self.f, self.i)
         # the level the text names is drawn, unless so far up that c would be a flat line (f = 0.99: 100)
-        shown = level is not None and self.f > 0 and level <= 3 * float(c.max())  # (f = 0: c_1 is the level)
+        at_level = level is not None and 0 < self.f and math.isclose(level, 1.0, rel_tol=1e-9)
+        shown = level is not None and self.f > 0 and level <= 3 * float(c.max()) and not at_level  # (f = 0: c_1 is the level)
         top = max(2.0, float(c.max()) * 1.1, level * 1.1 if shown else 0.0)
         return GatesReadings(
             c_prev=1.0, candidate=1.0, **lstm.lstm_split(self.f, self.i), not_written=1.0 - self.i,
             c_repeated=_floats(c), steps=tuple(float(k) for k in range(REPEATS + 1)), level=level, y_top=top,
-            level_shown=shown)
+            level_shown=shown, at_level=at_level)
 
     def split(self) -> dict[str, float]:
         r = self.readings()

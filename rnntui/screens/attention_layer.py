@@ -55,7 +55,7 @@ class MasksView(FigureView):
             "encoder": _("every token reads every token, both directions: for understanding a whole input."),
             "decoder": _("token t reads 0…t only: it can be trained on every position at once and still generate."),
             "encoder-decoder": _("the decoder reads its own past (causal) and, through cross-attention, all of "
-                                 "the encoder's states: T4's seq2seq attention is exactly this cross block."),
+                                 "the encoder's states: seq2seq's attention is exactly this cross block."),
         }
         said = {fam: Text(f"▸ {spaced(colon(word(fam)))}" + words[fam]) for fam in r.families}
         lines.append(self.as_tall_as(said[r.families[s.family]], said.values()))
@@ -146,8 +146,8 @@ class PositionsView(FigureView):
 NOTES = {
     "x": N_("the toy sentence's rows (noun, verb, det, adv): d = 4, d_ff = 16, two heads"),
     "attn": N_("two heads of d_k = 2 with the toy W_q, W_k, W_v, full mask (an encoder), W_o = I"),
-    "x+attn": N_("residual x + f(x): the identity path the LSTM cell state gives in time (T3), in depth"),
-    "+FFN": N_("residual x + f(x): the identity path the LSTM cell state gives in time (T3), in depth"),
+    "x+attn": N_("residual x + f(x): the identity path the LSTM cell state gives in time (lstm), in depth"),
+    "+FFN": N_("residual x + f(x): the identity path the LSTM cell state gives in time (lstm), in depth"),
     "hidden": N_("FFN = key–value memory: rows of W₁ are keys (torch layout), columns of W₂ their values"),
     "FFN": N_("the same small network at every position: no mixing between tokens (attention did that)"),
 }

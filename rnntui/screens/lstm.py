@@ -66,6 +66,8 @@ class GatesView(FigureView):
             case = _("f = 1: nothing is discarded, a pure accumulator: c grows by i·ĉ every step")
         elif s.f <= 0.0:
             case = _("f = 0: the old state is gone in one step; c_t is only what was just written")
+        elif r.at_level:
+            case = _("0 < f < 1: c_0 = 1 is already the level i·ĉ/(1−f): c stays at 1.00")
         else:
             case = _("0 < f < 1: c levels off at i·ĉ/(1−f) = {level}").format(level=f"{r.level:.2f}")
             if not r.level_shown:
@@ -192,7 +194,7 @@ class LstmScreen(TopicScreen):
                   "f = 1 makes a pure accumulator; f = 0 forgets in one step."), key_steps=(0.0, 0.7, 1.0)),
         Figure("path", N_("The only path back to c_0"), "F12", ForgetPathState, ForgetPathView,
                N_("From c_k back to c_0 there is one path, k forget gates: f^k and nothing else. "
-                  "The RNN's product of tanh'·W_h (T2) is near 0 within about ten hops."), key_steps=(0, 10, 50, 100)),
+                  "The RNN's product of tanh'·W_h (gradients) is near 0 within about ten hops."), key_steps=(0, 10, 50, 100)),
         Figure("bias", N_("The forget-gate bias"), "F13", BiasState, BiasView,
                N_("At initialisation the weights are near 0, so f ≈ σ(b_f). b_f = 0 gives f = 0.5: the cell halves "
                   "itself every step and the path is shut from the start."), key_steps=(0.0, 1.0, 2.0)),

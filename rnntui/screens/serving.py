@@ -23,18 +23,23 @@ TALL = 30  # at least this many rows for the view: the extra plot or grids show
 
 
 class SizedView(FigureView):
-    """A view that knows whether it is wide or tall enough for its extra pictures: `-tall` from TALL
-    rows; its extra plot (`-plot`) also where its other parts leave the plot PLOT_ROWS rows (present
-    mode has no header, footer or prose: at 100×30 a slide has room that the app's view has not)."""
+    """A view that knows whether it is wide or tall enough for its extra pictures: `-wide` from WIDE
+    columns, `-tall` from TALL rows. Its extra plot (`.extra`) takes the rows its other parts leave:
+    a plot from EXTRA_ROWS, fewer a line saying a taller terminal shows one (they hid without a word)."""
 
     REDRAW_ON_RESIZE = True
-    ROWS = TALL  # what the view draws without its extra plot, at 80–100 columns
-    PLOT_ROWS = EXTRA_ROWS
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")
         self.set_class(event.size.height >= TALL, "-tall")
-        self.set_class(event.size.height >= min(TALL, self.ROWS + self.PLOT_ROWS), "-plot")
+
+    @property
+    def wide(self) -> bool:
+        return self.has_class("-wide")
+
+
+def extra_plot() -> Plot:
+    return Plot(least=EXTRA_ROWS, classes="extra")
 
     @property
     def wide(self) -> bool:
@@ -43,13 +48,12 @@ class SizedView(FigureView):
 
 # -- F22 ------------------------------------------------------------------------------------------
 class SheetView(SizedView):
-    ROWS = 15
 
     def compose(self):
         with Horizontal(id="cell-row"):
             yield TokenTrack()
             yield TextLines(id="sheet")
-        yield Plot()
+        yield extra_plot()
 
     def show(self, s: CellState) -> None:
         r, t = s.readings(), s.step
@@ -65,14 +69,13 @@ class SheetView(SizedView):
 
 # -- F23 ------------------------------------------------------------------------------------------
 class WindowView(SizedView):
-    ROWS = 14
 
     def compose(self):
         yield TokenTrack()
         yield Readouts(id="forward")
         yield Readouts(id="backward")
         yield Readouts(id="stored")
-        yield Plot()
+        yield extra_plot()
 
     def show(self, s: WindowState) -> None:
         r, k = s.readings(), s.window
@@ -144,7 +147,6 @@ class KvView(SizedView):
 
 # -- the way back -----------------------------------------------------------------------------------
 class WaybackView(SizedView):
-    ROWS = 16  # its family table's margin included
 
     def compose(self):
         yield Readouts(id="outs")
@@ -155,7 +157,7 @@ class WaybackView(SizedView):
             yield Picture(id="matrix")
             yield Picture(id="state")
         yield Readouts(id="family")
-        yield Plot()
+        yield extra_plot()
 
     def show(self, s: WaybackState) -> None:
         r, t = s.readings(), s.step
@@ -169,7 +171,7 @@ class WaybackView(SizedView):
         gated = (_("plain") if s.gamma >= 1 else _("gated")) if not wide else (
             _("plain linear attention") if s.gamma >= 1 else _("gated, RetNet-style (Mamba: γ_t from the input)"))
         self.query_one("#decay", Readouts).show([
-            (f"γ {s.gamma:.2f}", gated), (f"γ^{DECAY_STEPS}", _("{left} (T3's f^k)").format(left=fmt.small(r.decay_left)))])
+            (f"γ {s.gamma:.2f}", gated), (f"γ^{DECAY_STEPS}", _("{left} (lstm/path's f^k)").format(left=fmt.small(r.decay_left)))])
         self.query_one("#memory", Readouts).show([
             (_("state"), _("{size} = {n} numbers, any n").format(size=f"{r.d}×{r.d} + {r.d}", n=r.state_numbers)),
             (_("KV cache {formula}").format(formula="2·n·d"),
@@ -205,7 +207,7 @@ class ServingScreen(TopicScreen):
     FIGURES = (
         Figure("cell", N_("The LSTM cell in full"), "F22", CellState, SheetView,
                N_("The cheat sheet: four gates from x_t and h_{t−1}, c = f·c + i·g, h = o·tanh(c). "
-                  "T3's weights on T1's tokens: every term with its value."),
+                  "lstm's weights, recurrence's tokens: every term with its value."),
                key_steps=(0, 3, 7)),
         Figure("window", N_("Truncated BPTT"), "F23", WindowState, WindowView,
                N_("Backpropagate through only the last k states: the forward pass is unchanged, the "
