@@ -400,6 +400,47 @@ def _measured(speedups: dict) -> TimingState:
     return replace(TimingState(), run=LabRun(status="done", number=1, result=full))
 
 
+def test_a_forward_is_timed_as_the_median_and_the_slowest_over_the_fastest(monkeypatch):
+    """One run of the timing lab on a busy machine moved its medians and nothing said so (a trial): each
+    row now keeps how far its repeats were apart. A fake clock: repeats of 2, 1, 4, 3, 2 ms."""
+    from rnntui.engine import lab_timing
+
+    ticks = iter([0.0, 0.002, 0.0, 0.001, 0.0, 0.004, 0.0, 0.003, 0.0, 0.002])
+    monkeypatch.setattr(lab_timing.time, "perf_counter", lambda: next(ticks))
+    calls = []
+    median, reps, spread = lab_timing._median_time(lambda: calls.append(1), 5, 10.0, lambda: False)
+    assert (median, reps, spread) == (0.002, 5, 4.0) and len(calls) == 6  # one warm-up, not timed
+    assert lab_timing.spread({"rnn_spread": 1.5, "attention_spread": 4.0}) == 4.0
+    assert lab_timing.spread({"rnn_s": 1.0}) is None  # a run cached before spreads were kept
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_timing_figure_says_how_far_its_repeats_were_apart(size):
+    """The widest row's slowest-over-fastest is said under the table; from 2× it says the machine was
+    busy and how to measure again. A run cached without spreads says nothing of them."""
+    from dataclasses import replace
+
+    from rnntui.render import render
+
+    screen, figure = find("parallel/timing")
+    s = _measured({64: 0.5, 256: 1.25, 1024: 2.5, 4096: 3.0})
+    rows = s.run.result["rows"]
+
+    def with_spreads(spreads):
+        result = dict(s.run.result, rows=[dict(row, rnn_spread=a, attention_spread=b)
+                                           for row, (a, b) in zip(rows, spreads)])
+        return replace(s, run=replace(s.run, result=result))
+
+    def said(state):
+        return " ".join(render(screen, figure, state, "txt", size=size).replace("│", " ").split())
+
+    calm = said(with_spreads([(1.1, 1.2), (1.3, 1.05), (1.0, 1.4), (1.2, 1.1)]))
+    assert "Repeats differed by up to 1.4× (T=1024)." in calm and "busy" not in calm
+    busy = said(with_spreads([(1.1, 1.2), (3.04, 1.05), (1.0, 1.4), (1.2, 1.1)]))
+    assert "Repeats differed by up to 3.0× (T=256): a busy machine; t measures again." in busy
+    assert "Repeats" not in said(s)
+
+
 def test_the_ratio_plot_has_d_over_T_the_times_measured_and_the_seed_laptop():
     """E6's point, plotted: FLOPs RNN ÷ attention are d/T (4 at T=64, 1/16 at 4096), the time ratio is
     one over the measured speed-up, and the seed laptop's RNN was 3.6× faster at T=4096."""

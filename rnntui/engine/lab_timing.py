@@ -49,7 +49,7 @@ def cache_path() -> Path:
 ROW = {"T": Num(1, 1_000_000, whole=True), "rnn_s": Num(0, 3600, above=True),
        "attention_s": Num(0, 3600, above=True), "rnn_flops": Num(0, 1e18, above=True),
        "attention_flops": Num(0, 1e18, above=True), "rnn_reps?": Num(1, 1e6, whole=True),
-       "attention_reps?": Num(1, 1e6, whole=True)}
+       "attention_reps?": Num(1, 1e6, whole=True), "rnn_spread?": Num(1, 1e6), "attention_spread?": Num(1, 1e6)}
 SCHEMA = {"version": Const(VERSION), "machine": {"host": str, "arch?": str, "system?": str, "processor?": str},
           "torch": str, "threads": Num(1, 100_000, whole=True), "when": str, "d?": Num(1, 1e6, whole=True),
           "heads?": Num(1, 1e4, whole=True), "rows": Many(ROW, 1, 1000)}
@@ -112,8 +112,16 @@ def rate_ratio(row: dict) -> float:
     return a / r
 
 
+def spread(row: dict) -> float | None:
+    """The slowest repeat of a forward over its fastest, the larger of the two (None for a run cached
+    before it was recorded): how much a busy machine moved this row's medians."""
+    found = [row[k] for k in ("rnn_spread", "attention_spread") if k in row]
+    return max(found) if found else None
+
+
 # -- the measurement ----------------------------------------------------------------------------
-def _median_time(forward, repeats: int, budget_s: float, should_stop) -> tuple[float, int]:
+def _median_time(forward, repeats: int, budget_s: float, should_stop) -> tuple[float, int, float]:
+    """(median, repeats timed, slowest over fastest) of `forward`'s time."""
     forward()  # warm-up: allocation, kernel choice
     times = []
     spent = 0.0
@@ -124,7 +132,9 @@ def _median_time(forward, repeats: int, budget_s: float, should_stop) -> tuple[f
         forward()
         times.append(time.perf_counter() - t0)
         spent += times[-1]
-    return (statistics.median(times) if times else float("nan")), len(times)
+    if not times:
+        return float("nan"), 0, 1.0
+    return statistics.median(times), len(times), max(times) / max(min(times), 1e-12)
 
 
 def run(Ts=TIMING_T, d: int = TIMING_D, repeats: int = 9, budget_s: float = 1.5, heads: int = HEADS,
@@ -132,7 +142,7 @@ def run(Ts=TIMING_T, d: int = TIMING_D, repeats: int = 9, budget_s: float = 1.5,
     """Time nn.RNN and nn.MultiheadAttention forwards (batch 1, CPU, inference mode) at every T.
 
     Each forward is timed up to `repeats` times (at least 3; fewer once `budget_s` is spent) after
-    one warm-up, and the median kept. torch keeps its default thread count, which is recorded.
+    one warm-up; the median is kept, and the slowest repeat over the fastest. torch keeps its default thread count, which is recorded.
     `progress(done, total, label, partial)` is called before each job; `should_stop()` is checked
     between forwards and raises Cancelled with the rows finished so far.
     """
@@ -156,11 +166,13 @@ def run(Ts=TIMING_T, d: int = TIMING_D, repeats: int = 9, budget_s: float = 1.5,
                 progress(done, len(jobs), f"T={T} {which}", result)
             x = torch.randn(1, T, d)
             if which == "rnn":
-                median, reps = _median_time(lambda: rnn(x), repeats, budget_s, should_stop)
-                row = {"T": T, "rnn_s": median, "rnn_reps": reps, "rnn_flops": rnn_flops(T, d)}
+                median, reps, spread = _median_time(lambda: rnn(x), repeats, budget_s, should_stop)
+                row = {"T": T, "rnn_s": median, "rnn_reps": reps, "rnn_spread": spread, "rnn_flops": rnn_flops(T, d)}
             else:
-                median, reps = _median_time(lambda: mha(x, x, x, need_weights=False), repeats, budget_s, should_stop)
-                row.update({"attention_s": median, "attention_reps": reps, "attention_flops": attention_flops(T, d)})
+                median, reps, spread = _median_time(lambda: mha(x, x, x, need_weights=False), repeats, budget_s,
+                                                    should_stop)
+                row.update({"attention_s": median, "attention_reps": reps, "attention_spread": spread,
+                            "attention_flops": attention_flops(T, d)})
                 if should_stop():
                     raise Cancelled(result)
                 result["rows"].append(row)

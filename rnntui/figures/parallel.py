@@ -184,6 +184,9 @@ def cached_timing() -> tuple[dict | None, str | None]:
     return _CACHED[path]
 
 
+BUSY = 2.0  # the slowest repeat of a forward over its fastest, from which the machine was busy
+
+
 @dataclass(frozen=True)
 class TimingRow:
     """One line of the table: counted FLOPs at T, and what was measured there (None if nothing)."""
@@ -198,7 +201,13 @@ class TimingRow:
     attention_gflop_s: float | None = None
     speedup: float | None = None  # how many times faster the RNN forward is
     rate_ratio: float | None = None  # attention's FLOP rate over the RNN's
+    spread: float | None = None  # the slowest repeat over the fastest, RNN or attention (None: not recorded)
     fresh: bool = False  # measured by the latest run, which has not finished (going on, cancelled, failed)
+
+    @property
+    def busy(self) -> bool:
+        """Repeats BUSY× apart or more: the machine was busy while this row was timed."""
+        return self.spread is not None and self.spread >= BUSY
 
     @property
     def time_ratio(self) -> float | None:
@@ -214,7 +223,7 @@ def timing_row(T: int, measured: dict | None, fresh: bool = False) -> TimingRow:
     rr, ra = lab_timing.rates(measured)
     return replace(row, rnn_s=measured["rnn_s"], attention_s=measured["attention_s"], rnn_gflop_s=rr / 1e9,
                    attention_gflop_s=ra / 1e9, speedup=lab_timing.speedup(measured),
-                   rate_ratio=lab_timing.rate_ratio(measured))
+                   rate_ratio=lab_timing.rate_ratio(measured), spread=lab_timing.spread(measured))
 
 
 @dataclass(frozen=True)
@@ -235,6 +244,12 @@ class TimingReadings:
     progress: tuple  # (done, total, label) while measuring
     machine: dict | None  # host, when, torch, threads of the measurement shown
     failure: str | None = None  # the lab's own message when it failed (the note says it in English)
+
+    @property
+    def widest(self) -> TimingRow | None:
+        """The measured row whose repeats differed most (None when no row recorded it)."""
+        rows = [row for row in self.table if row.spread is not None]
+        return max(rows, key=lambda row: row.spread) if rows else None
 
     @property
     def ratios(self) -> dict:

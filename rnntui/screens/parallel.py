@@ -156,10 +156,14 @@ class TimingView(FigureView):  # E6
                "T={below}").format(share=share_words(r.seed_share), speedup=seed["rnn_speedup"],
                                    rate=seed["rate_ratio"], below=seed["under_1ms_below"])),
         ], sep="\n")
+        widest = r.widest
+        noise = "" if widest is None else " " + (
+            _("Repeats differed by up to {spread}× (T={T}): a busy machine; t measures again.") if widest.busy
+            else _("Repeats differed by up to {spread}× (T={T}).")).format(spread=f"{widest.spread:.1f}", T=widest.T)
         self.query_one("#convention", Readouts).show([
             (_("FLOPs:"), _("RNN 4·T·d² (W_ih·x, W_hh·h per step); attention core 4·T²·d (QKᵀ, A·V; the 8·T·d² "
                             "of projections is timed, not counted). d={d}, batch 1, {heads} heads, CPU with torch's "
-                            "default thread count, median of up to 9 runs.").format(d=r.d, heads=r.heads)),
+                            "default thread count, median of up to 9 runs.").format(d=r.d, heads=r.heads) + noise),
         ])
         ratios = r.ratios
         timed = ratios["time"]
