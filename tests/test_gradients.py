@@ -304,6 +304,27 @@ def _shown(state, figure, size=(80, 24)):
     return one_app.txt(GradientsScreen, GradientsScreen.figure_by_id(figure), state, size)
 
 
+@pytest.mark.parametrize("w_h", [0.9, 1.6])
+def test_f6_plots_the_gradient_walked_so_far_on_a_log_axis(w_h):
+    """gradients/backward left 23 rows blank at 160x48 (stop 55's found-and-left): the rows its track
+    leaves plot |∂L/∂h_t| for the states reached so far, by a plain loop here, on an axis that holds
+    still as the walk goes on; at 80x24 there is no room and no plot."""
+    factors = _factors_by_hand(8, w_h)  # hop 1's factor first
+    limits = set()
+    for hop in (0, 4, 7):
+        r = BackwardState(hop=hop, w_h=w_h).readings()
+        want = [(t, abs(math.prod(factors[:7 - t]))) for t in range(7 - hop, 8)]
+        assert [t for t, _g in r.walked] == [t for t, _g in want]
+        assert [g for _t, g in r.walked] == pytest.approx([g for _t, g in want], rel=1e-12)
+        assert all(r.ylim[0] <= g <= r.ylim[1] for _t, g in want)
+        limits.add(r.ylim)
+    assert len(limits) == 1
+    text = _shown(BackwardState(hop=4, w_h=w_h), "backward", (120, 40))
+    assert "|∂L/∂h_t|, walked so far" in text and "t (the walk goes right to left)" in text
+    assert text.count("•") + text.count("●") == 5  # h_7 … h_3, one point each (the cursor's is ●)
+    assert "walked so far" not in _shown(BackwardState(hop=4, w_h=w_h), "backward", (80, 24))
+
+
 def test_f7_shows_the_seeds_largest_factor_beside_ours():
     r = FactorsState().readings()
     assert r.seed_largest.value == 0.884  # seed 001: "默认的 0.90 上最大的是 0.884"

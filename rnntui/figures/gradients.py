@@ -123,6 +123,8 @@ class BackwardReadings:
     before: float | None  # the gradient before this hop and this hop's factor (None at the start)
     this_factor: float | None
     total: float  # at h_0, after every hop
+    walked: tuple[tuple[float, float], ...]  # (t, |∂L/∂h_t|) at every state reached, for the plot
+    ylim: tuple[float, float]  # the plot's log axis: fits every hop's |gradient|, walked or not, so it holds still
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,8 @@ class BackwardState(FigureState):
             tokens=TOKENS, factors=_floats(factors), products=_floats(p), gradient=float(p[self.hop]),
             reaches=f"h_{at}", at=at, track_gradient=grads, track_factor=facs,
             before=None if first else float(p[self.hop - 1]), this_factor=None if first else float(factors[self.hop - 1]),
-            total=float(p[-1]))
+            total=float(p[-1]), walked=tuple((float(t), abs(g)) for t, g in enumerate(grads) if g is not None),
+            ylim=_log_span(np.abs(p)))
 
     def products(self) -> tuple[float, ...]:
         return self.readings().products
@@ -165,6 +168,13 @@ class FactorsReadings:
     y_top: float
     y_bottom: float  # the plot's lower limit (_bottom): its rows go where the factors and ×1 are
     seed_largest: SeedNumber | None  # the seed's largest factor where it prints one (tanh, W_h = 0.90)
+
+
+def _log_span(sizes: np.ndarray) -> tuple[float, float]:
+    """A log axis for `sizes` (≥ 0, one of them 1): from a decade at or under the smallest above 0 (0.1 at
+    most), to half again over the largest. Zeros are the plot's ▼0 marks."""
+    lo = min(10.0 ** math.floor(math.log10(float(sizes[sizes > 0].min()))), 0.1)
+    return lo, float(sizes.max()) * 1.5
 
 
 def _bottom(smallest: float) -> float:

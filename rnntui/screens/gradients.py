@@ -9,7 +9,7 @@ from rnntui.fmt import at_hop, sci
 from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.screens.gradients_training import BpttView, ClipView
-from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack
@@ -49,6 +49,7 @@ class BackwardView(FigureView):
         yield TokenTrack()
         yield Readouts(id="hop")
         yield Readouts(id="total")
+        yield extra_plot()
 
     def show(self, s: BackwardState) -> None:
         r, t = s.readings(), s.readings().at
@@ -64,6 +65,13 @@ class BackwardView(FigureView):
         total = f"{r.total:.3f}" if s.hop == LAST_T else _("not there yet (end jumps)")
         self.query_one("#total", Readouts).show([(_("hops walked"), _("{n} of {total}").format(n=s.hop, total=LAST_T)),
                                                  (_("at h_0 after {n} hops").format(n=LAST_T), total)])
+        xs, ys = zip(*r.walked)
+        self.query_one(Plot).show(PlotSpec(
+            series=(Series(xs, ys, _("|∂L/∂h_t|, walked so far"), ORANGE),
+                    Series(xs, ys, "", ORANGE, marker="•", scatter=True)),
+            lines=(Line(1.0, "", GREY),), cursor=float(t), xlim=(0, LAST_T), ylim=r.ylim, log_y=True,
+            xlabel=_("t (the walk goes right to left)"),
+        ))
 
 
 class FactorsView(FigureView):

@@ -10,7 +10,7 @@ from rnntui.fmt import pct, ratio, share_words, si, times
 from rnntui.i18n import N_, _, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.picture import Picture
-from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.quiet import Static
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.sharebar import ShareBar
@@ -137,7 +137,7 @@ class TimingView(FigureView):  # E6
         yield Picture(id="table")
         yield Readouts(id="compare")
         yield Readouts(id="convention")
-        yield Plot(least=EXTRA_ROWS)  # the rows the text leaves: a plot where they are enough
+        yield extra_plot()
 
     def show(self, s: TimingState) -> None:
         r = s.readings()

@@ -12,7 +12,7 @@ from rnntui.widgets.cells import aligned, cell_len, fit
 from rnntui.widgets.cellsheet import sheet_text
 from rnntui.widgets.lines import TextLines
 from rnntui.widgets.picture import Picture
-from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack, cell_rows
@@ -24,22 +24,13 @@ TALL = 30  # at least this many rows for the view: the extra plot or grids show
 
 class SizedView(FigureView):
     """A view that knows whether it is wide or tall enough for its extra pictures: `-wide` from WIDE
-    columns, `-tall` from TALL rows. Its extra plot (`.extra`) takes the rows its other parts leave:
-    a plot from EXTRA_ROWS, fewer a line saying a taller terminal shows one (they hid without a word)."""
+    columns, `-tall` from TALL rows."""
 
     REDRAW_ON_RESIZE = True
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width >= WIDE, "-wide")
         self.set_class(event.size.height >= TALL, "-tall")
-
-    @property
-    def wide(self) -> bool:
-        return self.has_class("-wide")
-
-
-def extra_plot() -> Plot:
-    return Plot(least=EXTRA_ROWS, classes="extra")
 
     @property
     def wide(self) -> bool:

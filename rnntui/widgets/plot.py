@@ -867,3 +867,9 @@ class Plot(Lines):
             return plot_rows(self.spec, width, height)
         # (it left blank rows and no word of a plot, a trial)
         return [[(cut(_(TALLER), width, MORE), "dim italic")]] if height and width else []
+
+
+def extra_plot() -> Plot:
+    """A figure's extra plot, below its other parts: it takes the rows they leave (`.extra` has no
+    min-height), a plot from EXTRA_ROWS, fewer a line saying a taller terminal shows one."""
+    return Plot(least=EXTRA_ROWS, classes="extra")
