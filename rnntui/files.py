@@ -82,6 +82,16 @@ def file_mode(path: str) -> int:
 
 def write_atomic(path: str, text: str | bytes) -> None:
     """Write beside the target, then rename: a failure leaves any old file whole."""
+    tmp = write_beside(path, text)
+    try:
+        os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise cannot_write(path, e) from None
+
+
+def write_beside(path: str, text: str | bytes) -> str:
+    """`text` in a new file beside `path` (a hidden temporary name, `path`'s mode), on disk; its name."""
     folder = Path(path).resolve().parent
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
@@ -96,13 +106,64 @@ def write_atomic(path: str, text: str | bytes) -> None:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())  # on disk before the rename: a crash leaves the old file or the new
-        os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
         raise cannot_write(path, e) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp
+
+
+class Staged:
+    """Files written beside their targets and put in place together, all or none (`commit`): an export
+    that failed on its 9th frame left frames 1–8 new and the rest old, under the old index.md (a trial).
+    `write` may be called from several threads."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, str] = {}  # target → its new content's temporary name
+
+    def write(self, path: str, text: str | bytes) -> None:
+        self.files[path] = write_beside(path, text)
+
+    def commit(self) -> None:
+        """Every file to its target, an old one set aside first and put back if a later one fails."""
+        moved: list[tuple[str, str | None]] = []  # (target, where its old file waits)
+        try:
+            for path, tmp in self.files.items():
+                old = None
+                if os.path.lexists(path):
+                    fd, old = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".rnntui-old-")
+                    os.close(fd)
+                    try:
+                        os.replace(path, old)
+                    except OSError:
+                        Path(old).unlink(missing_ok=True)
+                        raise
+                try:
+                    os.replace(tmp, path)
+                except OSError:
+                    if old:
+                        os.replace(old, path)
+                    raise
+                moved.append((path, old))
+        except OSError as e:
+            for done, old in reversed(moved):
+                if old:
+                    os.replace(old, done)
+                else:
+                    Path(done).unlink(missing_ok=True)
+            self.discard()
+            raise cannot_write(path, e) from None
+        for _path, old in moved:
+            if old:
+                Path(old).unlink(missing_ok=True)
+        self.files.clear()
+
+    def discard(self) -> None:
+        for tmp in self.files.values():
+            Path(tmp).unlink(missing_ok=True)
+        self.files.clear()
 
 
 def check_creatable(path: str | Path) -> None:

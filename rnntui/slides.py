@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rnntui.figure import Figure
 from rnntui.files import check_no_file_in_the_way, make_folder
-from rnntui.i18n import _, language, ngettext
+from rnntui.i18n import _, aside, language, ngettext
 from rnntui.state import BadValue, FigureState
 
 EXPORT_FORMATS = ("svg", "png", "txt", "json")
@@ -151,9 +151,16 @@ def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
     existing = [p for p in paths if p.exists()]
     if existing and not force:
         if len(existing) > 1:
-            raise BadValue(_("{path} exists and {n} more; add --force to replace them").format(
-                path=existing[0], n=len(existing) - 1))
-        raise BadValue(_("{path} exists; add --force to replace it").format(path=existing[0]))
+            line = _("{path} exists and {n} more; add --force to replace them").format(
+                path=existing[0], n=len(existing) - 1)
+        else:
+            line = _("{path} exists; add --force to replace it").format(path=existing[0])
+        gone = len(stale(outdir, paths, listed(outdir)))  # (it said nothing of the 149 slides --force removed)
+        if gone:
+            line += aside(ngettext("(it also removes {n} file an earlier export listed that this one does not write)",
+                                   "(it also removes {n} files an earlier export listed that this one does not write)",
+                                   gone).format(n=gone))
+        raise BadValue(line)
 
 
 def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, ...], size, theme: str,
@@ -244,7 +251,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     its frames are drawn as `rnntui present` shows them (no header or footer). --force also removes the
     files an earlier export listed in its index.md that this one does not write (`listed`). `batch`: the
     process does nothing else (`rnntui export`; see Session)."""
-    from rnntui.files import write_atomic
+    from rnntui.files import Staged
 
     outdir = Path(outdir)
     if not frames:
@@ -262,16 +269,19 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     made = [p for p in (outdir, *outdir.parents) if not p.exists()]  # the folders this export makes, inner first
     make_folder(outdir)
     started = time.perf_counter()
+    staged = Staged()  # every file, index.md last, put in place once all are written
     try:
         render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress,
-                                                 write_atomic, deck, batch))
+                                                 staged.write, deck, batch))
+        staged.write(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
+        staged.commit()
     except BaseException:
+        staged.discard()
         for folder in made:  # (a frame it could not draw left the folders it made empty)
             if any(folder.iterdir()):
                 break
             folder.rmdir()
         raise
-    write_atomic(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
     removed = stale(outdir, paths, earlier) if force else []
     for path in removed:
         path.unlink(missing_ok=True)

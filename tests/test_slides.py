@@ -297,6 +297,9 @@ def test_force_removes_what_an_earlier_export_listed_and_nothing_else(tmp_path, 
     for name in kept:
         (out / name).write_text("mine")
     capsys.readouterr()
+    assert main(["export", str(out), "--deck", str(small_deck(tmp_path / "d.toml", GOOD)), "--format", "svg"]) == 2
+    assert capsys.readouterr().err.strip().endswith(  # the refusal says what --force would remove (a trial)
+        "add --force to replace them (it also removes 5 files an earlier export listed that this one does not write)")
     assert main(["export", str(out), "--deck", str(small_deck(tmp_path / "d.toml", GOOD)), "--format", "svg",
                  "--force"]) == 0
     assert capsys.readouterr().err.strip().endswith("; removed 5 files an earlier export listed")
@@ -314,6 +317,51 @@ def test_force_removes_what_an_earlier_export_listed_and_nothing_else(tmp_path, 
     (out / "index.md").unlink()  # no record of an earlier export: --force replaces, removes nothing
     assert main(["export", str(out), "--deck", str(longer), "--format", "svg", "--force"]) == 0
     assert "removed" not in capsys.readouterr().err and (out / "99-recurrence-track-t7.svg").exists()
+
+
+@pytest.mark.parametrize("where", ["writing", "putting in place"])
+def test_an_export_that_fails_halfway_leaves_the_folder_as_it_was(tmp_path, capsys, monkeypatch, where):
+    """A --force export that could not write its 5th file had replaced the first 4: frames said "1/11"
+    beside frames saying "9/10" under the old index.md (a lecturer's trial, a full disk does the same).
+    Every file is now written first and put in place together, or none is."""
+    import os
+
+    from rnntui import files
+
+    out = tmp_path / "out"
+    longer = small_deck(tmp_path / "long.toml", GOOD + '[[frame]]\nfigure = "lstm/cell"\nstep = 3\n')
+    assert main(["export", str(out), "--deck", str(longer), "--format", "svg,txt"]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    calls = []
+    if where == "writing":
+        real = files.write_beside
+
+        def write_beside(path, text):
+            calls.append(path)
+            if len(calls) == 5:
+                raise files.cannot_write(path, OSError(28, "No space left on device", path))
+            return real(path, text)
+
+        monkeypatch.setattr(files, "write_beside", write_beside)
+    else:
+        real = os.replace
+
+        def replace(src, dst):
+            calls.append(dst)
+            if len(calls) == 7:  # the 4th file's move, after three old files were set aside and replaced
+                raise OSError(1, "Operation not permitted", str(dst))
+            return real(src, dst)
+
+        monkeypatch.setattr(os, "replace", replace)
+    capsys.readouterr()
+    deck = small_deck(tmp_path / "d.toml", GOOD.replace("w_h = 1.4", "w_h = 1.2"))
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg,txt", "--force"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"rnntui: cannot write {out}/0")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # every old file, and nothing new
+    monkeypatch.undo()
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg,txt", "--force"]) == 0
+    assert "--set w_h=1.2 " in (out / "index.md").read_text() and not (out / "04-lstm-cell-t3.svg").exists()
 
 
 # -- decks --------------------------------------------------------------------------------------
