@@ -1,7 +1,7 @@
 """`rnntui present DECK`: a deck's frames full screen, no header or footer, a discreet counter.
 
-space / → / pagedown next · ← / pageup / backspace back · home / end first / last ·
-ctrl+s saves the slide as SVG · q quits.
+space / → / pagedown next · ← / pageup / backspace back · home / end first / last · a number and
+enter: that slide · ctrl+s saves the slide as SVG · ? the keys, escape hides them · q quits.
 """
 from __future__ import annotations
 
@@ -55,7 +55,10 @@ class PresentApp(Shots, QuietCollections, App):
     #slide-foot { height: 1; padding: 0 2; color: $text-muted; }
     """
     BINDINGS = [
-        Binding("space,right,pagedown,enter", "move(1)", N_("next"), priority=True),
+        Binding("space,right,pagedown", "move(1)", N_("next"), priority=True),
+        Binding("enter", "enter", N_("next, or the slide typed"), priority=True),
+        *(Binding(str(d), f"type({d})", show=False, priority=True) for d in range(10)),  # 7 enter: slide 7 (a trial)
+        Binding("escape", "hush", show=False, priority=True),
         Binding("left,pageup,backspace", "move(-1)", N_("back"), priority=True),
         Binding("home", "jump(0)", N_("first"), priority=True),
         Binding("end", "jump(-1)", N_("last"), priority=True),
@@ -69,6 +72,8 @@ class PresentApp(Shots, QuietCollections, App):
         use_themes(self, theme)
         self.deck = deck
         self.index = min(max(start, 0), len(deck.frames) - 1)
+        self.typed = ""  # digits of a slide number, until enter
+        self.keys_up = False  # the keys' notice is showing: the next slide takes it away
 
     @property
     def frame(self) -> Frame:
@@ -120,30 +125,69 @@ class PresentApp(Shots, QuietCollections, App):
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)
         switcher.get_child_by_id(view_id(frame), FigureView).draw(frame.state)
+        if self.keys_up:  # (it stayed over the next slides for its 6 s, a lecturer's trial)
+            self.clear_notifications()
+            self.keys_up = False
+        self.show_foot()
+
+    def show_foot(self) -> None:
+        frame = self.frame
         values = Pieces([f"{p.label} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params()],
                         style="dim")
         foot = Table.grid(expand=True)
         foot.add_column(ratio=1, no_wrap=True)
         foot.add_column(justify="right", no_wrap=True)
-        foot.add_row(values, Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim"))
+        where = Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim")
+        if self.typed:
+            where = Text.assemble((_("slide {n}, enter goes").format(n=self.typed) + "   ", "bold"), where)
+        foot.add_row(values, where)
         self.query_one("#slide-foot", Static).update(foot)
 
     def action_move(self, delta: int) -> None:
+        self.typed = ""
         new = min(max(self.index + delta, 0), len(self.deck.frames) - 1)
         if new != self.index:
             self.index = new
             self.show()
+        else:
+            self.show_foot()
+            if delta > 0:  # (space on the last slide did nothing, and nothing said why)
+                self.notify(_("the last slide; home goes to the first"), timeout=2)
 
     def action_jump(self, where: int) -> None:
+        self.typed = ""
         self.index = where % len(self.deck.frames)
         self.show()
+
+    def action_type(self, digit: int) -> None:
+        self.typed = (self.typed + str(digit))[-4:].lstrip("0")
+        self.show_foot()
+
+    def action_enter(self) -> None:
+        if not self.typed:
+            self.action_move(1)
+            return
+        n, last = int(self.typed), len(self.deck.frames)
+        if n > last:
+            self.typed = ""
+            self.show_foot()
+            self.notify(_("no slide {n}: this deck has {last}").format(n=n, last=last), severity="warning", timeout=3)
+            return
+        self.action_jump(n - 1)
+
+    def action_hush(self) -> None:
+        """escape: the keys' notice and a half-typed slide number go (it never ends the talk)."""
+        self.clear_notifications()
+        self.keys_up, self.typed = False, ""
+        self.show_foot()
 
     def action_keys(self) -> None:
         """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened. (Once: ? again
         does not stack a second.)"""
         self.clear_notifications()
-        self.notify(_("space/→ next · ← back · home/end first/last · ctrl+s save · q quit"), title=_("Keys"),
-                    timeout=6)
+        self.notify(_("space/→ next · ← back · home/end first/last · 7 enter: slide 7 · ctrl+s save · "
+                      "esc hides this · q quit"), title=_("Keys"), timeout=6)
+        self.keys_up = True
 
     def action_shot(self) -> None:
         self.take_shot(f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg")

@@ -460,8 +460,8 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         assert app.query_one(ContentSwitcher).current == "recurrence--tanh"
         await pilot.press("right")
         assert app.index == 2 and "3/3" in text_of(app) and "sequence labelling" in text_of(app)
-        await pilot.press("right", "space")  # the last frame stays
-        assert app.index == 2
+        await pilot.press("right", "space")  # the last frame stays, and says so (it did nothing, a trial)
+        assert app.index == 2 and [str(n.message) for n in app._notifications][-1].startswith("the last slide")
         await pilot.press("left")
         assert app.index == 1 and "2/3" in text_of(app)
         await pilot.press("home")
@@ -474,12 +474,24 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         await pilot.pause()
         said = [str(n.message) for n in app._notifications]
         assert app.index == 2 and len(said) == 1 and "next" in said[0] and "q quit" in said[0], said
-        await pilot.press("ctrl+s")
+        await pilot.press("escape")  # the keys go at escape (they stayed their 6 s, a lecturer's trial)
+        assert not app._notifications and app.index == 2
+        await pilot.press("question_mark", "ctrl+s")  # a slide saved with the keys over it: not any more
+        await pilot.pause()
         await app.workers.wait_for_complete()  # made in a thread
         await pilot.pause()
         shots = list((tmp_path / "shots").glob("*.svg"))
         assert [p.name for p in shots] == ["d-03-recurrence-readout-t3.svg"]
-        assert "sequence" in shots[0].read_text()
+        assert "sequence" in shots[0].read_text() and "quit" not in shots[0].read_text()
+        await pilot.press("question_mark", "2")  # a number and enter: that slide; the keys go with the slide
+        assert "slide 2, enter goes" in text_of(app) and app.index == 2
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.index == 1 and "slide 2" not in text_of(app) and not app._notifications
+        await pilot.press("9", "enter")
+        assert app.index == 1 and [str(n.message) for n in app._notifications] == ["no slide 9: this deck has 3"]
+        await pilot.press("enter")  # nothing typed: enter is next, as before
+        assert app.index == 2
         assert "data:font/ttf;base64," in shots[0].read_text() and "cdnjs" not in shots[0].read_text()
         await pilot.press("q")
         await pilot.pause()
