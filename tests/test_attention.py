@@ -517,7 +517,8 @@ async def test_stepping_the_mask_family_keeps_the_layout_still():
 
 def test_heat_map_shades_every_sampled_entry_as_shade_does():
     """The heat map tells its entries apart all at once (numpy); each cell must be what `shade` gives
-    that entry, on the line's dim, for rectangular and ragged tables, NaN and ±inf included."""
+    that entry, at full strength (dimmed, it all but vanished on the light themes: a trial), for
+    rectangular and ragged tables, NaN and ±inf included."""
     import random
 
     from rnntui.widgets.matrix import KINDS, _kinds, shade
@@ -538,8 +539,20 @@ def test_heat_map_shades_every_sampled_entry_as_shade_does():
         for i, kinds in zip(rs, _kinds(values, rs, cs, transpose)):
             for j, kind in zip(cs, kinds):
                 r, c = (j, i) if transpose else (i, j)
-                mark, style = shade(values[r][c] if c < len(values[r]) else float("nan"))
-                assert KINDS[kind] == (mark, "dim" if style == "dim" else f"dim {style}")
+                assert KINDS[kind] == shade(values[r][c] if c < len(values[r]) else float("nan"))
+
+
+def test_the_heat_map_is_drawn_darker_on_the_light_theme():
+    """attention/positions' ░▒▓█ and +/− were dim on the light theme, pale orange and blue on grey at
+    about 1.7:1 (a trial): they are the palette's colours darkened for a light background."""
+    from rnntui.render import render
+    from rnntui.topics import find
+    from rnntui.widgets.tints import on_light
+
+    screen, figure = find("attention/positions")
+    svg = render(screen, figure, figure.state_type(), "svg", size=(100, 30), theme="light")
+    for rgb in ((235, 120, 55), (80, 150, 255)):  # POSITIVE, NEGATIVE
+        assert "fill: #%02x%02x%02x" % on_light(rgb) in svg
 
 
 def test_a_figures_matrices_are_read_as_plain_floats_entry_for_entry():
