@@ -26,7 +26,7 @@ from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangements
 from rnntui.shots import Shots
 from rnntui.state import FigureState
-from rnntui.terminal import end_on_hangup, sturdy
+from rnntui.terminal import end_on_hangup, few_colours, sturdy
 from rnntui.toasts import WholeToastRows
 from rnntui.topics import IDS, NUMBERS, topic
 
@@ -341,6 +341,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
 
     async def on_mount(self) -> None:
         end_on_hangup(self)
+        self.set_class(few_colours(self), "-few-colours")
         self.hold_full_collections()
         if self.keymap_problem:
             self.notify(self.keymap_problem, severity="warning")

@@ -60,6 +60,12 @@ class Gone:
         return getattr(self._file, name)
 
 
+def few_colours(app) -> bool:
+    """Does the app draw in 16 colours? TERM=xterm or screen without COLORTERM, as PuTTY, tmux and screen
+    often set (Rich's reading of the environment). Not headless or in a browser: they draw in full."""
+    return not (app.is_headless or app.is_web) and app.console.color_system in ("standard", "windows")
+
+
 @functools.cache
 def sturdy(driver_class):
     """The driver an app runs in (its `get_driver_class`): Textual's Linux driver writes through

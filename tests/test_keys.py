@@ -255,6 +255,56 @@ async def test_palette_jumps_to_a_figure_and_sets_a_parameter():
         assert s.state.b_f == 2.0
 
 
+async def test_under_no_color_the_palettes_chosen_command_is_a_light_bar(monkeypatch):
+    """Under NO_COLOR the chosen command differed from the rest by a grey 50 against 29 (about 1.3:1; a
+    colour trial): Textual's reverse for it is lost on the way to the screen. It is a light bar now."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        rows = app.screen._compositor.render_update(full=True).strips
+
+        def background(words):  # the brightness behind `words`, on the row that holds them
+            for line in rows:
+                for segment in (segment for strip in line for segment in strip):
+                    if words in segment.text:
+                        return segment.style.bgcolor.get_truecolor()[0]
+            raise AssertionError(words)
+
+        chosen, other = background("Go to recurrence/track"), background("Go to recurrence/tanh")
+        assert chosen >= 200 and other <= 60
+
+
+async def test_in_16_colours_the_footer_keys_are_yellow_on_black(monkeypatch):
+    """TERM=screen or xterm without COLORTERM (tmux, screen, PuTTY) gives 16 colours: the footer's keys
+    came out bright red on bright black, the same brightness (a trial). They are bright yellow on black
+    there; elsewhere, and in a browser or headless, as they were."""
+    from types import SimpleNamespace
+
+    from rich.color import ColorSystem
+    from rich.console import Console
+    from textual.widgets._footer import FooterKey
+
+    from rnntui.terminal import few_colours
+
+    for term, colorterm, few in (("screen", "", True), ("xterm", "", True), ("xterm-256color", "", False),
+                                 ("xterm", "truecolor", False)):
+        console = Console(force_terminal=True, _environ={"TERM": term, "COLORTERM": colorterm})
+        assert few_colours(SimpleNamespace(is_headless=False, is_web=False, console=console)) == few, term
+        assert not few_colours(SimpleNamespace(is_headless=False, is_web=True, console=console))
+
+    for few in (True, False):
+        app = RnnApp("recurrence")
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.set_class(few, "-few-colours")
+            await pilot.pause()
+            style = app.screen.query(FooterKey).first().get_component_rich_style("footer-key--key")
+            shown = (style.color.downgrade(ColorSystem.STANDARD).number,
+                     style.bgcolor.downgrade(ColorSystem.STANDARD).number)
+            assert (shown == (11, 0)) == few, shown
+
+
 async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
     """Textual's own Theme command opened a second palette (themes outside ours, and a crash on page
     keys the fuzz found); its Screenshot wrote an SVG that needs a web font; its Quit came first."""
