@@ -21,7 +21,7 @@ from rnntui.i18n import N_, _
 from rnntui.screens.base import FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
-from rnntui.slides import Frame
+from rnntui.slides import Frame, untranslated_line
 from rnntui.terminal import end_on_hangup, sturdy
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import Pieces
@@ -98,6 +98,8 @@ class PresentApp(Shots, QuietCollections, App):
         end_on_hangup(self)
         self.hold_full_collections()
         self.show()
+        if english := untranslated_line(self.deck.frames):  # (escape hides it)
+            self.notify(english, severity="warning", timeout=6)
         if not (self.is_headless or self.is_web):
             self.set_timer(PRELOAD_AFTER, self.read_ahead)
 

@@ -46,6 +46,14 @@ class Frame:
                 return found
         return getattr(self, field)
 
+    def untranslated(self) -> bool:
+        """Has the deck given this slide words (`title`, `caption`) with none of them in the current
+        language? They are shown in English."""
+        lang = language()
+        given = dict(self.translated)
+        return lang != "en" and any(getattr(self, field) and not given.get(f"{field}_{lang}")
+                                    for field in ("title", "caption"))
+
     @property
     def address(self) -> str:
         return f"{self.screen.TOPIC_ID}/{self.figure.id}"
@@ -137,6 +145,18 @@ def check_readable(states, since: int | None = None) -> None:
         advice = (_("{report}; nothing written: run it again to draw without it") if moved else
                   _("{report}; nothing written: remove it, then run it again"))
         raise BadValue(advice.format(report=report))
+
+
+def untranslated_line(frames: list[Frame]) -> str:
+    """One line naming the slides whose deck words are in English only, in a language that is not
+    (frames without caption_zh showed English among Chinese, and nothing said so: a lecturer's trial)."""
+    numbers = [str(k) for k, frame in enumerate(frames, 1) if frame.untranslated()]
+    if not numbers:
+        return ""
+    shown = ", ".join(numbers[:12]) + (", …" if len(numbers) > 12 else "")
+    return ngettext("frame {numbers}: the deck gives its words in English only ({fields})",
+                    "frames {numbers}: the deck gives their words in English only ({fields})", len(numbers)).format(
+        numbers=shown, fields=f"title_{language()}, caption_{language()}")
 
 
 def targets(stems: list[str], outdir: Path, formats: tuple[str, ...]) -> list[Path]:

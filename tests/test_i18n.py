@@ -236,6 +236,22 @@ def test_export_index_in_chinese(tmp_path, capsys):
     assert "已把" in capsys.readouterr().err
 
 
+def test_export_in_chinese_names_the_frames_whose_words_are_english_only(tmp_path, capsys):
+    """Frames without caption_zh or title_zh showed English among Chinese slides and nothing said which
+    (a lecturer's trial): one line names them; a frame with no words of the deck's is not one."""
+    deck = tmp_path / "d.toml"
+    deck.write_text('title = "D"\n[[frame]]\nfigure = "recurrence/track"\ntitle = "A"\ntitle_zh = "甲"\n'
+                    '[[frame]]\nfigure = "recurrence/tanh"\ncaption = "only English"\n'
+                    '[[frame]]\nfigure = "recurrence/readout"\n'
+                    '[[frame]]\nfigure = "recurrence/track"\ntitle = "B"\ncaption = "b"\ncaption_zh = "乙"\n',
+                    encoding="utf-8")
+    assert main(["export", str(tmp_path / "zh"), "--deck", str(deck), "--format", "txt", "--lang", "zh"]) == 0
+    assert capsys.readouterr().err.strip().splitlines()[-1] == "第 2, 4 帧：幻灯片文件只给了英文文字（缺 title_zh, caption_zh）"
+    set_language("en")
+    assert main(["export", str(tmp_path / "en"), "--deck", str(deck), "--format", "txt"]) == 0
+    assert "English only" not in capsys.readouterr().err
+
+
 # -- the app: live switching, and Chinese in its cells ------------------------------------------------
 def _screen_lines(app, size) -> list[str]:
     console = Console(record=True, width=size[0], height=size[1], file=io.StringIO(), force_terminal=True,
