@@ -21,6 +21,8 @@ and names, frames of topics not built yet).
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -169,6 +171,7 @@ def parse_frame(item) -> Frame:
     try:
         state = build_state(fig, sets, step)
     except BadValue as e:
-        raise BadValue(str(e).removeprefix("--")) from None  # "--step 9: …" reads "step 9: …" in a deck
+        # "--step 9: …" reads "step 9: …" in a deck, and "--set z=3" "set z=3" (a deck has no options)
+        raise BadValue(re.sub(r"--(set|step)\b", r"\1", str(e))) from None
     return Frame(screen, fig, state, item.get("title", ""), item.get("caption", ""),
                  tuple((k, item[k]) for k in LOCAL if item.get(k)))

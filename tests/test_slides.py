@@ -417,6 +417,9 @@ BAD = [
     ('title = "D\\u200Fx"\n[[frame]]\nfigure = "recurrence/track"\n', "bad.toml: title", "(U+200F)"),
     ('[[frame]]\nfigure = "recurrence/track"\ncaption = "two\\nlines\\tand a tab"\n[[frame]]\nfigure = 7\n',
      "frame 2", "figure = 7"),
+    # (a deck has no options: it said "step 1 and --set z=3", a lecturer's trial)
+    ('[[frame]]\nfigure = "recurrence/tanh"\nset = { z = 3 }\nstep = 1\n', "frame 1",
+     ": step 1 and set z=3 both set z; give one"),
 ]
 
 
