@@ -72,6 +72,21 @@ def help_renderable(screen, text: tuple | None = None) -> Group:
 SHOT = next(k for k in CONTRACT if k.id == "screenshot")
 
 
+class HelpScroll(VerticalScroll):
+    """Help's box: its bottom edge says when more is below (the scrollbar alone was near the panel's
+    grey under NO_COLOR, and at 80x24 the keys ran past the box unnoticed: a trial)."""
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self.say_more()
+
+    def on_resize(self) -> None:
+        self.say_more()
+
+    def say_more(self) -> None:
+        self.border_subtitle = _("↓ more below") if self.scroll_y < self.max_scroll_y else ""
+
+
 class HelpScreen(SeeThrough, WholeFrames, ModalScreen):
     # a modal screen takes no app keys: ctrl+s (its id, so a keymap moves it here too) shoots help itself.
     # WholeFrames: its first frame waits for the scrollbar's layout and goes out whole, once (it came in
@@ -81,7 +96,7 @@ class HelpScreen(SeeThrough, WholeFrames, ModalScreen):
                 Binding(SHOT.keys, SHOT.action, SHOT.does, show=False, id=SHOT.id)]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 60%; &:ansi { background: transparent; } }
-    HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; scrollbar-gutter: stable; border: round $accent; padding: 0 1; background: $surface; }
+    HelpScreen > HelpScroll { width: 90%; max-width: 100; height: 90%; scrollbar-gutter: stable; border: round $accent; padding: 0 1; background: $surface; }
     """
 
     def __init__(self, topic_screen) -> None:
@@ -89,7 +104,7 @@ class HelpScreen(SeeThrough, WholeFrames, ModalScreen):
         self.topic_screen = topic_screen
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll() as v:
+        with HelpScroll() as v:
             v.border_title = _("help")
             text = help_text(self.topic_screen)
             yield RenderedLines(help_renderable(self.topic_screen, text), key=text)

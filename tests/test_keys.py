@@ -88,6 +88,11 @@ async def test_figures_toggles_help_and_topic_keys():
         heads = next(line.split() for line in shown.splitlines() if line.split()[:2] == ["key", "does"])
         assert heads == ["key", "does", "id,", "to", "remap", "it"]  # the ids' column says what they are
         assert any(line.split()[:1] + line.split()[-1:] == ["→", "step_forward"] for line in shown.splitlines())
+        box = app.screen.query_one("HelpScroll")  # the keys run past the box at 80x24: its edge says so
+        assert box.max_scroll_y > 0 and box.border_subtitle == "↓ more below"
+        await pilot.press("end")
+        await pilot.pause()
+        assert box.scroll_y == box.max_scroll_y and box.border_subtitle == ""
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("2")
