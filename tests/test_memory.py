@@ -122,7 +122,7 @@ def test_80x24_shows_the_whole_table_and_the_seeds_b_f():
     assert "lstm-bf2 is the source's “b_f = 1”" in out and "fails at T=40" in out
     assert "9.6✗" in out and "(too small" not in out
     # the curves are named: too short for a legend row, the plot writes it into its top edge
-    assert re.search(r"┌─ ━━ accuracy  ┅┅ loss ÷ ln 10 \(1: guessing\) ─+┬?─*┐", out)
+    assert re.search(r"┌─ ━━ accuracy  ┈┈ loss ÷ ln 10 \(1: guessing\) ─+┬?─*┐", out)
     # the story told short: its three lines left the curves 2 rows (a newcomer's trial), now 3
     top = next(i for i, line in enumerate(lines) if "┌─ ━━" in line)
     bottom = next(i for i, line in enumerate(lines) if "└┬" in line)

@@ -227,7 +227,7 @@ def test_a_legend_in_the_top_edge_takes_no_row():
     assert len(top) == len(none) == len(below) == 12
     assert top[1:] == none[1:]  # the same canvas, ticks and labels: a row taller than with a legend below
     assert canvas(text)[3] == canvas(["".join(ch for ch, _ in r) for r in below])[3] + 1
-    key = "".join(ch for ch, _ in below[-1]).strip()  # the legend a row of its own shows: "━━ s0  ┅┅ s1"
+    key = "".join(ch for ch, _ in below[-1]).strip()  # the legend a row of its own shows: "━━ s0  ┈┈ s1"
     edge = "".join(ch for ch, _ in none[0])
     assert text[0].startswith(f" ┌─ {key} ─") and text[0].endswith("┐") and len(text[0]) == len(edge)
     assert text[0].index("┬") == edge.index("┬")  # the cursor's mark on the edge stays where it was

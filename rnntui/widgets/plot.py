@@ -12,7 +12,7 @@ ticks are round values an equal number of rows apart, each label on the row its 
 (on a log axis every 1st, 2nd, 5th, 10th … decade, as many as fit). Each cell shows one thing in one
 colour: a curve covers a line only in the cells it passes through, and where two series coincide
 they take turns, so both stay visible. Braille lines differ without colour too: solid, dotted and
-dashed in turn unless the series sets `dash`, and the legend shows each one's sample (━━ ┅┅ ╍╍, or
+dashed in turn unless the series sets `dash`, and the legend shows each one's sample (━━ ┈┈ ╍╍, or
 the marker it is drawn with).
 
 Everything is rebuilt from the spec at the widget's current size on every render, so any number of
@@ -47,7 +47,8 @@ WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character b
 BRAILLE = 0x2800
 DOT = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # DOT[row in cell][column in cell]
 DASHES = ("solid", "dotted", "dashed")  # every dot; every other dot; four dots on, four off
-SWATCH = {"solid": "━━", "dotted": "┅┅", "dashed": "╍╍"}  # each line style's sample in a legend
+SWATCH = {"solid": "━━", "dotted": "┈┈", "dashed": "╍╍"}  # each line style's sample in a legend (┅┅ for dotted
+# read as ╍╍ under NO_COLOR, where the dashes alone tell curves apart: a trial)
 BLOB = "⠶"  # a braille scatter point is a 2×2 blob of dots; its legend sample
 
 
