@@ -127,41 +127,42 @@ class Staged:
         self.files[path] = write_beside(path, text)
 
     def commit(self) -> None:
-        """Every file to its target, an old one set aside first and put back if a later one fails."""
-        moved: list[tuple[str, str | None]] = []  # (target, where its old file waits)
+        """Every file to its target, an old one set aside first. If one fails, or the run is stopped
+        (ctrl+c), those put in place go back and the old files with them."""
+        done: list[list] = []  # [target, where its old file waits or None, whether the new one is in place]
+        path = ""
         try:
-            for path, tmp in self.files.items():
-                old = None
+            for path, tmp in list(self.files.items()):
+                entry = [path, None, False]
+                done.append(entry)
                 if os.path.lexists(path):
-                    fd, old = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".rnntui-old-")
+                    fd, entry[1] = tempfile.mkstemp(dir=Path(path).absolute().parent, prefix=".rnntui-old-")
                     os.close(fd)
-                    try:
-                        os.replace(path, old)
-                    except OSError:
-                        Path(old).unlink(missing_ok=True)
-                        raise
+                    os.replace(path, entry[1])
+                os.replace(tmp, path)
+                entry[2] = True
+        except BaseException as e:
+            for target, old, placed in reversed(done):
                 try:
-                    os.replace(tmp, path)
+                    if old and not os.path.lexists(target) or old and placed:
+                        os.replace(old, target)
+                    elif old:
+                        Path(old).unlink(missing_ok=True)  # (the placeholder, the old file not moved yet)
+                    elif placed:
+                        Path(target).unlink(missing_ok=True)
                 except OSError:
-                    if old:
-                        os.replace(old, path)
-                    raise
-                moved.append((path, old))
-        except OSError as e:
-            for done, old in reversed(moved):
-                if old:
-                    os.replace(old, done)
-                else:
-                    Path(done).unlink(missing_ok=True)
+                    pass  # (the others are still put back)
             self.discard()
-            raise cannot_write(path, e) from None
-        for _path, old in moved:
+            if isinstance(e, OSError):
+                raise cannot_write(path, e) from None
+            raise
+        for _target, old, _placed in done:
             if old:
                 Path(old).unlink(missing_ok=True)
         self.files.clear()
 
     def discard(self) -> None:
-        for tmp in self.files.values():
+        for tmp in list(self.files.values()):
             Path(tmp).unlink(missing_ok=True)
         self.files.clear()
 

@@ -46,20 +46,12 @@ class Shots:
     SHOT_TIMEOUT: float | None = None  # how long "Saved …" shows (None: Textual's default)
 
     def take_shot(self, name: str) -> None:
-        """The screen now, into an SVG in a thread; the app gets a ShotTaken. Notices over it (present's
-        keys, the last "saved") go first and the shot is taken once they have: a slide saved with the
-        keys' box over its numbers (a lecturer's trial)."""
-        if self._notifications:
-            self.clear_notifications()
-            self.call_after_refresh(self.shoot, name)
-        else:
-            self.shoot(name)
-
-    def shoot(self, name: str) -> None:
-        """The screen now (its segments: what it shows, whatever comes next), into an SVG in a thread."""
+        """The screen now (its segments: what it shows, whatever comes next), into an SVG in a thread;
+        the app gets a ShotTaken. Notices are left out: a slide was saved with the keys' box over its
+        numbers, a second shot with the first's "saved" (a lecturer's trial)."""
         from rnntui.svg import screen_segments  # (imported by the app's preload, off the event loop)
 
-        segments, width, title = screen_segments(self), self.size.width, self.title
+        segments, width, title = screen_segments(self, notices=False), self.size.width, self.title
         folder, web = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots"), self.is_web
 
         def make() -> None:

@@ -168,7 +168,10 @@ def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
     if outdir.exists() and not outdir.is_dir():
         raise BadValue(_("{path} is a file, not a folder").format(path=outdir))
     check_no_file_in_the_way(outdir)
-    existing = [p for p in paths if p.exists()]
+    for path in paths:  # (with --force one was put aside and reported as "a part of the path is a file")
+        if path.is_dir() and not path.is_symlink():
+            raise BadValue(_("cannot write {path}: it is a folder").format(path=path))
+    existing = [p for p in paths if os.path.lexists(p)]  # (a dangling link too: it would be replaced)
     if existing and not force:
         if len(existing) > 1:
             line = _("{path} exists and {n} more; add --force to replace them").format(
@@ -313,39 +316,48 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from rnntui.render import Session
-
-    from rnntui.glyphs import check as check_glyphs
-    from rnntui.png import draw
-
-    text_formats = tuple(f for f in formats if f != "png")
     bar = Progress(TextColumn("[bold]export[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    TextColumn("{task.description}"), console=Console(stderr=True), transient=True,
                    disable=not progress)
-    spent = 0.0
     with bar, ThreadPoolExecutor(max_workers=PNG_THREADS) as pool:  # PNGs drawn while frames render
-        task = bar.add_task("", total=len(planned))
-        pending = []
-        async with Session(size, theme, scale, deck=deck, batch=batch) as session:
-            for number, (frame, stem) in enumerate(planned):
-                bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
-                t0 = time.perf_counter()
-                if deck is not None:
-                    texts = await session.slide(number, text_formats)
-                else:
-                    texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
-                grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None
-                if grid is not None:
-                    check_glyphs(ch for row in grid.rows for ch, _look in row)  # before any thread draws it
-                spent += time.perf_counter() - t0
-                for fmt in text_formats:
-                    write(str(outdir / f"{stem}.{fmt}"), texts[fmt])
-                if grid is not None:
-                    pending.append(pool.submit(lambda g=grid, p=outdir / f"{stem}.png": write(str(p), draw(g, scale))))
-                for done in [p for p in pending if p.done()]:
-                    done.result()  # a failed conversion stops the export here
-                    pending.remove(done)
-                bar.advance(task)
-        for p in pending:
-            p.result()  # re-raises a conversion error
+        try:
+            return await _render_into(pool, bar, planned, outdir, formats, size, theme, scale, write, deck, batch)
+        except BaseException:  # (stopped or failed: it drew every PNG queued before letting go)
+            pool.shutdown(cancel_futures=True)  # the PNGs queued are not drawn; those being drawn finish
+            raise
+
+
+async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, scale, write, deck, batch) -> float:
+    """Each frame rendered and its files written (`write`), its PNG drawn in `pool`; the seconds spent
+    rendering."""
+    from rnntui.glyphs import check as check_glyphs
+    from rnntui.png import draw
+    from rnntui.render import Session
+
+    text_formats = tuple(f for f in formats if f != "png")
+    spent = 0.0
+    task = bar.add_task("", total=len(planned))
+    pending = []
+    async with Session(size, theme, scale, deck=deck, batch=batch) as session:
+        for number, (frame, stem) in enumerate(planned):
+            bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
+            t0 = time.perf_counter()
+            if deck is not None:
+                texts = await session.slide(number, text_formats)
+            else:
+                texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
+            grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None
+            if grid is not None:
+                check_glyphs(ch for row in grid.rows for ch, _look in row)  # before any thread draws it
+            spent += time.perf_counter() - t0
+            for fmt in text_formats:
+                write(str(outdir / f"{stem}.{fmt}"), texts[fmt])
+            if grid is not None:
+                pending.append(pool.submit(lambda g=grid, p=outdir / f"{stem}.png": write(str(p), draw(g, scale))))
+            for done in [p for p in pending if p.done()]:
+                done.result()  # a failed conversion stops the export here
+                pending.remove(done)
+            bar.advance(task)
+    for p in pending:
+        p.result()  # re-raises a conversion error
     return spent

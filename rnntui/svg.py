@@ -81,12 +81,26 @@ def _fonts(used: dict[int, set[str]]) -> tuple[str, str]:
     return family, faces
 
 
-def screen_segments(app) -> list:
+def screen_segments(app, notices: bool = True) -> list:
     """The app's screen as Rich segments, line by line: what Textual's export_screenshot records in a
-    Console, taken from the compositor's full frame directly."""
+    Console, taken from the compositor's full frame directly; without the notices over it when
+    `notices` is false (the widgets drawn are the compositor's, less the toasts', for this one frame)."""
     from rich.segment import Segment
+    from textual.widgets._toast import ToastRack
 
-    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    compositor = app.screen._compositor
+    racks = set(app.screen.query(ToastRack))
+    if notices or not racks:
+        update = compositor.render_update(full=True, screen_stack=app._background_screens)
+    else:
+        drawn, cuts = compositor.visible_widgets, compositor._cuts
+        compositor._visible_widgets = {widget: where for widget, where in drawn.items()
+                                       if widget not in racks and not racks & set(widget.ancestors)}
+        compositor._cuts = None
+        try:
+            update = compositor.render_update(full=True, screen_stack=app._background_screens)
+        finally:
+            compositor._visible_widgets, compositor._cuts = drawn, cuts
     out, new_line = [], Segment.line()
     for line in update.strips:
         for strip in line:

@@ -319,7 +319,7 @@ def test_force_removes_what_an_earlier_export_listed_and_nothing_else(tmp_path, 
     assert "removed" not in capsys.readouterr().err and (out / "99-recurrence-track-t7.svg").exists()
 
 
-@pytest.mark.parametrize("where", ["writing", "putting in place"])
+@pytest.mark.parametrize("where", ["writing", "setting aside", "putting in place", "stopped"])
 def test_an_export_that_fails_halfway_leaves_the_folder_as_it_was(tmp_path, capsys, monkeypatch, where):
     """A --force export that could not write its 5th file had replaced the first 4: frames said "1/11"
     beside frames saying "9/10" under the old index.md (a lecturer's trial, a full disk does the same).
@@ -346,22 +346,41 @@ def test_an_export_that_fails_halfway_leaves_the_folder_as_it_was(tmp_path, caps
     else:
         real = os.replace
 
-        def replace(src, dst):
+        def replace(src, dst):  # each file: its old one set aside, then the new one put in place
             calls.append(dst)
-            if len(calls) == 7:  # the 4th file's move, after three old files were set aside and replaced
-                raise OSError(1, "Operation not permitted", str(dst))
+            if len(calls) == 7 and where == "setting aside":  # the 4th file's old one
+                raise OSError(1, "Operation not permitted", str(src))
+            if len(calls) == 8 and where == "putting in place":  # the 4th file, its old one aside
+                raise OSError(28, "No space left on device", str(dst))
+            if len(calls) == 8 and where == "stopped":  # ctrl+c (a review: it left files half old, half new)
+                raise KeyboardInterrupt
             return real(src, dst)
 
         monkeypatch.setattr(os, "replace", replace)
     capsys.readouterr()
     deck = small_deck(tmp_path / "d.toml", GOOD.replace("w_h = 1.4", "w_h = 1.2"))
-    assert main(["export", str(out), "--deck", str(deck), "--format", "svg,txt", "--force"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"rnntui: cannot write {out}/0")
+    if where == "stopped":
+        assert main(["export", str(out), "--deck", str(deck), "--format", "svg,txt", "--force"]) == 130
+    else:
+        assert main(["export", str(out), "--deck", str(deck), "--format", "svg,txt", "--force"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"rnntui: cannot write {out}/0"), err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # every old file, and nothing new
     monkeypatch.undo()
     assert main(["export", str(out), "--deck", str(deck), "--format", "svg,txt", "--force"]) == 0
     assert "--set w_h=1.2 " in (out / "index.md").read_text() and not (out / "04-lstm-cell-t3.svg").exists()
+
+
+def test_a_folder_where_a_slide_goes_is_named_as_a_folder(tmp_path, capsys):
+    """With --force a folder where a slide goes was set aside and failed as "a part of the path is a file,
+    not a folder" (a review): it is refused first, as a folder, with or without --force."""
+    out = tmp_path / "out"
+    (out / "01-recurrence-track-t7.svg").mkdir(parents=True)
+    deck = small_deck(tmp_path / "d.toml", GOOD)
+    for force in ([], ["--force"]):
+        assert main(["export", str(out), "--deck", str(deck), "--format", "svg", *force]) == 2
+        assert capsys.readouterr().err.strip() == f"rnntui: cannot write {out}/01-recurrence-track-t7.svg: it is a folder"
+    assert [p.name for p in out.iterdir()] == ["01-recurrence-track-t7.svg"]
 
 
 # -- decks --------------------------------------------------------------------------------------
