@@ -1,5 +1,6 @@
 """The palette's colours darkened where they are drawn on a light background (`tints.on_light`), and,
-under NO_COLOR, lifted where their grey would be too dark on a dark one (`tints.on_dark_grey`).
+under NO_COLOR, lifted where their grey would be too dark on a dark one (`tints.on_dark_grey`); in 16
+colours, each one of the 16 apart from the others (`tints.FEW_ON_DARK`, `FEW_ON_LIGHT`).
 
 One filter over every line the app draws (Textual's line filters: what NO_COLOR's Monochrome is), so
 views keep one palette and a theme switch needs no redraw of theirs. On a dark background, in colour,
@@ -14,7 +15,7 @@ from rich.style import Style
 from textual.color import Color
 from textual.filter import LineFilter
 
-from rnntui.widgets.tints import PALETTE, on_dark_grey, on_light
+from rnntui.widgets.tints import FEW_ON_DARK, FEW_ON_LIGHT, PALETTE, on_dark_grey, on_light
 
 
 class Ink(LineFilter):
@@ -27,7 +28,7 @@ class Ink(LineFilter):
 
     @property
     def enabled(self) -> bool:
-        return self.no_color or self.app.has_class("-light-mode")
+        return self.no_color or self.app.has_class("-light-mode") or self.app.has_class("-few-colours")
 
     @enabled.setter
     def enabled(self, _value: bool) -> None:
@@ -35,9 +36,12 @@ class Ink(LineFilter):
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         light = background.brightness >= 0.5
-        if not light and not self.no_color:
+        if self.app.has_class("-few-colours") and not self.no_color:
+            inked = _few_on_light if light else _few_on_dark
+        elif not light and not self.no_color:
             return segments
-        inked = _on_light if light else _grey_on_dark
+        else:
+            inked = _on_light if light else _grey_on_dark
         return [Segment(text, inked(style), control) if style is not None else Segment(text, style, control)
                 for text, style, control in segments]
 
@@ -65,6 +69,16 @@ def _on_light(style: Style) -> Style:
 @lru_cache(1024)
 def _grey_on_dark(style: Style) -> Style:
     return _restyled(style, on_dark_grey)
+
+
+@lru_cache(1024)
+def _few_on_dark(style: Style) -> Style:
+    return _restyled(style, lambda rgb: FEW_ON_DARK.get(rgb, rgb))
+
+
+@lru_cache(1024)
+def _few_on_light(style: Style) -> Style:
+    return _restyled(style, lambda rgb: FEW_ON_LIGHT.get(rgb, rgb))
 
 
 def install(app) -> None:

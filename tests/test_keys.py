@@ -310,6 +310,35 @@ async def test_in_16_colours_the_footer_keys_are_yellow_on_black(monkeypatch):
             assert (shown == (11, 0)) == few, shown
 
 
+async def test_in_16_colours_the_palettes_meanings_stay_apart():
+    """In 16 colours orange, red and the positive sign all became bright red (float32's curve on its
+    limit lines in gradients/product), purple bright blue, grey the text's grey (a 16-colour trial). Each
+    is one of the 16 apart: on the dark theme the curve bright yellow, its limits bright red."""
+    from rich.color import Color, ColorSystem
+
+    from rnntui.widgets.tints import BAD, BLUE, FEW_ON_DARK, FEW_ON_LIGHT, GREY, NEGATIVE, ORANGE, POSITIVE, PURPLE, RED, _triplet
+
+    def code(rgb):
+        return Color.from_rgb(*rgb).downgrade(ColorSystem.STANDARD).number
+
+    for few, text_grey in ((FEW_ON_DARK, 7), (FEW_ON_LIGHT, 0)):
+        assert code(few[ORANGE]) == code(few[_triplet(POSITIVE)]) != code(few[RED]) == code(few[_triplet(BAD)])
+        assert len({code(few[c]) for c in (ORANGE, RED, BLUE, PURPLE, GREY)}) == 5
+        assert code(few[BLUE]) == code(few[_triplet(NEGATIVE)]) and code(few[GREY]) != text_grey
+    app = RnnApp("gradients", "product")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.set_class(True, "-few-colours")
+        await pilot.pause()
+        rows = app.screen._compositor.render_update(full=True).strips
+        seen = {}
+        for line in rows:
+            for segment in (segment for strip in line for segment in strip):
+                if segment.style and segment.style.color and segment.text.strip():
+                    seen.setdefault(segment.text.strip()[:12], segment.style.color.downgrade(ColorSystem.STANDARD).number)
+        assert seen["float32 min "] == 9 and seen["●"] == 11  # the limit bright red; float32's curve yellow
+        assert seen["┈┈"] == 11 and seen["━━"] == 12  # and their legend: float32 yellow, float64 blue
+
+
 async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
     """Textual's own Theme command opened a second palette (themes outside ours, and a crash on page
     keys the fuzz found); its Screenshot wrote an SVG that needs a web font; its Quit came first."""

@@ -89,3 +89,24 @@ def _triplet(text: str) -> RGB:
 
 PALETTE: frozenset = frozenset((BLUE, ORANGE, GREEN, RED, PURPLE, GREY, YELLOW, CYAN)) | frozenset(
     _triplet(t) for t in (POSITIVE, NEGATIVE, GOOD, BAD))
+
+
+# -- in 16 colours (TERM=xterm or screen without COLORTERM: PuTTY, tmux, screen) ----------------------
+# Each colour's nearest of the 16 merged meanings: orange, red and the positive sign all became bright
+# red, purple bright blue like blue, grey the body text's grey (a 16-colour trial). Each is drawn as one
+# of the 16 instead (Rich's standard palette, so it goes out as that code), apart from the others; on a
+# light background the dark ones (bright yellow and grey on white were near invisible).
+_VGA = {"black": (0, 0, 0), "red": (170, 0, 0), "green": (0, 170, 0), "brown": (170, 85, 0),
+        "blue": (0, 0, 170), "magenta": (170, 0, 170), "cyan": (0, 170, 170), "grey": (85, 85, 85),
+        "bright red": (255, 85, 85), "bright green": (85, 255, 85), "bright yellow": (255, 255, 85),
+        "bright blue": (85, 85, 255), "bright magenta": (255, 85, 255), "bright cyan": (85, 255, 255)}
+_FEW = {  # colour: (on dark, on light)
+    ORANGE: ("bright yellow", "magenta"), _triplet(POSITIVE): ("bright yellow", "magenta"),
+    RED: ("bright red", "red"), _triplet(BAD): ("bright red", "red"),
+    BLUE: ("bright blue", "blue"), _triplet(NEGATIVE): ("bright blue", "blue"),
+    GREEN: ("bright green", "green"), _triplet(GOOD): ("bright green", "green"),
+    PURPLE: ("bright magenta", "black"), CYAN: ("bright cyan", "cyan"),
+    YELLOW: ("brown", "brown"), GREY: ("grey", "grey"),
+}
+FEW_ON_DARK: dict = {rgb: _VGA[dark] for rgb, (dark, _light) in _FEW.items()}
+FEW_ON_LIGHT: dict = {rgb: _VGA[light] for rgb, (_dark, light) in _FEW.items()}
