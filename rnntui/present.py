@@ -37,6 +37,11 @@ def read_all(frames: list[Frame]) -> None:
             pass
 
 
+KEYS = N_("space/→ next · ← back · home/end first/last · 7 enter: slide 7 · ctrl+s save · esc hides this · "
+           "q quit")
+LAST = N_("the last slide; home goes to the first")
+
+
 def view_id(frame: Frame) -> str:
     return f"{frame.screen.TOPIC_ID}--{frame.figure.id}"
 
@@ -73,7 +78,6 @@ class PresentApp(Shots, QuietCollections, App):
         self.deck = deck
         self.index = min(max(start, 0), len(deck.frames) - 1)
         self.typed = ""  # digits of a slide number, until enter
-        self.keys_up = False  # the keys' notice is showing: the next slide takes it away
 
     @property
     def frame(self) -> Frame:
@@ -127,10 +131,15 @@ class PresentApp(Shots, QuietCollections, App):
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)
         switcher.get_child_by_id(view_id(frame), FigureView).draw(frame.state)
-        if self.keys_up:  # (it stayed over the next slides for its 6 s, a lecturer's trial)
-            self.clear_notifications()
-            self.keys_up = False
+        self.unsay(KEYS)  # (it stayed over the next slides for its 6 s, a lecturer's trial)
         self.show_foot()
+
+    def unsay(self, *messages: str) -> bool:
+        """The notices with these messages taken away (others stay); whether there were any."""
+        found = [n for n in self._notifications if n.message in {_(m) for m in messages}]
+        for n in found:
+            self._unnotify(n)
+        return bool(found)
 
     def show_foot(self) -> None:
         frame = self.frame
@@ -153,8 +162,9 @@ class PresentApp(Shots, QuietCollections, App):
             self.show()
         else:
             self.show_foot()
-            if delta > 0:  # (space on the last slide did nothing, and nothing said why)
-                self.notify(_("the last slide; home goes to the first"), timeout=2)
+            if delta > 0:  # (space on the last slide did nothing, and nothing said why; once, not stacked)
+                self.unsay(LAST)
+                self.notify(_(LAST), timeout=2)
 
     def action_jump(self, where: int) -> None:
         self.typed = ""
@@ -162,7 +172,7 @@ class PresentApp(Shots, QuietCollections, App):
         self.show()
 
     def action_type(self, digit: int) -> None:
-        self.typed = (self.typed + str(digit))[-4:].lstrip("0")
+        self.typed = (self.typed + str(digit)).lstrip("0")[:len(str(len(self.deck.frames))) + 1]
         self.show_foot()
 
     def action_enter(self) -> None:
@@ -178,18 +188,16 @@ class PresentApp(Shots, QuietCollections, App):
         self.action_jump(n - 1)
 
     def action_hush(self) -> None:
-        """escape: the keys' notice and a half-typed slide number go (it never ends the talk)."""
+        """escape: the notices and a half-typed slide number go (it never ends the talk)."""
         self.clear_notifications()
-        self.keys_up, self.typed = False, ""
+        self.typed = ""
         self.show_foot()
 
     def action_keys(self) -> None:
         """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened. (Once: ? again
         does not stack a second.)"""
-        self.clear_notifications()
-        self.notify(_("space/→ next · ← back · home/end first/last · 7 enter: slide 7 · ctrl+s save · "
-                      "esc hides this · q quit"), title=_("Keys"), timeout=6)
-        self.keys_up = True
+        self.unsay(KEYS)
+        self.notify(_(KEYS), title=_("Keys"), timeout=6)
 
     def action_shot(self) -> None:
         self.take_shot(f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg")

@@ -46,13 +46,13 @@ class Frame:
                 return found
         return getattr(self, field)
 
-    def untranslated(self) -> bool:
-        """Has the deck given this slide words (`title`, `caption`) with none of them in the current
-        language? They are shown in English."""
+    def untranslated(self) -> tuple[str, ...]:
+        """The deck's words for this slide (`title`, `caption`) given in English but not in the current
+        language, as the keys that would give them (`caption_zh`): they are shown in English."""
         lang = language()
         given = dict(self.translated)
-        return lang != "en" and any(getattr(self, field) and not given.get(f"{field}_{lang}")
-                                    for field in ("title", "caption"))
+        return () if lang == "en" else tuple(f"{field}_{lang}" for field in ("title", "caption")
+                                             if getattr(self, field) and not given.get(f"{field}_{lang}"))
 
     @property
     def address(self) -> str:
@@ -150,13 +150,12 @@ def check_readable(states, since: int | None = None) -> None:
 def untranslated_line(frames: list[Frame]) -> str:
     """One line naming the slides whose deck words are in English only, in a language that is not
     (frames without caption_zh showed English among Chinese, and nothing said so: a lecturer's trial)."""
-    numbers = [str(k) for k, frame in enumerate(frames, 1) if frame.untranslated()]
-    if not numbers:
+    missing = [f"{k} ({', '.join(keys)})" for k, frame in enumerate(frames, 1) if (keys := frame.untranslated())]
+    if not missing:
         return ""
-    shown = ", ".join(numbers[:12]) + (", …" if len(numbers) > 12 else "")
-    return ngettext("frame {numbers}: the deck gives its words in English only ({fields})",
-                    "frames {numbers}: the deck gives their words in English only ({fields})", len(numbers)).format(
-        numbers=shown, fields=f"title_{language()}, caption_{language()}")
+    shown = "; ".join(missing[:8]) + ("; …" if len(missing) > 8 else "")
+    return ngettext("frame {frames}: the deck gives these words in English only",
+                    "frames {frames}: the deck gives these words in English only", len(missing)).format(frames=shown)
 
 
 def targets(stems: list[str], outdir: Path, formats: tuple[str, ...]) -> list[Path]:

@@ -33,6 +33,7 @@ def test_a_short_formula_in_chinese_text_stays_on_one_line():
     assert wrap("因子 (a b c d e f g h i j k l m n o p q r s)", 20) == [  # its (…) is 38 long: it breaks
         "因子 (a b c d e f g", "h i j k l m n o p q", "r s)"]
     assert wrap("x_(t mod 8) and more", 6) == ["x_(t", "mod 8)", "and", "more"]  # plain English: unchanged
+    assert wrap("重复 x_(t mod 8)", 6) == ["重复", "x_(t", "mod 8)"]  # wider than the line: no word cut (a review)
 
 
 async def test_a_readout_a_line_wraps_under_its_value():

@@ -438,6 +438,7 @@ def test_the_timing_figure_says_how_far_its_repeats_were_apart(size):
     assert "Repeats differed by up to 1.4× (T=1024)." in calm and "busy" not in calm
     busy = said(with_spreads([(1.1, 1.2), (3.04, 1.05), (1.0, 1.4), (1.2, 1.1)]))
     assert "Repeats differed by up to 3.0× (T=256): a busy machine; t measures again." in busy
+    assert "2.0×" in (edge := said(with_spreads([(1.96, 1.0)] * 4))) and "busy machine" in edge  # as shown
     assert "Repeats" not in said(s)
 
 

@@ -312,3 +312,13 @@ def test_a_plot_without_the_rows_it_needs_says_a_taller_terminal_shows_it():
     short = plot.lines(60, EXTRA_ROWS - 1)
     assert ["".join(w for w, _ in line) for line in short] == ["a taller terminal shows a plot here"]
     assert len(plot.lines(60, EXTRA_ROWS)) == EXTRA_ROWS and plot.lines(60, 0) == []
+
+
+def test_an_export_short_of_a_plots_rows_names_size_not_the_terminal(tmp_path):
+    """`rnntui export` at 100x30 said "a taller terminal shows a plot here" under serving/window, where
+    the remedy is --size (a review); the app in a terminal says the terminal."""
+    from rnntui.cli import main
+
+    out = tmp_path / "w.txt"
+    assert main(["shot", "serving/window", "--size", "80x24", "-o", str(out)]) == 0
+    assert "a larger --size shows a plot here" in out.read_text() and "taller terminal" not in out.read_text()

@@ -509,11 +509,14 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         assert "slide 2, enter goes" in text_of(app) and app.index == 2
         await pilot.press("enter")
         await pilot.pause()
-        assert app.index == 1 and "slide 2" not in text_of(app) and not app._notifications
+        said = [str(n.message) for n in app._notifications]  # the keys went with the slide; "saved" stays
+        assert app.index == 1 and "slide 2" not in text_of(app) and not any("esc hides" in m for m in said), said
         await pilot.press("9", "enter")
-        assert app.index == 1 and [str(n.message) for n in app._notifications] == ["no slide 9: this deck has 3"]
+        assert app.index == 1 and [str(n.message) for n in app._notifications][-1] == "no slide 9: this deck has 3"
         await pilot.press("enter")  # nothing typed: enter is next, as before
         assert app.index == 2
+        await pilot.press("space", "space", "space")  # a clicker on the last slide: one notice, not three
+        assert sum(str(n.message).startswith("the last slide") for n in app._notifications) == 1
         assert "data:font/ttf;base64," in shots[0].read_text() and "cdnjs" not in shots[0].read_text()
         await pilot.press("q")
         await pilot.pause()

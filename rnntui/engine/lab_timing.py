@@ -166,12 +166,12 @@ def run(Ts=TIMING_T, d: int = TIMING_D, repeats: int = 9, budget_s: float = 1.5,
                 progress(done, len(jobs), f"T={T} {which}", result)
             x = torch.randn(1, T, d)
             if which == "rnn":
-                median, reps, spread = _median_time(lambda: rnn(x), repeats, budget_s, should_stop)
-                row = {"T": T, "rnn_s": median, "rnn_reps": reps, "rnn_spread": spread, "rnn_flops": rnn_flops(T, d)}
+                median, reps, apart = _median_time(lambda: rnn(x), repeats, budget_s, should_stop)
+                row = {"T": T, "rnn_s": median, "rnn_reps": reps, "rnn_spread": apart, "rnn_flops": rnn_flops(T, d)}
             else:
-                median, reps, spread = _median_time(lambda: mha(x, x, x, need_weights=False), repeats, budget_s,
-                                                    should_stop)
-                row.update({"attention_s": median, "attention_reps": reps, "attention_spread": spread,
+                median, reps, apart = _median_time(lambda: mha(x, x, x, need_weights=False), repeats, budget_s,
+                                                   should_stop)
+                row.update({"attention_s": median, "attention_reps": reps, "attention_spread": apart,
                             "attention_flops": attention_flops(T, d)})
                 if should_stop():
                     raise Cancelled(result)

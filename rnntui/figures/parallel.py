@@ -206,8 +206,9 @@ class TimingRow:
 
     @property
     def busy(self) -> bool:
-        """Repeats BUSY× apart or more: the machine was busy while this row was timed."""
-        return self.spread is not None and self.spread >= BUSY
+        """Repeats BUSY× apart or more, as the figure shows it (to a tenth): the machine was busy while
+        this row was timed (1.96 read "2.0×" with no word of it, a review)."""
+        return self.spread is not None and round(self.spread, 1) >= BUSY
 
     @property
     def time_ratio(self) -> float | None:

@@ -194,7 +194,7 @@ class LstmScreen(TopicScreen):
                   "f = 1 makes a pure accumulator; f = 0 forgets in one step."), key_steps=(0.0, 0.7, 1.0)),
         Figure("path", N_("The only path back to c_0"), "F12", ForgetPathState, ForgetPathView,
                N_("From c_k back to c_0 there is one path, k forget gates: f^k and nothing else. "
-                  "The RNN's product of tanh'·W_h (gradients) is near 0 within about ten hops."), key_steps=(0, 10, 50, 100)),
+                  "The RNN's product of tanh'·W_h (see gradients) is near 0 within about ten hops."), key_steps=(0, 10, 50, 100)),
         Figure("bias", N_("The forget-gate bias"), "F13", BiasState, BiasView,
                N_("At initialisation the weights are near 0, so f ≈ σ(b_f). b_f = 0 gives f = 0.5: the cell halves "
                   "itself every step and the path is shut from the start."), key_steps=(0.0, 1.0, 2.0)),

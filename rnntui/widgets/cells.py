@@ -83,15 +83,15 @@ def wrap(text: str, width: int) -> list[str]:
 GROUP = 24  # a bracketed formula up to this long stays on one line in Chinese text: "x_(t mod 8)"
 
 
-def _kept_whole(paragraph: str) -> set[int]:
-    """Indices inside a short (…) in `paragraph`: no break before them (a formula in Chinese text broke
-    at its inner space, "x_(t" / "mod 8)")."""
+def _kept_whole(paragraph: str, width: int) -> set[int]:
+    """Indices inside a short (…) in `paragraph` that fits the line: no break before them (a formula in
+    Chinese text broke at its inner space, "x_(t" / "mod 8)"). A wider one breaks as before."""
     kept, start = set(), None
     for i, ch in enumerate(paragraph):
         if ch == "(":
             start = i
         elif ch == ")" and start is not None:
-            if i - start <= GROUP:
+            if i - start <= GROUP and cell_len(paragraph[start:i + 1]) <= width:
                 kept.update(range(start + 1, i + 1))
             start = None
     return kept
@@ -100,7 +100,7 @@ def _kept_whole(paragraph: str) -> set[int]:
 def _lines(paragraph: str, width: int, plain: bool) -> list[str]:
     """The paragraph broken at the last place allowed before each line would pass `width`."""
     lines, line, last_break, cells = [], "", -1, 0
-    kept = set() if plain else _kept_whole(paragraph)
+    kept = set() if plain else _kept_whole(paragraph, width)
     for i, ch in enumerate(paragraph):
         if line and ((line[-1] == " " or ch == " ") if plain else _breakable(line[-1], ch) and i not in kept):
             last_break = len(line)

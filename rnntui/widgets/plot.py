@@ -41,6 +41,7 @@ np = lazy.numpy(globals())  # imported when a plot first draws (the first frame 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
 TALLER = N_("a taller terminal shows a plot here")
+LARGER = N_("a larger --size shows a plot here")  # drawn by shot or export
 EXTRA_ROWS = 9  # the least a figure's extra plot is drawn in: frame, tick labels, x label, legend, 4 rows of curves
 TOO_SMALL = N_("(too small to plot)")
 WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
@@ -861,13 +862,21 @@ class Plot(Lines):
 
     def render(self) -> Text:
         width, height = self.size
-        return render_plot(self.spec, width, height) if height >= self.least else Text(_(TALLER), style="dim italic")
+        return render_plot(self.spec, width, height) if height >= self.least else Text(self.short(), style="dim italic")
 
     def lines(self, width: int, height: int) -> list:
         if height >= self.least:
             return plot_rows(self.spec, width, height)
         # (it left blank rows and no word of a plot, a trial)
-        return [[(cut(_(TALLER), width, MORE), "dim italic")]] if height and width else []
+        return [[(cut(self.short(), width, MORE), "dim italic")]] if height and width else []
+
+    def short(self) -> str:
+        """What a plot without its rows says: in an export the remedy is --size (a review)."""
+        try:
+            offscreen = getattr(self.app, "offscreen", False)  # (render.Session's: shot, export)
+        except Exception:  # noqa: BLE001 - not in an app (drawn alone)
+            offscreen = False
+        return _(LARGER if offscreen else TALLER)
 
 
 def extra_plot() -> Plot:
