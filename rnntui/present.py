@@ -134,12 +134,10 @@ class PresentApp(Shots, QuietCollections, App):
         self.unsay(KEYS)  # (it stayed over the next slides for its 6 s, a lecturer's trial)
         self.show_foot()
 
-    def unsay(self, *messages: str) -> bool:
-        """The notices with these messages taken away (others stay); whether there were any."""
-        found = [n for n in self._notifications if n.message in {_(m) for m in messages}]
-        for n in found:
+    def unsay(self, *messages: str) -> None:
+        """The notices with these messages taken away; others stay."""
+        for n in [n for n in self._notifications if n.message in {_(m) for m in messages}]:
             self._unnotify(n)
-        return bool(found)
 
     def show_foot(self) -> None:
         frame = self.frame
