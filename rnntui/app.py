@@ -27,7 +27,7 @@ from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangem
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, few_colours, sturdy
-from rnntui.toasts import WholeToastRows
+from rnntui.toasts import MOUNT_MOST, WholeToastRows
 from rnntui.topics import IDS, NUMBERS, topic
 
 PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
@@ -390,7 +390,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if self.offscreen or (self._switching and not self._notifications):
             return
         if self._switching:  # under a toast: held until the toasts are on the new screen
-            self.hold_for_toasts(delay)
+            self.hold_for_toasts(max(delay, MOUNT_MOST))
         else:
             super().delay_update(delay)
 

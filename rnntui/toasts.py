@@ -21,6 +21,7 @@ TRIES = 20  # refreshes to wait for new toasts to be laid out (4 here), then the
 BATCH_WAIT = 0.02  # seconds between looks while the app holds its drawing
 LOOK_EVERY = 0.004  # seconds between looks for a screen's toasts while its first frame is held
 COMPOSE_MOST = 1.0  # seconds such a hold waits for a new screen's toast rack at most
+MOUNT_MOST = 0.25  # and then for its toasts: a few ms here, over Textual's 50 on a loaded machine (a CI run)
 
 
 class WholeToastRows:
