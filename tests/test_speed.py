@@ -340,7 +340,7 @@ async def test_a_topic_opened_under_a_toast_shows_it_in_its_first_frame(visited,
             await pilot.pause(0.2)
             await pilot.press("1")
             await pilot.pause(0.2)
-        app.notify("a toast to keep")
+        app.notify("a toast to keep", timeout=30)  # (5 s, Textual's, ran out in a loaded CI run)
         await pilot.pause(0.2)
         sent = record_frames(app)
         await pilot.press("2")
