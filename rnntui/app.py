@@ -8,6 +8,7 @@ from typing import NamedTuple
 from rich.align import Align
 from rich.text import Text
 from textual.actions import parse as parse_action
+from textual._dispatch_key import dispatch_key
 from textual.app import App
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -27,7 +28,7 @@ from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangem
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, few_colours, sturdy
-from rnntui.toasts import MOUNT_MOST, WholeToastRows
+from rnntui.toasts import MOUNT_MOST, WholeToastRows, unsay
 from rnntui.topics import IDS, NUMBERS, topic
 
 PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
@@ -338,6 +339,20 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if parent is self and all(isinstance(node, Screen) for node in nodes):
             parent = None
         return super()._prune(*nodes, parent=parent)
+
+    _nothing_said = ""  # the notice of the last key nothing took
+
+    async def _on_key(self, event) -> None:
+        """A key nothing takes says so on a figure, briefly (a student pressed `a`, gradients' key, on
+        recurrence and saw nothing happen: a trial). Keys typed into the palette never come here."""
+        event.prevent_default()  # (App's own handler, which this one is with the word added, is not run too)
+        if await self._check_bindings(event.key) or await dispatch_key(self, event):
+            return
+        if event.is_printable and isinstance(self.screen, TopicScreen):
+            unsay(self, self._nothing_said)  # (one at a time, however many keys)
+            self._nothing_said = _("{key}: no key on {figure}; ? lists its keys").format(
+                key=event.character, figure=f"{self.screen.TOPIC_ID}/{self.screen.figure.id}")
+            self.notify(self._nothing_said, timeout=2)
 
     async def on_mount(self) -> None:
         end_on_hangup(self)

@@ -23,6 +23,7 @@ from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame, untranslated_line
 from rnntui.terminal import end_on_hangup, sturdy
+from rnntui.toasts import unsay
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import Pieces
 
@@ -135,9 +136,7 @@ class PresentApp(Shots, QuietCollections, App):
         self.show_foot()
 
     def unsay(self, *messages: str) -> None:
-        """The notices with these messages taken away; others stay."""
-        for n in [n for n in self._notifications if n.message in {_(m) for m in messages}]:
-            self._unnotify(n)
+        unsay(self, *(_(m) for m in messages))
 
     def show_foot(self) -> None:
         frame = self.frame

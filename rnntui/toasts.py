@@ -97,3 +97,9 @@ class WholeToastRows:
         """Whether every notification still showing has one of `toasts`."""
         have = {toast._notification.identity for toast in toasts}
         return all(note.identity in have for note in self._notifications if not note.has_expired)
+
+
+def unsay(app, *messages: str) -> None:
+    """The app's notices with these messages taken away; others stay."""
+    for note in [note for note in app._notifications if note.message in messages]:
+        app._unnotify(note)

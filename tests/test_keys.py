@@ -339,6 +339,21 @@ async def test_in_16_colours_the_palettes_meanings_stay_apart():
         assert seen["┈┈"] == 11 and seen["━━"] == 12  # and their legend: float32 yellow, float64 blue
 
 
+async def test_a_key_nothing_takes_says_so_once_and_a_bound_key_acts_once():
+    """`a` is gradients' key; on recurrence it did nothing and said nothing (a trial). A key nothing takes
+    says so, one notice however many; keys that are bound act once (not twice through a second handler);
+    letters typed into the palette are its own."""
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("z", "a")
+        assert [n.message for n in app._notifications] == ["a: no key on recurrence/track; ? lists its keys"]
+        await pilot.press("right")
+        assert screen_of(app).state.step == 1 and len(app._notifications) == 1
+        await pilot.press("ctrl+p", "z", "z")
+        await pilot.pause(0.2)
+        assert [n.message for n in app._notifications] == ["a: no key on recurrence/track; ? lists its keys"]
+
+
 async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
     """Textual's own Theme command opened a second palette (themes outside ours, and a crash on page
     keys the fuzz found); its Screenshot wrote an SVG that needs a web font; its Quit came first."""
