@@ -28,7 +28,7 @@ from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangem
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, few_colours, sturdy
-from rnntui.toasts import MOUNT_MOST, WholeToastRows, unsay
+from rnntui.toasts import MOUNT_MOST, WholeToastRows, say_once, unsay
 from rnntui.topics import IDS, NUMBERS, topic
 
 PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
@@ -352,7 +352,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             unsay(self, self._nothing_said)  # (one at a time, however many keys)
             self._nothing_said = _("{key}: no key on {figure}; ? lists its keys").format(
                 key=event.character, figure=f"{self.screen.TOPIC_ID}/{self.screen.figure.id}")
-            self.notify(self._nothing_said, timeout=2)
+            say_once(self, self._nothing_said, timeout=2)
 
     async def on_mount(self) -> None:
         end_on_hangup(self)

@@ -144,7 +144,7 @@ class Staged:
         except BaseException as e:
             for target, old, placed in reversed(done):
                 try:
-                    if old and not os.path.lexists(target) or old and placed:
+                    if old and (placed or not os.path.lexists(target)):
                         os.replace(old, target)
                     elif old:
                         Path(old).unlink(missing_ok=True)  # (the placeholder, the old file not moved yet)

@@ -43,10 +43,7 @@ class PaletteList(CommandList):
     # the scrollbar's columns kept when it hides: a key typed that showed or hid it changed the options'
     # width, and the list was drawn at one width, then again at the other (~5 KB more). (A stable gutter
     # also makes Textual add a horizontal scrollbar's row to an auto height: there is none here.)
-    DEFAULT_CSS = """
-    PaletteList { scrollbar-gutter: stable; scrollbar-size-horizontal: 0; }
-    PaletteList:nocolor > .option-list--option-highlighted { background: $foreground; color: $background; }
-    """
+    DEFAULT_CSS = "PaletteList { scrollbar-gutter: stable; scrollbar-size-horizontal: 0; }"
     highlighted = reactive(None, repaint=False)  # (OptionList's validate_ and watch_highlighted still run)
 
     def _watch_highlighted(self, old: int | None, new: int | None) -> None:

@@ -23,7 +23,7 @@ from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame, untranslated_line
 from rnntui.terminal import end_on_hangup, sturdy
-from rnntui.toasts import unsay
+from rnntui.toasts import say_once, unsay
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import Pieces
 
@@ -132,11 +132,8 @@ class PresentApp(Shots, QuietCollections, App):
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)
         switcher.get_child_by_id(view_id(frame), FigureView).draw(frame.state)
-        self.unsay(KEYS)  # (it stayed over the next slides for its 6 s, a lecturer's trial)
+        unsay(self, _(KEYS))  # (it stayed over the next slides for its 6 s, a lecturer's trial)
         self.show_foot()
-
-    def unsay(self, *messages: str) -> None:
-        unsay(self, *(_(m) for m in messages))
 
     def show_foot(self) -> None:
         frame = self.frame
@@ -160,8 +157,7 @@ class PresentApp(Shots, QuietCollections, App):
         else:
             self.show_foot()
             if delta > 0:  # (space on the last slide did nothing, and nothing said why; once, not stacked)
-                self.unsay(LAST)
-                self.notify(_(LAST), timeout=2)
+                say_once(self, _(LAST), timeout=2)
 
     def action_jump(self, where: int) -> None:
         self.typed = ""
@@ -193,8 +189,7 @@ class PresentApp(Shots, QuietCollections, App):
     def action_keys(self) -> None:
         """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened. (Once: ? again
         does not stack a second.)"""
-        self.unsay(KEYS)
-        self.notify(_(KEYS), title=_("Keys"), timeout=6)
+        say_once(self, _(KEYS), title=_("Keys"), timeout=6)
 
     def action_shot(self) -> None:
         self.take_shot(f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg")

@@ -103,3 +103,9 @@ def unsay(app, *messages: str) -> None:
     """The app's notices with these messages taken away; others stay."""
     for note in [note for note in app._notifications if note.message in messages]:
         app._unnotify(note)
+
+
+def say_once(app, message: str, **how) -> None:
+    """`message` as a notice, in place of one already showing it (not a second beside it)."""
+    unsay(app, message)
+    app.notify(message, **how)

@@ -96,10 +96,9 @@ PALETTE: frozenset = frozenset((BLUE, ORANGE, GREEN, RED, PURPLE, GREY, YELLOW, 
 # red, purple bright blue like blue, grey the body text's grey (a 16-colour trial). Each is drawn as one
 # of the 16 instead (Rich's standard palette, so it goes out as that code), apart from the others; on a
 # light background the dark ones (bright yellow and grey on white were near invisible).
-_VGA = {"black": (0, 0, 0), "red": (170, 0, 0), "green": (0, 170, 0), "brown": (170, 85, 0),
-        "blue": (0, 0, 170), "magenta": (170, 0, 170), "cyan": (0, 170, 170), "grey": (85, 85, 85),
-        "bright red": (255, 85, 85), "bright green": (85, 255, 85), "bright yellow": (255, 255, 85),
-        "bright blue": (85, 85, 255), "bright magenta": (255, 85, 255), "bright cyan": (85, 255, 255)}
+_CODES = {"black": 0, "red": 1, "green": 2, "brown": 3, "blue": 4, "magenta": 5, "cyan": 6, "grey": 8,
+          "bright red": 9, "bright green": 10, "bright yellow": 11, "bright blue": 12, "bright magenta": 13,
+          "bright cyan": 14}
 _FEW = {  # colour: (on dark, on light)
     ORANGE: ("bright yellow", "magenta"), _triplet(POSITIVE): ("bright yellow", "magenta"),
     RED: ("bright red", "red"), _triplet(BAD): ("bright red", "red"),
@@ -108,5 +107,13 @@ _FEW = {  # colour: (on dark, on light)
     PURPLE: ("bright magenta", "black"), CYAN: ("bright cyan", "cyan"),
     YELLOW: ("brown", "brown"), GREY: ("grey", "grey"),
 }
-FEW_ON_DARK: dict = {rgb: _VGA[dark] for rgb, (dark, _light) in _FEW.items()}
-FEW_ON_LIGHT: dict = {rgb: _VGA[light] for rgb, (_dark, light) in _FEW.items()}
+
+
+def _standard(name: str) -> RGB:
+    from rich._palettes import STANDARD_PALETTE  # (what Rich downgrades to the 16 against)
+
+    return tuple(STANDARD_PALETTE[_CODES[name]])
+
+
+FEW_ON_DARK: dict = {rgb: _standard(dark) for rgb, (dark, _light) in _FEW.items()}
+FEW_ON_LIGHT: dict = {rgb: _standard(light) for rgb, (_dark, light) in _FEW.items()}
