@@ -401,6 +401,24 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
     _switching = _opening = False  # inside switch_mode; a topic opening
     offscreen = False  # render.Session: frames are taken whole once drawn; nothing to hold or send before
 
+    _drawn_first = False
+    _after_first: list = []  # callbacks waiting for the first frame
+
+    def after_first_frame(self, callback) -> None:
+        """Call `callback` once the app's first frame is drawn (at once in render.Session, or later): work
+        the first frame need not wait for, e.g. an import only a part below the fold needs."""
+        if self.offscreen or self._drawn_first:
+            self.call_later(callback)
+        else:
+            self._after_first = self._after_first + [callback]
+
+    def _display(self, screen, renderable) -> None:
+        super()._display(screen, renderable)
+        if renderable is not None and not self._batch_count and not self._drawn_first:
+            self._drawn_first = True
+            for callback in self._after_first:
+                self.call_later(callback)
+
     def delay_update(self, delay: float = 0.05) -> None:
         if self.offscreen or (self._switching and not self._notifications):
             return

@@ -87,6 +87,28 @@ def test_snapshot_track_at_t3(snap_compare):
     assert snap_compare(RnnApp("recurrence", "track", state=state), terminal_size=(80, 24))
 
 
+async def test_the_track_plots_the_states_computed_so_far_once_its_first_frame_is_drawn():
+    """A taller terminal's rows under the track (23 blank at 160x48) plot h_t against t: the states
+    computed so far, as a plain loop gives them, and the cursor at t; → adds the next."""
+    from rnntui.app import RnnApp
+
+    app = RnnApp("recurrence", "track", state=TrackState(w_h=1.4, step=2))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("right")
+        await pilot.pause()
+        plot = app.topic_screen().query_one("#track").query_one("Plot")
+        h, by_hand = 0.0, []
+        for x in rnn.TOKENS[:4]:
+            h = math.tanh(1.4 * h + 0.8 * x)
+            by_hand.append(h)
+        (states,) = plot.spec.series
+        assert states.x == (0, 1, 2, 3) and states.y == pytest.approx(by_hand, abs=1e-12)
+        assert plot.spec.cursor == 3
+        drawn = "\n".join("".join(text for text, _style in row) for row in plot.lines(*plot.size))
+        assert "h_t, computed so far" in drawn and "●" in drawn
+
+
 @pytest.mark.parametrize("sets", [["b=-0.2", "w_h=1.4", "w_x=0.6"], ["b=0.3", "w_x=-0.6"], []])
 def test_the_written_sum_reads_as_arithmetic_and_gives_the_z_shown(sets, tmp_path):
     """h_t = tanh(W_h·h + W_x·x + b) as the readout writes it: "+ -0.20" read badly (a newcomer's trial);

@@ -20,6 +20,15 @@ class TrackView(FigureView):
         yield Readouts(id="final")
         yield Readouts(id="invariant")
 
+    plotting = False  # its plot is mounted, or will be after the frame that first draws the figure
+
+    async def _add_plot(self) -> None:
+        from rnntui.widgets.plot import extra_plot
+
+        await self.mount(extra_plot())
+        if self.drawn is not None:
+            self._plot(self.drawn)
+
     def show(self, s: TrackState) -> None:
         r, t = s.readings(), s.step
         self.query_one(TokenTrack).show((Row("h", upto(r.h, t, N_TOKENS), "→"), Row("x", r.tokens)), t)
@@ -39,6 +48,26 @@ class TrackView(FigureView):
                      if t < LAST_T else
                      _("h_t is a function of x_0 … x_t only; each cell was computed only when its token arrived."))
         self.query_one("#invariant", Readouts).update(Text.assemble((spaced(_("Invariant:")), "bold"), invariant))
+        self._plot(s)
+
+    def _plot(self, s: TrackState) -> None:
+        """h_t computed so far, against t. The plot comes after the first frame that draws
+        the figure: the app's first frame is this figure, and need not wait for the plot widget's import
+        and numpy's (~25 + 60 ms; the bare app's whole start is ~300)."""
+        plot = self.query("Plot").first() if self.query("Plot") else None
+        if plot is None:
+            if not self.plotting:
+                self.plotting = True
+                later = getattr(self.app, "after_first_frame", self.call_later)  # (present: at once)
+                later(self._add_plot)
+            return
+        from rnntui.widgets.plot import Line, PlotSpec, Series
+
+        r, ts = s.readings(), tuple(range(s.step + 1))
+        plot.show(PlotSpec(  # (the tokens in it hid the states' points: they stay in the track)
+            series=(Series(ts, r.h, _("h_t, computed so far"), BLUE),),
+            lines=(Line(0.0, "", GREY),), cursor=float(s.step), xlim=(0, LAST_T), ylim=(-1, 1), xlabel="t",
+        ))
 
 
 class TanhView(FigureView):
