@@ -358,14 +358,17 @@ def test_a_narrowed_text_table_keeps_its_words_whole_where_they_fit(width):
     cut words longer than that in two ("recurren|ce", "gradient|s"), yes/no taking as much room as the
     sentences. Each column is now at least as wide as its longest word when all fit, and decoder→encoder
     breaks after its arrow: every word drawn is a whole word of the table, or cut with … at a cell's
-    last line. At 60 cells the words do not all fit: every column is still drawn, within the width."""
+    last line. Its columns, one cell apart, are ruled: "a fixed state a state carried" read on in a
+    lecturer's .txt export. At 60 cells the words do not all fit: every column is still drawn, within the width."""
     r = SummaryState().readings()
     spec = MatrixSpec(r.table, "", r.models, r.headers[1:], shrink=True)
     lines = [line.plain for line in matrices_text([spec], width, 13).split()]
     assert len(lines) <= 13 and max(cell_len(line) for line in lines) <= width
     words = {w for text in (*(c for row in r.table for c in row), *r.headers, *r.models)
              for w in text.replace("→", "→ ").replace("+", "+ ").split()}  # (row labels break after +)
-    drawn = {w for line in lines[1:] for w in line.replace("▸", " ").split() if not w.endswith("…")}
+    drawn = {w for line in lines[1:] for w in line.replace("▸", " ").replace("│", " ").split() if not w.endswith("…")}
+    rules = {tuple(i for i, ch in enumerate(line) if ch == "│") for line in lines if line.strip()}
+    assert len(rules) == 1 and len(rules.pop()) == len(r.headers) - 2  # a rule between columns, down every line
     if width == 76:
         assert drawn <= words, drawn - words
         assert max(cell_len(line) for line in lines) >= width - 2  # the room is used (it left 6 cells)
@@ -601,6 +604,6 @@ def test_the_focused_cell_is_underlined_under_its_words_only():
     spec = MatrixSpec((("O(n)", "a state carried along: any length"),), "", ("RNN",), ("path", "fixed"),
                       row=0, cell=(0, 0), shrink=True)
     lines = matrix_lines(spec, 30, 2, tall=3)
-    assert len(lines) == 4 and lines[1].plain.startswith("▸RNN O(n) a state")  # the head, and a row 3 lines tall
+    assert len(lines) == 4 and lines[1].plain.startswith("▸RNN O(n)│a state")  # the head, and a row 3 lines tall
     underlined = [i for i, line in enumerate(lines[1:]) for span in line.spans if "underline" in str(span.style)]
     assert underlined == [0]  # the line with O(n), and no other

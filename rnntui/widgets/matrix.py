@@ -193,11 +193,15 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
     if spec.title:
         out.append(title)
     heads = [_label(cols[j], widths[j], head) for j in range(shown)]
+    rule = "│"  # between narrowed text columns (shrink): a space apart, they read on ("a fixed state a state carried")
     for t in range(head):
         line = Text(" " * margin)
         for j in range(shown):
-            line.append(pad(heads[j][t] if t < len(heads[j]) else "", widths[j], "left" if j in words else "right") + " ",
-                        style="bold" if spec.cell and spec.cell[1] == j else "dim")
+            ruled = spec.shrink and j < shown - 1
+            line.append(pad(heads[j][t] if t < len(heads[j]) else "", widths[j], "left" if j in words else "right")
+                        + ("" if ruled else " "), style="bold" if spec.cell and spec.cell[1] == j else "dim")
+            if ruled:
+                line.append(rule, style="dim")
         if cut:
             line.append(f"{MORE} " if not t else "  ", style="dim")
         out.append(line)
@@ -221,7 +225,10 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
                     style += f" {BAD}"
                 pieces.append((pad(parts[j][t] if t < len(parts[j]) else "", widths[j], "left" if j in words else "right"),
                                style.strip()))
-                pieces.append((" ", "reverse" if on_row and j < shown - 1 else ""))
+                if spec.shrink and j < shown - 1:
+                    pieces.append((rule, "reverse" if on_row else "dim"))
+                else:
+                    pieces.append((" ", "reverse" if on_row and j < shown - 1 else ""))
             if cut:
                 pieces.append((f"{MORE} " if not t else "  ", "dim"))
             out.append(runs(pieces))
