@@ -263,3 +263,32 @@ def test_a_full_width_bracket_after_a_value_has_no_space_before_it(zh):
     text = "\n".join(asyncio.run(_frames(states, (100, 30))))
     for note in ("（占全部", "（严格为 0）", "（远在图的上方）"):
         assert note in text and f" {note}" not in text, note
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_alpha_bars_stand_under_the_letters_they_weigh(lang, size):
+    """seq2seq/matrix's α_k bars line up with the input x letters: in Chinese ("输入 x", 7 cells, where
+    "input x" is 9) the tallest bar stood two letters right, under x₁₁ for h_9 (a student's trial)."""
+    from rich.cells import cell_len
+
+    from rnntui.figures.seq2seq import letters
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    set_language(lang)
+    try:
+        screen, figure = find("seq2seq/matrix")
+        state = build_state(figure, (), 7)
+        text = render(screen, figure, state, "txt", size)
+    finally:
+        set_language("en")
+    r = state.readings()
+    lines = text.splitlines()
+    x_line = next(l for l in lines if ("输入 x" if lang == "zh" else "input x") in l)
+    bar_line = next(l for l in lines if "α_k" in l)
+    first = cell_len(x_line[:x_line.rindex(letters(r.x))])
+    tallest = max(range(len(r.row)), key=lambda j: r.row[j])
+    assert tallest == r.looks_at  # (the weight the sentence names, the bar drawn tallest)
+    heights = {cell_len(bar_line[:i]): "▁▂▃▄▅▆▇█".index(ch) for i, ch in enumerate(bar_line) if ch in "▁▂▃▄▅▆▇█"}
+    assert max(heights, key=heights.get) == first + tallest, (x_line, bar_line)

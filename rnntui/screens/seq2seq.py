@@ -1,6 +1,7 @@
 """T4 `seq2seq`: the bottleneck, and attention's birth — a trained alignment matrix, live training."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
 
@@ -66,7 +67,7 @@ class MatrixView(FigureView):
             self.query_one(AlignmentMatrix).show(r.alignment, k, list(letters(r.x)), rows, corner=" k y ŷ")
 
         seqs = Text()
-        names = aligned((_("input x"), _("reversed"), _("output ŷ")))
+        names = aligned((_("input x"), _("reversed"), _("output ŷ"), "α_k"))  # α_k's bars stand under x's letters
         for name, tokens in zip(names, (r.x, r.target)):
             seqs.append_text(spelled(name, letters(tokens) + "\n"))
         seqs.append(names[2], style="dim")
@@ -86,9 +87,9 @@ class MatrixView(FigureView):
         else:
             row.append("  " + _("α={weight} on h_{j}").format(weight=f"{r.looks_weight:.2f}", j=r.looks_at) + "\n")
             lines = 3 if (self.size.height or 0) >= 30 else 1
-            row.append_text(bars_text(r.row, lines=lines, label="α_k      "))
+            row.append_text(bars_text(r.row, lines=lines, label=names[3]))
             if lines > 1:
-                row.append("\n         " + letters(r.x), style="dim")
+                row.append("\n" + " " * cell_len(names[3]) + letters(r.x), style="dim")
             row.append("\n" + legend(), style="dim")
             shift.append(shift_line(r, k, not s.is_live()), style="dim")
         self.query_one("#row", TextLines).update(row)
