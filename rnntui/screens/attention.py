@@ -126,7 +126,7 @@ class ScalingView(FigureView):
         rows.append(fit(" " + _("uniform"), 27) + f"  {_('max weight')} {fixed(r.uniform, 3)}  {_('entropy')} "
                     f"ln 8 = {fixed(r.ln_keys, 3)}\n", style="dim")
         rows.append(_("When the softmax saturates (max weight → 1), its Jacobian ∂a/∂s = diag(a)−aaᵀ → 0: no "
-                      "gradient, as tanh′ → 0 in T2."),  # (‖∂a/∂s‖ above was not tied to it, a trial)
+                      "gradient, as tanh' → 0 on recurrence/tanh."),  # (‖∂a/∂s‖ above was not tied to it, a trial)
                     style="dim")
         self.query_one(Readouts).update(rows)
 

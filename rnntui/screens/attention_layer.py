@@ -134,7 +134,7 @@ class PositionsView(FigureView):
             side.append(("▸" if key == here else " ") + fit(label, 14), style="bold reverse" if key == here else "")
             side.append(f" {sci(value):>8} {said}\n")
         if here not in [row[0] for row in rows]:
-            side.append("▸" + fit(s.mask + " + PE", 14), style="bold reverse")
+            side.append("▸" + fit(_("causal + PE"), 14), style="bold reverse")  # (the one state not in a row)
             side.append(f" {sci(r.gap):>8} " + _("(this state)") + "\n")
         self.query_one("#side", Readouts).update(side)
         self.query_one("#legend", Readouts).update(Text(
