@@ -60,7 +60,7 @@ class GridState(FigureState):
     """F15+F18: rows are positions, columns wallclock steps; `step` wallclock steps have passed."""
 
     mode: str = param("recurrent", **MODE)
-    n: int = param(8, "int", lo=2, hi=32, label="n", fmt="d")
+    n: int = param(8, "int", lo=2, hi=32, label="tokens", fmt="d")  # (its "n 8" read as the n key, a trial)
     step: int = param(0, "int", lo=0, hi="n", label="wallclock", fmt="d")
 
     def busy(self):
