@@ -255,6 +255,8 @@ def test_capacity_shot_reads_the_share(tmp_path):
     out = tmp_path / "cap.txt"
     assert main(["shot", "parallel/capacity", "--set", "n=256", "--size", "80x24", "-o", str(out)]) == 0
     assert "2.00 each" in out.read_text()
+    assert main(["shot", "parallel/capacity", "--set", "n=4096", "--size", "80x24", "-o", str(out)]) == 0
+    assert f"{512 / 4096} each" == "0.125 each" and "0.125 each" in out.read_text()  # (it read 0.12)
 
 
 def test_the_share_bar_gives_each_token_its_share():
