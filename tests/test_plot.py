@@ -322,3 +322,23 @@ def test_an_export_short_of_a_plots_rows_names_size_not_the_terminal(tmp_path):
     out = tmp_path / "w.txt"
     assert main(["shot", "serving/window", "--size", "80x24", "-o", str(out)]) == 0
     assert "a larger --size shows a plot here" in out.read_text() and "taller terminal" not in out.read_text()
+
+
+@pytest.mark.parametrize("size", [(78, 11), (78, 16), (150, 36)])
+def test_a_labelled_line_is_never_beside_a_tick_of_another_value(size):
+    """gradients/product at 80x24: "1e50┤float32 max 3.40e+38" read as float32's max at 1e50 (5 rows of
+    20 decades, a student's trial). A row a labelled line is drawn on keeps its tick only where the tick's
+    value is within a dot or two of the line's; the "1" tick beside the ×1 line stays."""
+    import math
+
+    ys = tuple(10.0 ** (-50 + 100 * i / 19) for i in range(20))  # the product's span, 1e-50 … 1e50
+    spec = PlotSpec(series=(Series(XS, ys, "product"),), lines=LINES, log_y=True)
+    rows = text_of(spec, size).splitlines()
+    ticks = [(i, math.log10(float(m.group(1)))) for i, row in enumerate(rows) if (m := re.match(r"\s*(1|1e-?\d+)┤", row))]
+    assert any(rows[i].lstrip().startswith("1┤") and "×1" in rows[i] for i, _ in ticks)
+    per_dot = (ticks[0][1] - ticks[-1][1]) / (ticks[-1][0] - ticks[0][0]) / 4  # decades a braille dot
+    for i, decade in ticks:
+        for value, label in ((F32_MAX, "float32 max"), (F32_TINY, "float32 min normal")):
+            if label in rows[i]:
+                assert abs(decade - math.log10(value)) <= 1.5 * per_dot, rows[i]
+    assert sum("float32" in row for row in rows) == 2

@@ -776,6 +776,16 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
 
     # frame, ticks and labels around the canvas
     ytick = dict(yticks)
+    for line in spec.lines:  # a tick on the row of a labelled line at another value goes: "1e50┤float32 max
+        # 3.40e+38" read as float32's max at 1e50 (5 rows of 20 decades, a student's trial); the label says its value
+        at = _at(line.at, spec.log_y)
+        if line.label and not line.vertical and math.isfinite(at) and cv.row(at) in ytick:
+            try:
+                tick = _at(float(ytick[cv.row(at)]), spec.log_y)
+            except ValueError:  # (a label not written as a plain number: kept)
+                continue
+            if abs(cv.dy(at) - cv.dy(tick)) > 1.5:
+                del ytick[cv.row(at)]
     rows: list[list[tuple[str, Style | None]]] = []
     if spec.title:
         rows.append([(fit(spec.title, width, "center"), Style(bold=True))])
