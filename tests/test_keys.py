@@ -354,6 +354,28 @@ async def test_a_key_nothing_takes_says_so_once_and_a_bound_key_acts_once():
         assert [n.message for n in app._notifications] == ["a: no key on recurrence/track; ? lists its keys"]
 
 
+async def test_a_press_past_a_parameters_end_says_so_once():
+    """+ at a choice's last (gradients' act relu) or → at the last step changed nothing and said nothing:
+    a student took it for broken. One notice, for the latest end pressed against; a press that moves
+    says nothing."""
+    from rnntui.figures.gradients import HopState
+
+    app = RnnApp("gradients", "hop", state=HopState(act="relu"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = screen_of(app)
+        knobs = [p.name for p in screen.knobs()]
+        await pilot.press(*["down"] * knobs.index("act"))
+        await pilot.press("plus", "plus")
+        assert screen.state.act == "relu" and screen.state.act == HopState.param("act").choices[-1]
+        assert [n.message for n in app._notifications] == ["act relu is the last choice; - goes back"]
+        await pilot.press("minus")
+        assert screen.state.act != "relu" and len(app._notifications) == 1
+        await pilot.press("end", "right")
+        last = screen.state.param(screen.state.AXIS)
+        assert [n.message for n in app._notifications][-1] == (
+            f"{last.label} {last.show(getattr(screen.state, screen.state.AXIS))} is the last; ← goes back")
+
+
 async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
     """Textual's own Theme command opened a second palette (themes outside ours, and a crash on page
     keys the fuzz found); its Screenshot wrote an SVG that needs a web font; its Quit came first."""

@@ -18,6 +18,7 @@ from rnntui.i18n import _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
+from rnntui.toasts import say_once
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.header import TopicHeader
 from rnntui.widgets.lines import Lines, TextLines
@@ -275,7 +276,7 @@ class TopicScreen(WholeFrames):
         self.focus_figure(self.FIGURES[(self.index - 1) % len(self.FIGURES)].id)
 
     def action_step(self, delta: int, fine: bool = False) -> None:
-        self.set_state(self.state.nudged(self.state.AXIS, delta, fine))
+        self._nudge(self.state.AXIS, delta, fine)
 
     def action_axis_end(self, end: int) -> None:
         self.set_state(self.state.to_end(self.state.AXIS, end))
@@ -291,7 +292,22 @@ class TopicScreen(WholeFrames):
             self.action_step(delta)
             return
         p = knobs[self.chosen[self.figure.id] % len(knobs)]
-        self.set_state(self.state.nudged(p.name, delta))
+        self._nudge(p.name, delta)
+
+    def _nudge(self, name: str, delta: int, fine: bool = False) -> None:
+        """A press past a parameter's end says so for 2 s, once however many: + at a choice's last (act
+        relu) seemed broken (a student's trial)."""
+        new = self.state.nudged(name, delta, fine)
+        if new == self.state and delta:
+            p = self.state.param(name)
+            if name == self.state.AXIS:
+                words = _("{name} {value} is the last; ← goes back") if delta > 0 else _("{name} {value} is the first; → goes on")
+            elif p.kind == "choice":
+                words = _("{name} {value} is the last choice; - goes back") if delta > 0 else _("{name} {value} is the first choice; + goes on")
+            else:
+                words = _("{name} {value} is the most it takes; - lowers it") if delta > 0 else _("{name} {value} is the least it takes; + raises it")
+            say_once(self.app, words.format(name=p.label, value=p.show(getattr(self.state, name))), timeout=2)
+        self.set_state(new)
 
     def action_toggle(self, name: str) -> None:
         self.set_state(self.state.cycled(name))
