@@ -310,6 +310,22 @@ async def test_in_16_colours_the_footer_keys_are_yellow_on_black(monkeypatch):
             assert (shown == (11, 0)) == few, shown
 
 
+async def test_in_16_colours_the_palette_inputs_edge_shows():
+    """Textual draws the command palette's input edge black at 50% over the surface: in 16 colours,
+    black on black (a 16-colour trial). There it is grey, apart from the black around it."""
+    from rich.color import ColorSystem
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.set_class(True, "-few-colours")
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        rows = app.screen._compositor.render_update(full=True).strips
+        edge = next(seg for line in rows for strip in line for seg in strip if "▔" in seg.text)
+        shown = {c.downgrade(ColorSystem.STANDARD).number for c in (edge.style.color, edge.style.bgcolor)}
+        assert len(shown) == 2, shown
+
+
 async def test_in_16_colours_the_palettes_meanings_stay_apart():
     """In 16 colours orange, red and the positive sign all became bright red (float32's curve on its
     limit lines in gradients/product), purple bright blue, grey the text's grey (a 16-colour trial). Each
