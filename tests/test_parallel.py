@@ -86,6 +86,17 @@ def test_wallclock_step_is_bounded_by_n_and_clamps_when_n_shrinks():
     assert s.to_end("step", 1).at_axis_end() and s.to_end("step", 1).step == s.n
 
 
+@pytest.mark.parametrize("height, tall", [(12, 1), (30, 3), (38, 4), (60, 4)])
+def test_the_grid_takes_the_rows_it_is_given_up_to_four_lines_a_lane(height, tall):
+    """At 160x48 the 8 lanes took 3 lines each and left 14 rows blank under them: a lane is up to 4
+    lines tall, as many as the height holds (the header lines aside), and its worked cell as tall."""
+    s = GridState(n=8, step=4)
+    lines = grid_text(s.busy(), 4, tally(s), 150, height).plain.splitlines()
+    starts = [i for i, line in enumerate(lines) if re.match(r"^\s*\d+ ", line)]
+    assert [b - a for a, b in zip(starts, starts[1:])] == [tall] * 7
+    assert sum("█" in line for line in lines[starts[0]:]) == 3 * tall  # lanes 0-2 worked, over their lines
+
+
 def test_grid_glyphs_differ_without_colour():
     s = GridState(n=4, step=2)
     lines = grid_text(s.busy(), 2, tally(s), 40, 12).plain.splitlines()

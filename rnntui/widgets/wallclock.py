@@ -83,7 +83,7 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
 
     label_w = max(len(lane), len(str(rows - 1))) + 1
     room = max(height - 3, 1)
-    tall = min(max(room // max(rows, 1), 1), 3)  # lines per lane: up to three when the height allows
+    tall = min(max(room // max(rows, 1), 1), 4)  # lines per lane: up to four when the height allows
     w = int(min(max((width - label_w) // max(cols, 1), 1), 3 * tall + 1))
     shown_cols = min(cols, max((width - label_w) // w, 1))
     header = [(f"{lane:>{label_w - 1}} ", "dim")]
