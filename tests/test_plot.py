@@ -342,3 +342,21 @@ def test_a_labelled_line_is_never_beside_a_tick_of_another_value(size):
             if label in rows[i]:
                 assert abs(decade - math.log10(value)) <= 1.5 * per_dot, rows[i]
     assert sum("float32" in row for row in rows) == 2
+
+
+def test_a_lines_label_goes_to_the_end_of_its_row_that_hides_less_of_the_curves():
+    """gradients/factors' "W_h 0.90" and attention/scaling's "one-hot" sat over the curve's last points
+    at the right end of their rows, the left end clear (a student's trial): a label moves to the end
+    that covers fewer of the series' cells, and stays where both are clear."""
+    xs = tuple(range(20))
+    late = Series(xs, tuple(1.0 if x >= 12 else 0.0 for x in xs), "late", GREY)
+    early = Series(xs, tuple(1.0 if x <= 7 else 0.0 for x in xs), "early", GREY)
+    for series, at_left in ((late, True), (early, False)):
+        spec = PlotSpec(series=(series,), lines=(Line(1.0, "one-hot", RED, align="right"),), ylim=(-0.1, 1.1))
+        row = next(line for line in text_of(spec, (60, 12)).splitlines() if "one-hot" in line)
+        inside = row[row.index("┤") + 1:row.rindex("┤") if row.count("┤") > 1 else None]
+        assert inside.startswith("one-hot") == at_left, row
+    clear = PlotSpec(series=(Series(xs, (0.0,) * 20, "flat", GREY),), lines=(Line(1.0, "one-hot", RED, align="right"),),
+                     ylim=(-0.1, 1.1))
+    row = next(line for line in text_of(clear, (60, 12)).splitlines() if "one-hot" in line)
+    assert row.rstrip("│ ┤").endswith("one-hot"), row  # both ends clear: where it was asked to be

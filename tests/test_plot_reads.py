@@ -120,7 +120,8 @@ def test_a_point_above_a_line_is_never_drawn_below_it():
                 return [4 * r + 1.5]
             return dots(r, c, GREY)
 
-        line = [h for r in range(ch) for h in grey_at(r, cw - 3)]  # right of the curve, which stops at x = 300
+        line = [h for r in range(ch) for h in grey_at(r, cw * 5 // 8)]  # right of the curve (it stops at x = 300),
+        # left of the mark at 450 and of the line's label (at the right end, clear of the curve)
         assert line, "\n".join(text)
         curve = [h for r in range(ch) for c in range(cw) for h in dots(r, c, BLUE)]
         assert curve and max(curve) <= min(line), (height, "\n".join(text))  # not a dot lower than the line

@@ -317,6 +317,11 @@ class _Canvas:
         start = c if align == "left" else c - n + 1 if align == "right" else c - n // 2
         return min(max(start, 0), max(self.cw - n, 0))
 
+    def covered(self, r: int, cols: range) -> int:
+        """How many of row r's cells in `cols` hold a series' dots or characters."""
+        data = [cells[r, cols.start:cols.stop] != 0 for number, (cells, *_) in self.layers.items() if number >= _SERIES]
+        return int(np.logical_or.reduce(data).sum()) if data else 0
+
     def clear_row(self, r: int, c: int, words: str, align: str = "left") -> int:
         """Row r, or the nearest row within two (below first) where words anchored at column c cover no
         series' dots and no text (a line's label, a mark); r when there is none."""
@@ -618,7 +623,7 @@ def _scene(spec: PlotSpec, width: int, height: int):
             if line.label:  # beside its line, not across it: centred, "n = d = 256" covered its own line and
                 # began at the cursor's (parallel/cost, a newcomer's trial); to the left where the right is short
                 right = c + 1 + cell_len(line.label) <= cw
-                labels.append((0, c + 1 if right else c - 1, line.label, style, "left" if right else "right"))
+                labels.append((0, c + 1 if right else c - 1, line.label, style, "left" if right else "right", False))
         else:
             r = cv.row(at)
             if r is None:
@@ -628,7 +633,7 @@ def _scene(spec: PlotSpec, width: int, height: int):
             if not line.dashed:
                 hline_rows.add(r)
             if line.label:
-                labels.append((r, cw - 1 if line.align == "right" else 0, line.label, style, line.align))
+                labels.append((r, cw - 1 if line.align == "right" else 0, line.label, style, line.align, True))
 
     w, h = 2 * cw - 1, 4 * ch - 1
     for i, ((s, x, y, ok), dash) in enumerate(zip(drawn, dashes(spec))):
@@ -673,7 +678,14 @@ def _scene(spec: PlotSpec, width: int, height: int):
                 cv.text(r, 2 + cell_len(sample), s.label, None)
                 r += 1
     taken, placed = set(), []  # cells holding a line's label: a mark moves a row inwards rather than cover one
-    for r, c, words, style, align in labels:
+    for r, c, words, style, align, ends in labels:
+        if ends:  # a line's label goes to the row's other end where that covers fewer of the series' cells:
+            # "W_h 0.90" hid gradients/factors' last hops (a student's trial)
+            there = (0, "left") if align == "right" else (cw - 1, "right")
+            spans = [range(cv.start(at, words, side), cv.start(at, words, side) + cell_len(words))
+                     for at, side in ((c, align), there)]
+            if not any((r, k) in taken for k in spans[1]) and cv.covered(r, spans[1]) < cv.covered(r, spans[0]):
+                c, align = there
         start = cv.text(r, c, words, style, align)
         taken |= {(r, k) for k in range(start, start + cell_len(words))}
         placed.append((r, start, words, style))
