@@ -272,6 +272,30 @@ def test_shot_params_at_1024(tmp_path):
     assert all(n in text for n in ("2.10M", "6.29M", "8.39M"))
 
 
+def test_the_params_plot_holds_each_cells_bill_against_d_and_the_lstms_budget():
+    """At 160x48 the bill left 23 rows blank: a taller terminal plots each cell's parameters against d,
+    k blocks of 2d² + d by hand, on log axes where the LSTM's budget line meets the RNN's curve at twice
+    its d (4 blocks of d against 1 of 2d: 8d² + 4d = 8d² + 2d, near enough); at 100x30 the bars keep
+    their rows and a line says a larger size shows the plot."""
+    r = ParamsState(d=1024).readings()
+    blocks = {"RNN": 1, "GRU": 3, "LSTM": 4}
+    assert r.curve_d[0] == 64 and r.curve_d[-1] == 4096
+    for cell, k in blocks.items():
+        assert r.curves[cell] == tuple(k * (2 * d * d + d) for d in r.curve_d)
+    rnn = dict(zip(r.curve_d, r.curves["RNN"]))
+    assert rnn[2048] == pytest.approx(r.counts["LSTM"], rel=1e-3)
+    tall = one_app.txt(*_find("lstm/params"), ParamsState(d=1024), (120, 40))
+    assert "the LSTM's 8.39M" in tall and "width d" in tall and "━━ RNN" in tall
+    short = one_app.txt(*_find("lstm/params"), ParamsState(d=1024), (100, 30))
+    assert "a larger --size shows a plot here" in short and short.count("▕") == 12  # 3 bars of 4 rows
+
+
+def _find(address):
+    from rnntui.topics import find
+
+    return find(address)
+
+
 def test_json_holds_the_survival(tmp_path):
     import json
 

@@ -239,6 +239,11 @@ class ParamsReadings:
     counts: dict  # cell → parameters
     width_at_lstm_budget: dict  # cell → the width it could have for the LSTM's parameter count
     bar_scale: int  # the longest bar: the LSTM's blocks
+    curve_d: tuple[int, ...]  # widths d for the plot, a quarter octave apart over d's range
+    curves: dict  # cell → its parameters at each of curve_d
+
+
+CURVE_D = tuple(round(64 * 2 ** (k / 4)) for k in range(25))  # 64 … 4096
 
 
 @dataclass(frozen=True)
@@ -253,7 +258,8 @@ class ParamsState(FigureState):
         return ParamsReadings(
             block=block, blocks=dict(lstm.BLOCKS), counts={c: lstm.param_count(c, self.d) for c in lstm.BLOCKS},
             width_at_lstm_budget={c: float(lstm.width_for(c, budget)) for c in lstm.BLOCKS},
-            bar_scale=block * max(lstm.BLOCKS.values()))
+            bar_scale=block * max(lstm.BLOCKS.values()), curve_d=CURVE_D,
+            curves={c: tuple(lstm.param_count(c, d) for d in CURVE_D) for c in lstm.BLOCKS})
 
     def counts(self) -> dict[str, int]:
         return self.readings().counts

@@ -8,7 +8,7 @@ from rnntui.fmt import count, paren, pct, small
 from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
-from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
+from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.quiet import lay_out
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
@@ -155,6 +155,9 @@ class GruView(FigureView):
 class ParamsView(FigureView):
     def on_resize(self) -> None:
         rows = min(max((self.size.height - 6) // 3 - 1, 1), 4)
+        beside = (self.size.height - 6 - EXTRA_ROWS) // 3 - 1  # a bar's rows with the plot under the bars
+        if beside >= 2:
+            rows = min(rows, beside)
         for bar in self.query(GateBar):
             bar.rows = rows
             lay_out(bar)
@@ -165,6 +168,7 @@ class ParamsView(FigureView):
         yield Readouts(id="block")
         yield Readouts(id="exact")
         yield Readouts(id="budget")
+        yield extra_plot()
 
     def show(self, s: ParamsState) -> None:
         r = s.readings()
@@ -179,6 +183,12 @@ class ParamsView(FigureView):
         self.query_one("#budget", Readouts).show([
             (_("for the LSTM's {n}:  RNN d ≈").format(n=count(r.counts['LSTM'])), f"{widths['RNN']:.0f}"),
             ("GRU d ≈", f"{widths['GRU']:.0f}"), ("LSTM d =", f"{s.d}")])
+        budget = _("the LSTM's {n}").format(n=count(r.counts["LSTM"]))
+        self.query_one(Plot).show(PlotSpec(  # where each curve meets the line: the widths just above
+            series=tuple(Series(r.curve_d, r.curves[cell], cell, color)
+                         for cell, color in (("RNN", GREY), ("GRU", ORANGE), ("LSTM", BLUE))),
+            lines=(Line(r.counts["LSTM"], budget, GREY, dashed=True),), cursor=float(s.d),
+            xlim=(r.curve_d[0], r.curve_d[-1]), log_x=True, log_y=True, xlabel=_("width d"), legend="below"))
 
 
 class LstmScreen(TopicScreen):
