@@ -443,3 +443,17 @@ def test_a_character_no_font_has_is_named_and_a_control_one_by_its_code():
         glyphs.check(["\u202e", "\x00", "a"])
     assert str(e.value).startswith("cannot draw U+0000 U+202E: no font here has them")
     assert "\u202e" not in str(e.value) and "\x00" not in str(e.value)
+
+
+def test_a_missing_character_asks_for_a_cjk_font_only_when_it_is_one():
+    """"cannot draw ⋮: … install a CJK font" sent a user to install a font that would not draw ⋮ (a
+    trial): a missing narrow character says the shipped font lacks it and a .txt keeps it."""
+    from rnntui import glyphs
+    from rnntui.state import BadValue
+
+    with pytest.raises(BadValue) as e:
+        glyphs.check(["⋮"], files=())
+    assert "CJK" not in str(e.value) and ".txt" in str(e.value)
+    with pytest.raises(BadValue) as e:
+        glyphs.check(["猫"], files=())  # no CJK font at all
+    assert "install a CJK font" in str(e.value)

@@ -2,7 +2,7 @@
 
 Each cell is one mark: `#` for a weight above 0.5, `+` above 0.2, `.` otherwise (a NaN is `?`).
 The current row is highlighted. When the widget is shorter than the matrix, a window of rows
-around the current one is drawn, with `⋮` where rows are left out.
+around the current one is drawn, with `┊` where rows are left out (⋮ is in no shipped font).
 """
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def matrix_runs(weights, current: int | None = None, col_labels: Sequence[str] =
         if spaced and k > start:
             out.append([])
         if (k == start and cut_top) or (k == stop - 1 and cut_bottom):
-            out.append([(fit("⋮", label_w) + " " + fit("⋮", cell) * n_cols, "dim")])
+            out.append([(fit("┊", label_w) + " " + fit("┊", cell) * n_cols, "dim")])
             continue
         is_current = k == current
         line = _label_runs(row_labels[k] if k < len(row_labels) else "", label_w, is_current) + [(" ", "")]
