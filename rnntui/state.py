@@ -100,7 +100,9 @@ class Param:
             text = unicodedata.normalize("NFKC", text).replace("。", ".").replace("−", "-").strip()
         if self.kind == "choice":
             value = str(text).strip().lower()
-            if value not in self.choices:
+            if value not in self.choices:  # a number matches its listed spelling: c=1 is c's "1.0"
+                value = next((c for c in self.choices if _number(c) is not None and _number(c) == _number(value)), None)
+            if value is None:
                 raise self.expected(text, state)
             return value
         try:
@@ -117,6 +119,14 @@ class Param:
 
     def show(self, value: Any) -> str:
         return str(value) if self.kind == "choice" else f"{value:{self.fmt}}"
+
+
+def _number(text: str) -> float | None:
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _shown(label: str) -> str:

@@ -258,3 +258,15 @@ def test_list_lines_its_columns_up_in_both_languages(lang):
     finally:
         set_language("en")
     assert len({cell_len(row[:row.index("[")]) for row in rows}) == 1
+
+
+def test_a_number_typed_for_a_listed_choice_matches_its_spelling():
+    """`--set c=1` on gradients/bptt said "expected one of 0.5, 1.0, 1.5" (its choices are text): a
+    number equal to a listed one is that one; another number, or text, is still refused."""
+    from rnntui.figures.gradients import BpttState
+
+    p = BpttState.param("c")
+    assert [p.parse(t, BpttState()) for t in ("1", ".5", "1.50", "1.0")] == ["1.0", "0.5", "1.5", "1.0"]
+    for bad in ("2", "nan", "one"):
+        with pytest.raises(BadValue):
+            p.parse(bad, BpttState())
