@@ -406,7 +406,9 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
 
     def after_first_frame(self, callback) -> None:
         """Call `callback` once the app's first frame is drawn (at once in render.Session, or later): work
-        the first frame need not wait for, e.g. an import only a part below the fold needs."""
+        the first frame need not wait for, e.g. an import only a part below the fold needs. (Textual's
+        call_after_refresh ran before the first frame, while drawing was held; a plain call_later runs
+        after it only by the order Textual handles messages in.)"""
         if self.offscreen or self._drawn_first:
             self.call_later(callback)
         else:
@@ -415,8 +417,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
     def _display(self, screen, renderable) -> None:
         super()._display(screen, renderable)
         if renderable is not None and not self._batch_count and not self._drawn_first:
-            self._drawn_first = True
-            for callback in self._after_first:
+            self._drawn_first, waiting, self._after_first = True, self._after_first, []
+            for callback in waiting:
                 self.call_later(callback)
 
     def delay_update(self, delay: float = 0.05) -> None:

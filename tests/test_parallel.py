@@ -267,7 +267,9 @@ def test_capacity_shot_reads_the_share(tmp_path):
     assert main(["shot", "parallel/capacity", "--set", "n=256", "--size", "80x24", "-o", str(out)]) == 0
     assert "2.00 each" in out.read_text()
     assert main(["shot", "parallel/capacity", "--set", "n=4096", "--size", "80x24", "-o", str(out)]) == 0
-    assert f"{512 / 4096} each" == "0.125 each" and "0.125 each" in out.read_text()  # (it read 0.12)
+    assert 512 / 4096 == 0.125 and "0.125 each" in out.read_text()  # (it read 0.12)
+    assert main(["shot", "parallel/capacity", "--set", "n=1024", "--size", "80x24", "-o", str(out)]) == 0
+    assert "0.500 each" in out.read_text()  # (three digits, as 0.125 has)
 
 
 def test_the_share_bar_gives_each_token_its_share():

@@ -324,7 +324,7 @@ def test_an_export_short_of_a_plots_rows_names_size_not_the_terminal(tmp_path):
     assert "a larger --size shows a plot here" in out.read_text() and "taller terminal" not in out.read_text()
 
 
-@pytest.mark.parametrize("size", [(78, 11), (78, 16), (150, 36)])
+@pytest.mark.parametrize("size", [(78, 9), (78, 10), (78, 11), (78, 16), (150, 36)])
 def test_a_labelled_line_is_never_beside_a_tick_of_another_value(size):
     """gradients/product at 80x24: "1e50┤float32 max 3.40e+38" read as float32's max at 1e50 (5 rows of
     20 decades, a student's trial). A row a labelled line is drawn on keeps its tick only where the tick's
@@ -336,10 +336,11 @@ def test_a_labelled_line_is_never_beside_a_tick_of_another_value(size):
     rows = text_of(spec, size).splitlines()
     ticks = [(i, math.log10(float(m.group(1)))) for i, row in enumerate(rows) if (m := re.match(r"\s*(1|1e-?\d+)┤", row))]
     assert any(rows[i].lstrip().startswith("1┤") and "×1" in rows[i] for i, _ in ticks)
-    per_dot = (ticks[0][1] - ticks[-1][1]) / (ticks[-1][0] - ticks[0][0]) / 4  # decades a braille dot
     for i, decade in ticks:
         for value, label in ((F32_MAX, "float32 max"), (F32_TINY, "float32 min normal")):
             if label in rows[i]:
+                assert len(ticks) >= 2, rows[i]
+                per_dot = (ticks[0][1] - ticks[-1][1]) / (ticks[-1][0] - ticks[0][0]) / 4  # decades a braille dot
                 assert abs(decade - math.log10(value)) <= 1.5 * per_dot, rows[i]
     assert sum("float32" in row for row in rows) == 2
 
@@ -360,3 +361,15 @@ def test_a_lines_label_goes_to_the_end_of_its_row_that_hides_less_of_the_curves(
                      ylim=(-0.1, 1.1))
     row = next(line for line in text_of(clear, (60, 12)).splitlines() if "one-hot" in line)
     assert row.rstrip("│ ┤").endswith("one-hot"), row  # both ends clear: where it was asked to be
+
+
+@pytest.mark.parametrize("rows", range(3, 13))
+def test_ticks_stay_within_half_a_step_of_the_range_asked_for(rows):
+    """recurrence/track's h_t plot asks for -1 … 1; at 4 rows its axis read "0┤ … -2┤" (a review). No
+    tick is labelled half a step or more beyond the range; -1, 0 and 1 are among those drawn."""
+    from rnntui.widgets.plot import y_axis
+
+    _y0, _y1, ticks = y_axis(-1.0, 1.0, rows, False)
+    values = [value for _row, _label, value in ticks]
+    step = min(b - a for a, b in zip(sorted(values), sorted(values)[1:]))
+    assert all(-1.0 - step / 2 <= v <= 1.0 + step / 2 for v in values) and 0.0 in values, ticks

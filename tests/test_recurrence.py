@@ -109,6 +109,18 @@ async def test_the_track_plots_the_states_computed_so_far_once_its_first_frame_i
         assert "h_t, computed so far" in drawn and "●" in drawn
 
 
+def test_a_taller_terminal_never_loses_the_tracks_plot():
+    """The track's boxes grew taller once the track might take half the view, counting the plot's rows:
+    at 80x31 and 80x32 the plot fell under its least height and went, back at 80x33 (a review). Once
+    shown at a height, it is shown at every taller one."""
+    from rnntui.render import render
+    from rnntui.topics import find
+
+    screen, figure = find("recurrence/track")
+    shown = [("h_t, computed so far" in render(screen, figure, TrackState(step=3), "txt", (80, h))) for h in range(28, 37)]
+    assert True in shown and shown == sorted(shown), shown
+
+
 @pytest.mark.parametrize("sets", [["b=-0.2", "w_h=1.4", "w_x=0.6"], ["b=0.3", "w_x=-0.6"], []])
 def test_the_written_sum_reads_as_arithmetic_and_gives_the_z_shown(sets, tmp_path):
     """h_t = tanh(W_h·h + W_x·x + b) as the readout writes it: "+ -0.20" read badly (a newcomer's trial);

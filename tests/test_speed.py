@@ -798,10 +798,36 @@ print(" ".join(m for m in ("numpy", "torch", "PIL", "fontTools", "multiprocessin
 """
 
 
+async def test_work_after_the_first_frame_runs_after_it_is_drawn():
+    """`after_first_frame` (the track's plot, numpy with it) runs its callbacks once the app's first frame
+    is drawn, and later ones at once; none is kept. (Textual's call_after_refresh ran before that frame:
+    the screen's callbacks run at idle while drawing is held, and the first frame imported numpy. A
+    plain call_later lands after it today, by the order Textual happens to handle messages in.)"""
+    from rnntui.app import RnnApp
+
+    frames, seen = [], []
+    app = RnnApp("recurrence")
+    display = app._display
+
+    def spy(screen, renderable):
+        display(screen, renderable)
+        if renderable is not None and not app._batch_count:
+            frames.append(1)
+
+    app._display = spy
+    app.after_first_frame(lambda: seen.append(len(frames)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert seen and seen[0] >= 1  # it ran, and after a frame had been drawn
+        app.after_first_frame(lambda: seen.append("later"))
+        await pilot.pause()
+        assert seen[-1] == "later" and app._after_first == []
+
+
 def test_the_first_frame_imports_nothing_heavy(tmp_path):
     """Opening the app draws the recurrence track without numpy (imported when a plot or another topic
     needs it), torch, the PNG/SVG stack, multiprocessing (when `t` starts a lab), a TOML parser
-    (only when a keymap file exists) or the plot widget (the track has no plot)."""
+    (only when a keymap file exists) or the plot widget (the track's plot comes after that frame)."""
     import os
     import subprocess
     import sys

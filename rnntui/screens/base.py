@@ -18,7 +18,7 @@ from rnntui.i18n import _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
-from rnntui.toasts import say_once
+from rnntui.toasts import say_once, unsay
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.header import TopicHeader
 from rnntui.widgets.lines import Lines, TextLines
@@ -298,6 +298,9 @@ class TopicScreen(WholeFrames):
         """A press past a parameter's end says so for 2 s, once however many: + at a choice's last (act
         relu) seemed broken (a student's trial)."""
         new = self.state.nudged(name, delta, fine)
+        if new != self.state and self._end_said:  # it moved: the notice would contradict the line below
+            unsay(self.app, self._end_said)
+            self._end_said = ""
         if new == self.state and delta:
             p = self.state.param(name)
             if name == self.state.AXIS:
@@ -306,8 +309,11 @@ class TopicScreen(WholeFrames):
                 words = _("{name} {value} is the last choice; - goes back") if delta > 0 else _("{name} {value} is the first choice; + goes on")
             else:
                 words = _("{name} {value} is the most it takes; - lowers it") if delta > 0 else _("{name} {value} is the least it takes; + raises it")
-            say_once(self.app, words.format(name=p.label, value=p.show(getattr(self.state, name))), timeout=2)
+            self._end_said = words.format(name=p.label, value=p.show(getattr(self.state, name)))
+            say_once(self.app, self._end_said, timeout=2)
         self.set_state(new)
+
+    _end_said = ""  # the notice of an end pressed against, while it may still show
 
     def action_toggle(self, name: str) -> None:
         self.set_state(self.state.cycled(name))

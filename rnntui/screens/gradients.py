@@ -9,7 +9,7 @@ from rnntui.fmt import at_hop, sci
 from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.screens.gradients_training import BpttView, ClipView
-from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
+from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import Row, TokenTrack
@@ -46,7 +46,9 @@ class HopView(FigureView):
 
 class BackwardView(FigureView):
     def compose(self):
-        yield TokenTrack()
+        track = TokenTrack()
+        track.below = EXTRA_ROWS  # its boxes grow taller only where the plot under them still fits
+        yield track
         yield Readouts(id="hop")
         yield Readouts(id="total")
         yield extra_plot()
@@ -69,7 +71,7 @@ class BackwardView(FigureView):
         self.query_one(Plot).show(PlotSpec(
             series=(Series(xs, ys, _("|∂L/∂h_t|, walked so far"), ORANGE),
                     Series(xs, ys, "", ORANGE, marker="•", scatter=True)),
-            lines=(Line(1.0, "", GREY),), cursor=float(t), xlim=(0, LAST_T), ylim=r.ylim, log_y=True,
+            lines=(Line(1.0, "", GREY),), cursor=float(t), xlim=(-0.5, LAST_T + 0.5), ylim=r.ylim, log_y=True,  # (the cursor clear of the frame)
             xlabel=_("t (the walk goes right to left)"),
         ))
 

@@ -8,6 +8,7 @@ from rnntui.fmt import paren, term
 from rnntui.i18n import N_, _, spaced
 from rnntui.figures.recurrence import LAST_T, N_TOKENS, ReadoutState, TanhState, TrackState
 from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.widgets.lines import EXTRA_ROWS
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREY, ORANGE
 from rnntui.widgets.track import Row, TokenTrack, upto
@@ -15,7 +16,9 @@ from rnntui.widgets.track import Row, TokenTrack, upto
 
 class TrackView(FigureView):
     def compose(self):
-        yield TokenTrack()
+        track = TokenTrack()
+        track.below = EXTRA_ROWS  # its boxes grow taller only where the plot under them still fits
+        yield track
         yield Readouts(id="step")
         yield Readouts(id="final")
         yield Readouts(id="invariant")
@@ -66,7 +69,7 @@ class TrackView(FigureView):
         r, ts = s.readings(), tuple(range(s.step + 1))
         plot.show(PlotSpec(  # (the tokens in it hid the states' points: they stay in the track)
             series=(Series(ts, r.h, _("h_t, computed so far"), BLUE),),
-            lines=(Line(0.0, "", GREY),), cursor=float(s.step), xlim=(0, LAST_T), ylim=(-1, 1), xlabel="t",
+            lines=(Line(0.0, "", GREY),), cursor=float(s.step), xlim=(-0.5, LAST_T + 0.5), ylim=(-1, 1), xlabel="t",
         ))
 
 

@@ -86,9 +86,11 @@ def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, sp
     if not spaced:
         return lines
     at = (1 if spec.title else 0) + head  # title and column labels
-    out = lines[:at]
+    out, gap = lines[:at], Text("")
+    if spec.shrink and len(lines) > at:  # a ruled table's rules run on through the blank lines
+        gap = Text("".join("│" if ch == "│" else " " * cell_len(ch) for ch in lines[at].plain).rstrip(), style="dim")
     for i, n in enumerate(tall if isinstance(tall, tuple) else (tall,) * len(spec.values)):
-        out += ([Text("")] if i else []) + lines[at:at + n]
+        out += ([gap] if i else []) + lines[at:at + n]
         at += n
     return out
 

@@ -32,7 +32,7 @@ from rich.text import Text
 from rnntui import lazy
 from rnntui.i18n import N_, _
 from rnntui.widgets.cells import MORE, cell_len, cut, fit
-from rnntui.widgets.lines import Lines, runs_text
+from rnntui.widgets.lines import EXTRA_ROWS, Lines, runs_text  # noqa: F401 (EXTRA_ROWS: extra_plot's least)
 from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
 
@@ -42,7 +42,6 @@ DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
 TALLER = N_("a taller terminal shows a plot here")
 LARGER = N_("a larger --size shows a plot here")  # drawn by shot or export
-EXTRA_ROWS = 9  # the least a figure's extra plot is drawn in: frame, tick labels, x label, legend, 4 rows of curves
 TOO_SMALL = N_("(too small to plot)")
 WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
 BRAILLE = 0x2800
@@ -502,7 +501,7 @@ def _needed(spec: PlotSpec, drawn) -> tuple[float, float] | None:
 
 @lru_cache(maxsize=256)
 def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tuple[tuple[int, str], ...]]:
-    """Limits (y0, y1) for ch text rows holding lo..hi, and the tick labels as (row, label).
+    """Limits (y0, y1) for ch text rows holding lo..hi, and the ticks as (row, label, value on the axis).
 
     Ticks are round values (1, 2 or 5 × 10^k; on a log axis every 1st, 2nd, 5th, 10th, … decade)
     spaced an equal whole number of rows apart, and the limits are chosen so that each tick's value
@@ -543,7 +542,8 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tupl
             if place is None:
                 continue
             _, m, v = place
-            js = range(math.ceil((m - ch + 1) / k), math.floor(m / k) + 1)  # ticks j·s on rows m − k·j
+            js = [j for j in range(math.ceil((m - ch + 1) / k), math.floor(m / k) + 1)  # ticks j·s on rows m − k·j,
+                  if lo - s / 2 <= j * s <= hi + s / 2]  # not a step beyond the data: "-2┤" under ylim (-1, 1)
             fill = span / (dots * u)
             score = (len(js) >= 2, fill * (1.0 if t_min <= len(js) <= t_max else 0.75),
                      -abs(len(js) - (t_min + t_max) / 2))
@@ -562,7 +562,7 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tupl
             label = f"{t:.10g}"
         else:
             label = f"{t:.0e}"
-        ticks.append((m - k * j, label))
+        ticks.append((m - k * j, label, t))
     return y1 - dots * u, y1, tuple(ticks)  # shared by every draw at these limits (lru_cache)
 
 
@@ -596,7 +596,7 @@ def _scene(spec: PlotSpec, width: int, height: int):
     y0, y1, yticks = y_axis(*(_needed(spec, drawn) or (0.0, 1.0)), ch, spec.log_y)
     ylim = (y0, y1)
 
-    yw = max([len(label) for _, label in yticks] + [1])
+    yw = max([len(label) for _, label, _value in yticks] + [1])
     cw = width - yw - 2
     if cw < 4:
         return None
@@ -787,15 +787,12 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         canvas = _grid_runs(code, which, styles)
 
     # frame, ticks and labels around the canvas
-    ytick = dict(yticks)
+    ytick = {r: label for r, label, _value in yticks}
     for line in spec.lines:  # a tick on the row of a labelled line at another value goes: "1e50┤float32 max
         # 3.40e+38" read as float32's max at 1e50 (5 rows of 20 decades, a student's trial); the label says its value
         at = _at(line.at, spec.log_y)
         if line.label and not line.vertical and math.isfinite(at) and cv.row(at) in ytick:
-            try:
-                tick = _at(float(ytick[cv.row(at)]), spec.log_y)
-            except ValueError:  # (a label not written as a plain number: kept)
-                continue
+            tick = next(value for r, _label, value in yticks if r == cv.row(at))
             if abs(cv.dy(at) - cv.dy(tick)) > 1.5:
                 del ytick[cv.row(at)]
     rows: list[list[tuple[str, Style | None]]] = []

@@ -144,6 +144,7 @@ class TokenTrack(Lines):
     current: int | None = None
     span: tuple | None = None
     pad = 0
+    below = 0  # rows kept for what comes under the track (an extra plot) when it decides to grow taller
 
     def show(self, rows: tuple[Row, ...], current: int | None, span: tuple | None = None) -> None:
         """`span`: (start, stop, label), a bracket under those columns (see `span_runs`). Lays the
@@ -160,7 +161,7 @@ class TokenTrack(Lines):
         if not self.rows:
             return 1
         n = max(len(r.cells) for r in self.rows)
-        self.pad = box_size(n, width, container.height, len(self.rows))[1]
+        self.pad = box_size(n, width, container.height - self.below, len(self.rows))[1]
         return 1 + len(self.rows) * (3 + 2 * self.pad) + (self.span is not None)
 
     def lines(self, width: int, height: int) -> list:
