@@ -371,5 +371,5 @@ def main(argv: list[str] | None = None) -> int:
         where = getattr(e, "filename", "") or ""
         print(f"rnntui: {spaced(colon(reason(e)))}{where}" if where else f"rnntui: {reason(e)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as e:  # (Stopped: SIGTERM 143, SIGHUP 129)
+        return 128 + getattr(e, "signum", 2)

@@ -19,6 +19,7 @@ from rnntui.figure import Figure
 from rnntui.files import check_no_file_in_the_way, make_folder
 from rnntui.i18n import _, aside, language, ngettext
 from rnntui.state import BadValue, FigureState
+from rnntui.terminal import Stopped, stop_between_frames
 
 EXPORT_FORMATS = ("svg", "png", "txt", "json")
 # threads drawing PNGs beside the one rendering frames: deflating lets the others run, and one drawing
@@ -293,8 +294,11 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     started = time.perf_counter()
     staged = Staged()  # every file, index.md last, put in place once all are written
     try:
-        render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress,
-                                                 staged.write, deck, batch))
+        with stop_between_frames() as asked:
+            render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress,
+                                                     staged.write, deck, batch, asked))
+            if asked:
+                raise Stopped(asked[0])
         staged.write(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
         staged.commit()
     except BaseException:
@@ -307,11 +311,13 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     removed = stale(outdir, paths, earlier) if force else []
     for path in removed:
         path.unlink(missing_ok=True)
+    for path in outdir.glob(".rnntui-*.tmp") if force else ():  # an export killed outright left its files half
+        path.unlink(missing_ok=True)  # written (SIGKILL: no handler runs); --force replaces the folder's export
     return Report(len(frames), len(paths) - 1, time.perf_counter() - started, render_seconds, len(removed))
 
 
 async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, write, deck=None,
-                      batch=False) -> float:
+                      batch=False, asked=()) -> float:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -320,15 +326,17 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
                    disable=not progress)
     with bar, ThreadPoolExecutor(max_workers=PNG_THREADS) as pool:  # PNGs drawn while frames render
         try:
-            return await _render_into(pool, bar, planned, outdir, formats, size, theme, scale, write, deck, batch)
+            return await _render_into(pool, bar, planned, outdir, formats, size, theme, scale, write, deck, batch,
+                                      asked)
         except BaseException:  # (stopped or failed: it drew every PNG queued before letting go)
             pool.shutdown(cancel_futures=True)  # the PNGs queued are not drawn; those being drawn finish
             raise
 
 
-async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, scale, write, deck, batch) -> float:
+async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, scale, write, deck, batch,
+                       asked=()) -> float:
     """Each frame rendered and its files written (`write`), its PNG drawn in `pool`; the seconds spent
-    rendering."""
+    rendering. A signal in `asked` (stop_between_frames) stops it before the next frame."""
     from rnntui.glyphs import check as check_glyphs
     from rnntui.png import draw
     from rnntui.render import Session
@@ -339,6 +347,8 @@ async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, s
     pending = []
     async with Session(size, theme, scale, deck=deck, batch=batch) as session:
         for number, (frame, stem) in enumerate(planned):
+            if asked:
+                raise Stopped(asked[0])
             bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
             t0 = time.perf_counter()
             if deck is not None:

@@ -12,6 +12,7 @@ import os
 import select
 import signal
 import sys
+from contextlib import contextmanager
 
 from rnntui.state import BadValue
 
@@ -95,7 +96,11 @@ def hung_up(fd: int = 0) -> bool:
 
 
 def end_on_hangup(app) -> None:
-    """Call from the app's on_mount: SIGHUP, or the terminal closing under us, ends the app."""
+    """Call from the app's on_mount: SIGHUP, or the terminal closing under us, ends the app. Not headless
+    (shot, export): there the command's own handler stops it between frames (`stop_between_frames`)."""
+    if app.is_headless:
+        return
+
     def hang_up() -> None:
         app.exit(return_code=HANGUP_STATUS)
 
@@ -106,3 +111,37 @@ def end_on_hangup(app) -> None:
     if sys.__stdin__ is not None and sys.__stdin__.isatty():
         fd = sys.__stdin__.fileno()
         app.set_interval(0.5, lambda: hung_up(fd) and hang_up())
+
+
+class Stopped(KeyboardInterrupt):
+    """A batch command (export) stopped by ctrl+c, SIGTERM or SIGHUP: 128 + `signum` is its status."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__()
+        self.signum = signum
+
+
+@contextmanager
+def stop_between_frames():
+    """While it lasts, ctrl+c, SIGTERM and SIGHUP (a closed SSH session) only ask to stop: the list it
+    gives holds the signal, for the command to raise Stopped where it can stop cleanly (a ctrl+c in the
+    middle of a frame ended in a traceback from the app's tasks; SIGTERM left its temporary files; SIGHUP
+    ended the app under the export, which went on at 0.5 frames/s). A second ctrl+c stops at once."""
+    asked: list[int] = []
+
+    def ask(signum, _frame) -> None:
+        if asked and signum == signal.SIGINT:
+            raise Stopped(signum)
+        asked.append(signum)
+
+    kept = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            kept[signum] = signal.signal(signum, ask)
+    except ValueError:  # not the main thread: signals stay as they were
+        pass
+    try:
+        yield asked
+    finally:
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)

@@ -371,6 +371,39 @@ def test_an_export_that_fails_halfway_leaves_the_folder_as_it_was(tmp_path, caps
     assert "--set w_h=1.2 " in (out / "index.md").read_text() and not (out / "04-lstm-cell-t3.svg").exists()
 
 
+@pytest.mark.parametrize("signum, status", [(2, 130), (15, 143), (1, 129)])
+def test_a_signal_stops_an_export_between_frames_leaving_the_folder_as_it_was(tmp_path, capsys, monkeypatch,
+                                                                             signum, status):
+    """ctrl+c in the middle of a frame ended in a traceback from the app's tasks (3 times in 25); SIGTERM
+    left 136 temporary files beside the slides; SIGHUP (an SSH session closed) ended the app under the
+    export, which went on at 0.5 frames/s (a trial). Each now stops it before the next frame: the status
+    128 + the signal's number, no word on stderr, the earlier export as it was and nothing beside it."""
+    import os
+    import signal
+
+    from rnntui.render import Session
+
+    out = tmp_path / "out"
+    longer = small_deck(tmp_path / "long.toml", GOOD + '[[frame]]\nfigure = "lstm/cell"\nstep = 3\n')
+    assert main(["export", str(out), "--deck", str(longer), "--format", "svg"]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real, calls = Session.slide, []
+
+    async def slide(self, index, fmts=("svg",)):
+        calls.append(index)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signum)  # (the handler only notes it: this frame is finished)
+        return await real(self, index, fmts)
+
+    monkeypatch.setattr(Session, "slide", slide)
+    capsys.readouterr()
+    deck = small_deck(tmp_path / "d.toml", GOOD.replace("w_h = 1.4", "w_h = 1.2"))
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--force"]) == status
+    assert capsys.readouterr().err == "" and len(calls) == 2
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # every old file, and nothing new
+    assert signal.getsignal(signum) is not None and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
 def test_a_folder_where_a_slide_goes_is_named_as_a_folder(tmp_path, capsys):
     """With --force a folder where a slide goes was set aside and failed as "a part of the path is a file,
     not a folder" (a review): it is refused first, as a folder, with or without --force."""
