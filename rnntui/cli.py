@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import os
 import sys
@@ -342,10 +343,22 @@ def open_app(args) -> int:
                           state, args.theme))
 
 
+class _Closed:
+    """Standard output when it was closed: writing to it is an OSError (EBADF), said in one line."""
+
+    def write(self, _text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF), "standard output")
+
+    def flush(self) -> None:
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     from rnntui.i18n import default_language, set_language, take_lang
 
     argv = sys.argv[1:] if argv is None else argv
+    if sys.stdout is None:  # closed (`>&-`): a write says so in one line, not AttributeError's traceback
+        sys.stdout = _Closed()
     try:
         argv, lang = take_lang(argv)
         set_language(default_language() if lang is None else lang)  # (--lang '' was taken as no --lang)
@@ -370,6 +383,10 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as e:
         where = getattr(e, "filename", "") or ""
         print(f"rnntui: {spaced(colon(reason(e)))}{where}" if where else f"rnntui: {reason(e)}", file=sys.stderr)
+        return 2
+    except UnicodeEncodeError as e:  # standard output in ASCII or Latin-1 (PYTHONIOENCODING): ours is Unicode
+        words = _("the output takes {encoding} only; set PYTHONIOENCODING=utf-8").format(encoding=e.encoding)
+        print(f"rnntui: {words}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:  # (Stopped: SIGTERM 143, SIGHUP 129)
         return 128 + getattr(e, "signum", 2)

@@ -185,3 +185,18 @@ def test_a_system_error_reads_in_chinese_with_a_full_width_colon(tmp_path, capsy
         from rnntui.i18n import set_language
 
         set_language("en")
+
+
+def test_an_output_that_cannot_take_the_text_is_one_line_not_a_traceback(monkeypatch, capsys):
+    """`PYTHONIOENCODING=ascii rnntui --list` ended in UnicodeEncodeError, `rnntui --list >&-` in
+    AttributeError (a trial): one line each, and status 2."""
+    import io
+    import sys
+
+    ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", ascii_out)
+    assert main(["--list"]) == 2
+    assert capsys.readouterr().err == "rnntui: the output takes ascii only; set PYTHONIOENCODING=utf-8\n"
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["shot", "recurrence/track", "-o", "-"]) == 2
+    assert capsys.readouterr().err == "rnntui: Bad file descriptor: standard output\n"

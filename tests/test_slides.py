@@ -402,6 +402,10 @@ def test_a_signal_stops_an_export_between_frames_leaving_the_folder_as_it_was(tm
     assert capsys.readouterr().err == "" and len(calls) == 2
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # every old file, and nothing new
     assert signal.getsignal(signum) is not None and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    monkeypatch.undo()
+    (out / ".rnntui-k1ll3d.tmp").write_text("<svg")  # what an export killed outright (SIGKILL) leaves
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--force"]) == 0
+    assert not list(out.glob(".rnntui-*"))  # --force replaces the folder's export, its leftovers too
 
 
 def test_a_folder_where_a_slide_goes_is_named_as_a_folder(tmp_path, capsys):
