@@ -121,8 +121,8 @@ class ProductView(FigureView):
                     # drawn on top; orange, not the red of float32's limit lines (it read as one of them)
                     Series(r.hops, r.product_float32, _("in float32 (stops at inf or 0)"), ORANGE)),
             # each limit's value in its label: at 80x24 a row spans 25 decades, and "1e50┤float32 max" read as 1e50
-            lines=(Line(r.float32_max, f"{_('float32 max')} {sci(r.float32_max)}", RED),
-                   Line(r.float32_min_normal, f"{_('float32 min normal')} {sci(r.float32_min_normal)}", RED),
+            lines=(Line(r.float32_max, _("float32 max") + " " + sci(r.float32_max), RED),  # (not in an f-string:
+                   Line(r.float32_min_normal, _("float32 min normal") + " " + sci(r.float32_min_normal), RED),  # babel)
                    Line(1.0, "×1", GREY, dashed=True, align="right")),
             cursor=s.hop, xlim=(r.hops[0], r.hops[-1]), ylim=r.y_range, log_y=True,
             xlabel=_("hops back"), legend="below",
