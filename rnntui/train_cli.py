@@ -161,8 +161,9 @@ def check_out(path: str, suffixes=(".npz", ".pt")) -> Path:
         raise BadValue(_("--out {path}: it is a folder; name a file").format(path=path))
     if not os.access(folder, os.W_OK):
         raise BadValue(_("--out {path}: cannot write there").format(path=path))
-    if suffixes and out.suffix not in suffixes:
-        raise BadValue(_("--out {path}: the suffix must be .npz or .pt").format(path=path))
+    if suffixes and out.suffix.lower() not in suffixes:
+        raise BadValue(_("--out {path}: the suffix must be {suffixes}").format(
+            path=path, suffixes=_(" or ").join(suffixes)))
     check_creatable(out)
     return out
 
@@ -224,15 +225,32 @@ def run_seq2seq(argv: list[str]) -> int:
     finally:
         bar.close()
     wall = time.perf_counter() - start
-    lab.save(out, result.arrays, result.record())
+    kept = _set_aside(out) if args.out is None else None  # the cache's earlier model is not lost
+    try:
+        lab.save(out, result.arrays, result.record())
+    except BaseException:
+        if kept is not None:
+            os.replace(kept, out)  # (back where it was)
+        raise
     plot_curve([row[0] for row in result.curve], [100 * row[2] for row in result.curve],
                _("seq2seq {scoring}: held-out exact-sequence accuracy").format(scoring=args.scoring), "exact %",
                lines=((100 * s2s.TARGET, _("the source's")),))
     print(_("seq2seq {scoring} seed {seed}: held-out exact-sequence accuracy {exact}, token accuracy {token} "
             "after {steps} steps ({seconds} s training, {wall} s in all) -> {out}").format(
         scoring=args.scoring, seed=args.seed, exact=f"{result.exact:.3f}", token=f"{result.token:.3f}",
-        steps=result.steps, seconds=f"{result.seconds:.1f}", wall=f"{wall:.1f}", out=out))
+        steps=result.steps, seconds=f"{result.seconds:.1f}", wall=f"{wall:.1f}", out=out)
+          + ("" if kept is None else _("; the earlier one kept as {path}").format(path=kept)))
     return 0
+
+
+def _set_aside(path: Path) -> Path | None:
+    """The cache's checkpoint from an earlier run moved to NAME.previous.npz (one earlier model is kept): a
+    25-step run replaced one at 82.8% without a word (a trial). None: there was none."""
+    if not path.exists():
+        return None
+    kept = path.with_name(path.stem + ".previous" + path.suffix)
+    os.replace(path, kept)
+    return kept
 
 
 def memory_parser() -> Parser:
@@ -259,8 +277,12 @@ def run_memory(argv: list[str]) -> int:
     from rnntui.engine import memory as mem
 
     # where the result goes, checked before training (a read-only --out was found after the run)
-    out = check_out(args.out, suffixes=()) if args.out is not None else None
+    out = check_out(args.out, suffixes=(".json",)) if args.out is not None else None  # (JSON went into m.npz)
     check_cache(out or mem.cache_path())
+    if out is None:  # a corrupt cache is set aside now, and said (it was, without a word, a trial)
+        _cached, report = mem.load_cache()
+        if report:
+            print(f"rnntui: {report}", file=sys.stderr)
     if args.all and out is None:
         check_cache(mem.cache_path().with_name("memory-grid.json"))
     from rnntui.engine import lab_memory as lab

@@ -165,6 +165,7 @@ def test_bad_input_is_one_line_and_status_2(argv, capsys):
     ("/proc/x.json", "cannot write /proc/x.json: its folder takes no new files"),  # (the folder is there)
     ("", "--out: an empty path"),  # (it wrote into the cache, over the run the screen shows)
     ("{tmp}", "it is a folder; name a file"),
+    ("{tmp}/m.npz", "--out {tmp}/m.npz: the suffix must be .json"),  # (JSON went into it, a trial)
 ])
 def test_train_memory_checks_out_before_it_trains(out, says, tmp_path, monkeypatch, capsys):
     """A --out it cannot write was found after the run, and the run was lost (a trial)."""
@@ -175,7 +176,20 @@ def test_train_memory_checks_out_before_it_trains(out, says, tmp_path, monkeypat
     monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1", "--out", out.format(tmp=tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and says in err
+    assert len(err.splitlines()) == 1 and says.format(tmp=tmp_path) in err
+
+
+def test_train_memory_says_it_set_a_corrupt_cache_aside(tmp_path, monkeypatch, capsys):
+    """`train memory` moved a corrupt memory.json aside without a word, where shot and the app say so
+    (a trial): one line on stderr, and the run still goes into a fresh cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cache = tmp_path / "rnntui" / "memory.json"
+    cache.parent.mkdir()
+    cache.write_text("{ not json")
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("rnntui:")]
+    assert len(err) == 1 and "memory cache" in err[0] and cache.with_name("memory.json.corrupt").exists()
+    assert mem.load_cache(cache)[0].run("rnn", 5).steps == 1
 
 
 def test_a_damaged_results_file_is_one_line_and_status_2(tmp_path, monkeypatch, capsys):
