@@ -176,5 +176,6 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
             state = state.with_value(state.AXIS, step)
         except BadValue:
             axis = state.param(state.AXIS)
-            raise BadValue(_("--step {step}: expected {allowed}").format(step=step, allowed=axis.allowed(state))) from None
+            raise BadValue(_("--step {step} sets {name}: expected {allowed}").format(  # (it named no axis, a trial)
+                step=step, name=axis.label, allowed=axis.allowed(state))) from None
     return state

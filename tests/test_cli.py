@@ -200,3 +200,10 @@ def test_an_output_that_cannot_take_the_text_is_one_line_not_a_traceback(monkeyp
     monkeypatch.setattr(sys, "stdout", None)
     assert main(["shot", "recurrence/track", "-o", "-"]) == 2
     assert capsys.readouterr().err == "rnntui: Bad file descriptor: standard output\n"
+
+
+def test_a_bad_step_names_the_axis_it_sets(capsys):
+    """`lstm/params --step 3` said "expected a whole number from 64 to 4096" without saying --step is d
+    there (a trial)."""
+    assert main(["shot", "lstm/params", "--step", "3", "-o", "-"]) == 2
+    assert capsys.readouterr().err == "rnntui: --step 3 sets d: expected a whole number from 64 to 4096\n"

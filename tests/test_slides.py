@@ -497,7 +497,7 @@ def test_bad_deck_from_the_shell_has_no_traceback(tmp_path):
     deck.write_text('[[frame]]\nfigure = "recurrence/track"\nstep = 99\n', encoding="utf-8")
     r = subprocess.run([sys.executable, "-m", "rnntui", "present", str(deck)], capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert r.stderr.strip() == f"rnntui: deck {deck}, frame 1: step 99: expected a whole number from 0 to 7"
+    assert r.stderr.strip() == f"rnntui: deck {deck}, frame 1: step 99 sets t: expected a whole number from 0 to 7"
 
 
 # -- present ------------------------------------------------------------------------------------
