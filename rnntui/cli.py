@@ -38,7 +38,7 @@ class Parser(argparse.ArgumentParser):
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_("set a parameter (repeatable)"))
     p.add_argument("--step", metavar="N", help=_("the focused figure's time axis (t, hop, step, …)"))
-    p.add_argument("--theme", default="dark", metavar="NAME",
+    p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector (black on white), or any Textual theme"))
     _lang(p)
 
@@ -100,7 +100,7 @@ def export_parser() -> Parser:
                           "`rnntui present` shows them, instead of every figure"))
     p.add_argument("--format", default="svg", metavar="LIST", help=_("comma separated: svg,png,txt,json (default svg)"))
     p.add_argument("--size", default="100x30", metavar="WxH", help=_("terminal size (default 100x30)"))
-    p.add_argument("--theme", default="dark", metavar="NAME",
+    p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector, or a Textual theme"))
     _scale(p)
     p.add_argument("--force", action="store_true",
@@ -115,7 +115,7 @@ def present_parser() -> Parser:
                description=_("Show a deck's frames full screen: space/→ next, ← back, home/end, 7 enter: slide 7, "
                              "ctrl+s save, ? keys, q quit."))
     p.add_argument("deck", type=path_arg, metavar="DECK", help=_("a TOML deck file, or the name of a shipped deck: lecture"))
-    p.add_argument("--theme", default="dark", metavar="NAME",
+    p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector, or a Textual theme"))
     p.add_argument("--start", default=1, type=int, metavar="N", help=_("the frame to open at (default 1)"))
     _lang(p)
@@ -130,7 +130,7 @@ def serve_parser() -> Parser:
                description=_("Serve the app to browsers: each tab gets its own app "
                              "(needs pip install 'rnntui[serve]')."))
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where each app opens"))
-    p.add_argument("--theme", default="dark", metavar="NAME",
+    p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector, or a Textual theme"))
     p.add_argument("--host", default="127.0.0.1",
                    help=_("address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)"))
@@ -147,6 +147,11 @@ def parse_size(text: str) -> tuple[int, int]:
     if not (x and w.isdigit() and h.isdigit()) or not (40 <= int(w) <= 500 and 12 <= int(h) <= 200):
         raise BadValue(_("--size {text!r}: expected WxH, from 40x12 to 500x200").format(text=text))
     return int(w), int(h)
+
+
+def theme_name(text: str) -> str:
+    """--theme as typed, in any case: every theme's name is lower case (DARK was refused, --lang EN was not)."""
+    return text.strip().lower()
 
 
 def check_theme(name: str) -> None:

@@ -207,3 +207,12 @@ def test_a_bad_step_names_the_axis_it_sets(capsys):
     there (a trial)."""
     assert main(["shot", "lstm/params", "--step", "3", "-o", "-"]) == 2
     assert capsys.readouterr().err == "rnntui: --step 3 sets d: expected a whole number from 64 to 4096\n"
+
+
+def test_a_theme_is_taken_in_any_case(tmp_path):
+    """`--theme DARK` was refused while `--lang EN` and `W_H=1` were taken (a trial)."""
+    from rnntui.cli import theme_name
+
+    assert theme_name(" DARK ") == "dark" and theme_name("Nord") == "nord"
+    out = tmp_path / "t.json"
+    assert main(["shot", "recurrence/track", "--theme", "Light", "-o", str(out)]) == 0

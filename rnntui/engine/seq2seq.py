@@ -188,7 +188,7 @@ def check_params(p: dict, scoring: str) -> dict:
     if set(p) != set(want):
         missing = sorted(set(want) - set(p))
         extra = sorted(set(p) - set(want))
-        raise BadCheckpoint(f"not a `{scoring}` checkpoint (missing {', '.join(missing[:3]) or 'nothing'}"
+        raise BadCheckpoint(f"not a checkpoint of `{scoring}` (missing {', '.join(missing[:3]) or 'nothing'}"
                             + (f"; unexpected {', '.join(extra[:3])}" if extra else "") + ")")
     for k, shape in want.items():
         if tuple(p[k].shape) != shape:
