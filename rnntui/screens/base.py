@@ -14,7 +14,7 @@ from textual.widgets import ContentSwitcher
 
 from rnntui import keys
 from rnntui.figure import Figure
-from rnntui.i18n import _, language
+from rnntui.i18n import N_, _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
@@ -25,6 +25,14 @@ from rnntui.widgets.lines import Lines, TextLines
 from rnntui.widgets.panel import Panel
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import ParamLine, param_items
+
+
+ENDS = {  # what a press past a parameter's end says: (past the last, past the first)
+    "axis": (N_("{name} {value} is the last; ← goes back"), N_("{name} {value} is the first; → goes on")),
+    "choice": (N_("{name} {value} is the last choice; - goes back"), N_("{name} {value} is the first choice; + goes on")),
+    "number": (N_("{name} {value} is the most it takes; - lowers it"),
+               N_("{name} {value} is the least it takes; + raises it")),
+}
 
 
 class FigureView(Vertical):
@@ -303,12 +311,8 @@ class TopicScreen(WholeFrames):
             self._end_said = ""
         if new == self.state and delta:
             p = self.state.param(name)
-            if name == self.state.AXIS:
-                words = _("{name} {value} is the last; ← goes back") if delta > 0 else _("{name} {value} is the first; → goes on")
-            elif p.kind == "choice":
-                words = _("{name} {value} is the last choice; - goes back") if delta > 0 else _("{name} {value} is the first choice; + goes on")
-            else:
-                words = _("{name} {value} is the most it takes; - lowers it") if delta > 0 else _("{name} {value} is the least it takes; + raises it")
+            kind = "axis" if name == self.state.AXIS else "choice" if p.kind == "choice" else "number"
+            words = _(ENDS[kind][delta < 0])
             self._end_said = words.format(name=p.label, value=p.show(getattr(self.state, name)))
             say_once(self.app, self._end_said, timeout=2)
         self.set_state(new)

@@ -57,7 +57,7 @@ class TrackView(FigureView):
         """h_t computed so far, against t. The plot comes after the first frame that draws
         the figure: the app's first frame is this figure, and need not wait for the plot widget's import
         and numpy's (~25 + 60 ms; the bare app's whole start is ~300)."""
-        plot = self.query("Plot").first() if self.query("Plot") else None
+        plot = next(iter(self.query("Plot")), None)
         if plot is None:
             if not self.plotting:
                 self.plotting = True
