@@ -543,7 +543,7 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tupl
                 continue
             _, m, v = place
             js = [j for j in range(math.ceil((m - ch + 1) / k), math.floor(m / k) + 1)  # ticks j·s on rows m − k·j,
-                  if lo - s / 2 <= j * s <= hi + s / 2]  # not a step beyond the data: "-2┤" under ylim (-1, 1)
+                  if lo - s / 2 <= j * s <= hi + s / 2]  # none half a step beyond lo…hi: "-2┤" under ylim (-1, 1)
             fill = span / (dots * u)
             score = (len(js) >= 2, fill * (1.0 if t_min <= len(js) <= t_max else 0.75),
                      -abs(len(js) - (t_min + t_max) / 2))
