@@ -71,8 +71,19 @@ def load(path: str | Path) -> Deck:
     path = Path(path)
     # a bare name is a shipped deck unless a file of that name is here: a folder named `lecture` (what
     # `rnntui export lecture` makes) hid the shipped lecture ("cannot read it (Is a directory)")
-    if not path.is_file() and path.suffix == "" and len(path.parts) == 1 and (SHIPPED / f"{path}.toml").exists():
+    named = path.suffix == "" and len(path.parts) == 1 and (SHIPPED / f"{path}.toml").exists()
+    if named and not path.is_file():
         path = SHIPPED / f"{path}.toml"
+    try:
+        return _read(path)
+    except BadValue as e:
+        if named and path.is_file() and path.parent != SHIPPED:  # a file named `lecture` here hid the shipped one
+            raise BadValue(str(e) + _("; this file hides the shipped deck {name}: rename it, or run rnntui "
+                                      "from another folder").format(name=path.name)) from None
+        raise
+
+
+def _read(path: Path) -> Deck:
     tomllib = _toml()
     try:
         text = path.read_text(encoding="utf-8")

@@ -702,3 +702,17 @@ def test_the_index_of_every_figure_points_to_the_lectures_slides():
     every = index_md("rnntui: every figure at its key steps", [], ("svg",), (100, 30), "dark")
     assert "`rnntui export OUTDIR --deck lecture`" in every and load("lecture").frames
     assert "--deck" not in index_md("Test deck", [], ("svg",), (100, 30), "dark", present=True)
+
+
+def test_a_file_that_hides_a_shipped_deck_says_so(tmp_path, monkeypatch, capsys):
+    """A file named `lecture` in the current folder was read for `present lecture`: "not valid TOML",
+    and nothing said the shipped lecture was hidden (a trial). A good one is read, as asked."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lecture").write_text("hi there\n")
+    assert main(["export", "out", "--deck", "lecture", "--format", "txt"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "not valid TOML" in err and err.endswith("this file hides the shipped deck lecture: rename it, or run "
+                                                      "rnntui from another folder")
+    (tmp_path / "lecture").write_text(GOOD)
+    assert main(["export", "out", "--deck", "lecture", "--format", "txt"]) == 0
+    assert len(list((tmp_path / "out").glob("*.txt"))) == GOOD.count("[[frame]]")
