@@ -295,8 +295,8 @@ def run_serve(argv: list[str]) -> int:
         raise BadValue(_("--port {port}: expected 1 to 65535").format(port=args.port))
     if args.max_sessions < 1:
         raise BadValue(_("--max-sessions {n}: expected at least 1").format(n=args.max_sessions))
-    if not args.idle_minutes > 0:
-        raise BadValue(_("--idle-minutes {m:g}: expected more than 0").format(m=args.idle_minutes))
+    if not 0 < args.idle_minutes < float("inf"):  # ("closes after inf min", a trial)
+        raise BadValue(_("--idle-minutes {m:g}: expected a finite number above 0").format(m=args.idle_minutes))
     from rnntui.i18n import language
 
     app_args = ["--theme", args.theme, "--lang", language()]

@@ -27,7 +27,8 @@ def test_missing_textual_serve_is_one_line_naming_the_pip_command(monkeypatch, c
 
 
 @pytest.mark.parametrize("argv,words", [(["--port", "0"], "--port"), (["--max-sessions", "0"], "--max-sessions"),
-                                        (["--idle-minutes", "0"], "--idle-minutes"), (["nosuch"], "nosuch")])
+                                        (["--idle-minutes", "0"], "--idle-minutes"), (["--idle-minutes", "inf"], "--idle-minutes inf"),
+                                        (["nosuch"], "nosuch")])
 def test_bad_serve_options(argv, words, capsys):
     pytest.importorskip("textual_serve")
     assert main(["serve", *argv]) == 2
