@@ -208,7 +208,8 @@ def list_text() -> str:
     for screen in screens:
         lines.append(f"{screen.NUMBER} {screen.TOPIC_ID:<12} {_(screen.TITLE)}")
         for f in screen.FIGURES:
-            keys = " ".join(p.name for p in f.state_type.params())
+            # --set's names, each with its letter key where it has one: `pe (e)` (p is the previous topic, a trial)
+            keys = " ".join(p.name + (f" ({p.key})" if p.key else "") for p in f.state_type.params())
             title = _(f.title)
             lines.append(f"    {screen.TOPIC_ID + '/' + f.id:<{wide}}  {f.refs:<8} {title}"
                          f"{' ' * (titled - cell_len(title))}   [{keys}]")

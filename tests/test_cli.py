@@ -151,6 +151,11 @@ def test_files_written_are_readable_as_any_new_file_and_keep_an_old_ones_mode(tm
 def test_list_and_version():
     r = run("--list")
     assert r.returncode == 0 and "recurrence/track" in r.stdout and "w_h" in r.stdout
+    # a parameter's letter key beside its name: positions' `pe` is toggled by e (p is the previous topic)
+    positions = next(line for line in r.stdout.splitlines() if "attention/positions" in line)
+    from rnntui.figures.attention import PositionsState
+
+    assert PositionsState.param("pe").key == "e" and "pe (e)" in positions
     r = run("--version")
     assert r.returncode == 0 and r.stdout.startswith("rnntui ")
 
