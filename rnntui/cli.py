@@ -208,11 +208,12 @@ def list_text() -> str:
     for screen in screens:
         lines.append(f"{screen.NUMBER} {screen.TOPIC_ID:<12} {_(screen.TITLE)}")
         for f in screen.FIGURES:
-            # --set's names, each with its letter key where it has one: `pe (e)` (p is the previous topic, a trial)
-            keys = " ".join(p.name + (f" ({p.key})" if p.key else "") for p in f.state_type.params())
+            # --set's names, each after its letter key where it has one, as the footer writes it: `[e]pe` (a
+            # student pressed p, the previous topic, for positions' PE)
+            keys = " ".join((f"[{p.key}]" if p.key else "") + p.name for p in f.state_type.params())
             title = _(f.title)
             lines.append(f"    {screen.TOPIC_ID + '/' + f.id:<{wide}}  {f.refs:<8} {title}"
-                         f"{' ' * (titled - cell_len(title))}   [{keys}]")
+                         f"{' ' * (titled - cell_len(title))}   {keys}")
     return "\n".join(lines) + "\n"
 
 

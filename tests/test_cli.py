@@ -155,7 +155,7 @@ def test_list_and_version():
     positions = next(line for line in r.stdout.splitlines() if "attention/positions" in line)
     from rnntui.figures.attention import PositionsState
 
-    assert PositionsState.param("pe").key == "e" and "pe (e)" in positions
+    assert PositionsState.param("pe").key == "e" and positions.endswith("[e]pe [m]mask d")
     r = run("--version")
     assert r.returncode == 0 and r.stdout.startswith("rnntui ")
 
