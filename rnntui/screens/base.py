@@ -144,6 +144,7 @@ class TopicScreen(WholeFrames):
     def focus_figure(self, figure_id: str) -> None:
         self.index = self.FIGURES.index(self.figure_by_id(figure_id))
         self.pause()
+        self.hush_end()
         self.redraw()
 
     def view_of(self, figure: Figure, switcher: ContentSwitcher | None = None) -> FigureView | None:
@@ -291,6 +292,7 @@ class TopicScreen(WholeFrames):
 
     def action_choose(self, delta: int) -> None:
         if self.knobs():
+            self.hush_end()
             self.chosen[self.figure.id] += delta
             self.redraw()
 
@@ -306,9 +308,8 @@ class TopicScreen(WholeFrames):
         """A press past a parameter's end says so for 2 s, once however many: + at a choice's last (act
         relu) seemed broken (a student's trial)."""
         new = self.state.nudged(name, delta, fine)
-        if new != self.state and self._end_said:  # it moved: the notice would contradict the line below
-            unsay(self.app, self._end_said)
-            self._end_said = ""
+        if new != self.state:  # it moved: the notice would contradict the line below
+            self.hush_end()
         if new == self.state and delta:
             p = self.state.param(name)
             kind = "axis" if name == self.state.AXIS else "choice" if p.kind == "choice" else "number"
@@ -318,6 +319,13 @@ class TopicScreen(WholeFrames):
         self.set_state(new)
 
     _end_said = ""  # the notice of an end pressed against, while it may still show
+
+    def hush_end(self) -> None:
+        """The end notice goes with what it was about: the value moved, or another parameter, figure or
+        topic came up ("t 7 is the last; ← goes back" stood over gradients/hop, a newcomer's trial)."""
+        if self._end_said:
+            unsay(self.app, self._end_said)
+            self._end_said = ""
 
     def action_toggle(self, name: str) -> None:
         self.set_state(self.state.cycled(name))
@@ -383,6 +391,7 @@ class TopicScreen(WholeFrames):
 
     def on_screen_suspend(self) -> None:
         self.pause()
+        self.hush_end()
         self.stop_labs()
         self._styled_by = self.app.stylesheet._rules
 
