@@ -112,7 +112,9 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
         kinds = [cell_kind(busy, r, s, now) for s in range(shown_cols)]
         for line in range(tall):
             label = str(r) if line == 0 else ""
-            cells = [(" " * w if line and kind == IDLE else _cell(kind, w), STYLE[kind]) for kind in kinds]
+            gap = tall >= 3 and line == tall - 1  # a blank line under each lane: attention's 8 busy lanes, 3-4
+            # lines each, were one solid block (a newcomer's trial)
+            cells = [(" " * w if (line and kind == IDLE) or gap else _cell(kind, w), STYLE[kind]) for kind in kinds]
             # an idle cell keeps one dot, on its first line
             out.append([(f"{label:>{label_w - 1}} ", "bold" if r in working else "dim")] + joined(cells))
     if stop - start < rows:
