@@ -239,11 +239,11 @@ class ParamsReadings:
     counts: dict  # cell → parameters
     width_at_lstm_budget: dict  # cell → the width it could have for the LSTM's parameter count
     bar_scale: int  # the longest bar: the LSTM's blocks
-    curve_d: tuple[int, ...]  # widths d for the plot, a quarter octave apart over d's range
+    curve_d: tuple[int, ...]  # widths d for the plot, a quarter octave apart over d's range and an octave on
     curves: dict  # cell → its parameters at each of curve_d
 
 
-CURVE_D = tuple(round(64 * 2 ** (k / 4)) for k in range(25))  # 64 … 4096
+CURVE_D = tuple(round(64 * 2 ** (k / 4)) for k in range(29))  # 64 … 8192: an RNN as big as the LSTM at d 4096
 
 
 @dataclass(frozen=True)
