@@ -246,7 +246,7 @@ def test_a_value_typed_with_a_chinese_input_method_reads_as_typed(typed, value):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_list_lines_its_columns_up_in_both_languages(lang):
     """`rnntui --list --lang zh` counted a Chinese title a column a character, so the parameter lists
-    were ragged (a newcomer's trial): every figure's [params] starts in the same terminal column."""
+    were ragged (a newcomer's trial): every figure's parameters start in the same terminal column."""
     from rich.cells import cell_len
 
     from rnntui.cli import list_text
@@ -257,7 +257,7 @@ def test_list_lines_its_columns_up_in_both_languages(lang):
         rows = [line for line in list_text().splitlines() if line.startswith("    ")]
     finally:
         set_language("en")
-    assert len({cell_len(row[:row.index("[")]) for row in rows}) == 1
+    assert len({cell_len(row[:row.rindex("   ") + 3]) for row in rows}) == 1  # (the params follow 3 spaces)
 
 
 def test_a_number_typed_for_a_listed_choice_matches_its_spelling():
