@@ -387,7 +387,7 @@ def test_factors_plot_keeps_the_x1_and_w_h_lines_on_rows_of_their_own_at_80x24(a
     state = FactorsState(w_h=w_h, act=act)
     text = one_app.txt(GradientsScreen, GradientsScreen.figure_by_id("factors"), state, (80, 24))
     lines = text.splitlines()
-    top = next(i for i, line in enumerate(lines) if "┌┬" in line)
+    top = next(i for i, line in enumerate(lines) if "┌" in line)  # (the plot's top edge)
     rows = lines[top:next(i for i in range(top, len(lines)) if "└" in lines[i])]  # the plot's rows
     one = [i for i, line in enumerate(rows) if "×1" in line]
     mine = [i for i, line in enumerate(rows) if f"W_h {w_h:.2f}" in line]

@@ -373,3 +373,17 @@ def test_ticks_stay_within_half_a_step_of_the_range_asked_for(rows):
     values = [value for _row, _label, value in ticks]
     step = min(b - a for a, b in zip(sorted(values), sorted(values)[1:]))
     assert all(-1.0 - step / 2 <= v <= 1.0 + step / 2 for v in values) and 0.0 in values, ticks
+
+
+@pytest.mark.parametrize("at", [0.0, 19.0])
+def test_a_cursor_at_either_end_draws_its_points_and_no_line_beside_the_frame(at):
+    """At the last step of many a slide the cursor's line stood against the frame's edge, doubling it
+    ("││" down the plot, "┬┐" on top; a lecturer's trial): there it draws only its ●; inside, its line."""
+    xs = tuple(float(x) for x in range(20))
+    spec = PlotSpec(series=(Series(xs, tuple(x / 19 for x in xs), "rising"),), cursor=at, ylim=(0.0, 1.0))
+    rows = text_of(spec, (60, 12)).splitlines()
+    assert "●" in "".join(rows)
+    assert not any("││" in row or "│┤" in row or "├│" in row or "┤│" in row for row in rows), "\n".join(rows)
+    assert not any(pair in rows[0] for pair in ("┌┬", "┬┐"))
+    inside = text_of(PlotSpec(series=spec.series, cursor=9.0, ylim=(0.0, 1.0)), (60, 12)).splitlines()
+    assert "┬" in inside[0] and sum("│" in row[8:-2] for row in inside) >= 5  # (its line, within the frame)

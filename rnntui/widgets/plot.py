@@ -762,13 +762,16 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
                 moved.append((r, start, words, style, spot))
     runs, shows, narrow = cv.runs()
     line = _style(None, dim=True)  # the cursor's line
+    # at the first or last column only its points: its line beside the frame's edge doubled it ("││", "┬┐"),
+    # at the last step of many a slide (a lecturer's trial)
+    ruled = cursor_col is not None and 0 < cursor_col < cw - 1
     if cursor_col is None:
         canvas = runs
     elif all(cell_len(char) == 1 for char, _ in points.values()) and narrow.all() and not moved:
         # the cursor spliced into the scene's rows, which are shared (no wide character anywhere, so a
         # point written over a label or mark just replaces its cell, as `put` would)
         canvas = [_splice(row, cursor_col, points[r]) if r in points else
-                  _splice(row, cursor_col, ("┼" if r in hline_rows else "│", line)) if shows[r, cursor_col] else row
+                  _splice(row, cursor_col, ("┼" if r in hline_rows else "│", line)) if ruled and shows[r, cursor_col] else row
                   for r, row in enumerate(runs)]
     else:  # a wide character or a label in the way: the cursor drawn into a copy of the canvas
         cv = cv.copy()
@@ -778,9 +781,10 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
                 if (r, k) in cv.over and cv.over[r, k][0] == char:
                     del cv.over[r, k]
             cv.text(r, spot, words, style)
-        cv.chars(_SERIES - 1, slice(None), cursor_col, "│", line)
-        for r in hline_rows:
-            cv.chars(_SERIES - 1, r, cursor_col, "┼", line)
+        if ruled:
+            cv.chars(_SERIES - 1, slice(None), cursor_col, "│", line)
+            for r in hline_rows:
+                cv.chars(_SERIES - 1, r, cursor_col, "┼", line)
         for r, (char, style) in points.items():
             cv.put(r, cursor_col, char, style)
         code, which, styles = cv.resolve()
@@ -799,7 +803,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     if spec.title:
         rows.append([(fit(spec.title, width, "center"), Style(bold=True))])
     top = ["─"] * cw
-    for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
+    for c in vline_cols | ({cursor_col} if ruled else set()):
         top[c] = "┬"
     key = legend_runs(spec, cw - 4) if spec.legend == "top" else []
     if key:  # the legend written into the top edge, a space either side: no row of its own
@@ -819,7 +823,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         c = cv.col(t)
         if c is not None:
             bottom[c] = "┬"
-    for c in vline_cols | ({cursor_col} if cursor_col is not None else set()):
+    for c in vline_cols | ({cursor_col} if ruled else set()):
         bottom[c] = "┼" if bottom[c] == "┬" else "┴"
     rows.append([(" " * yw + "└" + "".join(bottom) + "┘", None)])
     line = [" "] * width
