@@ -2035,7 +2035,7 @@ async def test_a_slide_of_the_same_figure_comes_in_one_frame():
         await pilot.pause(0.3)
         for key, index in (("space", 1), ("space", 2), ("left", 1), ("left", 0)):
             changed, sent = await rows_after(app, key)
-            assert app.index == index and 29 in changed  # the foot: "n/51"
+            assert app.index == index and 29 in changed  # the foot: "n/52"
             assert len(sent) == 1, (key, index)
 
 
