@@ -125,7 +125,8 @@ class PresentApp(Shots, QuietCollections, App):
 
     def show(self) -> None:
         frame = self.frame
-        title = Text(frame.local("title") or f"{_(frame.figure.title)} · {frame.figure.refs}", style="bold")
+        # (not the source's figure ids, "· F1+F3": a class reads them as codes, and titled slides had none)
+        title = Text(frame.local("title") or _(frame.figure.title), style="bold")
         title.append(f"   {frame.screen.NUMBER} {frame.screen.TOPIC_ID}", style="dim")
         self.query_one("#slide-title", Static).update(title)
         self.query_one("#slide-words", Prose).update(frame.words())

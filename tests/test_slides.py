@@ -517,6 +517,7 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         await pilot.press("space")
         assert app.index == 1 and "2/3" in text_of(app) and "0.071" in text_of(app)
         assert app.query_one(ContentSwitcher).current == "recurrence--tanh"
+        assert "The squashing curve" in text_of(app) and "· F2" not in text_of(app)  # no source ids on a slide
         await pilot.press("right")
         assert app.index == 2 and "3/3" in text_of(app) and "sequence labelling" in text_of(app)
         await pilot.press("right", "space")  # the last frame stays, and says so (it did nothing, a trial)
