@@ -439,3 +439,12 @@ def test_a_wide_short_view_keeps_the_lstm_bf2_story_whole():
     curves no rows (a review): it is short only where it wraps to three lines or more."""
     out = txt(CopyState(), size=(120, 24))
     assert "fails at T=40" in out and "(ours: 100@700)" in out
+
+
+def test_a_tall_copy_plot_names_each_curve_at_its_end():
+    """A failing model's loss ÷ ln 10 lies flat at 1.0, which read as 100% on the accuracy axis (a
+    lecturer's trial): on a tall plot each curve is named inside the plot, beside its end."""
+    text = txt(CopyState(), "copy", (100, 30))
+    rows = [line for line in text.splitlines() if "┤" in line or "│ │" in line]
+    inside = "\n".join(rows)
+    assert "loss ÷ ln 10" in inside.replace("loss ÷ ln 10 (1: guessing)", "") and "accuracy" in inside

@@ -82,6 +82,11 @@ class CopyView(FigureView):
                     Series(r.curve_steps, r.curve_loss_rel, _("loss ÷ ln 10 (1: guessing)"), ORANGE)),
             lines=(Line(r.chance, _("chance {p}").format(p=pct(r.chance, 0)), GREY, align="right"),),
             cursor=float(s.step), xlim=(0.0, float(s.last_step)), ylim=(0.0, 1.0),
+            # each curve named at its end: the loss's flat 1.0 (guessing) read as 100% on the accuracy axis
+            # beside a failing model (a lecturer's trial)
+            marks=tuple((r.curve_steps[-1], y[-1], name) for y, name in ((r.curve_loss_rel, _("loss ÷ ln 10")),
+                                                                        (r.curve_acc, _("accuracy")))
+                        if tall and len(r.curve_steps) and len(y)),  # (short: the legend on the top edge names them)
             xlabel=_("training step") if tall else "", legend="below" if tall else "top",
             title=_("{cell} T={T}: accuracy on 2000 fresh sequences every {every} steps").format(
                 cell=r.cell, T=r.T, every=EVERY) if tall else ""))
