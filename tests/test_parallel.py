@@ -400,6 +400,9 @@ def test_lab_entry_saves_the_cache_and_the_table_reads_the_run(monkeypatch):
 
     text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), running, (80, 24))
     assert "* this run's rows" in text and "│ *  64" in text  # (at 80x24: "  new" at the end was cut to "n")
+    started = replace(s, run=LabRun(status="running", number=2, result=full, partial={"rows": []}))
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), started, (80, 24))
+    assert "measuring" in text and "this run's rows" not in text  # (no row has its * yet: said, a trial)
 
     def refuse(*_):
         raise OSError(28, "No space left on device")

@@ -19,7 +19,8 @@ def timing_status(r, presenting: bool = False) -> Text:
         out.append(_("measuring") + " ", style="bold")
         out.append(f"{_(label)}  ▕{progress_bar(done, total)}▏ {done}/{total}   ")
         out.append("" if presenting else _("t cancels") + "   ", style="dim")
-        out.append(_("* this run's rows"), style="dim")
+        if any(row.fresh for row in r.table):  # (said before a row had one, a trial)
+            out.append(_("* this run's rows"), style="dim")
     elif r.status == "note":
         failure = getattr(r, "failure", None)
         out.append(_("the timing lab failed: {message}").format(message=failure) if failure else _(r.note),
