@@ -28,7 +28,7 @@ from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangem
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, few_colours, sturdy
-from rnntui.toasts import MOUNT_MOST, WholeToastRows, say_once, unsay
+from rnntui.toasts import MOUNT_MOST, Notice, WholeToastRows
 from rnntui.topics import IDS, NUMBERS, topic
 
 PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
@@ -291,6 +291,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             set_language(lang)
         self.set_reactive(RnnApp.language, language())
         self.start = (topic, figure, state)
+        self.nothing_taken = Notice()  # the notice of the last key nothing took
         use_themes(self, theme)
         keymap, self.keymap_problem = keys.user_keymap()
         if keymap:
@@ -340,8 +341,6 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             parent = None
         return super()._prune(*nodes, parent=parent)
 
-    _nothing_said = ""  # the notice of the last key nothing took
-
     async def _on_key(self, event) -> None:
         """A key nothing takes says so on a figure, briefly (a student pressed `a`, gradients' key, on
         recurrence and saw nothing happen: a trial). Keys typed into the palette never come here."""
@@ -349,10 +348,9 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if await self._check_bindings(event.key) or await dispatch_key(self, event):
             return
         if event.is_printable and isinstance(self.screen, TopicScreen):
-            unsay(self, self._nothing_said)  # (one at a time, however many keys)
-            self._nothing_said = _("{key}: no key on {figure}; ? lists its keys").format(
+            words = _("{key}: no key on {figure}; ? lists its keys").format(
                 key=event.character, figure=f"{self.screen.TOPIC_ID}/{self.screen.figure.id}")
-            say_once(self, self._nothing_said, timeout=2)
+            self.nothing_taken.say(self, words, timeout=2)  # (one at a time, however many keys)
 
     async def on_mount(self) -> None:
         end_on_hangup(self)
@@ -416,7 +414,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
 
     def _display(self, screen, renderable) -> None:
         super()._display(screen, renderable)
-        if renderable is not None and not self._batch_count and not self._drawn_first:
+        if not self._drawn_first and renderable is not None and not self._batch_count:  # (one test a frame after)
             self._drawn_first, waiting, self._after_first = True, self._after_first, []
             for callback in waiting:
                 self.call_later(callback)

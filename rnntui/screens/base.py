@@ -18,7 +18,7 @@ from rnntui.i18n import N_, _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
-from rnntui.toasts import say_once, unsay
+from rnntui.toasts import Notice
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.header import TopicHeader
 from rnntui.widgets.lines import Lines, TextLines
@@ -102,6 +102,9 @@ class TopicScreen(WholeFrames):
         self.playing = None
         self.labs = LabRunner(self)
         self.adding: dict[str, asyncio.Event] = {}  # views being mounted, set when they are
+        # a parameter's end pressed against: the notice goes with what it was about (the value moved, or another
+        # parameter, figure or topic came up: "t 7 is the last; ← goes back" stood over gradients/hop, a trial)
+        self.at_end = Notice()
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -144,7 +147,7 @@ class TopicScreen(WholeFrames):
     def focus_figure(self, figure_id: str) -> None:
         self.index = self.FIGURES.index(self.figure_by_id(figure_id))
         self.pause()
-        self.hush_end()
+        self.at_end.hush(self.app)
         self.redraw()
 
     def view_of(self, figure: Figure, switcher: ContentSwitcher | None = None) -> FigureView | None:
@@ -292,7 +295,7 @@ class TopicScreen(WholeFrames):
 
     def action_choose(self, delta: int) -> None:
         if self.knobs():
-            self.hush_end()
+            self.at_end.hush(self.app)
             self.chosen[self.figure.id] += delta
             self.redraw()
 
@@ -309,23 +312,13 @@ class TopicScreen(WholeFrames):
         relu) seemed broken (a student's trial)."""
         new = self.state.nudged(name, delta, fine)
         if new != self.state:  # it moved: the notice would contradict the line below
-            self.hush_end()
+            self.at_end.hush(self.app)
         if new == self.state and delta:
             p = self.state.param(name)
             kind = "axis" if name == self.state.AXIS else "choice" if p.kind == "choice" else "number"
-            words = _(ENDS[kind][delta < 0])
-            self._end_said = words.format(name=p.label, value=p.show(getattr(self.state, name)))
-            say_once(self.app, self._end_said, timeout=2)
+            words = _(ENDS[kind][delta < 0]).format(name=p.label, value=p.show(getattr(self.state, name)))
+            self.at_end.say(self.app, words, timeout=2)
         self.set_state(new)
-
-    _end_said = ""  # the notice of an end pressed against, while it may still show
-
-    def hush_end(self) -> None:
-        """The end notice goes with what it was about: the value moved, or another parameter, figure or
-        topic came up ("t 7 is the last; ← goes back" stood over gradients/hop, a newcomer's trial)."""
-        if self._end_said:
-            unsay(self.app, self._end_said)
-            self._end_said = ""
 
     def action_toggle(self, name: str) -> None:
         self.set_state(self.state.cycled(name))
@@ -391,7 +384,7 @@ class TopicScreen(WholeFrames):
 
     def on_screen_suspend(self) -> None:
         self.pause()
-        self.hush_end()
+        self.at_end.hush(self.app)
         self.stop_labs()
         self._styled_by = self.app.stylesheet._rules
 

@@ -46,9 +46,7 @@ class HopView(FigureView):
 
 class BackwardView(FigureView):
     def compose(self):
-        track = TokenTrack()
-        track.below = EXTRA_ROWS  # its boxes grow taller only where the plot under them still fits
-        yield track
+        yield TokenTrack(below=EXTRA_ROWS)  # its boxes grow taller only where the plot under them still fits
         yield Readouts(id="hop")
         yield Readouts(id="total")
         yield extra_plot()

@@ -16,9 +16,7 @@ from rnntui.widgets.track import Row, TokenTrack, upto
 
 class TrackView(FigureView):
     def compose(self):
-        track = TokenTrack()
-        track.below = EXTRA_ROWS  # its boxes grow taller only where the plot under them still fits
-        yield track
+        yield TokenTrack(below=EXTRA_ROWS)  # its boxes grow taller only where the plot under them still fits
         yield Readouts(id="step")
         yield Readouts(id="final")
         yield Readouts(id="invariant")

@@ -716,6 +716,12 @@ def _scene(spec: PlotSpec, width: int, height: int):
                 r = cv.clear_row(r, cv.col(px), words, align)
             cv.text(r, cv.col(px), words, None, align)
 
+    # a tick on the row of a labelled line at another value goes: "1e50┤float32 max 3.40e+38" read as
+    # float32's max at 1e50 (5 rows of 20 decades, a student's trial); the line's label says its value
+    named = [(cv.row(at), cv.dy(at)) for line in spec.lines if line.label and not line.vertical
+             and math.isfinite(at := _at(line.at, spec.log_y)) and cv.row(at) is not None]
+    yticks = tuple((r, label, value) for r, label, value in yticks
+                   if not any(r == row and abs(dot - cv.dy(value)) > 1.5 for row, dot in named))
     return legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked, placed
 
 
@@ -792,13 +798,6 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
 
     # frame, ticks and labels around the canvas
     ytick = {r: label for r, label, _value in yticks}
-    for line in spec.lines:  # a tick on the row of a labelled line at another value goes: "1e50┤float32 max
-        # 3.40e+38" read as float32's max at 1e50 (5 rows of 20 decades, a student's trial); the label says its value
-        at = _at(line.at, spec.log_y)
-        if line.label and not line.vertical and math.isfinite(at) and cv.row(at) in ytick:
-            tick = next(value for r, _label, value in yticks if r == cv.row(at))
-            if abs(cv.dy(at) - cv.dy(tick)) > 1.5:
-                del ytick[cv.row(at)]
     rows: list[list[tuple[str, Style | None]]] = []
     if spec.title:
         rows.append([(fit(spec.title, width, "center"), Style(bold=True))])

@@ -144,7 +144,11 @@ class TokenTrack(Lines):
     current: int | None = None
     span: tuple | None = None
     pad = 0
-    below = 0  # rows kept for what comes under the track (an extra plot) when it decides to grow taller
+
+    def __init__(self, below: int = 0, **kwargs) -> None:
+        """`below`: rows kept for what comes under the track (an extra plot) when it decides to grow taller."""
+        super().__init__(**kwargs)
+        self.below = below
 
     def show(self, rows: tuple[Row, ...], current: int | None, span: tuple | None = None) -> None:
         """`span`: (start, stop, label), a bracket under those columns (see `span_runs`). Lays the
