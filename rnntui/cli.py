@@ -76,11 +76,18 @@ def shot_parser() -> Parser:
 
 
 def _scale(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--scale", default="2", metavar="X",
+    p.add_argument("--scale", metavar="X",
                    help=_("PNG pixels per SVG unit: 1 is about 12 px per column, 2 (default) is crisp on slides"))
 
 
-def parse_scale(text: str) -> float:
+def parse_scale(text: str | None, formats=("png",)) -> float:
+    """--scale as a number (2 when not given); BadValue when it is out of range, or given for output that
+    has no pixels (an SVG scales as it is shown; text has none): it would be ignored without a word."""
+    if text is None:
+        return 2.0
+    if "png" not in formats:
+        raise BadValue(_("--scale {text}: only PNG output has pixels to scale (this writes {formats})").format(
+            text=text, formats=",".join(formats)))
     try:
         scale = float(text)
     except ValueError:
@@ -227,7 +234,7 @@ def run_shot(argv: list[str]) -> int:
     args = shot_parser().parse_args(argv)
     fmt = output_format(args.output, args.address)
     size = parse_size(args.size)
-    scale = parse_scale(args.scale)
+    scale = parse_scale(args.scale, (fmt,))
     check_theme(args.theme)
     screen, figure = find(args.address, args.set)
     state = build_state(figure, args.set, args.step)
@@ -255,7 +262,7 @@ def run_export(argv: list[str]) -> int:
     args = export_parser().parse_args(argv)
     formats = slides.parse_formats(args.format)
     size = parse_size(args.size)
-    scale = parse_scale(args.scale)
+    scale = parse_scale(args.scale, formats)
     check_theme(args.theme)
     deck = None
     if args.deck is not None:

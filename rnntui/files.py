@@ -80,11 +80,17 @@ def file_mode(path: str) -> int:
         return 0o666 & ~umask()
 
 
+def followed(path: str) -> str:
+    """The file a write to `path` replaces: a symbolic link's target (the link stays a link; it was
+    replaced by a file, and a link to another disk could not be renamed over at all)."""
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
 def write_atomic(path: str, text: str | bytes) -> None:
     """Write beside the target, then rename: a failure leaves any old file whole."""
     tmp = write_beside(path, text)
     try:
-        os.replace(tmp, path)
+        os.replace(tmp, followed(path))
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
         raise cannot_write(path, e) from None
@@ -124,7 +130,7 @@ class Staged:
         self.files: dict[str, str] = {}  # target → its new content's temporary name
 
     def write(self, path: str, text: str | bytes) -> None:
-        self.files[path] = write_beside(path, text)
+        self.files[followed(path)] = write_beside(path, text)
 
     def commit(self) -> None:
         """Every file to its target, an old one set aside first. If one fails, or the run is stopped

@@ -76,6 +76,9 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "recurrence/track", "-o", ".svg"], "-o .svg: name the file, such as recurrence-track.svg"),
     (["shot", "recurrence/track", "--set", "w_h=1\n2", "-o", "x.txt"], "w_h=1\\n2: expected a number"),
     (["shot", "recurrence/track", "--set", "w_h=1\u202e2", "-o", "x.txt"], "w_h=1\\u202e2: expected a number"),
+    # --scale was ignored for .svg and .txt without a word
+    (["shot", "recurrence/track", "--scale", "3", "-o", "x.txt"], "--scale 3: only PNG output has pixels to scale (this writes txt)"),
+    (["export", "out", "--format", "svg,txt", "--scale", "3"], "(this writes svg,txt)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
     r = run(*args, cwd=tmp_path)
@@ -126,6 +129,27 @@ def test_unwritable_file_keeps_the_old_one(tmp_path):
         assert out.read_text() == "old"
     finally:
         os.chmod(tmp_path, 0o700)
+
+
+def test_a_symbolic_link_is_written_through(tmp_path):
+    """A shot or an export through a symbolic link replaced the link with a file (the slides a talk's
+    folder links to stayed old); one to another file system could not be renamed over at all."""
+    (tmp_path / "talk").mkdir()
+    (tmp_path / "slides").mkdir()
+    target = tmp_path / "slides" / "track.txt"
+    target.write_text("old")
+    link = tmp_path / "talk" / "track.txt"
+    link.symlink_to(target)
+    assert main(["shot", "recurrence/track", "-o", str(link)]) == 0
+    assert link.is_symlink() and "Token track" in target.read_text()
+    export = tmp_path / "export"
+    export.mkdir()
+    first = tmp_path / "slides" / "first.txt"
+    first.write_text("old")
+    (export / "01-recurrence-track-t0.txt").symlink_to(first)
+    assert main(["export", str(export), "--format", "txt", "--deck", "lecture", "--force"]) == 0
+    assert (export / "01-recurrence-track-t0.txt").is_symlink() and "One token at a time" in first.read_text()
+    assert not list(tmp_path.rglob(".rnntui-*"))
 
 
 def test_files_written_are_readable_as_any_new_file_and_keep_an_old_ones_mode(tmp_path):

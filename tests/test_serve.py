@@ -167,6 +167,11 @@ def test_an_idle_session_is_closed():
     served = Served("--idle-minutes", "0.05")  # 3 s
     try:
         async def scenario():
+            import aiohttp
+
+            async with aiohttp.ClientSession() as plain:  # /ws opened as a page: told where the app is
+                response = await plain.get(served.url + "/ws")
+                assert response.status == 400 and f"open {served.url}/ instead" in await response.text()
             client, ws = await open_session(served.url)
             (app,) = served.apps()
             await ws.send_json(["stdin", "\x1b[C"])  # → : typing keeps it open
@@ -183,6 +188,7 @@ def test_an_idle_session_is_closed():
         assert served.proc.poll() is None  # the server goes on
     finally:
         assert served.stop() == 0
+    assert "Traceback" not in served.proc.stdout.read()  # (aiohttp's, for the plain request to /ws)
 
 
 # -- a real browser -----------------------------------------------------------------------------------
