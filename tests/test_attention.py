@@ -332,6 +332,18 @@ def test_block_notes():
     assert "mean" in txt(BlockState(stage=3), "block")
 
 
+@pytest.mark.parametrize("size,stage,drawn", [((80, 24), 7, 2), ((100, 30), 3, 4), ((160, 48), 7, 8)])
+def test_block_draws_the_stages_so_far_that_fit(size, stage, drawn):
+    """attention/block drew the stage before and the current one, with 25 rows empty at 160x48 (a
+    lecturer's trial): a larger screen draws the layer so far, the oldest stages left out first."""
+    shown = txt(BlockState(stage=stage), "block", size)
+    assert shown.count("那只") == drawn  # each matrix's first row
+    r = BlockState(stage=stage).readings()
+    lines = [[word.strip("▸◂") for word in line.strip("│ ").split()] for line in shown.splitlines()]
+    titles = [word for words in lines if words and set(words) <= set(r.stages) for word in words]
+    assert titles == list(r.stages[stage + 1 - drawn:stage + 1])  # in order, up to the current
+
+
 @pytest.mark.parametrize("height", [30, 9, 5])
 def test_a_narrowed_text_table_wraps_its_cells_into_the_rows_it_has(height):
     """attention/summary cut every cell to the column ("a fixed…", "gradien…") with rows to spare below

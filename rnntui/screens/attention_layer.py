@@ -164,10 +164,9 @@ class BlockView(FigureView):
         r = s.readings()
         name = r.stage_name
         self.query_one("#stages", TextLines).update(stage_text(r.stages, s.stage))
-        specs = []
-        if r.previous:
-            prev = r.matrices[r.previous]
-            specs.append(MatrixSpec(prev, r.previous, r.tokens, index_labels(len(prev[0])), optional=1))
+        # the stages so far, as many as fit, the oldest left out first (a large screen shows the layer)
+        specs = [MatrixSpec(r.matrices[stage], stage, r.tokens, index_labels(len(r.matrices[stage][0])),
+                            optional=s.stage - k) for k, stage in enumerate(r.stages[:s.stage])]
         specs.append(MatrixSpec(r.current, name, r.tokens, index_labels(len(r.current[0])), current=True))
         if name == "attn":
             specs += [MatrixSpec(a, _("head {j} A").format(j=j + 1), r.tokens, r.tokens, optional=2)
