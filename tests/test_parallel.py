@@ -184,6 +184,18 @@ def test_the_staircase_marks_every_stop_and_climbs_one_level_a_hop(mode, k):
     assert bottom["x0"] == bottom[f"x{k}"] == "bold reverse"  # the ends' labels, readable without colour
 
 
+@pytest.mark.parametrize("height,rise", [(11, 1), (20, 2), (40, 4), (80, 4)])
+def test_stairs_rise_as_many_rows_as_fit_up_to_square(height, rise):
+    """parallel/path drew its 8 stairs 2 rows each with 20 rows empty under them at 160x48 (a lecturer's
+    trial): each stair rises the rows the height allows, up to 4 (square beside its 8 columns)."""
+    from rnntui.widgets.staircase import staircase_runs
+
+    lines = staircase_runs(par.path_hops("recurrent", 8), 12, 8, 156, height)
+    stops = [y for y, line in enumerate(lines) for words, _ in line if "●" in words]
+    assert len(stops) == 9 and {b - a for a, b in zip(stops, stops[1:])} == {rise}
+    assert len(lines) <= height
+
+
 @pytest.mark.parametrize("mode, k, width, height, says", [("recurrent", 31, 76, 14, True), ("recurrent", 8, 76, 14, False),
                                                          ("recurrent", 12, 76, 12, True), ("recurrent", 31, 40, 14, True),
                                                          ("attention", 31, 76, 14, False)])

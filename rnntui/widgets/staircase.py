@@ -11,6 +11,7 @@ from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import CYAN, HIGHLIGHT, style
 
 LINK = style(CYAN)
+RISE = 4  # the most rows a stair rises
 U, D, L, R = 1, 2, 4, 8
 BOX = {L | R: "─", U | D: "│", R | U: "└", L | U: "┘", R | D: "┌", L | D: "┐", L | R | U: "┴",
        L | R | D: "┬", U | D | R: "├", U | D | L: "┤", L | R | U | D: "┼", L: "─", R: "─", U: "│", D: "│"}
@@ -27,7 +28,8 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
     cw = max(min((width - label_w) // n, 8), 2)
     shown = min(n, (width - label_w) // cw)
     squeezed = height - 1 < len(hops) + 1  # fewer rows than stairs: a row holds several, and a line says so
-    rows = max(min(height - 1 - squeezed, 2 * k + 1 if height - 1 >= 2 * k + 1 else k + 1), 2)
+    rise = max(min(RISE, (height - 2) // max(k, 1)), 1)  # rows a stair, as many as fit: 4 (8 columns) is square
+    rows = max(min(height - 1 - squeezed, rise * k + 1), 2)
     scale = (rows - 1) / max(k, 1)
 
     def row(lv: int) -> int:  # canvas row, 0 at the top
