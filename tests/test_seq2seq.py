@@ -168,6 +168,19 @@ def test_visibility_numbers_from_the_seed():
     assert round(s2s.sequence_bits(16, 20)) == 69
 
 
+@pytest.mark.parametrize("size,arrows", [((80, 24), 2), ((100, 30), 4), ((160, 48), 6)])
+def test_visibility_grows_with_the_terminal_and_fits(size, arrows):
+    """seq2seq/visibility kept its 2-line arrows and bars with 30 rows empty at 160x48 (a lecturer's
+    trial): they grow with the room, all of it still drawn above the readouts."""
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    figure = Seq2seqScreen.figure_by_id("visibility")
+    shown = one_app.txt(Seq2seqScreen, figure, VisibilityState(), size).splitlines()
+    assert sum(line.strip("│ ") == "↓" for line in shown) == arrows  # from the one state the bottleneck reads
+    assert sum("▇" in line for line in shown) == 2 * arrows  # each bar as tall
+    assert any("this lab (n=16" in line for line in shown) and any("ratio 12×" in line for line in shown)
+
+
 def test_tokens_are_drawn_as_letters():
     assert len(LETTERS) == s2s.VOCAB and len(set(LETTERS)) == s2s.VOCAB
 

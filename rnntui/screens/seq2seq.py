@@ -17,7 +17,7 @@ from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts, spelled
 from rnntui.widgets.tints import BAD, BLUE, GOOD, GREY, HIGHLIGHT, ORANGE
-from rnntui.widgets.visibility import visibility_text
+from rnntui.widgets.visibility import visibility_tall, visibility_text
 
 COLOURS = {"additive": BLUE, "dot": ORANGE, "none": GREY}
 LIVE_STATUS = {"training": N_("training {scoring} live"), "stopped": N_("stopped {scoring} live"),
@@ -181,7 +181,8 @@ class VisibilityView(FigureView):
     def show(self, s: VisibilityState) -> None:
         r, n = s.readings(), s.n
         width = max(self.size.width or 76, 40)
-        tall = 2 if (self.size.height or 0) >= 24 else 1  # lines per arrow and per bar: more room, bigger
+        # as tall as fits above the two readouts and a spare line: at 160x48 it kept 2, 30 rows empty under it
+        tall = visibility_tall((self.size.height or 0) - 3)
         self.query_one("#picture", Picture).update(visibility_text(n, s.mode, r.reads, (r.bottleneck, r.attention),
                                                                   r.bars, width, tall))
         lab_b, lab_a = r.lab["numbers"]

@@ -13,7 +13,7 @@ def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars:
                     width: int, tall: int = 1) -> Text:
     """`mode`: "bottleneck" or "attention"; `reads`: how many numbers the decoder reads; `sizes`: the
     numbers each way holds (bottleneck, attention) and `bars` their bars' lengths (0…1). `tall`:
-    lines per arrow and per bar."""
+    lines per arrow and per bar (`visibility_tall`)."""
     room = max((width - 12) // 4, 3)
     cols = list(range(n)) if n <= room else list(range(room - 2)) + [None, n - 1]  # None: "…"
     cw = min(max((width - 12) // len(cols), 4), 8)  # characters per position: wider with the room
@@ -24,7 +24,7 @@ def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars:
     pic.append(head[0], style="dim")
     for j in cols:
         pic.append(f"{' …' if j is None else f'x{j + 1}':<{cw}}"[:cw])
-    pic.append("\n" * tall + head[1], style="dim")
+    pic.append("\n" * min(tall, 2) + head[1], style="dim")
     for j, on in zip(cols, lit):
         pic.append(f"{' …' if j is None else '[█]' if on else '[░]':<{cw}}", style="bold" if on else "dim")
     for _line in range(tall):
@@ -39,10 +39,18 @@ def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars:
     names = aligned((_("bottleneck"), _("attention")))
     for name, shown, value, part in (("bottleneck", names[0], sizes[0], bars[0]),
                                      ("attention", names[1], sizes[1], bars[1])):
+        if name == "attention" and tall > 1:
+            pic.append("\n")  # a line between tall bars
         style = "bold" if name == mode else "dim"
         for line in range(tall):
             pic.append(shown if line == tall - 1 else " " * cell_len(shown), style=style)
             pic.append("▇" * max(1, round(bar_w * part)), style=style)
-            pic.append(f" {value:,}\n" if line == tall - 1 else "\n")
-        pic.append("\n" * (tall - 1))
+            pic.append(f" {value:,}" if line == tall - 1 else "\n")
+        pic.append("\n")  # (a blank line under the last: the readouts under the picture)
     return pic
+
+
+def visibility_tall(height: int) -> int:
+    """Lines per arrow and per bar for a picture at most `height` lines tall (7 + 3 a line from 2 on),
+    up to 6."""
+    return min(max((height - 7) // 3, 1), 6)
