@@ -530,6 +530,25 @@ async def test_stepping_the_mask_family_keeps_the_layout_still():
         assert len(set(said)) == 3 and len(set(heights)) == 1, (said, heights)
 
 
+@pytest.mark.parametrize("size,m", [((80, 24), 1), ((100, 30), 1), ((120, 40), 2), ((160, 48), 3), ((200, 60), 5)])
+def test_masks_grow_into_tiles_where_there_is_room(size, m):
+    """attention/masks drew four 5x5 grids of marks in 25 rows of a 160x48 screen, the rest empty (a
+    lecturer's trial): where the room allows, each entry is a tile of its mark, m across and m − 1
+    down (about square: a terminal cell is about twice as tall as wide), every mask drawn whole."""
+    r = MasksState().readings()
+    shown = txt(MasksState(), "masks", size).splitlines()
+    may = sum(v for blocks in r.blocks for _name, visible in blocks for row in visible for v in row)
+    assert may == 25 + 15 + 10 + 20
+    assert sum(line.count("●") for line in shown) == may * max(m * (m - 1), 1) + 1  # (+ the legend's)
+    at = next(i for i, line in enumerate(shown) if "那只" in line and "●" in line)
+    if m == 1:
+        assert "那只 ● ● ● ● ●" in shown[at]  # one mark an entry
+        return
+    tile = " ".join("●" * m)
+    assert f"那只 {tile}  {tile}" in shown[at] and tile + " ●" not in shown[at]  # the encoder's first row
+    assert all(f"{tile}  {tile}" in line for line in shown[at:at + m - 1]) and "●" not in shown[at + m - 1]
+
+
 def test_heat_map_shades_every_sampled_entry_as_shade_does():
     """The heat map tells its entries apart all at once (numpy); each cell must be what `shade` gives
     that entry, at full strength (dimmed, it all but vanished on the light themes: a trial), for

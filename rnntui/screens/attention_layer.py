@@ -43,7 +43,8 @@ class MasksView(FigureView):
                 rows = r.tgt_tokens if family == "encoder-decoder" else r.src_tokens
                 values = tuple(tuple(VISIBLE if v else HIDDEN for v in row) for row in visible)
                 title = word(family) if family != "encoder-decoder" else _("enc–dec {block}").format(block=word(name))
-                specs.append(MatrixSpec(values, title, rows, index_labels(len(values[0])), current=f == s.family))
+                specs.append(MatrixSpec(values, title, rows, index_labels(len(values[0])), current=f == s.family,
+                                        grow=True))
         self.query_one(Matrices).show(specs)
         counts = ["+".join(map(str, c)) for c in r.counts]
         lines = [

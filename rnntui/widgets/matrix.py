@@ -53,6 +53,7 @@ class MatrixSpec:
     faint: tuple = ()  # (row, column) pairs drawn dim
     optional: int = 0  # > 0: may be left out when there is no room, the highest first
     shrink: bool = False  # too wide: narrow the columns (text cut with …) rather than leave columns out
+    grow: bool = False  # marks (● ·): drawn as tiles of marks where the room allows (`tile_lines`)
 
 
 @lru_cache(maxsize=64)
@@ -395,6 +396,9 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     specs = list(specs)
     if len(specs) == 1 and specs[0].shrink and height and natural_width(specs[0]) > width:
         return _tall_table(specs[0], width, height)
+    if specs and height and all(s.grow for s in specs):
+        if grown := _grown(specs, width, height, gap):
+            return grown
     candidates = [specs]
     rest = list(specs)
     while any(s.optional for s in rest):
@@ -439,6 +443,49 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
     lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap, measure), gap, measure)
     return lines[:height] if height else lines
+
+
+TILES = (5, 4, 3, 2)  # marks across a tile, largest first; a tile is one line fewer tall
+
+
+@lru_cache(maxsize=64)
+def tile_lines(spec: MatrixSpec, m: int) -> tuple[Text, ...]:
+    """A matrix of marks drawn large: each entry a tile of its mark, m across (a space between) and m − 1
+    lines down, about as tall as wide (a terminal cell is about twice as tall as wide); tiles two cells
+    apart, a blank line between rows; the column labels centred over their tiles, a row's label on its
+    tile's first line. The shape (a causal mask's triangle) reads from the back of a room."""
+    _rows, n_cols, texts, _words, cols, _cw, labels, lw = _cells(spec, 2)
+    tw, th = 2 * m - 1, m - 1
+    faint = set(spec.faint)
+    out = []
+    if spec.title:
+        out.append(Text(f"▸{spec.title}◂", style="bold reverse") if spec.current else Text(f" {spec.title}", style="bold"))
+    out.append(Text(" " * (lw + 2) + "  ".join(fit(c, tw, "center", MORE) for c in cols).rstrip(), style="dim"))
+    for i, row in enumerate(texts):
+        if i:
+            out.append(Text(""))
+        for t in range(th):
+            pieces = [(" " + pad(labels[i] if not t else "", lw, "left") + " ", "bold")]
+            for j, mark in enumerate(row):
+                pieces.append((" ".join([mark] * m) if mark.strip() else " " * tw, "dim" if (i, j) in faint else ""))
+                pieces.append(("  " if j < n_cols - 1 else "", ""))
+            out.append(runs(pieces))
+    return tuple(out)
+
+
+def _grown(specs: list[MatrixSpec], width: int, height: int, gap: int) -> list[Text] | None:
+    """Matrices of marks as tiles (`tile_lines`), side by side in one band or two even ones, at the
+    largest size that fits; None when even the smallest does not."""
+    measure = _Widths()
+    for m in TILES:
+        blocks = [list(tile_lines(s, m)) for s in specs]
+        for n in (1, 2):  # one band, or two as even as can be (the masks' pairs stay pairs)
+            per = -(-len(blocks) // n)
+            bands = [blocks[i:i + per] for i in range(0, len(blocks), per)]
+            if (all(sum(map(measure, band)) + gap * (len(band) - 1) <= width for band in bands)
+                    and sum(max(map(len, band)) for band in bands) + len(bands) - 1 <= height):
+                return _join(bands, gap, measure)
+    return None
 
 
 def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
