@@ -136,3 +136,23 @@ def test_the_written_sum_reads_as_arithmetic_and_gives_the_z_shown(sets, tmp_pat
     written, z = re.search(r"h_2 = tanh\((.*?)\) = tanh\((-?[\d.]+)\)", line).groups()
     assert "+ -" not in written and "- -" not in written
     assert abs(eval(written.replace("·", "*")) - float(z)) < 2e-3, line  # (terms rounded to 2-3 decimals)
+
+
+@pytest.mark.parametrize("address", ["recurrence/track", "gradients/backward", "lstm/cell"])
+@pytest.mark.parametrize("size", [(100, 40), (140, 45), (200, 60)])
+def test_the_plot_under_a_track_puts_each_t_under_its_cell(address, size):
+    """recurrence/track's plot put its t ticks up to 6 columns off the cells' ▼ above them at 200x60 (a
+    lecturer's trial): the track's cells leave the width's rest at the right, the plot spread t over all
+    of it. Each t's tick label is now in the column of the ▼ over cell t."""
+    import re
+
+    from rnntui.topics import build_state, find
+
+    for t in (0, 7):
+        screen, figure = find(address, [])
+        state = build_state(figure, [], t if address != "gradients/backward" else 7 - t)  # (its hops walk back)
+        lines = one_app.txt(screen, figure, state, size).splitlines()
+        marker = next(line for line in lines if "▼" in line).index("▼")
+        axis = max(i for i, line in enumerate(lines) if "└" in line and "┬" in line)
+        labels = {int(m.group()): m.start() for m in re.finditer(r"\d+", lines[axis + 1])}
+        assert labels[t] == marker and sorted(labels) == list(range(8)), (t, labels, marker)

@@ -12,7 +12,7 @@ from rnntui.screens.gradients_training import BpttView, ClipView
 from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREY, ORANGE, PURPLE, RED
-from rnntui.widgets.track import Row, TokenTrack
+from rnntui.widgets.track import CellColumns, Row, TokenTrack
 
 SLOPE = {"tanh": "tanh'", "relu": "relu'"}
 
@@ -70,7 +70,7 @@ class BackwardView(FigureView):
             series=(Series(xs, ys, _("|∂L/∂h_t|, walked so far"), ORANGE),
                     Series(xs, ys, "", ORANGE, marker="•", scatter=True)),
             lines=(Line(1.0, "", GREY),), cursor=float(t), xlim=(-0.5, LAST_T + 0.5), ylim=r.ylim, log_y=True,  # (the cursor clear of the frame)
-            xlabel=_("t (the walk goes right to left)"),
+            xlabel=_("t (the walk goes right to left)"), xcols=CellColumns(LAST_T + 1),  # t under its cell
         ))
 
 

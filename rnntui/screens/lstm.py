@@ -12,7 +12,7 @@ from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series, extra_
 from rnntui.widgets.quiet import lay_out
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
-from rnntui.widgets.track import TokenTrack, cell_rows
+from rnntui.widgets.track import CellColumns, TokenTrack, cell_rows
 
 
 class CellView(FigureView):
@@ -42,7 +42,7 @@ class CellView(FigureView):
             series=(Series(r.steps, r.c, _("c_t (cell state)"), GREEN),
                     Series(r.steps, r.h, "h_t = o·tanh(c_t)", BLUE),
                     Series(r.steps, r.f, _("forget gate f_t"), GREY)),
-            cursor=float(t), xlim=(0, LAST_T), ylim=r.c_range, xlabel="t",
+            cursor=float(t), xlim=(0, LAST_T), ylim=r.c_range, xlabel="t", xcols=CellColumns(LAST_T + 1),  # t under its cell
         ))
 
 

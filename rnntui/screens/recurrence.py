@@ -11,7 +11,7 @@ from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.lines import EXTRA_ROWS
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREY, ORANGE
-from rnntui.widgets.track import Row, TokenTrack, upto
+from rnntui.widgets.track import CellColumns, Row, TokenTrack, upto
 
 
 class TrackView(FigureView):
@@ -68,6 +68,7 @@ class TrackView(FigureView):
         plot.show(PlotSpec(  # (the tokens in it hid the states' points: they stay in the track)
             series=(Series(ts, r.h, _("h_t, computed so far"), BLUE),),
             lines=(Line(0.0, "", GREY),), cursor=float(s.step), xlim=(-0.5, LAST_T + 0.5), ylim=(-1, 1), xlabel="t",
+            xcols=CellColumns(LAST_T + 1),  # t under its cell
         ))
 
 

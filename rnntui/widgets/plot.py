@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Callable
 
 from rich.style import Style
 from rich.text import Text
@@ -91,6 +92,9 @@ class PlotSpec:
     marks: tuple[tuple[float, float, str], ...] = field(default=())  # (x, y, text) in data units
     legend: str = "below"  # "inside" (top left of the canvas), "below" (a line under the plot), "top" (in
     # the frame's top edge: for plots too short to give it a row) or "none"
+    xcols: Callable[[int], tuple[float, float, float, float]] | None = None  # at a width, (x_a, column a, x_b,
+    # column b), columns from the widget's left: xlim is set so that x_a and x_b fall there (a plot under a
+    # track lines its ticks up with the track's cells: `track.CellColumns`); hashable, compared by value
 
 
 # -- ticks and axes ------------------------------------------------------------------------------
@@ -566,6 +570,18 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tupl
     return y1 - dots * u, y1, tuple(ticks)  # shared by every draw at these limits (lru_cache)
 
 
+def _xlim_at(cols: tuple[float, float, float, float], yw: int, cw: int) -> tuple[float, float] | None:
+    """The x limits that put x_a in column a and x_b in column b (counted from the widget's left: the
+    y labels, then ┤, then the canvas), each in the middle of its cell; None when they cannot."""
+    xa, ca, xb, cb = cols
+    da, db = 2 * (ca - yw - 1) + 0.5, 2 * (cb - yw - 1) + 0.5  # their dots
+    if xb == xa or db <= da:
+        return None
+    span = (2 * cw - 1) * (xb - xa) / (db - da)
+    x0 = xa - da * span / (2 * cw - 1)
+    return x0, x0 + span
+
+
 def too_small(width: int) -> list[list[tuple[str, Style | None]]]:
     """The one-line note drawn instead of a plot with no room, in the current language."""
     return [[(cut(_(TOO_SMALL), width), Style(dim=True))]]
@@ -600,8 +616,13 @@ def _scene(spec: PlotSpec, width: int, height: int):
     cw = width - yw - 2
     if cw < 4:
         return None
+    ticked = xlim  # where the x ticks go: the aligned points' range, when aligned (the room beside them
+    if spec.xcols is not None and not spec.log_x:  # is the cells' edges: with it, 0 2 4 6 under 8 cells)
+        cols = spec.xcols(width)
+        if aligned := _xlim_at(cols, yw, cw):
+            xlim, ticked = aligned, (cols[0], cols[2])
     xticks = log_ticks if spec.log_x else nice_ticks
-    xt, xl = xticks(*xlim, most=max(2, min(9, cw // max(8, max(len(l) for l in xticks(*xlim)[1]) + 3))))
+    xt, xl = xticks(*ticked, most=max(2, min(9, cw // max(8, max(len(l) for l in xticks(*ticked)[1]) + 3))))
     cv = _Canvas(cw, ch, xlim, ylim)
 
     # reference lines under the data, as box characters across the row (column) their value's dot is in;
