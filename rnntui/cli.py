@@ -35,6 +35,21 @@ class Parser(argparse.ArgumentParser):
         raise BadValue(message)
 
 
+def whole(text: str) -> int:
+    """An option's whole number ("--port abc" read "invalid int value: 'abc'", argparse's words)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
+
+
+def number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number").format(text=text)) from None
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_("set a parameter (repeatable)"))
     p.add_argument("--step", metavar="N", help=_("the focused figure's time axis (t, hop, step, …)"))
@@ -124,7 +139,7 @@ def present_parser() -> Parser:
     p.add_argument("deck", type=path_arg, metavar="DECK", help=_("a TOML deck file, or the name of a shipped deck: lecture"))
     p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector, or a Textual theme"))
-    p.add_argument("--start", default=1, type=int, metavar="N", help=_("the frame to open at (default 1)"))
+    p.add_argument("--start", default=1, type=whole, metavar="N", help=_("the frame to open at (default 1)"))
     _lang(p)
     from rnntui.deck import shipped
 
@@ -141,9 +156,9 @@ def serve_parser() -> Parser:
                    help=_("dark (default), light, projector, or a Textual theme"))
     p.add_argument("--host", default="127.0.0.1",
                    help=_("address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)"))
-    p.add_argument("--port", default=8000, type=int, help=_("port (default 8000)"))
-    p.add_argument("--max-sessions", default=20, type=int, metavar="N", help=_("apps running at once (default 20)"))
-    p.add_argument("--idle-minutes", default=30.0, type=float, metavar="M",
+    p.add_argument("--port", default=8000, type=whole, help=_("port (default 8000)"))
+    p.add_argument("--max-sessions", default=20, type=whole, metavar="N", help=_("apps running at once (default 20)"))
+    p.add_argument("--idle-minutes", default=30.0, type=number, metavar="M",
                    help=_("close an app nobody typed into for M minutes (default 30)"))
     _lang(p)
     return p

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from rnntui.cli import whole
 from rnntui.files import check_creatable, make_folder, path_arg
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
@@ -38,10 +39,7 @@ def fraction(text: str) -> float:
 
 def count(lo: int, hi: int):
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
+        value = whole(text)
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(_("{value} is outside {lo}…{hi}").format(value=value, lo=lo, hi=hi))
         return value
@@ -261,7 +259,7 @@ def memory_parser() -> Parser:
                              "trainer, one CPU thread, scoring {n} fresh sequences every {every} steps.").format(
                    n=mem.N_EVAL, every=mem.EVERY))
     p.add_argument("--cell", default="lstm-bf2", choices=mem.CELLS, help=_("default lstm-bf2"))
-    p.add_argument("--T", type=int, choices=mem.TS, default=20, help=_("sequence length (default 20)"))
+    p.add_argument("--T", type=whole, choices=mem.TS, default=20, help=_("sequence length (default 20)"))
     p.add_argument("--steps", type=count(1, 100_000), metavar="N",
                    help=_("most steps (default 1500; 6000 for the forget-bias cells, which stop at 100%%)"))
     p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))

@@ -76,6 +76,11 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "recurrence/track", "-o", ".svg"], "-o .svg: name the file, such as recurrence-track.svg"),
     (["shot", "recurrence/track", "--set", "w_h=1\n2", "-o", "x.txt"], "w_h=1\\n2: expected a number"),
     (["shot", "recurrence/track", "--set", "w_h=1\u202e2", "-o", "x.txt"], "w_h=1\\u202e2: expected a number"),
+    # argparse's own words ("invalid int value: 'abc'")
+    (["serve", "--port", "abc"], "argument --port: 'abc' is not a whole number"),
+    (["serve", "--idle-minutes", "soon"], "argument --idle-minutes: 'soon' is not a number"),
+    (["present", "lecture", "--start", "1.5"], "argument --start: '1.5' is not a whole number"),
+    (["train", "memory", "--T", "x"], "train memory: argument --T: 'x' is not a whole number"),
     # --scale was ignored for .svg and .txt without a word
     (["shot", "recurrence/track", "--scale", "3", "-o", "x.txt"], "--scale 3: only PNG output has pixels to scale (this writes txt)"),
     (["export", "out", "--format", "svg,txt", "--scale", "3"], "(this writes svg,txt)"),
