@@ -36,6 +36,16 @@ def test_a_short_formula_in_chinese_text_stays_on_one_line():
     assert wrap("重复 x_(t mod 8)", 6) == ["重复", "x_(t", "mod 8)"]  # wider than the line: no word cut (a review)
 
 
+def test_a_short_aside_in_full_width_brackets_stays_on_one_line():
+    """seq2seq/matrix in Chinese at 80x24 broke "（右移" / "一列）" (a zh trial): a short （…） stays whole
+    where its line allows, like a (…); the text around it still fills its lines."""
+    zh = "抄 x_7，读的是其后一步的 h_8（右移一列），它仍记着 x_14"
+    for width in range(14, 40):
+        lines = wrap(zh, width)
+        assert any("（右移一列）" in line for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == zh.replace(" ", "") and all(cell_len(l) <= width for l in lines)
+
+
 async def test_a_readout_a_line_wraps_under_its_value():
     """serving/wayback's family table at 80 columns: "RetNet  Linear attention … parallel to" went on
     at the left edge ("train, a d×d state to serve."). A pair a line now goes on under its value;

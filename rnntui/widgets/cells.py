@@ -84,13 +84,14 @@ GROUP = 24  # a bracketed formula up to this long stays on one line in Chinese t
 
 
 def _kept_whole(paragraph: str, width: int) -> set[int]:
-    """Indices inside a short (…) in `paragraph` that fits the line: no break before them (a formula in
-    Chinese text broke at its inner space, "x_(t" / "mod 8)"). A wider one breaks as before."""
+    """Indices inside a short (…) or （…） in `paragraph` that fits the line: no break before them (a
+    formula in Chinese text broke at its inner space, "x_(t" / "mod 8)"; an aside, "（右移" / "一列）").
+    A wider one breaks as before."""
     kept, start = set(), None
     for i, ch in enumerate(paragraph):
-        if ch == "(":
+        if ch in "(（":
             start = i
-        elif ch == ")" and start is not None:
+        elif ch in ")）" and start is not None:
             if i - start <= GROUP and cell_len(paragraph[start:i + 1]) <= width:
                 kept.update(range(start + 1, i + 1))
             start = None
