@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from rnntui import __version__
-from rnntui.files import check_no_file_in_the_way, path_arg, reason, write_atomic
+from rnntui.files import check_no_file_in_the_way, followed, path_arg, reason, write_atomic
 from rnntui.i18n import N_, _, colon, one_line, spaced
 from rnntui.state import BadValue
 from rnntui.terminal import require_terminal
@@ -209,7 +209,7 @@ def output_format(path: str, address: str = "shot") -> str:
 def check_writable(path: str) -> None:
     if path == "-":
         return
-    folder = Path(path).resolve().parent
+    folder = Path(os.path.realpath(followed(path))).parent
     check_no_file_in_the_way(path)
     if not folder.is_dir():
         raise BadValue(_("cannot write {path}: folder {folder} does not exist").format(path=path, folder=folder))

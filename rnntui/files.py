@@ -15,7 +15,7 @@ from rnntui.state import BadValue
 REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
            errno.EACCES: N_("permission denied"), errno.EPERM: N_("permission denied"),
            errno.EROFS: N_("the file system is read-only"), errno.ENOSPC: N_("no space left on the device"),
-           errno.EISDIR: N_("it is a folder")}
+           errno.EISDIR: N_("it is a folder"), errno.ELOOP: N_("its symbolic links go round in a loop")}
 
 
 def reason(e: OSError) -> str:
@@ -82,8 +82,16 @@ def file_mode(path: str) -> int:
 
 def followed(path: str) -> str:
     """The file a write to `path` replaces: a symbolic link's target (the link stays a link; it was
-    replaced by a file, and a link to another disk could not be renamed over at all)."""
-    return os.path.realpath(path) if os.path.islink(path) else path
+    replaced by a file, and a link to another disk could not be renamed over at all). BadValue for a
+    loop of links (it was a traceback)."""
+    if not os.path.islink(path):
+        return path
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise cannot_write(path, e) from None  # (a link to nothing is fine: its target is made)
+    return os.path.realpath(path)
 
 
 def write_atomic(path: str, text: str | bytes) -> None:
@@ -98,7 +106,7 @@ def write_atomic(path: str, text: str | bytes) -> None:
 
 def write_beside(path: str, text: str | bytes) -> str:
     """`text` in a new file beside `path` (a hidden temporary name, `path`'s mode), on disk; its name."""
-    folder = Path(path).resolve().parent
+    folder = Path(os.path.realpath(followed(path))).parent
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
     except OSError as e:
@@ -130,7 +138,10 @@ class Staged:
         self.files: dict[str, str] = {}  # target → its new content's temporary name
 
     def write(self, path: str, text: str | bytes) -> None:
-        self.files[followed(path)] = write_beside(path, text)
+        target = followed(path)
+        if target in self.files:  # (two names linked to one file: the last written is kept, once)
+            Path(self.files.pop(target)).unlink(missing_ok=True)
+        self.files[target] = write_beside(path, text)
 
     def commit(self) -> None:
         """Every file to its target, an old one set aside first. If one fails, or the run is stopped

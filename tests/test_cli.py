@@ -155,6 +155,22 @@ def test_a_symbolic_link_is_written_through(tmp_path):
     assert main(["export", str(export), "--format", "txt", "--deck", "lecture", "--force"]) == 0
     assert (export / "01-recurrence-track-t0.txt").is_symlink() and "One token at a time" in first.read_text()
     assert not list(tmp_path.rglob(".rnntui-*"))
+    (export / "02-recurrence-track-t3.txt").unlink()
+    (export / "02-recurrence-track-t3.txt").symlink_to(first)  # two frames, one file: the last written
+    assert main(["export", str(export), "--format", "txt", "--deck", "lecture", "--force"]) == 0
+    assert "t 3" in first.read_text() and not list(tmp_path.rglob(".rnntui-*"))  # (the other's was left)
+
+
+def test_a_loop_of_symbolic_links_is_one_line(tmp_path, capsys):
+    (tmp_path / "a.txt").symlink_to(tmp_path / "b.txt")
+    (tmp_path / "b.txt").symlink_to(tmp_path / "a.txt")
+    for args in (["shot", "recurrence/track", "-o", str(tmp_path / "a.txt")],
+                 ["export", str(tmp_path), "--format", "txt", "--deck", "lecture", "--force"]):
+        if args[0] == "export":
+            (tmp_path / "01-recurrence-track-t0.txt").symlink_to(tmp_path / "a.txt")
+        assert main(args) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].endswith("its symbolic links go round in a loop"), err
 
 
 def test_files_written_are_readable_as_any_new_file_and_keep_an_old_ones_mode(tmp_path):

@@ -156,3 +156,17 @@ def test_the_plot_under_a_track_puts_each_t_under_its_cell(address, size):
         axis = max(i for i, line in enumerate(lines) if "└" in line and "┬" in line)
         labels = {int(m.group()): m.start() for m in re.finditer(r"\d+", lines[axis + 1])}
         assert labels[t] == marker and sorted(labels) == list(range(8)), (t, labels, marker)
+
+
+@pytest.mark.parametrize("address,size", [("lstm/cell", (60, 30)), ("recurrence/track", (70, 44))])
+def test_a_track_cut_at_the_right_leaves_its_plot_whole(address, size):
+    """Below ~76 columns the track's cells run past the right edge: lined up with them, t 5…7 fell off
+    the plot, the cursor and its point with them (a review). There the plot spreads t over its width."""
+    from rnntui.topics import build_state, find
+
+    screen, figure = find(address, [])
+    lines = one_app.txt(screen, figure, build_state(figure, [], 7), size).splitlines()
+    plot = lines[next(i for i, line in enumerate(lines) if "┤" in line):]
+    assert any("●" in line for line in plot)  # the cursor's point at t = 7
+    axis = max(i for i, line in enumerate(lines) if "└" in line and "┬" in line)
+    assert "6" in lines[axis + 1].split()

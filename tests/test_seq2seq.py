@@ -181,6 +181,16 @@ def test_visibility_grows_with_the_terminal_and_fits(size, arrows):
     assert any("this lab (n=16" in line for line in shown) and any("ratio 12×" in line for line in shown)
 
 
+@pytest.mark.parametrize("size", [(52, 26), (52, 32), (60, 28), (60, 34)])
+def test_visibility_grown_leaves_room_for_its_readouts_as_they_wrap(size):
+    """Grown to fit two readout lines, the picture cut the second readout's last line where the readouts
+    wrap (52x32, a review): its height now leaves the lines they take at this width."""
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    shown = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("visibility"), VisibilityState(), size)
+    assert "ratio 12×" in shown and "bits" in shown and "69.2" in shown and "▇ 6,144" in shown
+
+
 def test_tokens_are_drawn_as_letters():
     assert len(LETTERS) == s2s.VOCAB and len(set(LETTERS)) == s2s.VOCAB
 

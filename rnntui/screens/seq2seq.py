@@ -181,10 +181,6 @@ class VisibilityView(FigureView):
     def show(self, s: VisibilityState) -> None:
         r, n = s.readings(), s.n
         width = max(self.size.width or 76, 40)
-        # as tall as fits above the two readouts and a spare line: at 160x48 it kept 2, 30 rows empty under it
-        tall = visibility_tall((self.size.height or 0) - 3)
-        self.query_one("#picture", Picture).update(visibility_text(n, s.mode, r.reads, (r.bottleneck, r.attention),
-                                                                  r.bars, width, tall))
         lab_b, lab_a = r.lab["numbers"]
         self.query_one("#counts", Readouts).show([
             (_("bottleneck") + " d =", f"{r.bottleneck:,}"),
@@ -195,6 +191,12 @@ class VisibilityView(FigureView):
              _("{bottleneck} vs {attention}; the task holds {bits} bits").format(
                  bottleneck=lab_b, attention=f"{lab_a:,}", bits=f"{r.lab['bits']:.1f}")),
         ])
+        # as tall as fits above the readouts as they wrap at this width (at 160x48 it kept 2, with 30 rows
+        # empty under it; grown, it cut the readouts' last line at 52x32, a review)
+        under = sum(len(readouts.divide(width)) for readouts in self.query(Readouts))
+        tall = visibility_tall((self.size.height or 0) - under - 1)
+        self.query_one("#picture", Picture).update(visibility_text(n, s.mode, r.reads, (r.bottleneck, r.attention),
+                                                                  r.bars, width, tall))
 
 
 class Seq2seqScreen(TopicScreen):

@@ -575,8 +575,8 @@ def _xlim_at(cols: tuple[float, float, float, float], yw: int, cw: int) -> tuple
     y labels, then ┤, then the canvas), each in the middle of its cell; None when they cannot."""
     xa, ca, xb, cb = cols
     da, db = 2 * (ca - yw - 1) + 0.5, 2 * (cb - yw - 1) + 0.5  # their dots
-    if xb == xa or db <= da:
-        return None
+    if xb == xa or db <= da or da < 0 or db > 2 * cw - 1:  # (a track cut at the right: its last cells' t
+        return None  # would be off the canvas, the cursor with them; wide y labels: its first)
     span = (2 * cw - 1) * (xb - xa) / (db - da)
     x0 = xa - da * span / (2 * cw - 1)
     return x0, x0 + span

@@ -28,8 +28,8 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
     cw = max(min((width - label_w) // n, 8), 2)
     shown = min(n, (width - label_w) // cw)
     squeezed = height - 1 < len(hops) + 1  # fewer rows than stairs: a row holds several, and a line says so
-    rise = max(min(RISE, (height - 2) // max(k, 1)), 1)  # rows a stair, as many as fit: 4 (8 columns) is square
-    rows = max(min(height - 1 - squeezed, rise * k + 1), 2)
+    per = max(min(RISE, (height - 2) // max(k, 1)), 1)  # rows a stair, as many as fit: 4 (8 columns) is square
+    rows = max(min(height - 1 - squeezed, per * k + 1), 2)
     scale = (rows - 1) / max(k, 1)
 
     def row(lv: int) -> int:  # canvas row, 0 at the top
