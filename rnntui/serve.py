@@ -171,7 +171,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             websocket = web.WebSocketResponse(heartbeat=15)
             if not websocket.can_prepare(request).ok:  # a plain request (a browser or curl opening /ws)
                 return web.Response(status=400, text=_("this address is the app's websocket: open {url}/ "
-                                                       "instead").format(url=f"{request.scheme}://{request.host}"))
+                                                       "instead").format(url=f"{request.scheme}://{request.host}") + "\n")
             width = to_int(request.query.get("width", "80"), 80)
             height = to_int(request.query.get("height", "24"), 24)
             session = None

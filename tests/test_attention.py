@@ -530,11 +530,12 @@ async def test_stepping_the_mask_family_keeps_the_layout_still():
         assert len(set(said)) == 3 and len(set(heights)) == 1, (said, heights)
 
 
-@pytest.mark.parametrize("size,m", [((80, 24), 1), ((100, 30), 1), ((120, 40), 2), ((160, 48), 3), ((200, 60), 5)])
+@pytest.mark.parametrize("size,m", [((80, 24), 1), ((100, 30), 1), ((120, 40), 1), ((160, 48), 3), ((200, 60), 5)])
 def test_masks_grow_into_tiles_where_there_is_room(size, m):
     """attention/masks drew four 5x5 grids of marks in 25 rows of a 160x48 screen, the rest empty (a
     lecturer's trial): where the room allows, each entry is a tile of its mark, m across and m − 1
-    down (about square: a terminal cell is about twice as tall as wide), every mask drawn whole."""
+    down (about square: a terminal cell is about twice as tall as wide), every mask drawn whole. No
+    2 × 1 tiles: "● ●" under one header read as two columns (a trial)."""
     r = MasksState().readings()
     shown = txt(MasksState(), "masks", size).splitlines()
     may = sum(v for blocks in r.blocks for _name, visible in blocks for row in visible for v in row)

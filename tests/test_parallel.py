@@ -194,6 +194,8 @@ def test_stairs_rise_as_many_rows_as_fit_up_to_square(height, rise):
     stops = [y for y, line in enumerate(lines) for words, _ in line if "●" in words]
     assert len(stops) == 9 and {b - a for a, b in zip(stops, stops[1:])} == {rise}
     assert len(lines) <= height
+    bottom = "".join(words for words, _ in lines[-1]).rstrip()  # 12 positions 12 columns apart (8 left 60 empty)
+    assert bottom.endswith("x11") and len(bottom) >= 2 + 11 * 12
 
 
 @pytest.mark.parametrize("mode, k, width, height, says", [("recurrent", 31, 76, 14, True), ("recurrent", 8, 76, 14, False),

@@ -138,24 +138,27 @@ def test_the_written_sum_reads_as_arithmetic_and_gives_the_z_shown(sets, tmp_pat
     assert abs(eval(written.replace("·", "*")) - float(z)) < 2e-3, line  # (terms rounded to 2-3 decimals)
 
 
-@pytest.mark.parametrize("address", ["recurrence/track", "gradients/backward", "lstm/cell"])
+@pytest.mark.parametrize("address", ["recurrence/track", "gradients/backward", "lstm/cell", "serving/window"])
 @pytest.mark.parametrize("size", [(100, 40), (140, 45), (200, 60)])
 def test_the_plot_under_a_track_puts_each_t_under_its_cell(address, size):
     """recurrence/track's plot put its t ticks up to 6 columns off the cells' ▼ above them at 200x60 (a
-    lecturer's trial): the track's cells leave the width's rest at the right, the plot spread t over all
-    of it. Each t's tick label is now in the column of the ▼ over cell t."""
+    lecturer's trial; serving/window's too, its cut beside the track's ✂): the track's cells leave the
+    width's rest at the right, the plot spread t over all of it. Each t's tick label is now in the column
+    of the middle of box t, where the ▼ over the current one is."""
     import re
 
     from rnntui.topics import build_state, find
 
-    for t in (0, 7):
-        screen, figure = find(address, [])
-        state = build_state(figure, [], t if address != "gradients/backward" else 7 - t)  # (its hops walk back)
-        lines = one_app.txt(screen, figure, state, size).splitlines()
-        marker = next(line for line in lines if "▼" in line).index("▼")
-        axis = max(i for i, line in enumerate(lines) if "└" in line and "┬" in line)
-        labels = {int(m.group()): m.start() for m in re.finditer(r"\d+", lines[axis + 1])}
-        assert labels[t] == marker and sorted(labels) == list(range(8)), (t, labels, marker)
+    screen, figure = find(address, [])
+    step = {"serving/window": None, "gradients/backward": 0}.get(address, 7)  # (backward's hops walk from 7)
+    lines = one_app.txt(screen, figure, build_state(figure, [], step), size).splitlines()
+    boxes = next(line for line in lines if "┌" in line and "┐" in line)
+    middles = [(a + b) // 2 for a, b in zip(*([i for i, ch in enumerate(boxes) if ch == c] for c in "┌┐"))]
+    axis = max(i for i, line in enumerate(lines) if "└" in line and "┬" in line)
+    labels = {int(m.group()): m.start() for m in re.finditer(r"\d+", lines[axis + 1])}
+    assert sorted(labels) == list(range(8)) and all(labels[t] == middles[t] for t in labels), (labels, middles)
+    above = lines[lines.index(boxes) - 1]  # the ▼ over the current cell (serving/window has none)
+    assert above.find("▼") == (-1 if address == "serving/window" else middles[7])
 
 
 @pytest.mark.parametrize("address,size", [("lstm/cell", (60, 30)), ("recurrence/track", (70, 44))])

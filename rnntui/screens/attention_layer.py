@@ -147,8 +147,8 @@ class PositionsView(FigureView):
 NOTES = {
     "x": N_("the toy sentence's rows (noun, verb, det, adv): d = 4, d_ff = 16, two heads"),
     "attn": N_("two heads of d_k = 2 with the toy W_q, W_k, W_v, full mask (an encoder), W_o = I"),
-    "x+attn": N_("residual x + f(x): the identity path the LSTM cell state gives in time (lstm), in depth"),
-    "+FFN": N_("residual x + f(x): the identity path the LSTM cell state gives in time (lstm), in depth"),
+    "x+attn": N_("residual x + f(x): across layers, the identity path that the LSTM's cell state gives across time (lstm)"),
+    "+FFN": N_("residual x + f(x): across layers, the identity path that the LSTM's cell state gives across time (lstm)"),
     "hidden": N_("FFN = key–value memory: rows of W₁ are keys (torch layout), columns of W₂ their values"),
     "FFN": N_("the same small network at every position: no mixing between tokens (attention did that)"),
 }

@@ -15,7 +15,7 @@ from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
-from rnntui.widgets.track import Row, TokenTrack, cell_rows
+from rnntui.widgets.track import CellColumns, Row, TokenTrack, cell_rows
 from rnntui.widgets.wayback import masked_matrix_text, state_text
 
 WIDE = 150  # at least this many columns: pictures side by side
@@ -94,6 +94,7 @@ class WindowView(SizedView):
                     Series(t, r.grads, _("window k={k}").format(k=k), ORANGE)),
             lines=(Line(r.first_inside - 0.5, _("cut"), RED, vertical=True, dashed=True),),
             log_y=True, ylim=(1e-2, 1.5), xlim=(0, r.n - 1), xlabel=_("t (▼0: the gradient is exactly 0 from here back)"),
+            xcols=CellColumns(r.n),  # t under its cell, the cut under the track's ✂
         ))
 
 

@@ -445,7 +445,7 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     return lines[:height] if height else lines
 
 
-TILES = (5, 4, 3, 2)  # marks across a tile, largest first; a tile is one line fewer tall
+TILES = (5, 4, 3)  # marks across a tile, largest first; a tile is one line fewer tall (2 × 1 read as two columns)
 
 
 @lru_cache(maxsize=64)

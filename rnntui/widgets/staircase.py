@@ -25,7 +25,7 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
     for a, b in hops:
         level[b] = level[a] + 1
     label_w = len(str(k)) + 1
-    cw = max(min((width - label_w) // n, 8), 2)
+    cw = max(min((width - label_w) // n, 12), 2)  # (8 left 60 columns empty at 160x48)
     shown = min(n, (width - label_w) // cw)
     squeezed = height - 1 < len(hops) + 1  # fewer rows than stairs: a row holds several, and a line says so
     per = max(min(RISE, (height - 2) // max(k, 1)), 1)  # rows a stair, as many as fit: 4 (8 columns) is square
