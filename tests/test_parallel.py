@@ -198,6 +198,21 @@ def test_stairs_rise_as_many_rows_as_fit_up_to_square(height, rise):
     assert bottom.endswith("x11") and len(bottom) >= 2 + 11 * 12
 
 
+@pytest.mark.parametrize("k", [1, 3, 8])
+def test_attentions_one_edge_stands_before_recurrences_stairs(k):
+    """parallel/path in attention mode drew one stair at the foot of 30 empty rows at 160x48 (a lecturer's
+    trial: it looked broken). Recurrence's k stairs stand dim behind it: their stops above the edge are
+    drawn ·, dim, and the path's own two ends stay the only ●."""
+    from rnntui.widgets.staircase import staircase_runs
+
+    lines = staircase_runs(par.path_hops("attention", k), 12, k, 96, 4 * k + 2, par.path_hops("recurrent", k))
+    cells = [(ch, style) for line in lines for words, style in line for ch in words]
+    assert sum(ch == "●" for ch, _ in cells) == 2
+    assert [style for ch, style in cells if ch == "·"] == ["dim"] * (k - 1)  # stops 2 … k (1 is on the edge)
+    alone = staircase_runs(par.path_hops("recurrent", k), 12, k, 96, 4 * k + 2)
+    assert not any("·" in words for line in alone for words, _ in line)
+
+
 @pytest.mark.parametrize("mode, k, width, height, says", [("recurrent", 31, 76, 14, True), ("recurrent", 8, 76, 14, False),
                                                          ("recurrent", 12, 76, 12, True), ("recurrent", 31, 40, 14, True),
                                                          ("attention", 31, 76, 14, False)])

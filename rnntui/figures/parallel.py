@@ -78,6 +78,7 @@ class GridState(FigureState):
 @dataclass(frozen=True)
 class PathReadings:
     hops: tuple  # the edges (a, b) from token 0 to token k
+    other: tuple  # the other layer's edges (recurrence's k, attention's one)
     path_length: int
     max_path_length: int  # token 0 → token n−1
     factor: float
@@ -99,7 +100,9 @@ class PathState(FigureState):
         return self.n - 1
 
     def read(self) -> PathReadings:
+        other = "attention" if self.mode == "recurrent" else "recurrent"
         return PathReadings(tuple(tuple(h) for h in par.path_hops(self.mode, self.k)),
+                            tuple(tuple(h) for h in par.path_hops(other, self.k)),
                             par.path_length(self.mode, self.k), par.path_length(self.mode, self.n - 1),
                             self.FACTOR, par.path_gain(self.mode, self.k, self.FACTOR))
 

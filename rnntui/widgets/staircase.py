@@ -17,13 +17,18 @@ BOX = {L | R: "─", U | D: "│", R | U: "└", L | U: "┘", R | D: "┌", L |
        L | R | D: "┬", U | D | R: "├", U | D | L: "┤", L | R | U | D: "┼", L: "─", R: "─", U: "│", D: "│"}
 
 
-def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
+def staircase_runs(hops, n: int, k: int, width: int, height: int, behind=()) -> list[list]:
     """Positions 0…n−1 along the bottom; above them a path from position 0 to position k, one stair
     per hop (a, b). Heights are scaled so that k hops would fill the height: a path of fewer, longer
-    hops looks small beside one of k. Lines of (words, style) runs, as `Lines` draws them."""
+    hops looks small beside one of k, and `behind` (another path, e.g. recurrence's k hops behind
+    attention's one) is drawn dim where the path is not, when each of its stairs has a row. Lines of
+    (words, style) runs, as `Lines` draws them."""
     level = {0: 0}
     for a, b in hops:
         level[b] = level[a] + 1
+    ghost_level = {0: 0}
+    for a, b in behind:
+        ghost_level[b] = ghost_level[a] + 1
     label_w = len(str(k)) + 1
     cw = max(min((width - label_w) // n, 12), 2)  # (8 left 60 columns empty at 160x48)
     shown = min(n, (width - label_w) // cw)
@@ -38,31 +43,39 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
     def col(t: int) -> int:
         return t * cw + cw // 2
 
-    grid = [[0] * (shown * cw) for _ in range(rows)]
-    nodes = {}
+    def draw(path, levels: dict) -> tuple[list, dict]:
+        """The path's box-drawing bits a cell and its stops (position → (row, column))."""
+        grid, nodes = [[0] * (shown * cw) for _ in range(rows)], {}
 
-    def link(y: int, x0: int, x1: int) -> None:
-        for x in range(min(x0, x1), max(x0, x1)):
-            if x < len(grid[0]) and x + 1 < len(grid[0]):
-                grid[y][x] |= R
-                grid[y][x + 1] |= L
+        def link(y: int, x0: int, x1: int) -> None:
+            for x in range(min(x0, x1), max(x0, x1)):
+                if x < len(grid[0]) and x + 1 < len(grid[0]):
+                    grid[y][x] |= R
+                    grid[y][x + 1] |= L
 
-    def rise(x: int, y0: int, y1: int) -> None:
-        for y in range(min(y0, y1), max(y0, y1)):
-            if x < len(grid[0]):
-                grid[y][x] |= D
-                grid[y + 1][x] |= U
+        def climb(x: int, y0: int, y1: int) -> None:
+            for y in range(min(y0, y1), max(y0, y1)):
+                if x < len(grid[0]):
+                    grid[y][x] |= D
+                    grid[y + 1][x] |= U
 
-    for a, b in hops:
-        if b >= shown:
-            break
-        ya, yb = row(level[a]), row(level[b])
-        xa, xb = col(a), col(b)
-        xm = xa + cw // 2 + (cw % 2) if b == a + 1 else xa + 1
-        link(ya, xa, xm)
-        rise(xm, yb, ya)
-        link(yb, xm, xb)
-        nodes[a], nodes[b] = (ya, xa), (yb, xb)
+        for a, b in path:
+            if b >= shown:
+                break
+            ya, yb = row(levels[a]), row(levels[b])
+            xa, xb = col(a), col(b)
+            xm = xa + cw // 2 + (cw % 2) if b == a + 1 else xa + 1
+            link(ya, xa, xm)
+            climb(xm, yb, ya)
+            link(yb, xm, xb)
+            nodes[a], nodes[b] = (ya, xa), (yb, xb)
+        return grid, nodes
+
+    grid, nodes = draw(hops, level)
+    top = max(level.values())  # (behind's stairs up to the path's top lie under it: a tangle at its foot)
+    faint, faint_nodes = draw([(a, b) for a, b in behind if ghost_level[b] > top]
+                              if rows - 1 >= max(ghost_level.values()) else (), ghost_level)
+    faint_at = set(faint_nodes.values())
     at = {yx: t for t, yx in nodes.items()}
     top, per_row = {}, {}  # each row's highest level, and the stairs drawn in it (the stops but position 0)
     for t, (ny, _x) in nodes.items():
@@ -74,7 +87,10 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int) -> list[list]:
         lv = top.get(y)
         lines.append(joined([(f"{lv if lv is not None else '':>{label_w - 1}} ", "bold" if lv else "dim"),
                              *((("●", HIGHLIGHT if at[y, x] in (0, k) else "bold") if (y, x) in at
-                                else (BOX.get(bits, " "), LINK if bits else None)) for x, bits in enumerate(grid[y]))]))
+                                else (BOX.get(bits, " "), LINK) if bits
+                                else ("·", "dim") if (y, x) in faint_at
+                                else (BOX.get(faint[y][x], " "), "dim" if faint[y][x] else None))
+                               for x, bits in enumerate(grid[y]))]))
     labels = [(" " * label_w, None)]
     for t in range(shown):
         word = f"x{t}" if cw >= len(f"x{t}") + 1 else str(t)
@@ -95,13 +111,15 @@ class Staircase(Lines):
     """`show(hops, n, k)`: the path of `hops` from position 0 to position k among n."""
 
     DEFAULT_CSS = "Staircase { height: 1fr; min-height: 4; }"
-    spec = ((), 2, 1)
+    spec = ((), 2, 1, ())
 
-    def show(self, hops, n: int, k: int) -> None:
-        spec = (tuple(tuple(h) for h in hops), n, k)
+    def show(self, hops, n: int, k: int, behind=()) -> None:
+        """`behind`: another path drawn dim where this one is not (`staircase_runs`)."""
+        spec = (tuple(tuple(h) for h in hops), n, k, tuple(tuple(h) for h in behind))
         if not same(spec, getattr(self, 'spec', None)):
             self.spec = spec
             self.changed()
 
     def lines(self, width: int, height: int) -> list[list]:
-        return staircase_runs(*self.spec, width, height)
+        hops, n, k, behind = self.spec
+        return staircase_runs(hops, n, k, width, height, behind)
