@@ -550,6 +550,19 @@ def test_masks_grow_into_tiles_where_there_is_room(size, m):
     assert all(f"{tile}  {tile}" in line for line in shown[at:at + m - 1]) and "●" not in shown[at + m - 1]
 
 
+def test_a_matrix_too_wide_is_folded_into_bands_of_its_columns_where_the_height_allows():
+    """attention/qkv's out = A·V (5×64, random weights) showed 24 of its 64 columns over 31 empty rows at
+    160x48 (a lecturer's trial): it is drawn whole, its columns in bands one under another. At 80x24
+    there is no room: cut as before, saying so."""
+    state = QkvState(stage=5, weights="random")
+    out = state.readings().output
+    lines = txt(state, "qkv", (160, 48)).splitlines()
+    rows = [line.strip("│ ").removeprefix("▸") for line in lines if line.strip("│ ").lstrip("▸").startswith("跑")]
+    drawn = [float(v) for row in rows[-3:] for v in row.split()[1:]]  # its three bands (the spelled line is first)
+    assert len(drawn) == 64 and drawn == pytest.approx([round(v, 2) for v in out[4]], abs=0.006)
+    assert "of 64 columns" in txt(state, "qkv", (80, 24))
+
+
 def test_heat_map_shades_every_sampled_entry_as_shade_does():
     """The heat map tells its entries apart all at once (numpy); each cell must be what `shade` gives
     that entry, at full strength (dimmed, it all but vanished on the light themes: a trial), for

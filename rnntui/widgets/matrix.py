@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -440,9 +440,34 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         lines = _join(last, gap, measure)
         return lines[:height] if height else lines
     must = [s for s in specs if not s.optional] or specs[:1]
+    if height and (banded := _in_bands(must, width, height)):
+        return banded
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
     lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap, measure), gap, measure)
     return lines[:height] if height else lines
+
+
+def _in_bands(specs: list[MatrixSpec], width: int, height: int) -> list[Text] | None:
+    """Matrices too wide for the width, each folded into bands of its columns one under another (0…23,
+    24…47, 48…63), at 2 decimals, where all of them fit the height; None where they do not. Cut at the
+    width instead, out = A·V showed 24 of its 64 columns over 31 empty rows at 160x48 (a trial)."""
+    out: list[Text] = []
+    for spec in specs:
+        _rows, n_cols, _texts, _words, _cols, cw, _labels, lw = _cells(spec, 2)
+        per = (width - 2 - lw) // (cw + 1)  # columns a band
+        if per < 1 or spec.shrink:
+            return None
+        bands = -(-n_cols // per)
+        per = -(-n_cols // bands)  # as even as can be
+        for b in range(bands):
+            cols = range(b * per, min((b + 1) * per, n_cols))
+            part = replace(
+                spec, values=tuple(tuple(row[j] for j in cols if j < len(row)) for row in spec.values),
+                cols=tuple(spec.cols[j] if j < len(spec.cols) else "" for j in cols), title=spec.title if not b else "",
+                cell=(spec.cell[0], spec.cell[1] - cols.start) if spec.cell and spec.cell[1] in cols else None,
+                faint=tuple((i, j - cols.start) for i, j in spec.faint if j in cols))
+            out += ([Text("")] if out else []) + matrix_lines(part, None, 2)
+    return out if len(out) <= height else None
 
 
 TILES = (5, 4, 3)  # marks across a tile, largest first; a tile is one line fewer tall (2 × 1 read as two columns)
