@@ -340,3 +340,21 @@ def test_the_cell_sheet_at_80x24_gives_the_weights_that_redo_every_gate(step):
         a = float(re.search(rf"\b{gate} = (?:σ|tanh)\(([+-]\S+)\)", text).group(1))
         assert a == pytest.approx(float(w) * x + float(u) * h + float(b), abs=1e-4), gate
     assert len(re.findall(r"([figo]) (\S+) (\S+) (\S+)", weights)) == 4
+
+
+@pytest.mark.parametrize("step", [0, 5])
+def test_the_wide_cell_sheet_keeps_each_formula_and_its_words_whole(step):
+    """At 160x48 the sheet's formulas ran on into their words and broke mid-phrase ("… = 0.7773   forget" /
+    "gate: share …", a lecturer's trial): each gate's words are a line of their own, and c's kept + written
+    add up to the c shown."""
+    import re
+
+    from rnntui.screens.serving import ServingScreen
+
+    text = one_app.txt(ServingScreen, ServingScreen.figure_by_id("cell"), CellState(step=step), (160, 48))
+    for words in ("forget gate: share of c_{t−1} kept", "input gate: share of g written",
+                  "output gate: share of tanh(c) shown", "c is the memory; h is what is shown"):
+        assert re.search(r"  " + re.escape(words) + r"\s+│$", text, re.M), words  # its line's end, whole
+    c = float(re.search(rf"c_{step} = f·c\S+ \+ i·g = .* = (-?\d\.\d+)\s", text).group(1))
+    kept, written = (float(v.strip("()")) for v in re.search(r"kept \+ written: (\S+) \+ (\S+)", text).groups())
+    assert kept + written == pytest.approx(c, abs=2e-4)

@@ -4,12 +4,15 @@ from __future__ import annotations
 from rich.text import Text
 
 from rnntui import fmt
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, colon, spaced
 
 GATE_WORDS = {"f": ("σ", N_("forget gate"), N_("share of c_{t−1} kept")),
               "i": ("σ", N_("input gate"), N_("share of g written")),
               "g": ("tanh", N_("candidate"), N_("what could be written")),
               "o": ("σ", N_("output gate"), N_("share of tanh(c) shown"))}
+
+
+ASIDE = "  "  # a formula's words, wide: on a line of their own under it (they broke mid-phrase, "forget" / "gate: …")
 
 
 def sheet_text(v: dict, weights: dict, t: int, wide: bool) -> Text:
@@ -19,7 +22,7 @@ def sheet_text(v: dict, weights: dict, t: int, wide: bool) -> Text:
     prev = f"_{t - 1}" if t else "_{−1}"
     out = Text()
     out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.paren(v['h_prev'], 4)}   c{prev} = {fmt.paren(v['c_prev'], 4)}")
-    out.append(f"   a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
+    out.append(f"\n{ASIDE}a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
     if not wide:  # the weights once, so every a below can be redone by hand (at 80 columns no weight was shown,
         # though the prose says every term has its value: a trial)
         out.append("W U b:  " + "   ".join(
@@ -31,7 +34,7 @@ def sheet_text(v: dict, weights: dict, t: int, wide: bool) -> Text:
             out.append(f"{g} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
                        f" = {squash}({v['a_' + g]:+.4f}) = ")
             out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
-            out.append("   " + _("{gate}: {meaning}").format(gate=_(name), meaning=_(meaning)) + "\n", style="dim")
+            out.append(f"\n{ASIDE}" + _("{gate}: {meaning}").format(gate=_(name), meaning=_(meaning)) + "\n", style="dim")
     else:
         for pair in (("f", "i"), ("g", "o")):
             for k, g in enumerate(pair):
@@ -39,12 +42,12 @@ def sheet_text(v: dict, weights: dict, t: int, wide: bool) -> Text:
                 out.append(("    " if k else "") + f"{g} = {squash}({v['a_' + g]:+.4f}) = ")
                 out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
             out.append("\n")
-    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)}"
-               + (f" = {fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}" if wide else "") + " = ")
+    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)} = ")
     out.append(f"{v['c']:.4f}", style="bold")
-    out.append("   " + _("kept + written") + "\n" if wide else "\n", style="dim")
+    out.append(f"\n{ASIDE}{spaced(colon(_('kept + written')))}{fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}\n"
+               if wide else "\n", style="dim")
     out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.paren(v['c'], 4)}) = {v['o']:.4f}·{fmt.paren(v['tanh_c'], 4)} = ")
     out.append(f"{v['h']:.4f}", style="bold")
     if wide:
-        out.append("   " + _("c is the memory; h is what is shown"), style="dim")
+        out.append(f"\n{ASIDE}" + _("c is the memory; h is what is shown"), style="dim")
     return out
