@@ -44,8 +44,8 @@ def sheet_text(v: dict, weights: dict, t: int, wide: bool) -> Text:
             out.append("\n")
     out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)} = ")
     out.append(f"{v['c']:.4f}", style="bold")
-    out.append(f"\n{ASIDE}{spaced(colon(_('kept + written')))}{fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}\n"
-               if wide else "\n", style="dim")
+    kept = spaced(colon(_("kept + written")))  # (not in the f-string: babel would not find it)
+    out.append(f"\n{ASIDE}{kept}{fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}\n" if wide else "\n", style="dim")
     out.append(f"h_{t} = o·tanh(c_{t}) = {v['o']:.4f}·tanh({fmt.paren(v['c'], 4)}) = {v['o']:.4f}·{fmt.paren(v['tanh_c'], 4)} = ")
     out.append(f"{v['h']:.4f}", style="bold")
     if wide:
