@@ -179,6 +179,7 @@ def test_visibility_grows_with_the_terminal_and_fits(size, arrows):
     assert sum(line.strip("│ ") == "↓" for line in shown) == arrows  # from the one state the bottleneck reads
     assert sum("▇" in line for line in shown) == 2 * arrows  # each bar as tall
     assert any("this lab (n=16" in line for line in shown) and any("ratio 12×" in line for line in shown)
+    assert any(f"holds 16·log₂20 = {16 * math.log2(20):.1f} bits" in line for line in shown)  # where 69.2 comes from
 
 
 @pytest.mark.parametrize("size", [(52, 26), (52, 32), (60, 28), (60, 34)])

@@ -220,6 +220,6 @@ class VisibilityState(FigureState):
         bottleneck, direct = self.numbers()
         return VisibilityReadings(bottleneck, direct, bottleneck if self.mode == "bottleneck" else direct,
                                   direct // bottleneck, (bottleneck / max(direct, 1), direct / max(direct, 1)),
-                                  {"n": s2s.LENGTH, "d": s2s.HIDDEN,
+                                  {"n": s2s.LENGTH, "d": s2s.HIDDEN, "vocab": s2s.VOCAB,
                                    "numbers": s2s.visible_numbers(s2s.LENGTH, s2s.HIDDEN),
                                    "bits": s2s.sequence_bits(s2s.LENGTH, s2s.VOCAB)})

@@ -189,7 +189,8 @@ class VisibilityView(FigureView):
         self.query_one("#lab", Readouts).show([  # a line of its own: it never breaks inside "(n=16, d=64)"
             (_("this lab") + f" (n={r.lab['n']},\u00a0d={r.lab['d']})",
              _("{bottleneck} vs {attention}; the task holds {bits} bits").format(
-                 bottleneck=lab_b, attention=f"{lab_a:,}", bits=f"{r.lab['bits']:.1f}")),
+                 bottleneck=lab_b, attention=f"{lab_a:,}",  # (n tokens of `vocab` each: n·log₂ vocab, a trial asked)
+                 bits=f"{r.lab['n']}·log₂{r.lab['vocab']} = {r.lab['bits']:.1f}")),
         ])
         # as tall as fits above the readouts as they wrap at this width (at 160x48 it kept 2, with 30 rows
         # empty under it; grown, it cut the readouts' last line at 52x32, a review)
