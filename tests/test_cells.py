@@ -89,13 +89,14 @@ def _wrap_by_measuring(text: str, width: int) -> list[str]:
     """wrap as it was: the line measured whole after each character (slow; the reference)."""
     from rich.cells import cell_len
 
-    from rnntui.widgets.cells import _breakable
+    from rnntui.widgets.cells import _breakable, _kept_whole
 
     lines = []
     for paragraph in text.split("\n"):
         line, last_break = "", -1
-        for ch in paragraph:
-            if line and _breakable(line[-1], ch):
+        kept = set() if paragraph.isascii() else _kept_whole(paragraph, max(width, 1))  # a short （…） stays whole
+        for i, ch in enumerate(paragraph):
+            if line and _breakable(line[-1], ch) and i not in kept:
                 last_break = len(line)
             line += ch
             if cell_len(line) > max(width, 1):
