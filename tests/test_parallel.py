@@ -202,15 +202,32 @@ def test_stairs_rise_as_many_rows_as_fit_up_to_square(height, rise):
 def test_attentions_one_edge_stands_before_recurrences_stairs(k):
     """parallel/path in attention mode drew one stair at the foot of 30 empty rows at 160x48 (a lecturer's
     trial: it looked broken). Recurrence's k stairs stand dim behind it: their stops above the edge are
-    drawn ·, dim, and the path's own two ends stay the only ●."""
+    drawn ·, dim, the path's own two ends stay the only ●, and a line under it says what they are."""
     from rnntui.widgets.staircase import staircase_runs
 
-    lines = staircase_runs(par.path_hops("attention", k), 12, k, 96, 4 * k + 2, par.path_hops("recurrent", k))
+    lines = staircase_runs(par.path_hops("attention", k), 12, k, 96, 4 * k + 3, par.path_hops("recurrent", k), "dim!")
     cells = [(ch, style) for line in lines for words, style in line for ch in words]
     assert sum(ch == "●" for ch, _ in cells) == 2
     assert [style for ch, style in cells if ch == "·"] == ["dim"] * (k - 1)  # stops 2 … k (1 is on the edge)
-    alone = staircase_runs(par.path_hops("recurrent", k), 12, k, 96, 4 * k + 2)
-    assert not any("·" in words for line in alone for words, _ in line)
+    assert ("".join(words for words, _ in lines[-1]) == "dim!") == (k > 1) and len(lines) <= 4 * k + 3
+
+
+@pytest.mark.parametrize("sets,size,drawn", [(["mode=attention"], (100, 30), True),
+                                            (["mode=recurrent"], (100, 30), False),
+                                            (["mode=attention", "n=32", "k=31"], (80, 24), False),  # no row each
+                                            (["mode=attention", "n=32", "k=31"], (58, 50), False)])  # its end cut
+def test_the_dim_stairs_are_said_where_they_are_drawn(sets, size, drawn):
+    """The readout promised dim stairs at 80x24 with 31 of them in 11 rows, and at 58 columns the dim
+    stairs stood alone, the edge's end cut off (a review): they are drawn, and said, only where each has
+    its row and the edge is whole."""
+    from rnntui.topics import build_state, find
+
+    screen, figure = find("parallel/path", [])
+    state = build_state(figure, sets, None)
+    lines = one_app.txt(screen, figure, state, size).splitlines()
+    said = any(f"dim: the {state.k} stairs recurrence climbs" in line for line in lines)
+    stops = sum(line.count("·") for line in lines if line.startswith("│") and ("─" in line or "┌" in line))
+    assert said == drawn and (stops == state.k - 1 if drawn else stops == 0)
 
 
 @pytest.mark.parametrize("mode, k, width, height, says", [("recurrent", 31, 76, 14, True), ("recurrent", 8, 76, 14, False),

@@ -51,10 +51,9 @@ class PathView(FigureView):  # F19
                 k=s.k, hops=r.path_length)
         else:
             how = _("token 0 → token {k}: 1 edge, position {k} attends to position 0 directly").format(k=s.k)
-            if s.k > 1:  # (behind it)
-                how += " " + _("(dim: the {k} stairs recurrence climbs)").format(k=s.k)
         self.query_one("#hops", Readouts).show([("", how)])
-        self.query_one(Staircase).show(r.hops, s.n, s.k, r.other if s.mode == "attention" else ())
+        behind = r.other if s.mode == "attention" else ()  # (said under it where it is drawn)
+        self.query_one(Staircase).show(r.hops, s.n, s.k, behind, _("dim: the {k} stairs recurrence climbs").format(k=s.k))
         self.query_one("#decay", Readouts).show([
             (_("×{factor} per hop leaves").format(factor=f"{r.factor:.2f}"), f"{r.gain:.3f}"),
             (_("longest path, token 0 → {last}:").format(last=s.n - 1),

@@ -49,7 +49,7 @@ class SheetView(SizedView):
     def show(self, s: CellState) -> None:
         r, t = s.readings(), s.step
         self.query_one(TokenTrack).show(cell_rows(r.c, r.h, r.tokens, t), t)
-        self.query_one("#sheet", TextLines).update(sheet_text(r.terms, r.weights, t, self.wide))
+        self.query_one("#sheet", TextLines).update(sheet_text(r.terms, r.weights, t, self.wide, self.has_class("-tall")))
         steps = tuple(float(k) for k in range(t + 1))
         self.query_one(Plot).show(PlotSpec(
             series=(Series(steps, r.c[: t + 1], _("c_t (cell state)"), GREEN),

@@ -17,12 +17,13 @@ BOX = {L | R: "─", U | D: "│", R | U: "└", L | U: "┘", R | D: "┌", L |
        L | R | D: "┬", U | D | R: "├", U | D | L: "┤", L | R | U | D: "┼", L: "─", R: "─", U: "│", D: "│"}
 
 
-def staircase_runs(hops, n: int, k: int, width: int, height: int, behind=()) -> list[list]:
+def staircase_runs(hops, n: int, k: int, width: int, height: int, behind=(), note: str = "") -> list[list]:
     """Positions 0…n−1 along the bottom; above them a path from position 0 to position k, one stair
     per hop (a, b). Heights are scaled so that k hops would fill the height: a path of fewer, longer
     hops looks small beside one of k, and `behind` (another path, e.g. recurrence's k hops behind
-    attention's one) is drawn dim where the path is not, when each of its stairs has a row. Lines of
-    (words, style) runs, as `Lines` draws them."""
+    attention's one) is drawn dim where the path is not, when each of its stairs has a row and the
+    path's end is drawn; `note` then says so in a line under it. Lines of (words, style) runs, as
+    `Lines` draws them."""
     level = {0: 0}
     for a, b in hops:
         level[b] = level[a] + 1
@@ -34,7 +35,7 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int, behind=()) -> 
     shown = min(n, (width - label_w) // cw)
     squeezed = height - 1 < len(hops) + 1  # fewer rows than stairs: a row holds several, and a line says so
     per = max(min(RISE, (height - 2) // max(k, 1)), 1)  # rows a stair, as many as fit: 4 (8 columns) is square
-    rows = max(min(height - 1 - squeezed, per * k + 1), 2)
+    rows = max(min(height - 1 - squeezed - bool(behind and note), per * k + 1), 2)
     scale = (rows - 1) / max(k, 1)
 
     def row(lv: int) -> int:  # canvas row, 0 at the top
@@ -73,8 +74,8 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int, behind=()) -> 
 
     grid, nodes = draw(hops, level)
     top = max(level.values())  # (behind's stairs up to the path's top lie under it: a tangle at its foot)
-    faint, faint_nodes = draw([(a, b) for a, b in behind if ghost_level[b] > top]
-                              if rows - 1 >= max(ghost_level.values()) else (), ghost_level)
+    ghost = rows - 1 >= max(ghost_level.values()) and k < shown and len(behind) > 1  # (each stair a row; the end drawn)
+    faint, faint_nodes = draw([(a, b) for a, b in behind if ghost_level[b] > top] if ghost else (), ghost_level)
     faint_at = set(faint_nodes.values())
     at = {yx: t for t, yx in nodes.items()}
     top, per_row = {}, {}  # each row's highest level, and the stairs drawn in it (the stops but position 0)
@@ -104,6 +105,8 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int, behind=()) -> 
                         "{n} stairs in {rows} rows: up to {most} a row (a taller terminal: one each)", len(per_row))
         out.append([(cut(line.format(n=sum(per_row.values()), rows=len(per_row), most=max(per_row.values())),
                          width, MORE), "dim")])
+    if ghost and note:
+        out.append([(cut(note, width, MORE), "dim")])
     return out
 
 
@@ -111,15 +114,14 @@ class Staircase(Lines):
     """`show(hops, n, k)`: the path of `hops` from position 0 to position k among n."""
 
     DEFAULT_CSS = "Staircase { height: 1fr; min-height: 4; }"
-    spec = ((), 2, 1, ())
+    spec = ((), 2, 1, (), "")
 
-    def show(self, hops, n: int, k: int, behind=()) -> None:
-        """`behind`: another path drawn dim where this one is not (`staircase_runs`)."""
-        spec = (tuple(tuple(h) for h in hops), n, k, tuple(tuple(h) for h in behind))
+    def show(self, hops, n: int, k: int, behind=(), note: str = "") -> None:
+        """`behind`: another path drawn dim where this one is not, `note` saying so (`staircase_runs`)."""
+        spec = (tuple(tuple(h) for h in hops), n, k, tuple(tuple(h) for h in behind), note)
         if not same(spec, getattr(self, 'spec', None)):
             self.spec = spec
             self.changed()
 
     def lines(self, width: int, height: int) -> list[list]:
-        hops, n, k, behind = self.spec
-        return staircase_runs(hops, n, k, width, height, behind)
+        return staircase_runs(*self.spec[:3], width, height, *self.spec[3:])
