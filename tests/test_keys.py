@@ -376,8 +376,8 @@ async def test_a_key_nothing_takes_says_so_once_and_a_bound_key_acts_once():
 async def test_a_press_past_a_parameters_end_says_so_once():
     """+ at a choice's last (gradients' act relu) or → at the last step changed nothing and said nothing:
     a student took it for broken. One notice, for the latest end pressed against; a press that moves
-    says nothing, and takes the notice away (it said "relu is the last" beside act tanh), as does another
-    parameter, figure or topic coming up ("t 7 is the last" stood over gradients/hop)."""
+    says nothing, and takes the notice away (it said "relu is the last" beside act tanh), as does a letter
+    key's change, another parameter, figure or topic coming up ("t 7 is the last" stood over gradients/hop)."""
     from rnntui.figures.gradients import HopState
 
     app = RnnApp("gradients", "hop", state=HopState(act="relu"))
@@ -394,7 +394,8 @@ async def test_a_press_past_a_parameters_end_says_so_once():
         last = screen.state.param(screen.state.AXIS)
         assert [n.message for n in app._notifications][-1] == (
             f"{last.label} {last.show(getattr(screen.state, screen.state.AXIS))} is the last; ← goes back")
-        for keys in (("up",), ("tab",), ("n",)):  # another parameter, figure or topic: it goes with its context
+        for keys in (("a",), ("up",), ("tab",), ("n",)):  # a letter key's change (memory/copy's c kept "step 1500
+            # is the last" over step 500, a trial), another parameter, figure or topic: it goes with its context
             await pilot.press("end", "right")
             assert [n.message for n in app._notifications][-1].endswith("is the last; ← goes back")
             await pilot.press(*keys)

@@ -179,6 +179,8 @@ class TopicScreen(WholeFrames):
         SHARED parameter that changed is set on every sibling figure that has one of that name."""
         old = self.states[self.figure.id]
         self.states[self.figure.id] = state
+        if state != old:  # an end-of-range notice would contradict it ("step 1500 is the last" after c made it 500)
+            self.at_end.hush(self.app)
         for name in self.SHARED:
             value = getattr(state, name, None)
             if value is None or getattr(old, name, None) == value:
@@ -310,9 +312,7 @@ class TopicScreen(WholeFrames):
     def _nudge(self, name: str, delta: int, fine: bool = False) -> None:
         """A press past a parameter's end says so for 2 s, once however many: + at a choice's last (act
         relu) seemed broken (a student's trial)."""
-        new = self.state.nudged(name, delta, fine)
-        if new != self.state:  # it moved: the notice would contradict the line below
-            self.at_end.hush(self.app)
+        new = self.state.nudged(name, delta, fine)  # (moved, set_state hushes the notice)
         if new == self.state and delta:
             p = self.state.param(name)
             kind = "axis" if name == self.state.AXIS else "choice" if p.kind == "choice" else "number"
