@@ -325,6 +325,17 @@ def test_heads_readouts_wrap_between_pairs_and_mark_no_head_as_chosen(h):
     assert "▸toy head" not in shown and "toy head 1" in shown and "toy head 2" in shown
 
 
+def test_heads_say_why_a_row_is_nan_under_the_strict_mask():
+    """attention/heads under the strict mask drew a row of NaN with nothing saying why (a newcomer's trial).
+    The row whose query may read no key is named, as attention/qkv names it."""
+    r = HeadsState(mask="strict").readings()
+    empty = [i for i, row in enumerate(r.weights[0]) if all(math.isnan(v) for v in row)]
+    assert empty == [0]  # strict: token 0 has no token before it
+    shown = txt(HeadsState(mask="strict"), "heads")
+    assert f"query {r.tokens[0]} may read no key (strict mask): softmax over nothing = 0/0 = NaN" in shown
+    assert "may read no key" not in txt(HeadsState(mask="causal"), "heads")
+
+
 def test_block_notes():
     shown = txt(BlockState(stage=2), "block")
     assert "LSTM" in shown and "(lstm)" in shown

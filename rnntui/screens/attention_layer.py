@@ -59,19 +59,20 @@ class MasksView(FigureView):
                                  "the encoder's states: seq2seq's attention is exactly this cross block."),
         }
         said = {fam: Text(f"▸ {spaced(colon(word(fam)))}" + words[fam]) for fam in r.families}
-        lines.append(self.as_tall_as(said[r.families[s.family]], said.values()))
+        lines.append(as_tall_as(self, said[r.families[s.family]], said.values()))
         lines.append(Text(_("rows: queries; columns: keys; {visible} may read, {hidden} masked (−∞ before "
                             "softmax). Decoder positions {positions}.").format(
                               visible=VISIBLE, hidden=HIDDEN, positions=" ".join(r.tgt_tokens)), style="dim"))
         self.query_one(Readouts).update(Text("\n").join(lines))
 
-    def as_tall_as(self, text: Text, others) -> Text:
-        """`text` padded to the height of the tallest of `others` at this width: a key redraws the
-        readout without laying the screen out again (a second frame, the matrices jumping)."""
-        width = self.query_one(Readouts).content_size.width or self.app.size.width - 4  # in the panel
-        console = self.app.console
-        tall = max(len(wrap(t, width, console)) for t in others)
-        return text + "\n" * (tall - len(wrap(text, width, console)))
+
+def as_tall_as(view: FigureView, text: Text, others) -> Text:
+    """`text` padded to the height of the tallest of `others` at the view's readouts' width: a key
+    redraws the readout without laying the screen out again (a second frame, the matrices jumping)."""
+    width = view.query_one(Readouts).content_size.width or view.app.size.width - 4  # in the panel
+    console = view.app.console
+    tall = max(len(wrap(t, width, console)) for t in others)
+    return text + "\n" * (tall - len(wrap(text, width, console)))
 
 
 # -- heads -----------------------------------------------------------------------------------------
@@ -97,6 +98,10 @@ class HeadsView(FigureView):
                              cell=cells[j]) for j, a in enumerate(r.weights)]
         self.query_one(Matrices).show(specs)
         c, p = r.cells, r.pinned
+        last = (Text(_("The toy's 4 columns split into two heads of d_k = 2, each scaled by its own √2: head 1 "
+                       "(noun, verb) and head 2 (det, adv) attend differently."), style="dim"),
+                Text(_("query {token} may read no key ({mask} mask): softmax over nothing = 0/0 =").format(
+                    token=r.tokens[0], mask=word("strict")) + " NaN", style="dim"))  # (its row of NaN, a trial)
         self.query_one(Readouts).update(Text("\n").join([
             readout_text([(f"h = {r.h}: d_k = d/h", str(r.d_k)), ("W_q W_k W_v W_o = 4d²", grouped(r.params)),
                           (_("+4d biases"), grouped(r.params_bias)),
@@ -104,8 +109,7 @@ class HeadsView(FigureView):
             readout_text([(_("{mask}: head 1 A[跑,猫]").format(mask=word(s.mask)), small(c["head 1 A[跑,猫]"])),
                           (_("head 2 A[突然,开始]"), small(c["head 2 A[突然,开始]"]))]),
             readout_text(pinned([(_(k), small(v)) for k, v in p.items()])),
-            Text(_("The toy's 4 columns split into two heads of d_k = 2, each scaled by its own √2: head 1 "
-                   "(noun, verb) and head 2 (det, adv) attend differently."), style="dim"),
+            as_tall_as(self, last[s.mask == "strict"], last),
         ]))
 
 
