@@ -325,6 +325,17 @@ def test_heads_readouts_wrap_between_pairs_and_mark_no_head_as_chosen(h):
     assert "▸toy head" not in shown and "toy head 1" in shown and "toy head 2" in shown
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 48)])
+def test_choosing_a_mask_family_moves_no_column(size):
+    """The chosen family's title is drawn ▸…◂, two cells wider: "enc–dec self" chosen pushed the cross
+    mask a cell right, so the columns jumped as ←→ moved the choice (a newcomer's trial)."""
+    def grid(family: int) -> list[str]:
+        lines = txt(MasksState(family=family), "masks", size).splitlines()
+        return [line for line in lines if "●" in line or line.strip("│ ").startswith("0")][:8]
+
+    assert grid(0) == grid(1) == grid(2)
+
+
 def test_heads_say_why_a_row_is_nan_under_the_strict_mask():
     """attention/heads under the strict mask drew a row of NaN with nothing saying why (a newcomer's trial).
     The row whose query may read no key is named, as attention/qkv names it."""

@@ -109,7 +109,7 @@ def natural_width(spec: MatrixSpec, digits: int = 2) -> int:
     total = 2 + lw + n_cols * (cw + 1)
     if not spec.title:
         return total
-    return max(total, cell_len(f"▸{spec.title}◂" if spec.current else f" {spec.title}"))  # as drawn
+    return max(total, cell_len(f"▸{spec.title}◂"))  # as drawn, chosen (▸…◂) or not: the same
 
 
 def _cells(spec: MatrixSpec, digits: int) -> tuple:
@@ -192,7 +192,8 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
             title.append(f"▸{spec.title}◂", style="bold reverse")
         else:
             title.append(f" {spec.title}", style="bold")
-    title.append(" " * max(total - title.cell_len, 0))
+    # as wide as when chosen: the matrices beside it stay put as the choice moves (they moved, a trial)
+    title.append(" " * max(max(total, cell_len(f"▸{spec.title}◂") if spec.title else 0) - title.cell_len, 0))
     if spec.title:
         out.append(title)
     heads = [_label(cols[j], widths[j], head) for j in range(shown)]
@@ -484,7 +485,7 @@ def tile_lines(spec: MatrixSpec, m: int) -> tuple[Text, ...]:
     faint = set(spec.faint)
     out = []
     if spec.title:
-        out.append(Text(f"▸{spec.title}◂", style="bold reverse") if spec.current else Text(f" {spec.title}", style="bold"))
+        out.append(Text(f"▸{spec.title}◂", style="bold reverse") if spec.current else Text(f" {spec.title} ", style="bold"))
     out.append(Text(" " * (lw + 2) + "  ".join(fit(c, tw, "center", MORE) for c in cols).rstrip(), style="dim"))
     for i, row in enumerate(texts):
         if i:
