@@ -44,6 +44,8 @@ def test_a_short_aside_in_full_width_brackets_stays_on_one_line():
         lines = wrap(zh, width)
         assert any("（右移一列）" in line for line in lines), (width, lines)
         assert "".join(lines).replace(" ", "") == zh.replace(" ", "") and all(cell_len(l) <= width for l in lines)
+    long = "前面的字（这是一个相当长的旁白，大约二十四个字符那么长吧）后面"  # 24 characters are 48 cells: not short
+    assert cell_len(wrap(long, 50)[0]) >= 48  # it fills its line (it left "前面的字" alone, a review)
 
 
 async def test_a_readout_a_line_wraps_under_its_value():
@@ -89,12 +91,17 @@ def _wrap_by_measuring(text: str, width: int) -> list[str]:
     """wrap as it was: the line measured whole after each character (slow; the reference)."""
     from rich.cells import cell_len
 
-    from rnntui.widgets.cells import _breakable, _kept_whole
+    import re
+
+    from rnntui.widgets.cells import _breakable
 
     lines = []
     for paragraph in text.split("\n"):
         line, last_break = "", -1
-        kept = set() if paragraph.isascii() else _kept_whole(paragraph, max(width, 1))  # a short （…） stays whole
+        kept = set()  # a short (…) or （…） in Chinese text stays whole: no break inside one of ≤ 24 cells
+        for m in re.finditer(r"[（(][^（()）]*[)）]", "" if paragraph.isascii() else paragraph):
+            if cell_len(m.group()) <= min(24, max(width, 1)):
+                kept.update(range(m.start() + 1, m.end()))
         for i, ch in enumerate(paragraph):
             if line and _breakable(line[-1], ch) and i not in kept:
                 last_break = len(line)

@@ -80,7 +80,7 @@ def wrap(text: str, width: int) -> list[str]:
     return lines
 
 
-GROUP = 24  # a bracketed formula up to this long stays on one line in Chinese text: "x_(t mod 8)"
+GROUP = 24  # a bracketed formula up to this many cells stays on one line in Chinese text: "x_(t mod 8)"
 
 
 def _kept_whole(paragraph: str, width: int) -> set[int]:
@@ -92,7 +92,8 @@ def _kept_whole(paragraph: str, width: int) -> set[int]:
         if ch in "(（":
             start = i
         elif ch in ")）" and start is not None:
-            if i - start <= GROUP and cell_len(paragraph[start:i + 1]) <= width:
+            if cell_len(paragraph[start:i + 1]) <= min(GROUP, width):  # (cells: 24 Chinese characters left a
+                # line before it nearly empty, a review)
                 kept.update(range(start + 1, i + 1))
             start = None
     return kept

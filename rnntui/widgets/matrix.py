@@ -452,14 +452,19 @@ def _in_bands(specs: list[MatrixSpec], width: int, height: int) -> list[Text] | 
     """Matrices too wide for the width, each folded into bands of its columns one under another (0…23,
     24…47, 48…63), at 2 decimals, where all of them fit the height; None where they do not. Cut at the
     width instead, out = A·V showed 24 of its 64 columns over 31 empty rows at 160x48 (a trial)."""
-    out: list[Text] = []
+    plans, lines = [], len(specs) - 1  # (the blank line between two matrices)
     for spec in specs:
-        _rows, n_cols, _texts, _words, _cols, cw, _labels, lw = _cells(spec, 2)
+        rows, n_cols, _texts, _words, _cols, cw, _labels, lw = _cells(spec, 2)
         per = (width - 2 - lw) // (cw + 1)  # columns a band
         if per < 1 or spec.shrink:
             return None
         bands = -(-n_cols // per)
-        per = -(-n_cols // bands)  # as even as can be
+        plans.append((spec, n_cols, bands, -(-n_cols // bands)))  # as even as can be
+        lines += bool(spec.title) + bands * (1 + len(rows)) + bands - 1
+    if lines > height:  # counted first: drawn, a 5×64 matrix's bands cost ~1 ms a key
+        return None
+    out: list[Text] = []
+    for spec, n_cols, bands, per in plans:
         for b in range(bands):
             cols = range(b * per, min((b + 1) * per, n_cols))
             part = replace(
@@ -468,7 +473,7 @@ def _in_bands(specs: list[MatrixSpec], width: int, height: int) -> list[Text] | 
                 cell=(spec.cell[0], spec.cell[1] - cols.start) if spec.cell and spec.cell[1] in cols else None,
                 faint=tuple((i, j - cols.start) for i, j in spec.faint if j in cols))
             out += ([Text("")] if out else []) + matrix_lines(part, None, 2)
-    return out if len(out) <= height else None
+    return out
 
 
 TILES = (5, 4, 3)  # marks across a tile, largest first; a tile is one line fewer tall (2 × 1 read as two columns)
