@@ -142,3 +142,24 @@ async def test_present_mode_centres_the_figure_and_drops_key_hints():
         for i, frame in enumerate(deck.frames[:12]):
             text = (await session.slide(i, ("txt",)))["txt"]
             assert "jumps there" not in text and "press t" not in text and "t re-runs" not in text, frame
+
+
+async def test_a_key_while_a_figure_is_still_mounting_waits_for_it():
+    """The fuzz crashed on attention/positions: a step drawn while its view was mounted but its heat map
+    not yet ("No nodes match 'HeatMap'"). The view is drawn once it is whole, with the latest state."""
+    import asyncio
+
+    for ticks in (1, 2, 3):
+        app = RnnApp("attention", "qkv")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.topic_screen()
+            screen.focus_figure("positions")
+            for _ in range(ticks):
+                await asyncio.sleep(0)
+            for _ in range(5):
+                screen.action_step(1)  # (as a key's action runs, between the mount's steps)
+                await asyncio.sleep(0)
+            await pilot.pause()
+            assert app._exception is None
+            view = screen.view_of(screen.figure)
+            assert view.drawn is screen.state and screen.state.d != type(screen.state)().d  # (the steps taken)

@@ -203,8 +203,8 @@ class TopicScreen(WholeFrames):
         except NoMatches:  # closing down: a late message found the widgets gone
             return
         view = self.view_of(f, switcher)
-        if view is None:  # not mounted yet: add_view draws when it is
-            if f.id not in self.adding:
+        if view is None or f.id in self.adding:  # not mounted yet: add_view draws when it is (half mounted,
+            if f.id not in self.adding:  # attention/positions had no HeatMap yet: the fuzz's crash)
                 self.call_later(self.add_view, f)
             return
         if self.framed != self.index:
