@@ -73,9 +73,9 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int, behind=(), not
         return grid, nodes
 
     grid, nodes = draw(hops, level)
-    top = max(level.values())  # (behind's stairs up to the path's top lie under it: a tangle at its foot)
+    peak = max(level.values())  # (behind's stairs up to the path's peak lie under it: a tangle at its foot)
     ghost = rows - 1 >= max(ghost_level.values()) and k < shown and len(behind) > 1  # (each stair a row; the end drawn)
-    faint, faint_nodes = draw([(a, b) for a, b in behind if ghost_level[b] > top] if ghost else (), ghost_level)
+    faint, faint_nodes = draw([(a, b) for a, b in behind if ghost_level[b] > peak] if ghost else (), ghost_level)
     faint_at = set(faint_nodes.values())
     at = {yx: t for t, yx in nodes.items()}
     top, per_row = {}, {}  # each row's highest level, and the stairs drawn in it (the stops but position 0)
