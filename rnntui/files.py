@@ -96,17 +96,19 @@ def followed(path: str) -> str:
 
 def write_atomic(path: str, text: str | bytes) -> None:
     """Write beside the target, then rename: a failure leaves any old file whole."""
+    target = followed(path)
     tmp = write_beside(path, text)
     try:
-        os.replace(tmp, followed(path))
+        os.replace(tmp, target)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
         raise cannot_write(path, e) from None
 
 
 def write_beside(path: str, text: str | bytes) -> str:
-    """`text` in a new file beside `path` (a hidden temporary name, `path`'s mode), on disk; its name."""
-    folder = Path(os.path.realpath(followed(path))).parent
+    """`text` in a new file beside `path` (a hidden temporary name, `path`'s mode), on disk; its name. Beside
+    a symbolic link's target: the callers have `followed` the path (a loop of links is refused there)."""
+    folder = Path(os.path.realpath(path)).parent
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".tmp")
     except OSError as e:

@@ -194,7 +194,7 @@ class VisibilityView(FigureView):
         ])
         # as tall as fits above the readouts as they wrap at this width (at 160x48 it kept 2, with 30 rows
         # empty under it; grown, it cut the readouts' last line at 52x32, a review)
-        under = sum(len(readouts.divide(width)) for readouts in self.query(Readouts))
+        under = sum(len(readouts.wrapped(width)) for readouts in self.query(Readouts))  # (kept for their layout)
         tall = visibility_tall((self.size.height or 0) - under - 1)
         self.query_one("#picture", Picture).update(visibility_text(n, s.mode, r.reads, (r.bottleneck, r.attention),
                                                                   r.bars, width, tall))

@@ -20,13 +20,13 @@ from textual.dom import NoScreen
 from textual.filter import ANSIToTruecolor
 from textual.geometry import Region
 from textual.strip import Strip
-
-EXTRA_ROWS = 9  # the least a figure's extra plot (widgets.plot.extra_plot) is drawn in: frame, tick labels,
-# x label, legend, 4 rows of curves; here, for what lays out around one without importing the plot
 from textual.widget import Widget
 
 from rnntui.widgets.cells import cell_len, wrap as cells_wrap
 from rnntui.widgets.quiet import compact, content_key, joined, repaint
+
+EXTRA_ROWS = 9  # the least a figure's extra plot (widgets.plot.extra_plot) is drawn in: frame, tick labels,
+# x label, legend, 4 rows of curves; here, for what lays out around one without importing the plot
 
 
 def wrap(text: Text, width: int, console) -> list[Text]:

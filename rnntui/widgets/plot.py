@@ -703,8 +703,8 @@ def _scene(spec: PlotSpec, width: int, height: int):
         if ends:  # a line's label goes to the row's other end where that covers fewer of the series' cells:
             # "W_h 0.90" hid gradients/factors' last hops (a student's trial)
             there = (0, "left") if align == "right" else (cw - 1, "right")
-            spans = [range(cv.start(at, words, side), cv.start(at, words, side) + cell_len(words))
-                     for at, side in ((c, align), there)]
+            begins = (cv.start(c, words, align), cv.start(there[0], words, there[1]))
+            spans = [range(b, b + cell_len(words)) for b in begins]
             if not any((r, k) in taken for k in spans[1]) and cv.covered(r, spans[1]) < cv.covered(r, spans[0]):
                 c, align = there
         start = cv.text(r, c, words, style, align)
