@@ -15,6 +15,7 @@ XS = tuple(range(20))
 BAD = (1.0, 0.5, 0.25, 0.0, 0.0, 2.0, float("inf"), float("nan"), 1e-300, 4.0) + (1.0,) * 10
 LINES = (Line(F32_TINY, "float32 min normal", RED), Line(F32_MAX, "float32 max", RED),
          Line(1.0, "×1", GREY, dashed=True, align="right"))
+SHORT_OF_ROWS = re.compile(r"--size (\d+)x(\d+) shows a plot here")  # an export's line under a plot without its rows
 
 
 def text_of(spec, size=(80, 20)):
@@ -309,8 +310,8 @@ def test_a_plot_without_the_rows_it_needs_says_a_taller_terminal_shows_it():
     from rnntui.widgets.plot import EXTRA_ROWS, Plot
 
     plot = Plot(PlotSpec(series=(Series((1.0, 2.0), (1.0, 2.0)),)), least=EXTRA_ROWS)
-    short = plot.lines(60, EXTRA_ROWS - 1)
-    assert ["".join(w for w, _ in line) for line in short] == ["a taller terminal shows a plot here"]
+    said = ["".join(w for w, _ in line) for h in (EXTRA_ROWS - 1, EXTRA_ROWS - 3) for line in plot.lines(60, h)]
+    assert said == ["a terminal 1 row taller shows a plot here", "a terminal 3 rows taller shows a plot here"]
     assert len(plot.lines(60, EXTRA_ROWS)) == EXTRA_ROWS and plot.lines(60, 0) == []
 
 
@@ -321,7 +322,7 @@ def test_an_export_short_of_a_plots_rows_names_size_not_the_terminal(tmp_path):
 
     out = tmp_path / "w.txt"
     assert main(["shot", "serving/window", "--size", "80x24", "-o", str(out)]) == 0
-    assert "a larger --size shows a plot here" in out.read_text() and "taller terminal" not in out.read_text()
+    assert SHORT_OF_ROWS.search(out.read_text()) and "taller" not in out.read_text()
 
 
 @pytest.mark.parametrize("size", [(78, 9), (78, 10), (78, 11), (78, 16), (150, 36)])
@@ -387,3 +388,51 @@ def test_a_cursor_at_either_end_draws_its_points_and_no_line_beside_the_frame(at
     assert not any(pair in rows[0] for pair in ("┌┬", "┬┐"))
     inside = text_of(PlotSpec(series=spec.series, cursor=9.0, ylim=(0.0, 1.0)), (60, 12)).splitlines()
     assert "┬" in inside[0] and sum("│" in row[8:-2] for row in inside) >= 5  # (its line, within the frame)
+
+
+@pytest.mark.parametrize("size", [(80, 20), (80, 24), (100, 30)])
+def test_a_plot_without_its_rows_names_the_size_that_shows_it(size):
+    """A plot-less line over blank rows read as a plot that failed (a newcomer's trial): the line names
+    the size at which the plot is drawn, and it is exact: there the plot, a row shorter still the line.
+    It counts the prose that a short terminal hides (below 24 rows) and parts that give rows back
+    (lstm/params' bars, parallel/timing's blank lines)."""
+    import one_app
+    from rnntui.topics import topics
+
+    named = []
+    for screen in topics():
+        for f in screen.FIGURES:
+            m = SHORT_OF_ROWS.search(one_app.txt(screen, f, f.state_type(), size))
+            if not m:
+                continue
+            w, h = map(int, m.groups())
+            named.append(f.id)
+            assert w == size[0] and h > size[1]
+            assert "shows a plot here" not in one_app.txt(screen, f, f.state_type(), (w, h)), (f.id, h)
+            assert SHORT_OF_ROWS.search(one_app.txt(screen, f, f.state_type(), (w, h - 1))), (f.id, h)
+    assert set(named) >= {"80x20": {"track"}, "80x24": {"track", "params", "timing"}, "100x30": {"wayback"}}[
+        "{}x{}".format(*size)]
+
+
+async def test_in_the_app_the_line_says_how_many_rows_taller():
+    from rnntui.app import RnnApp
+    from rnntui.screens.recurrence import TrackState
+
+    app = RnnApp("recurrence", "track", state=TrackState(step=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        plot = app.topic_screen().query_one("#track").query_one(Plot)
+        line = "".join(text for row in plot.lines(*plot.size) for text, _style in row)
+        assert line == "a terminal 5 rows taller shows a plot here" and plot.least - plot.size.height == 5
+
+
+def test_a_legend_too_wide_for_its_line_breaks_between_entries():
+    """"◆ time, so" lost the rest of its name at 44 columns (a review): a legend too wide for the plot
+    goes on over lines, broken between entries, never inside one, each line within the width."""
+    spec = PlotSpec(series=(Series((1.0, 2.0), (1.0, 2.0), "FLOPs (d/T)"), Series((1.0, 2.0), (2.0, 1.0), "time here"),
+                            Series((1.0,), (1.0,), "time, source's laptop", marker="◆", scatter=True)))
+    wide = render_plot(spec, 80, 12).plain.splitlines()
+    assert wide[-1].strip() == "━━ FLOPs (d/T)  ┈┈ time here  ◆ time, source's laptop"
+    narrow = render_plot(spec, 40, 12).plain.splitlines()
+    assert [line.strip() for line in narrow[-2:]] == ["━━ FLOPs (d/T)  ┈┈ time here", "◆ time, source's laptop"]
+    assert len(narrow) == 12 and all(len(line) <= 40 for line in narrow)

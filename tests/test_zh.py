@@ -13,7 +13,7 @@ from rich.cells import cell_len
 
 from rnntui.i18n import _, set_language
 from rnntui.topics import IDS, topic, topics
-from rnntui.widgets.plot import BLUE, GREY, ORANGE, RED, Line, PlotSpec, Series, _Canvas, plot_rows, render_plot
+from rnntui.widgets.plot import BLUE, GREY, ORANGE, RED, Line, PlotSpec, Series, _Canvas, legend_lines, plot_rows, render_plot
 
 
 @pytest.fixture
@@ -201,8 +201,9 @@ def test_a_cut_matrix_says_how_many_columns_it_shows_in_chinese(zh):
 def test_the_chinese_legend_below_is_cut_by_cells():
     for width in range(16, 45):
         rows = plot_rows(chinese_plot(), width, 14)
-        legend = "".join(words for words, _ in rows[-1])
-        assert cell_len(legend) <= width and legend.startswith("━━ 准")
+        legend = ["".join(words for words, _ in line) for line in legend_lines(chinese_plot(), width)]
+        assert [["".join(words for words, _ in row) for row in rows[-len(legend):]]] == [legend]
+        assert all(cell_len(line) <= width for line in legend) and legend[0].startswith("━━ 准")
 
 
 def test_half_of_a_wide_character_covered_leaves_a_space_not_a_broken_row():

@@ -8,7 +8,7 @@ from rnntui.fmt import count, paren, pct, small
 from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
-from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series, extra_plot
+from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.quiet import lay_out
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
@@ -154,11 +154,17 @@ class GruView(FigureView):
 
 class ParamsView(FigureView):
     def on_resize(self) -> None:
-        rows = min(max((self.size.height - 6) // 3 - 1, 1), 4)
-        beside = (self.size.height - 6 - EXTRA_ROWS) // 3 - 1  # a bar's rows with the plot under the bars
-        if beside >= 2:
-            rows = min(rows, beside)
-        for bar in self.query(GateBar):
+        """The bars give up rows for the plot down to 2 each; where that leaves it too few, they keep up
+        to 4 and the plot's line says how many rows more show it (its own shortfall was 6 too many)."""
+        bars, plot = list(self.query(GateBar)), self.query_one(Plot)
+        room = plot.size.height + sum(bar.rows for bar in bars)  # the rows the bars' tracks and the plot share
+        fit = (room - plot.least) // len(bars)  # a bar's rows with the plot under the bars
+        rows = min(fit, 4) if fit >= 2 else min(max((room - 1) // len(bars), 1), 4)
+        more = None if fit >= 2 else plot.least + 2 * len(bars) - room
+        if more != plot.more:
+            plot.more = more
+            plot.changed()
+        for bar in bars:
             bar.rows = rows
             lay_out(bar)
 
@@ -168,7 +174,7 @@ class ParamsView(FigureView):
         yield Readouts(id="block")
         yield Readouts(id="exact")
         yield Readouts(id="budget")
-        yield extra_plot()
+        yield extra_plot(least=12)  # (log on both axes: 9 rows gave the decades of y 3 rows, the curves one path)
 
     def show(self, s: ParamsState) -> None:
         r = s.readings()

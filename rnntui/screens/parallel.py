@@ -140,11 +140,20 @@ class TimingView(FigureView):  # E6
         yield Readouts(id="convention")
         yield extra_plot()
 
+    spaced = False  # a blank line between the table's rows
+
+    def _spaced(self, r) -> bool:
+        """Blank lines between the rows from 24 rows up, where the plot keeps its rows with them: the rows a
+        plot-less view's line asks for then bring the plot, not the blank lines (a review)."""
+        blanks, plot = len(r.table) - 1, self.query_one(Plot)
+        room = plot.size.height + (blanks if self.spaced else 0)  # the plot's rows with the rows single
+        self.spaced = (self.size.height or 0) >= 24 and room - blanks >= plot.least
+        return self.spaced
+
     def show(self, s: TimingState) -> None:
         r = s.readings()
-        gap = "\n\n" if (self.size.height or 0) >= 24 else "\n"
         self.query_one("#status", Static).update(timing_status(r, self.presenting))
-        self.query_one("#table", Picture).update(timing_table(r.table, s.T, gap))
+        self.query_one("#table", Picture).update(timing_table(r.table, s.T, "\n\n" if self._spaced(r) else "\n"))
         here, seed = r.here, r.seed_laptop
         said = spaced(_("RNN does {share},").format(share=share_words(here.flop_ratio))) + (
             _("{speed}; attention runs at {rate}× its FLOP rate").format(

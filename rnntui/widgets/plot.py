@@ -31,7 +31,7 @@ from rich.style import Style
 from rich.text import Text
 
 from rnntui import lazy
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, ngettext
 from rnntui.widgets.cells import MORE, cell_len, cut, fit
 from rnntui.widgets.lines import EXTRA_ROWS, Lines, runs_text  # noqa: F401 (EXTRA_ROWS: extra_plot's least)
 from rnntui.widgets.quiet import joined, same
@@ -41,8 +41,6 @@ np = lazy.numpy(globals())  # imported when a plot first draws (the first frame 
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
-TALLER = N_("a taller terminal shows a plot here")
-LARGER = N_("a larger --size shows a plot here")  # drawn by shot or export
 TOO_SMALL = N_("(too small to plot)")
 WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
 BRAILLE = 0x2800
@@ -488,6 +486,29 @@ def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | 
     return runs
 
 
+def legend_lines(spec: PlotSpec, width: int) -> list[list[tuple[str, Style | None]]]:
+    """The legend's lines under a plot: one where it fits, else broken between entries (cut at `width`,
+    "◆ time, so" lost the rest of its name at 44 columns, a review); an entry wider than a line is cut."""
+    whole = legend_runs(spec)
+    if sum(cell_len(words) for words, _ in whole) <= width:
+        return [whole] if whole else []
+    lines, line, used = [], [], 0
+    for (sample, style), (label, _none) in zip(whole[::2], whole[1::2]):  # (each entry: its sample, its name)
+        sample = sample.lstrip()
+        need = cell_len(sample) + cell_len(label)
+        if line and used + 2 + need > width:
+            lines.append(line)
+            line, used = [], 0
+        if line:
+            sample, need = "  " + sample, need + 2
+        for words, st in ((sample, style), (label, None)):
+            words = cut(words, width - used)
+            if words:
+                line.append((words, st))
+                used += cell_len(words)
+    return lines + [line] if line else lines
+
+
 def _needed(spec: PlotSpec, drawn) -> tuple[float, float] | None:
     """The y span (axis units) the plot must hold: every finite point, the caller's ylim if given, else
     the horizontal reference lines too."""
@@ -595,9 +616,12 @@ def _cached_scene(spec: PlotSpec, width: int, height: int):
 def _scene(spec: PlotSpec, width: int, height: int):
     """Everything in a plot but its cursor: axes, reference lines, series, legend, labels, marks
     (None: no room to plot)."""
-    legend = legend_runs(spec, width) if spec.legend == "below" else []
-    rows_below = 1 + (1 if spec.xlabel else 0) + (1 if legend else 0)  # tick labels, x label, legend
+    legend = legend_lines(spec, width) if spec.legend == "below" else []
+    rows_below = 1 + (1 if spec.xlabel else 0) + len(legend)  # tick labels, x label, legend
     ch = height - rows_below - 2 - (1 if spec.title else 0)
+    if len(legend) > 1 and ch < 3:  # curves before names: the legend on one line, cut
+        ch += len(legend) - 1
+        legend = [legend_runs(spec, width)]
     if width < MIN_SIZE[0] or height < MIN_SIZE[1] or ch < 2:
         return None
 
@@ -858,8 +882,7 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     rows.append([("".join(line).rstrip(), None)])
     if spec.xlabel:
         rows.append([((" " * (yw + 1) + fit(spec.xlabel, cw, "center")).rstrip(), None)])
-    if legend:
-        rows.append(legend)
+    rows += legend
     return rows
 
 
@@ -896,6 +919,8 @@ class Plot(Lines):
         super().__init__(**kwargs)
         self.spec = spec or PlotSpec()
         self.least = least  # fewer rows than this: a line saying a taller terminal shows it (an extra plot)
+        self.more: int | None = None  # the rows a taller terminal needs, where its view's other parts give up
+        # rows for the plot (lstm/params' bars); None: least less the rows it has
 
     def show(self, spec: PlotSpec) -> None:
         if same(spec, self.spec):
@@ -905,24 +930,43 @@ class Plot(Lines):
 
     def render(self) -> Text:
         width, height = self.size
-        return render_plot(self.spec, width, height) if height >= self.least else Text(self.short(), style="dim italic")
+        return render_plot(self.spec, width, height) if height >= self.least else Text(self.short(height), style="dim italic")
 
     def lines(self, width: int, height: int) -> list:
         if height >= self.least:
             return plot_rows(self.spec, width, height)
         # (it left blank rows and no word of a plot, a trial)
-        return [[(cut(self.short(), width, MORE), "dim italic")]] if height and width else []
+        return [[(cut(self.short(height), width, MORE), "dim italic")]] if height and width else []
 
-    def short(self) -> str:
-        """What a plot without its rows says: in an export the remedy is --size (a review)."""
+    def short(self, height: int) -> str:
+        """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
+        read as a plot that failed (a trial). In an export the remedy is --size (a review)."""
+        more = self.least - height if self.more is None else self.more
         try:
-            offscreen = getattr(self.app, "offscreen", False)  # (render.Session's: shot, export)
+            app = self.app
+            offscreen = getattr(app, "offscreen", False)  # (render.Session's: shot, export)
         except Exception:  # noqa: BLE001 - not in an app (drawn alone)
             offscreen = False
-        return _(LARGER if offscreen else TALLER)
+        more += self._prose_back(more)
+        if offscreen:
+            return _("--size {w}x{h} shows a plot here").format(w=app.size.width, h=app.size.height + more)
+        return ngettext("a terminal {n} row taller shows a plot here",
+                        "a terminal {n} rows taller shows a plot here", more).format(n=more)
+
+    def _prose_back(self, more: int) -> int:
+        """The rows the figure's prose takes back where `more` rows bring a short terminal to 24 (it is
+        hidden below that: TopicScreen's -short)."""
+        try:
+            screen, height = self.screen, self.app.size.height
+            if not screen.has_class("-short") or height + more < 24:
+                return 0
+            prose = screen.query_one("#prose")
+            return len(prose.divide(prose.parent.content_size.width))
+        except Exception:  # noqa: BLE001 - drawn alone, or on a screen without prose
+            return 0
 
 
-def extra_plot() -> Plot:
+def extra_plot(least: int = EXTRA_ROWS) -> Plot:
     """A figure's extra plot, below its other parts: it takes the rows they leave (`.extra` has no
-    min-height), a plot from EXTRA_ROWS, fewer a line saying a taller terminal shows one."""
-    return Plot(least=EXTRA_ROWS, classes="extra")
+    min-height), a plot from `least` rows, fewer a line saying how many more show one."""
+    return Plot(least=least, classes="extra")
