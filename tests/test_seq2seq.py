@@ -279,14 +279,18 @@ def test_scoring_text_speaks_of_the_axis_it_draws():
     assert "never in 2000" not in text
 
 
-def test_a_run_that_has_ended_says_at_which_step():
+def test_a_run_that_has_ended_says_at_which_step_and_why():
     """Past the attention runs' ends the line read "additive stopped   dot stopped" with nothing on
-    when (a newcomer's trial): each says the step of its run's last evaluation, from the records."""
+    when (a newcomer's trial): each says the step of its run's last evaluation, from the records; and,
+    since "stopped at step 500" left why (a later trial), the next line says a run ends at its first 76%:
+    the step of each attention run's first evaluation at 76% or more is its last."""
     end = ScoringState().readings().last_step
     text = " ".join(line.strip("│ ") for line in txt_shot("seq2seq/scoring", end).splitlines())
     for sc in ("additive", "dot"):
         last = s2s.record(sc)["steps"]
-        assert last < end and f"{sc} stopped at step {last}" in text, text
+        assert last < end and f"{sc} ended at step {last}" in text, text
+        assert next(row[0] for row in s2s.record(sc)["curve"] if row[2] >= 0.76) == last  # (step, loss, exact, …)
+        assert f"{sc} step {last}" in text.split("first ≥ 76% (where a run ends):")[1]
 
 
 def test_live_and_shipped_accuracies_are_labelled():

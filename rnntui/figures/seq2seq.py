@@ -153,6 +153,7 @@ class ScoringReadings:
     target: float
     last_step: int  # where the x axis ends
     past_axis: dict  # scoring → its run went on past the end of the axis (the text says both ends)
+    ended_at_target: dict  # scoring → its run ended at its first 76% (a run is trained until it reaches it)
 
 
 @dataclass(frozen=True)
@@ -186,12 +187,13 @@ class ScoringState(FigureState):
             i = np.flatnonzero(c[:, 0] <= self.step)
             stopped = self.step > whole[sc][-1, 0]
             at[sc] = None if stopped or not i.size else tuple(float(v) for v in c[i[-1], 1:4])
+        firsts = {sc: first_reaching(c, s2s.TARGET) for sc, c in whole.items()}
+        ends = {sc: int(c[-1, 0]) for sc, c in whole.items()}
         return ScoringReadings(
             {sc: tuple(map(tuple, c.tolist())) for sc, c in self.curves().items()},
-            ("step", "loss", "exact", "token"), at,
-            {sc: first_reaching(c, s2s.TARGET) for sc, c in whole.items()},
-            {sc: int(c[-1, 0]) for sc, c in whole.items()}, s2s.TARGET, self.last_step,
-            {sc: bool(c[-1, 0] > self.last_step) for sc, c in whole.items()})
+            ("step", "loss", "exact", "token"), at, firsts, ends, s2s.TARGET, self.last_step,
+            {sc: bool(c[-1, 0] > self.last_step) for sc, c in whole.items()},
+            {sc: firsts[sc] == ends[sc] for sc in whole})
 
 
 @dataclass(frozen=True)

@@ -153,10 +153,12 @@ class ScoringView(FigureView):
         for sc in ORDER:
             v = r.at[sc]
             # (a run that has ended: "stopped" alone left the reader asking when, and why; a newcomer's trial)
-            shown = (_("stopped at step {step}").format(step=r.run_steps[sc]) if v is None
+            # (and "stopped at step 500" left why: a run is trained until its first 76%, which the next line says)
+            shown = (_("ended at step {step}").format(step=r.run_steps[sc]) if v is None
                      else pct(v[1]) if col == 2 else f"{v[0]:.3f}")
             now.append_text(spelled(f"{sc} ", shown + "   "))
-        now.append("\n" + spaced(_("first ≥ 76%:")), style="dim")
+        now.append("\n" + spaced(_("first ≥ 76% (where a run ends):") if any(r.ended_at_target.values())
+                                  else _("first ≥ 76%:")), style="dim")
         firsts = []
         for sc, f in r.first_at_target.items():  # what the axis shows, and where a longer run ended
             if f:
