@@ -37,6 +37,8 @@ class Param:
     log: bool = False  # a press moves along a ladder: powers of 2 (whole numbers) or 1-2-5 (decimals)
     values: tuple = ()  # the only values it takes, in order: a press moves to the next one, others are refused
     does: str = ""  # the footer's words for its letter key where the label alone does not say (x: "redraw x₃ x₄")
+    names: tuple[str, ...] = ()  # words for the whole values 0, 1, …: shown after the number, typed for it
+    # (attention/masks read "←→ family 0", a trial)
     draw: bool = False  # each value is a random draw (a seed, a held-out sample), not a scale: a press is the
     # next one, not a 20th of the range (+ jumped from seed 0 to 50, a trial)
 
@@ -85,6 +87,8 @@ class Param:
             return _("one of {choices}").format(choices=", ".join(self.choices))
         if self.values:
             return _("one of {choices}").format(choices=", ".join(f"{v:{self.fmt}}" for v in self.values))
+        if self.names:
+            return _("one of {choices}").format(choices=", ".join(self.show(v) for v in range(len(self.names))))
         lo, hi = self.bounds(state)
         text = _("a whole number from {lo} to {hi}") if self.kind == "int" else _("a number from {lo} to {hi}")
         return text.format(lo=f"{lo:{self.fmt}}", hi=f"{hi:{self.fmt}}")
@@ -105,6 +109,9 @@ class Param:
             if value is None:
                 raise self.expected(text, state)
             return value
+        if self.names and isinstance(text, str):  # a name, in either language, or the number and its name
+            said = {w.lower(): v for v in range(len(self.names)) for w in (self.names[v], _(self.names[v]), self.show(v))}
+            text = said.get(text.lower(), text)
         try:
             number = float(text)
         except (TypeError, ValueError):
@@ -118,7 +125,11 @@ class Param:
         return int(number) if self.kind == "int" else round(number, 10)
 
     def show(self, value: Any) -> str:
-        return str(value) if self.kind == "choice" else f"{value:{self.fmt}}"
+        if self.kind == "choice":
+            return str(value)
+        if self.names and value in range(len(self.names)):
+            return f"{value:{self.fmt}} {_(self.names[value])}"
+        return f"{value:{self.fmt}}"
 
 
 def _number(text: str) -> float | None:

@@ -674,3 +674,25 @@ def test_the_focused_cell_is_underlined_under_its_words_only():
     assert len(lines) == 4 and lines[1].plain.startswith("▸RNN O(n)│a state")  # the head, and a row 3 lines tall
     underlined = [i for i, line in enumerate(lines[1:]) for span in line.spans if "underline" in str(span.style)]
     assert underlined == [0]  # the line with O(n), and no other
+
+
+def test_a_mask_family_is_named_where_it_is_shown_and_taken_by_name():
+    """attention/masks read "←→ family 0" (a trial): the line names the family (the engine's order,
+    at.FAMILIES), and --set takes the name, in English or Chinese, as well as the number; a wrong one
+    lists all three."""
+    from rnntui.engine import attention as at
+    from rnntui.i18n import set_language
+    from rnntui.state import BadValue
+
+    p, state = MasksState.param("family"), MasksState()
+    assert [p.show(v) for v in range(3)] == [f"{v} {name}" for v, name in enumerate(at.FAMILIES)]
+    assert [state.with_value("family", w).family for w in ("decoder", "1", "1 decoder", "Encoder-Decoder")] \
+        == [at.FAMILIES.index("decoder")] * 3 + [at.FAMILIES.index("encoder-decoder")]
+    with pytest.raises(BadValue, match="one of 0 encoder, 1 decoder, 2 encoder-decoder"):
+        state.with_value("family", "both")
+    assert "←→ family 1 decoder" in one_app.txt(*find("attention/masks"), MasksState(family=1), (80, 24))
+    try:
+        set_language("zh")
+        assert state.with_value("family", "解码器").family == 1 and p.show(2) == "2 编码器–解码器"
+    finally:
+        set_language("en")

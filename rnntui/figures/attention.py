@@ -179,7 +179,8 @@ class MasksState(FigureState):
     """Encoder-only, decoder-only, encoder–decoder: who may read whom."""
 
     AXIS: ClassVar[str] = "family"
-    family: int = param(0, "int", lo=0, hi=len(at.FAMILIES) - 1, label="family", fmt="d")
+    family: int = param(0, "int", lo=0, hi=len(at.FAMILIES) - 1, label="family", fmt="d",
+                        names=(N_("encoder"), N_("decoder"), N_("encoder-decoder")))  # (at.FAMILIES, marked)
 
     def read(self) -> MasksReadings:
         fams = [at.family_masks(f) for f in at.FAMILIES]
