@@ -628,3 +628,18 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         # a source's id finds its figure first ("E6" gave gradients/bptt)
         ids = RnnCommands(app.screen).by_id("e6")
         assert [str(h.text) for h in ids] == ["Go to parallel/timing: Timing lab"] and ids[0].score > 1e6
+
+
+async def test_a_notice_leaves_the_parameter_line_it_speaks_of_in_view():
+    """"t 7 is the last" sat over the parameter line's right half at 80x24 (a trial), hiding the values it
+    spoke of: a notice goes above the line and the panel's edge, off the figure's parameters."""
+    from textual.widgets._toast import Toast
+
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("end", "right")
+        await pilot.pause(0.2)
+        knobs = screen_of(app).query_one("#knobs").region
+        toast = screen_of(app).query_one(Toast).region
+        assert toast.height and not toast.overlaps(knobs) and toast.bottom <= knobs.y
+        assert knobs.bottom == app.size.height - 2  # the panel's edge and the footer under it
