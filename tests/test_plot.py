@@ -436,3 +436,22 @@ def test_a_legend_too_wide_for_its_line_breaks_between_entries():
     narrow = render_plot(spec, 40, 12).plain.splitlines()
     assert [line.strip() for line in narrow[-2:]] == ["━━ FLOPs (d/T)  ┈┈ time here", "◆ time, source's laptop"]
     assert len(narrow) == 12 and all(len(line) <= 40 for line in narrow)
+
+
+def test_a_threshold_label_over_its_curves_goes_beside_its_line_with_an_arrow():
+    """memory/distractor's "f = 0.95" sat on the forget gate's curve at 80x24 (a trial): a label allowed
+    aside goes, where a series fills its line's row at both ends, to the free row next to it with an arrow
+    to the line, and the curve's cells there are drawn whole; a plain one (chance, which a series runs
+    along) stays on its line."""
+    import one_app
+    from rnntui.topics import find
+
+    screen, figure = find("memory/distractor")
+    rows = one_app.txt(screen, figure, figure.state_type(), (80, 24)).splitlines()
+    at = next(i for i, row in enumerate(rows) if "f = 0.95" in row)
+    start = rows[at].index("f = 0.95")
+    arrow = rows[at][start + 8]
+    line = at - 1 if arrow == "↑" else at + 1
+    assert arrow in "↑↓" and rows[line][start:start + 9].strip() and all(
+        0x2800 <= ord(ch) <= 0x28FF or ch == "●" for ch in rows[line][start:start + 9])  # the curve's dots, whole
+    # (a plain label staying on its line: test_a_line_label_under_the_cursors_point_steps_aside_whole)

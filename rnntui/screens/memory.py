@@ -164,7 +164,7 @@ class GateView(FigureView):
             series.append(Series(r.positions, r.held_forget, _("f of the {n} units that hold").format(n=r.n_held), GREEN))
         tall = (self.query_one(Plot).size.height or 0) >= 10
         self.query_one(Plot).show(PlotSpec(
-            series=tuple(series), lines=(Line(r.hold, f"f = {r.hold:g}", GREY, align="right"),),
+            series=tuple(series), lines=(Line(r.hold, f"f = {r.hold:g}", GREY, align="right", aside=True),),
             cursor=float(s.position), xlim=(0.0, float(r.last_position)), ylim=(0.5, 1.0),
             xlabel=_("position (0: the token to remember; then distractors)") if tall else "",
             title=_("{cell} T={T}, {distractors} distractors: {acc} after {steps} steps").format(

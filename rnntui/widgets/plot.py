@@ -74,6 +74,8 @@ class Line:
     vertical: bool = False
     dashed: bool = False
     align: str = "left"  # where a horizontal line's label sits: "left" or "right" end
+    aside: bool = False  # a horizontal line's label may go to the row beside it, with an arrow, where a series
+    # fills its row at both ends (a threshold among its curves; not a level a series runs along, as chance)
 
 
 @dataclass(frozen=True)
@@ -486,6 +488,21 @@ def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | 
     return runs
 
 
+def _beside_line(cv, r: int, here: tuple[int, str], there: tuple[int, str], words: str, taken: set):
+    """A line's label that covers a series at both ends of its row goes to the row under the line or over
+    it, at either end, where it covers nothing (memory/distractor's "f = 0.95" sat on the forget gate's
+    curve, a trial), with an arrow to its line; (r, column, align, words) as they were where no such place is."""
+    lines = {row for row, _y in cv.hlines}
+    for row, arrow in ((r + 1, "↑"), (r - 1, "↓")):
+        for c, align in (here, there):
+            begin = cv.start(c, words + arrow, align)
+            span = range(begin, begin + cell_len(words) + 1)
+            if 0 <= row < cv.ch and row not in lines and not cv.covered(row, span) and \
+                    not any((row, k) in taken for k in span):
+                return row, c, align, (words + arrow if align == "right" else arrow + words)
+    return (r, *here, words)
+
+
 def legend_lines(spec: PlotSpec, width: int) -> list[list[tuple[str, Style | None]]]:
     """The legend's lines under a plot: one where it fits, else broken between entries (cut at `width`,
     "◆ time, so" lost the rest of its name at 44 columns, a review); an entry wider than a line is cut."""
@@ -678,7 +695,8 @@ def _scene(spec: PlotSpec, width: int, height: int):
             if not line.dashed:
                 hline_rows.add(r)
             if line.label:
-                labels.append((r, cw - 1 if line.align == "right" else 0, line.label, style, line.align, True))
+                labels.append((r, cw - 1 if line.align == "right" else 0, line.label, style, line.align,
+                               "aside" if line.aside else True))
 
     w, h = 2 * cw - 1, 4 * ch - 1
     for i, ((s, x, y, ok), dash) in enumerate(zip(drawn, dashes(spec))):
@@ -731,6 +749,8 @@ def _scene(spec: PlotSpec, width: int, height: int):
             spans = [range(b, b + cell_len(words)) for b in begins]
             if not any((r, k) in taken for k in spans[1]) and cv.covered(r, spans[1]) < cv.covered(r, spans[0]):
                 c, align = there
+            if ends == "aside" and cv.covered(r, range(cv.start(c, words, align), cv.start(c, words, align) + cell_len(words))):
+                r, c, align, words = _beside_line(cv, r, (c, align), there, words, taken)
         start = cv.text(r, c, words, style, align)
         taken |= {(r, k) for k in range(start, start + cell_len(words))}
         placed.append((r, start, words, style))
