@@ -358,3 +358,18 @@ def test_the_wide_cell_sheet_keeps_each_formula_and_its_words_whole(step):
     c = float(re.search(rf"c_{step} = f·c\S+ \+ i·g = .* = (-?\d\.\d+)\s", text).group(1))
     kept, written = (float(v.strip("()")) for v in re.search(r"kept \+ written: (\S+) \+ (\S+)", text).groups())
     assert kept + written == pytest.approx(c, abs=2e-4)
+
+
+@pytest.mark.parametrize("k", [2, 4, 6])
+def test_the_zero_mark_points_at_its_t(k):
+    """serving/window's ▼0 stood a column left of its t (a trial): its arrow is in the column of the tick
+    whose label is the last t the window cuts (8 − k − 1; the gradient is exactly 0 from there back)."""
+    import one_app
+    from rnntui.topics import find
+
+    screen, figure = find("serving/window")
+    lines = one_app.txt(screen, figure, WindowState(window=k), (120, 40)).splitlines()
+    mark = next(l for l in lines if "▼0" in l and "(▼0" not in l)
+    axis = next(i for i, l in enumerate(lines) if "└─" in l and "┬" in l)
+    ticks = {lines[axis + 1][c]: c for c, ch in enumerate(lines[axis]) if ch == "┬"}
+    assert mark.index("▼") == ticks[str(8 - k - 1)]

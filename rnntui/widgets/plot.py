@@ -766,8 +766,8 @@ def _scene(spec: PlotSpec, width: int, height: int):
     for edge, found in bad.items():
         free = 0
         for c, words in sorted(set(found)):
-            start = min(max(c - (0 if c < cw * 0.15 else cell_len(words) // 2 if c < cw * 0.85 else cell_len(words) - 1), free),
-                        max(cw - cell_len(words), 0))
+            start = min(max(c, free), max(cw - cell_len(words), 0))  # its arrow on the column, the word after
+            # it (centred, serving/window's ▼0 stood a column left of its t, a trial); at the right edge, pushed in
             inwards = [edge + k if edge == 0 else edge - k for k in range(min(3, ch))]
             r = next((r for r in inwards if not any((r, k) in taken for k in range(start, start + cell_len(words)))), edge)
             cv.text(r, start, words, _style(RED))
