@@ -287,7 +287,7 @@ def test_the_params_plot_holds_each_cells_bill_against_d_and_the_lstms_budget():
     tall = one_app.txt(*_find("lstm/params"), ParamsState(d=1024), (120, 40))
     assert "the LSTM's 8.39M" in tall and "width d" in tall and "━━ RNN" in tall
     short = one_app.txt(*_find("lstm/params"), ParamsState(d=1024), (100, 30))
-    assert "--size 100x32 shows a plot here" in short and short.count("▕") == 12  # 3 bars of 4 rows (100x32: test_plot)
+    assert "--size 100x31 shows a plot here" in short and short.count("▕") == 12  # 3 bars of 4 rows (100x31: test_plot)
 
 
 def _find(address):

@@ -310,9 +310,23 @@ def test_a_plot_without_the_rows_it_needs_says_a_taller_terminal_shows_it():
     from rnntui.widgets.plot import EXTRA_ROWS, Plot
 
     plot = Plot(PlotSpec(series=(Series((1.0, 2.0), (1.0, 2.0)),)), least=EXTRA_ROWS)
-    said = ["".join(w for w, _ in line) for h in (EXTRA_ROWS - 1, EXTRA_ROWS - 3) for line in plot.lines(60, h)]
+    said = ["".join(w for w, _ in line) for h in (EXTRA_ROWS - 2, EXTRA_ROWS - 4) for line in plot.lines(60, h)]
     assert said == ["a terminal 1 row taller shows a plot here", "a terminal 3 rows taller shows a plot here"]
     assert len(plot.lines(60, EXTRA_ROWS)) == EXTRA_ROWS and plot.lines(60, 0) == []
+
+
+def test_a_plot_a_row_short_puts_its_legend_in_its_top_edge():
+    """recurrence/track at 90x28 said "a terminal 1 row taller shows a plot here" over 7 blank rows (a
+    trial): one row short of its least, a plot is drawn with its legend in the frame's top edge, with as
+    many rows of curves as at its least with the legend below."""
+    from rnntui.widgets.plot import EXTRA_ROWS, Plot
+
+    spec = PlotSpec(series=(Series((1.0, 2.0), (1.0, 2.0), "h_t"),), xlabel="t")
+    plot = Plot(spec, least=EXTRA_ROWS)
+    full, short = ([["".join(w for w, _ in row) for row in plot.lines(60, h)] for h in (EXTRA_ROWS, EXTRA_ROWS - 1)])
+    assert full[-1].strip() == "━━ h_t" and "━━ h_t" in short[0] and "━━ h_t" not in "".join(short[1:])
+    curves = [sum(1 for row in rows if row.lstrip().startswith(("│", "┤")) or "┤" in row[:8]) for rows in (full, short)]
+    assert curves[0] == curves[1] >= 4 and len(short) == EXTRA_ROWS - 1
 
 
 def test_an_export_short_of_a_plots_rows_names_size_not_the_terminal(tmp_path):
@@ -423,7 +437,7 @@ async def test_in_the_app_the_line_says_how_many_rows_taller():
         await pilot.pause()
         plot = app.topic_screen().query_one("#track").query_one(Plot)
         line = "".join(text for row in plot.lines(*plot.size) for text, _style in row)
-        assert line == "a terminal 5 rows taller shows a plot here" and plot.least - plot.size.height == 5
+        assert line == "a terminal 4 rows taller shows a plot here" and plot.least - 1 - plot.size.height == 4
 
 
 def test_a_legend_too_wide_for_its_line_breaks_between_entries():

@@ -158,9 +158,9 @@ class ParamsView(FigureView):
         to 4 and the plot's line says how many rows more show it (its own shortfall was 6 too many)."""
         bars, plot = list(self.query(GateBar)), self.query_one(Plot)
         room = plot.size.height + sum(bar.rows for bar in bars)  # the rows the bars' tracks and the plot share
-        fit = (room - plot.least) // len(bars)  # a bar's rows with the plot under the bars
+        fit = (room - plot.fewest) // len(bars)  # a bar's rows with the plot under the bars
         rows = min(fit, 4) if fit >= 2 else min(max((room - 1) // len(bars), 1), 4)
-        more = None if fit >= 2 else plot.least + 2 * len(bars) - room
+        more = None if fit >= 2 else plot.fewest + 2 * len(bars) - room
         if more != plot.more:
             plot.more = more
             plot.changed()

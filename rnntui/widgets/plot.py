@@ -948,20 +948,33 @@ class Plot(Lines):
         self.spec = spec
         self.changed()
 
+    @property
+    def fewest(self) -> int:
+        """The rows it is drawn in: `least`, or one fewer with the legend in the frame's top edge
+        (recurrence/track at 90x28 wrote "a terminal 1 row taller" over 7 blank rows, a trial)."""
+        return self.least - 1 if self.least and self.spec.legend == "below" else self.least
+
+    def _drawn(self, height: int) -> PlotSpec | None:
+        if height >= self.least:
+            return self.spec
+        return replace(self.spec, legend="top") if height >= self.fewest else None
+
     def render(self) -> Text:
         width, height = self.size
-        return render_plot(self.spec, width, height) if height >= self.least else Text(self.short(height), style="dim italic")
+        spec = self._drawn(height)
+        return render_plot(spec, width, height) if spec else Text(self.short(height), style="dim italic")
 
     def lines(self, width: int, height: int) -> list:
-        if height >= self.least:
-            return plot_rows(self.spec, width, height)
+        spec = self._drawn(height)
+        if spec:
+            return plot_rows(spec, width, height)
         # (it left blank rows and no word of a plot, a trial)
         return [[(cut(self.short(height), width, MORE), "dim italic")]] if height and width else []
 
     def short(self, height: int) -> str:
         """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
         read as a plot that failed (a trial). In an export the remedy is --size (a review)."""
-        more = self.least - height if self.more is None else self.more
+        more = self.fewest - height if self.more is None else self.more
         try:
             app = self.app
             offscreen = getattr(app, "offscreen", False)  # (render.Session's: shot, export)
