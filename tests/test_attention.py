@@ -696,3 +696,30 @@ def test_a_mask_family_is_named_where_it_is_shown_and_taken_by_name():
         assert state.with_value("family", "解码器").family == 1 and p.show(2) == "2 编码器–解码器"
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize("d", [16, 64, 512])
+def test_the_word_order_test_runs_at_the_d_model_shown(d):
+    """attention/positions' 狗咬人 / 人咬狗 gaps stayed as at d 16 while ←→ moved d_model (a trial): they
+    are the gaps at the d shown, as plain numpy attention gives them (softmax(QKᵀ/√d)·V, PE by hand)."""
+    from rnntui.engine import attention as at
+    from rnntui.fmt import sci
+
+    emb, wq, wk, wv = at.perm_weights(d)
+    (a, b), n = at.PERM_ORDERS, len(at.PERM_WORDS)
+    angle = np.arange(n)[:, None] / 10000 ** (np.arange(0, d, 2) / d)[None, :]
+    pe = np.stack([np.sin(angle), np.cos(angle)], axis=-1).reshape(n, d)
+
+    def out(order, with_pe, causal):
+        x = emb[list(order)] + (pe if with_pe else 0)
+        s = (x @ wq) @ (x @ wk).T / math.sqrt(d)
+        if causal:
+            s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+        w = np.exp(s - s.max(axis=1, keepdims=True))
+        return (w / w.sum(axis=1, keepdims=True)) @ (x @ wv)
+
+    perm = [a.index(word) for word in b]
+    gap = {(pe_on, causal): float(np.abs(out(b, pe_on, causal) - out(a, pe_on, causal)[perm]).max())
+           for pe_on, causal in ((True, False), (False, True))}
+    text = one_app.txt(*find("attention/positions"), PositionsState(d=d), (120, 40))
+    assert all(sci(v) in text for v in gap.values()) and "sampled to fit" not in text

@@ -271,10 +271,11 @@ class PositionsState(Stepped):
     d: int = param(at.PE_D, "int", lo=16, hi=512, label="d_model", fmt="d", values=(16, 32, 64, 128, 256, 512))
 
     def read(self) -> PositionsReadings:
-        t = at.permutation_test()
+        t = at.permutation_test(self.d)  # at the d_model shown (at 16 alone, ← left them as they were, a trial)
         orders = tuple("".join(at.PERM_WORDS[i] for i in o) for o in at.PERM_ORDERS)
         return PositionsReadings(self.d, at.PE_POSITIONS, *_positions(self.d), at.PERM_WORDS, orders,
-                                 t.full_no_pe, t.full_pe, t.causal_no_pe, at.permutation_gap(self.mask, self.pe == "on"))
+                                 t.full_no_pe, t.full_pe, t.causal_no_pe,
+                                 at.permutation_gap(self.mask, self.pe == "on", self.d))
 
 
 @lru_cache(maxsize=8)

@@ -143,8 +143,9 @@ class PositionsView(FigureView):
             side.append(f" {sci(r.gap):>8} " + _("(this state)") + "\n")
         self.query_one("#side", Readouts).update(side)
         self.query_one("#legend", Readouts).update(Text(
-            _("rows: dimensions 0…{last} (sin, cos pairs sampled to fit), columns: positions; ░▒▓█ |PE| and its "
-              "sign. … : first and last p, equal for every p.").format(last=r.d - 1), style="dim"))
+            _("rows: dimensions 0…{last} in (sin, cos) pairs, sampled where they outnumber the rows; columns: "
+              "positions; ░▒▓█ |PE| and its sign. … : first and last p, equal for every p.").format(last=r.d - 1),
+            style="dim"))  # ("sampled to fit" stood under all 16 of d_model 16, a trial)
 
 
 # -- block -----------------------------------------------------------------------------------------
