@@ -434,3 +434,16 @@ def test_the_paths_rnn_product_names_its_chain(tmp_path):
     text = out.read_text()
     ours = backward_products(hop_factors(chain_tokens(101), 0.9))[100]
     assert "RNN product (101-token chain, W_h = 0.90)" in text and f"RNN product {ours:.2e}" in text
+
+
+def test_the_bias_figure_calls_b_f_1_the_usual_fix_and_points_to_the_runs_that_test_it():
+    """lstm/bias said "the fix: initialise b_f = 1" while memory/copy shows a true b_f = 1 failing at
+    T = 40 (a student's trial): it is the usual fix, and the line points to topic 7, whose shipped
+    results hold both runs (lstm-bf1, lstm-bf2)."""
+    from rnntui.engine import memory as mem
+    from rnntui.topics import IDS
+
+    text = one_app.txt(*_find("lstm/bias"), BiasState(), (80, 24))
+    assert "usual fix: initialise b_f = 1" in text and "how long a gap it holds: 7 memory trains b_f = 1 and b_f = 2" in text
+    results, _report = mem.load()
+    assert IDS[6] == "memory" and results.run("lstm-bf1", 40) and results.run("lstm-bf2", 40)
