@@ -41,7 +41,11 @@ def help_text(screen) -> tuple:
     keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
     keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),
                    f"toggle_{p.name}") for p in state.params() if p.key)
-    return (f"{screen.TOPIC_ID}/{f.id}  {_(f.title)} ({f.refs})", _(f.prose),
+    prose = _(f.prose) + "\n" + _(  # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained)
+        "{refs}: this figure's id (F a figure, E an experiment, T a topic, § a section; T5 is not the T5 model); "
+        "the palette finds a figure by its id. “source” beside a number: the course notes (in Chinese) the "
+        "figures come from; where our number differs, both are given.").format(refs=f.refs)
+    return (f"{screen.TOPIC_ID}/{f.id}  {_(f.title)} ({f.refs})", prose,
             (_("parameter"), _("now"), _("allowed"), _("how")), params, _("Keys"),
             (_("key"), _("does"), _("id, to remap it")), keys,
             _("Remap a key by its id (right column) in {path}, e.g.").format(path=keymap_path()),

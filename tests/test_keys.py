@@ -643,3 +643,15 @@ async def test_a_notice_leaves_the_parameter_line_it_speaks_of_in_view():
         toast = screen_of(app).query_one(Toast).region
         assert toast.height and not toast.overlaps(knobs) and toast.bottom <= knobs.y
         assert knobs.bottom == app.size.height - 2  # the panel's edge and the footer under it
+
+
+async def test_help_says_what_a_figures_id_and_the_source_are():
+    """"source 0.884 ≠ ours" and "· T5" were unexplained (a student's trial): help says what the id in the
+    title is (T5 the topic, not the model) and what "source" beside a number means."""
+    from rnntui.help import help_text
+
+    app = RnnApp("attention", "masks")
+    async with app.run_test(size=(100, 30)):
+        title, prose = help_text(screen_of(app))[:2]
+    assert title.endswith("(T5)") and "T5: this figure's id" in prose and "not the T5 model" in prose
+    assert "“source” beside a number: the course notes" in prose
