@@ -327,19 +327,19 @@ def test_the_kvcache_plot_says_its_unit(tmp_path):
 @pytest.mark.parametrize("step", [0, 3, 7])
 def test_the_cell_sheet_at_80x24_gives_the_weights_that_redo_every_gate(step):
     """At 80 columns the gates showed only σ(a), with no weight on screen, though the prose says every term
-    has its value (a trial): a line gives W U b per gate, and each a shown is W·x + U·h + b from the numbers
-    on the screen."""
+    has its value (a trial): a line gives W_x W_h b per gate (recurrence's names; W U read as other weights,
+    a student's trial), and each a shown is W_x·x + W_h·h + b from the numbers on the screen."""
     import re
 
     from rnntui.screens.serving import ServingScreen
 
     text = one_app.txt(ServingScreen, ServingScreen.figure_by_id("cell"), CellState(step=step), (80, 24))
     x, h = (float(v) for v in re.search(rf"x_{step} = (\S+)\s+h_\S+ = \(?(\S+?)\)?\s", text).groups())
-    weights = re.search(r"W U b:\s+(.*?)\s*│", text).group(1)
-    for gate, w, u, b in re.findall(r"([figo]) (\S+) (\S+) (\S+)", weights):
+    weights = re.search(r"W_x W_h b:\s+(.*?)\s*│", text).group(1)
+    for gate, w, u, b in re.findall(r"([fiĉo]) (\S+) (\S+) (\S+)", weights):
         a = float(re.search(rf"\b{gate} = (?:σ|tanh)\(([+-]\S+)\)", text).group(1))
         assert a == pytest.approx(float(w) * x + float(u) * h + float(b), abs=1e-4), gate
-    assert len(re.findall(r"([figo]) (\S+) (\S+) (\S+)", weights)) == 4
+    assert [g for g, *_ in re.findall(r"([fiĉo]) (\S+) (\S+) (\S+)", weights)] == ["f", "i", "ĉ", "o"]
 
 
 @pytest.mark.parametrize("step", [0, 5])
@@ -352,10 +352,10 @@ def test_the_wide_cell_sheet_keeps_each_formula_and_its_words_whole(step):
     from rnntui.screens.serving import ServingScreen
 
     text = one_app.txt(ServingScreen, ServingScreen.figure_by_id("cell"), CellState(step=step), (160, 48))
-    for words in ("forget gate: share of c_{t−1} kept", "input gate: share of g written",
+    for words in ("forget gate: share of c_{t−1} kept", "input gate: share of ĉ written",
                   "output gate: share of tanh(c) shown", "c is the memory; h is what is shown"):
         assert re.search(r"  " + re.escape(words) + r"\s+│$", text, re.M), words  # its line's end, whole
-    c = float(re.search(rf"c_{step} = f·c\S+ \+ i·g = .* = (-?\d\.\d+)\s", text).group(1))
+    c = float(re.search(rf"c_{step} = f·c\S+ \+ i·ĉ = .* = (-?\d\.\d+)\s", text).group(1))
     kept, written = (float(v.strip("()")) for v in re.search(r"kept \+ written: (\S+) \+ (\S+)", text).groups())
     assert kept + written == pytest.approx(c, abs=2e-4)
 
@@ -373,3 +373,13 @@ def test_the_zero_mark_points_at_its_t(k):
     axis = next(i for i, l in enumerate(lines) if "└─" in l and "┬" in l)
     ticks = {lines[axis + 1][c]: c for c, ch in enumerate(lines[axis]) if ch == "┬"}
     assert mark.index("▼") == ticks[str(8 - k - 1)]
+
+
+def test_the_cheat_sheet_writes_the_lstm_as_the_lstm_topic_does():
+    """serving/cell wrote the candidate g and the weights W, U where lstm's figures write ĉ and recurrence
+    W_x, W_h (a student's trial): one notation across the topics."""
+    sheets = {a: one_app.txt(*find(a), find(a)[1].state_type(), (100, 30)) for a in
+              ("serving/cell", "lstm/cell", "lstm/gates", "recurrence/track")}
+    assert all("i·ĉ" in sheets[a] for a in ("serving/cell", "lstm/cell", "lstm/gates"))
+    assert not any("i·g" in text or "U·h" in text for text in sheets.values())
+    assert "W_x·x + W_h·h" in sheets["serving/cell"] and "W_h" in sheets["recurrence/track"]

@@ -198,7 +198,7 @@ class ServingScreen(TopicScreen):
     TITLE = N_("Serving: the state comes back")
     FIGURES = (
         Figure("cell", N_("The LSTM cell in full"), "F22", CellState, SheetView,
-               N_("The cheat sheet: four gates from x_t and h_{t−1}, c = f·c + i·g, h = o·tanh(c). "
+               N_("The cheat sheet: four gates from x_t and h_{t−1}, c = f·c + i·ĉ, h = o·tanh(c). "
                   "lstm's weights, recurrence's tokens: every term with its value."),
                key_steps=(0, 3, 7)),
         Figure("window", N_("Truncated BPTT"), "F23", WindowState, WindowView,

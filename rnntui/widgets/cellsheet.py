@@ -7,11 +7,13 @@ from rnntui import fmt
 from rnntui.i18n import N_, _, colon, spaced
 
 GATE_WORDS = {"f": ("σ", N_("forget gate"), N_("share of c_{t−1} kept")),
-              "i": ("σ", N_("input gate"), N_("share of g written")),
+              "i": ("σ", N_("input gate"), N_("share of ĉ written")),
               "g": ("tanh", N_("candidate"), N_("what could be written")),
               "o": ("σ", N_("output gate"), N_("share of tanh(c) shown"))}
 
 
+SHOWN = {"f": "f", "i": "i", "g": "ĉ", "o": "o"}  # the candidate as lstm's figures write it (g here read as
+# another quantity, a student's trial); weights W_x, W_h as recurrence's, not W, U
 ASIDE = "  "  # a formula's words, below it: on a line of their own (they broke mid-phrase, "forget" / "gate: …")
 
 
@@ -24,16 +26,16 @@ def sheet_text(v: dict, weights: dict, t: int, wide: bool, below: bool = False) 
     aside = f"\n{ASIDE}" if below else "   "
     out = Text()
     out.append(f"x_{t} = {v['x']:.4f}   h{prev} = {fmt.paren(v['h_prev'], 4)}   c{prev} = {fmt.paren(v['c_prev'], 4)}")
-    out.append(f"{aside}a_• = W_•·x_{t} + U_•·h{prev} + b_•\n" if wide else "   (a = W·x + U·h + b)\n", style="dim")
+    out.append(f"{aside}a_• = W_x•·x_{t} + W_h•·h{prev} + b_•\n" if wide else "   (a = W_x·x + W_h·h + b)\n", style="dim")
     if not wide:  # the weights once, so every a below can be redone by hand (at 80 columns no weight was shown,
         # though the prose says every term has its value: a trial)
-        out.append("W U b:  " + "   ".join(
-            f"{g} {W:g} {U:g} {b:g}" for g in ("f", "i", "g", "o") for W, U, b in (weights[g],)) + "\n", style="dim")
+        out.append("W_x W_h b:  " + "   ".join(
+            f"{SHOWN[g]} {W:g} {U:g} {b:g}" for g in ("f", "i", "g", "o") for W, U, b in (weights[g],)) + "\n", style="dim")
     if wide:
         for g in ("f", "i", "g", "o"):
             squash, name, meaning = GATE_WORDS[g]
             W, U, b = weights[g]
-            out.append(f"{g} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
+            out.append(f"{SHOWN[g]} = {squash}({W:.2f}·{fmt.paren(v['x'], 4)} + {U:.2f}·{fmt.paren(v['h_prev'], 4)} + {b:.2f})"
                        f" = {squash}({v['a_' + g]:+.4f}) = ")
             out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
             out.append(aside + _("{gate}: {meaning}").format(gate=_(name), meaning=_(meaning)) + "\n", style="dim")
@@ -41,11 +43,11 @@ def sheet_text(v: dict, weights: dict, t: int, wide: bool, below: bool = False) 
         for pair in (("f", "i"), ("g", "o")):
             for k, g in enumerate(pair):
                 squash = GATE_WORDS[g][0]
-                out.append(("    " if k else "") + f"{g} = {squash}({v['a_' + g]:+.4f}) = ")
+                out.append(("    " if k else "") + f"{SHOWN[g]} = {squash}({v['a_' + g]:+.4f}) = ")
                 out.append(f"{v[g]:+.4f}" if g == "g" else f"{v[g]:.4f}", style="bold")
             out.append("\n")
     terms = f"{fmt.paren(v['kept'], 4)} + {fmt.paren(v['written'], 4)}"
-    out.append(f"c_{t} = f·c{prev} + i·g = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)}"
+    out.append(f"c_{t} = f·c{prev} + i·ĉ = {v['f']:.4f}·{fmt.paren(v['c_prev'], 4)} + {v['i']:.4f}·{fmt.paren(v['g'], 4)}"
                + (f" = {terms}" if wide and not below else "") + " = ")
     out.append(f"{v['c']:.4f}", style="bold")
     kept = _("kept + written")  # (not in an f-string: babel would not find it)
