@@ -383,3 +383,26 @@ def test_the_cheat_sheet_writes_the_lstm_as_the_lstm_topic_does():
     assert all("i·ĉ" in sheets[a] for a in ("serving/cell", "lstm/cell", "lstm/gates"))
     assert not any("i·g" in text or "U·h" in text for text in sheets.values())
     assert "W_x·x + W_h·h" in sheets["serving/cell"] and "W_h" in sheets["recurrence/track"]
+
+
+@pytest.mark.parametrize("step", [0, 5, 11])
+def test_the_way_backs_two_grids_fit_side_by_side_at_120_columns(step):
+    """At 120x40 the state S_t was cut at the panel's edge ("-1." / "-0.", a student's trial): the grids
+    take fewer places there, and every row shows all of it: the matrix's rows sum to 1 as printed, each
+    state row has its d values and z, as the readings give them."""
+    import re
+
+    import numpy as np
+
+    state = WaybackState(step=step)
+    r = state.readings()
+    text = one_app.txt(*find("serving/wayback"), state, (120, 40))
+    rows = [line for line in text.splitlines() if re.match(r"│ [ ▸]\s*\d+ ", line)]
+    assert len(rows) == r.n
+    for i, line in enumerate(rows):
+        weights = [float(w) for w in re.findall(r"(?<![\d+-])(1\.0|\.\d\d)(?=\s)", line.split("│")[1])[: i + 1]]
+        assert len(weights) == i + 1 and sum(weights) == pytest.approx(1.0, abs=0.01 * (i + 1))
+        if i < r.d:  # the state's row i beside the matrix's: d values, then z_i
+            numbers = [float(v) for v in re.findall(r"[+-]\d+\.\d+", line)]
+            assert len(numbers) == r.d and numbers == pytest.approx(np.asarray(r.S)[i], abs=0.051)
+            assert float(line.rstrip(" │").split()[-1]) == pytest.approx(r.z[i], abs=0.051)

@@ -16,10 +16,11 @@ from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import CellColumns, Row, TokenTrack, cell_rows
-from rnntui.widgets.wayback import masked_matrix_text, state_text
+from rnntui.widgets.wayback import grids_width, masked_matrix_text, state_text
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
+GRIDS_GAP = 4  # columns between the two grids (WaybackView #matrix margin-right, rnntui.tcss)
 
 
 class SizedView(FigureView):
@@ -179,9 +180,13 @@ class WaybackView(SizedView):
              f"{r.recall_random:.2f} ≈ √((n−1)/d) = {r.recall_closed_form:.2f}")], sep="\n")
         tall = self.has_class("-tall")
         self.query_one("#wb-grids").display = tall
-        if tall:
-            self.query_one("#matrix", Picture).update(masked_matrix_text(r.matrix, t))
-            self.query_one("#state", Picture).update(state_text(r.S, r.z, t))
+        if tall:  # two places where both grids fit side by side (at 120 columns the state was cut, a trial)
+            for short, places in ((False, None), (True, 2), (True, 1)):
+                grids = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
+                if grids_width(*grids, GRIDS_GAP) <= (self.size.width or 10_000):
+                    break
+            self.query_one("#matrix", Picture).update(grids[0])
+            self.query_one("#state", Picture).update(grids[1])
         self.query_one("#family", Readouts).show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
         n = tuple(float(k) for k in r.recall_n)
         self.query_one(Plot).show(PlotSpec(
