@@ -723,3 +723,15 @@ def test_the_word_order_test_runs_at_the_d_model_shown(d):
            for pe_on, causal in ((True, False), (False, True))}
     text = one_app.txt(*find("attention/positions"), PositionsState(d=d), (120, 40))
     assert all(sci(v) in text for v in gap.values()) and "sampled to fit" not in text
+
+
+def test_the_summary_keeps_its_column_labels_whole_before_a_fourth_line_of_cells():
+    """At 90x28 the lecture table's labels read "path le…", "per-laye…" (a student's trial): where its
+    cells are cut anyway, the labels take two lines whole before any row takes a fourth."""
+    state = SummaryState()
+    r = state.readings()
+    lines = one_app.txt(*find("attention/summary"), state, (90, 28)).splitlines()
+    top = next(i for i, line in enumerate(lines) if "│" in line[2:-2])
+    first, second = (lines[top + k][1:-1].split("│") for k in (0, 1))
+    heads = [" ".join((a + " " + b).split()) for a, b in zip(first, second)]
+    assert heads == list(r.headers[1:]) and "…" not in lines[top] + lines[top + 1]

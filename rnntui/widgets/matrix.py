@@ -536,12 +536,15 @@ def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
                                   (sum(need), max(min(head, room - sum(need)), 1), False)):
         if lines + labels + (gaps if spaced else 0) <= room:
             return matrix_lines(spec, width, 2, spaced, need, labels)
+    labels = min(head, 2)  # column labels over two lines before a fourth line of cells (at 90x28 they read
+    # "path le…", "per-laye…", a student's trial; the chosen cell is written whole under the table)
     for most in range(max(need, default=1) - 1, 0, -1):  # every row cut to `most` lines, and the
         tall = [min(n, most) for n in need]  # lines still free one more each to rows cut, top first
-        if sum(tall) + 1 <= room:
-            for i in [i for i, n in enumerate(need) if n > most][:room - 1 - sum(tall)]:
+        if sum(tall) + labels <= room:
+            for i in [i for i, n in enumerate(need) if n > most][:room - labels - sum(tall)]:
                 tall[i] += 1
-            return matrix_lines(spec, width, 2, False, tuple(tall))
+            return matrix_lines(spec, width, 2, False, tuple(tall), labels)
+        labels = 1 if most <= 3 else labels
     return matrix_lines(spec, width, 2)[:height]
 
 
