@@ -143,7 +143,7 @@ def test_stage_is_marked_by_shape_not_colour():
 
 def test_matrices_use_the_room_at_200x60():
     big = txt(QkvState(stage=A_STAGE), "qkv", (200, 60))
-    for title in ("X tokens", "S = QKᵀ/√d_k", "masked S", "out = A·V"):
+    for title in ("X tokens", "S = QKᵀ/√d_k", "Ŝ = S masked", "out = A·V"):
         assert title in big
     small_ = txt(QkvState(stage=A_STAGE), "qkv")
     assert "X tokens" not in small_

@@ -48,7 +48,7 @@ class QkvView(FigureView):
             "X": (r.X, feats, None), "Q": (r.Q, dims, None), "K": (r.K, dims, None), "V": (r.V, dims, None),
             "S": (r.scores, toks, focus), "Ŝ": (r.masked_scores, toks, focus), "A": (r.weights, toks, focus),
             "out": (r.output, dims, None)}
-        titles = {"X": _("X tokens"), "S": "S = QKᵀ/√d_k", "Ŝ": _("masked S"), "A": "A = softmax(Ŝ)",
+        titles = {"X": _("X tokens"), "S": "S = QKᵀ/√d_k", "Ŝ": _("Ŝ = S masked"), "A": "A = softmax(Ŝ)",
                   "out": "out = A·V"}
         specs = []
         for name, (values, col_labels, cell) in mats.items():
