@@ -328,7 +328,7 @@ class BpttState(FigureState):
     c: str = param("1.5", "choice", choices=tuple(f"{c:.1f}" for c in gr.E1_CS), label="c")
     act: str = param("tanh", "choice", **ACT)
     seed: int = param(0, "int", lo=0, hi=999, draw=True, fmt="d")
-    scale: float = param(1.0, lo=0.1, hi=3.0, notch=0.1, label="input σ")
+    scale: float = param(1.0, lo=0.1, hi=3.0, notch=0.1, label="input std")  # (σ is the sigmoid elsewhere, a student's trial)
 
     def read(self) -> BpttReadings:
         curves = {f"{c:.1f}": gr.bptt_norms(c, self.seed, self.scale, self.act) for c in gr.E1_CS}
