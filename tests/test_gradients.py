@@ -424,3 +424,16 @@ def test_the_product_says_from_which_hop_float32_reads_0():
     # a product that is 0 in float64 too is not underflow (relu's 0 slope; a reviewer)
     dead = ProductState(w_h=0.5, act="relu")
     assert dead.readings().product[-1] == 0 and dead.readings().float32_zero is None
+
+
+def test_the_bptt_prose_says_what_c_is_and_the_engine_draws_it_so():
+    """"Larger c decays slower" never said what c is (a student's trial): the prose gives W ~ N(0, c²/d),
+    and the weights the engine draws (seed 0, d 64) have that variance, within sampling error."""
+    from rnntui.engine import gradients as gr
+    from rnntui.topics import find
+
+    _screen, figure = find("gradients/bptt")
+    assert "W ~ N(0, c²/d)" in figure.prose and "Larger c decays slower" in figure.prose
+    c, d = 1.5, gr.E1_D
+    w = c / np.sqrt(d) * np.random.default_rng(0).standard_normal((d, d))  # as _bptt_norms draws it
+    assert w.var() * d / c**2 == pytest.approx(1.0, abs=0.07)

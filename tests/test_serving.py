@@ -406,3 +406,11 @@ def test_the_way_backs_two_grids_fit_side_by_side_at_120_columns(step):
             numbers = [float(v) for v in re.findall(r"[+-]\d+\.\d+", line)]
             assert len(numbers) == r.d and numbers == pytest.approx(np.asarray(r.S)[i], abs=0.051)
             assert float(line.rstrip(" │").split()[-1]) == pytest.approx(r.z[i], abs=0.051)
+
+
+def test_gqa_says_what_it_is_and_divides_the_cache():
+    """"gqa 8" was unexplained (a student's trial): the line says 8 query heads share a K, V, and the cache
+    is an eighth of multi-head's 2·32·4096·4096·2 B (2 GiB)."""
+    text = " ".join(one_app.txt(*find("serving/kvcache"), KvState(gqa="8"), (100, 30)).split())
+    assert "gqa 8: 8 query heads share a K, V: ÷8 of 2 GiB" in text
+    assert KvState(gqa="8").readings().kv_bytes * 8 == 2 * 32 * 4096 * 4096 * 2 == 2**31

@@ -175,7 +175,7 @@ class GradientsScreen(TopicScreen):
                   "It is a ceiling: a vanishing gradient passes untouched."),
                key_steps=(5.0, 20.0, 84.0)),
         Figure("bptt", N_("BPTT in 64 dimensions"), "E1", BpttState, BpttView,
-               N_("A 64-wide RNN, 60 steps, loss at the last: how much gradient is left at each distance "
-                  "back. Larger c decays slower; ReLU at c=1.5 explodes."),
+               N_("A 64-wide RNN, W ~ N(0, c²/d), 60 steps, loss at the last: the gradient left at each "
+                  "distance back. Larger c decays slower; ReLU at c=1.5 explodes."),
                key_steps=(0, 20, 40, 60)),
     )

@@ -119,8 +119,8 @@ class KvView(SizedView):
             (names[1] + _("{layers} layers·{width} wide·{b} B =").format(
                 layers=r.layers, width=r.width, b=r.dtype_bytes), fmt.binary_bytes(r.state_bytes)),
             (_("at any context"), "")], sep="  ")
-        gqa = ("" if s.gqa == "1" else "   " + _("gqa {g}: ÷{g} of {full}").format(
-            g=s.gqa, full=fmt.binary_bytes(r.kv_bytes_mha)))
+        gqa = ("" if s.gqa == "1" else "   " + _("gqa {g}: {g} query heads share a K, V: ÷{g} of {full}").format(
+            g=s.gqa, full=fmt.binary_bytes(r.kv_bytes_mha)))  # (what gqa is was unsaid, a student's trial)
         self.query_one("#ratio", Readouts).show([
             (_("cache / state"), f"{fmt.grouped(r.ratio)}×"),
             ("", _("{share} of an 80 GB (80·10⁹ B) accelerator").format(share=fmt.pct(r.share))
