@@ -655,3 +655,14 @@ async def test_help_says_what_a_figures_id_and_the_source_are():
         title, prose = help_text(screen_of(app))[:2]
     assert title.endswith("(T5)") and "T5: this figure's id" in prose and "not the T5 model" in prose
     assert "“source” beside a number: the course notes" in prose
+
+
+async def test_shift_arrow_on_tanh_is_finer_than_the_arrow():
+    """recurrence/tanh: shift+→ read as moving no finer than → (a student's trial): → moves z by 0.5,
+    shift+→ by a tenth of that, as help's "finest notch" says."""
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right")
+        coarse = screen_of(app).state.z
+        await pilot.press("shift+right")
+        assert coarse == 0.5 and screen_of(app).state.z == pytest.approx(coarse + coarse / 10)

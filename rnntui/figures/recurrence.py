@@ -63,7 +63,7 @@ class TanhState(FigureState):
     """F2: a point on tanh, its tangent and the slope tanh'(z)."""
 
     AXIS: ClassVar[str] = "z"
-    z: float = param(0.0, lo=-4.0, hi=4.0, notch=0.25)
+    z: float = param(0.0, lo=-4.0, hi=4.0, notch=0.05)  # → moves 0.5; shift+→ the notch (0.25 read as no finer, a trial)
 
     def read(self) -> TanhReadings:
         zs = np.linspace(-4.0, 4.0, 161)
