@@ -448,3 +448,17 @@ def test_a_tall_copy_plot_names_each_curve_at_its_end():
     rows = [line for line in text.splitlines() if "┤" in line or "│ │" in line]
     inside = "\n".join(rows)
     assert "loss ÷ ln 10" in inside.replace("loss ÷ ln 10 (1: guessing)", "") and "accuracy" in inside
+
+
+def test_every_mark_in_the_copy_table_is_explained_by_its_prose():
+    """The cells' "100@200│–" used a – the prose never named (a student's trial): every mark a cell
+    uses (@ │ ✗ ? –) is in the prose's key."""
+    import re
+
+    from rnntui.topics import find
+
+    screen, figure = find("memory/copy")
+    text = one_app.txt(screen, figure, figure.state_type(), (120, 40))
+    table = [line for line in text.splitlines() if re.match(r"│ (5|10|20|40|80)\s", line)]
+    marks = {ch for line in table for ch in line[2:-2] if not (ch.isdigit() or ch in " .e-+▸")}
+    assert marks and marks <= set("@│✗?–") and all(mark in figure.prose for mark in marks), marks

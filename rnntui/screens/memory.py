@@ -194,8 +194,8 @@ class MemoryScreen(TopicScreen):
     TITLE = N_("How far back can it remember?")
     FIGURES = (
         Figure("copy", N_("Copy the first token"), "E2+E3", CopyState, CopyView,
-               N_("Read T random tokens, output the first. Cells: final accuracy %@first step at 100% "
-                  "(✗ never, ? not given), ours│the source's; t retrains one live."),
+               N_("Read T random tokens, output the first. Cell: ours│the source's, final % @ first step at "
+                  "100% (✗ never, ? not given, – not run); t retrains one live."),
                key_steps=(EVERY, 500, 1500),
                lab=Lab("rnntui.engine.lab_memory:run_lab", "train",
                        confirm=CONFIRM.format(T=CONFIRM_T))),
