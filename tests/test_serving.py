@@ -414,3 +414,13 @@ def test_gqa_says_what_it_is_and_divides_the_cache():
     text = " ".join(one_app.txt(*find("serving/kvcache"), KvState(gqa="8"), (100, 30)).split())
     assert "gqa 8: 8 query heads share a K, V: ÷8 of 2 GiB" in text
     assert KvState(gqa="8").readings().kv_bytes * 8 == 2 * 32 * 4096 * 4096 * 2 == 2**31
+
+
+def test_the_window_says_how_much_of_the_weight_gradient_it_keeps():
+    """"∂h_7/∂W_h seen 0.9765 of 1.0969" read unclear (a student's trial): it is what the window keeps of
+    the full gradient, both finite-difference checked (test_serving_engine)."""
+    from rnntui.engine import serving as sv
+
+    text = one_app.txt(*find("serving/window"), WindowState(window=4), (80, 24))
+    kept, full = sv.window_weight_gradient(4), sv.window_weight_gradient(8)
+    assert f"∂h_7/∂W_h kept {kept:.4f} of {full:.4f}" in text and kept < full

@@ -87,7 +87,7 @@ class WindowView(SizedView):
                 else _(" inside; no cell is cut at this k")))])
         self.query_one("#stored", Readouts).show([
             (_("activations stored for backward"), _("{n} of {total}").format(n=r.stored, total=r.n)),
-            (_("{grad} seen").format(grad=f"∂h_{last}/∂W_h"),
+            (_("{grad} kept").format(grad=f"∂h_{last}/∂W_h"),  # ("seen", a trial: unclear)
              _("{n} of {total}").format(n=f"{r.weight_grad:.4f}", total=f"{r.weight_grad_full:.4f}"))])
         t = tuple(float(i) for i in range(r.n))
         self.query_one(Plot).show(PlotSpec(
