@@ -437,3 +437,18 @@ def test_the_bptt_prose_says_what_c_is_and_the_engine_draws_it_so():
     c, d = 1.5, gr.E1_D
     w = c / np.sqrt(d) * np.random.default_rng(0).standard_normal((d, d))  # as _bptt_norms draws it
     assert w.var() * d / c**2 == pytest.approx(1.0, abs=0.07)
+
+
+def test_the_hop_plots_legend_names_the_dots_as_slopes_and_the_bar_as_the_factor():
+    """The dots were "other hops" beside a bar of tanh'·W_h, and the ● had no name (a student's trial):
+    the legend says the dots are slopes, names the ●, and the readout's tanh'(z_7) is 1 − tanh²(z_7)."""
+    import math
+    import re
+
+    from rnntui.topics import find
+
+    text = one_app.txt(*find("gradients/hop"), HopState(), (100, 30))
+    assert "• other hops' tanh'" in text and "● tanh'(z_7)" in text and "█ this hop: tanh'(z_7)·W_h" in text
+    z = float(re.search(r"z_7 ([+-]\d\.\d+)", text).group(1))
+    slope = float(re.search(r"tanh'\(z_7\) (\d\.\d+)", text).group(1))
+    assert slope == pytest.approx(1 - math.tanh(z) ** 2, abs=2e-3)

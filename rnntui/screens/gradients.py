@@ -28,12 +28,14 @@ class HopView(FigureView):
         name = SLOPE[s.act]
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_z, r.curve_slope, f"{name}(z)", BLUE),
-                    Series(r.others_z, r.others_slope, _("other hops"), PURPLE, marker="•", scatter=True),
+                    Series(r.others_z, r.others_slope, _("other hops' {slope}").format(slope=name), PURPLE,
+                           marker="•", scatter=True),
+                    Series((r.z_t,), (r.slope,), f"{name}(z_{t})", BLUE, marker="●", scatter=True),
                     Series((r.z_t, r.z_t), (0.0, r.factor), _("this hop: {slope}(z_{t})·W_h").format(slope=name, t=t),
-                           ORANGE, marker="█")),
+                           ORANGE, marker="█")),  # (the dots were "other hops" and the ● unnamed, a student's trial:
+            # the dots are slopes, the bar a factor)
             lines=(Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right"),),
-            xlim=(r.curve_z[0], r.curve_z[-1]), ylim=(-0.02, r.y_top), xlabel="z",
-            marks=((r.z_t, r.slope, "●"),), legend="below",
+            xlim=(r.curve_z[0], r.curve_z[-1]), ylim=(-0.02, r.y_top), xlabel="z", legend="below",
         ))
         self.query_one("#hop", Readouts).show([
             (_("hop {k}  h_{t}→h_{prev}  z_{t}").format(k=s.hop, t=t, prev=t - 1), f"{r.z_t:+.3f}"),
