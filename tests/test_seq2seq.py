@@ -246,7 +246,9 @@ def test_shift_line_names_the_state_after_the_token_copied():
         assert r.copies == N - 1 - k  # the reversal: y_k = x_{15−k}
         assert r.looks_at == int(np.argmax(alpha[k]))
         line = shift_line(r, k)
-        if k == 0:
+        if not r.right[k]:  # (a wrong output: test_a_wrong_output_says_which_token_it_should_have_copied)
+            assert line.startswith(f"should copy x_{N - 1 - k}")
+        elif k == 0:
             assert r.shift == 0 and "x_15 from h_15 itself" in line
         elif int(np.argmax(alpha[k])) == N - k:
             assert r.shift == 1 and f"copies x_{N - 1 - k} from h_{N - k}, the state after it" in line
@@ -463,3 +465,12 @@ def test_a_matrix_with_rows_left_out_can_be_saved_as_svg(tmp_path):
         out = tmp_path / name
         assert main(["shot", "seq2seq/matrix", "--size", "80x20", "--step", "8", "-o", str(out)]) == 0
     assert "┊ ┊ ┊" in (tmp_path / "m.txt").read_text() and (tmp_path / "m.svg").read_text().startswith("<svg")
+
+
+def test_a_wrong_output_says_which_token_it_should_have_copied():
+    """"copies x_8 from h_9" stood beside "✗ not f" (a student's trial): at a wrong step the line says
+    which token it should copy (the reversal: output k is input 15 − k) and where its α is largest."""
+    r = MatrixState(step=12).readings()
+    assert not r.right[12] and r.target[12] == r.x[15 - 12]
+    text = " ".join(txt_shot("seq2seq/matrix", 12, size=(120, 40)).split())
+    assert f"should copy x_{15 - 12}; its largest α is on h_{r.looks_at}" in text and "copies x_" not in text

@@ -27,6 +27,8 @@ LIVE_STATUS = {"training": N_("training {scoring} live"), "stopped": N_("stopped
 def shift_line(r, k: int, shipped: bool = True) -> str:
     """Why output k ≥ 1 puts its # one column right of the token it copies (issue 15): said of the
     shipped models only, whose rows were read to say it (a live run's need not do so)."""
+    if not r.right[k]:  # (a wrong output "copies x_8" beside "✗ not f", a student's trial)
+        return _("should copy x_{j}; its largest α is on h_{h}").format(j=r.copies, h=r.looks_at)
     if r.shift == 0:
         if not shipped:
             return _("copies x_{j} from h_{j} itself").format(j=r.copies)
