@@ -447,3 +447,10 @@ def test_the_bias_figure_calls_b_f_1_the_usual_fix_and_points_to_the_runs_that_t
     assert "usual fix: initialise b_f = 1" in text and "how long a gap it holds: 7 memory trains b_f = 1 and b_f = 2" in text
     results, _report = mem.load()
     assert IDS[6] == "memory" and results.run("lstm-bf1", 40) and results.run("lstm-bf2", 40)
+
+
+def test_the_gru_plot_names_both_axes():
+    """lstm/gru's plot had no word for its y axis (a student's trial): its label names keep (x) and write
+    (y: the LSTM's i, the GRU's 1 − f), whose points the legend gives."""
+    text = one_app.txt(*_find("lstm/gru"), GruState(), (100, 30))
+    assert "keep f →   write ↑ (LSTM i, GRU 1 − f)" in text and "● LSTM: (f, i)" in text and "◆ GRU: (f, 1 − f)" in text
