@@ -424,3 +424,14 @@ def test_the_window_says_how_much_of_the_weight_gradient_it_keeps():
     text = one_app.txt(*find("serving/window"), WindowState(window=4), (80, 24))
     kept, full = sv.window_weight_gradient(4), sv.window_weight_gradient(8)
     assert f"∂h_7/∂W_h kept {kept:.4f} of {full:.4f}" in text and kept < full
+
+
+@pytest.mark.parametrize("size", [(120, 40), (100, 44)])
+def test_the_cell_sheet_leaves_no_blank_rows_above_its_plot(size):
+    """At 120x40 serving/cell left 6 rows blank between its sheet and a squeezed plot (a student's trial:
+    the track measured its growth against a row it had made tall itself): the plot starts right under the
+    sheet's last line, and the view's rows are all used."""
+    lines = one_app.txt(*find("serving/cell"), CellState(), size).splitlines()
+    last = next(i for i, line in enumerate(lines) if "h_0 = o·tanh(c_0)" in line)
+    assert "┌" in lines[last + 1]
+    assert not any(set(line.strip("│ ")) == set() for line in lines[3:last])  # no blank row in the figure

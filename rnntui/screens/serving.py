@@ -12,7 +12,7 @@ from rnntui.widgets.cells import aligned, cell_len, fit
 from rnntui.widgets.cellsheet import sheet_text
 from rnntui.widgets.lines import TextLines
 from rnntui.widgets.picture import Picture
-from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
+from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import CellColumns, Row, TokenTrack, cell_rows
@@ -43,7 +43,7 @@ class SheetView(SizedView):
 
     def compose(self):
         with Horizontal(id="cell-row"):
-            yield TokenTrack()
+            yield TokenTrack(below=EXTRA_ROWS + 7, outer=True)  # (the sheet's 6–7 lines and the plot under it)
             yield TextLines(id="sheet")
         yield extra_plot()
 

@@ -160,10 +160,12 @@ class TokenTrack(Lines):
     span: tuple | None = None
     pad = 0
 
-    def __init__(self, below: int = 0, **kwargs) -> None:
-        """`below`: rows kept for what comes under the track (an extra plot) when it decides to grow taller."""
+    def __init__(self, below: int = 0, outer: bool = False, **kwargs) -> None:
+        """`below`: rows kept for what comes under the track (an extra plot) when it decides to grow taller.
+        `outer`: it grows by the height of its parent's parent (a track in a row of auto height, as
+        serving/cell's: measured against the row it had made tall, it shrank in it and left 6 rows blank)."""
         super().__init__(**kwargs)
-        self.below = below
+        self.below, self.outer = below, outer
 
     def show(self, rows: tuple[Row, ...], current: int | None, span: tuple | None = None) -> None:
         """`span`: (start, stop, label), a bracket under those columns (see `span_runs`). Lays the
@@ -180,7 +182,10 @@ class TokenTrack(Lines):
         if not self.rows:
             return 1
         n = max(len(r.cells) for r in self.rows)
-        self.pad = box_size(n, width, container.height - self.below, len(self.rows))[1]
+        room = container.height
+        if self.outer and self.parent is not None and self.parent.parent is not None:
+            room = self.parent.parent.content_region.height or room
+        self.pad = box_size(n, width, room - self.below, len(self.rows))[1]
         return 1 + len(self.rows) * (3 + 2 * self.pad) + (self.span is not None)
 
     def lines(self, width: int, height: int) -> list:
