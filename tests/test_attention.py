@@ -735,3 +735,21 @@ def test_the_summary_keeps_its_column_labels_whole_before_a_fourth_line_of_cells
     first, second = (lines[top + k][1:-1].split("│") for k in (0, 1))
     heads = [" ".join((a + " " + b).split()) for a, b in zip(first, second)]
     assert heads == list(r.headers[1:]) and "…" not in lines[top] + lines[top + 1]
+
+
+def test_the_word_order_example_is_glossed_in_english_only():
+    """An English reader could not follow 狗咬人 / 人咬狗 (a student's trial): in English a line glosses
+    them word by word from the engine's glossary (狗 dog, 咬 bites, 人 man); in Chinese it is not needed."""
+    from rnntui.engine import attention as at
+    from rnntui.render import render
+
+    gloss = dict(zip(at.PERM_WORDS, at.PERM_GLOSS))
+    want = " / ".join(" ".join(gloss[ch] for ch in order) for order in ("狗咬人", "人咬狗"))
+    assert want == "dog bites man / man bites dog"
+    assert f"({want})" in one_app.txt(*find("attention/positions"), PositionsState(), (100, 30))
+    from rnntui.i18n import set_language
+    try:
+        set_language("zh")
+        assert "dog bites" not in render(*find("attention/positions"), PositionsState(), "txt", (100, 30))
+    finally:
+        set_language("en")

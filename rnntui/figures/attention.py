@@ -259,6 +259,7 @@ class PositionsReadings:
     full_pe: float
     causal_no_pe: float
     gap: float  # this state's (mask, pe) gap
+    glosses: tuple[str, ...] = ()  # the orders in English: dog bites man, man bites dog
 
 
 @dataclass(frozen=True)
@@ -275,7 +276,8 @@ class PositionsState(Stepped):
         orders = tuple("".join(at.PERM_WORDS[i] for i in o) for o in at.PERM_ORDERS)
         return PositionsReadings(self.d, at.PE_POSITIONS, *_positions(self.d), at.PERM_WORDS, orders,
                                  t.full_no_pe, t.full_pe, t.causal_no_pe,
-                                 at.permutation_gap(self.mask, self.pe == "on", self.d))
+                                 at.permutation_gap(self.mask, self.pe == "on", self.d),
+                                 tuple(" ".join(at.PERM_GLOSS[i] for i in o) for o in at.PERM_ORDERS))
 
 
 @lru_cache(maxsize=8)

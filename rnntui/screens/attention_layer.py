@@ -7,7 +7,7 @@ from rnntui.widgets.lines import TextLines, wrap
 
 from rnntui.figures.attention import BlockState, HeadsState, MasksState, PositionsState, SummaryState
 from rnntui.fmt import fixed, grouped, pct, sci, si, small
-from rnntui.i18n import N_, _, aside, colon, spaced
+from rnntui.i18n import N_, _, aside, colon, language, spaced
 from rnntui.screens.base import FigureView
 from rnntui.widgets.cells import fit
 from rnntui.widgets.matrix import HeatMap, Matrices, MatrixSpec, index_labels
@@ -135,6 +135,8 @@ class PositionsView(FigureView):
         for k, dots in ((1, r.dots_k1), (4, r.dots_k4)):
             side.append_text(spelled(f"PE(p)·PE(p+{k}) ", f"{fixed(dots[0], 3)} … {fixed(dots[-1], 3)}\n"))
         side.append(_("{a} vs {b}, max |Δ rows|").format(a=r.orders[0], b=r.orders[1]) + "\n", style="bold")
+        if language() == "en":  # the source's example, glossed (a student's trial: an English reader could not follow)
+            side.append(f"({r.glosses[0]} / {r.glosses[1]})\n", style="dim")
         for key, label, value, said in rows:
             side.append(("▸" if key == here else " ") + fit(label, 14), style="bold reverse" if key == here else "")
             side.append(f" {sci(value):>8} {said}\n")
@@ -143,8 +145,8 @@ class PositionsView(FigureView):
             side.append(f" {sci(r.gap):>8} " + _("(this state)") + "\n")
         self.query_one("#side", Readouts).update(side)
         self.query_one("#legend", Readouts).update(Text(
-            _("rows: dimensions 0…{last} in (sin, cos) pairs, sampled where they outnumber the rows; columns: "
-              "positions; ░▒▓█ |PE| and its sign. … : first and last p, equal for every p.").format(last=r.d - 1),
+            _("rows: dimensions 0…{last}, (sin, cos) pairs (a sample where too many); columns: positions; "
+              "░▒▓█ |PE| and its sign. … : first and last p, equal for every p.").format(last=r.d - 1),
             style="dim"))  # ("sampled to fit" stood under all 16 of d_model 16, a trial)
 
 
