@@ -753,3 +753,14 @@ def test_the_word_order_example_is_glossed_in_english_only():
         assert "dog bites" not in render(*find("attention/positions"), PositionsState(), "txt", (100, 30))
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize("d, d_ff", [(768, 3072), (512, 2048)])
+def test_the_blocks_bill_says_it_is_at_the_controls_d_not_the_toys(d, d_ff):
+    """attention/block drew the toy at d = 4 above a bill at d 768 with nothing saying which d the bill
+    was at (a newcomer's trial): it says "at d …", and its counts are the closed forms there:
+    attention 4d² + 4d, FFN 2·d·d_ff + d_ff + d, two LayerNorms 4d."""
+    state = BlockState(d=d, d_ff=d_ff)
+    text = one_app.txt(*find("attention/block"), state, (100, 30))
+    attn, ffn, ln = 4 * d * d + 4 * d, 2 * d * d_ff + d_ff + d, 4 * d
+    assert f"at d {d}: attn {attn:,} + FFN {ffn:,} + LN {ln:,} = {attn + ffn + ln:,} per layer" in text

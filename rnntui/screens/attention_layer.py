@@ -190,10 +190,11 @@ class BlockView(FigureView):
             note = Text(_(NOTES.get(name, "")), style="dim")
         self.query_one("#note", Readouts).update(note)
         p, f = r.params, r.flops
-        bill = spelled(_("params: attention") + " ", grouped(p["attention"]), " + FFN ", grouped(p["ffn"]),
+        # the parameters at the controls' d, not the toy's 4 drawn above (a newcomer's trial)
+        bill = spelled(_("at d {d}: attn").format(d=s.d) + " ", grouped(p["attention"]), " + FFN ", grouped(p["ffn"]),
                        " + LN ", grouped(p["norms"]), " = ", grouped(p["per_layer"]), " " + _("per layer") + "\n")
         bill.append_text(spelled(_("× {layers} layers =").format(layers=s.layers) + " ", grouped(p["total"]),
-                                 "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
+                                 " " + _("params") + "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
         bill.append_text(spelled(_("FLOPs n={n}: core 4n²d").format(n=s.n) + " ", si(f["attention_core"]),
                                  aside(_("({share} of all)").format(share=pct(f['core_share']))) + " + "
                                  + _("proj+FFN") + " ", si(f["dense"]), " → parallel/cost"))
