@@ -452,7 +452,8 @@ def test_a_legend_too_wide_for_its_line_breaks_between_entries():
     assert len(narrow) == 12 and all(len(line) <= 40 for line in narrow)
 
 
-def test_a_threshold_label_over_its_curves_goes_beside_its_line_with_an_arrow():
+@pytest.mark.parametrize("size, step", [((80, 24), None), ((120, 40), 10), ((160, 48), 10)])
+def test_a_threshold_label_over_its_curves_goes_beside_its_line_with_an_arrow(size, step):
     """memory/distractor's "f = 0.95" sat on the forget gate's curve at 80x24 (a trial): a label allowed
     aside goes, where a series fills its line's row at both ends, to the free row next to it with an arrow
     to the line, and the curve's cells there are drawn whole; a plain one (chance, which a series runs
@@ -461,7 +462,9 @@ def test_a_threshold_label_over_its_curves_goes_beside_its_line_with_an_arrow():
     from rnntui.topics import find
 
     screen, figure = find("memory/distractor")
-    rows = one_app.txt(screen, figure, figure.state_type(), (80, 24)).splitlines()
+    state = figure.state_type() if step is None else figure.state_type().with_value(figure.state_type().AXIS, step)
+    rows = one_app.txt(screen, figure, state, size).splitlines()  # (at 120x40, step 10, it stayed on the curve
+    # at the left end: a review)
     at = next(i for i, row in enumerate(rows) if "f = 0.95" in row)
     start = rows[at].index("f = 0.95")
     arrow = rows[at][start + 8]
@@ -469,3 +472,11 @@ def test_a_threshold_label_over_its_curves_goes_beside_its_line_with_an_arrow():
     assert arrow in "↑↓" and rows[line][start:start + 9].strip() and all(
         0x2800 <= ord(ch) <= 0x28FF or ch == "●" for ch in rows[line][start:start + 9])  # the curve's dots, whole
     # (a plain label staying on its line: test_a_line_label_under_the_cursors_point_steps_aside_whole)
+
+
+def test_two_marks_at_the_right_edge_do_not_write_over_each_other():
+    """Two ▲ marks near the right edge were both pushed in to the same cells ("▲▲NaN", the inf lost, a
+    review): the second goes a row inwards, both words whole."""
+    ys = (1.0,) * 18 + (float("inf"), float("nan"))
+    text = text_of(PlotSpec(series=(Series(XS, ys),), log_y=True, xlim=(0, 19)), size=(30, 12))
+    assert "▲inf" in text and "▲NaN" in text

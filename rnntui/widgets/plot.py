@@ -750,7 +750,9 @@ def _scene(spec: PlotSpec, width: int, height: int):
             if not any((r, k) in taken for k in spans[1]) and cv.covered(r, spans[1]) < cv.covered(r, spans[0]):
                 c, align = there
             if ends == "aside" and cv.covered(r, range(cv.start(c, words, align), cv.start(c, words, align) + cell_len(words))):
-                r, c, align, words = _beside_line(cv, r, (c, align), there, words, taken)
+                other = (0, "left") if align == "right" else (cw - 1, "right")  # (the end it did not take: after a
+                # switch, `there` was the same end twice, and a free row at the other was never tried, a review)
+                r, c, align, words = _beside_line(cv, r, (c, align), other, words, taken)
         start = cv.text(r, c, words, style, align)
         taken |= {(r, k) for k in range(start, start + cell_len(words))}
         placed.append((r, start, words, style))
@@ -769,7 +771,9 @@ def _scene(spec: PlotSpec, width: int, height: int):
             start = min(max(c, free), max(cw - cell_len(words), 0))  # its arrow on the column, the word after
             # it (centred, serving/window's ▼0 stood a column left of its t, a trial); at the right edge, pushed in
             inwards = [edge + k if edge == 0 else edge - k for k in range(min(3, ch))]
-            r = next((r for r in inwards if not any((r, k) in taken for k in range(start, start + cell_len(words)))), edge)
+            cells = range(start, start + cell_len(words))  # a row inwards from a label, or from a mark pushed in
+            # over the one before it (two at the right edge wrote "▲▲NaN", a review)
+            r = next((r for r in inwards if not any((r, k) in taken or (r, k) in marked for k in cells)), edge)
             cv.text(r, start, words, _style(RED))
             marked |= {(r, k) for k in range(start, start + cell_len(words))}
             free = start + cell_len(words) + 1
