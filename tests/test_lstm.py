@@ -454,3 +454,23 @@ def test_the_gru_plot_names_both_axes():
     (y: the LSTM's i, the GRU's 1 − f), whose points the legend gives."""
     text = one_app.txt(*_find("lstm/gru"), GruState(), (100, 30))
     assert "keep f →   write ↑ (LSTM i, GRU 1 − f)" in text and "● LSTM: (f, i)" in text and "◆ GRU: (f, 1 − f)" in text
+
+
+async def test_the_params_bars_after_a_shrink_are_as_a_fresh_apps():
+    """Shrunk from 120x40 to 80x24, lstm/params kept 4-row bars (read from a layout that ran past the view)
+    and pushed its readouts and the plot's line off the screen (a review): the bars are as a fresh app's
+    at 80x24, and the line naming the size is on screen."""
+    from rnntui.app import RnnApp
+
+    rows = []
+    for start in ((120, 40), (80, 24)):
+        app = RnnApp("lstm", "params")
+        async with app.run_test(size=start) as pilot:
+            await pilot.pause()
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause(0.2)
+            view = app.topic_screen().query_one("ParamsView")
+            rows.append([bar.rows for bar in view.query("GateBar")])
+            plot = view.query_one("Plot")
+            assert plot.region.bottom <= view.content_region.bottom and plot.region.height >= 1
+    assert rows[0] == rows[1]

@@ -159,7 +159,11 @@ class ParamsView(FigureView):
         """The bars give up rows for the plot down to 2 each; where that leaves it too few, they keep up
         to 4 and the plot's line says how many rows more show it (its own shortfall was 6 too many)."""
         bars, plot = list(self.query(GateBar)), self.query_one(Plot)
-        room = plot.size.height + sum(bar.rows for bar in bars)  # the rows the bars' tracks and the plot share
+        # the rows the bars' tracks and the plot share: the view's less what sits above the plot but the bars'
+        # tracks (from where the plot is, not its height: shrunk, the last layout ran past the view and the
+        # plot's 0 rows left the bars at 4, a review)
+        above = plot.region.y - self.content_region.y - sum(bar.rows for bar in bars)
+        room = self.content_region.height - above
         fit = (room - plot.fewest) // len(bars)  # a bar's rows with the plot under the bars
         rows = min(fit, 4) if fit >= 2 else min(max((room - 1) // len(bars), 1), 4)
         more = None if fit >= 2 else plot.fewest + 2 * len(bars) - room
