@@ -449,6 +449,9 @@ def test_the_hop_plots_legend_names_the_dots_as_slopes_and_the_bar_as_the_factor
 
     text = one_app.txt(*find("gradients/hop"), HopState(), (100, 30))
     assert "• other hops' tanh'" in text and "● tanh'(z_7)" in text and "█ this hop: tanh'(z_7)·W_h" in text
+    for size in ((80, 24), (100, 30)):  # the ● drawn, not under the bar's █ (at 80x24 it was, a review)
+        canvas = [line for line in one_app.txt(*find("gradients/hop"), HopState(), size).splitlines() if "┤" in line or "│    │" in line]
+        assert sum(line.count("●") for line in canvas) == 1, size
     z = float(re.search(r"z_7 ([+-]\d\.\d+)", text).group(1))
     slope = float(re.search(r"tanh'\(z_7\) (\d\.\d+)", text).group(1))
     assert slope == pytest.approx(1 - math.tanh(z) ** 2, abs=2e-3)

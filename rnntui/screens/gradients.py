@@ -30,10 +30,11 @@ class HopView(FigureView):
             series=(Series(r.curve_z, r.curve_slope, f"{name}(z)", BLUE),
                     Series(r.others_z, r.others_slope, _("other hops' {slope}").format(slope=name), PURPLE,
                            marker="•", scatter=True),
-                    Series((r.z_t,), (r.slope,), f"{name}(z_{t})", BLUE, marker="●", scatter=True),
                     Series((r.z_t, r.z_t), (0.0, r.factor), _("this hop: {slope}(z_{t})·W_h").format(slope=name, t=t),
-                           ORANGE, marker="█")),  # (the dots were "other hops" and the ● unnamed, a student's trial:
-            # the dots are slopes, the bar a factor)
+                           ORANGE, marker="█"),
+                    Series((r.z_t,), (r.slope,), f"{name}(z_{t})", BLUE, marker="●", scatter=True)),
+            # (the dots were "other hops" and the ● unnamed, a student's trial: the dots are slopes, the bar a
+            # factor; the ● after the bar, drawn over it where they share a row, a review)
             lines=(Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right"),),
             xlim=(r.curve_z[0], r.curve_z[-1]), ylim=(-0.02, r.y_top), xlabel="z", legend="below",
         ))
