@@ -480,3 +480,18 @@ def test_two_marks_at_the_right_edge_do_not_write_over_each_other():
     ys = (1.0,) * 18 + (float("inf"), float("nan"))
     text = text_of(PlotSpec(series=(Series(XS, ys),), log_y=True, xlim=(0, 19)), size=(30, 12))
     assert "▲inf" in text and "▲NaN" in text
+
+
+def test_a_legend_goes_into_the_top_edge_only_whole():
+    """One row short, serving/wayback at 60 columns moved its legend into the frame's top edge, where
+    "orthonormal keys" was cut away (a review): a legend that does not fit there whole keeps its rows
+    below, and the plot needs its least rows; every entry is on screen."""
+    import one_app
+    from rnntui.figures.serving import WaybackState
+    from rnntui.topics import find
+
+    for h in range(40, 46):
+        text = one_app.txt(*find("serving/wayback"), WaybackState(step=11), (60, h))
+        if "┌" in text.split("recall of")[-1]:  # the plot is drawn
+            assert all(words in text for words in ("━━ random unit keys (measured)", "┈┈ √((n−1)/d)",
+                                                   "╍╍ orthonormal keys")), h

@@ -435,3 +435,14 @@ def test_the_cell_sheet_leaves_no_blank_rows_above_its_plot(size):
     last = next(i for i, line in enumerate(lines) if "h_0 = o·tanh(c_0)" in line)
     assert "┌" in lines[last + 1]
     assert not any(set(line.strip("│ ")) == set() for line in lines[3:last])  # no blank row in the figure
+
+
+@pytest.mark.parametrize("size", [(60, 42), (80, 48), (100, 48)])
+def test_the_way_back_leaves_its_grids_out_where_they_do_not_fit(size):
+    """At 80–115 columns the state grid was cut even at one place (4 of 8 columns at 80x48, a review):
+    where the two grids do not fit side by side they are left out, and nothing is cut at the edge."""
+    import re
+
+    text = one_app.txt(*find("serving/wayback"), WaybackState(step=11), size)
+    assert "state S_11" not in text and "rows normalised" not in text  # (the grids' titles)
+    assert not any(re.search(r"[+-]\d+\.\d* ?│$", line) for line in text.splitlines())

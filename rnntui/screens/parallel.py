@@ -147,7 +147,7 @@ class TimingView(FigureView):  # E6
         plot-less view's line asks for then bring the plot, not the blank lines (a review)."""
         blanks, plot = len(r.table) - 1, self.query_one(Plot)
         room = plot.size.height + (blanks if self.spaced else 0)  # the plot's rows with the rows single
-        self.spaced = (self.size.height or 0) >= 24 and room - blanks >= plot.fewest
+        self.spaced = (self.size.height or 0) >= 24 and room - blanks >= plot.fewest()
         return self.spaced
 
     def show(self, s: TimingState) -> None:

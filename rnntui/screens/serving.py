@@ -178,13 +178,16 @@ class WaybackView(SizedView):
             (first, ortho),
             (fit(_("random keys"), cell_len(first), "right"),
              f"{r.recall_random:.2f} ≈ √((n−1)/d) = {r.recall_closed_form:.2f}")], sep="\n")
-        tall = self.has_class("-tall")
-        self.query_one("#wb-grids").display = tall
-        if tall:  # two places where both grids fit side by side (at 120 columns the state was cut, a trial)
+        grids = None
+        if self.has_class("-tall"):  # fewer places where both grids fit side by side that way (at 120 columns the
+            # state was cut, a trial); none where even one place does not fit (cut at 80–115, a review)
             for short, places in ((False, None), (True, 2), (True, 1)):
-                grids = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
-                if grids_width(*grids, GRIDS_GAP) <= (self.size.width or 10_000):
+                drawn = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
+                if grids_width(*drawn, GRIDS_GAP) <= self.size.width:  # (0 before its first layout: left out, then redrawn)
+                    grids = drawn
                     break
+        self.query_one("#wb-grids").display = grids is not None
+        if grids:
             self.query_one("#matrix", Picture).update(grids[0])
             self.query_one("#state", Picture).update(grids[1])
         self.query_one("#family", Readouts).show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")

@@ -42,6 +42,7 @@ np = lazy.numpy(globals())  # imported when a plot first draws (the first frame 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
 TOO_SMALL = N_("(too small to plot)")
+TOP_KEY_MARGIN = 16  # a legend in the frame's top edge has the width less this (y labels, corners, spaces)
 WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
 BRAILLE = 0x2800
 DOT = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # DOT[row in cell][column in cell]
@@ -952,24 +953,28 @@ class Plot(Lines):
         self.spec = spec
         self.changed()
 
-    @property
-    def fewest(self) -> int:
-        """The rows it is drawn in: `least`, or one fewer with the legend in the frame's top edge
-        (recurrence/track at 90x28 wrote "a terminal 1 row taller" over 7 blank rows, a trial)."""
-        return self.least - 1 if self.least and self.spec.legend == "below" else self.least
+    def fewest(self, width: int | None = None) -> int:
+        """The rows it is drawn in at this width (default: its own): `least`, or one fewer with the legend
+        in the frame's top edge where it fits there whole (recurrence/track at 90x28 wrote "a terminal 1
+        row taller" over 7 blank rows, a trial; cut there, serving/wayback lost "orthonormal keys", a review)."""
+        if not self.least or self.spec.legend != "below":
+            return self.least
+        key = sum(cell_len(words) for words, _style in legend_runs(self.spec))
+        room = (self.size.width if width is None else width) - TOP_KEY_MARGIN
+        return self.least - 1 if not key or key <= room else self.least  # (no key: no row of its own either)
 
-    def _drawn(self, height: int) -> PlotSpec | None:
+    def _drawn(self, width: int, height: int) -> PlotSpec | None:
         if height >= self.least:
             return self.spec
-        return replace(self.spec, legend="top") if height >= self.fewest else None
+        return replace(self.spec, legend="top") if height >= self.fewest(width) else None
 
     def render(self) -> Text:
         width, height = self.size
-        spec = self._drawn(height)
+        spec = self._drawn(width, height)
         return render_plot(spec, width, height) if spec else Text(self.short(height), style="dim italic")
 
     def lines(self, width: int, height: int) -> list:
-        spec = self._drawn(height)
+        spec = self._drawn(width, height)
         if spec:
             return plot_rows(spec, width, height)
         # (it left blank rows and no word of a plot, a trial)
@@ -978,7 +983,7 @@ class Plot(Lines):
     def short(self, height: int) -> str:
         """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
         read as a plot that failed (a trial). In an export the remedy is --size (a review)."""
-        more = self.fewest - height if self.more is None else self.more
+        more = self.fewest() - height if self.more is None else self.more
         try:
             app = self.app
             offscreen = getattr(app, "offscreen", False)  # (render.Session's: shot, export)
