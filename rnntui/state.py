@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 import unicodedata
 from fractions import Fraction
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
@@ -109,9 +110,10 @@ class Param:
             if value is None:
                 raise self.expected(text, state)
             return value
-        if self.names and isinstance(text, str):  # a name, in either language, or the number and its name
-            said = {w.lower(): v for v in range(len(self.names)) for w in (self.names[v], _(self.names[v]), self.show(v))}
-            text = said.get(text.lower(), text)
+        if self.names and isinstance(text, str):  # a name (English or the language shown), or the number and
+            # its name; any dash, any run of spaces (encoder–decoder, as the prose writes it, was refused: a review)
+            said = {_plain(w): v for v in range(len(self.names)) for w in (self.names[v], _(self.names[v]), self.show(v))}
+            text = said.get(_plain(text), text)
         try:
             number = float(text)
         except (TypeError, ValueError):
@@ -130,6 +132,11 @@ class Param:
         if self.names and value in range(len(self.names)):
             return f"{value:{self.fmt}} {_(self.names[value])}"
         return f"{value:{self.fmt}}"
+
+
+def _plain(text: str) -> str:
+    """A name as typed, compared: lower case, every dash a hyphen, spaces single."""
+    return " ".join(re.sub(r"[‐‑‒–—−]", "-", text).lower().split())
 
 
 def _number(text: str) -> float | None:

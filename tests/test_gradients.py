@@ -435,8 +435,8 @@ def test_the_bptt_prose_says_what_c_is_and_the_engine_draws_it_so():
     _screen, figure = find("gradients/bptt")
     assert "W ~ N(0, c²/d)" in figure.prose and "Larger c decays slower" in figure.prose
     c, d = 1.5, gr.E1_D
-    w = c / np.sqrt(d) * np.random.default_rng(0).standard_normal((d, d))  # as _bptt_norms draws it
-    assert w.var() * d / c**2 == pytest.approx(1.0, abs=0.07)
+    w, _x, _v = gr.bptt_draw(c, seed=0)  # what _bptt_norms runs
+    assert w.shape == (d, d) and w.var() * d / c**2 == pytest.approx(1.0, abs=0.07) and abs(w.mean()) < 0.02
 
 
 def test_the_hop_plots_legend_names_the_dots_as_slopes_and_the_bar_as_the_factor():

@@ -512,7 +512,7 @@ PERM_D = 16
 PERM_SEED = 4
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)  # (every d_model: 6 values)
 def perm_weights(d: int = PERM_D, seed: int = PERM_SEED) -> tuple[np.ndarray, ...]:
     """Embeddings of 狗, 咬, 人 (3×d, N(0,1)) and W_q, W_k, W_v (N(0,1)/√d), seeded."""
     rng = np.random.default_rng(seed)
@@ -528,7 +528,7 @@ def sentence(order, pe: bool = False, d: int = PERM_D) -> np.ndarray:
     return x + sinusoidal(len(order), d) if pe else x
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)  # 6 d_model × 2 masks × with and without PE
 def permutation_gap(mask_kind: str = "full", pe: bool = False, d: int = PERM_D) -> float:
     """max |out(人咬狗) − out(狗咬人) with rows permuted the same way|: ~1e-16 means "the same rows"."""
     _, wq, wk, wv = perm_weights(d)
@@ -546,7 +546,7 @@ class PermutationTest:
     causal_no_pe: float  # order 1: a causal mask also knows who came first
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def permutation_test(d: int = PERM_D) -> PermutationTest:
     return PermutationTest(permutation_gap("full", False, d), permutation_gap("full", True, d),
                            permutation_gap("causal", False, d))

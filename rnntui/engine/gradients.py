@@ -116,12 +116,17 @@ def bptt_norms(c, seed=0, input_scale=1.0, act="tanh", d=E1_D, T=E1_T) -> np.nda
     return np.array(_bptt_norms(float(c), int(seed), float(input_scale), act, int(d), int(T)))
 
 
-@lru_cache(maxsize=256)
-def _bptt_norms(c, seed, input_scale, act, d, T):
+def bptt_draw(c, seed=0, input_scale=1.0, d=E1_D, T=E1_T) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The experiment's random draws, in order: W = c·W₀/√d, the inputs x (T×d) and the loss's v."""
     rng = np.random.default_rng(seed)
     W = c / np.sqrt(d) * rng.standard_normal((d, d))
     x = input_scale * rng.standard_normal((T, d))
-    v = rng.standard_normal(d)
+    return W, x, rng.standard_normal(d)
+
+
+@lru_cache(maxsize=256)
+def _bptt_norms(c, seed, input_scale, act, d, T):
+    W, x, v = bptt_draw(c, seed, input_scale, d, T)
     h, z = np.zeros(d), np.empty((T, d))
     with np.errstate(over="ignore", invalid="ignore"):
         for t in range(T):
