@@ -16,7 +16,7 @@ from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series, extra_
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import CellColumns, Row, TokenTrack, cell_rows
-from rnntui.widgets.wayback import grids_width, masked_matrix_text, state_text
+from rnntui.widgets.wayback import masked_matrix_text, matrix_width, state_text, state_width
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
@@ -181,11 +181,10 @@ class WaybackView(SizedView):
         grids = None
         if self.has_class("-tall"):  # fewer places where both grids fit side by side that way (at 120 columns the
             # state was cut, a trial); none where even one place does not fit (cut at 80–115, a review)
-            for short, places in ((False, None), (True, 2), (True, 1)):
-                drawn = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
-                if grids_width(*drawn, GRIDS_GAP) <= self.size.width:  # (0 before its first layout: left out, then redrawn)
-                    grids = drawn
-                    break
+            for short, places in ((False, None), (True, 2), (True, 1)):  # (measured, then drawn once)
+                if matrix_width(len(r.matrix), short) + GRIDS_GAP + state_width(r.S, r.z, t, places) <= self.size.width:
+                    grids = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
+                    break  # (size 0 before its first layout: left out, then redrawn)
         self.query_one("#wb-grids").display = grids is not None
         if grids:
             self.query_one("#matrix", Picture).update(grids[0])
