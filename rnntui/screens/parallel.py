@@ -144,7 +144,7 @@ class TimingView(FigureView):  # E6
 
     def _spaced(self, r) -> bool:
         """Blank lines between the rows from 24 rows up, where the plot keeps its rows with them: the rows a
-        plot-less view's line asks for then bring the plot, not the blank lines (a review)."""
+        plot-less view's line asks for then bring the plot, not the blank lines (they went to the blank lines)."""
         blanks, plot = len(r.table) - 1, self.query_one(Plot)
         room = plot.size.height + (blanks if self.spaced else 0)  # the plot's rows with the rows single
         self.spaced = (self.size.height or 0) >= 24 and room - blanks >= plot.fewest()

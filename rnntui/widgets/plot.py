@@ -945,7 +945,7 @@ class Plot(Lines):
         self.spec = spec or PlotSpec()
         self.least = least  # fewer rows than this: a line saying a taller terminal shows it (an extra plot)
         self.more: int | None = None  # the rows a taller terminal needs, where its view's other parts give up
-        # rows for the plot (lstm/params' bars); None: least less the rows it has
+        # rows for the plot (lstm/params' bars); None: `fewest()` less the rows it has
 
     def show(self, spec: PlotSpec) -> None:
         if same(spec, self.spec):
