@@ -20,7 +20,6 @@ from rnntui.widgets.wayback import masked_matrix_text, matrix_width, state_text,
 
 WIDE = 150  # at least this many columns: pictures side by side
 TALL = 30  # at least this many rows for the view: the extra plot or grids show
-GRIDS_GAP = 4  # columns between the two grids (WaybackView #matrix margin-right, rnntui.tcss)
 
 
 class SizedView(FigureView):
@@ -43,7 +42,7 @@ class SheetView(SizedView):
 
     def compose(self):
         with Horizontal(id="cell-row"):
-            yield TokenTrack(below=EXTRA_ROWS + 7, outer=True)  # (the sheet's 6–7 lines and the plot under it)
+            yield TokenTrack(below=EXTRA_ROWS + 7)  # (the sheet's 6–7 lines and the plot under it)
             yield TextLines(id="sheet")
         yield extra_plot()
 
@@ -178,11 +177,11 @@ class WaybackView(SizedView):
             (first, ortho),
             (fit(_("random keys"), cell_len(first), "right"),
              f"{r.recall_random:.2f} ≈ √((n−1)/d) = {r.recall_closed_form:.2f}")], sep="\n")
-        grids = None
+        grids, gap = None, self.query_one("#matrix").styles.margin.right  # (rnntui.tcss: between the grids)
         if self.has_class("-tall"):  # fewer places where both grids fit side by side that way (at 120 columns the
             # state was cut, a trial); none where even one place does not fit (cut at 80–115, a review)
             for short, places in ((False, None), (True, 2), (True, 1)):  # (measured, then drawn once)
-                if matrix_width(len(r.matrix), short) + GRIDS_GAP + state_width(r.S, r.z, t, places) <= self.size.width:
+                if matrix_width(len(r.matrix), short) + gap + state_width(r.S, r.z, t, places) <= self.size.width:
                     grids = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
                     break  # (size 0 before its first layout: left out, then redrawn)
         self.query_one("#wb-grids").display = grids is not None

@@ -750,7 +750,8 @@ def _scene(spec: PlotSpec, width: int, height: int):
             spans = [range(b, b + cell_len(words)) for b in begins]
             if not any((r, k) in taken for k in spans[1]) and cv.covered(r, spans[1]) < cv.covered(r, spans[0]):
                 c, align = there
-            if ends == "aside" and cv.covered(r, range(cv.start(c, words, align), cv.start(c, words, align) + cell_len(words))):
+            begin = cv.start(c, words, align)
+            if ends == "aside" and cv.covered(r, range(begin, begin + cell_len(words))):
                 other = (0, "left") if align == "right" else (cw - 1, "right")  # (the end it did not take: after a
                 # switch, `there` was the same end twice, and a free row at the other was never tried, a review)
                 r, c, align, words = _beside_line(cv, r, (c, align), other, words, taken)

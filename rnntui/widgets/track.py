@@ -160,12 +160,10 @@ class TokenTrack(Lines):
     span: tuple | None = None
     pad = 0
 
-    def __init__(self, below: int = 0, outer: bool = False, **kwargs) -> None:
-        """`below`: rows kept for what comes under the track (an extra plot) when it decides to grow taller.
-        `outer`: it grows by the height of its parent's parent (a track in a row of auto height, as
-        serving/cell's: measured against the row it had made tall, it shrank in it and left 6 rows blank)."""
+    def __init__(self, below: int = 0, **kwargs) -> None:
+        """`below`: rows kept for what comes under the track (an extra plot) when it decides to grow taller."""
         super().__init__(**kwargs)
-        self.below, self.outer = below, outer
+        self.below = below
 
     def show(self, rows: tuple[Row, ...], current: int | None, span: tuple | None = None) -> None:
         """`span`: (start, stop, label), a bracket under those columns (see `span_runs`). Lays the
@@ -183,8 +181,10 @@ class TokenTrack(Lines):
             return 1
         n = max(len(r.cells) for r in self.rows)
         room = container.height
-        if self.outer and self.parent is not None and self.parent.parent is not None:
-            room = self.parent.parent.content_region.height or room
+        row = self.parent  # in a row of auto height (serving/cell's), the height of what holds the row: measured
+        # against the row it had made tall itself, it shrank in it and left 6 rows blank
+        if row is not None and row.parent is not None and row.styles.height is not None and row.styles.height.is_auto:
+            room = row.parent.content_region.height or room
         self.pad = box_size(n, width, room - self.below, len(self.rows))[1]
         return 1 + len(self.rows) * (3 + 2 * self.pad) + (self.span is not None)
 
