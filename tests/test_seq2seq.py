@@ -168,6 +168,18 @@ def test_visibility_numbers_from_the_seed():
     assert round(s2s.sequence_bits(16, 20)) == 69
 
 
+def test_visibility_presses_return_to_the_seeds_n_and_reach_the_labs():
+    """→ from the seed's n = 12 went 15, 20 … and ← back to 10: 12 (and the lab's 16) took shift."""
+    s, seen = VisibilityState(), []
+    for _ in range(3):
+        s = s.nudged("n", 1)
+        seen.append(s.n)
+    assert s2s.LENGTH in seen
+    for _ in range(3):
+        s = s.nudged("n", -1)
+    assert s.n == 12 == VisibilityState().n
+
+
 @pytest.mark.parametrize("size,arrows", [((80, 24), 2), ((100, 30), 4), ((160, 48), 6)])
 def test_visibility_grows_with_the_terminal_and_fits(size, arrows):
     """seq2seq/visibility kept its 2-line arrows and bars with 30 rows empty at 160x48 (a lecturer's

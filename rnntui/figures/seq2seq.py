@@ -211,7 +211,7 @@ class VisibilityState(FigureState):
     """F20: numbers the decoder may read: one d-vector (bottleneck) or n of them (attention)."""
 
     AXIS: ClassVar[str] = "n"
-    n: int = param(12, "int", lo=1, hi=48, label="n tokens", fmt="d")
+    n: int = param(12, "int", lo=1, hi=48, coarse=4, label="n tokens", fmt="d")  # the seed's 12, the lab's 16
     d: int = param(512, "int", lo=64, hi=1024, notch=64, label="d", fmt="d")
     mode: str = param("bottleneck", "choice", choices=("bottleneck", "attention"), key="m", label="reads")
 
