@@ -336,6 +336,17 @@ def test_choosing_a_mask_family_moves_no_column(size):
     assert grid(0) == grid(1) == grid(2)
 
 
+@pytest.mark.parametrize("size", [(120, 40), (160, 48)])
+def test_heads_table_has_its_own_rows(size):
+    """The h-table sat beside toy head 1 (at 160x48 beside both), h=1 on 那只's row, h=2 on 猫's: it read
+    as if each h belonged to a token (a trial). It takes a band of its own, the two heads side by side."""
+    lines = txt(HeadsState(), "heads", size).splitlines()
+    table = [i for i, line in enumerate(lines) if re.search(r"h=\d+ ", line)]
+    heads = [i for i, line in enumerate(lines) if "toy head" in line or re.match(r"│ +(那只|猫|突然|开始|跑) +\d\.\d{3}", line)]
+    assert len(table) == 7 and len(heads) == 6 and max(table) < min(heads)
+    assert "toy head 1" in lines[min(heads)] and "toy head 2" in lines[min(heads)]
+
+
 def test_heads_say_why_a_row_is_nan_under_the_strict_mask():
     """attention/heads under the strict mask drew a row of NaN with nothing saying why (a newcomer's trial).
     The row whose query may read no key is named, as attention/qkv names it."""

@@ -54,6 +54,7 @@ class MatrixSpec:
     optional: int = 0  # > 0: may be left out when there is no room, the highest first
     shrink: bool = False  # too wide: narrow the columns (text cut with …) rather than leave columns out
     grow: bool = False  # marks (● ·): drawn as tiles of marks where the room allows (`tile_lines`)
+    alone: bool = False  # in a band of its own: beside other matrices its rows read as theirs
 
 
 @lru_cache(maxsize=64)
@@ -356,11 +357,12 @@ class _Widths(dict):
         return self[key][0]
 
 
-def _bands(blocks: list[list[Text]], width: int, gap: int, measure) -> list[list[list[Text]]]:
+def _bands(blocks: list[list[Text]], width: int, gap: int, measure, alone: Sequence[bool] = ()) -> list[list[list[Text]]]:
     bands, band, used = [], [], 0
-    for b in blocks:
+    for k, b in enumerate(blocks):
         w = measure(b)
-        if band and used + gap + w > width:
+        apart = k < len(alone) and alone[k] or k and k - 1 < len(alone) and alone[k - 1]
+        if band and (used + gap + w > width or apart):
             bands.append(band)
             band, used = [], 0
         used += (gap if band else 0) + w
@@ -428,7 +430,7 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         if any(natural_width(s, digits) > width for s in subset) and not all(s.shrink for s in subset):
             continue
         blocks = [lines_of(index[id(s)], width, digits, spaced) for s in subset]
-        bands = _bands(blocks, width, gap, measure)
+        bands = _bands(blocks, width, gap, measure, [s.alone for s in subset])
         tall = sum(max(len(b) for b in band) for band in bands) + len(bands) - 1  # the lines _join makes
         if spaced and (height is None or tall > height):
             continue
@@ -444,7 +446,8 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     if height and (banded := _in_bands(must, width, height)):
         return banded
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
-    lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap, measure), gap, measure)
+    lines = _join(_bands([matrix_lines(s, share, 2) for s in must], width, gap, measure, [s.alone for s in must]),
+                  gap, measure)
     return lines[:height] if height else lines
 
 
