@@ -40,6 +40,30 @@ def test_registered_between_seq2seq_and_parallel():
     assert [f.id for f in SCREEN.FIGURES] == ["qkv", "scaling", "masks", "heads", "positions", "block", "summary"]
 
 
+@pytest.mark.parametrize("size,gloss", [((44, 25), None), ((80, 24), "“that cat suddenly starts to run”"),
+                                        ((100, 30), "那只 that  猫 cat  突然 suddenly  开始 starts  跑 run")])
+def test_qkv_glosses_the_sentence_in_english_where_the_stage_bar_has_room(size, gloss):
+    """An English reader could not follow 那只 猫 突然 开始 跑 (left after a trial): the stage bar ends
+    with the sentence word by word, or as one phrase, or, with no room, not at all (never wrapped)."""
+    lines = txt(QkvState(), "qkv", size).splitlines()
+    bar = next(line for line in lines if "▸X◂ → Q K V" in line)
+    assert (gloss in bar) if gloss else "that" not in bar and "“" not in "".join(lines)
+    assert bar.count("that") <= 1 and not any(line.strip("│ ").startswith(("“", "那只 that")) for line in lines)
+
+
+def test_qkv_has_no_english_gloss_in_chinese():
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+
+    set_language("zh")
+    try:
+        text = render(SCREEN, fig("qkv"), QkvState(), "txt", (120, 40))
+    finally:
+        set_language("en")
+    bar = next(line for line in text.splitlines() if "▸X◂" in line)
+    assert "that" not in bar and "“" not in bar
+
+
 def test_toy_causal_pinned_cells():
     A = np.array(QkvState().readings().weights)
     assert A[4, 1] == pytest.approx(E2 / (E2 + 4)) and A[4, 1] == pytest.approx(0.6488, abs=5e-5)  # A[跑,猫]

@@ -14,6 +14,7 @@ from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
 TOKENS = at.TOKENS
+GLOSS = at.GLOSS
 FEATURES = at.FEATURES
 N = len(TOKENS)
 TGT = tuple(f"y{'₀₁₂₃₄₅₆₇₈₉'[i]}" for i in range(at.N_TGT))  # decoder positions in the masks figure

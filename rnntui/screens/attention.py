@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
-from rnntui.widgets.lines import TextLines
+from rnntui.widgets.lines import TailedLine
 from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure
@@ -12,7 +12,7 @@ from rnntui.figures import attention as fa
 from rnntui.figures.attention import (BlockState, HeadsState, MasksState, PositionsState, QkvState,
                                       ScalingState, SummaryState)
 from rnntui.fmt import fixed, sci, short_vector, small
-from rnntui.i18n import N_, _, aside, spaced
+from rnntui.i18n import N_, _, aside, language, spaced
 from rnntui.screens.attention_layer import BlockView, HeadsView, MasksView, PositionsView, SummaryView, word
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
@@ -29,9 +29,18 @@ CONTEXT = {0: (), 1: ("X",), 2: ("Q", "K"), 3: ("S",), 4: ("Ŝ",), 5: ("A", "V")
 GROUP = {"X": 0, "Q": 1, "K": 1, "V": 1, "S": 2, "Ŝ": 3, "A": 4, "out": 5}
 
 
+def glosses() -> tuple[Text, ...]:
+    """The toy sentence in English, word by word and then as one phrase, for the stage bar's end (an
+    English reader could not follow 那只 猫 突然 开始 跑, a trial); in Chinese, nothing."""
+    if language() != "en":
+        return ()
+    words = "  ".join(f"{t} {g}" for t, g in zip(fa.TOKENS, fa.GLOSS))
+    return Text(f"   {words}", style="dim"), Text("   “that cat suddenly starts to run”", style="dim")
+
+
 class QkvView(FigureView):
     def compose(self):
-        yield TextLines(id="stages")
+        yield TailedLine(id="stages")
         yield Matrices()
         yield Static(id="spell")
         yield Readouts(id="pinned")
@@ -58,7 +67,7 @@ class QkvView(FigureView):
                                     cell=cell if name in ("S", "Ŝ", "A") else None, current=group == k,
                                     faint=hidden if name in ("Ŝ", "A") else (), optional=rank))
         self.query_one(Matrices).show(specs)
-        self.query_one("#stages", TextLines).update(stage_text(SHORT, k))
+        self.query_one("#stages", TailedLine).update(stage_text(SHORT, k), *glosses())
 
         spell = Text()
         if not r.query_keys:

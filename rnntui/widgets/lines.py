@@ -488,6 +488,30 @@ class TextLines(Lines):
         return max(map(cell_len, self._text.plain.split("\n")), default=0)  # no Text per line
 
 
+class TailedLine(TextLines):
+    """One line of text and after it the first of some tails (a gloss, then a shorter one) that the
+    line has room for; none where none fits."""
+
+    _tails: tuple = ()
+
+    def update(self, content: Text | str = "", *tails: Text) -> None:
+        text = Text("").join([content if isinstance(content, Text) else Text(content), *tails])
+        key = content_key(text)
+        if key == self._shown:
+            return
+        self._shown = key
+
+        def apply() -> None:
+            self._text, self._tails, self._wrapped = text, tails, None
+
+        repaint(self, apply)
+
+    def divide(self, width: int) -> list:
+        keep = len(self._text) - sum(map(len, self._tails))
+        tail = next((t for t in self._tails if self._text[:keep].cell_len + t.cell_len <= width), Text(""))
+        return wrap(self._text[:keep] + tail, width, self.app.console)
+
+
 class RenderedLines(Lines):
     """A Rich renderable (tables, groups) rendered to lines once per width and drawn through `Lines`;
     as tall as those lines. A Static hands it to Textual, which renders it whole to measure its height
