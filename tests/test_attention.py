@@ -474,6 +474,19 @@ def test_a_narrowed_text_table_short_of_rows_gives_the_lines_left_to_the_rows_cu
         assert all(line.strip() for line in lines), lines  # and no line of it blank
 
 
+@pytest.mark.parametrize("size", [(90, 40), (120, 40), (160, 48)])
+def test_summary_text_keeps_off_its_rules_where_there_is_room(size):
+    """attention/summary's cells touched the rules between them ("O(1) decoder→│no", a trial): where the
+    table still fits whole, a space stands after every rule (and before it, at 120 and wider)."""
+    lines = txt(SummaryState(), "summary", size).splitlines()
+    rows = [line[1:-1] for line in lines if line.count("│") > 4]
+    assert len(rows) >= 12 and "…" not in "".join(rows)  # every cell whole
+    assert not any(re.search(r"│[^ ]", row) for row in rows)
+    if size[0] >= 120:
+        assert not any(re.search(r"[^ ]│", row) for row in rows)
+    assert any(re.search(r"[^ ]│", line[1:-1]) for line in txt(SummaryState(), "summary", (80, 24)).splitlines())
+
+
 # -- summary (issue 19) ----------------------------------------------------------------------------
 def test_summary_links_resolve():
     r = SummaryState().readings()

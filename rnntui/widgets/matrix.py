@@ -75,16 +75,16 @@ def entry(v, digits: int) -> str:
 
 
 def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, spaced: bool = False,
-                 tall: int | tuple = 1, head: int = 1) -> list[Text]:
+                 tall: int | tuple = 1, head: int = 1, rule: str = "│") -> list[Text]:
     """One matrix as lines of equal cell width, at most `width` cells wide when given; `spaced` leaves
     a blank line between rows (for tall terminals); `tall` lines a row (one number, or one per row),
     for text cells wrapped in their column; `head` lines of column labels. Drawn once per (spec, width,
-    digits, tall, head): a key usually changes one or two of a figure's matrices (the lines are shared:
+    digits, tall, head, rule): a key usually changes one or two of a figure's matrices (the lines are shared:
     do not change them)."""
     try:  # (the language too: a cut matrix's note, "11 of 64 columns", is in it)
-        lines = list(_matrix_lines(spec, width, digits, tall, head, language()))
+        lines = list(_matrix_lines(spec, width, digits, tall, head, rule, language()))
     except TypeError:  # unhashable values (arrays): draw without the cache
-        lines = _draw_matrix(spec, width, digits, tall, head)
+        lines = _draw_matrix(spec, width, digits, tall, head, rule)
     if not spaced:
         return lines
     at = (1 if spec.title else 0) + head  # title and column labels
@@ -99,8 +99,8 @@ def matrix_lines(spec: MatrixSpec, width: int | None = None, digits: int = 2, sp
 
 @lru_cache(maxsize=512)
 def _matrix_lines(spec: MatrixSpec, width: int | None, digits: int, tall: int | tuple = 1, head: int = 1,
-                  _language: str = "en") -> tuple[Text, ...]:
-    return tuple(_draw_matrix(spec, width, digits, tall, head))
+                  rule: str = "│", _language: str = "en") -> tuple[Text, ...]:
+    return tuple(_draw_matrix(spec, width, digits, tall, head, rule))
 
 
 def natural_width(spec: MatrixSpec, digits: int = 2) -> int:
@@ -141,7 +141,7 @@ def _entries(spec: MatrixSpec, digits: int) -> tuple:
     return rows, n_cols, texts, words, cols, cw, labels, lw
 
 
-def _columns(spec: MatrixSpec, width: int | None, digits: int) -> tuple[int, list[int], int]:
+def _columns(spec: MatrixSpec, width: int | None, digits: int, rule: str = "│") -> tuple[int, list[int], int]:
     """How many columns are drawn, each one's width, and the row labels' width, for a matrix at most
     `width` cells wide. A narrowed table's row labels break after a space, + or / ("seq2seq+" /
     "attention"): the 17 cells of "seq2seq+attention" went to the other columns' words."""
@@ -151,7 +151,7 @@ def _columns(spec: MatrixSpec, width: int | None, digits: int) -> tuple[int, lis
         return n_cols, [cw] * n_cols, lw
     if spec.shrink and n_cols:
         short = max([cell_len(part.rstrip()) for label in labels for part in _label_parts(label)] + [0])
-        room = width - 2 - short - n_cols  # the columns' cells (a space after each)
+        room = width - 2 - short - n_cols - (len(rule) - 1) * (n_cols - 1)  # the columns' cells (a rule after each)
         if room >= 3 * n_cols:
             return n_cols, _narrowed(texts, cols, room), short
     cw = 3 if spec.shrink else cw
@@ -177,14 +177,17 @@ def _row_label(text: str, width: int, tall: int) -> list[str]:
     return [line.rstrip() for line in lines] or [""]
 
 
-def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | tuple = 1, head: int = 1) -> list[Text]:
-    """`tall`: lines a row (one number for every row, or one each); `head`: lines of column labels."""
+def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | tuple = 1, head: int = 1,
+                 rule: str = "│") -> list[Text]:
+    """`tall`: lines a row (one number for every row, or one each); `head`: lines of column labels;
+    `rule`: between a narrowed table's columns (shrink), with a space each side or after it where
+    that fits ("│" alone: the text touches it)."""
     rows, n_cols, texts, words, cols, cw, labels, _lw = _cells(spec, digits)
-    shown, widths, lw = _columns(spec, width, digits)
+    shown, widths, lw = _columns(spec, width, digits, rule)
     margin = 2 + lw
     talls = tall if isinstance(tall, tuple) else (tall,) * len(texts)
     cut = shown < n_cols
-    total = margin + sum(widths[:shown]) + shown + (2 if cut else 0)
+    total = margin + sum(widths[:shown]) + shown + (len(rule) - 1) * (shown - 1) * spec.shrink + (2 if cut else 0)
 
     out: list[Text] = []
     title = Text()
@@ -198,7 +201,7 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
     if spec.title:
         out.append(title)
     heads = [_label(cols[j], widths[j], head) for j in range(shown)]
-    rule = "│"  # between narrowed text columns (shrink): a space apart, they read on ("a fixed state a state carried")
+    # (a rule between narrowed text columns: a space apart, they read on: "a fixed state a state carried")
     for t in range(head):
         line = Text(" " * margin)
         for j in range(shown):
@@ -524,21 +527,25 @@ def _grown(specs: list[MatrixSpec], width: int, height: int, gap: int) -> list[T
 
 def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
     """A table of text too wide for its room, its columns narrowed, in `height` lines: its cells wrapped
-    whole in their columns where the height allows, then its column labels whole, then a blank line
-    between rows; short of room, rows are cut to about the same number of lines (text cut with …).
+    whole in their columns where the height allows (a space each side of a rule, or after it, where
+    that still fits: the text touched the rules, "decoder→│no"), then its column labels whole, then a blank line between
+    rows; short of room, rows are cut to about the same number of lines (text cut with …).
     attention/summary cut its cells at 4 lines and its labels at one ("paralle…", "keeps at inferen…")
     with 11 rows to spare at 120x40, and its labels even at 200x60."""
     _rows, _n, texts, words, cols, _cw, labels, _lw = _cells(spec, 2)
-    shown, widths, lw = _columns(spec, width, 2)
-    need = tuple(max([_wrapped_lines(r[j], widths[j]) for j in range(shown) if j in words] + [len(_row_label(label, lw, 99))])
-                 for r, label in zip(texts, labels))
-    head = max([len(_label(cols[j], widths[j], 99)) for j in range(shown)] + [1])
     room, gaps = height - (1 if spec.title else 0), max(len(texts) - 1, 0)
-    # cells whole first; then the labels over the lines left (cut with … on the last), then blank lines
-    for lines, labels, spaced in ((sum(need), head, True), (sum(need), head, False),
-                                  (sum(need), max(min(head, room - sum(need)), 1), False)):
-        if lines + labels + (gaps if spaced else 0) <= room:
-            return matrix_lines(spec, width, 2, spaced, need, labels)
+    for rule in (" │ ", "│ ", "│"):
+        shown, widths, lw = _columns(spec, width, 2, rule)
+        need = tuple(max([_wrapped_lines(r[j], widths[j]) for j in range(shown) if j in words]
+                         + [len(_row_label(label, lw, 99))]) for r, label in zip(texts, labels))
+        head = max([len(_label(cols[j], widths[j], 99)) for j in range(shown)] + [1])
+        whole = shown == len(cols) and all(longest_word(t) <= w for j, w in enumerate(widths)  # no word cut
+                                           for t in [cols[j]] + [r[j] for r in texts])
+        # cells whole first; then the labels over the lines left (cut with … on the last), then blank lines
+        for lines, labels_, spaced in ((sum(need), head, True), (sum(need), head, False),
+                                       (sum(need), max(min(head, room - sum(need)), 1), False)):
+            if lines + labels_ + (gaps if spaced else 0) <= room and (rule == "│" or labels_ == head and whole):
+                return matrix_lines(spec, width, 2, spaced, need, labels_, rule)
     labels = min(head, 2)  # column labels over two lines before a fourth line of cells (at 90x28 they read
     # "path le…", "per-laye…", a student's trial; the chosen cell is written whole under the table)
     for most in range(max(need, default=1) - 1, 0, -1):  # every row cut to `most` lines, and the
