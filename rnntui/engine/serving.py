@@ -37,6 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import math
+
 import numpy as np
 
 from rnntui.engine.lstm import GATES, WEIGHTS, lstm_states
@@ -210,6 +212,12 @@ def recurrent_state_bytes(layers: int = LAYERS, width: int = WIDTH, dtype: str =
 def accelerator_share(nbytes, capacity: float = ACCELERATOR_BYTES):
     """The fraction of an accelerator's memory (80e9 bytes by default) these bytes take."""
     return np.asarray(nbytes, dtype=float) / capacity if np.ndim(nbytes) else nbytes / capacity
+
+
+def full_at(capacity: float = ACCELERATOR_BYTES, layers: int = LAYERS, width: int = WIDTH, gqa: int = 1,
+            dtype: str = DTYPE) -> int:
+    """The shortest context whose KV cache alone fills `capacity` bytes: ⌈capacity / bytes a token⌉."""
+    return math.ceil(capacity / kv_cache_bytes(1, layers, width, gqa, dtype))
 
 
 @dataclass(frozen=True, eq=False)

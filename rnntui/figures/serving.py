@@ -105,6 +105,7 @@ class KvReadings:
     accelerator_bytes: float  # an "80 GB" accelerator, decimal
     share: float  # kv / accelerator_bytes
     fits: bool  # the cache alone fits on one accelerator
+    full_at: int  # the context whose cache alone fills it
 
 
 @dataclass(frozen=True)
@@ -125,7 +126,8 @@ class KvState(FigureState):
                           tuple(s.tokens.tolist()), tuple(s.kv.tolist()), tuple(s.state.tolist()), kv,
                           sv.kv_cache_bytes(self.context, dtype=self.dtype), state,
                           sv.recurrent_state_bytes(dtype=self.dtype, cell="lstm"), kv // state,
-                          sv.ACCELERATOR_BYTES, float(sv.accelerator_share(kv)), kv <= sv.ACCELERATOR_BYTES)
+                          sv.ACCELERATOR_BYTES, float(sv.accelerator_share(kv)), kv <= sv.ACCELERATOR_BYTES,
+                          sv.full_at(gqa=g, dtype=self.dtype))
 
 
 # -- the way back: linear attention two ways -----------------------------------------------------

@@ -98,6 +98,9 @@ class WindowView(SizedView):
         ))
 
 
+KV_XLABEL = 22  # rows of the view from which the plot's x axis is named (at 100x30 it was not, a trial)
+
+
 # -- F24 ------------------------------------------------------------------------------------------
 class KvView(SizedView):
     def compose(self):
@@ -123,7 +126,8 @@ class KvView(SizedView):
         self.query_one("#ratio", Readouts).show([
             (_("cache / state"), f"{fmt.grouped(r.ratio)}×"),
             ("", _("{share} of an 80 GB (80·10⁹ B) accelerator").format(share=fmt.pct(r.share))
-             + ("" if r.fits else " ▲ " + _("does not fit")) + gqa)])
+             + ("" if r.fits else " ▲ " + _("does not fit")) + gqa),
+            (_("full at"), _("{n} tokens").format(n=fmt.grouped(r.full_at)))])
         self.query_one("#units", Readouts).show([
             (_("an LSTM keeps h and c:"), fmt.binary_bytes(r.lstm_bytes)),
             (_("KV cache, exactly"), f"{fmt.grouped(r.kv_bytes)} B")])
@@ -131,9 +135,12 @@ class KvView(SizedView):
             # the y axis's unit in the legend: it had none (a newcomer's trial)
             series=(Series(r.tokens, r.kv_curve, _("KV cache bytes (grow with context)"), ORANGE),
                     Series(r.tokens, r.state_curve, _("recurrent state bytes (fixed)"), BLUE)),
-            lines=(Line(r.accelerator_bytes, _("80 GB accelerator"), RED, dashed=True, align="left"),),
+            # where the cache fills it, as a line down: in the same row as the 80 GB line, the curve seemed
+            # to reach it three times sooner (a lecturer's trial)
+            lines=(Line(r.accelerator_bytes, _("80 GB accelerator"), RED, dashed=True, align="left"),
+                   *([Line(r.full_at, "", RED, vertical=True, dashed=True)] if r.full_at <= CONTEXTS[-1] else [])),
             cursor=float(s.context), log_x=True, log_y=True, xlim=(CONTEXTS[0], CONTEXTS[-1]),
-            ylim=(1e5, 1e12), xlabel=_("context (tokens)") if self.has_class("-tall") else "", legend="below",
+            ylim=(1e5, 1e12), xlabel=_("context (tokens)") if self.size.height >= KV_XLABEL else "", legend="below",
         ))
 
 
