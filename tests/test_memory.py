@@ -227,8 +227,11 @@ def test_a_cached_run_replaces_the_shipped_one():
     assert [(row["cell"], row["T"]) for row in r.table if row["yours"]] == [("rnn", 20)]
     text = txt(CopyState(cell="rnn", T="20"), size=(160, 40))
     assert f"100@200│{fmt.acc_at(mem.seed_final('rnn', 20), mem.seed_reached('rnn', 20))}" in text
-    assert f"underlined: yours; remove {mem.cache_path()} for the shipped ones" in text
+    # a shot says the underlined run is this machine's, not where (a slide showed the machine's path, a
+    # lecturer's trial); the app says which file to remove
+    assert "underlined: trained on this machine" in text and str(mem.cache_path()) not in text
     other = grid_text(CopyState(cell="rnn", T="5").readings())  # (the marked entry not focused)
+    assert f"underlined: yours; remove {mem.cache_path()} for the shipped ones" in other.plain
     under = [other.plain[t.start:t.end] for t in other.spans if "underline" in str(t.style)]
     seed = fmt.acc_at(mem.seed_final("rnn", 20), mem.seed_reached("rnn", 20))
     assert [u.strip() for u in under] == ["100@200"] and f"100@200│{seed}" in other.plain

@@ -22,9 +22,10 @@ SOURCE = {"shipped": N_("shipped run"), "cache": N_("your cached run"), "new": N
 CONFIRM = N_("T = {T} trains for minutes: press t again to start")
 
 
-def grid_text(r) -> Text:
+def grid_text(r, path: bool = True) -> Text:
     """The results table: one row per T, one column per cell, each entry ours│the source's; beside it
-    the focused cell's σ(b_f)^T, the closed form the row's measured results meet."""
+    the focused cell's σ(b_f)^T, the closed form the row's measured results meet. `path`: say which file
+    holds your runs (not in a shot: a slide showed this machine's path, a lecturer's trial)."""
     entries = {(row["cell"], row["T"]): (acc_at(row["final_acc"], row["reached_100_at"]),
                                          acc_at(row["seed_final"], row["seed_reached"])) for row in r.table}
     yours = {(row["cell"], row["T"]) for row in r.table if row["yours"]}
@@ -32,7 +33,8 @@ def grid_text(r) -> Text:
     out = results_text(entries, CELLS, TS, (r.cell, r.T), "T", closed, {T: sig(r.survival_by_T[T]) for T in TS},
                        marked=yours)
     if yours:  # (a run of yours took a shipped one's place unmarked, a trial)
-        out.append("\n" + _("underlined: yours; remove {path} for the shipped ones").format(path=r.cache), style="dim")
+        out.append("\n" + (_("underlined: yours; remove {path} for the shipped ones").format(path=r.cache) if path
+                           else _("underlined: trained on this machine")), style="dim")
     return out
 
 
@@ -75,7 +77,7 @@ class CopyView(FigureView):
             self.query_one("#grid", Static).update(Text(_("memory results unreadable: {error}").format(error=e),
                                                         style=BAD))
             return
-        self.query_one("#grid", Static).update(grid_text(r))
+        self.query_one("#grid", Static).update(grid_text(r, path=not self.app.is_headless))
         tall = (self.query_one(Plot).size.height or 0) >= 9
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_steps, r.curve_acc, _("accuracy"), BLUE),
