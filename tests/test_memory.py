@@ -240,6 +240,21 @@ def test_a_cached_run_replaces_the_shipped_one():
     assert "underlined" not in txt(CopyState(cell="rnn", T="20"), size=(160, 40))  # removed: the shipped ones again
 
 
+@pytest.mark.parametrize("height", [21, 22, 24])
+def test_the_story_stays_whole_when_your_runs_take_a_row(height):
+    """With a run of yours the table's note takes a row (two in the app at 80 columns), and the plot's
+    min-height of 5 cut the lstm-bf2 story mid-sentence at 80x24 (a lecturer's trial): the text stays
+    whole; the plot gives way, and says how many rows bring it back, which they do."""
+    run = mem.make_run("rnn", 20, 200, 0, [(100, 0.5, 1.0), (200, 1.0, 0.1)], 1.0, "test")
+    mem.save_cache(mem.Results((run,)))
+    lines = txt(CopyState(), size=(80, height)).splitlines()
+    shown = "\n".join(lines)
+    assert "underlined" in shown and "fails at T=40" in shown and lines[-3].strip("│ ").startswith("←→ step")
+    said = [l for l in lines if "shows a plot here" in l]
+    assert said == [] if height >= 22 else "--size 80x22 shows a plot here" in said[0]
+    assert any("┤" in l for l in lines) == (height >= 22)
+
+
 # -- the live run ---------------------------------------------------------------------------------------------
 def test_t_asks_first_only_at_T_80():
     assert [CopyState(T=str(T)).needs_confirm() for T in fm.TS] == [False, False, False, False, True]

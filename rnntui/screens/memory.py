@@ -66,7 +66,7 @@ class CopyView(FigureView):
 
     def compose(self):
         yield Static(id="grid")
-        yield Plot()
+        yield Plot(least=5)  # (under 5 rows, what it lacks: its min-height of 5 cut the text below, a trial)
         yield TextLines(id="now")  # a key changes a line of it: drawn through Lines, not Textual's Content
         yield TextLines(id="story")
 
