@@ -497,6 +497,6 @@ def test_a_legend_goes_into_the_top_edge_only_whole():
 
     for h in range(40, 46):
         text = one_app.txt(*find("serving/wayback"), WaybackState(step=11), (60, h))
-        if "┌" in text.split("recall of")[-1]:  # the plot is drawn
+        if "┌" in text.split("recall error, ")[-1]:  # the plot is drawn
             assert all(words in text for words in ("━━ random unit keys (measured)", "┈┈ √((n−1)/d)",
                                                    "╍╍ orthonormal keys")), h

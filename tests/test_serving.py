@@ -240,6 +240,19 @@ def test_wayback_text_shows_both_outputs_and_the_state_size():
         assert name in text
 
 
+def test_wayback_says_its_recall_is_an_error_at_gamma_one_and_a_fixed_gamma_is_a_decay():
+    """The recall line read as this S's recall, the same at γ 0.86 as at 1, and as a rate; a fixed γ was
+    called "gated", against the table's RetNet (fixed decay) and Mamba (from the input) (a lecturer's
+    trial). The recall is an error, measured with γ = 1, so the same at every γ; "2·n·d = 192"."""
+    a, b = (txt("wayback", WaybackState(step=11, gamma=g), (100, 30)) for g in (1.0, 0.86))
+    r = WaybackState(step=11, gamma=0.86).readings()
+    line = f"recall error, {r.stored} pairs in S, γ 1: orthonormal keys"
+    assert line in a and line in b and r.recall_random == WaybackState(step=11).readings().recall_random
+    assert f"random keys {r.recall_random:.2f}" in b
+    assert "fixed decay" in b and "gated" not in b and "plain" in a
+    assert f"KV cache 2·n·d = {2 * r.stored * r.d} at n={r.stored}" in b
+
+
 # -- the topic as a whole --------------------------------------------------------------------------
 def test_registered_last_in_lecture_order():
     from rnntui.topics import REGISTRY

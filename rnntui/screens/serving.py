@@ -167,19 +167,21 @@ class WaybackView(SizedView):
             (names[0] + f"out_{t}" + ("  " + how[0] if wide else ""), fmt.signed_vector(r.out_parallel)),
             (names[1] + f"out_{t}" + ("  " + how[1] if wide else ""), fmt.signed_vector(r.out_recurrent)),
             (_("largest |difference|"), _("{diff} (rounding)").format(diff=fmt.sci(r.diff)))], sep="\n")
-        gated = (_("plain") if s.gamma >= 1 else _("gated")) if not wide else (
-            _("plain linear attention") if s.gamma >= 1 else _("gated, RetNet-style (Mamba: γ_t from the input)"))
+        # (a fixed γ is a decay, not a gate: Mamba's, from the input, is; "gated" said otherwise, a trial)
+        gated = (_("plain") if s.gamma >= 1 else _("fixed decay")) if not wide else (
+            _("plain linear attention") if s.gamma >= 1 else _("fixed decay, RetNet-style (Mamba: γ_t from the input)"))
         self.query_one("#decay", Readouts).show([
             (f"γ {s.gamma:.2f}", gated), (f"γ^{DECAY_STEPS}", _("{left} (lstm/path's f^k)").format(left=fmt.small(r.decay_left)))])
         self.query_one("#memory", Readouts).show([
             (_("state"), _("{size} = {n} numbers, any n").format(size=f"{r.d}×{r.d} + {r.d}", n=r.state_numbers)),
-            (_("KV cache {formula}").format(formula="2·n·d"),
+            (_("KV cache {formula} =").format(formula="2·n·d"),
              _("{count} at n={n}").format(count=fmt.grouped(r.kv_numbers), n=r.stored) if r.stored == r.n else
              _("{count} at n={n}, {all} at n={last}").format(count=fmt.grouped(r.kv_numbers), n=r.stored,
                                                             all=fmt.grouped(r.kv_numbers_all), last=r.n))])
         ortho = (_("{error}, exact").format(error=fmt.sci(r.recall_orthonormal)) if r.orthonormal_fits
                  else _("none (only {d} exist)").format(d=r.d))
-        first = _("recall of n={n} pairs from S (d={d}): orthonormal keys").format(n=r.stored, d=r.d)
+        # its own experiment, at γ = 1: the same at every γ, it read as this S's recall (a trial)
+        first = _("recall error, {n} pairs in S, γ 1: orthonormal keys").format(n=r.stored)
         self.query_one("#capacity", Readouts).show([
             (first, ortho),
             (fit(_("random keys"), cell_len(first), "right"),
