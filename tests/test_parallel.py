@@ -316,11 +316,29 @@ def test_capacity_4_tokens_128_each_256_tokens_2_each():
 def test_capacity_shot_reads_the_share(tmp_path):
     out = tmp_path / "cap.txt"
     assert main(["shot", "parallel/capacity", "--set", "n=256", "--size", "80x24", "-o", str(out)]) == 0
-    assert "2.00 each" in out.read_text()
+    assert "2 each" in out.read_text() and "2.00" not in out.read_text()  # (whole shares whole: "16.00 each", a trial)
     assert main(["shot", "parallel/capacity", "--set", "n=4096", "--size", "80x24", "-o", str(out)]) == 0
     assert 512 / 4096 == 0.125 and "0.125 each" in out.read_text()  # (it read 0.12)
     assert main(["shot", "parallel/capacity", "--set", "n=1024", "--size", "80x24", "-o", str(out)]) == 0
-    assert "0.500 each" in out.read_text()  # (three digits, as 0.125 has)
+    assert "0.5 each" in out.read_text()
+    assert main(["shot", "parallel/capacity", "--set", "n=32", "--size", "80x24", "-o", str(out)]) == 0
+    assert 100 / 32 == 3.125 and "first token's share 3.125% of the state" in out.read_text()  # (it read 3.12%)
+
+
+@pytest.mark.parametrize("n,cols", [(16, 76), (32, 96), (32, 76), (20, 96), (100, 400)])
+def test_share_labels_stand_apart_over_their_shares(n, cols):
+    """At 32 tokens the labels ran together ("x0x1  x2x3") and stopped at x9 (a trial): every k-th token
+    is named, a space at least between two, each over its own share, as far as the last k-th."""
+    from rnntui.widgets.sharebar import share_labels
+
+    line = share_labels(n, cols / n, cols)
+    words = [(m.start(), m.group()) for m in re.finditer(r"x\d+", line)]
+    assert all(b > a + len(w) for (a, w), (b, _w) in zip(words, words[1:]))  # a space at least between two
+    k = int(words[1][1][1:]) - int(words[0][1][1:])
+    assert [int(w[1:]) for _at, w in words] == list(range(0, n, k))  # none skipped
+    for at, w in words:  # its middle within its share
+        i = int(w[1:])
+        assert i * cols / n <= at + len(w) / 2 <= (i + 1) * cols / n
 
 
 def test_the_share_bar_gives_each_token_its_share():

@@ -36,17 +36,30 @@ def share_lines(width: int, n: int, cols: int, rows: int = 2) -> list:
             cells.append(("▒", ODD) if token % 2 else ("░", EVEN))  # drew 8, coarser than at 2048)
     bar = joined(cells)
     if share >= 3:
-        labels = [" "] * cols
-        for i in range(n):
-            word, at = f"x{i}", int(round((i + 0.5) * share)) - 1
-            if len(word) <= share - 1 and at + len(word) <= cols:
-                labels[at:at + len(word)] = list(word)
-        head = Text("".join(labels).rstrip() or " ", style="bold")
+        head = Text(share_labels(n, share, cols), style="bold")
     else:
         head = Text(_("x0 … x{last}: shares thinner than a character blur into texture").format(last=n - 1),
                     style="dim")
     return [head, ruler, *[bar] * max(rows, 1), Text(f"{'0':<{cols - len(str(width))}}{width}", style="dim"),
             Text(_("state: {width} numbers, the same at every length").format(width=width), style="dim")]
+
+
+STRIDES = (1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100)
+
+
+def share_labels(n: int, share: float, cols: int) -> str:
+    """x0, x1, … over the middles of their shares, every token's or every k-th (k from STRIDES), a space
+    at least between two: they ran together ("x0x1  x2x3") and stopped at x9 at 32 tokens (a trial)."""
+    longest = len(f"x{n - 1}")
+    k = next((k for k in STRIDES if k * share >= longest + 1), n)
+    labels, edge = [" "] * cols, -1
+    for i in range(0, n, k):
+        word = f"x{i}"
+        at = min(max(int(round((i + 0.5) * share - len(word) / 2)), 0), cols - len(word))
+        if at > edge:
+            labels[at:at + len(word)] = list(word)
+            edge = at + len(word)
+    return "".join(labels).rstrip() or " "
 
 
 class ShareBar(Lines):
