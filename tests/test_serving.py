@@ -4,6 +4,7 @@ exact zeros behind the cut), the KV cache (64 GiB = 2**36 bytes at 131,072 token
 262,144×; GQA ÷4 → 16 GiB; 4096 tokens → 2 GiB) and the way back (linear attention two ways)."""
 import json
 import math
+import re
 import subprocess
 import sys
 
@@ -251,6 +252,23 @@ def test_wayback_says_its_recall_is_an_error_at_gamma_one_and_a_fixed_gamma_is_a
     assert f"random keys {r.recall_random:.2f}" in b
     assert "fixed decay" in b and "gated" not in b and "plain" in a
     assert f"KV cache 2·n·d = {2 * r.stored * r.d} at n={r.stored}" in b
+
+
+@pytest.mark.parametrize("k", [1, 4, 8])
+def test_window_says_each_gradient_once_and_marks_a_cut_only_where_there_is_one(k):
+    """At k = 1 it read "1.0000 … 1.0000 inside"; at k = 8 the x axis still explained a ▼0 drawn nowhere;
+    the cut's label wrote over the curve on the plot's top row (a lecturer's trial)."""
+    r = WindowState(window=k).readings()
+    text = txt("window", WindowState(window=k), (100, 30))
+    inside = [f"{g:.4f}" for g in r.grads[r.first_inside:]]
+    said = inside[0] if k == 1 else f"{inside[0]} … {inside[-1]}"
+    assert f"∂h_7/∂h_t: {said} inside;" in text and (k == 1) == (inside[0] == inside[-1])
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if "┌─ ━━ full" in line)
+    plot = lines[top + 1:next(i for i in range(top, len(lines)) if "└─" in lines[i])]  # the canvas rows
+    assert ("▼0" in text) == any("╎cut" in line for line in plot) == (r.dropped > 0) == (k < 8)
+    if k == 1:  # the cut's label off the top row, where the curves run past it
+        assert "cut" not in plot[0] and re.search("[\u2801-\u28ff]", plot[0][-30:])
 
 
 # -- the topic as a whole --------------------------------------------------------------------------

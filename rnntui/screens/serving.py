@@ -81,7 +81,8 @@ class WindowView(SizedView):
             (_("forward"), _("{h} for every k: the states row never changes").format(h=f"h_{last} = {r.h_last:.4f}"))])
         self.query_one("#backward", Readouts).show([
             (_("backward {grad}:").format(grad=f"∂h_{last}/∂h_t"),
-             " … ".join(f"{g:.4f}" for g in (r.grads[r.first_inside], r.grads[-1]))
+             # one cell inside: its value once ("1.0000 … 1.0000", a trial)
+             " … ".join(dict.fromkeys(f"{g:.4f}" for g in (r.grads[r.first_inside], r.grads[-1])))
              + (_(" inside; exactly 0 in the {n} dashed cells").format(n=r.dropped) if r.dropped
                 else _(" inside; no cell is cut at this k")))])
         self.query_one("#stored", Readouts).show([
@@ -92,8 +93,9 @@ class WindowView(SizedView):
         self.query_one(Plot).show(PlotSpec(
             series=(Series(t, r.full_grads, _("full {grad}").format(grad="∂h_7/∂h_t"), GREY),
                     Series(t, r.grads, _("window k={k}").format(k=k), ORANGE)),
-            lines=(Line(r.first_inside - 0.5, _("cut"), RED, vertical=True, dashed=True),),
-            log_y=True, ylim=(1e-2, 1.5), xlim=(0, r.n - 1), xlabel=_("t (▼0: the gradient is exactly 0 from here back)"),
+            lines=(Line(r.first_inside - 0.5, _("cut"), RED, vertical=True, dashed=True),) if r.dropped else (),
+            log_y=True, ylim=(1e-2, 1.5), xlim=(0, r.n - 1),  # (▼0 said where none is drawn: k = 8, a trial)
+            xlabel=_("t (▼0: the gradient is exactly 0 from here back)") if r.dropped else "t",
             xcols=CellColumns(r.n),  # t under its cell, the cut under the track's ✂
         ))
 

@@ -755,6 +755,11 @@ def _scene(spec: PlotSpec, width: int, height: int):
                 other = (0, "left") if align == "right" else (cw - 1, "right")  # (the end it did not take: after a
                 # switch, `there` was the same end twice, and a free row at the other was never tried, a review)
                 r, c, align, words = _beside_line(cv, r, (c, align), other, words, taken)
+        else:  # a vertical line's: on the highest row where it covers no series (serving/window's "cut"
+            # wrote over the curve on the top row, a trial), else where it covers fewest
+            begin = cv.start(c, words, align)
+            span = range(begin, begin + cell_len(words))
+            r = min(range(ch), key=lambda row: (cv.covered(row, span), any((row, k) in taken for k in span), row))
         start = cv.text(r, c, words, style, align)
         taken |= {(r, k) for k in range(start, start + cell_len(words))}
         placed.append((r, start, words, style))
