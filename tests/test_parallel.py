@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -155,6 +156,26 @@ def test_path_is_k_multiplications_recurrent_and_one_edge_attention(k):
     assert par.path_hops("attention", k) == [(0, k)] and par.path_length("attention", k) == 1
     assert par.path_gain("recurrent", k, 0.9) == pytest.approx(math.prod([0.9] * k))
     assert par.path_gain("attention", k, 0.9) == pytest.approx(0.9)
+
+
+def test_path_says_where_its_factor_comes_from_and_help_says_what_whole_topic_means():
+    """"×0.90 per hop leaves 0.430" and "mode: whole topic" were unexplained (a lecturer's trial): the factor
+    is topic 1's W_h, raised to the path's length; help says what a shared parameter is."""
+    from rnntui.figures.recurrence import TrackState
+    from rnntui.help import help_text
+    from rnntui.screens.parallel import ParallelScreen
+    from rnntui.topics import find
+
+    factor = TrackState().w_h
+    for mode, hops in (("recurrent", 8), ("attention", 1)):
+        text = one_app.txt(*find("parallel/path"), PathState(mode=mode, k=8))
+        assert f"×{factor:.2f} a hop (topic 1's W_h) leaves {factor ** hops:.3f} = {factor:.2f}^{hops}" in text
+    _screen, path = find("parallel/path")
+    _screen, cost = find("parallel/cost")
+    said = [help_text(SimpleNamespace(TOPIC_ID="parallel", figure=f, state=f.state_type(), FIGURES=ParallelScreen.FIGURES,
+                                      SHARED=ParallelScreen.SHARED))[1] for f in (path, cost)]
+    assert "“mode: whole topic” under the figure: one value for every figure" in said[0]
+    assert "whole topic" not in said[1]  # cost has no mode
 
 
 def test_path_state_longest_path_is_n_minus_one_or_one():

@@ -55,7 +55,9 @@ class PathView(FigureView):  # F19
         behind = r.other if s.mode == "attention" else ()  # (said under it where it is drawn)
         self.query_one(Staircase).show(r.hops, s.n, s.k, behind, _("dim: the {k} stairs recurrence climbs").format(k=s.k))
         self.query_one("#decay", Readouts).show([
-            (_("×{factor} per hop leaves").format(factor=f"{r.factor:.2f}"), f"{r.gain:.3f}"),
+            # where the factor comes from, and the power it is raised to ("×0.90 per hop" was unexplained, a trial)
+            (_("×{factor} a hop (topic 1's W_h) leaves").format(factor=f"{r.factor:.2f}"),
+             f"{r.gain:.3f} = {r.factor:.2f}^{r.path_length}"),
             (_("longest path, token 0 → {last}:").format(last=s.n - 1),
              f"{r.max_path_length} ({'O(n)' if s.mode == 'recurrent' else 'O(1)'})"),
         ])
