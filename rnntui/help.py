@@ -34,7 +34,7 @@ def help_text(screen) -> tuple:
     # the name --set and the palette take, with the footer's label where that differs: lstm/bias's
     # footer said "steps" and help only "k" (a newcomer's trial)
     params = tuple((p.name if p.label.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.label})",
-                    p.show(getattr(state, p.name)), p.allowed(state),
+                    p.show(getattr(state, p.name)), p.allowed(state) + (": " + _(p.means) if p.means else ""),
                     axis_keys(p, state) if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key
                                                                       else _("↑↓ then + -")))
                    for p in state.params())

@@ -486,6 +486,26 @@ async def test_every_figures_footer_ends_with_a_whole_item_at_80_columns():
                 assert last.rstrip().endswith("palette") and "▏" in last, (f.id, last)
 
 
+@pytest.mark.parametrize("address,name,says", [
+    ("serving/kvcache", "gqa", "1: each keeps its own"), ("serving/kvcache", "dtype", "fp16 takes 2 bytes"),
+    ("memory/copy", "cell", "lstm-bf2, the source's code: both biases 1, so b_f = 2"),
+    ("attention/heads", "mask", "strict: keys before it only"), ("gradients/hop", "act", "ReLU (slope 1 where")])
+def test_help_says_what_a_choice_means(address, name, says):
+    """"gqa 1" went unexplained, as did bf1 and bf2 (a lecturer's trial): help's allowed column says what
+    the values are, after the list of them."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+    from rnntui.topics import find
+
+    screen, figure = find(address)
+    state = figure.state_type()
+    rows = help_text(SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure, state=state))[3]
+    allowed = next(r[2] for r in rows if r[0].split(" ")[0] == name)
+    choices = state.param(name).choices
+    assert allowed.startswith("one of " + ", ".join(choices) + ": ") and says in allowed
+
+
 def test_help_names_a_parameter_as_set_takes_it_and_as_the_footer_shows_it():
     """lstm/bias's footer said "steps", its help and --list only "k" (a newcomer's trial): help gives
     the name --set takes and, where it differs, the footer's label; both are the parameter's own."""

@@ -26,7 +26,8 @@ LN_INPUT = {"post": {"LN₁": "x+attn", "LN₂": "+FFN"}, "pre": {"LN₁": "x", 
 
 def _mask(default: str = "causal", choices: tuple[str, ...] = at.MASKS):
     """One mask parameter for the whole topic: key m, the engine's names."""
-    return param(default, "choice", choices=choices, key="m", label="mask")
+    return param(default, "choice", choices=choices, key="m", label="mask", means=N_(
+        "full: every key; causal: keys up to the query's own; strict: keys before it only"))
 
 
 def _rows(a) -> tuple:

@@ -20,7 +20,8 @@ __all__ = ["LAST_T", "N_TOKENS", "FACTORS_N", "PRODUCT_N", "HopState", "Backward
 
 FACTORS_N = 40  # F7's chain
 PRODUCT_N = 200  # F8's chain
-ACT = dict(choices=gr.ACTIVATIONS, key="a", label="act")
+ACT = dict(choices=gr.ACTIVATIONS, key="a", label="act", means=N_(
+    "the activation: tanh (slope at most 1) or ReLU (slope 1 where the unit is on, 0 where off)"))
 
 
 

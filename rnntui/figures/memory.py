@@ -12,7 +12,7 @@ import numpy as np
 
 from rnntui.engine import memory as mem
 from rnntui.figure import LabRun
-from rnntui.i18n import _
+from rnntui.i18n import N_, _
 from rnntui.state import FigureState, param
 
 CELLS = mem.CELLS
@@ -130,7 +130,8 @@ def _entry(run: mem.Run | None) -> dict:
 class CopyState(FigureState):
     """E2+E3: copy the first of T tokens; ←/→ move the cursor along the focused run's curve."""
 
-    cell: str = param("lstm", "choice", choices=CELLS, key="c", label="cell")
+    cell: str = param("lstm", "choice", choices=CELLS, key="c", label="cell", means=N_(
+        "rnn; lstm with forget-gate bias 0; lstm-bf1 with b_f = 1; lstm-bf2, the source's code: both biases 1, so b_f = 2"))
     T: str = param("20", "choice", choices=T_CHOICES, label="T")
     step: int = param(END, "int", lo=EVERY, hi="last_step", notch=EVERY, label="step", fmt="d")
     run: LabRun = field(default=LabRun(), compare=False)
@@ -260,7 +261,8 @@ class GateState(FigureState):
     """E7: a trained LSTM's mean input and forget gate at each position; ←/→ move along the sequence."""
 
     AXIS: ClassVar[str] = "position"
-    distractors: str = param("same", "choice", choices=mem.DISTRACTORS, key="d", label="distractors")
+    distractors: str = param("same", "choice", choices=mem.DISTRACTORS, key="d", label="distractors", means=N_(
+        "the tokens after the first: from the same 10 symbols as it, or from 10 others"))
     position: int = param(1, "int", lo=0, hi=mem.DISTRACTOR_T - 1, label="position", fmt="d")
 
     def read(self) -> GateReadings:

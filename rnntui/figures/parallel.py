@@ -15,7 +15,8 @@ from rnntui.figure import LabRun
 from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
-MODE = dict(kind="choice", choices=par.MODES, key="m", label="mode")
+MODE = dict(kind="choice", choices=par.MODES, key="m", label="mode",
+            means=N_("the layer drawn: a recurrent one (a chain of steps) or self-attention"))
 TIMING_T = par.TIMING_T
 
 

@@ -7,6 +7,7 @@ from typing import ClassVar
 from rnntui import lazy
 from rnntui.engine import recurrence as rnn
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS  # noqa: F401 (the screen reads them here)
+from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
 np = lazy.numpy(globals())  # the track (the first frame) needs none
@@ -84,7 +85,8 @@ class ReadoutReadings:
 class ReadoutState(FigureState):
     """F4: one output from the last state (classification) or one per position (labelling)."""
 
-    head: str = param("cls", "choice", choices=("cls", "seq"), key="h", label="head")
+    head: str = param("cls", "choice", choices=("cls", "seq"), key="h", label="head", means=N_(
+        "cls: one output read from the last state; seq: an output at every step"))
     w_h: float = _w_h()
     w_x: float = _w_x()
     b: float = _b()

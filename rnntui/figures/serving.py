@@ -114,8 +114,10 @@ class KvState(FigureState):
 
     AXIS: ClassVar[str] = "context"
     context: int = param(4096, "int", lo=CONTEXTS[0], hi=CONTEXTS[-1], label="context", fmt=",d", values=CONTEXTS)
-    gqa: str = param("1", "choice", choices=tuple(str(g) for g in sv.GQA_GROUPS), key="g", label="gqa")
-    dtype: str = param(sv.DTYPE, "choice", choices=tuple(sv.DTYPE_BYTES), key="d", label="dtype")
+    gqa: str = param("1", "choice", choices=tuple(str(g) for g in sv.GQA_GROUPS), key="g", label="gqa",
+                     means=N_("query heads that share one K, V head (grouped-query attention); 1: each keeps its own"))
+    dtype: str = param(sv.DTYPE, "choice", choices=tuple(sv.DTYPE_BYTES), key="d", label="dtype",
+                       means=N_("the number format: fp16 takes 2 bytes a number, fp32 4"))
 
     def read(self) -> KvReadings:
         g = int(self.gqa)
