@@ -275,8 +275,9 @@ def test_shot_params_at_1024(tmp_path):
 def test_the_params_plot_holds_each_cells_bill_against_d_and_the_lstms_budget():
     """At 160x48 the bill left 23 rows blank: a taller terminal plots each cell's parameters against d,
     k blocks of 2d² + d by hand, on log axes where the LSTM's budget line meets the RNN's curve at twice
-    its d (4 blocks of d against 1 of 2d: 8d² + 4d = 8d² + 2d, near enough); at 100x30 the bars keep
-    their rows and a line says a larger size shows the plot."""
+    its d (4 blocks of d against 1 of 2d: 8d² + 4d = 8d² + 2d, near enough); at 100x30 the bars give up
+    rows to 2 each and the plot is drawn without its x label (it said a larger size shows it, a trial);
+    at 80x24 a line says which size does."""
     r = ParamsState(d=1024).readings()
     blocks = {"RNN": 1, "GRU": 3, "LSTM": 4}
     assert r.curve_d[0] == 64 and r.curve_d[-1] == 8192  # (an RNN as big as the LSTM at d 4096 is 8192 wide)
@@ -287,7 +288,8 @@ def test_the_params_plot_holds_each_cells_bill_against_d_and_the_lstms_budget():
     tall = one_app.txt(*_find("lstm/params"), ParamsState(d=1024), (120, 40))
     assert "the LSTM's 8.39M" in tall and "width d" in tall and "━━ RNN" in tall
     short = one_app.txt(*_find("lstm/params"), ParamsState(d=1024), (100, 30))
-    assert "--size 100x31 shows a plot here" in short and short.count("▕") == 12  # 3 bars of 4 rows (100x31: test_plot)
+    assert "the LSTM's 8.39M" in short and "width d" not in short and short.count("▕") == 6  # 3 bars of 2 rows
+    assert "shows a plot here" in one_app.txt(*_find("lstm/params"), ParamsState(d=1024), (80, 24))
 
 
 def _find(address):

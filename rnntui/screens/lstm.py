@@ -163,10 +163,12 @@ class ParamsView(FigureView):
         # tracks (from where the plot is, not its height: shrunk, the last layout ran past the view and the
         # plot's 0 rows left the bars at 4, a review)
         above = plot.region.y - self.content_region.y - sum(bar.rows for bar in bars)
-        room, least = self.content_region.height - above, plot.fewest()
+        room, least, small = self.content_region.height - above, plot.fewest(), plot.smallest()
         fit = (room - least) // len(bars)  # a bar's rows with the plot under the bars
+        if fit < 2 and (room - small) // len(bars) >= 2:  # the bars at 2 rows, the plot in its smallest form
+            fit = 2
         rows = min(fit, 4) if fit >= 2 else min(max((room - 1) // len(bars), 1), 4)
-        more = None if fit >= 2 else least + 2 * len(bars) - room
+        more = None if fit >= 2 else small + 2 * len(bars) - room
         if more != plot.more:
             plot.more = more
             plot.changed()

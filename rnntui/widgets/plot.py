@@ -969,10 +969,25 @@ class Plot(Lines):
         room = (self.size.width if width is None else width) - TOP_KEY_MARGIN
         return self.least - 1 if not key or key <= room else self.least  # (no key: no row of its own either)
 
+    def smallest(self, width: int | None = None) -> int:
+        """The fewest rows it is drawn in at all, below `fewest()`: without its x label and with a row of
+        curves fewer (serving/cell said "a terminal 2 rows taller shows a plot here" over 5 blank rows, a
+        trial). Views that share rows with the plot give it `fewest()`; this is only what it does with less."""
+        least, spec = self.fewest(width), self.spec
+        if not least:
+            return least
+        below = len(legend_lines(spec, self.size.width if width is None else width)) if (
+            spec.legend == "below" and least == self.least) else 0  # (fewer: the legend is in the top edge)
+        curves = least - 3 - bool(spec.xlabel) - below - bool(spec.title)  # frame, ticks, x label, legend, title
+        return least - bool(spec.xlabel) - (curves >= 4)  # (3 rows of curves at least)
+
     def _drawn(self, width: int, height: int) -> PlotSpec | None:
         if height >= self.least:
             return self.spec
-        return replace(self.spec, legend="top") if height >= self.fewest(width) else None
+        top = replace(self.spec, legend="top") if self.fewest(width) < self.least else self.spec
+        if height >= self.fewest(width):
+            return top
+        return replace(top, xlabel="") if height >= self.smallest(width) else None
 
     def render(self) -> Text:
         width, height = self.size
@@ -989,7 +1004,7 @@ class Plot(Lines):
     def short(self, height: int) -> str:
         """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
         read as a plot that failed (a trial). In an export the remedy is --size (a review)."""
-        more = self.fewest() - height if self.more is None else self.more
+        more = self.smallest() - height if self.more is None else self.more
         try:
             app = self.app
             offscreen = getattr(app, "offscreen", False)  # (render.Session's: shot, export)
