@@ -122,11 +122,22 @@ def test_80x24_shows_the_whole_table_and_the_seeds_b_f():
     assert "lstm-bf2 is the source's “b_f = 1”" in out and "fails at T=40" in out
     assert "9.6✗" in out and "(too small" not in out
     # the curves are named: too short for a legend row, the plot writes it into its top edge
-    assert re.search(r"┌─ ━━ accuracy  ┈┈ loss ÷ ln 10 \(1: guessing\) ─+┬?─*┐", out)
+    assert re.search(r"┌─ ━━ accuracy  ┈┈ loss ÷ ln 10 \(1: guessing\)  ── chance 10% ─+┬?─*┐", out)
     # the story told short: its three lines left the curves 2 rows (a newcomer's trial), now 3
     top = next(i for i, line in enumerate(lines) if "┌─ ━━" in line)
     bottom = next(i for i, line in enumerate(lines) if "└┬" in line)
     assert bottom - top - 1 >= 3
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_chance_is_named_in_the_legend_not_over_the_curve(size):
+    """"chance 10%" on its line hid the start of the accuracy curve, which runs along it (a lecturer's
+    trial): the line is named in the legend; its row keeps the line and the curve, no words."""
+    lines = txt(CopyState(), size=size).splitlines()
+    legend = next(l for l in lines if "━━ accuracy" in l)
+    assert "── chance 10%" in legend
+    canvas = [l for l in lines if re.search("[\u2801-\u28ff]", l)]
+    assert canvas and not any("chance" in l for l in canvas)
 
 
 def test_200x60_draws_the_curve_with_chance():

@@ -77,6 +77,8 @@ class Line:
     align: str = "left"  # where a horizontal line's label sits: "left" or "right" end
     aside: bool = False  # a horizontal line's label may go to the row beside it, with an arrow, where a series
     # fills its row at both ends (a threshold among its curves; not a level a series runs along, as chance)
+    keyed: bool = False  # its label in the legend, not on it: a level a series runs along (memory/copy's
+    # "chance 10%" hid the start of the accuracy curve, a trial)
 
 
 @dataclass(frozen=True)
@@ -478,10 +480,12 @@ def swatch(s: Series, dash: str | None) -> str:
 def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | None]]:
     """One line naming the series by colour and by line style, cut at `width` cells."""
     runs, used = [], 0
-    for s, dash in zip(spec.series, dashes(spec)):
-        if not s.label:
+    entries = [(swatch(s, dash), s.color, s.label) for s, dash in zip(spec.series, dashes(spec))]
+    entries += [(DASH_H * 2 if line.dashed else "──", line.color, line.label) for line in spec.lines if line.keyed]
+    for sample, color, label in entries:
+        if not label:
             continue
-        for words, style in ((("  " if runs else "") + swatch(s, dash), _style(s.color)), (f" {s.label}", None)):
+        for words, style in ((("  " if runs else "") + sample, _style(color)), (f" {label}", None)):
             words = cut(words, width - used)
             if words:
                 runs.append((words, style))
@@ -695,7 +699,7 @@ def _scene(spec: PlotSpec, width: int, height: int):
             cv.hlines.append((r, float(cv.dy(at))))
             if not line.dashed:
                 hline_rows.add(r)
-            if line.label:
+            if line.label and not line.keyed:
                 labels.append((r, cw - 1 if line.align == "right" else 0, line.label, style, line.align,
                                "aside" if line.aside else True))
 
