@@ -9,11 +9,11 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, colon, spaced
 from rnntui.keys import CONTRACT, keymap_path
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import WholeFrames
-from rnntui.widgets.lines import RenderedLines
+from rnntui.widgets.lines import RenderedLines, wrap
 
 
 def axis_keys(p, state) -> str:
@@ -28,13 +28,24 @@ def axis_keys(p, state) -> str:
     return _("← → by {coarse}, shift by {fine}").format(coarse=step(coarse), fine=step(p.notch))
 
 
+def meaning(p) -> str:
+    """What a parameter's values are, for help: its `means`, or each choice's, after the choice."""
+    if isinstance(p.means, tuple):
+        return _("; ").join(spaced(colon(c)) + _(m) for c, m in zip(p.choices, p.means) if m)
+    return _(p.means) if p.means else ""
+
+
+def with_meaning(allowed: str, means: str) -> str:
+    return spaced(colon(allowed)) + means if means else allowed
+
+
 def help_text(screen) -> tuple:
     """Every string help shows, in a tuple (hashable: help's rendering is kept per text and width)."""
     f, state = screen.figure, screen.state
     # the name --set and the palette take, with the footer's label where that differs: lstm/bias's
     # footer said "steps" and help only "k" (a newcomer's trial)
     params = tuple((p.name if p.label.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.label})",
-                    p.show(getattr(state, p.name)), p.allowed(state) + (": " + _(p.means) if p.means else ""),
+                    p.show(getattr(state, p.name)), with_meaning(p.allowed(state), meaning(p)),
                     axis_keys(p, state) if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key
                                                                       else _("↑↓ then + -")))
                    for p in state.params())
@@ -57,11 +68,26 @@ def help_text(screen) -> tuple:
             _("escape or ? closes this"))
 
 
+class Wrapped:
+    """Text wrapped at the width it is drawn in as the figures' text is: Chinese between any two
+    characters (Rich breaks at spaces only: help's Chinese lines ended early, half the box empty after
+    "“W_h W_x" or "T5 不是 T5", a student's trial)."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_console__(self, console, options):
+        out = Text("\n").join(wrap(self.text, options.max_width, console))
+        out.no_wrap = True
+        yield out
+
+
 def help_renderable(screen, text: tuple | None = None) -> Group:
     title, prose, heads, rows, keys_head, key_heads, key_rows, remap, closing = text or help_text(screen)
     about = Text()
     about.append(title + "\n", style="bold")
     about.append(prose + "\n")
+    about = Wrapped(about)
     params = Table(box=None, padding=(0, 2, 0, 0), header_style="bold underline")
     for column in heads:
         params.add_column(column, overflow="fold")

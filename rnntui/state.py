@@ -39,7 +39,8 @@ class Param:
     values: tuple = ()  # the only values it takes, in order: a press moves to the next one, others are refused
     does: str = ""  # the footer's words for its letter key where the label alone does not say (x: "redraw x₃ x₄")
     names: tuple[str, ...] = ()  # words for the whole values 0, 1, …: shown after the number, typed for it
-    means: str = ""  # what its values are, for help (English; marked N_ where given): "gqa 1" read as jargon
+    means: str | tuple = ""  # what its values are, for help (N_-marked English; a tuple: one per choice, each
+    # said after its choice, so a figure with fewer choices says only theirs): "gqa 1" read as jargon
     # (attention/masks read "←→ family 0", a trial)
     draw: bool = False  # each value is a random draw (a seed, a held-out sample), not a scale: a press is the
     # next one, not a 20th of the range (+ jumped from seed 0 to 50, a trial)

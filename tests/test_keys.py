@@ -504,6 +504,11 @@ def test_help_says_what_a_choice_means(address, name, says):
     allowed = next(r[2] for r in rows if r[0].split(" ")[0] == name)
     choices = state.param(name).choices
     assert allowed.startswith("one of " + ", ".join(choices) + ": ") and says in allowed
+    if name == "mask":  # each choice said after it, only the figure's own (positions has no strict, a review)
+        _screen, positions = find("attention/positions")
+        rows = help_text(SimpleNamespace(TOPIC_ID="attention", figure=positions, state=positions.state_type()))[3]
+        mask = next(r[2] for r in rows if r[0].split(" ")[0] == "mask")
+        assert mask == "one of full, causal: full: every key; causal: keys up to the query's own"
 
 
 def test_help_names_a_parameter_as_set_takes_it_and_as_the_footer_shows_it():

@@ -129,6 +129,17 @@ def test_80x24_shows_the_whole_table_and_the_seeds_b_f():
     assert bottom - top - 1 >= 3
 
 
+@pytest.mark.parametrize("size", [(44, 25), (60, 22), (70, 30), (80, 20)])
+def test_the_size_named_for_the_plot_brings_it(size):
+    """With the text taking rows first, the size named grew as it was given (44x25 named 44x29, which
+    named 44x33 …, a review): the rows named count the other parts and the longer story they bring."""
+    said = re.search(r"--size (\d+)x(\d+) shows a plot here", txt(CopyState(), size=size))
+    assert said and int(said[1]) == size[0]
+    h = int(said[2])
+    assert "shows a plot here" not in txt(CopyState(), size=(size[0], h))
+    assert "shows a plot here" in txt(CopyState(), size=(size[0], h - 1))
+
+
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
 def test_chance_is_named_in_the_legend_not_over_the_curve(size):
     """"chance 10%" on its line hid the start of the accuracy curve, which runs along it (a lecturer's

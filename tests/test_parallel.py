@@ -160,7 +160,8 @@ def test_path_is_k_multiplications_recurrent_and_one_edge_attention(k):
 
 def test_path_says_where_its_factor_comes_from_and_help_says_what_whole_topic_means():
     """"×0.90 per hop leaves 0.430" and "mode: whole topic" were unexplained (a lecturer's trial): the factor
-    is topic 1's W_h, raised to the path's length; help says what a shared parameter is."""
+    is topic 1's default W_h (a constant here: not the W_h topic 1 was left at, a review), raised to the
+    path's length; help says what a shared parameter is."""
     from rnntui.figures.recurrence import TrackState
     from rnntui.help import help_text
     from rnntui.screens.parallel import ParallelScreen
@@ -169,7 +170,7 @@ def test_path_says_where_its_factor_comes_from_and_help_says_what_whole_topic_me
     factor = TrackState().w_h
     for mode, hops in (("recurrent", 8), ("attention", 1)):
         text = one_app.txt(*find("parallel/path"), PathState(mode=mode, k=8))
-        assert f"×{factor:.2f} a hop (topic 1's W_h) leaves {factor ** hops:.3f} = {factor:.2f}^{hops}" in text
+        assert f"×{factor:.2f} a hop (topic 1's default W_h) leaves {factor ** hops:.3f} = {factor:.2f}^{hops}" in text
     _screen, path = find("parallel/path")
     _screen, cost = find("parallel/cost")
     said = [help_text(SimpleNamespace(TOPIC_ID="parallel", figure=f, state=f.state_type(), FIGURES=ParallelScreen.FIGURES,
@@ -344,9 +345,13 @@ def test_capacity_shot_reads_the_share(tmp_path):
     assert "0.5 each" in out.read_text()
     assert main(["shot", "parallel/capacity", "--set", "n=32", "--size", "80x24", "-o", str(out)]) == 0
     assert 100 / 32 == 3.125 and "first token's share 3.125% of the state" in out.read_text()  # (it read 3.12%)
+    for n, exact in ((64, "1.5625"), (128, "0.78125"), (3, "33.333")):  # (.4g rounded 1.5625 to even: 1.562)
+        assert main(["shot", "parallel/capacity", "--set", f"n={n}", "--size", "80x24", "-o", str(out)]) == 0
+        assert f"first token's share {exact}% of the state" in out.read_text()
+        assert float(exact) == pytest.approx(100 / n, rel=1e-4)
 
 
-@pytest.mark.parametrize("n,cols", [(16, 76), (32, 96), (32, 76), (20, 96), (100, 400)])
+@pytest.mark.parametrize("n,cols", [(16, 76), (32, 96), (32, 76), (20, 96), (100, 400), (7, 21)])
 def test_share_labels_stand_apart_over_their_shares(n, cols):
     """At 32 tokens the labels ran together ("x0x1  x2x3") and stopped at x9 (a trial): every k-th token
     is named, a space at least between two, each over its own share, as far as the last k-th."""

@@ -7,6 +7,7 @@ cells (a CJK character takes two).
 That every msgid has a Chinese msgstr keeping its placeholders is tests/test_i18n.py's
 test_every_msgid_has_a_chinese_translation_that_keeps_its_placeholders."""
 import asyncio
+import io
 
 import pytest
 from rich.cells import cell_len
@@ -293,3 +294,29 @@ def test_the_alpha_bars_stand_under_the_letters_they_weigh(lang, size):
     assert tallest == r.looks_at  # (the weight the sentence names, the bar drawn tallest)
     heights = {cell_len(bar_line[:i]): "▁▂▃▄▅▆▇█".index(ch) for i, ch in enumerate(bar_line) if ch in "▁▂▃▄▅▆▇█"}
     assert max(heights, key=heights.get) == first + tallest, (x_line, bar_line)
+
+
+def test_help_fills_its_chinese_lines(zh):
+    """Help broke Chinese at spaces only, as Rich does: "图下方的“W_h W_x" ended its line with half the
+    box empty, "b：本主题…" on the next (a student's trial). Its prose wraps as the figures' text does:
+    every line but a paragraph's last is nearly full."""
+    from types import SimpleNamespace
+
+    from rich.cells import cell_len
+    from rich.console import Console
+
+    from rnntui.help import help_renderable
+    from rnntui.screens.recurrence import RecurrenceScreen
+
+    figure = RecurrenceScreen.FIGURES[0]
+    screen = SimpleNamespace(TOPIC_ID="recurrence", figure=figure, state=figure.state_type(),
+                             FIGURES=RecurrenceScreen.FIGURES, SHARED=RecurrenceScreen.SHARED)
+    console = Console(width=96, record=True, file=io.StringIO())
+    console.print(help_renderable(screen))
+    lines = console.export_text().splitlines()
+    prose = lines[1:lines.index("")]  # the title's line, then the prose up to the blank line
+    paragraph_ends = [i for i, line in enumerate(prose) if line.rstrip().endswith(("。", "）", "变。"))]
+    assert len(prose) >= 4 and any("图下方的“W_h W_x b：" in line for line in prose)
+    for i, line in enumerate(prose[:-1]):
+        if i not in paragraph_ends:
+            assert cell_len(line.rstrip()) >= 96 - 4, line

@@ -26,8 +26,8 @@ LN_INPUT = {"post": {"LN₁": "x+attn", "LN₂": "+FFN"}, "pre": {"LN₁": "x", 
 
 def _mask(default: str = "causal", choices: tuple[str, ...] = at.MASKS):
     """One mask parameter for the whole topic: key m, the engine's names."""
-    return param(default, "choice", choices=choices, key="m", label="mask", means=N_(
-        "full: every key; causal: keys up to the query's own; strict: keys before it only"))
+    means = {"full": N_("every key"), "causal": N_("keys up to the query's own"), "strict": N_("keys before it only")}
+    return param(default, "choice", choices=choices, key="m", label="mask", means=tuple(means[c] for c in choices))
 
 
 def _rows(a) -> tuple:

@@ -11,7 +11,7 @@ from rnntui.fmt import acc_at, pct, progress_bar, sig
 from rnntui.i18n import N_, _, aside, colon, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
-from rnntui.widgets.lines import TextLines
+from rnntui.widgets.lines import TextLines, wrap
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series
 from rnntui.widgets.readouts import Readouts
 from rnntui.widgets.results import results_text
@@ -129,19 +129,37 @@ class CopyView(FigureView):
         st = r.story
         true1, ours2, seed2 = st["true_bf1"], st["ours_bf2"], st["seed_bf2"]
         survive.append("\n" + _("lstm-bf2 is the source's “b_f = 1”: "), style="bold")
-        # the story short where it wraps to 3+ lines on a short view: at 80x24 they left the plot two rows
-        if (self.size.height or 40) < self.SHORT and (self.size.width or 80) < self.NARROW:
-            survive.append(_("its code sets both bias vectors to 1, so b_f = 2; a true b_f = 1 fails at T={T} "
-                             "({true1}).").format(T=st["T"], true1=acc_at(true1["final_acc"], true1["reached_100_at"])))
-            self.query_one("#story", TextLines).update(survive)
-            return
-        survive.append(_("its code sets both bias vectors to 1, so b_f = 2 (σ(2) = {gate2}). A true b_f = 1 fails at "
-                         "T={T} ({true1}, σ(1)^{T} = {survive1}); the source's {seed2} had σ(2)^{T} = {survive2} "
-                         "(ours: {ours2}).").format(
+        short = survive + _("its code sets both bias vectors to 1, so b_f = 2; a true b_f = 1 fails at T={T} "
+                            "({true1}).").format(T=st["T"], true1=acc_at(true1["final_acc"], true1["reached_100_at"]))
+        whole = survive + _("its code sets both bias vectors to 1, so b_f = 2 (σ(2) = {gate2}). A true b_f = 1 fails "
+                            "at T={T} ({true1}, σ(1)^{T} = {survive1}); the source's {seed2} had σ(2)^{T} = {survive2} "
+                            "(ours: {ours2}).").format(
             gate2=f"{st['gate_bf2']:.2f}", T=st["T"], true1=acc_at(true1["final_acc"], true1["reached_100_at"]),
             survive1=sig(st["survival_bf1"]), seed2=acc_at(seed2["final_acc"], seed2["reached_100_at"]),
-            survive2=sig(st["survival_bf2"]), ours2=acc_at(ours2["final_acc"], ours2["reached_100_at"])))
-        self.query_one("#story", TextLines).update(survive)
+            survive2=sig(st["survival_bf2"]), ours2=acc_at(ours2["final_acc"], ours2["reached_100_at"]))
+        # the story short where it wraps to 3+ lines on a short view: at 80x24 they left the plot two rows
+        self.stories = (short, whole)
+        self.query_one("#story", TextLines).update(short if self._short(self.size.height or 40) else whole)
+        self.call_after_refresh(self._plot_short_of)
+
+    stories: tuple = ()  # the lstm-bf2 story, short and whole
+
+    def _short(self, height: int) -> bool:
+        return height < self.SHORT and (self.size.width or 80) < self.NARROW
+
+    def _plot_short_of(self) -> None:
+        """The rows the plot lacks, counted from what the view's other parts take (they take rows first:
+        at 44 or 70 columns the size named grew as it was given, a review), the whole story included
+        where that many rows more tell it."""
+        plot, width = self.query_one(Plot), self.content_region.width
+        others = sum(w.outer_size.height for w in self.children if w is not plot and w.display)
+        need = others + plot.smallest() - self.content_region.height
+        if need > 0 and self._short(self.size.height) and not self._short(self.size.height + need) and self.stories:
+            need += len(wrap(self.stories[1], width, self.app.console)) - len(wrap(self.stories[0], width, self.app.console))
+        more = need if need > 0 else None
+        if more != plot.more:
+            plot.more = more
+            plot.changed()
 
 
 class GateView(FigureView):

@@ -56,7 +56,7 @@ class PathView(FigureView):  # F19
         self.query_one(Staircase).show(r.hops, s.n, s.k, behind, _("dim: the {k} stairs recurrence climbs").format(k=s.k))
         self.query_one("#decay", Readouts).show([
             # where the factor comes from, and the power it is raised to ("×0.90 per hop" was unexplained, a trial)
-            (_("×{factor} a hop (topic 1's W_h) leaves").format(factor=f"{r.factor:.2f}"),
+            (_("×{factor} a hop (topic 1's default W_h) leaves").format(factor=f"{r.factor:.2f}"),
              f"{r.gain:.3f} = {r.factor:.2f}^{r.path_length}"),
             (_("longest path, token 0 → {last}:").format(last=s.n - 1),
              f"{r.max_path_length} ({'O(n)' if s.mode == 'recurrent' else 'O(1)'})"),
@@ -126,7 +126,7 @@ class CapacityView(FigureView):  # F14
               _("{width} numbers shared by {n} tokens:")).format(width=s.width, n=s.n),
              # whole shares whole, and five figures at most: "16.00 each", "3.12%" for 1/32 (a trial; 0.125 read 0.12)
              _("{share} each").format(share=f"{r.share:.5g}")),
-            (_("first token's share"), _("{share} of the state").format(share=f"{100 * r.first_share:.4g}%")),
+            (_("first token's share"), _("{share} of the state").format(share=f"{100 * r.first_share:.5g}%")),
         ], sep="\n")
         self.query_one(ShareBar).show(s.width, s.n)
         self.query_one("#note", Readouts).show(

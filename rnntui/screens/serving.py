@@ -5,7 +5,7 @@ from textual.containers import Horizontal
 
 from rnntui import fmt
 from rnntui.figure import Figure
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, ngettext
 from rnntui.figures.serving import CONTEXTS, DECAY_STEPS, N_WAY, CellState, KvState, WaybackState, WindowState
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.cells import aligned, cell_len, fit
@@ -183,7 +183,8 @@ class WaybackView(SizedView):
         ortho = (_("{error}, exact").format(error=fmt.sci(r.recall_orthonormal)) if r.orthonormal_fits
                  else _("none (only {d} exist)").format(d=r.d))
         # its own experiment, at γ = 1: the same at every γ, it read as this S's recall (a trial)
-        first = _("recall error, {n} pairs in S, γ 1: orthonormal keys").format(n=r.stored)
+        first = ngettext("recall error, {n} pair in S, γ 1: orthonormal keys",
+                         "recall error, {n} pairs in S, γ 1: orthonormal keys", r.stored).format(n=r.stored)
         self.query_one("#capacity", Readouts).show([
             (first, ortho),
             (fit(_("random keys"), cell_len(first), "right"),

@@ -4,6 +4,8 @@ The first share is drawn to an eighth of a character (▏…█); the others alt
 shares read without colour; shares thinner than a character are a texture, ░ and ▒ a column each."""
 from __future__ import annotations
 
+import math
+
 from rich.text import Text
 
 from rnntui.i18n import _
@@ -55,7 +57,8 @@ def share_labels(n: int, share: float, cols: int) -> str:
     labels, edge = [" "] * cols, -1
     for i in range(0, n, k):
         word = f"x{i}"
-        at = min(max(int(round((i + 0.5) * share - len(word) / 2)), 0), cols - len(word))
+        at = min(max(math.floor((i + 0.5) * share - len(word) / 2 + 0.5), 0), cols - len(word))  # (half up:
+        # round() to even put x1 against x0 at 3 columns a share, and every other label was skipped, a review)
         if at > edge:
             labels[at:at + len(word)] = list(word)
             edge = at + len(word)
