@@ -370,7 +370,7 @@ def test_f12_shows_the_seeds_step_9_beside_our_hop_10():
             break
     assert ours == r.rnn_below == 10
     text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("path"), ForgetPathState(), (80, 24))
-    assert "from hop 10 (source: step 9)" in text and "unpublished rule" in text
+    assert "from hop 10 (source: hop 9)" in text and "unpublished rule" in text
 
 
 @given(st.floats(0, 0.95), st.floats(0, 1))

@@ -81,7 +81,7 @@ def test_every_figure_renders_in_chinese_within_80_cells_with_its_panel_closed(z
         else:
             assert not any(words in text for words in english), where
     drawn = {(screen.TOPIC_ID, f.id): text for (screen, f, _s), text in zip(defaults, frames)}
-    assert "对齐矩阵" in drawn[("seq2seq", "matrix")] and "随附模型" in drawn[("seq2seq", "matrix")]
+    assert "对齐矩阵" in drawn[("seq2seq", "matrix")] and "内置已训练模型" in drawn[("seq2seq", "matrix")]
     assert "顺序步数" in drawn[("parallel", "grid")]
     assert "那只" in drawn[("attention", "qkv")]  # the tokens stay Chinese, in both languages
 
@@ -108,7 +108,7 @@ def test_chinese_says_the_same_numbers(zh):
         at("serving/kvcache", KvState(context=131_072))]))
     assert "原文 0.884 ≠ 本程序 0.899" in factors and "未公开" in factors
     assert "第 178 跳（原文 161）" in product and "跌破" in product and "3.36e-43（原文 9.8e-48）" in product
-    assert "10（原文：第 9 步）" in path
+    assert "10（原文：第 9 跳）" in path
     r = MatrixState(step=3).readings()
     assert (r.copies, r.looks_at) == (12, 13)
     shift = "".join(line.split("│")[1][40:].strip() for line in matrix.splitlines() if line.count("│") >= 2)
@@ -320,3 +320,18 @@ def test_help_fills_its_chinese_lines(zh):
     for i, line in enumerate(prose[:-1]):
         if i not in paragraph_ends:
             assert cell_len(line.rstrip()) >= 96 - 4, line
+
+
+def test_the_readme_has_a_chinese_quick_start_naming_every_topic_as_the_app_does(zh):
+    """The README's Chinese section was English about Chinese (a student's trial): a quick start in
+    Chinese gives the command and the keys, and names each topic by its key and its title in the app."""
+    from pathlib import Path
+
+    from rnntui.i18n import _
+    from rnntui.topics import topics
+
+    readme = Path(__file__).parent.parent / "README.md"
+    start = readme.read_text().split("### 中文快速上手")[1].split("\n### ")[0]
+    assert "rnntui --lang zh" in start and "`?`" in start and "`tab`" in start
+    for n, screen in enumerate(topics(), 1):
+        assert f"`{n}` {_(screen.TITLE)}" in start.replace("\n  ", " "), screen.TOPIC_ID

@@ -97,7 +97,7 @@ class ForgetPathView(FigureView):
         self.query_one("#at", Readouts).show([
             (f"k = {s.k}:  f^k =", small(r.f_k)), (_("RNN product"), small(r.rnn_k))])
         below = str(r.rnn_below) if r.rnn_below is not None else _("never")
-        seed = _("(source: step {k})").format(k=r.seed_rnn_below.value)
+        seed = _("(source: hop {k})").format(k=r.seed_rnn_below.value)
         below += aside(seed)
         self.query_one("#rnn", Readouts).show([
             (_("RNN product below 0.01 from hop"), below), (f"f^{PATH_HOPS}", small(r.f_last)),

@@ -191,7 +191,7 @@ class VisibilityView(FigureView):
             (_("attention") + f" n·d = {n}×{s.d} =", f"{r.attention:,}"), (_("ratio"), f"{r.ratio}×"),
         ])
         self.query_one("#lab", Readouts).show([  # a line of its own: it never breaks inside "(n=16, d=64)"
-            (_("this lab") + f" (n={r.lab['n']},\u00a0d={r.lab['d']})",
+            (_("this lab (n={n},\u00a0d={d})").format(n=r.lab["n"], d=r.lab["d"]),  # (zh: full-width, a trial)
              _("{bottleneck} vs {attention}; the task holds {bits} bits").format(
                  bottleneck=lab_b, attention=f"{lab_a:,}",  # (n tokens of `vocab` each: n·log₂ vocab, a trial asked)
                  bits=f"{r.lab['n']}·log₂{r.lab['vocab']} = {r.lab['bits']:.1f}")),
