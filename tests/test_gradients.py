@@ -455,3 +455,14 @@ def test_the_hop_plots_legend_names_the_dots_as_slopes_and_the_bar_as_the_factor
     z = float(re.search(r"z_7 ([+-]\d\.\d+)", text).group(1))
     slope = float(re.search(r"tanh'\(z_7\) (\d\.\d+)", text).group(1))
     assert slope == pytest.approx(1 - math.tanh(z) ** 2, abs=2e-3)
+
+
+def test_under_relu_the_w_h_label_stands_beside_the_points_it_would_hide():
+    """Under ReLU every active hop's factor is W_h: the line's label "W_h 0.90" was written over the last
+    points (a student's trial). It goes to the row beside, with an arrow to its line."""
+    state = FactorsState(act="relu", hop=FACTORS_N - 1)
+    assert all(f == pytest.approx(state.w_h) for f in state.readings().factors if f > 0)  # the points on the line
+    lines = one_app.txt(GradientsScreen, GradientsScreen.figure_by_id("factors"), state, (110, 32)).splitlines()
+    on = next(i for i, line in enumerate(lines) if line.count("•") > 10)  # the row of the points at W_h
+    assert f"W_h {state.w_h:.2f}" not in lines[on]
+    assert f"W_h {state.w_h:.2f}↑" in lines[on + 1] or f"W_h {state.w_h:.2f}↓" in lines[on - 1]

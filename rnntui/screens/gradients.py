@@ -88,7 +88,8 @@ class FactorsView(FigureView):
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.hops, r.factors, _("factor act'(z_t)·W_h"), BLUE),
                     Series(r.hops, r.factors, "", BLUE, marker="•", scatter=True)),
-            lines=(Line(1.0, "×1", GREY, dashed=True), Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right")),
+            lines=(Line(1.0, "×1", GREY, dashed=True), Line(s.w_h, f"W_h {s.w_h:.2f}", ORANGE, dashed=True, align="right",
+                                                               aside=True)),  # (on ReLU's points: beside them, a trial)
             cursor=s.hop, xlim=(r.hops[0], r.hops[-1]), ylim=(r.y_bottom, r.y_top),
             xlabel=_("hop back from the last state"), legend="below",
         ))
