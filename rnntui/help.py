@@ -59,8 +59,9 @@ def help_text(screen) -> tuple:
     others = {q.name for g in getattr(screen, "FIGURES", ()) if g.id != f.id for q in g.state_type.params()}
     shared = [p.label for p in state.params() if p.name in getattr(screen, "SHARED", ()) and p.name in others]
     if shared:  # the parameter line's "mode: whole topic" was unexplained (a lecturer's trial)
-        prose += "\n" + _("“{names}: whole topic” under the figure: one value for every figure of this topic that "
-                           "has it; change it here and they follow.").format(names=" ".join(shared))
+        prose += "\n" + _("“{line}” under the figure: one value for every figure of this topic that has it; "
+                           "change it here and they follow.").format(line=_("{names}: whole topic").format(
+                               names=" ".join(shared)))  # (the parameter line's words, as it says them)
     return (f"{screen.TOPIC_ID}/{f.id}  {_(f.title)} ({f.refs})", prose,
             (_("parameter"), _("now"), _("allowed"), _("how")), params, _("Keys"),
             (_("key"), _("does"), _("id, to remap it")), keys,
