@@ -86,16 +86,17 @@ GROUP = 24  # a bracketed formula up to this many cells stays on one line in Chi
 def _kept_whole(paragraph: str, width: int) -> set[int]:
     """Indices inside a short (…) or （…） in `paragraph` that fits the line: no break before them (a
     formula in Chinese text broke at its inner space, "x_(t" / "mod 8)"; an aside, "（右移" / "一列）").
-    A wider one breaks as before."""
-    kept, start = set(), None
+    A wider one breaks as before; brackets nest ("（x_t = x_(t mod 8)）" broke after "x_t =": the inner
+    pair closed the outer one's count, a student's trial)."""
+    kept, opened = set(), []
     for i, ch in enumerate(paragraph):
         if ch in "(（":
-            start = i
-        elif ch in ")）" and start is not None:
+            opened.append(i)
+        elif ch in ")）" and opened:
+            start = opened.pop()
             if cell_len(paragraph[start:i + 1]) <= min(GROUP, width):  # (cells: 24 Chinese characters left a
                 # line before it nearly empty, a review)
                 kept.update(range(start + 1, i + 1))
-            start = None
     return kept
 
 
