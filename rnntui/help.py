@@ -36,6 +36,7 @@ def meaning(p) -> str:
 
 
 def with_meaning(allowed: str, means: str) -> str:
+    """Help's "allowed" cell: the values, then what they mean."""
     return spaced(colon(allowed)) + means if means else allowed
 
 

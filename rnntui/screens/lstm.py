@@ -92,7 +92,7 @@ class ForgetPathView(FigureView):
             series=(Series(r.hops, r.rnn, _("RNN product ({n}-token chain, W_h = {w_h})").format(n=len(r.rnn), w_h=f"{r.rnn_w_h:.2f}"),
                            RED),  # LSTM on top
                     Series(r.hops, r.lstm, f"LSTM f^k, f = {s.f:.2f}", GREEN)),
-            cursor=float(s.k), xlim=(0, PATH_HOPS), ylim=(0.0, 1.05), xlabel=_("k: steps back from c_k to c_0"),
+            cursor=float(s.k), xlim=(0, PATH_HOPS), ylim=(0.0, 1.05), xlabel=_("k: hops back from c_k to c_0"),
         ))
         self.query_one("#at", Readouts).show([
             (f"k = {s.k}:  f^k =", small(r.f_k)), (_("RNN product"), small(r.rnn_k))])

@@ -63,6 +63,7 @@ def live_line(live) -> Text:
 class CopyView(FigureView):
     REDRAW_ON_RESIZE = True  # laid out for its own size
     SHORT, NARROW = 22, 110  # a view below both tells the lstm-bf2 story short (it wraps to 3+ lines)
+    stories: tuple = ()  # the lstm-bf2 story, short and whole
 
     def compose(self):
         yield Static(id="grid")
@@ -82,7 +83,7 @@ class CopyView(FigureView):
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_steps, r.curve_acc, _("accuracy"), BLUE),
                     Series(r.curve_steps, r.curve_loss_rel, _("loss ÷ ln 10 (1: guessing)"), ORANGE)),
-            lines=(Line(r.chance, _("chance {p}").format(p=pct(r.chance, 0)), GREY, keyed=True),),
+            lines=(Line(r.chance, _("chance {p}").format(p=pct(r.chance, 0)), GREY, align="right", keyed=True),),
             cursor=float(s.step), xlim=(0.0, float(s.last_step)), ylim=(0.0, 1.0),
             # each curve named at its end: the loss's flat 1.0 (guessing) read as 100% on the accuracy axis
             # beside a failing model (a lecturer's trial)
@@ -139,13 +140,11 @@ class CopyView(FigureView):
             survive2=sig(st["survival_bf2"]), ours2=acc_at(ours2["final_acc"], ours2["reached_100_at"]))
         # the story short where it wraps to 3+ lines on a short view: at 80x24 they left the plot two rows
         self.stories = (short, whole)
-        self.query_one("#story", TextLines).update(short if self._short(self.size.height or 40) else whole)
+        self.query_one("#story", TextLines).update(short if self._short(self.size.height) else whole)
         self.call_after_refresh(self._plot_short_of)
 
-    stories: tuple = ()  # the lstm-bf2 story, short and whole
-
     def _short(self, height: int) -> bool:
-        return height < self.SHORT and (self.size.width or 80) < self.NARROW
+        return (height or 40) < self.SHORT and (self.size.width or 80) < self.NARROW
 
     def _plot_short_of(self) -> None:
         """The rows the plot lacks, counted from what the view's other parts take (they take rows first:

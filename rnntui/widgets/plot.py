@@ -477,11 +477,16 @@ def swatch(s: Series, dash: str | None) -> str:
     return BLOB if s.scatter else SWATCH[dash]
 
 
+def line_swatch(line: Line) -> str:
+    """The legend's sample of a reference line: as it is drawn across its row."""
+    return (DASH_H if line.dashed else "─") * 2
+
+
 def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | None]]:
     """One line naming the series by colour and by line style, cut at `width` cells."""
     runs, used = [], 0
     entries = [(swatch(s, dash), s.color, s.label) for s, dash in zip(spec.series, dashes(spec))]
-    entries += [(DASH_H * 2 if line.dashed else "──", line.color, line.label) for line in spec.lines if line.keyed]
+    entries += [(line_swatch(line), line.color, line.label) for line in spec.lines if line.keyed]
     for sample, color, label in entries:
         if not label:
             continue
@@ -812,9 +817,20 @@ def _marks_every_point(s: Series, spec: PlotSpec) -> bool:
                                          for o in spec.series)
 
 
+def _keys_whole(spec: PlotSpec, width: int) -> PlotSpec:
+    """A keyed line's label back on its line where a legend in the frame's top edge would cut it ("── ch"
+    at 60 columns; none at 44, a review)."""
+    if spec.legend != "top" or not any(line.keyed for line in spec.lines):
+        return spec
+    if sum(cell_len(words) for words, _style in legend_runs(spec)) <= width - TOP_KEY_MARGIN:
+        return spec
+    return replace(spec, lines=tuple(replace(line, keyed=False) for line in spec.lines))
+
+
 def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
     """The whole plot (frame, ticks, labels, legend) as at most `height` rows of (text, style) runs,
     each at most `width` cells."""
+    spec = _keys_whole(spec, width)
     bare = replace(spec, cursor=None)  # a key that only moves the cursor reuses everything else
     try:
         hash(bare)
