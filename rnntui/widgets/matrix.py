@@ -364,7 +364,7 @@ def _bands(blocks: list[list[Text]], width: int, gap: int, measure, alone: Seque
     bands, band, used = [], [], 0
     for k, b in enumerate(blocks):
         w = measure(b)
-        apart = k < len(alone) and alone[k] or k and k - 1 < len(alone) and alone[k - 1]
+        apart = any(alone[j] for j in (k - 1, k) if 0 <= j < len(alone))  # it, or the one before it, alone
         if band and (used + gap + w > width or apart):
             bands.append(band)
             band, used = [], 0
@@ -528,8 +528,8 @@ def _grown(specs: list[MatrixSpec], width: int, height: int, gap: int) -> list[T
 def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
     """A table of text too wide for its room, its columns narrowed, in `height` lines: its cells wrapped
     whole in their columns where the height allows (a space each side of a rule, or after it, where
-    that still fits: the text touched the rules, "decoder→│no"), then its column labels whole, then a blank line between
-    rows; short of room, rows are cut to about the same number of lines (text cut with …).
+    that still fits: the text touched the rules, "decoder→│no"), then its column labels whole, then a
+    blank line between rows; short of room, rows are cut to about the same number of lines (cut with …).
     attention/summary cut its cells at 4 lines and its labels at one ("paralle…", "keeps at inferen…")
     with 11 rows to spare at 120x40, and its labels even at 200x60."""
     _rows, _n, texts, words, cols, _cw, labels, _lw = _cells(spec, 2)

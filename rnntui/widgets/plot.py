@@ -483,7 +483,7 @@ def line_swatch(line: Line) -> str:
 
 
 def legend_runs(spec: PlotSpec, width: int = 10_000) -> list[tuple[str, Style | None]]:
-    """One line naming the series by colour and by line style, cut at `width` cells."""
+    """One line naming the series by colour and by line style, then the keyed lines, cut at `width` cells."""
     runs, used = [], 0
     entries = [(swatch(s, dash), s.color, s.label) for s, dash in zip(spec.series, dashes(spec))]
     entries += [(line_swatch(line), line.color, line.label) for line in spec.lines if line.keyed]
