@@ -40,6 +40,19 @@ def fit(text: str, width: int, align: str = "left", more: str = "") -> str:
     return text + " " * space
 
 
+def label_row(placed, width: int) -> str:
+    """Words at their starts on one line of `width` cells (each kept inside it), a space at least
+    between two: a word that would touch or cover the one before it is left out. Axis tick labels, the
+    share bar's x0 x1 …"""
+    line, edge = [" "] * width, -1
+    for start, word in placed:
+        start = min(max(start, 0), width - len(word))
+        if start > edge:
+            line[start:start + len(word)] = word
+            edge = start + len(word)
+    return "".join(line).rstrip()
+
+
 def aligned(words, gap: int = 1) -> list[str]:
     """`words` padded to one width, the widest one's plus `gap` spaces: labels whose values start in
     one column."""

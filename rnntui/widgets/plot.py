@@ -32,7 +32,7 @@ from rich.text import Text
 
 from rnntui import lazy
 from rnntui.i18n import N_, _, ngettext
-from rnntui.widgets.cells import MORE, cell_len, cut, fit
+from rnntui.widgets.cells import MORE, cell_len, cut, fit, label_row
 from rnntui.widgets.lines import EXTRA_ROWS, Lines, runs_text  # noqa: F401 (EXTRA_ROWS: extra_plot's least)
 from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
@@ -817,12 +817,15 @@ def _marks_every_point(s: Series, spec: PlotSpec) -> bool:
                                          for o in spec.series)
 
 
+def top_key_fits(spec: PlotSpec, width: int) -> bool:
+    """Does the whole legend fit in the frame's top edge of a plot `width` cells wide (or is there none)?"""
+    return sum(cell_len(words) for words, _style in legend_runs(spec)) <= max(width - TOP_KEY_MARGIN, 0)
+
+
 def _keys_whole(spec: PlotSpec, width: int) -> PlotSpec:
     """A keyed line's label back on its line where a legend in the frame's top edge would cut it ("── ch"
     at 60 columns; none at 44, a review)."""
-    if spec.legend != "top" or not any(line.keyed for line in spec.lines):
-        return spec
-    if sum(cell_len(words) for words, _style in legend_runs(spec)) <= width - TOP_KEY_MARGIN:
+    if spec.legend != "top" or not any(line.keyed for line in spec.lines) or top_key_fits(spec, width):
         return spec
     return replace(spec, lines=tuple(replace(line, keyed=False) for line in spec.lines))
 
@@ -921,16 +924,9 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
     for c in vline_cols | ({cursor_col} if ruled else set()):
         bottom[c] = "┼" if bottom[c] == "┬" else "┴"
     rows.append([(" " * yw + "└" + "".join(bottom) + "┘", None)])
-    line = [" "] * width
-    edge = -1
-    for c, label in zip((cv.col(t) for t in xt), xl):
-        if c is None:
-            continue
-        start = min(max(yw + 1 + c - (len(label) - 1) // 2, 0), width - len(label))
-        if start > edge:
-            line[start:start + len(label)] = label
-            edge = start + len(label)
-    rows.append([("".join(line).rstrip(), None)])
+    columns = ((cv.col(t), label) for t, label in zip(xt, xl))
+    rows.append([(label_row(((yw + 1 + c - (len(label) - 1) // 2, label) for c, label in columns if c is not None),
+                            width), None)])
     if spec.xlabel:
         rows.append([((" " * (yw + 1) + fit(spec.xlabel, cw, "center")).rstrip(), None)])
     rows += legend
@@ -985,9 +981,8 @@ class Plot(Lines):
         row taller" over 7 blank rows, a trial; cut there, serving/wayback lost "orthonormal keys", a review)."""
         if not self.least or self.spec.legend != "below":
             return self.least
-        key = sum(cell_len(words) for words, _style in legend_runs(self.spec))
-        room = (self.size.width if width is None else width) - TOP_KEY_MARGIN
-        return self.least - 1 if not key or key <= room else self.least  # (no key: no row of its own either)
+        fits = top_key_fits(self.spec, self.size.width if width is None else width)  # (no key: no row either)
+        return self.least - 1 if fits else self.least
 
     def smallest(self, width: int | None = None) -> int:
         """The fewest rows it is drawn in at all, below `fewest()`: without its x label and with a row of
@@ -1004,8 +999,9 @@ class Plot(Lines):
     def _drawn(self, width: int, height: int) -> PlotSpec | None:
         if height >= self.least:
             return self.spec
-        top = replace(self.spec, legend="top") if self.fewest(width) < self.least else self.spec
-        if height >= self.fewest(width):
+        fewest = self.fewest(width)
+        top = replace(self.spec, legend="top") if fewest < self.least else self.spec
+        if height >= fewest:
             return top
         return replace(top, xlabel="") if height >= self.smallest(width) else None
 

@@ -9,6 +9,7 @@ import math
 from rich.text import Text
 
 from rnntui.i18n import _
+from rnntui.widgets.cells import label_row
 from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import joined, same
 from rnntui.widgets.tints import BLUE, CYAN, HIGHLIGHT, style
@@ -54,15 +55,11 @@ def share_labels(n: int, share: float, cols: int) -> str:
     at least between two: they ran together ("x0x1  x2x3") and stopped at x9 at 32 tokens (a trial)."""
     longest = len(f"x{n - 1}")
     k = next((k for k in STRIDES if k * share >= longest + 1), n)
-    labels, edge = [" "] * cols, -1
-    for i in range(0, n, k):
-        word = f"x{i}"
-        at = min(max(math.floor((i + 0.5) * share - len(word) / 2 + 0.5), 0), cols - len(word))  # (half up:
-        # round() to even put x1 against x0 at 3 columns a share, and every other label was skipped, a review)
-        if at > edge:
-            labels[at:at + len(word)] = list(word)
-            edge = at + len(word)
-    return "".join(labels).rstrip() or " "
+    def centred(i: int) -> tuple[int, str]:  # rounded half up: round() to even put x1 against x0 at 3 columns
+        word = f"x{i}"  # a share, and every other label was left out (a review)
+        return math.floor((i + 0.5) * share - len(word) / 2 + 0.5), word
+
+    return label_row(map(centred, range(0, n, k)), cols) or " "
 
 
 class ShareBar(Lines):

@@ -30,11 +30,20 @@ def state_text(S, z, t: int, places: int | None = None) -> Text:
     by side are wider than the view): that many decimals, each value as wide as the widest needs."""
     out = Text()
     out.append(_("state {S} (d×d) and {z} (d): all that is kept").format(S=f"S_{t}", z=f"z_{t}") + "\n", style="bold")
-    width = 7 if places is None else max(len(f"{v:+.{places}f}") for row in S for v in row)
+    width = _value_width(S, places)
     for row, zi in zip(S, z):
         out.append(" ".join(f"{v:+{width}.{places or 2}f}" for v in row))
-        out.append(f"   {zi:6.2f}\n" if places is None else f"  {zi:.{places}f}\n", style="dim")
+        out.append(_normaliser(zi, places) + "\n", style="dim")
     return out
+
+
+def _value_width(S, places: int | None) -> int:
+    """The cells each value of S takes: 7 (+0.00 padded) as drawn by default, else as wide as the widest."""
+    return max([0 if places is not None else 7] + [len(f"{v:+.{places or 2}f}") for row in S for v in row])
+
+
+def _normaliser(zi: float, places: int | None) -> str:
+    return f"   {zi:6.2f}" if places is None else f"  {zi:.{places}f}"
 
 
 def matrix_width(n: int, short: bool = False) -> int:
@@ -46,6 +55,5 @@ def matrix_width(n: int, short: bool = False) -> int:
 def state_width(S, z, t: int, places: int | None = None) -> int:
     """The cells `state_text` takes, worked out without drawing it."""
     title = cell_len(_("state {S} (d×d) and {z} (d): all that is kept").format(S=f"S_{t}", z=f"z_{t}"))
-    width = max([0 if places is not None else 7] + [len(f"{v:+.{places or 2}f}") for row in S for v in row])
-    tail = max(len(f"{zi:6.2f}") + 3 if places is None else len(f"{zi:.{places}f}") + 2 for zi in z)
-    return max(title, len(S[0]) * (width + 1) - 1 + tail)
+    tail = max(len(_normaliser(zi, places)) for zi in z)
+    return max(title, len(S[0]) * (_value_width(S, places) + 1) - 1 + tail)
