@@ -334,9 +334,11 @@ def test_f7_shows_the_seeds_largest_factor_beside_ours():
     assert "source 0.884 ≠ ours 0.899" in text and "unpublished" in text
     assert FactorsState(act="relu").readings().seed_largest is None  # not the seed's setting
     assert "source" not in _shown(FactorsState(w_h=1.2), "factors")
-    # hop 1 of this 40-token chain is not backward's hop 1 (0.799, the 8-token chain): the readout says which
+    # hop 1 of this 40-token chain is not hop 1 of F5 and F6 (0.799, the 8-token chain): the readout names
+    # the states it joins, h_39→h_38 here and h_7→h_6 there
     first = _factors_by_hand(FACTORS_N, 0.9)[0]
-    assert f"hop 1 of {FACTORS_N - 1}: factor {first:.3f}" in text and f"{first:.3f}" != "0.799"
+    assert f"hop 1 of {FACTORS_N - 1}  h_39→h_38: factor {first:.3f}" in text and f"{first:.3f}" != "0.799"
+    assert "hop 1  h_7→h_6" in _shown(HopState(), "hop") and f"{_factors_by_hand(8, 0.9)[0]:.3f}" == "0.799"
 
 
 def test_f8_shows_the_seeds_crossing_and_end_beside_ours():

@@ -194,6 +194,11 @@ class FactorsState(FigureState):
     w_h: float = _w_h()
     act: str = param("tanh", "choice", **ACT)
 
+    @property
+    def t(self) -> int:
+        """The state this hop leaves: h_39 at hop 1, so its z (and factor) differs from F5's h_7."""
+        return FACTORS_N - self.hop
+
     def read(self) -> FactorsReadings:
         f = gr.chain(FACTORS_N, self.w_h, self.act)[0]
         k = int(np.argmax(f))

@@ -96,8 +96,8 @@ class FactorsView(FigureView):
         here = r.factor
         trend = " " + _("shrinks") if here < 1 else " " + _("grows") if here > 1 else ""
         self.query_one("#hop", Readouts).show([
-            (_("hop {k} of {n}: factor").format(k=s.hop, n=FACTORS_N - 1), f"{here:.3f}" + trend),  # (of 39: not
-            # backward's 8-token chain, whose hop 1 is another factor)
+            (_("hop {k} of {n}  h_{t}→h_{prev}: factor").format(k=s.hop, n=FACTORS_N - 1, t=s.t, prev=s.t - 1),
+             f"{here:.3f}" + trend),  # (h_39, not F5's h_7: a student asked why hop 1's factor differs)
             (_("largest"), f"{r.largest['factor']:.3f}"),
             (_("at hop {k}").format(k=r.largest['hop']), "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
         why = (_("tanh' < 1 wherever z ≠ 0, so no factor reaches W_h") if s.act == "tanh"
