@@ -555,6 +555,16 @@ def test_the_timing_figure_says_how_far_its_repeats_were_apart(size):
     assert "Repeats" not in said(s)
 
 
+@pytest.mark.parametrize("width", [76, 80, 90, 120])
+def test_the_source_laptops_under_1_ms_stays_on_one_line(width):
+    """"both < 1 ms" broke between "1" and "ms" at 80 columns (a trial)."""
+    from rnntui.render import render
+
+    screen, figure = find("parallel/timing")
+    text = render(screen, figure, _measured({64: 0.5, 256: 1.25, 1024: 2.5, 4096: 3.0}), "txt", size=(width, 24))
+    assert "below T=1024" in text and any("<\u00a01\u00a0ms below" in line for line in text.splitlines())
+
+
 def test_the_ratio_plot_has_d_over_T_the_times_measured_and_the_seed_laptop():
     """E6's point, plotted: FLOPs RNN ÷ attention are d/T (4 at T=64, 1/16 at 4096), the time ratio is
     one over the measured speed-up, and the seed laptop's RNN was 3.6× faster at T=4096."""

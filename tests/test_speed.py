@@ -1470,6 +1470,24 @@ def test_readouts_wrap_chinese_between_characters():
     assert [line.plain for line in wrap(text, 30, Console())][0] == "跌破 float32 最小正规数：第"
 
 
+def test_a_no_break_space_holds_its_words_together_and_their_styles():
+    """Rich's wrap breaks at U+00A0 too: parallel/timing's "both < 1 ms" broke between "1" and "ms" at 80
+    columns (a trial). Held, the words move to the next line together; every other break is Rich's."""
+    from rich.console import Console
+
+    from rnntui.widgets.lines import wrap
+
+    text = Text.assemble(("runs at 4.5× its rate; both", ""), (" <\u00a01\u00a0ms", "bold"), (" below T", ""))
+    for width in range(12, 40):
+        lines = wrap(text, width, Console())
+        rich = compact(Text(text.plain.replace("\u00a0", "_"))).wrap(Console(), width)
+        assert [line.plain.replace("\u00a0", "_") for line in lines] == [line.plain for line in rich], width
+        held = next(line for line in lines if "ms" in line.plain)
+        assert "<\u00a01\u00a0ms" in held.plain
+        at = held.plain.index("ms")
+        assert held.get_style_at_offset(Console(), at) == Style.parse("bold")
+
+
 def test_segments_style_every_cell_as_rich_does():
     """Lines cut a line's spans straight when they are in order; every cell must keep the style Rich
     gives it (overlapping spans go to Rich), and a line without spans keeps its own style."""

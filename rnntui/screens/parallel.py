@@ -165,7 +165,7 @@ class TimingView(FigureView):  # E6
         self.query_one("#compare", Readouts).show([
             (_("here, T={T}:").format(T=s.T), said),
             (_("source's laptop CPU, T={T}:").format(T=seed["T"]),
-             _("RNN does {share}, {speedup}× faster; attention runs at {rate}× its FLOP rate; both < 1 ms below "
+             _("RNN does {share}, {speedup}× faster; attention runs at {rate}× its FLOP rate; both <\u00a01\u00a0ms below "
                "T={below}").format(share=share_words(r.seed_share), speedup=seed["rnn_speedup"],
                                    rate=seed["rate_ratio"], below=seed["under_1ms_below"])),
         ], sep="\n")

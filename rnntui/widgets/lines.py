@@ -42,7 +42,19 @@ def wrap(text: Text, width: int, console) -> list[Text]:
             return list(lines)
         if not text.no_wrap and not text.plain.isascii() and any(cell_len(ch) == 2 for ch in text.plain):
             return [part for line in lines for part in _cells_wrapped(line, width)]
+    if NBSP in text.plain:  # Rich breaks at a no-break space ("both < 1" / "ms"): held as a letter meanwhile
+        return [_swapped(line, HELD, NBSP) for line in _swapped(text, NBSP, HELD).wrap(console, width)]
     return list(text.wrap(console, width))
+
+
+NBSP, HELD = "\u00a0", "\ue000"  # (HELD: a private-use letter, one cell wide as NBSP is)
+
+
+def _swapped(text: Text, old: str, new: str) -> Text:
+    """`text` with one character replaced by another of the same width, styles kept."""
+    out = text.copy()
+    out.plain = text.plain.replace(old, new)
+    return out
 
 
 def _cells_wrapped(line: Text, width: int) -> list[Text]:
