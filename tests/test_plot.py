@@ -1,6 +1,7 @@
 """The plot widget: log axis by hand, labelled reference lines, a cursor, 0/inf/NaN drawn not raised,
 and any number of resizes."""
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -294,6 +295,28 @@ def test_a_vertical_lines_label_starts_beside_it_not_across_it():
         inner = [c for c, ch in enumerate(rows[4]) if ch == "│"][1:-1]  # (the frame's two sides left out)
         assert len(inner) == 1, rows[4]
         assert inner[0] == (label - 1 if at == 40.0 else label + len("n = d")), (at, rows[1], rows[4])
+
+
+@pytest.mark.parametrize("x", [4.0, 5.0, 6.0, 9.0, 12.0])
+def test_a_curves_name_keeps_a_cell_from_a_vertical_line(x):
+    """parallel/cost at d = 16 wrote "│attention n²·d", the name against the n = d line, as if one word
+    (a trial). Wherever the name is anchored, a free cell stands between it and the line, and it moves
+    no further than that takes."""
+    series = (Series((1.0, 100.0), (1.0, 1.0), "", RED),)
+    spec = PlotSpec(series=series, lines=(Line(5.0, "", GREY, vertical=True),), xlim=(1, 100), ylim=(0, 100),
+                    marks=((x, 50.0, "attention"),))
+    rows = render_plot(spec, 60, 12).plain.splitlines()
+    row = next(r for r in rows if "attention" in r)
+    line = [c for c, ch in enumerate(rows[1]) if ch == "│"][1]  # the line's column (after the frame's side)
+    start = row.index("attention")
+    assert start - 1 > line or start + len("attention") < line, row
+    bare = render_plot(replace(spec, lines=()), 60, 12).plain.splitlines()
+    was = next(r for r in bare if "attention" in r).index("attention")
+    if was - 1 > line or was + len("attention") < line:
+        assert start == was, (row, bare)
+    else:  # the least move: just past the line, on whichever side is nearer
+        assert min(abs(start - (line + 2)), abs(start + len("attention") - (line - 1))) == 0
+        assert abs(start - was) <= len("attention") + 2
 
 
 def test_the_cursor_marks_a_lines_point_with_a_dot_under_its_scatter_marks():

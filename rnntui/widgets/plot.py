@@ -323,6 +323,18 @@ class _Canvas:
         start = c if align == "left" else c - n + 1 if align == "right" else c - n // 2
         return min(max(start, 0), max(self.cw - n, 0))
 
+    def clear_of_lines(self, c: int, words: str, align: str) -> tuple[int, str]:
+        """Words anchored at column c moved the least that leaves a free cell between them and every
+        vertical line ("│attention n²·d" read as one, parallel/cost at d = 16); as they were where
+        nothing fits."""
+        n = cell_len(words)
+        start = self.start(c, words, align)
+        lines = [k for k, _at in self.vlines]
+        if not any(start - 1 <= k <= start + n for k in lines):
+            return c, align
+        free = [b for b in range(0, self.cw - n + 1) if not any(b - 1 <= k <= b + n for k in lines)]
+        return (min(free, key=lambda b: abs(b - start)), "left") if free else (c, align)
+
     def covered(self, r: int, cols: range) -> int:
         """How many of row r's cells in `cols` hold a series' dots or characters."""
         data = [cells[r, cols.start:cols.stop] != 0 for number, (cells, *_) in self.layers.items() if number >= _SERIES]
@@ -797,9 +809,11 @@ def _scene(spec: PlotSpec, width: int, height: int):
         px, py = _at(x, spec.log_x), _at(y, spec.log_y)
         if math.isfinite(px) and math.isfinite(py) and cv.col(px) is not None:
             align, r = "center" if cell_len(words) == 1 else _align(px, xlim), cv.row(py)
+            c = cv.col(px)
             if r is not None and cell_len(words) > 1:  # a curve's name moves off the curves, not over them
-                r = cv.clear_row(r, cv.col(px), words, align)
-            cv.text(r, cv.col(px), words, None, align)
+                c, align = cv.clear_of_lines(c, words, align)
+                r = cv.clear_row(r, c, words, align)
+            cv.text(r, c, words, None, align)
 
     # a tick on the row of a labelled line at another value goes: "1e50┤float32 max 3.40e+38" read as
     # float32's max at 1e50 (5 rows of 20 decades, a student's trial); the line's label says its value
