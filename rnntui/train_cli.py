@@ -197,7 +197,7 @@ def run_seq2seq(argv: list[str]) -> int:
             fits = next((s for s in s2s.SCORINGS if s != args.scoring and _reads(lab, args.eval, s)), None)
             hint = "" if fits is None else _("; it is a {scoring} checkpoint: add --scoring {scoring}").format(
                 scoring=fits)  # (it did not say which, a trial)
-            raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e) + hint) from None
+            raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e.said(_)) + hint) from None
         exact, token = s2s.accuracy(s2s.greedy(arrays, args.scoring, s2s.held_out()).tokens,
                                     s2s.reverse_target(s2s.held_out()))
         print(_("{name}: held-out exact-sequence accuracy {exact}, token accuracy {token}").format(

@@ -167,6 +167,37 @@ def test_eval_of_a_bad_file_says_so_in_one_line_and_exits_2(tmp_path, capsys):
         assert len(lines) == 1 and lines[0].startswith(f"rnntui: --eval {bad}: ") and captured.out == ""
 
 
+def test_eval_says_what_is_wrong_with_a_checkpoint_in_the_readers_language(tmp_path, capsys):
+    """The reasons a file is not a checkpoint were English in a Chinese sentence ("--eval x：not a
+    weights file …"). Each is said in the language asked for, with the same facts (the bad array's
+    name, the shape expected) in both."""
+    from rnntui.cli import main
+
+    text = tmp_path / "notes.npz"
+    text.write_text("hello")
+    wrong = dict(s2s.shipped("dot"))
+    name, shape = sorted(wrong)[0], s2s.shapes("dot")[sorted(wrong)[0]]
+    wrong[name] = np.zeros(shape[:-1] + (shape[-1] + 1,) if shape else (2,))
+    bent = tmp_path / "bent.npz"
+    lab.save(bent, wrong, s2s.record("dot"))
+    nan = dict(s2s.shipped("dot"), **{name: np.full(shape, np.nan)})
+    broken = tmp_path / "nan.npz"
+    lab.save(broken, nan, s2s.record("dot"))
+    said = {}
+    for lang in ("en", "zh"):
+        for file in (text, bent, broken):
+            assert main(["train", "seq2seq", "--eval", str(file), "--scoring", "dot", "--lang", lang]) == 2
+            err = capsys.readouterr().err.strip().splitlines()
+            assert len(err) == 1
+            said[lang, file.stem] = err[0]
+    assert "not a weights file (not an .npz archive)" in said["en", "notes"]
+    assert "不是权重文件（不是 .npz 归档）" in said["zh", "notes"]
+    assert f"{name} has shape" in said["en", "bent"] and f"expected {shape}" in said["en", "bent"]
+    assert f"{name} 的形状是" in said["zh", "bent"] and f"应为 {shape}" in said["zh", "bent"]
+    assert said["en", "nan"].endswith(f"{name} holds NaN or inf") and said["zh", "nan"].endswith(f"{name} 含有 NaN 或 inf")
+    assert not any(word in said["zh", stem] for stem in ("notes", "bent", "nan") for word in ("not a", "holds", "shape"))
+
+
 @pytest.mark.parametrize("scoring", ["additive", "none"])
 def test_eval_of_another_models_checkpoint_names_the_scoring_it_fits(scoring, tmp_path, capsys):
     """A dot checkpoint read as additive said what was missing, not which --scoring reads it (a trial)."""

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from rnntui.engine import N_
 from rnntui.engine import attention as at
 
 ACTIVATIONS = ("relu", "gelu", "swiglu")
@@ -301,12 +302,6 @@ class SummaryRow:
     inference: Cell
     fixed: Cell
     left: Cell
-
-
-def N_(message: str) -> str:
-    """Marks a word for the translators' catalogue (as rnntui.i18n.N_, which the engine may not import);
-    the summary view translates it where it is drawn."""
-    return message
 
 
 SUMMARY_COLUMNS = (("model", N_("model")), ("path_length", N_("path length")),

@@ -39,6 +39,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from rnntui.engine import N_
 from rnntui.engine import seq2seq as s2s
 from rnntui.engine.lab_flat import flat_parameters
 from rnntui.files import write_atomic
@@ -668,12 +669,13 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
         raise
     except Exception as e:  # noqa: BLE001 - a refused pickle, a truncated file, …: one line
         first = (str(e).strip().splitlines() or [""])[0][:80]
-        raise s2s.BadCheckpoint(f"refused by torch.load(weights_only=True) ({type(e).__name__}: {first})") from None
+        raise s2s.BadCheckpoint(N_("refused by torch.load(weights_only=True) ({error})"),
+                                error=f"{type(e).__name__}: {first}") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("arrays"), dict):
-        raise s2s.BadCheckpoint("not an rnntui seq2seq checkpoint (no 'arrays' dict)")
+        raise s2s.BadCheckpoint(N_("not an rnntui seq2seq checkpoint (no 'arrays' dict)"))
     arrays = {k: t.detach().double().numpy() for k, t in obj["arrays"].items()
               if torch.is_tensor(t) and not t.is_complex()}
     text = obj.get(s2s.RECORD_KEY)
     if text is not None and not isinstance(text, str):
-        raise s2s.BadCheckpoint("its record is not JSON text")
+        raise s2s.BadCheckpoint(N_("its record is not JSON text"))
     return s2s.check_params(arrays, scoring), ({} if text is None else s2s.parse_record(text))

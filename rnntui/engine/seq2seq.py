@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rnntui.engine import records
+from rnntui.engine import N_, records
 from rnntui.engine.records import Many, Num
 from rnntui.state import BadValue
 
@@ -159,7 +159,15 @@ RECORD_KEY = "record.json"
 
 
 class BadCheckpoint(ValueError):
-    """A file that is not a checkpoint of this model; the message is one line."""
+    """A file that is not a checkpoint of this model; the message is one line: English as str(),
+    in the reader's language as `said(_)` (the message is a marked template, its words filled in)."""
+
+    def __init__(self, message: str, **words) -> None:
+        super().__init__(message.format(**words))
+        self.message, self.words = message, words
+
+    def said(self, translate) -> str:
+        return translate(self.message).format(**self.words)
 
 
 # the record stored beside the weights: what training did and scored (the figures plot the curve)
@@ -177,9 +185,9 @@ def parse_record(text: str | bytes) -> dict:
     try:
         record = records.parse(text, RECORD)
     except records.RecordError as e:
-        raise BadCheckpoint(f"its record is not one of ours ({str(e)[:90]})") from None
+        raise BadCheckpoint(N_("its record is not one of ours ({why})"), why=str(e)[:90]) from None
     if record["scoring"] not in SCORINGS:
-        raise BadCheckpoint(f"its record names an unknown scoring {record['scoring'][:20]!r}")
+        raise BadCheckpoint(N_("its record names an unknown scoring {scoring}"), scoring=repr(record["scoring"][:20]))
     return record
 
 
@@ -188,13 +196,16 @@ def check_params(p: dict, scoring: str) -> dict:
     if set(p) != set(want):
         missing = sorted(set(want) - set(p))
         extra = sorted(set(p) - set(want))
-        raise BadCheckpoint(f"not a checkpoint of `{scoring}` (missing {', '.join(missing[:3]) or 'nothing'}"
-                            + (f"; unexpected {', '.join(extra[:3])}" if extra else "") + ")")
+        message = (N_("not a checkpoint of `{scoring}` (missing {missing}; unexpected {extra})") if missing and extra
+                   else N_("not a checkpoint of `{scoring}` (missing {missing})") if missing
+                   else N_("not a checkpoint of `{scoring}` (unexpected {extra})"))
+        raise BadCheckpoint(message, scoring=scoring, missing=", ".join(missing[:3]), extra=", ".join(extra[:3]))
     for k, shape in want.items():
         if tuple(p[k].shape) != shape:
-            raise BadCheckpoint(f"{k} has shape {tuple(p[k].shape)}, expected {shape}")
+            raise BadCheckpoint(N_("{name} has shape {shape}, expected {expected}"), name=k,
+                                shape=tuple(p[k].shape), expected=shape)
         if not np.all(np.isfinite(p[k])):
-            raise BadCheckpoint(f"{k} holds NaN or inf")
+            raise BadCheckpoint(N_("{name} holds NaN or inf"), name=k)
     return p
 
 
@@ -203,7 +214,7 @@ def read_npz(source, scoring: str) -> tuple[dict, dict]:
     try:
         data = bytes(source) if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
         if not data.startswith(b"PK"):  # (numpy then tries it as a pickle, and said so: a text file read
-            raise BadCheckpoint("not a weights file (not an .npz archive)")  # as "contains pickled data")
+            raise BadCheckpoint(N_("not a weights file (not an .npz archive)"))  # as "contains pickled data")
         with np.load(io.BytesIO(data), allow_pickle=False) as z:
             p = {k: np.asarray(z[k], dtype=np.float64) for k in z.files if k != RECORD_KEY}
             text = str(z[RECORD_KEY]) if RECORD_KEY in z.files else None
@@ -211,7 +222,7 @@ def read_npz(source, scoring: str) -> tuple[dict, dict]:
         raise
     except Exception as e:  # noqa: BLE001 - pickled objects, truncated zips, bad JSON: all one line
         first = (str(e).strip().splitlines() or [""])[0].split(". ")[0][:100]  # (its first sentence, whole)
-        raise BadCheckpoint(f"not a weights file ({type(e).__name__}: {first})") from None
+        raise BadCheckpoint(N_("not a weights file ({error})"), error=f"{type(e).__name__}: {first}") from None
     return check_params(p, scoring), ({} if text is None else parse_record(text))
 
 
@@ -246,7 +257,8 @@ def _damaged(scoring: str) -> DamagedShipped:
 @lru_cache(maxsize=None)
 def _shipped(scoring: str) -> tuple[dict, dict]:
     if scoring not in SCORINGS:
-        raise BadCheckpoint(f"unknown scoring {scoring!r}: choose from {', '.join(SCORINGS)}")
+        raise BadCheckpoint(N_("unknown scoring {scoring}: choose from {choices}"), scoring=repr(scoring),
+                            choices=", ".join(SCORINGS))
     try:
         p, record = read_npz(shipped_path(scoring).read_bytes(), scoring)
     except (OSError, BadCheckpoint):  # (a truncated file gave a 60-line traceback, a trial)
@@ -267,7 +279,8 @@ def record(scoring: str) -> dict:
 
     Reads only the record inside the .npz (cheap: the figures read it when they are imported)."""
     if scoring not in SCORINGS:
-        raise BadCheckpoint(f"unknown scoring {scoring!r}: choose from {', '.join(SCORINGS)}")
+        raise BadCheckpoint(N_("unknown scoring {scoring}: choose from {choices}"), scoring=repr(scoring),
+                            choices=", ".join(SCORINGS))
     try:
         with np.load(io.BytesIO(shipped_path(scoring).read_bytes()), allow_pickle=False) as z:
             return parse_record(str(z[RECORD_KEY]))
