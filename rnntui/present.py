@@ -50,6 +50,7 @@ def view_id(frame: Frame) -> str:
 class PresentApp(Shots, QuietCollections, App):
     SHOT_TIMEOUT = 2
     TITLE = "rnntui present"
+    slides = True  # projected: no cache paths (memory/copy), as in a shot
     ENABLE_COMMAND_PALETTE = False
     CSS_PATH = "rnntui.tcss"  # the views' own rules, as in the app (a short serving view hides its extra plot)
     CSS = """

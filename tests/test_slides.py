@@ -561,6 +561,29 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
     assert app.return_code == 0
 
 
+async def test_present_shows_every_slide_of_the_lecture_without_naming_this_machines_files():
+    """`present lecture` ended in a traceback at its first memory/copy slide: the view asked the app for
+    a shot's flag that only the rnntui app has (a lecturer's trial). Every slide shows, and a run trained
+    on this machine is marked as in a shot, without its file's path (the class sees the projector)."""
+    from rnntui.engine import memory as mem
+    from rnntui.present import PresentApp
+
+    run = mem.make_run("rnn", 5, 200, 0, [(100, 0.5, 1.0), (200, 1.0, 0.1)], 1.0, "test")  # (no slide's step)
+    mem.save_cache(mem.Results((run,)))
+    deck = load(SAMPLE)
+    app = PresentApp(deck)
+    seen = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        for i in range(len(deck.frames)):
+            await pilot.pause()
+            assert app.index == i and f"{i + 1}/{len(deck.frames)}" in text_of(app)
+            if deck.frames[i].address == "memory/copy":
+                seen.append(text_of(app))
+            await pilot.press("right")
+    assert seen and all("underlined: trained on this machine" in t and str(mem.cache_path()) not in t for t in seen)
+    mem.cache_path().unlink()
+
+
 async def test_the_summary_slide_gives_no_keys_that_turn_slides_instead():
     """attention/summary's readout says "Enter: parallel/path … · backspace: back" and "←→ move along a
     row"; on a slide Enter and → turn the slide (found in a newcomer's trial). The slide keeps the

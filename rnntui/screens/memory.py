@@ -78,7 +78,8 @@ class CopyView(FigureView):
             self.query_one("#grid", Static).update(Text(_("memory results unreadable: {error}").format(error=e),
                                                         style=BAD))
             return
-        self.query_one("#grid", Static).update(grid_text(r, path=not self.app.offscreen))
+        slides = getattr(self.app, "offscreen", False) or getattr(self.app, "slides", False)  # a shot, present
+        self.query_one("#grid", Static).update(grid_text(r, path=not slides))
         tall = (self.query_one(Plot).size.height or 0) >= 9
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_steps, r.curve_acc, _("accuracy"), BLUE),
