@@ -353,14 +353,43 @@ def test_f8_shows_the_seeds_crossing_and_end_beside_ours():
     assert "unpublished rule" in text
 
 
-def test_e1_shows_the_seeds_c_1_5_at_distance_40_beside_ours():
+def _seed_e1_norms() -> dict:
+    """The source's E1 as its code runs it (ai-learning-labs, 06_rnn_attention.py): one default_rng(0);
+    per c a W, a U and 60 inputs drawn; h_t = tanh(W·h + U·x_t); g = ones(64) walked back; raw norms."""
+    rng, d, T, out = np.random.default_rng(0), 64, 60, {}
+    for c in (0.5, 1.0, 1.5):
+        W = rng.standard_normal((d, d)) / np.sqrt(d) * c
+        U = rng.standard_normal((d, d)) / np.sqrt(d)
+        x = rng.standard_normal((T, d))
+        hs = [np.zeros(d)]
+        for t in range(T):
+            hs.append(np.tanh(W @ hs[-1] + U @ x[t]))
+        g, norms = np.ones(d), []
+        for t in range(T, 0, -1):
+            norms.append(float(np.linalg.norm(g)))
+            g = W.T @ (g * (1 - hs[t] ** 2))
+        out[f"{c:.1f}"] = norms  # norms[k]: k hops back
+    return out
+
+
+def test_e1_says_which_of_the_seeds_shares_are_its_codes_norms():
+    """The source's text says c=1.0 keeps "千分之四" at 20 and c=1.5 "千分之七" at 40; ours were 50× and 3×
+    lower, put down to "a different random draw" (a student's trial). Its own code prints those as
+    norms from ‖∂L/∂h_T‖ = 8: its "5%" at 20 (c=1.5) is 0.40 ÷ 8, so the others are shares of 1/8 of them."""
+    norms = _seed_e1_norms()
+    assert norms["1.0"][0] == pytest.approx(8.0)
+    assert f"{norms['1.5'][20] / 8:.0%}" == "5%"  # the text's one share that is a share
     r = BpttState().readings()
-    assert r.seed_c15_at_40.value == 0.007  # seed 000: "40 步外是千分之七"
-    ours = gr.bptt_norms(1.5, 0)[40]
-    assert r.table["1.5"]["40"] == ours
-    text = _shown(BpttState(), "bptt", (100, 30))
-    assert f"keeps 0.7%, ours {100 * ours:.2f}%" in text and "a different random draw" in text
-    assert BpttState(act="relu").readings().seed_c15_at_40 is None
+    assert [(n.c, n.distance, n.said) for n in r.seed_norms] == [("1.0", 20, "0.4%"), ("1.5", 40, "0.7%")]
+    for n in r.seed_norms:
+        assert f"{norms[n.c][n.distance]:.1e}" == f"{n.norm:.1e}"  # as its code prints them
+        assert float(n.said.rstrip("%")) / 100 == pytest.approx(n.norm, rel=0.1)  # its text read them as shares
+        assert n.share == pytest.approx(norms[n.c][n.distance] / norms[n.c][0], rel=0.02)
+    text = " ".join(_shown(BpttState(), "bptt", (100, 30)).replace("│", " ").split())
+    ours = gr.bptt_norms(1.0, 0)[20], gr.bptt_norms(1.5, 0)[40]
+    assert (f"its 0.4% (c=1.0, at 20) and 0.7% (c=1.5, at 40) are its code's norms from ‖∂L/∂h_T‖ = 8, so shares "
+            f"5.00e-04 and 9.13e-04; ours {ours[0]:.2e} and {ours[1]:.2e}: another random draw") in text
+    assert BpttState(act="relu").readings().seed_norms == () and "source" not in _shown(BpttState(scale=0.8), "bptt")
 
 
 @pytest.mark.parametrize("act, seed", [("tanh", 0), ("relu", 50), ("tanh", 24), ("relu", 7)])

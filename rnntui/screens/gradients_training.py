@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from rnntui.figures.gradients import BpttState, ClipState
-from rnntui.fmt import pct, sci3, vector
+from rnntui.fmt import sci3, vector
 from rnntui.i18n import _
 from rnntui.screens.base import FigureView
 from rnntui.widgets.picture import Picture
@@ -66,8 +66,12 @@ class BpttView(FigureView):
                 for c, row in r.table.items()]
         self.query_one("#table", Picture).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
                                                            right=range(1, len(header))))
-        seed = r.seed_c15_at_40
-        self.query_one("#seed", Readouts).display = seed is not None
-        if seed is not None:
-            self.query_one("#seed", Readouts).show([(_("source: c=1.5 at 40 keeps {seed}, ours {ours}: {why}").format(
-                seed=pct(seed.value), ours=pct(r.table["1.5"]["40"], 2), why=_(seed.why)), "")])
+        self.query_one("#seed", Readouts).display = bool(r.seed_norms)
+        if r.seed_norms:
+            a, b = r.seed_norms
+            self.query_one("#seed", Readouts).show([(_(
+                "source: its {a_said} (c={a_c}, at {a_d}) and {b_said} (c={b_c}, at {b_d}) are its code's norms from "
+                "‖∂L/∂h_T‖ = 8, so shares {a} and {b}; ours {ours_a} and {ours_b}: another random draw").format(
+                a_said=a.said, a_c=a.c, a_d=a.distance, b_said=b.said, b_c=b.c, b_d=b.distance, a=sci3(a.share),
+                b=sci3(b.share), ours_a=sci3(r.table[a.c][str(a.distance)]),
+                ours_b=sci3(r.table[b.c][str(b.distance)])), "")])
