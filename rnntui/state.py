@@ -42,6 +42,8 @@ class Param:
     means: str | tuple = ""  # what its values are, for help (N_-marked English; a tuple: one per choice, each
     # said after its choice, so a figure with fewer choices says only theirs): "gqa 1" read as jargon
     # (attention/masks read "←→ family 0", a trial)
+    grid: bool = False  # only lo + k·notch: its figure was measured there (memory/copy's steps), so a value
+    # between read as its neighbour ("step 150" drew step 100, a lecturer's trial)
     draw: bool = False  # each value is a random draw (a seed, a held-out sample), not a scale: a press is the
     # next one, not a 20th of the range (+ jumped from seed 0 to 50, a trial)
 
@@ -93,8 +95,21 @@ class Param:
         if self.names:
             return _("one of {choices}").format(choices=", ".join(self.show(v) for v in range(len(self.names))))
         lo, hi = self.bounds(state)
-        text = _("a whole number from {lo} to {hi}") if self.kind == "int" else _("a number from {lo} to {hi}")
-        return text.format(lo=f"{lo:{self.fmt}}", hi=f"{hi:{self.fmt}}")
+        if self.grid:
+            text = _("a whole number from {lo} to {hi} in steps of {notch}")
+        elif self.kind == "int":
+            text = _("a whole number from {lo} to {hi}")
+        elif self.places() is not None:
+            text = _("a number from {lo} to {hi} with at most {places} decimals")
+        else:
+            text = _("a number from {lo} to {hi}")
+        return text.format(lo=f"{lo:{self.fmt}}", hi=f"{hi:{self.fmt}}", notch=f"{self.notch:g}", places=self.places())
+
+    def places(self) -> int | None:
+        """The decimals a float is shown with (its fmt's .Nf), or None: more than these is refused, since
+        every place it is shown would round it ("γ 0.95" computed with 0.955, a lecturer's trial)."""
+        return int(self.fmt[1:-1]) if self.kind == "float" and self.fmt[:1] == "." and self.fmt[-1:] == "f" \
+            and self.fmt[1:-1].isdigit() else None
 
     def expected(self, text: Any, state: Any) -> "BadValue":
         return BadValue(_("{name}={value}: expected {allowed}").format(name=self.name, value=text,
@@ -124,6 +139,10 @@ class Param:
             raise self.expected(text, state)
         lo, hi = self.bounds(state)
         if not lo - 1e-9 <= number <= hi + 1e-9 or (self.values and number not in self.values):
+            raise self.expected(text, state)
+        places, notches = self.places(), (number - lo) / self.notch
+        if (places is not None and abs(round(number, places) - number) > 1e-9) or (
+                self.grid and abs(notches - round(notches)) > 1e-9):
             raise self.expected(text, state)
         number = min(max(number, lo), hi)
         return int(number) if self.kind == "int" else round(number, 10)

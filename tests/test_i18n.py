@@ -103,10 +103,10 @@ def test_state_messages_follow_the_language():
 
     _, figure = find("recurrence/track")
     set_language("zh")
-    with pytest.raises(BadValue, match="-2.00 到 2.00 之间的数"):
+    with pytest.raises(BadValue, match="-2.00 到 2.00 之间、最多 2 位小数的数"):
         build_state(figure, ["w_h=9"])
     set_language("en")
-    with pytest.raises(BadValue, match="expected a number from -2.00 to 2.00"):
+    with pytest.raises(BadValue, match="expected a number from -2.00 to 2.00 with at most 2 decimals"):
         build_state(figure, ["w_h=9"])
 
 

@@ -133,7 +133,7 @@ class CopyState(FigureState):
     cell: str = param("lstm", "choice", choices=CELLS, key="c", label="cell", means=N_(
         "rnn; lstm with forget-gate bias 0; lstm-bf1 with b_f = 1; lstm-bf2, the source's code: both biases 1, so b_f = 2"))
     T: str = param("20", "choice", choices=T_CHOICES, label="T")
-    step: int = param(END, "int", lo=EVERY, hi="last_step", notch=EVERY, label="step", fmt="d")
+    step: int = param(END, "int", lo=EVERY, hi="last_step", notch=EVERY, grid=True, label="step", fmt="d")
     run: LabRun = field(default=LabRun(), compare=False)
 
     def __post_init__(self) -> None:  # the cursor starts at (and stays within) the run's last step

@@ -274,7 +274,8 @@ class TimingState(Geometric):
 
     AXIS: ClassVar[str] = "T"
     GEOMETRIC: ClassVar[dict[str, int]] = {"T": 4}
-    T: int = param(par.TIMING_T[-1], "int", lo=par.TIMING_T[0], hi=par.TIMING_T[-1], notch=1344, fmt="d")
+    T: int = param(par.TIMING_T[-1], "int", lo=par.TIMING_T[0], hi=par.TIMING_T[-1], notch=1344, fmt="d",
+                   values=par.TIMING_T)  # (the lab times these; T=100 read "not measured yet")
     run: LabRun = field(default=LabRun(), compare=False)
 
     def read(self) -> TimingReadings:
