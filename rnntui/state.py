@@ -91,7 +91,7 @@ class Param:
         if self.kind == "choice":
             return _("one of {choices}").format(choices=", ".join(self.choices))
         if self.values:
-            return _("one of {choices}").format(choices=", ".join(f"{v:{self.fmt}}" for v in self.values))
+            return _("one of {choices}").format(choices=", ".join(self.typed(v) for v in self.values))
         if self.names:
             return _("one of {choices}").format(choices=", ".join(self.show(v) for v in range(len(self.names))))
         lo, hi = self.bounds(state)
@@ -103,13 +103,17 @@ class Param:
             text = _("a number from {lo} to {hi} with at most {places} decimals")
         else:
             text = _("a number from {lo} to {hi}")
-        return text.format(lo=f"{lo:{self.fmt}}", hi=f"{hi:{self.fmt}}", notch=f"{self.notch:g}", places=self.places())
+        return text.format(lo=self.typed(lo), hi=self.typed(hi), notch=f"{self.notch:g}", places=self.places())
 
     def places(self) -> int | None:
         """The decimals a float is shown with (its fmt's .Nf), or None: more than these is refused, since
         every place it is shown would round it ("γ 0.95" computed with 0.955, a lecturer's trial)."""
         return int(self.fmt[1:-1]) if self.kind == "float" and self.fmt[:1] == "." and self.fmt[-1:] == "f" \
             and self.fmt[1:-1].isdigit() else None
+
+    def typed(self, value: float) -> str:
+        """A number as `parse` takes it: no thousands commas (context listed 1,024 and refused it, a trial)."""
+        return f"{value:{self.fmt.replace(',', '')}}"
 
     def expected(self, text: Any, state: Any) -> "BadValue":
         return BadValue(_("{name}={value}: expected {allowed}").format(name=self.name, value=text,

@@ -294,3 +294,20 @@ def test_a_number_typed_for_a_listed_choice_matches_its_spelling():
     for bad in ("2", "nan", "one"):
         with pytest.raises(BadValue):
             p.parse(bad, BpttState())
+
+
+def test_every_value_a_message_lists_is_one_set_takes():
+    """`--set context=1,024` said "expected one of 128, 256, 512, 1,024, …", a spelling it refuses (a
+    trial): each value (or end of a range) that `allowed` lists parses, in every figure."""
+    import re
+
+    from rnntui.topics import topics
+
+    for screen in topics():
+        for f in screen.FIGURES:
+            state = f.state_type()
+            for p in state.params():
+                text = p.allowed(state)
+                ends = re.fullmatch(r"a (?:whole )?number from (\S+) to (\S+)", text)
+                for value in ends.groups() if ends else text.removeprefix("one of ").split(", "):
+                    p.parse(value, state)  # (BadValue fails the test)
