@@ -34,6 +34,18 @@ class Parser(argparse.ArgumentParser):
             message = _("{message} ({missing})").format(message=message, missing=self.missing)
         raise BadValue(message)
 
+    def parse_args(self, args=None, namespace=None):
+        known, extras = self.parse_known_args(args, namespace)
+        words = list(sys.argv[1:] if args is None else args)
+        for item in getattr(known, "set", ()):  # "--set d_k 64" said "unrecognized arguments: 64", no hint
+            after = words[words.index(item) + 1:][:1] if "=" not in item and item in words else []
+            if after and (after[0] in extras or after[0] == getattr(known, "address", None)):
+                raise BadValue(_("--set {item!r}: expected KEY=VALUE, such as --set {item}={value}").format(
+                    item=item, value=after[0].lstrip("=")))
+        if extras:
+            self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))
+        return known
+
 
 def whole(text: str) -> int:
     """An option's whole number ("--port abc" read "invalid int value: 'abc'", argparse's words)."""
