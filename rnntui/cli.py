@@ -47,6 +47,16 @@ class Parser(argparse.ArgumentParser):
         return known
 
 
+class Once(argparse.Action):
+    """An option given at most once: a second --step silently won, where --set refuses a key given twice."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest) is not None:
+            raise BadValue(_("{option} is given twice ({first}, {second}); give it once").format(
+                option=self.option_strings[0], first=getattr(namespace, self.dest), second=values))
+        setattr(namespace, self.dest, values)
+
+
 def whole(text: str) -> int:
     """An option's whole number ("--port abc" read "invalid int value: 'abc'", argparse's words)."""
     try:
@@ -64,7 +74,7 @@ def number(text: str) -> float:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_("set a parameter (repeatable)"))
-    p.add_argument("--step", metavar="N", help=_("the focused figure's time axis (t, hop, step, …)"))
+    p.add_argument("--step", action=Once, metavar="N", help=_("the focused figure's time axis (t, hop, step, …)"))
     p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector (black on white), or any Textual theme"))
     _lang(p)

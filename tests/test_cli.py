@@ -62,6 +62,8 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "recurrence/track", "--set", "w_h=1", "--set", "W_h=2", "-o", "x.txt"], "--set W_h is given twice (1, 2)"),
     (["shot", "serving/kvcache", "--set", "context=1,024", "-o", "x.txt"], "expected one of 128, 256, 512, 1024, 2048,"),
     (["shot", "attention/qkv", "--set", "d_k", "64", "-o", "x.txt"], "--set 'd_k': expected KEY=VALUE, such as --set d_k=64"),
+    (["shot", "recurrence/track", "--step", "3", "--step", "4", "-o", "x.txt"], "--step is given twice (3, 4); give it once"),
+    (["recurrence", "--step", "3", "--step", "4"], "--step is given twice (3, 4); give it once"),
     (["--set", "w_h", "-1"], "--set 'w_h': expected KEY=VALUE, such as --set w_h=-1"),
     (["shot", "recurrence/track", "-o", "x.doc"], "suffix"),
     (["shot", "recurrence/track", "-o", "."], "-o .: that is a folder; -o takes a file, such as ./recurrence-track.svg"),
