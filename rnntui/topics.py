@@ -97,7 +97,7 @@ def topics() -> tuple:
 
 def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
     """`topic` or `topic/figure`. Without a figure, the first one that takes every --set key."""
-    topic_id, _, figure_id = address.strip().partition("/")
+    topic_id, _, figure_id = address.strip().lower().partition("/")  # (Attention/QKV was refused, a trial)
     screen = topic(topic_id)
     if figure_id:
         return screen, screen.figure_by_id(figure_id)

@@ -271,3 +271,18 @@ def test_a_theme_is_taken_in_any_case(tmp_path):
     assert theme_name(" DARK ") == "dark" and theme_name("Nord") == "nord"
     out = tmp_path / "t.json"
     assert main(["shot", "recurrence/track", "--theme", "Light", "-o", str(out)]) == 0
+
+
+def test_an_address_is_taken_in_any_case(tmp_path, monkeypatch):
+    """`Attention/QKV` said "unknown topic 'Attention'" while --set keys took any case (a trial)."""
+    import rnntui.cli as cli
+
+    for address in ("attention/qkv", "Attention/QKV"):
+        assert main(["shot", address, "-o", str(tmp_path / f"{address[0]}.txt")]) == 0
+    assert (tmp_path / "A.txt").read_text() == (tmp_path / "a.txt").read_text()
+    opened = []
+    monkeypatch.setattr(cli, "require_terminal", lambda *args: None)
+    monkeypatch.setattr(cli, "run_tui", lambda app: opened.append(app.start[:2]) or 0)
+    monkeypatch.setattr(cli.gc, "freeze", lambda: None)  # (the app's start freezes what it imported)
+    assert main(["SERVING/KVCache"]) == 0 and main(["Lstm"]) == 0
+    assert opened == [("serving", "kvcache"), ("lstm", None)]

@@ -432,6 +432,11 @@ def test_good_deck_sets_each_frame(tmp_path):
     assert (third.state.head, third.state.step) == ("seq", 3)
 
 
+def test_a_frames_figure_is_read_in_any_case():
+    """As the command line reads it: `Recurrence/Track` was refused (a trial)."""
+    assert parse({"frame": [{"figure": "Recurrence/Track", "step": 3}]}).frames[0].address == "recurrence/track"
+
+
 def test_sample_deck_follows_the_lecture(capsys):
     """Frames of topics not built yet are skipped here (named below); all others must check out."""
     data = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))
