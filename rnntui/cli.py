@@ -285,9 +285,11 @@ def run_shot(argv: list[str]) -> int:
     text = render(screen, figure, state, fmt, size, args.theme, scale=scale)
     if args.output == "-":
         sys.stdout.write(text)
-    else:
+    else:  # a file there is replaced (slides made again by the same command), not silently (a trial)
+        replaced = Path(args.output).exists()
         write_atomic(args.output, text)
-        print(_("wrote {path}").format(path=args.output), file=sys.stderr)
+        words = _("wrote {path} (replaced the file that was there)") if replaced else _("wrote {path}")
+        print(words.format(path=args.output), file=sys.stderr)
     return 0
 
 

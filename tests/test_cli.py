@@ -286,3 +286,11 @@ def test_an_address_is_taken_in_any_case(tmp_path, monkeypatch):
     monkeypatch.setattr(cli.gc, "freeze", lambda: None)  # (the app's start freezes what it imported)
     assert main(["SERVING/KVCache"]) == 0 and main(["Lstm"]) == 0
     assert opened == [("serving", "kvcache"), ("lstm", None)]
+
+
+def test_a_shot_over_a_file_says_it_replaced_it(tmp_path, capsys):
+    """`-o existing.png` replaced the file and said only "wrote existing.png" (a trial)."""
+    out = tmp_path / "x.txt"
+    for said in ("", " (replaced the file that was there)"):
+        assert main(["shot", "recurrence/track", "-o", str(out)]) == 0
+        assert capsys.readouterr().err == f"wrote {out}{said}\n"
