@@ -308,6 +308,7 @@ def test_every_value_a_message_lists_is_one_set_takes():
             state = f.state_type()
             for p in state.params():
                 text = p.allowed(state)
-                ends = re.fullmatch(r"a (?:whole )?number from (\S+) to (\S+)", text)
+                ends = re.fullmatch(r"a (?:whole )?number from (\S+) to (\S+)(?: in steps of \S+| with at most \d decimals)?",
+                                    text)
                 for value in ends.groups() if ends else text.removeprefix("one of ").split(", "):
                     p.parse(value, state)  # (BadValue fails the test)
