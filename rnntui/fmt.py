@@ -191,6 +191,18 @@ def fixed(v, digits: int = 2) -> str:
     return f"{v:.{digits}f}"
 
 
+def factor(v: float, digits: int = 3) -> str:
+    """A per-hop factor to `digits` decimals, with more where that would read 1 but it is not:
+    1.0004 (gradients/factors said "1.000 grows" at W_h 1.20, a student's trial)."""
+    if (word := _finite(v)) is not None:
+        return word
+    text = f"{v:.{digits}f}"
+    while abs(float(text)) == 1.0 and abs(v) != 1.0 and digits < 8:
+        digits += 1
+        text = f"{v:.{digits}f}"
+    return text
+
+
 def acc_at(acc, reached=None) -> str:
     """A final accuracy and the step it first read 100%: 100@300, 99.9@300, 8.4✗ (never), 100@? (the
     source does not say when), – (no run)."""

@@ -372,6 +372,17 @@ def _seed_e1_norms() -> dict:
     return out
 
 
+def test_a_factor_just_past_1_is_not_shown_as_1():
+    """At W_h 1.20 hop 38's factor is 1.0004: "factor 1.000 grows" read as a contradiction (a student's
+    trial). A factor that 3 decimals would show as 1 gets the digits that tell it from 1; others keep 3."""
+    factors = _factors_by_hand(FACTORS_N, 1.2)
+    near = [k for k, f in enumerate(factors, 1) if f"{f:.3f}" == "1.000" and f != 1.0]
+    assert near == [38]
+    text = _shown(FactorsState(w_h=1.2, hop=38), "factors", (100, 30))
+    assert f"factor {factors[37]:.4f} grows" in text and "1.0004" in text and "1.000 " not in text
+    assert f"factor {factors[0]:.3f} shrinks" in _shown(FactorsState(w_h=1.2, hop=1), "factors", (100, 30))
+
+
 def test_e1_says_which_of_the_seeds_shares_are_its_codes_norms():
     """The source's text says c=1.0 keeps "千分之四" at 20 and c=1.5 "千分之七" at 40; ours were 50× and 3×
     lower, put down to "a different random draw" (a student's trial). Its own code prints those as

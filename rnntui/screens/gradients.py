@@ -5,7 +5,7 @@ from __future__ import annotations
 from rnntui.figure import Figure
 from rnntui.figures.gradients import (FACTORS_N, LAST_T, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
                                       HopState, ProductState)
-from rnntui.fmt import at_hop, sci
+from rnntui.fmt import at_hop, factor, sci
 from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.screens.gradients_training import BpttView, ClipView
@@ -40,7 +40,7 @@ class HopView(FigureView):
         ))
         self.query_one("#hop", Readouts).show([
             (_("hop {k}  h_{t}→h_{prev}  z_{t}").format(k=s.hop, t=t, prev=t - 1), f"{r.z_t:+.3f}"),
-            (f"{name}(z_{t})", f"{r.slope:.3f}"), ("× W_h", f"{s.w_h:.2f}"), (_("= factor"), f"{r.factor:.3f}"),
+            (f"{name}(z_{t})", factor(r.slope)), ("× W_h", f"{s.w_h:.2f}"), (_("= factor"), factor(r.factor)),
         ], sep="  ")
         why = (_("tanh' is at most 1 (only at z = 0), so a factor never passes W_h") if s.act == "tanh"
                else _("relu' is 1 where z > 0 and 0 elsewhere: the factor is W_h or 0"))
@@ -63,7 +63,7 @@ class BackwardView(FigureView):
         else:
             step = [(_("hop {k}: ∂L/∂h_{t} = ∂L/∂h_{next} · {slope}(z_{next})·W_h =").format(
                 k=s.hop, t=t, next=t + 1, slope=SLOPE[s.act]),
-                     f"{r.before:.3f} × {r.this_factor:.3f} = {r.gradient:.3f}")]
+                     f"{r.before:.3f} × {factor(r.this_factor)} = {r.gradient:.3f}")]
         self.query_one("#hop", Readouts).show(step)
         total = f"{r.total:.3f}" if s.hop == LAST_T else _("not there yet (end jumps)")
         self.query_one("#total", Readouts).show([(_("hops walked"), _("{n} of {total}").format(n=s.hop, total=LAST_T)),
@@ -97,8 +97,8 @@ class FactorsView(FigureView):
         trend = " " + _("shrinks") if here < 1 else " " + _("grows") if here > 1 else ""
         self.query_one("#hop", Readouts).show([
             (_("hop {k} of {n}  h_{t}→h_{prev}: factor").format(k=s.hop, n=FACTORS_N - 1, t=s.t, prev=s.t - 1),
-             f"{here:.3f}" + trend),  # (h_39, not F5's h_7: a student asked why hop 1's factor differs)
-            (_("largest"), f"{r.largest['factor']:.3f}"),
+             factor(here) + trend),  # (h_39, not F5's h_7: a student asked why hop 1's factor differs)
+            (_("largest"), factor(r.largest['factor'])),
             (_("at hop {k}").format(k=r.largest['hop']), "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
         why = (_("tanh' < 1 wherever z ≠ 0, so no factor reaches W_h") if s.act == "tanh"
                else _("relu' is exactly 1 on an active unit (and 0 on a dead one)"))
