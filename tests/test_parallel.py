@@ -179,6 +179,27 @@ def test_path_says_where_its_factor_comes_from_and_help_says_what_whole_topic_me
     assert "whole topic" not in said[1]  # cost has no mode
 
 
+@pytest.mark.parametrize("k", [1, 2, 8])
+def test_path_says_what_tanh_keeps_beside_w_h_and_counts_in_the_singular(k):
+    """"×0.90 a hop leaves 0.430" ignored tanh', which topic 2 shows keeps less (0.057 over 7 hops: a
+    student's trial), and k = 1 read "1 multiplications, through h_1 … h_1" (a lecturer's trial). The
+    recurrent path also says what tanh's slopes leave on topic 1's tokens, by a plain loop here."""
+    from rnntui.engine import recurrence as rnn
+    from rnntui.topics import find
+
+    h, kept = 0.0, 1.0
+    for t in range(k + 1):
+        z = 0.9 * h + rnn.W_X * rnn.TOKENS[t % 8] + rnn.B
+        h = math.tanh(z)
+        if t:
+            kept *= 0.9 * (1 - math.tanh(z) ** 2)
+    text = " ".join(one_app.txt(*find("parallel/path"), PathState(k=k), (100, 30)).replace("│", " ").split())
+    assert f"with tanh' on topic 1's tokens (topic 2): {kept:.3g}" in text and kept < 0.9 ** k
+    states = {1: "h_1", 2: "h_1, h_2", 8: "h_1 … h_8"}[k]
+    assert f"token 0 → token {k}: {k} multiplication{'s' if k > 1 else ''}, through {states} " in text
+    assert "tanh'" not in one_app.txt(*find("parallel/path"), PathState(mode="attention", k=k))
+
+
 def test_path_state_longest_path_is_n_minus_one_or_one():
     s = PathState(n=12, k=8)
     assert s.data()["max_path_length"] == 11

@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from rnntui.engine import gradients as gr
 from rnntui.engine import lab_timing
 from rnntui.engine import parallel as par
 from rnntui.figure import LabRun
@@ -84,6 +85,7 @@ class PathReadings:
     max_path_length: int  # token 0 → token n−1
     factor: float
     gain: float  # factor ** path_length
+    with_slopes: float | None  # recurrent: what topic 2's tanh chain keeps over those hops (tanh' ≤ 1 takes more)
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,8 @@ class PathState(FigureState):
         return PathReadings(tuple(tuple(h) for h in par.path_hops(self.mode, self.k)),
                             tuple(tuple(h) for h in par.path_hops(other, self.k)),
                             par.path_length(self.mode, self.k), par.path_length(self.mode, self.n - 1),
-                            self.FACTOR, par.path_gain(self.mode, self.k, self.FACTOR))
+                            self.FACTOR, par.path_gain(self.mode, self.k, self.FACTOR),
+                            float(gr.chain(self.k + 1, self.FACTOR)[1][self.k]) if self.mode == "recurrent" else None)
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from textual.containers import Horizontal
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
-from rnntui.fmt import ratio, share_words, si, times
-from rnntui.i18n import N_, _, spaced
+from rnntui.fmt import ratio, sci3, share_words, si, times
+from rnntui.i18n import N_, _, ngettext, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
@@ -47,20 +47,24 @@ class PathView(FigureView):  # F19
     def show(self, s: PathState) -> None:
         r = s.readings()
         if s.mode == "recurrent":
-            how = _("token 0 → token {k}: {hops} multiplications, through h_1 … h_{k}").format(
-                k=s.k, hops=r.path_length)
+            through = "h_1" if s.k == 1 else "h_1, h_2" if s.k == 2 else f"h_1 … h_{s.k}"
+            how = ngettext("token 0 → token {k}: {hops} multiplication, through {states}",
+                           "token 0 → token {k}: {hops} multiplications, through {states}", r.path_length).format(
+                k=s.k, hops=r.path_length, states=through)  # ("1 multiplications, through h_1 … h_1", a trial)
         else:
             how = _("token 0 → token {k}: 1 edge, position {k} attends to position 0 directly").format(k=s.k)
         self.query_one("#hops", Readouts).show([("", how)])
         behind = r.other if s.mode == "attention" else ()  # (said under it where it is drawn)
         self.query_one(Staircase).show(r.hops, s.n, s.k, behind, _("dim: the {k} stairs recurrence climbs").format(k=s.k))
-        self.query_one("#decay", Readouts).show([
-            # where the factor comes from, and the power it is raised to ("×0.90 per hop" was unexplained, a trial)
+        decay = [  # where the factor comes from, and the power it is raised to ("×0.90 per hop" was unexplained, a
+            # trial); with tanh's slopes, as topic 2 walks them (W_h alone contradicted its 0.057, a student's trial)
             (_("×{factor} a hop (topic 1's default W_h) leaves").format(factor=f"{r.factor:.2f}"),
-             f"{r.gain:.3f} = {r.factor:.2f}^{r.path_length}"),
-            (_("longest path, token 0 → {last}:").format(last=s.n - 1),
-             f"{r.max_path_length} ({'O(n)' if s.mode == 'recurrent' else 'O(1)'})"),
-        ])
+             f"{r.gain:.3f} = {r.factor:.2f}^{r.path_length}")]
+        if r.with_slopes is not None:
+            decay.append((_("with tanh' on topic 1's tokens (topic 2):"), sci3(r.with_slopes)))
+        decay.append((_("longest path, token 0 → {last}:").format(last=s.n - 1),
+                      f"{r.max_path_length} ({'O(n)' if s.mode == 'recurrent' else 'O(1)'})"))
+        self.query_one("#decay", Readouts).show(decay)
 
 
 SHORT = {"Self-Attention": N_("self-attn"), "Recurrent": N_("recurrent"), "Convolutional": N_("conv"),
