@@ -446,7 +446,7 @@ def test_the_bias_figure_calls_b_f_1_the_usual_fix_and_points_to_the_runs_that_t
     from rnntui.topics import IDS
 
     text = one_app.txt(*_find("lstm/bias"), BiasState(), (80, 24))
-    assert "usual fix: initialise b_f = 1" in text and "how long a gap it holds: 7 memory trains b_f = 1 and b_f = 2" in text
+    assert "usual fix: initialise b_f = 1" in text and "how long a gap it holds: topic 7 (memory) trains b_f = 1 and b_f = 2" in text
     results, _report = mem.load()
     assert IDS[6] == "memory" and results.run("lstm-bf1", 40) and results.run("lstm-bf2", 40)
 

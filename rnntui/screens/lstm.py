@@ -124,7 +124,7 @@ class BiasView(FigureView):
             ("b_f", f"{s.b_f:.2f}"), ("→ f = σ(b_f)", f"{r.f:.3f}"),
             (_("→ left after {k} steps f^{k}").format(k=s.k), small(r.survival) + share)])
         why = readout_text([(_("usual fix: initialise"), "b_f = 1"), (_("(Gers et al. 2000; Jozefowicz et al. 2015)"), "")])
-        why.append("\n" + _("how long a gap it holds: 7 memory trains b_f = 1 and b_f = 2"), style="dim")
+        why.append("\n" + _("how long a gap it holds: topic 7 (memory) trains b_f = 1 and b_f = 2"), style="dim")
         self.query_one("#why", Readouts).update(why)  # ("the fix" read against memory/copy's b_f = 1 failing at
         # T = 40, a student's trial: it is the usual one, and the copy task measures how far it goes)
 
