@@ -372,6 +372,15 @@ def _seed_e1_norms() -> dict:
     return out
 
 
+def test_clipping_says_where_its_vanishing_gradient_comes_from():
+    """"vanishing ‖g‖ 7.85e-09" was said with no source (a student worked out it was F7's chain): the
+    figure names it, and it is F7's 39 factors multiplied, by a plain loop here."""
+    kept = math.prod(_factors_by_hand(FACTORS_N, 0.9))
+    text = _shown(ClipState(), "clipping")
+    assert f"vanishing ‖g‖ {kept:.2e} < 5" in text
+    assert "(from the factors figure: its 39 hops multiplied, W_h 0.90, tanh)" in text and FACTORS_N - 1 == 39
+
+
 def test_a_factor_just_past_1_is_not_shown_as_1():
     """At W_h 1.20 hop 38's factor is 1.0004: "factor 1.000 grows" read as a contradiction (a student's
     trial). A factor that 3 decimals would show as 1 gets the digits that tell it from 1; others keep 3."""
