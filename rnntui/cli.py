@@ -240,6 +240,7 @@ def check_writable(path: str) -> None:
 
 
 def list_text() -> str:
+    from rnntui.state import _shown
     from rnntui.topics import topics
 
     from rich.cells import cell_len
@@ -253,8 +254,11 @@ def list_text() -> str:
         lines.append(f"{screen.NUMBER} {screen.TOPIC_ID:<12} {_(screen.TITLE)}")
         for f in screen.FIGURES:
             # --set's names, each after its letter key where it has one, as the footer writes it: `[e]pe` (a
-            # student pressed p, the previous topic, for positions' PE)
-            keys = " ".join((f"[{p.key}]" if p.key else "") + p.name for p in f.state_type.params())
+            # student pressed p, the previous topic, for positions' PE), and what the screen calls it where that
+            # differs: `scale (input std)` (the list and the screen read as two parameters, a student's trial)
+            keys = " ".join((f"[{p.key}]" if p.key else "") + p.name
+                            + (f" ({_(p.label)})" if _shown(_(p.label)) != _shown(p.name) else "")
+                            for p in f.state_type.params())
             title = _(f.title)
             lines.append(f"    {screen.TOPIC_ID + '/' + f.id:<{wide}}  {f.refs:<8} {title}"
                          f"{' ' * (titled - cell_len(title))}   {keys}")

@@ -205,7 +205,12 @@ def test_list_and_version():
     positions = next(line for line in r.stdout.splitlines() if "attention/positions" in line)
     from rnntui.figures.attention import PositionsState
 
-    assert PositionsState.param("pe").key == "e" and positions.endswith("[e]pe [m]mask d")
+    assert PositionsState.param("pe").key == "e" and positions.endswith("[e]pe (PE added) [m]mask d (d_model)")
+    # and what the screen calls a parameter where --set's name differs: bptt's scale is "input std" on screen
+    # (the list and the screen read as two parameters, a student's trial); either is taken by --set
+    bptt = next(line for line in r.stdout.splitlines() if "gradients/bptt" in line)
+    assert bptt.endswith("seed scale (input std)") and "std" in run("shot", "gradients/bptt", "--set", "input_std=0.5",
+                                                                      "-o", "-").stdout
     r = run("--version")
     assert r.returncode == 0 and r.stdout.startswith("rnntui ")
 
