@@ -259,9 +259,13 @@ class FigureState:
             new = p.ladder(value, notches, lo, hi)
         elif step == p.notch:
             new = value + notches * step
-        else:  # land on multiples of the coarse notch: 0.9 → 1.0 → 1.2 with a notch of 0.2
-            k = math.floor(value / step + 1e-9) + notches if notches > 0 else math.ceil(value / step - 1e-9) + notches
-            new = k * step
+        else:  # land on multiples of the coarse notch: 0.9 → 1.0 → 1.2 with a notch of 0.2, stopping at the
+            # default on the way back (1.0 → 0.9 → 0.8: topic 1's 0.90 came back only with r, a student's trial)
+            home, new, up = self.defaults().get(name), value, notches > 0
+            for _press in range(abs(notches)):
+                k = math.floor(new / step + 1e-9) + 1 if up else math.ceil(new / step - 1e-9) - 1
+                passes = home is not None and (new < home < k * step if up else k * step < home < new)
+                new = home if passes else k * step
         new = min(max(new, lo), hi)
         new = int(round(new)) if p.kind == "int" else round(new, 10)
         return replace(self, **{name: new}).clamped()

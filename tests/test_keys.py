@@ -464,7 +464,8 @@ async def test_the_recurrence_network_is_one_for_the_whole_topic():
             by_hand.append(math.tanh(1.0 * (by_hand[-1] if by_hand else 0.0) + 1.0 * x + 0.1))
         assert h == pytest.approx(by_hand)
         await pilot.press("down", "minus")  # W_h, changed on the readout, moves the track's states too
-        assert s.states["track"].w_h == pytest.approx(0.8)  # (+- move by the coarse notch: 1.0 → 0.8)
+        assert s.states["track"].w_h == pytest.approx(0.9)  # (+- move by the coarse notch, stopping at the
+        # default: 1.0 → 0.9)
 
 
 async def test_every_figures_footer_ends_with_a_whole_item_at_80_columns():
