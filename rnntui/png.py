@@ -29,7 +29,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.terminal_theme import SVG_EXPORT_THEME
 
-from rnntui.shapes import cell_shapes, is_shape
+from rnntui.shapes import cell_shapes, is_shape, shade
 from rnntui.state import BadValue
 from rnntui.glyphs import DEJAVU, REGULAR, FontFile, check, font_for
 from rnntui.svg import ADVANCE_EM, CHAR_EM, luminance
@@ -216,7 +216,9 @@ def draw(grid: Grid, scale: float = 2.0) -> bytes:
             if not char or char.isspace() or char == "\u2800":
                 pass
             elif is_shape(char):
-                _shapes(pen, cell_shapes(char, ox + c * cw, top, cw, ch), look.fg)
+                strength = shade(char)  # (its colour over the cell's background, as the SVG's fill-opacity)
+                fill = look.fg if strength is None else tuple(blend_rgb(look.bg or background, look.fg, strength))
+                _shapes(pen, cell_shapes(char, ox + c * cw, top, cw, ch), fill)
             else:
                 glyph = _glyph(char, look.bold, font_size, round(cw, 2))
                 if glyph is not None:

@@ -31,7 +31,7 @@ from pathlib import Path
 from rich.cells import cell_len, get_character_cell_size
 
 from rnntui.glyphs import CJK_OWN, COMMON, DEJAVU, FontFile, check, cjk_files, drawn, font_for, source
-from rnntui.shapes import cell_shapes, is_shape, path_data
+from rnntui.shapes import cell_shapes, is_shape, path_data, shade
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_FILES = DEJAVU
@@ -134,8 +134,8 @@ def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> s
             if parts:
                 used[700 if bold else 400].update(text)
                 texts.append(cls.join(parts))
-                if cut is not None:  # (its fill's path, even if the run's shapes drew nothing: as before)
-                    shapes.setdefault(fill, []).append(cut)
+                for key, path in cut or ():  # (its fill's path, and a shade's at its opacity)
+                    shapes.setdefault(key, []).append(path)
             x += n
     family, faces = _fonts(used)
     background = area.most_common(1)[0][0] if area else "#000000"
@@ -162,7 +162,7 @@ def _run(text: str, style, x: int, y: int, unique_id: str) -> tuple:
         shapes: dict[str, list] = {}
         placed = _place(text, float(f"{x * cell.w:g}"), baseline, CLASS, f"url(#{unique_id}-line-{y})", cell,
                         fill, shapes)
-        parts, cut = tuple(placed.split(CLASS)), path_data(shapes[fill]) if fill in shapes else None
+        parts, cut = tuple(placed.split(CLASS)), tuple((key, path_data(v)) for key, v in shapes.items()) or None
     return css, n, rect, parts, bold, fill, cut
 
 
@@ -317,7 +317,7 @@ def _file_bytes(path: str) -> bytes:
 # -- the SVG, redrawn like a terminal ----------------------------------------------------------
 def _paths(shapes: dict[str, list[str]]) -> str:
     # all shapes of one colour in one path (their path data, run by run): where cells meet,
-    # antialiasing sees one outline, no seam
+    # antialiasing sees one outline, no seam; a shade's colour carries its fill-opacity
     return "".join(f'<path fill="{fill}" d="{"".join(parts)}"/>' for fill, parts in shapes.items())
 
 
@@ -353,7 +353,8 @@ def _place(text: str, x0: float, baseline: float, cls: str, clip: str, cell: Cel
             flush()
         elif is_shape(ch):
             flush()
-            shapes.setdefault(fill, []).extend(cell_shapes(ch, x, top, cell.w, cell.h))
+            key = fill if (strength := shade(ch)) is None else f'{fill}" fill-opacity="{strength:g}'
+            shapes.setdefault(key, []).extend(cell_shapes(ch, x, top, cell.w, cell.h))
         elif ch.isascii():
             if not word:
                 word_col = col

@@ -190,6 +190,22 @@ def test_lines_and_dots_become_shapes_that_fill_their_cells():
     assert green.count("M") == 8 + 1  # ⣿ has all eight braille dots, ⠁ one
 
 
+def test_shades_are_their_colour_at_a_quarter_half_and_three_quarters():
+    """░▒▓ drawn as grids of dots read as stipple in a PNG: attention/positions' four |PE| levels could
+    not be told apart on a projector (a lecturer's trial). Each fills its cell, in its colour at 25%,
+    50% or 75% over the background: fill-opacity in the SVG, the colour mixed so in the PNG."""
+    doc = rich_svg("[#ff0000 on #000000]░▒▓█[/]")
+    for strength in ("0.25", "0.5", "0.75"):
+        assert re.search(rf'<path fill="#ff0000" fill-opacity="{strength}" d="M[^"]*"', doc)
+    grid = rich_grid("[#ff0000 on #000000]░▒▓█[/]", width=10)
+    image = pixels(png.draw(grid, scale=2))
+    y = round((png.ORIGIN_Y + png.ROW_TOP + png.CELL_H / 2) * 2)
+    for c, red in enumerate((64, 128, 191, 255)):  # 0.25, 0.5, 0.75 and 1 of 255 (blend_rgb truncates)
+        left, right = (round((png.ORIGIN_X + k * png.CELL_W) * 2) for k in (c, c + 1))
+        cell = {image.getpixel((x, yy)) for x in range(left + 2, right - 2) for yy in range(y - 6, y + 6)}
+        assert len(cell) == 1 and abs(next(iter(cell))[0] - red) <= 1 and next(iter(cell))[1:] == (0, 0), (c, cell)
+
+
 # -- PNG ------------------------------------------------------------------------------------------
 def no_converter(monkeypatch):
     """No rsvg-convert, no fc-list, nothing on PATH: PNG must come from what pip installed."""
