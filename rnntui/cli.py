@@ -27,6 +27,7 @@ ARGPARSE_WORDS = (N_("usage: "), N_("positional arguments"), N_("options"), N_("
 
 class Parser(argparse.ArgumentParser):
     missing = ""  # said after argparse's "the following arguments are required: …"
+    intermixed = False  # positionals after options too (export OUTDIR --deck lecture memory)
 
     def error(self, message: str):
         required = argparse._("the following arguments are required: %s").partition("%s")[0]
@@ -35,7 +36,7 @@ class Parser(argparse.ArgumentParser):
         raise BadValue(message)
 
     def parse_args(self, args=None, namespace=None):
-        known, extras = self.parse_known_args(args, namespace)
+        known, extras = (self.parse_known_intermixed_args if self.intermixed else self.parse_known_args)(args, namespace)
         words = list(sys.argv[1:] if args is None else args)
         for item in getattr(known, "set", ()):  # "--set d_k 64" said "unrecognized arguments: 64", no hint
             after = words[words.index(item) + 1:][:1] if "=" not in item and item in words else []
@@ -138,7 +139,10 @@ def export_parser() -> Parser:
     p = Parser(prog="rnntui export",
                description=_("Render every figure at its key steps (or a deck's frames) headless into OUTDIR: "
                              "numbered files named by topic, figure and step, and an index.md with captions."))
+    p.intermixed = True
     p.add_argument("outdir", type=path_arg, metavar="OUTDIR", help=_("the folder to write (created if missing)"))
+    p.add_argument("only", nargs="*", default=[], metavar="TOPIC[/FIGURE]",
+                   help=_("only these topics or figures (default: all); a deck's frames of them"))
     p.add_argument("--deck", type=path_arg, metavar="FILE",
                    help=_("a TOML deck file, or a shipped deck by name (lecture): export its frames as "
                           "`rnntui present` shows them, instead of every figure"))
@@ -315,12 +319,29 @@ def run_export(argv: list[str]) -> int:
         frames, title = list(deck.frames), deck.heading()
     else:
         frames, title = slides.key_frames(), _("rnntui: every figure at its key steps")
+    if args.only:  # one topic's slides needed a deck of its own (a lecturer's trial)
+        frames = _only(frames, args.only, deck is not None)
     report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
                            progress=sys.stderr.isatty(), deck=deck, batch=True, since=since)
     print(report.line(Path(args.outdir)), file=sys.stderr)
     if deck is not None and (english := slides.untranslated_line(frames)):
         print(english, file=sys.stderr)
     return 0
+
+
+def _only(frames: list, addresses: list[str], deck: bool) -> list:
+    """The frames of these topics (or figures); BadValue for an unknown one, or one with no frame."""
+    from rnntui.topics import find
+
+    kept = []
+    for address in addresses:
+        screen, figure = find(address)
+        mine = [f for f in frames if f.screen is screen and ("/" not in address or f.figure is figure)]
+        if not mine:
+            raise BadValue(_("the deck has no frame of {address}").format(address=address) if deck
+                           else _("{address} has no frame").format(address=address))
+        kept += [f for f in mine if f not in kept]
+    return [f for f in frames if f in kept]  # (in the deck's order)
 
 
 def run_present(argv: list[str]) -> int:

@@ -176,6 +176,25 @@ def test_the_index_gives_a_figures_caption_once_for_its_steps_in_a_row(tmp_path)
         assert f"[txt]({name})" in index and (out / name).exists()
 
 
+def test_export_of_some_topics_or_figures_writes_only_their_frames(tmp_path, capsys):
+    """A lecturer wanting topic 5's slides had to write a deck (`export DIR attention` was refused, a
+    trial): named topics or figures keep their frames, in order, from every figure or from a deck."""
+    assert main(["export", str(tmp_path / "a"), "attention", "parallel/cost", "--format", "txt"]) == 0
+    written = sorted(p.name for p in (tmp_path / "a").glob("*.txt"))
+    want = [f for f in key_frames() if f.screen.TOPIC_ID == "attention" or f.figure.id == "cost"]
+    assert len(written) == len(want) and all("-attention-" in n or "-parallel-cost-" in n for n in written)
+    assert main(["export", str(tmp_path / "b"), "--deck", "lecture", "memory", "--format", "txt"]) == 0
+    lecture = [f for f in load(SAMPLE).frames if f.screen.TOPIC_ID == "memory"]
+    assert len(list((tmp_path / "b").glob("*.txt"))) == len(lecture) > 1
+    capsys.readouterr()
+    for args, said in ((["nosuch"], "unknown topic 'nosuch'"),
+                       (["--deck", str(small_deck(tmp_path / "d.toml", GOOD)), "serving"],
+                        "the deck has no frame of serving")):
+        assert main(["export", str(tmp_path / "c"), *args]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and said in err[0] and not (tmp_path / "c").exists()
+
+
 def test_export_refuses_to_overwrite_without_force(tmp_path, capsys):
     deck = small_deck(tmp_path / "d.toml", GOOD)
     out = tmp_path / "out"
