@@ -185,6 +185,55 @@ def test_q_k_v_all_show_whole_at_80x24():
     assert query[0].rstrip(" │").endswith(" ".join(f"{x:.1f}" for x in v))  # V's last: its row is there
 
 
+QKV_TITLES = {"X tokens": "X", "Q": "Q", "K": "K", "V": "V", "S = QKᵀ/√d_k": "S", "Ŝ = S masked": "Ŝ",
+              "A = softmax(Ŝ)": "A", "out = A·V": "out"}
+
+
+def drawn_and_named(text: str) -> tuple[list[str], list[str]]:
+    """The matrices qkv draws (by their titles, in order) and those the line under them names as left out."""
+    drawn, named = [], []
+    for line in text.splitlines():
+        line = line.strip("│ ")
+        if line.startswith("not shown at this size: "):
+            named += line.removeprefix("not shown at this size: ").split()
+            continue
+        pieces = [piece.strip("▸◂") for piece in re.split(r"\s{2,}", line)]
+        if pieces and all(piece in QKV_TITLES for piece in pieces):
+            drawn += [QKV_TITLES[piece] for piece in pieces]
+    return drawn, named
+
+
+@pytest.mark.parametrize("size", [(80, 24), (90, 28), (100, 30), (160, 48)])
+def test_qkv_draws_what_each_stage_is_computed_from_and_names_what_it_leaves_out(size):
+    """At 80x24 stage X drew V beside X but not Q or K, and stage S drew K but not Q (a student's trial). Each
+    stage draws its own matrices and, first, what its formula reads (Q K V ← X, S ← Q and K, Ŝ ← S, A ← Ŝ,
+    out ← A and V); the others never alone where one of those is left out, Q K V whole or not at all; every
+    matrix left out is named under them."""
+    own = {0: {"X"}, 1: {"Q", "K", "V"}, 2: {"S"}, 3: {"Ŝ"}, 4: {"A"}, 5: {"out"}}
+    reads = {0: set(), 1: {"X"}, 2: {"Q", "K"}, 3: {"S"}, 4: {"Ŝ"}, 5: {"A", "V"}}
+    for stage in range(6):
+        drawn, named = drawn_and_named(txt(QkvState(stage=stage), "qkv", size))
+        assert own[stage] <= set(drawn) and sorted(drawn + named) == sorted(QKV_TITLES.values()), (stage, drawn, named)
+        if not reads[stage] <= set(drawn):
+            assert set(drawn) <= own[stage] | reads[stage], (stage, drawn)
+        others = {"Q", "K", "V"} - own[stage] - reads[stage]
+        assert not others & set(drawn) or others <= set(drawn), (stage, drawn)
+    if size == (160, 48):
+        assert drawn == list(QKV_TITLES.values()) and not named  # every matrix at every stage there
+    want = {(80, 24): {0: ["X"], 2: ["K", "S"], 5: ["V", "out"]}, (90, 28): {2: ["Q", "K", "S"], 5: ["V", "A", "out"]}}
+    for stage, matrices in want.get(size, {}).items():
+        assert drawn_and_named(txt(QkvState(stage=stage), "qkv", size))[0] == matrices, stage
+
+
+def test_qkv_keeps_two_decimals_where_they_are_no_wider():
+    """At 90x28 stage out draws V at one decimal beside A and out; A's columns are as wide as their token
+    labels, so it keeps two: its query row reads 0.65 (e²/(e²+4)), not 0.6."""
+    lines = txt(QkvState(stage=5), "qkv", (90, 28)).splitlines()
+    row = next(line for line in lines if line.count("▸跑") == 3)  # the query's row in V, A and out
+    big, rest = E2 / (E2 + 4), 1 / (E2 + 4)
+    assert f"▸跑   {rest:.2f} {big:.2f} {rest:.2f} {rest:.2f} {rest:.2f}" in row and "▸跑   0.0 1.0 0.0 0.0" in row
+
+
 def test_the_parameter_bar_breaks_between_its_pieces_at_80x24():
     """qkv's bar is wider than 80 columns. It broke inside the last toggle (`[x] x₃` / `x₄ kept`), read
     as two things; now that toggle moves to the next line whole. At 120 columns it is one line."""

@@ -25,7 +25,9 @@ from rnntui.widgets.tints import BLUE, GREY, ORANGE
 SHORT = ("X", "Q K V", "S", "Ŝ", "A", "out")  # the stage bar's names
 
 # -- qkv -------------------------------------------------------------------------------------------
-CONTEXT = {0: (), 1: ("X",), 2: ("Q", "K"), 3: ("S",), 4: ("Ŝ",), 5: ("A", "V")}
+# what each stage's matrices are computed from, the one its chosen row reads whole first (S's row t is
+# q_t against all of K; out_t is a_t, in the query line, against all of V): kept the longest
+NEEDS = {0: (), 1: ("X",), 2: ("K", "Q"), 3: ("S",), 4: ("Ŝ",), 5: ("V", "A")}
 GROUP = {"X": 0, "Q": 1, "K": 1, "V": 1, "S": 2, "Ŝ": 3, "A": 4, "out": 5}
 
 
@@ -59,13 +61,17 @@ class QkvView(FigureView):
             "out": (r.output, dims, None)}
         titles = {"X": _("X tokens"), "S": "S = QKᵀ/√d_k", "Ŝ": _("Ŝ = S masked"), "A": "A = softmax(Ŝ)",
                   "out": "out = A·V"}
-        specs = []
+        specs, needs = [], NEEDS[k]
         for name, (values, col_labels, cell) in mats.items():
             group = GROUP[name]
-            rank = 0 if group == k else 1 if name in CONTEXT[k] else 2 + 2 * abs(group - k) + (group > k)
+            # the stage's own, then what it is computed from, then the rest, the nearest stages last out (Q K
+            # V together: V beside X alone read as what X makes, a trial)
+            rest = group != k and name not in needs
+            rank = 3 + 2 * abs(group - k) + (group > k) if rest else 1 + needs.index(name) if name in needs else 0
             specs.append(MatrixSpec(values, titles.get(name, name), toks, col_labels, row=t,
                                     cell=cell if name in ("S", "Ŝ", "A") else None, current=group == k,
-                                    faint=hidden if name in ("Ŝ", "A") else (), optional=rank))
+                                    faint=hidden if name in ("Ŝ", "A") else (), optional=rank, needed=name in needs,
+                                    group=f"g{group}" if rest else "", name=name))
         self.query_one(Matrices).show(specs)
         self.query_one("#stages", TailedLine).update(stage_text(SHORT, k), *glosses())
 

@@ -9,9 +9,11 @@ number (fixed decimals, −∞ drawn as the mark −∞, NaN as "NaN"), a string
 
 `matrices_text(specs, width, height)` lays several matrices out left to right (wrapping into
 bands below), at 3 decimals when everything fits and 2 otherwise; `optional` specs are left out,
-the highest rank first, until the rest fit; matrices that fit across at 2 decimals but not down
-are tried at 1 (the figure's readouts carry the exact numbers); what still does not fit is cut at
-the height or shares the width, its columns cut. The widget `Matrices` does that at its own size.
+the highest rank first (a `group` together), until the rest fit; matrices that fit across at 2
+decimals but not down are tried at 1 (the figure's readouts carry the exact numbers), and so are the
+current ones with what they are computed from (`needed`) before one of those is left out; what
+still does not fit is cut at the height or shares the width, its columns cut. A line under them
+names the `name`d ones left out. The widget `Matrices` does that at its own size.
 
 `heat_lines(values, ...)` shades each entry (−1…1) with ░▒▓█ by size and a +/− sign mark.
 """
@@ -52,6 +54,9 @@ class MatrixSpec:
     digits: int | None = None  # decimals; None: as many as fit (3 or 2)
     faint: tuple = ()  # (row, column) pairs drawn dim
     optional: int = 0  # > 0: may be left out when there is no room, the highest first
+    group: str = ""  # optional specs of one group are left out together (Q K V: not one of them alone)
+    needed: bool = False  # the current matrix is computed from it: one decimal before it is left out
+    name: str = ""  # left out, it is named under the matrices drawn ("" : not named)
     shrink: bool = False  # too wide: narrow the columns (text cut with …) rather than leave columns out
     grow: bool = False  # marks (● ·): drawn as tiles of marks where the room allows (`tile_lines`)
     alone: bool = False  # in a band of its own: beside other matrices its rows read as theirs
@@ -397,8 +402,11 @@ def _join(bands: list[list[list[Text]]], gap: int, measure) -> list[Text]:
 
 def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None = None, gap: int = 3) -> list[Text]:
     """Matrices side by side (bands below when they do not fit across). Tries every spec at 3 and then
-    2 decimals, then leaves out optional specs one at a time (highest rank, then earliest, first);
-    then, where only the height was short, the same at 1 decimal before cutting at the height."""
+    2 decimals, then leaves out optional specs one at a time (highest rank, then earliest, first; its
+    group with it); the current ones (at 2) and only what they are computed from are tried at 1 decimal
+    before one of those goes. Then, where only the height was short, the same at 1 decimal before
+    cutting at the height. The named specs left out are named on a line under them, where it fits (a
+    line is kept for it when a needed one is left out)."""
     specs = list(specs)
     if len(specs) == 1 and specs[0].shrink and height and natural_width(specs[0]) > width:
         return _tall_table(specs[0], width, height)
@@ -409,14 +417,16 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     rest = list(specs)
     while any(s.optional for s in rest):
         top = max(s.optional for s in rest)
-        k = next(i for i, s in enumerate(rest) if s.optional == top)
-        rest = rest[:k] + rest[k + 1:]
+        gone = next(s for s in rest if s.optional == top)
+        rest = [s for s in rest if s is not gone and not (gone.group and s.optional and s.group == gone.group)]
         candidates.append(rest)
     last = None
     drawn: dict = {}  # every try draws the same matrices again: draw each (spec, width, digits, spaced) once
     measure = _Widths()
 
     def lines_of(i: int, w: int | None, digits: int, spaced: bool = False) -> list[Text]:
+        if digits == 1 and natural_width(specs[i], 2) == natural_width(specs[i], 1):
+            digits = 2  # as wide either way (its labels set the columns: 那只): A read 0.6 for 0.649
         if w is not None and natural_width(specs[i], digits) <= w:
             w = None  # it fits at its natural width: the same lines
         key = (i, w, digits, spaced)
@@ -424,24 +434,39 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
             drawn[key] = matrix_lines(specs[i], w, digits, spaced)
         return drawn[key]
 
+    def inputs(subset: list) -> bool:  # the current matrices and what they are computed from, nothing else
+        return any(s.needed for s in subset) and all(s.needed or not s.optional for s in subset)
+
+    def narrow(subset: list) -> bool:
+        return all(natural_width(s, 2) <= width for s in subset)
+
     index = {id(s): i for i, s in enumerate(specs)}
-    tries = [(subset, digits, spaced) for subset in candidates
-             for digits, spaced in ((3, True), (3, False), (2, False))]
+    tries = []  # (subset, decimals, spaced, the current ones at two decimals)
+    for subset in candidates:
+        tries += [(subset, digits, spaced, False) for digits, spaced in ((3, True), (3, False), (2, False))]
+        tries += [(subset, 1, False, True)] if inputs(subset) and narrow(subset) else []
     # one decimal rather than a matrix cut off at the height (not for width: its columns are cut as before)
-    tries += [(subset, 1, False) for subset in candidates if all(natural_width(s, 2) <= width for s in subset)]
-    for subset, digits, spaced in tries:
-        if any(natural_width(s, digits) > width for s in subset) and not all(s.shrink for s in subset):
+    tries += [(subset, 1, False, False) for subset in candidates if narrow(subset) and not inputs(subset)]
+    for subset, digits, spaced, kept in tries:
+        places = [2 if kept and not s.optional else digits for s in subset]
+        if any(natural_width(s, d) > width for s, d in zip(subset, places)) and not all(s.shrink for s in subset):
             continue
-        blocks = [lines_of(index[id(s)], width, digits, spaced) for s in subset]
+        shown = {id(s) for s in subset}
+        room = height - 1 if height and any(s.needed and id(s) not in shown for s in specs) else height
+        blocks = [lines_of(index[id(s)], width, d, spaced) for s, d in zip(subset, places)]
         bands = _bands(blocks, width, gap, measure, [s.alone for s in subset])
         tall = sum(max(len(b) for b in band) for band in bands) + len(bands) - 1  # the lines _join makes
-        if spaced and (height is None or tall > height):
+        if spaced and (room is None or tall > room):
             continue
-        if digits == 1 and height is not None and tall > height:
+        if digits == 1 and room is not None and tall > room:
             continue  # no better than two decimals cut off
         last = bands
-        if height is None or tall <= height:
-            return _join(bands, gap, measure)
+        if room is None or tall <= room:
+            lines = _join(bands, gap, measure)
+            names = [s.name for s in specs if s.name and id(s) not in shown]
+            if names and (height is None or len(lines) < height):
+                lines.append(Text(_("not shown at this size: {names}").format(names=" ".join(names)), style="dim"))
+            return lines
     if last is not None:
         lines = _join(last, gap, measure)
         return lines[:height] if height else lines
