@@ -53,7 +53,9 @@ def help_text(screen) -> tuple:
     keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
     keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),
                    f"toggle_{p.name}") for p in state.params() if p.key)
-    prose = _(f.prose) + "\n" + _(  # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained)
+    more = getattr(f.view, "explained", lambda _state: "")(state)  # (lstm/cell's weights, a student's trial)
+    prose = _(f.prose) + ("\n" + more if more else "") + "\n" + _(
+        # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained)
         "{refs}: this figure's id (F a figure, E an experiment, T a topic, § a section; T5 is not the T5 model); "
         "the palette finds a figure by its id. “source” beside a number: the course notes (in Chinese) the "
         "figures come from; where our number differs, both are given.").format(refs=f.refs)

@@ -353,6 +353,60 @@ def test_snapshot_cell(snap_compare):
     assert snap_compare(RnnApp("lstm", "cell"), terminal_size=(80, 24), run_before=steps)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_the_cell_writes_each_gate_from_its_weights_x_t_and_h_before(size):
+    """lstm/cell showed "gates at t=0: f 0.777 i 0.622 ĉ +0.380 o 0.679" and nowhere the weights that make
+    them (a student found them in the .json only): under the gates each one is written from its weights,
+    x_t and h_{t−1}, as recurrence/track writes h_t, and σ of what is written gives the gate shown. Help
+    works them out at every size. Nothing is pushed off: at 80x24 the plot's line stays, at 160x48 the plot."""
+    from rnntui.help import help_text
+    from rnntui.screens.lstm import LstmScreen
+    from types import SimpleNamespace
+
+    figure = LstmScreen.figure_by_id("cell")
+    for t in (0, 2):
+        x, h = TOKENS[t], round(_cell_by_hand(t - 1)[1], 3) if t else 0.0  # h_{t−1} as written (0.324)
+        xs, hs = f"({x:.1f})" if x < 0 else f"{x:.1f}", f"{h:.3f}" if t else "0"
+        by_hand = {"f": ("σ", 0.5, 0.5, " + 1.00", 1.0), "i": ("σ", 1.0, 0.5, "", 0.0),
+                   "ĉ": ("tanh", 0.8, 0.9, "", 0.0), "o": ("σ", 0.5, 0.5, " + 0.50", 0.5)}
+        lines = one_app.txt(LstmScreen, figure, CellState(step=t), size).splitlines()
+        text = "\n".join(lines)
+        gates = next(line for line in lines if f"gates at t={t}:" in line)
+        for gate, (squash, w, u, b, bias) in by_hand.items():
+            assert f"{gate} {squash}({w:.2f}·{xs} + {u:.2f}·{hs}{b})" in text, (gate, size, t)
+            a = w * x + u * h + bias
+            value = sig(a) if squash == "σ" else math.tanh(a)
+            shown = f"{gate} {value:+.3f}" if gate == "ĉ" else f"{gate} {value:.3f}"
+            assert shown in gates, (shown, gates)
+        c, h_t = _cell_by_hand(t)  # the rest is all there: the track, c_t's and h_t's lines, the parameters
+        assert f"{_cell_by_hand(0)[0]:.3f}" in "".join(lines[:lines.index(gates)])  # c_0 on the track
+        assert f"c_{t} = f·" in text and f"= {c:.3f}" in text and f"h_{t} = o·tanh(c_{t})" in text
+        assert f"= {h_t:.3f}" in text and f"←→ t {t}" in text
+        assert ("shows a plot here" in text) if size == (80, 24) else ("c_t (cell state)" in text)
+        state = CellState(step=t)
+        prose = help_text(SimpleNamespace(TOPIC_ID="lstm", figure=figure, state=state))[1]
+        a_f = 0.5 * x + 0.5 * h + 1.0
+        assert "f (0.50, 0.50, b_f = 1.00), i (1.00, 0.50, 0.00), ĉ (0.80, 0.90, 0.00), o (0.50, 0.50, 0.50)" in prose
+        assert f"f = σ(0.50·{xs} + 0.50·{hs} + 1.00) = σ({a_f:.3f}) = {sig(a_f):.3f}" in prose
+
+
+def test_where_the_gates_sums_would_push_the_plots_line_off_only_help_has_them():
+    """In Chinese the prose takes a line more: at 80x24 the sums would push off the line that says a taller
+    terminal shows the plot; they are left out there and that line names the size that draws the plot."""
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+    from rnntui.screens.lstm import LstmScreen
+
+    figure = LstmScreen.figure_by_id("cell")
+    set_language("zh")
+    try:
+        small_, tall = (render(LstmScreen, figure, CellState(step=2), "txt", size) for size in ((80, 24), (80, 30)))
+    finally:
+        set_language("en")
+    assert "σ(0.50·" not in small_ and "--size 80x28 时，这里会画出图" in small_
+    assert "σ(0.50·(-0.5) + 0.50·0.324 + 1.00)" in tall and "1┤" in tall  # the sums and the plot
+
+
 def test_f12_shows_the_seeds_step_9_beside_our_hop_10():
     from rnntui.screens.lstm import LstmScreen
 

@@ -43,13 +43,14 @@ def weights_with(b_f: float | None = None, weights=None) -> dict[str, tuple[floa
 
 
 def lstm_step(x: float, h: float, c: float, weights=None) -> dict[str, float]:
-    """One step of the scalar LSTM: the four gates, then c_t and h_t."""
+    """One step of the scalar LSTM: the four gates (and a_f … a_o, their pre-activations), then c_t and h_t."""
     w = weights or WEIGHTS
     pre = {k: w[k][0] * x + w[k][1] * h + w[k][2] for k in GATES}
     f, i, o = (float(sigmoid(pre[k])) for k in "fio")
     g = float(np.tanh(pre["g"]))
     c_t = f * c + i * g
-    return {"f": f, "i": i, "g": g, "o": o, "c": c_t, "h": o * float(np.tanh(c_t))}
+    return {"f": f, "i": i, "g": g, "o": o, "c": c_t, "h": o * float(np.tanh(c_t)),
+            **{f"a_{k}": float(pre[k]) for k in GATES}}
 
 
 @lru_cache(maxsize=256)
@@ -64,9 +65,10 @@ def _lstm_states(tokens: tuple, items: tuple, h0: float, c0: float) -> tuple:
 
 
 def lstm_states(tokens=TOKENS, weights=None, h0: float = 0.0, c0: float = 0.0) -> dict[str, np.ndarray]:
-    """The scalar LSTM over a token sequence: arrays f, i, g, o, c, h (one entry per token)."""
+    """The scalar LSTM over a token sequence: arrays f, i, g, o, c, h and the gates' pre-activations
+    a_f … a_o (one entry per token)."""
     steps = _lstm_states(tuple(float(x) for x in tokens), tuple(sorted((weights or WEIGHTS).items())), h0, c0)
-    return {k: np.array([s[k] for s in steps], dtype=float) for k in (*GATES, "c", "h")}
+    return {k: np.array([s[k] for s in steps], dtype=float) for k in (*GATES, "c", "h", *(f"a_{g}" for g in GATES))}
 
 
 # -- vector cells, torch layout ------------------------------------------------------------------

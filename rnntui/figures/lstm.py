@@ -36,6 +36,7 @@ class CellNow:
     c: float
     h: float
     c_prev: float | None  # c_{t−1}; None at t = 0 (c_{−1} = 0)
+    pre: dict  # gate → its pre-activation W_x·x_t + W_h·h_{t−1} + b
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ class CellState(FigureState):
         v, t = self.states(), self.step
         upto = {k: _floats(v[k][: t + 1]) for k in ("f", "i", "g", "o", "c", "h")}
         now = CellNow(*(float(v[k][t]) for k in ("f", "i", "g", "o", "c", "h")),
-                      c_prev=float(v["c"][t - 1]) if t else None)
+                      c_prev=float(v["c"][t - 1]) if t else None, pre={k: float(v[f"a_{k}"][t]) for k in lstm.GATES})
         return CellReadings(
             tokens=TOKENS, weights=lstm.weights_with(self.b_f), **upto, c_all=_floats(v["c"]), h_all=_floats(v["h"]),
             now=now, steps=tuple(float(k) for k in range(t + 1)),

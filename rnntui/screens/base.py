@@ -70,6 +70,11 @@ class FigureView(Vertical):
     def show(self, state: FigureState) -> None:  # pragma: no cover - every view overrides
         raise NotImplementedError
 
+    @classmethod
+    def explained(cls, state: FigureState) -> str:
+        """What help says after the figure's prose about where its numbers come from ("": nothing)."""
+        return ""
+
     def retranslate(self) -> None:
         """The language changed: redo texts set in compose (titles, labels). `show` runs after this,
         so texts drawn there (wrapped in `_()`) need nothing here."""

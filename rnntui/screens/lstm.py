@@ -4,9 +4,10 @@ from __future__ import annotations
 from rnntui.figure import Figure
 from rnntui.figures.lstm import (LAST_T, PATH_HOPS, REPEATS, BiasState, CellState, ForgetPathState, GatesState,
                                  GruState, ParamsState)
-from rnntui.fmt import count, paren, pct, small
+from rnntui.fmt import count, paren, pct, small, term
 from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.widgets.cellsheet import GATE_WORDS, SHOWN
 from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.quiet import lay_out
@@ -16,9 +17,12 @@ from rnntui.widgets.track import CellColumns, TokenTrack, cell_rows
 
 
 class CellView(FigureView):
+    REDRAW_ON_RESIZE = True  # the gates' sums only where they leave the plot its row
+
     def compose(self):
         yield TokenTrack()
         yield Readouts(id="gates")
+        yield Readouts(id="pre")
         yield Readouts(id="c")
         yield Readouts(id="h")
         plot = Plot(least=8)  # in the rows the track and readouts leave; fewer: a line says so (they were blank)
@@ -34,6 +38,24 @@ class CellView(FigureView):
         self.query_one("#gates", Readouts).show([
             (_("gates at t={t}:  f").format(t=t), f"{now.f:.3f}"), ("i", f"{now.i:.3f}"), ("ĉ", f"{now.g:+.3f}"),
             ("o", f"{now.o:.3f}")])
+        # each gate from its weights, x_t and h_{t−1}, as recurrence/track writes h_t (the weights were in
+        # the .json only, a student's trial); a bias of 0 left out: two lines at 80 columns, one at 160
+        x, h = paren(r.tokens[t], 1), paren(r.h[t - 1]) if t else "0"
+        pre = self.query_one("#pre", Readouts)
+        pre.show([(SHOWN[g], f"{GATE_WORDS[g][0]}({w:.2f}·{x} + {u:.2f}·{h}{f' {term(b)}' if b or g == 'f' else ''})")
+                  for g, (w, u, b) in r.weights.items()])
+        # in the rows the plot leaves: never in the plot's (at 80x28 it was drawn) nor in its line's where it is
+        # not (zh at 80x24: its prose is a line longer); help has them wherever they are left out
+        width, height, plot = self.size.width or 80, self.size.height, self.query_one(Plot)
+        room = height - self.query_one(TokenTrack).outer_size.height - sum(
+            len(self.query_one(f"#{name}", Readouts).wrapped(width)) for name in ("gates", "c", "h"))
+        need, least = len(pre.wrapped(width)), plot.smallest(width)
+        pre.display = not height or room - need >= least or (room < least and room - need >= 1)
+        # the plot's line counts the rows it lacks with the sums left out, as they are where it is drawn
+        more = least - room if height and pre.display and room - need < least else None
+        if more != plot.more:
+            plot.more = more
+            plot.changed()
         self.query_one("#c", Readouts).show([
             (f"c_{t} = f·{before} + i·ĉ = {now.f:.3f}·{c_prev} + {now.i:.3f}·{paren(now.g)} =", f"{now.c:.3f}")])
         self.query_one("#h", Readouts).show([
@@ -44,6 +66,22 @@ class CellView(FigureView):
                     Series(r.steps, r.f, _("forget gate f_t"), GREY)),
             cursor=float(t), xlim=(0, LAST_T), ylim=r.c_range, xlabel="t", xcols=CellColumns(LAST_T + 1),  # t under its cell
         ))
+
+    @classmethod
+    def explained(cls, s: CellState) -> str:
+        """Help: every gate's weights, and each gate at the current t worked out."""
+        r, t = s.readings(), s.step
+        x, h = paren(r.tokens[t], 1), paren(r.h[t - 1]) if t else "0"
+        values = {"f": f"{r.now.f:.3f}", "i": f"{r.now.i:.3f}", "g": f"{r.now.g:+.3f}", "o": f"{r.now.o:.3f}"}
+        weights, worked = [], []
+        for g, (w, u, b) in r.weights.items():
+            squash = GATE_WORDS[g][0]
+            weights.append(f"{SHOWN[g]} ({w:.2f}, {u:.2f}, {'b_f = ' if g == 'f' else ''}{b:.2f})")
+            worked.append(f"{SHOWN[g]} = {squash}({w:.2f}·{x} + {u:.2f}·{h} {term(b)}) = {squash}({r.now.pre[g]:.3f})"
+                          f" = {values[g]}")
+        return _("Each gate is σ (ĉ: tanh) of {sum}, with x_t and {h} from the track and (W_x, W_h, b): {weights}. "
+                 "At t={t}: {worked}.").format(sum="W_x·x_t + W_h·h_{t−1} + b", h="h_{t−1}",
+                                               weights=", ".join(weights), t=t, worked="; ".join(worked))
 
 
 class GatesView(FigureView):
