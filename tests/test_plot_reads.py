@@ -67,7 +67,8 @@ def check_ticks(spec, width, height):
     ys = np.log10(ys) if spec.log_y else ys
     assert value(-0.5) >= ys.max() - 1e-9 and value(ch - 0.5) <= ys.min() + 1e-9, (found, "\n".join(rows))
     # each label on the row its value maps to: a point drawn at a label's value lands on that label's row
-    x_mid = (spec.xlim[0] + spec.xlim[1]) / 2
+    x_mid = (spec.xlim[0] + spec.xlim[1]) / 2 + 1e-6  # where no series has a point: marks at another value
+    # than a series' there would move the rows apart (y_axis), and the probe would change the axis it checks
     inside = [(r, v) for r, v in found if ys.min() <= v <= ys.max()]
     probe = Series(tuple(x_mid for _ in inside), tuple(10 ** v if spec.log_y else v for _, v in inside), "",
                    GREY, marker="◆", scatter=True)
@@ -283,3 +284,28 @@ def test_legend_symbols_are_what_is_drawn():
     assert text.splitlines()[-1].startswith("⠶ points")
     drawn = "".join(text.splitlines()[:-1])
     assert sum(bin(ord(c) - BRAILLE).count("1") for c in drawn if BRAILLE < ord(c) < BRAILLE + 256) == 8
+
+
+# parallel/timing at T=4096: RNN ÷ attention in FLOPs and in time here, and a laptop's time as a ◆ (log–log)
+TS = (64.0, 256.0, 1024.0, 4096.0)
+TIMING = PlotSpec(series=(Series(TS, (4.0, 1.0, 0.25, 0.0625), "FLOPs (d/T)", BLUE),
+                          Series(TS, (2.64, 6.25, 1.70, 1.72), "time here", ORANGE),
+                          Series((4096.0,), (1 / 3.6,), "time, source's laptop", GREEN, marker="◆", scatter=True)),
+                  lines=(Line(1.0, "", GREY),), log_x=True, log_y=True, ylim=(0.0625 / 2, 6.25 * 2))
+
+
+def test_a_marker_is_not_drawn_in_the_row_of_a_curve_at_another_value():
+    """parallel/timing at 100x30 has 4 rows, a decade each: the ◆ at 0.28 sat in the row of the FLOPs curve's end
+    at 1/16, as if time had followed FLOPs (a trial). The rows move so that at T = 4096 the ◆ reads below time here
+    (1.72) and above FLOPs, each in a row of its own."""
+    for width, height in ((96, 9), (96, 10), (116, 13)):  # the plot's share at 100x30, and taller
+        grid = cells(TIMING, width, height)
+        text = ["".join(ch for ch, _ in row) for row in grid]
+        first, fc, cw, ch = canvas(text)
+        ends = {colour: {r for r in range(ch) for char, style in grid[first + r][fc + cw - 1:fc + cw + 1]
+                         if BRAILLE < ord(char) < BRAILLE + 256 and style.color.triplet == colour}
+                for colour in (BLUE, ORANGE)}  # the rows of each curve's last two cells
+        diamond = [r for r in range(ch) if "◆" in text[first + r]]
+        assert len(diamond) == 1 and ends[BLUE] and ends[ORANGE], "\n".join(text)
+        assert max(ends[ORANGE]) < diamond[0] < min(ends[BLUE]), "\n".join(text)
+

@@ -9,11 +9,12 @@ log10(value) on a linear axis with decade tick labels (`1e-10`).
 
 The y axis always holds every finite point (and the caller's ylim, which it may only widen). Its
 ticks are round values an equal number of rows apart, each label on the row its value is drawn at
-(on a log axis every 1st, 2nd, 5th, 10th … decade, as many as fit). Each cell shows one thing in one
-colour: a curve covers a line only in the cells it passes through, and where two series coincide
-they take turns, so both stay visible. Braille lines differ without colour too: solid, dotted and
-dashed in turn unless the series sets `dash`, and the legend shows each one's sample (━━ ┈┈ ╍╍, or
-the marker it is drawn with).
+(on a log axis every 1st, 2nd, 5th, 10th … decade, as many as fit). A point drawn as a character
+(● ◆) takes its whole cell, so the rows are placed, where they can be, to keep it out of the row of a
+curve at another value at its x. Each cell shows one thing in one colour: a curve covers a line only
+in the cells it passes through, and where two series coincide they take turns, so both stay visible.
+Braille lines differ without colour too: solid, dotted and dashed in turn unless the series sets
+`dash`, and the legend shows each one's sample (━━ ┈┈ ╍╍, or the marker it is drawn with).
 
 Everything is rebuilt from the spec at the widget's current size on every render, so any number of
 resizes is safe, and points that are 0 (on a log axis), inf or NaN are not plotted: the place where a
@@ -563,8 +564,35 @@ def _needed(spec: PlotSpec, drawn) -> tuple[float, float] | None:
     return (float(ys.min()), float(ys.max())) if ys.size else None
 
 
+def _apart(drawn) -> tuple:
+    """Each point drawn as a character (● ◆) with the values of the braille series at its x (axis units): in
+    the row of a curve's point it reads as on the curve (not so over a █ bar's top: the bar reads shorter)."""
+    out = set()
+    for s, x, y, ok in drawn:
+        if s.marker != "braille":
+            for at, mine in set(zip(x[ok].tolist(), y[ok].tolist())):
+                others = {v for s2, x2, y2, ok2 in drawn if s2.marker == "braille"
+                          for v in y2[ok2 & (x2 == at)].tolist()}
+                if others:
+                    out.add((mine, tuple(sorted(others))))
+    return tuple(sorted(out))
+
+
+def _shared(v: float, m: int, u: float, apart: tuple, margin: float) -> tuple[int, float]:
+    """With the top limit at v·u and tick 0 in row m: how many of `apart`'s points share a row with another
+    value at their x half a row or more from theirs (rows within `margin` dots counted too), and the farthest
+    of them from what its row stands for (its tick's place in it, 4·row + v − 4m), in dots."""
+    def rows(y):
+        return {round(v - y / u - margin) // 4, round(v - y / u + margin) // 4}
+
+    clash = sum(any(abs(y - mine) >= 2 * u and rows(mine) & rows(y) for y in others) for mine, others in apart)
+    off = (abs(4 * m - mine / u - 4 * (round(v - mine / u) // 4)) for mine, _others in apart)
+    return clash, round(max(off, default=0), 6)
+
+
 @lru_cache(maxsize=256)
-def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tuple[tuple[int, str], ...]]:
+def y_axis(lo: float, hi: float, ch: int, log: bool,
+           apart: tuple = ()) -> tuple[float, float, tuple[tuple[int, str], ...]]:
     """Limits (y0, y1) for ch text rows holding lo..hi, and the ticks as (row, label, value on the axis).
 
     Ticks are round values (1, 2 or 5 × 10^k; on a log axis every 1st, 2nd, 5th, 10th, … decade)
@@ -572,6 +600,12 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tupl
     maps to the middle of its row (or within a dot of it): the label is on the row its value is drawn at. Among the choices
     that hold lo..hi and show two labels or more, the one whose data fills most of the height wins,
     with 3 to ch/2 + 1 labels preferred.
+
+    A point drawn as a character (● ◆) fills its cell's four rows of dots, so where one shares its row with
+    another value at its x half a row or more away (`apart`: each such point's value and the others'), the
+    rows may move further, a tick up to 1.5 dots from its row's middle, if that tells them apart (a ◆ at
+    0.28 in the row of the FLOPs curve's end at 1/16 read as time following FLOPs: parallel/timing at 100x30,
+    a trial).
     """
     if not (math.isfinite(lo) and math.isfinite(hi)):
         lo, hi = 0.0, 1.0
@@ -595,17 +629,29 @@ def y_axis(lo: float, hi: float, ch: int, log: bool) -> tuple[float, float, tupl
             # the top limit y1 is v·u with v = 4m + o: each multiple of s then sits o dots into its row
             # (rows m − k·j); o = 1.5 is the row's middle, 0.5 … 2.5 still well inside it
             low, high, ideal = hi / u, lo / u + dots, (hi / u + lo / u + dots) / 2  # v must be in low … high
-            place = None
-            for m in range(math.floor((low - 2.5) / 4), math.ceil((high - 0.5) / 4) + 1):
-                a, b = max(low, 4 * m + 0.5), min(high, 4 * m + 2.5)
-                if a <= b:
-                    v = min(max(4 * m + 1.5, a), b)
-                    cost = (round(abs(v - 4 * m - 1.5), 9), abs(v - ideal))
-                    if place is None or cost < place[0]:
-                        place = (cost, m, v)
-            if place is None:
+
+            def place(wide):
+                """(cost, m, v) of the best v, or None. `wide`: a tick up to 1.5 dots from its row's middle, and a
+                point a quarter dot from another row counted in that row too (a margin for rounding)."""
+                found, (first, last) = None, ((0, 3) if wide else (0.5, 2.5))  # the tick's place in its row
+                for m in range(math.floor((low - 3) / 4), math.ceil(high / 4) + 1):
+                    a, b = max(low, 4 * m + first), min(high, 4 * m + last)
+                    if a > b:
+                        continue
+                    for v in [min(max(4 * m + 1.5, a), b)] + [a + (b - a) * i / 24 for i in range(25 if wide else 0)]:
+                        clash, off = _shared(v, m, u, apart, 0.25 if wide else 0)
+                        # then, wide, each point nearest what its row stands for; the tick nearest its row's middle
+                        cost = (clash, off if wide else 0, round(abs(v - 4 * m - 1.5), 9), abs(v - ideal))
+                        if found is None or cost < found[0]:
+                            found = (cost, m, v)
+                return found
+
+            found = place(False)
+            if found is None:
                 continue
-            _, m, v = place
+            if found[0][0] and (wide := place(True))[0][0] < found[0][0]:
+                found = wide
+            _, m, v = found
             js = [j for j in range(math.ceil((m - ch + 1) / k), math.floor(m / k) + 1)  # ticks j·s on rows m − k·j,
                   if lo - s / 2 <= j * s <= hi + s / 2]  # none half a step beyond lo…hi: "-2┤" under ylim (-1, 1)
             fill = span / (dots * u)
@@ -672,7 +718,7 @@ def _scene(spec: PlotSpec, width: int, height: int):
         drawn.append((s, x, y, np.isfinite(x) & np.isfinite(y)))
     xs_ok = np.concatenate([x[ok] for _, x, _, ok in drawn]) if drawn else np.empty(0)
     xlim = _limits(spec.xlim, xs_ok, spec.log_x)
-    y0, y1, yticks = y_axis(*(_needed(spec, drawn) or (0.0, 1.0)), ch, spec.log_y)
+    y0, y1, yticks = y_axis(*(_needed(spec, drawn) or (0.0, 1.0)), ch, spec.log_y, _apart(drawn))
     ylim = (y0, y1)
 
     yw = max([len(label) for _, label, _value in yticks] + [1])
