@@ -51,10 +51,16 @@ def check_ticks(spec, width, height):
     rows = render_plot(spec, width, height).plain.splitlines()
     found = ticks(rows, spec.log_y)
     assert len(found) >= 2, rows
-    gaps = {b[0] - a[0] for a, b in zip(found, found[1:])}
-    steps = {round(a[1] - b[1], 9) for a, b in zip(found, found[1:])}
+    ys = np.concatenate([np.asarray(s.y, float) for s in spec.series])
+    ys = ys[np.isfinite(ys) & ((ys > 0) if spec.log_y else True)]
+    ys = np.log10(ys) if spec.log_y else ys
+    even = found  # but the highest decade reached, labelled over ticks of 1 or less (its size read off the axis)
+    if spec.log_y and len(found) > 2 and found[1][1] <= 0 <= found[0][1] == math.floor(ys.max()):
+        even = found[1:]
+    gaps = {b[0] - a[0] for a, b in zip(even, even[1:])}
+    steps = {round(a[1] - b[1], 9) for a, b in zip(even, even[1:])}
     assert len(gaps) == 1 and len(steps) == 1, (found, "\n".join(rows))  # evenly spaced, in rows and in value
-    (r0, v0), (r1, v1) = found[0], found[-1]
+    (r0, v0), (r1, v1) = even[0], even[-1]
     per_row = (v0 - v1) / (r1 - r0)
 
     def value(r: float) -> float:  # the axis as the labels tell it
@@ -62,9 +68,6 @@ def check_ticks(spec, width, height):
 
     # every finite point is inside the axis the labels describe (rows −0.5 … ch − 0.5)
     _, _, _, ch = canvas(rows)
-    ys = np.concatenate([np.asarray(s.y, float) for s in spec.series])
-    ys = ys[np.isfinite(ys) & ((ys > 0) if spec.log_y else True)]
-    ys = np.log10(ys) if spec.log_y else ys
     assert value(-0.5) >= ys.max() - 1e-9 and value(ch - 0.5) <= ys.min() + 1e-9, (found, "\n".join(rows))
     # each label on the row its value maps to: a point drawn at a label's value lands on that label's row
     x_mid = (spec.xlim[0] + spec.xlim[1]) / 2 + 1e-6  # where no series has a point: marks at another value
@@ -309,3 +312,10 @@ def test_a_marker_is_not_drawn_in_the_row_of_a_curve_at_another_value():
         assert len(diamond) == 1 and ends[BLUE] and ends[ORANGE], "\n".join(text)
         assert max(ends[ORANGE]) < diamond[0] < min(ends[BLUE]), "\n".join(text)
 
+
+def test_an_explosion_over_1_has_a_label_above_1():
+    """gradients/bptt, ReLU at c=1.5: ticks 5 or 10 decades apart left the rise to 2731 over "1┤" with no label
+    (a trial); the highest decade reached, 1e3, is labelled on its row."""
+    for width, height in ((96, 18), (116, 28)):  # the plot's share at 100x30 and at 120x40
+        found = check_ticks(BPTT, width, height)
+        assert [v for _, v in found[:2]] == [3, 0], found

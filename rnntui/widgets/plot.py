@@ -9,12 +9,13 @@ log10(value) on a linear axis with decade tick labels (`1e-10`).
 
 The y axis always holds every finite point (and the caller's ylim, which it may only widen). Its
 ticks are round values an equal number of rows apart, each label on the row its value is drawn at
-(on a log axis every 1st, 2nd, 5th, 10th … decade, as many as fit). A point drawn as a character
-(● ◆) takes its whole cell, so the rows are placed, where they can be, to keep it out of the row of a
-curve at another value at its x. Each cell shows one thing in one colour: a curve covers a line only
-in the cells it passes through, and where two series coincide they take turns, so both stay visible.
-Braille lines differ without colour too: solid, dotted and dashed in turn unless the series sets
-`dash`, and the legend shows each one's sample (━━ ┈┈ ╍╍, or the marker it is drawn with).
+(on a log axis every 1st, 2nd, 5th, 10th … decade, as many as fit, and the highest decade reached over
+1 where no tick is). A point drawn as a character (● ◆) takes its whole cell, so the rows are placed,
+where they can be, to keep it out of the row of a curve at another value at its x. Each cell shows
+one thing in one colour: a curve covers a line only in the cells it passes through, and where two
+series coincide they take turns, so both stay visible. Braille lines differ without colour too:
+solid, dotted and dashed in turn unless the series sets `dash`, and the legend shows each one's
+sample (━━ ┈┈ ╍╍, or the marker it is drawn with).
 
 Everything is rebuilt from the spec at the widget's current size on every render, so any number of
 resizes is safe, and points that are 0 (on a log axis), inf or NaN are not plotted: the place where a
@@ -599,7 +600,8 @@ def y_axis(lo: float, hi: float, ch: int, log: bool,
     spaced an equal whole number of rows apart, and the limits are chosen so that each tick's value
     maps to the middle of its row (or within a dot of it): the label is on the row its value is drawn at. Among the choices
     that hold lo..hi and show two labels or more, the one whose data fills most of the height wins,
-    with 3 to ch/2 + 1 labels preferred.
+    with 3 to ch/2 + 1 labels preferred. A log axis with no tick above 1 labels the highest decade reached
+    (1 or more) too, where that is in a row above the top tick's.
 
     A point drawn as a character (● ◆) fills its cell's four rows of dots, so where one shares its row with
     another value at its x half a row or more away (`apart`: each such point's value and the others'), the
@@ -673,6 +675,12 @@ def y_axis(lo: float, hi: float, ch: int, log: bool,
         else:
             label = f"{t:.0e}"
         ticks.append((m - k * j, label, t))
+    top = math.floor(hi + 1e-9)  # the highest decade reached, 1 or more, labelled where no tick is above 1 and it
+    # has a row over the top tick's: with ticks 5 decades apart, gradients/bptt's ReLU explosion to 2.73e+03 rose
+    # over "1┤" unlabelled, its size not to be read off the axis (a trial)
+    if log and ticks and ticks[-1][2] <= 0 <= top and ticks[-1][2] < top:
+        if 0 <= (r := round(v - top / u) // 4) < ticks[-1][0]:
+            ticks.append((r, decade_label(top), float(top)))
     return y1 - dots * u, y1, tuple(ticks)  # shared by every draw at these limits (lru_cache)
 
 
