@@ -39,13 +39,36 @@ class Parser(argparse.ArgumentParser):
         known, extras = (self.parse_known_intermixed_args if self.intermixed else self.parse_known_args)(args, namespace)
         words = list(sys.argv[1:] if args is None else args)
         for item in getattr(known, "set", ()):  # "--set d_k 64" said "unrecognized arguments: 64", no hint
-            after = words[words.index(item) + 1:][:1] if "=" not in item and item in words else []
-            if after and (after[0] in extras or after[0] == getattr(known, "address", None)):
+            at = next((k for k, w in enumerate(words) if w in (item, "--set=" + item)), None) if "=" not in item else None
+            after = words[at + 1:at + 2] if at is not None else []
+            if after and (after[0] in extras or after[0] == getattr(known, "address", None)) and _a_value(after[0]):
                 raise BadValue(_("--set {item!r}: expected KEY=VALUE, such as --set {item}={value}").format(
                     item=item, value=after[0].lstrip("=")))
         if extras:
             self.error(argparse._("unrecognized arguments: %s") % " ".join(extras))
         return known
+
+
+def _a_value(word: str) -> bool:
+    """Whether a word after a bare --set KEY reads as its value: not an option, not a topic (`rnntui --set
+    w_h recurrence/track` suggested --set w_h=recurrence/track, a review)."""
+    from rnntui.topics import find
+
+    if word.startswith("-") and not _number(word):
+        return False
+    try:
+        find(word)
+    except BadValue:
+        return True
+    return False
+
+
+def _number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
 
 
 class Once(argparse.Action):
@@ -321,6 +344,8 @@ def run_export(argv: list[str]) -> int:
         frames, title = slides.key_frames(), _("rnntui: every figure at its key steps")
     if args.only:  # one topic's slides needed a deck of its own (a lecturer's trial)
         frames = _only(frames, args.only, deck is not None)
+        if deck is None:
+            title = _("rnntui: {what} at their key steps").format(what=", ".join(a.rstrip("/") for a in args.only))
     report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
                            progress=sys.stderr.isatty(), deck=deck, batch=True, since=since)
     print(report.line(Path(args.outdir)), file=sys.stderr)
@@ -335,7 +360,14 @@ def _only(frames: list, addresses: list[str], deck: bool) -> list:
 
     kept = []
     for address in addresses:
-        screen, figure = find(address)
+        address = address.rstrip("/")  # (parallel/ kept its first figure only, a review)
+        try:
+            screen, figure = find(address)
+        except BadValue:  # (a folder here: OUTDIR comes first; it said "unknown topic ''", a review)
+            if not address.startswith(("/", ".", "~")):
+                raise
+            raise BadValue(_("{address} is not a topic (the folder comes first: rnntui export OUTDIR "
+                             "[TOPIC[/FIGURE] …])").format(address=address)) from None
         mine = [f for f in frames if f.screen is screen and ("/" not in address or f.figure is figure)]
         if not mine:
             raise BadValue(_("the deck has no frame of {address}").format(address=address) if deck

@@ -147,7 +147,7 @@ class RnnCommands(Provider):
             if text is not None:
                 self.app.call_later(self.set_value, topic.TOPIC_ID, p.name, text, topic.figure.id)
 
-        self.app.push_screen(ValuePrompt(f"{p.label}: {p.allowed(topic.state)}", p.show(getattr(topic.state, p.name))), done)
+        self.app.push_screen(ValuePrompt(f"{p.label}: {p.allowed(topic.state)}", p.typed(getattr(topic.state, p.name))), done)
 
     TYPED = 1e9  # the score of "set KEY VALUE": above any match of Textual's (fuzzy scores pass 20)
 

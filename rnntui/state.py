@@ -95,7 +95,9 @@ class Param:
         if self.names:
             return _("one of {choices}").format(choices=", ".join(self.show(v) for v in range(len(self.names))))
         lo, hi = self.bounds(state)
-        if self.grid:
+        if self.grid and self.off_grid(hi, lo):
+            text = _("a whole number from {lo} to {last} in steps of {notch}, or {hi}")
+        elif self.grid:
             text = _("a whole number from {lo} to {hi} in steps of {notch}")
         elif self.kind == "int":
             text = _("a whole number from {lo} to {hi}")
@@ -103,7 +105,14 @@ class Param:
             text = _("a number from {lo} to {hi} with at most {places} decimals")
         else:
             text = _("a number from {lo} to {hi}")
-        return text.format(lo=self.typed(lo), hi=self.typed(hi), notch=f"{self.notch:g}", places=self.places())
+        last = lo + math.floor((hi - lo) / self.notch + 1e-9) * self.notch  # (the grid's last, under a run's end)
+        last = int(round(last)) if self.kind == "int" else last
+        return text.format(lo=self.typed(lo), hi=self.typed(hi), last=self.typed(last), notch=f"{self.notch:g}",
+                           places=self.places())
+
+    def off_grid(self, number: float, lo: float) -> bool:
+        notches = (number - lo) / self.notch
+        return abs(notches - round(notches)) > 1e-9
 
     def places(self) -> int | None:
         """The decimals a float is shown with (its fmt's .Nf), or None: more than these is refused, since
@@ -111,8 +120,11 @@ class Param:
         return int(self.fmt[1:-1]) if self.kind == "float" and self.fmt[:1] == "." and self.fmt[-1:] == "f" \
             and self.fmt[1:-1].isdigit() else None
 
-    def typed(self, value: float) -> str:
-        """A number as `parse` takes it: no thousands commas (context listed 1,024 and refused it, a trial)."""
+    def typed(self, value: Any) -> str:
+        """A value as `parse` takes it: a number without thousands commas (context listed 1,024 and refused
+        it, a trial; the palette's prompt was filled with 4,096, a review)."""
+        if self.kind == "choice" or self.names:
+            return self.show(value)
         return f"{value:{self.fmt.replace(',', '')}}"
 
     def expected(self, text: Any, state: Any) -> "BadValue":
@@ -144,9 +156,9 @@ class Param:
         lo, hi = self.bounds(state)
         if not lo - 1e-9 <= number <= hi + 1e-9 or (self.values and number not in self.values):
             raise self.expected(text, state)
-        places, notches = self.places(), (number - lo) / self.notch
+        places = self.places()
         if (places is not None and abs(round(number, places) - number) > 1e-9) or (
-                self.grid and abs(notches - round(notches)) > 1e-9):
+                self.grid and self.off_grid(number, lo) and number != hi):  # (a run's last step may be off it)
             raise self.expected(text, state)
         number = min(max(number, lo), hi)
         return int(number) if self.kind == "int" else round(number, 10)
@@ -213,8 +225,8 @@ class FigureState:
     def name_of(cls, key: str) -> str:
         """The parameter a typed key means: its name, or else what the screen shows for it (its label:
         `steps` for k, `W_h` for w_h; a space in it may be typed as _ or -); BadValue naming both."""
-        shown = [p.name for p in cls.params() if p.name == key] or [
-            p.name for p in cls.params() if _shown(p.label) == _shown(key)]
+        shown = [p.name for p in cls.params() if p.name == key] or [  # (or as the screen shows it in Chinese:
+            p.name for p in cls.params() if _shown(key) in (_shown(p.label), _shown(_(p.label)))]  # --list says 读出头)
         return shown[0] if len(shown) == 1 else cls.param(key).name
 
     @classmethod

@@ -225,6 +225,15 @@ def test_qkv_draws_what_each_stage_is_computed_from_and_names_what_it_leaves_out
         assert drawn_and_named(txt(QkvState(stage=stage), "qkv", size))[0] == matrices, stage
 
 
+@pytest.mark.parametrize("size", [(44, 25), (50, 24), (60, 20), (70, 24)])
+def test_qkv_below_80_columns_names_every_matrix_it_does_not_draw(size):
+    """Under 80 columns stage Q K V drew Q alone, or Q and K, and said nothing of the rest (a review):
+    whatever is drawn, every matrix is drawn or named."""
+    for stage in range(6):
+        drawn, named = drawn_and_named(txt(QkvState(stage=stage), "qkv", size))
+        assert drawn and sorted(drawn + named) == sorted(QKV_TITLES.values()), (stage, drawn, named)
+
+
 def test_qkv_keeps_two_decimals_where_they_are_no_wider():
     """At 90x28 stage out draws V at one decimal beside A and out; A's columns are as wide as their token
     labels, so it keeps two: its query row reads 0.65 (e²/(e²+4)), not 0.6."""

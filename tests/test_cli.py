@@ -65,6 +65,10 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "recurrence/track", "--step", "3", "--step", "4", "-o", "x.txt"], "--step is given twice (3, 4); give it once"),
     (["recurrence", "--step", "3", "--step", "4"], "--step is given twice (3, 4); give it once"),
     (["--set", "w_h", "-1"], "--set 'w_h': expected KEY=VALUE, such as --set w_h=-1"),
+    (["--set", "w_h", "recurrence/track"], "--set 'w_h': expected KEY=VALUE"),  # (no "such as --set
+    # w_h=recurrence/track": a topic is not a value, a review)
+    (["shot", "-o", "x.txt", "--set=d_k", "64", "attention/scaling"], "such as --set d_k=64"),
+    (["export", "out", "./elsewhere"], "./elsewhere is not a topic (the folder comes first"),
     (["shot", "recurrence/track", "-o", "x.doc"], "suffix"),
     (["shot", "recurrence/track", "-o", "."], "-o .: that is a folder; -o takes a file, such as ./recurrence-track.svg"),
     (["shot", "recurrence/track", "-o", "new/"], "such as new/recurrence-track.svg"),
@@ -96,6 +100,11 @@ def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "Traceback" not in r.stderr
     assert not (tmp_path / "x.txt").exists()
+
+
+def test_a_topic_after_a_bare_set_key_is_not_offered_as_its_value(tmp_path):
+    r = run("--set", "w_h", "recurrence/track", cwd=tmp_path)
+    assert r.returncode == 2 and "such as" not in r.stderr and "KEY=VALUE" in r.stderr
 
 
 def test_a_file_where_a_folder_should_be_is_named(tmp_path, capsys):

@@ -183,6 +183,9 @@ def test_export_of_some_topics_or_figures_writes_only_their_frames(tmp_path, cap
     written = sorted(p.name for p in (tmp_path / "a").glob("*.txt"))
     want = [f for f in key_frames() if f.screen.TOPIC_ID == "attention" or f.figure.id == "cost"]
     assert len(written) == len(want) and all("-attention-" in n or "-parallel-cost-" in n for n in written)
+    assert (tmp_path / "a" / "index.md").read_text().startswith("# rnntui: attention, parallel/cost at their key steps")
+    assert main(["export", str(tmp_path / "p"), "parallel/", "--format", "txt"]) == 0  # the topic, not its first
+    assert len(list((tmp_path / "p").glob("*.txt"))) == sum(f.screen.TOPIC_ID == "parallel" for f in key_frames())
     assert main(["export", str(tmp_path / "b"), "--deck", "lecture", "memory", "--format", "txt"]) == 0
     lecture = [f for f in load(SAMPLE).frames if f.screen.TOPIC_ID == "memory"]
     assert len(list((tmp_path / "b").glob("*.txt"))) == len(lecture) > 1

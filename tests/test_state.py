@@ -302,6 +302,40 @@ def test_a_number_typed_for_a_listed_choice_matches_its_spelling():
             p.parse(bad, BpttState())
 
 
+def test_a_runs_last_step_off_its_grid_is_taken_and_named():
+    """A memory run trained for 750 steps ends off the grid of 100s: the figure opened at 750 and a press
+    reached it, yet --step 750 was refused "from 100 to 750 in steps of 100" (a review)."""
+    from types import SimpleNamespace
+
+    from rnntui.figures.memory import CopyState
+
+    p, run = CopyState.param("step"), SimpleNamespace(last_step=750)
+    assert p.parse("750", run) == 750 and p.parse("700", run) == 700
+    with pytest.raises(BadValue, match=r"^step=650: expected a whole number from 100 to 700 in steps of 100, or 750$"):
+        p.parse("650", run)
+
+
+def test_every_value_is_shown_for_typing_as_set_takes_it():
+    """The palette's prompt for context was filled with 4,096, which it then refused (a review): the value
+    offered for editing parses back to itself, for every parameter of every figure."""
+    for where, state, p in _every_param():
+        value = getattr(state, p.name)
+        assert p.parse(p.typed(value), state) == value, (where, p.name, p.typed(value))
+
+
+def test_a_key_may_be_typed_as_the_screen_shows_it_in_chinese():
+    """--list in Chinese names head as 读出头, as the screen does; --set 读出头=seq was refused (a review)."""
+    from rnntui.i18n import set_language
+
+    set_language("zh")
+    try:
+        from rnntui.topics import build_state, find
+
+        assert build_state(find("recurrence/readout")[1], ["读出头=seq"]).head == "seq"
+    finally:
+        set_language("en")
+
+
 def test_every_value_a_message_lists_is_one_set_takes():
     """`--set context=1,024` said "expected one of 128, 256, 512, 1,024, …", a spelling it refuses (a
     trial): each value (or end of a range) that `allowed` lists parses, in every figure."""
