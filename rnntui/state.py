@@ -95,7 +95,10 @@ class Param:
         if self.names:
             return _("one of {choices}").format(choices=", ".join(self.show(v) for v in range(len(self.names))))
         lo, hi = self.bounds(state)
-        if self.grid and self.off_grid(hi, lo):
+        words = {"lo": self.typed(lo), "hi": self.typed(hi), "notch": f"{self.notch:g}", "places": self.places()}
+        if self.grid and self.off_grid(hi, lo):  # a run's last step off the grid: the grid's last, then it
+            last = lo + math.floor((hi - lo) / self.notch + 1e-9) * self.notch
+            words["last"] = self.typed(int(round(last)) if self.kind == "int" else last)
             text = _("a whole number from {lo} to {last} in steps of {notch}, or {hi}")
         elif self.grid:
             text = _("a whole number from {lo} to {hi} in steps of {notch}")
@@ -105,12 +108,10 @@ class Param:
             text = _("a number from {lo} to {hi} with at most {places} decimals")
         else:
             text = _("a number from {lo} to {hi}")
-        last = lo + math.floor((hi - lo) / self.notch + 1e-9) * self.notch  # (the grid's last, under a run's end)
-        last = int(round(last)) if self.kind == "int" else last
-        return text.format(lo=self.typed(lo), hi=self.typed(hi), last=self.typed(last), notch=f"{self.notch:g}",
-                           places=self.places())
+        return text.format(**words)
 
     def off_grid(self, number: float, lo: float) -> bool:
+        """Whether a number is not lo + k·notch."""
         notches = (number - lo) / self.notch
         return abs(notches - round(notches)) > 1e-9
 
@@ -272,7 +273,7 @@ class FigureState:
         elif step == p.notch:
             new = value + notches * step
         else:  # land on multiples of the coarse notch: 0.9 → 1.0 → 1.2 with a notch of 0.2, stopping at the
-            # default on the way back (1.0 → 0.9 → 0.8: topic 1's 0.90 came back only with r, a student's trial)
+            # default on the way (1.0 → 0.9 → 0.8 and back: topic 1's 0.90 came back only with r, a student's trial)
             home, new, up = self.defaults().get(name), value, notches > 0
             for _press in range(abs(notches)):
                 k = math.floor(new / step + 1e-9) + 1 if up else math.ceil(new / step - 1e-9) - 1
