@@ -118,13 +118,14 @@ def pct(x: float | None, digits: int = 1) -> str:
 
 
 def times(x: float, more: str, less: str) -> str:
-    """A ratio in words: 5.5× faster, or 2× slower when below 1 (180×, not 1.8e+02×)."""
+    """A ratio in words: 5.5× faster, or 2× slower when below 1 (180×, not 1.8e+02×); `more` and `less`
+    are templates with {x} (Chinese puts the word first: 快 3.6 倍)."""
     if (word := _finite(x)) is not None or x == 0:
         return word or "–"
     big = x if x >= 1 else 1 / x
     if (word := _finite(big)) is not None:
         return word
-    return f"{_two(big)}× {more if x >= 1 else less}"
+    return (more if x >= 1 else less).format(x=_two(big))
 
 
 def _two(x: float) -> str:

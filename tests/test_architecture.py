@@ -110,11 +110,13 @@ def test_fmt_never_raises_on_awkward_numbers():
             continue
         for v in (0.0, -0.0, 1e308 * 10, -1e308 * 10, float("nan"), 1e300, 5e-324, None):
             assert isinstance(fn(v), str), (name, v)
-    assert fmt.times(float("inf"), "faster", "slower") == "inf"
+    more, less = "{x}× faster", "{x}× slower"
+    assert fmt.times(float("inf"), more, less) == "inf"
     # two significant digits, never in e-notation (the timing lab said "1.8e+02×", a trial)
-    assert [fmt.times(x, "faster", "slower") for x in (5.5, 180.4, 12345, 1 / 180)] == \
+    assert [fmt.times(x, more, less) for x in (5.5, 180.4, 12345, 1 / 180)] == \
         ["5.5× faster", "180× faster", "12,000× faster", "180× slower"]
-    assert fmt.times(1e300, "faster", "slower") == "1e+300× faster" and fmt.times(5e-324, "a", "b") == "inf"
+    assert fmt.times(1e300, more, less) == "1e+300× faster" and fmt.times(5e-324, "a", "b") == "inf"
+    assert fmt.times(3.6, "快 {x} 倍", "慢 {x} 倍") == "快 3.6 倍"  # (the word first in Chinese, a student)
     assert fmt.binary_bytes(2**36) == "64 GiB" and fmt.binary_bytes(2**18) == "256 KiB"
 
 

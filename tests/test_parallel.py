@@ -168,9 +168,12 @@ def test_path_says_where_its_factor_comes_from_and_help_says_what_whole_topic_me
     from rnntui.topics import find
 
     factor = TrackState().w_h
-    for mode, hops in (("recurrent", 8), ("attention", 1)):
-        text = one_app.txt(*find("parallel/path"), PathState(mode=mode, k=8))
-        assert f"×{factor:.2f} a hop (topic 1's default W_h) leaves {factor ** hops:.3f} = {factor:.2f}^{hops}" in text
+    text = one_app.txt(*find("parallel/path"), PathState(mode="recurrent", k=8))
+    assert f"×{factor:.2f} a hop (topic 1's default W_h) leaves {factor ** 8:.3f} = {factor:.2f}^8" in text
+    # attention's one edge crosses no W_h ("leaves 0.900 = 0.90^1" read as attention decaying too, a student)
+    text = " ".join(one_app.txt(*find("parallel/path"), PathState(mode="attention", k=8)).replace("│", " ").split())
+    assert f"one edge: no W_h to cross, where recurrence's 8 hops leave {factor ** 8:.3f} = {factor:.2f}^8" in text
+    assert "a hop (topic 1's default W_h)" not in text
     _screen, path = find("parallel/path")
     _screen, cost = find("parallel/cost")
     said = [help_text(SimpleNamespace(TOPIC_ID="parallel", figure=f, state=f.state_type(), FIGURES=ParallelScreen.FIGURES,
@@ -450,7 +453,7 @@ def test_tiny_lab_run_measures_and_caches(tmp_path):
         r, a = lab_timing.rates(row)
         assert r == pytest.approx(row["rnn_flops"] / row["rnn_s"])
         assert lab_timing.rate_ratio(row) == pytest.approx(a / r)
-    assert seen[0] == (0, 4, "T=8 rnn") and seen[-1][:2] == (4, 4)
+    assert seen[0] == (0, 4, "T=8 RNN") and seen[-1][:2] == (4, 4)
     path = lab_timing.save_cache(result)
     assert path.parent == tmp_path / "cache" / "rnntui"
     assert lab_timing.load_cache() == (result, None)

@@ -163,7 +163,8 @@ def run(Ts=TIMING_T, d: int = TIMING_D, repeats: int = 9, budget_s: float = 1.5,
             if should_stop():
                 raise Cancelled(result)
             if progress:
-                progress(done, len(jobs), f"T={T} {which}", result)
+                progress(done, len(jobs), f"T={T} {'RNN' if which == 'rnn' else which}", result)  # (as the table
+                # writes it: "T=64 rnn" beside RNN, a student's trial)
             x = torch.randn(1, T, d)
             if which == "rnn":
                 median, reps, apart = _median_time(lambda: rnn(x), repeats, budget_s, should_stop)

@@ -85,6 +85,7 @@ class PathReadings:
     max_path_length: int  # token 0 → token n−1
     factor: float
     gain: float  # factor ** path_length
+    chain_gain: float  # recurrence's, over k hops (what attention's one edge does not cross)
     with_slopes: float | None  # recurrent: what topic 2's tanh chain keeps over those hops (tanh' ≤ 1 takes more)
 
 
@@ -108,6 +109,7 @@ class PathState(FigureState):
                             tuple(tuple(h) for h in par.path_hops(other, self.k)),
                             par.path_length(self.mode, self.k), par.path_length(self.mode, self.n - 1),
                             self.FACTOR, par.path_gain(self.mode, self.k, self.FACTOR),
+                            par.path_gain("recurrent", self.k, self.FACTOR),
                             float(gr.chain(self.k + 1, self.FACTOR)[1][self.k]) if self.mode == "recurrent" else None)
 
 

@@ -77,9 +77,10 @@ def as_tall_as(view: FigureView, text: Text, others) -> Text:
 
 # -- heads -----------------------------------------------------------------------------------------
 def pinned(pairs: list) -> list:
-    """The source's pinned weights, said to be its (the line read as a repeat of the one above it)."""
+    """The two cells the toy's fixed weights pin, each in its own mask, said to be that (the line read as a
+    repeat of the one above it; "as the source pins them" sent a student to the notes, which have neither)."""
     (label, value), *rest = pairs
-    return [(spaced(_("as the source pins them:")) + label, value), *rest]
+    return [(spaced(_("each in its own mask:")) + label, value), *rest]
 
 
 class HeadsView(FigureView):

@@ -206,7 +206,8 @@ class GateView(FigureView):
             says.append(r.note + "\n", style=WARN)
         says.append(_("The input gate does not learn to close: "), style="bold")
         says.append(_("it stays ≈{mean} over the distractors. The memory is held by the {n} units whose forget gate "
-                      "stays above {hold} — what our run measures, not the source's guess that the gate shuts.").format(
+                      "stays above {hold} — what our run measures; the source leaves whether the gate learns to close as "
+                      "an exercise.").format(
             mean=f"{r.input_distractors:.1f}", n=r.n_held, hold=f"{r.hold:g}"))
         self.query_one("#says", Static).update(says)
 

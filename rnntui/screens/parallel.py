@@ -59,7 +59,10 @@ class PathView(FigureView):  # F19
         decay = [  # where the factor comes from, and the power it is raised to ("×0.90 per hop" was unexplained, a
             # trial); with tanh's slopes, as topic 2 walks them (W_h alone contradicted its 0.057, a student's trial)
             (_("×{factor} a hop (topic 1's default W_h) leaves").format(factor=f"{r.factor:.2f}"),
-             f"{r.gain:.3f} = {r.factor:.2f}^{r.path_length}")]
+             f"{r.gain:.3f} = {r.factor:.2f}^{r.path_length}")] if s.mode == "recurrent" else [
+            # one edge crosses no W_h ("×0.90 a hop leaves 0.900" read as attention decaying too, a student's trial)
+            (_("one edge: no W_h to cross, where recurrence's {k} hops leave").format(k=s.k),
+             f"{r.chain_gain:.3f} = {r.factor:.2f}^{s.k}")]
         if r.with_slopes is not None:
             decay.append((_("with tanh' on topic 1's tokens (topic 2):"), sci3(r.with_slopes)))
         decay.append((_("longest path, token 0 → {last}:").format(last=s.n - 1),
@@ -164,7 +167,7 @@ class TimingView(FigureView):  # E6
         here, seed = r.here, r.seed_laptop
         said = spaced(_("RNN does {share},").format(share=share_words(here.flop_ratio))) + (
             _("{speed}; attention runs at {rate}× its FLOP rate").format(
-                speed=times(here.speedup, _("faster"), _("slower")), rate=ratio(here.rate_ratio))
+                speed=times(here.speedup, _("{x}× faster"), _("{x}× slower")), rate=ratio(here.rate_ratio))
             if here.rnn_s is not None else _("not measured yet"))
         self.query_one("#compare", Readouts).show([
             (_("here, T={T}:").format(T=s.T), said),

@@ -119,10 +119,11 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
             out.append([(f"{label:>{label_w - 1}} ", "bold" if r in working else "dim")] + joined(cells))
     if stop - start < rows:
         # (no arrows: "↓ 3 below" read as a key, and ↓ chooses a parameter; a trial)
-        hidden = ([_("{n} above").format(n=start)] * bool(start)
-                  + [_("{n} below").format(n=rows - stop)] * bool(rows - stop))
+        above, below = _("{n} above").format(n=start), _("{n} below").format(n=rows - stop)
+        hidden = _("{above}, {below}").format(above=above, below=below) if start and rows - stop else \
+            above if start else below  # (zh: a full-width comma, a student's trial)
         out.append([(spaced(_("positions {first}–{last} of {rows} shown;").format(first=start, last=stop - 1, rows=rows))
-                     + ", ".join(hidden) + _("; they follow the wallclock"), "dim italic")])
+                     + hidden + _("; they follow the wallclock"), "dim italic")])
     else:
         out.append([])  # the text ended in a newline
     return rstrip_runs(out)
