@@ -343,6 +343,11 @@ def test_toy_heads_pinned():
     causal, full = HeadsState(mask="causal").readings(), HeadsState(mask="full").readings()
     assert causal.weights[0][4][1] == pytest.approx(E22 / (E22 + 4)) == pytest.approx(0.8088, abs=5e-5)
     assert full.weights[1][2][3] == pytest.approx(E22 / (3 + 2 * E22)) == pytest.approx(0.4593, abs=5e-5)
+    # shown as the toy's two cells, each in its own mask; not as the source's: no seed has them (a student
+    # looked for them in the notes)
+    text = " ".join(txt(HeadsState(), "heads", (120, 40)).replace("│", " ").split())
+    assert "each in its own mask: head 1 causal A[跑,猫] 0.8088 head 2 full A[突然,开始] 0.4593" in text
+    assert "source" not in text
 
 
 # -- positions -------------------------------------------------------------------------------------

@@ -169,6 +169,9 @@ def test_gate_readouts_are_the_profiles_means(kind):
     assert r.held_forget_mean > 0.95 and 0.5 < r.input_distractors < 0.7  # the gate does not close
     out = txt(GateState(distractors=kind), "distractor")
     assert "The input gate does not learn to close" in out and f"{r.n_held} units" in out
+    # the source asks it as an exercise (seed 000: 看 LSTM 的门是否学会关闭输入门); it guessed nothing (a student)
+    said = " ".join(out.replace("│", " ").split())
+    assert "the source leaves whether the gate learns to close as an exercise" in said and "guess" not in said
 
 
 # -- bad input and damaged files ---------------------------------------------------------------------------
