@@ -234,6 +234,16 @@ def test_qkv_below_80_columns_names_every_matrix_it_does_not_draw(size):
         assert drawn and sorted(drawn + named) == sorted(QKV_TITLES.values()), (stage, drawn, named)
 
 
+@pytest.mark.parametrize("stage", [0, 5])
+def test_qkv_with_random_weights_draws_the_small_matrices_beside_a_cut_one(stage):
+    """With random weights X and out are 64 columns wide and cut; S, Ŝ and A (5×5) were left out too,
+    over 13 blank rows at 120x40 (a student's trial). They are drawn where they fit, and named where not."""
+    text = txt(QkvState(weights="random", stage=stage), "qkv", (120, 40))
+    assert all(title in text for title in ("S = QKᵀ/√d_k", "Ŝ = S masked", "A = softmax(Ŝ)")) and "of 64 columns" in text
+    note = next(line for line in text.splitlines() if "not shown at this size" in line)
+    assert not {"S", "Ŝ", "A"} & set(note.strip("│ ").removeprefix("not shown at this size: ").split())
+
+
 def test_qkv_keeps_two_decimals_where_they_are_no_wider():
     """At 90x28 stage out draws V at one decimal beside A and out; A's columns are as wide as their token
     labels, so it keeps two: its query row reads 0.65 (e²/(e²+4)), not 0.6."""

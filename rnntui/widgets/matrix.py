@@ -473,8 +473,21 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     if height and (banded := _in_bands(must, width, height)):
         return _noted(banded, specs, {id(s) for s in must}, height)
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
-    bands = _bands([matrix_lines(s, share, 2) for s in must], width, gap, measure, [s.alone for s in must])
-    return _noted(_join(bands, gap, measure), specs, _started(bands, must, height), height)
+    kept = {id(s) for s in must}  # and with them, most wanted first, the others that fit whole in the rows
+    # left (qkv's random X cut at 18 of 64 columns left S, Ŝ and A out over 13 blank rows, a student's trial)
+    lines = {id(s): matrix_lines(s, share if id(s) in kept else None, 2) for s in specs
+             if id(s) in kept or natural_width(s, 2) <= width}
+
+    def bands_of(ids: set) -> tuple[list, list]:
+        drawn = [s for s in specs if id(s) in ids]  # (in their own order)
+        return _bands([lines[id(s)] for s in drawn], width, gap, measure, [s.alone for s in drawn]), drawn
+
+    for extra in sorted((s for s in specs if id(s) in lines and id(s) not in kept), key=lambda s: s.optional):
+        bands, _drawn = bands_of(kept | {id(extra)})
+        if height is None or sum(max(len(b) for b in band) for band in bands) + len(bands) - 1 < height:
+            kept.add(id(extra))
+    bands, drawn = bands_of(kept)
+    return _noted(_join(bands, gap, measure), specs, _started(bands, drawn, height), height)
 
 
 def _started(bands: list, subset: list, height: int | None) -> set:
