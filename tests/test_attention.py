@@ -234,6 +234,13 @@ def test_qkv_below_80_columns_names_every_matrix_it_does_not_draw(size):
         assert drawn and sorted(drawn + named) == sorted(QKV_TITLES.values()), (stage, drawn, named)
 
 
+def test_heads_names_its_h_table_where_the_size_leaves_it_out():
+    """At 80x24 the h = 1…64 table (the bill that does not change) went without a word (a student's trial)."""
+    small, large = txt(HeadsState(), "heads", (80, 24)), txt(HeadsState(), "heads", (120, 40))
+    assert "not shown at this size: h=1…64 table" in small and "h=64" not in small
+    assert "h=64" in large and "not shown" not in large
+
+
 @pytest.mark.parametrize("stage", [0, 5])
 def test_qkv_with_random_weights_draws_the_small_matrices_beside_a_cut_one(stage):
     """With random weights X and out are 64 columns wide and cut; S, Ŝ and A (5×5) were left out too,
