@@ -449,7 +449,8 @@ def test_the_way_backs_two_grids_fit_side_by_side_at_120_columns(step):
     state = WaybackState(step=step)
     r = state.readings()
     text = one_app.txt(*find("serving/wayback"), state, (120, 40))
-    rows = [line for line in text.splitlines() if re.match(r"│ [ ▸]\s*\d+ ", line)]
+    rows = [line for line in text.splitlines() if re.match(r"│ [ ▸]\s*\d+ +(1\.0|\.\d\d)", line)]  # (not the
+    # plot's x labels: it is drawn at 120x40 now)
     assert len(rows) == r.n
     for i, line in enumerate(rows):
         weights = [float(w) for w in re.findall(r"(?<![\d+-])(1\.0|\.\d\d)(?=\s)", line.split("│")[1])[: i + 1]]
@@ -458,6 +459,30 @@ def test_the_way_backs_two_grids_fit_side_by_side_at_120_columns(step):
             numbers = [float(v) for v in re.findall(r"[+-]\d+\.\d+", line)]
             assert len(numbers) == r.d and numbers == pytest.approx(np.asarray(r.S)[i], abs=0.051)
             assert float(line.rstrip(" │").split()[-1]) == pytest.approx(r.z[i], abs=0.051)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_way_back_names_its_grids_where_they_are_left_out_and_plots_at_the_lecture_size(lang):
+    """At 80x24 the masked matrix and the state (the figure's point: one output, two ways) went without a
+    word, and at 120x40 the plot never showed, six rows left blank around its line (a Chinese student's
+    trial). The size named brings the grids; at 100x30 (the lecture's) and 120x40 the plot is drawn."""
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+    from rnntui.screens.serving import GRIDS_SIZE
+
+    def shown(size):
+        return render(*find("serving/wayback"), WaybackState(), "txt", size)
+
+    set_language(lang)
+    try:
+        small, named, lecture = shown((80, 24)), shown(tuple(map(int, GRIDS_SIZE.split("x")))), shown((100, 30))
+    finally:
+        set_language("en")
+    said = "shows the masked n×n matrix" if lang == "en" else "会画出加掩码的 n×n 矩阵"
+    assert f"--size {GRIDS_SIZE}" in small and said in small
+    assert said not in named and ("all that is kept" in named or "留下的只有这些" in named)
+    for text in (named, lecture):
+        assert "2┤" in text and "0┤" in text and "shows a plot" not in text and "会画出图" not in text
 
 
 def test_gqa_says_what_it_is_and_divides_the_cache():

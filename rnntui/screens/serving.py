@@ -147,7 +147,13 @@ class KvView(SizedView):
 
 
 # -- the way back -----------------------------------------------------------------------------------
+GRIDS_SIZE = "120x40"  # where the way back's two grids show (a test checks it)
+
+
 class WaybackView(SizedView):
+
+    def app_offscreen(self) -> bool:
+        return getattr(self.app, "offscreen", False) or getattr(self.app, "slides", False)
 
     def compose(self):
         yield Readouts(id="outs")
@@ -157,6 +163,7 @@ class WaybackView(SizedView):
         with Horizontal(id="wb-grids"):
             yield Picture(id="matrix")
             yield Picture(id="state")
+        yield Readouts(id="wb-note")
         yield Readouts(id="family")
         yield extra_plot()
 
@@ -197,6 +204,12 @@ class WaybackView(SizedView):
                     grids = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
                     break  # (size 0 before its first layout: left out, then redrawn)
         self.query_one("#wb-grids").display = grids is not None
+        note = self.query_one("#wb-note", Readouts)  # (the figure's point left out without a word at 80x24, a trial)
+        note.display = grids is None and bool(self.size.height)
+        if note.display:
+            said = (_("--size {size} shows the masked n×n matrix and the state S_t beside it") if self.app_offscreen()
+                    else _("a terminal of {size} or more shows the masked n×n matrix and the state S_t beside it"))
+            note.show([(said.format(size=GRIDS_SIZE), "")])
         if grids:
             self.query_one("#matrix", Picture).update(grids[0])
             self.query_one("#state", Picture).update(grids[1])
