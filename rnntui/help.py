@@ -1,7 +1,9 @@
 """The help screen (`?`): the keyboard contract and what the focused figure shows."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Group
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,6 +15,7 @@ from rnntui.i18n import N_, _, colon, spaced
 from rnntui.keys import CONTRACT, keymap_path
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import WholeFrames
+from rnntui.widgets.cells import longest_word
 from rnntui.widgets.lines import RenderedLines, wrap
 
 
@@ -77,8 +80,13 @@ class Wrapped:
     characters (Rich breaks at spaces only: help's Chinese lines ended early, half the box empty after
     "“W_h W_x" or "T5 不是 T5", a student's trial)."""
 
-    def __init__(self, text: Text) -> None:
-        self.text = text
+    def __init__(self, text: Text | str) -> None:
+        self.text = Text(text) if isinstance(text, str) else text
+
+    def __rich_measure__(self, console, options) -> Measurement:
+        """As a table's cell: no narrower than its widest unbreakable piece, no wider than its longest line."""
+        plain = self.text.plain
+        return Measurement(longest_word(plain), max(map(cell_len, plain.split("\n")), default=0))
 
     def __rich_console__(self, console, options):
         out = Text("\n").join(wrap(self.text, options.max_width, console))
@@ -95,8 +103,8 @@ def help_renderable(screen, text: tuple | None = None) -> Group:
     params = Table(box=None, padding=(0, 2, 0, 0), header_style="bold underline")
     for column in heads:
         params.add_column(column, overflow="fold")
-    for row in rows:
-        params.add_row(*row)
+    for row in rows:  # (the allowed values' Chinese broke as Rich breaks: "stric" / "t：只有…", a student's trial)
+        params.add_row(*row[:2], Wrapped(row[2]), *row[3:])
     keys = Table(box=None, padding=(0, 2, 0, 0), header_style="bold underline")  # (the ids headed: they read
     keys.add_column(key_heads[0], style="bold", no_wrap=True)  # as jargon in a newcomer's trial)
     keys.add_column(key_heads[1], overflow="fold")  # a long word (attention/summary) folds, not cut with …

@@ -8,6 +8,7 @@ That every msgid has a Chinese msgstr keeping its placeholders is tests/test_i18
 test_every_msgid_has_a_chinese_translation_that_keeps_its_placeholders."""
 import asyncio
 import io
+import re
 
 import pytest
 from rich.cells import cell_len
@@ -320,6 +321,24 @@ def test_help_fills_its_chinese_lines(zh):
     for i, line in enumerate(prose[:-1]):
         if i not in paragraph_ends:
             assert cell_len(line.rstrip()) >= 96 - 4, line
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_helps_allowed_values_keep_their_latin_words_whole(size):
+    """The allowed values' column broke as Rich breaks, inside a word: "stric" / "t：只有它之前的键" (a
+    Chinese student's trial at 120x40). It wraps as the figures' text does: every choice's name whole."""
+    from rich.console import Console
+
+    from rnntui.app import RnnApp
+
+    app = RnnApp("attention", "qkv", lang="zh")
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        console = Console(record=True, width=size[0], height=size[1], file=io.StringIO())
+        console.print(app.screen._compositor.render_update(full=True))
+    words = [w for line in console.export_text().splitlines() for w in re.findall(r"[a-z]+", line)]
+    assert "strict" in words and not {"stric", "stri", "tric", "ict"} & set(words), words
 
 
 def test_the_readme_has_a_chinese_quick_start_naming_every_topic_as_the_app_does(zh):
