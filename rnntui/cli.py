@@ -54,21 +54,15 @@ def _a_value(word: str) -> bool:
     w_h recurrence/track` suggested --set w_h=recurrence/track, a review)."""
     from rnntui.topics import find
 
-    if word.startswith("-") and not _number(word):
-        return False
     try:
+        if word.startswith("-"):  # (a negative number is a value: --set w_h -1)
+            number(word)
         find(word)
+    except argparse.ArgumentTypeError:
+        return False
     except BadValue:
         return True
     return False
-
-
-def _number(word: str) -> bool:
-    try:
-        float(word)
-    except ValueError:
-        return False
-    return True
 
 
 class Once(argparse.Action):
