@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from rnntui.i18n import N_, _, colon, spaced
 from rnntui.keys import CONTRACT, keymap_path
 from rnntui.screens.backdrop import SeeThrough
+from rnntui.screens.base import shared_labels
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.cells import longest_word
 from rnntui.widgets.lines import RenderedLines, wrap
@@ -56,14 +57,13 @@ def help_text(screen) -> tuple:
     keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
     keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),
                    f"toggle_{p.name}") for p in state.params() if p.key)
-    more = getattr(f.view, "explained", lambda _state: "")(state)  # (lstm/cell's weights, a student's trial)
+    more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)
     prose = _(f.prose) + ("\n" + more if more else "") + "\n" + _(
         # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained)
         "{refs}: this figure's id (F a figure, E an experiment, T a topic, § a section; T5 is not the T5 model); "
         "the palette finds a figure by its id. “source” beside a number: the course notes (in Chinese) the "
         "figures come from; where our number differs, both are given.").format(refs=f.refs)
-    others = {q.name for g in getattr(screen, "FIGURES", ()) if g.id != f.id for q in g.state_type.params()}
-    shared = [p.label for p in state.params() if p.name in getattr(screen, "SHARED", ()) and p.name in others]
+    shared = shared_labels(getattr(screen, "FIGURES", ()), getattr(screen, "SHARED", ()), f.id, state)
     if shared:  # the parameter line's "mode: whole topic" was unexplained (a lecturer's trial)
         prose += "\n" + _("“{line}” under the figure: one value for every figure of this topic that has it; "
                            "change it here and they follow.").format(line=_("{names}: whole topic").format(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from functools import lru_cache
 from typing import ClassVar
 
 from rich.text import Text
@@ -33,6 +34,18 @@ ENDS = {  # what a press past a parameter's end says: (past the last, past the f
     "number": (N_("{name} {value} is the most it takes; - lowers it"),
                N_("{name} {value} is the least it takes; + raises it")),
 }
+
+
+def shared_labels(figures: tuple, shared: tuple, figure_id: str, state: FigureState) -> list[str]:
+    """The labels of this figure's parameters that hold one value for the whole topic: shared, and had by
+    another of its figures (the parameter line's "W_h act: whole topic", and help's words for it)."""
+    elsewhere = _shared_elsewhere(tuple(figures), tuple(shared), figure_id)
+    return [p.label for p in state.params() if p.name in elsewhere]
+
+
+@lru_cache(maxsize=None)
+def _shared_elsewhere(figures: tuple, shared: tuple, figure_id: str) -> frozenset:
+    return frozenset(p.name for f in figures if f.id != figure_id for p in f.state_type.params() if p.name in shared)
 
 
 class FigureView(Vertical):
@@ -273,8 +286,7 @@ class TopicScreen(WholeFrames):
             items.append(("↑↓ +-", "", False, ""))
         items += [(p.label, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]
         pieces = param_items(items)
-        shared = [p.label for p in state.params() if p.name in self.SHARED
-                  and any(hasattr(s, p.name) for fid, s in self.states.items() if fid != self.figure.id)]
+        shared = shared_labels(self.FIGURES, self.SHARED, self.figure.id, state)
         if shared:  # shared: one value for the topic
             # (padded as a parameter's piece is: after the chosen one's ◂ it read "◂ b_f: whole topic")
             pieces.append(Text(" " + _("{names}: whole topic").format(names=" ".join(shared)), style="dim"))

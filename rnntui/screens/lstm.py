@@ -16,6 +16,14 @@ from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
 from rnntui.widgets.track import CellColumns, TokenTrack, cell_rows
 
 
+def gate_sums(r, t: int, zeros: bool = False) -> dict[str, str]:
+    """Each gate at t written from its weights, x_t and h_{t−1}: "σ(0.50·0.5 + 0.50·0 + 1.00)"; a bias of 0
+    left out (two lines at 80 columns, one at 160) unless `zeros`; the forget gate's b_f always there."""
+    x, h = paren(r.tokens[t], 1), paren(r.h[t - 1]) if t else "0"
+    return {g: f"{GATE_WORDS[g][0]}({w:.2f}·{x} + {u:.2f}·{h}{f' {term(b)}' if b or zeros or g == 'f' else ''})"
+            for g, (w, u, b) in r.weights.items()}
+
+
 class CellView(FigureView):
     REDRAW_ON_RESIZE = True  # the gates' sums only where they leave the plot its row
 
@@ -39,11 +47,9 @@ class CellView(FigureView):
             (_("gates at t={t}:  f").format(t=t), f"{now.f:.3f}"), ("i", f"{now.i:.3f}"), ("ĉ", f"{now.g:+.3f}"),
             ("o", f"{now.o:.3f}")])
         # each gate from its weights, x_t and h_{t−1}, as recurrence/track writes h_t (the weights were in
-        # the .json only, a student's trial); a bias of 0 left out: two lines at 80 columns, one at 160
-        x, h = paren(r.tokens[t], 1), paren(r.h[t - 1]) if t else "0"
+        # the .json only, a student's trial)
         pre = self.query_one("#pre", Readouts)
-        pre.show([(SHOWN[g], f"{GATE_WORDS[g][0]}({w:.2f}·{x} + {u:.2f}·{h}{f' {term(b)}' if b or g == 'f' else ''})")
-                  for g, (w, u, b) in r.weights.items()])
+        pre.show([(SHOWN[g], written) for g, written in gate_sums(r, t).items()])
         # in the rows the plot leaves: never in the plot's (at 80x28 it was drawn) nor in its line's where it is
         # not (zh at 80x24: its prose is a line longer); help has them wherever they are left out
         width, height, plot = self.size.width or 80, self.size.height, self.query_one(Plot)
@@ -53,9 +59,7 @@ class CellView(FigureView):
         pre.display = not height or room - need >= least or (room < least and room - need >= 1)
         # the plot's line counts the rows it lacks with the sums left out, as they are where it is drawn
         more = least - room if height and pre.display and room - need < least else None
-        if more != plot.more:
-            plot.more = more
-            plot.changed()
+        plot.lacks(more)
         self.query_one("#c", Readouts).show([
             (f"c_{t} = f·{before} + i·ĉ = {now.f:.3f}·{c_prev} + {now.i:.3f}·{paren(now.g)} =", f"{now.c:.3f}")])
         self.query_one("#h", Readouts).show([
@@ -71,14 +75,11 @@ class CellView(FigureView):
     def explained(cls, s: CellState) -> str:
         """Help: every gate's weights, and each gate at the current t worked out."""
         r, t = s.readings(), s.step
-        x, h = paren(r.tokens[t], 1), paren(r.h[t - 1]) if t else "0"
         values = {"f": f"{r.now.f:.3f}", "i": f"{r.now.i:.3f}", "g": f"{r.now.g:+.3f}", "o": f"{r.now.o:.3f}"}
-        weights, worked = [], []
+        weights, worked, sums = [], [], gate_sums(r, t, zeros=True)
         for g, (w, u, b) in r.weights.items():
-            squash = GATE_WORDS[g][0]
             weights.append(f"{SHOWN[g]} ({w:.2f}, {u:.2f}, {'b_f = ' if g == 'f' else ''}{b:.2f})")
-            worked.append(f"{SHOWN[g]} = {squash}({w:.2f}·{x} + {u:.2f}·{h} {term(b)}) = {squash}({r.now.pre[g]:.3f})"
-                          f" = {values[g]}")
+            worked.append(f"{SHOWN[g]} = {sums[g]} = {GATE_WORDS[g][0]}({r.now.pre[g]:.3f}) = {values[g]}")
         return _("Each gate is σ (ĉ: tanh) of {sum}, with x_t and {h} from the track and (W_x, W_h, b): {weights}. "
                  "At t={t}: {worked}.").format(sum="W_x·x_t + W_h·h_{t−1} + b", h="h_{t−1}",
                                                weights=", ".join(weights), t=t, worked="; ".join(worked))
@@ -207,9 +208,7 @@ class ParamsView(FigureView):
             fit = 2
         rows = min(fit, 4) if fit >= 2 else min(max((room - 1) // len(bars), 1), 4)
         more = None if fit >= 2 else small + 2 * len(bars) - room
-        if more != plot.more:
-            plot.more = more
-            plot.changed()
+        plot.lacks(more)
         for bar in bars:
             bar.rows = rows
             lay_out(bar)

@@ -159,9 +159,7 @@ class CopyView(FigureView):
         if need > 0 and self._short(self.size.height) and not self._short(self.size.height + need) and self.stories:
             need += len(wrap(self.stories[1], width, self.app.console)) - len(wrap(self.stories[0], width, self.app.console))
         more = need if need > 0 else None
-        if more != plot.more:
-            plot.more = more
-            plot.changed()
+        plot.lacks(more)
 
 
 class GateView(FigureView):

@@ -204,7 +204,8 @@ class WaybackView(SizedView):
         note = self.query_one("#wb-note", Readouts)  # (the figure's point left out without a word at 80x24, a trial)
         note.display = grids is None and bool(self.size.height)
         if note.display:
-            said = (_("--size {size} shows the masked n×n matrix and the state S_t beside it") if getattr(self.app, "offscreen", False)
+            said = (_("--size {size} shows the masked n×n matrix and the state S_t beside it")
+                    if getattr(self.app, "offscreen", False)
                     else _("a terminal of {size} or more shows the masked n×n matrix and the state S_t beside it"))
             note.show([(said.format(size=GRIDS_SIZE), "")])
         if grids:

@@ -455,18 +455,14 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         room = height - 1 if height and any(s.needed and id(s) not in shown for s in specs) else height
         blocks = [lines_of(index[id(s)], width, d, spaced) for s, d in zip(subset, places)]
         bands = _bands(blocks, width, gap, measure, [s.alone for s in subset])
-        tall = sum(max(len(b) for b in band) for band in bands) + len(bands) - 1  # the lines _join makes
+        tall = _tall(bands)
         if spaced and (room is None or tall > room):
             continue
         if digits == 1 and room is not None and tall > room:
             continue  # no better than two decimals cut off
         last = bands, subset
         if room is None or tall <= room:
-            lines = _join(bands, gap, measure)
-            names = [s.name for s in specs if s.name and id(s) not in shown]
-            if names and (height is None or len(lines) < height):
-                lines.append(Text(_("not shown at this size: {names}").format(names=" ".join(names)), style="dim"))
-            return lines
+            return _noted(_join(bands, gap, measure), specs, shown, height, squeeze=False)
     if last is not None:
         return _noted(_join(last[0], gap, measure), specs, _started(last[0], last[1], height), height)
     must = [s for s in specs if not s.optional] or specs[:1]
@@ -483,11 +479,15 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         return _bands([lines[id(s)] for s in drawn], width, gap, measure, [s.alone for s in drawn]), drawn
 
     for extra in sorted((s for s in specs if id(s) in lines and id(s) not in kept), key=lambda s: s.optional):
-        bands, _drawn = bands_of(kept | {id(extra)})
-        if height is None or sum(max(len(b) for b in band) for band in bands) + len(bands) - 1 < height:
+        if height is None or _tall(bands_of(kept | {id(extra)})[0]) < height:
             kept.add(id(extra))
     bands, drawn = bands_of(kept)
     return _noted(_join(bands, gap, measure), specs, _started(bands, drawn, height), height)
+
+
+def _tall(bands: list) -> int:
+    """The lines `_join` makes of these bands: each its tallest matrix, a blank line between two."""
+    return sum(max(len(b) for b in band) for band in bands) + len(bands) - 1
 
 
 def _started(bands: list, subset: list, height: int | None) -> set:
@@ -502,14 +502,18 @@ def _started(bands: list, subset: list, height: int | None) -> set:
     return shown
 
 
-def _noted(lines: list[Text], specs, shown: set, height: int | None) -> list[Text]:
-    """Lines cut at the height, the named specs not shown said on the last (where a matrix is cut at the
-    height, its last row gives way: below 80 columns attention/qkv left matrices out unsaid, a review)."""
+def _noted(lines: list[Text], specs, shown: set, height: int | None, squeeze: bool = True) -> list[Text]:
+    """Lines cut at the height, the named specs not shown said on a line under them where it fits, or
+    (`squeeze`: a matrix cut at the height) on the last, which gives way (below 80 columns attention/qkv
+    left matrices out unsaid, a review)."""
     lines = lines[:height] if height else lines
     names = [s.name for s in specs if s.name and id(s) not in shown]
     if names:
         note = Text(_("not shown at this size: {names}").format(names=" ".join(names)), style="dim")
-        lines = lines + [note] if height is None or len(lines) < height else lines[:-1] + [note]
+        if height is None or len(lines) < height:
+            lines = lines + [note]
+        elif squeeze:
+            lines = lines[:-1] + [note]
     return lines
 
 

@@ -1043,6 +1043,12 @@ class Plot(Lines):
         self.spec = spec
         self.changed()
 
+    def lacks(self, more: int | None) -> None:
+        """Set `more`, the rows its view's other parts keep from it; redrawn only where that changed."""
+        if more != self.more:
+            self.more = more
+            self.changed()
+
     def fewest(self, width: int | None = None) -> int:
         """The rows it is drawn in at this width (default: its own): `least`, or one fewer with the legend
         in the frame's top edge where it fits there whole (recurrence/track at 90x28 wrote "a terminal 1
