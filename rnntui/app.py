@@ -291,6 +291,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             set_language(lang)
         self.set_reactive(RnnApp.language, language())
         self.start = (topic, figure, state)
+        # topic → the figure its screen opens at (TopicScreen.compose): the first topic's is made before on_mount
+        self.first_figures: dict[str, str] = {self.DEFAULT_MODE: figure} if figure else {}
         self.nothing_taken = Notice()  # the notice of the last key nothing took
         use_themes(self, theme)
         keymap, self.keymap_problem = keys.user_keymap()
@@ -517,6 +519,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
     async def goto(self, topic: str, figure: str | None = None, wait: bool = True) -> None:
         """Show a topic (and figure); `wait`: until the figure's view is mounted and drawn (not from
         on_mount: the view cannot mount while the app's own mount is waiting)."""
+        if figure and not self.opened_topic(topic):  # composed in place of its first figure, which was
+            self.first_figures[topic] = figure  # drawn for a moment (`rnntui serving/wayback`, a trial)
         await self.switch_mode(topic)
         if figure:
             screen = self.topic_screen()
@@ -557,10 +561,12 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
 
     async def follow(self, topic: str, figure: str, state: FigureState) -> None:
         """Open a figure in a given state, remembering where we were for `back`."""
-        here = self.topic_screen()
+        here, opened = self.topic_screen(), self.opened_topic(topic)
+        if opened is None:  # composed at the linked figure (its first was drawn for a moment)
+            self.first_figures[topic] = figure
         await self.switch_mode(topic)
         there = self.topic_screen()
-        before, was = dict(there.states), there.figure.id
+        before, was = dict(there.states), there.figure.id if opened else there.FIGURES[0].id
         await self.goto(topic, figure)
         there.set_state(state)
         linked = {f.name: getattr(state, f.name) for f in fields(state)  # what the link set, no more

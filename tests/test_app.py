@@ -163,3 +163,29 @@ async def test_a_key_while_a_figure_is_still_mounting_waits_for_it():
             assert app._exception is None
             view = screen.view_of(screen.figure)
             assert view.drawn is screen.state and screen.state.d != type(screen.state)().d  # (the steps taken)
+
+
+async def test_opening_at_a_figure_never_draws_the_topics_first():
+    """`rnntui serving/wayback` drew serving/cell for a moment before the way back: the screen composed
+    its first figure, then focused the one asked for. A link into a topic not yet opened did the same,
+    and back from it leaves that topic at its first figure, as it was before."""
+    from tests.frames import record_frames
+
+    app = RnnApp("serving", "wayback")
+    sent = record_frames(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.topic_screen()
+        assert screen.figure.id == "wayback" and screen.view_of(screen.FIGURES[0]) is None
+        assert "the way back" in "".join(s.text for row in sent[0].strips for s in row).lower()
+        await app.goto("attention", "summary")
+        await pilot.press("enter")  # its first cell opens parallel/path
+        await pilot.pause()
+        there = app.topic_screen()
+        assert (app.current_mode, there.figure.id) == ("parallel", "path")
+        assert there.view_of(there.FIGURES[0]) is None
+        await pilot.press("backspace")
+        await pilot.pause()
+        await pilot.press("6")
+        await pilot.pause()
+        assert app.topic_screen() is there and there.figure.id == there.FIGURES[0].id

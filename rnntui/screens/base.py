@@ -130,8 +130,11 @@ class TopicScreen(WholeFrames):
         yield TextLines(id="strip")  # drawn through Lines: ~0.2 ms a tab, ~1.2 as a Static
         with Panel(id="panel"):
             yield Prose(id="prose")
-            with ContentSwitcher(initial=self.FIGURES[0].id):  # the other views mount when first focused
-                yield self.FIGURES[0].view(id=self.FIGURES[0].id)
+            # the figure the app opens at (its first by default); the others mount when first focused
+            first = getattr(self.app, "first_figures", {}).pop(self.TOPIC_ID, None)
+            self.index = next((i for i, f in enumerate(self.FIGURES) if f.id == first), 0)
+            with ContentSwitcher(initial=self.figure.id):
+                yield self.figure.view(id=self.figure.id)
             yield ParamLine(id="knobs")
         yield RnnFooter()
 
