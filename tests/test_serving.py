@@ -480,6 +480,9 @@ def test_the_way_back_names_its_grids_where_they_are_left_out_and_plots_at_the_l
         set_language("en")
     said = "shows the masked n×n matrix" if lang == "en" else "会画出加掩码的 n×n 矩阵"
     assert f"--size {GRIDS_SIZE}" in small and said in small
+    # the plot is named with them where it has no row for its own line (English's longer family took it)
+    plot = "a plot" if lang == "en" else "一幅图"
+    assert (plot in small) != ("shows a plot here" in small or "这里会画出图" in small)
     assert said not in named and ("all that is kept" in named or "留下的只有这些" in named)
     for text in (named, lecture):
         assert "2┤" in text and "0┤" in text and "shows a plot" not in text and "会画出图" not in text
@@ -539,3 +542,18 @@ def test_the_way_backs_grid_widths_are_those_drawn(gamma):
             drawn = masked_matrix_text(r.matrix, step, short), state_text(r.S, r.z, step, places)
             widths = [max(cell_len(line) for line in text.plain.split("\n")) for text in drawn]
             assert widths == [matrix_width(len(r.matrix), short), state_width(r.S, r.z, step, places)]
+
+
+async def test_the_way_back_at_80x24_in_a_terminal_cuts_nothing():
+    """In a terminal its note took two lines at 80 columns and cut the family's last line ("training runs
+    like a Transformer."); it is one line, and names the plot it leaves no row for."""
+    from rnntui.app import RnnApp
+    from rnntui.screens.serving import GRIDS_SIZE
+    from rnntui.svg import screen_segments
+
+    app = RnnApp("serving", "wayback")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = "".join(s.text for s in screen_segments(app))
+    assert f"a {GRIDS_SIZE} terminal shows the masked n×n matrix, the state S_t and a plot" in text
+    assert "training runs like a Transformer." in text and "shows a plot here" not in text

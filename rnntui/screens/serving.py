@@ -203,10 +203,16 @@ class WaybackView(SizedView):
         self.query_one("#wb-grids").display = grids is not None
         note = self.query_one("#wb-note", Readouts)  # (the figure's point left out without a word at 80x24, a trial)
         note.display = grids is None and bool(self.size.height)
-        if note.display:
-            said = (_("--size {size} shows the masked n×n matrix and the state S_t beside it")
-                    if getattr(self.app, "offscreen", False)
-                    else _("a terminal of {size} or more shows the masked n×n matrix and the state S_t beside it"))
+        if note.display:  # one line at 80 columns (in a terminal it took two and cut the family's last, a trial),
+            # and it names the plot where it has no row for its own line (at 80x24)
+            plot = self.query_one(Plot).region  # (laid out below the view's last row there: not seen)
+            plot_out, shot = not plot.height or plot.y >= self.region.bottom, getattr(self.app, "offscreen", False)
+            if plot_out:
+                said = (_("--size {size} shows the masked n×n matrix, the state S_t and a plot") if shot
+                        else _("a {size} terminal shows the masked n×n matrix, the state S_t and a plot"))
+            else:
+                said = (_("--size {size} shows the masked n×n matrix and the state S_t beside it") if shot
+                        else _("a {size} terminal shows the masked n×n matrix and the state S_t beside it"))
             note.show([(said.format(size=GRIDS_SIZE), "")])
         if grids:
             self.query_one("#matrix", Picture).update(grids[0])
