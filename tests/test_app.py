@@ -189,3 +189,27 @@ async def test_opening_at_a_figure_never_draws_the_topics_first():
         await pilot.press("6")
         await pilot.pause()
         assert app.topic_screen() is there and there.figure.id == there.FIGURES[0].id
+
+
+@pytest.mark.parametrize("topic_id", [t.TOPIC_ID for t in topics()])
+async def test_a_figure_opened_directly_draws_as_it_does_reached_by_tab(topic_id):
+    """Composed with its screen (no flash of the topic's first figure), a view is drawn before its first
+    layout as one mounted later is: lstm/params' bars took 4 rows and pushed the plot's line off, and
+    serving/wayback's note missed that its plot was left out."""
+    from rnntui.svg import screen_segments
+
+    def shown(app):
+        return "".join(s.text for s in screen_segments(app))
+
+    tabbed = {}
+    app = RnnApp(topic_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for f in app.topic_screen().FIGURES:
+            await app.goto(topic_id, f.id)
+            await pilot.pause()
+            tabbed[f.id] = shown(app)
+    for figure_id, want in tabbed.items():
+        app = RnnApp(topic_id, figure_id)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert shown(app) == want, figure_id

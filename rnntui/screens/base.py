@@ -142,6 +142,9 @@ class TopicScreen(WholeFrames):
         self.title = f"rnntui · {self.NUMBER} {self.TOPIC_ID}"
         self.sub_title = _(self.TITLE)
         self.drawn_in = language()
+        view = self.view_of(self.figure)  # drawn before its first layout, as a view add_view mounts is: views
+        if view is not None:  # that size parts from the others' rows read them filled (lstm/params' bars)
+            view.draw(self.state)
         self.call_later(self.redraw)  # is_mounted turns True only after on_mount returns
 
     # -- what is focused --------------------------------------------------------------------

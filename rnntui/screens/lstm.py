@@ -195,23 +195,32 @@ class GruView(FigureView):
 
 class ParamsView(FigureView):
     def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
         """The bars give up rows for the plot down to 2 each; where that leaves it too few, they keep up
-        to 4 and the plot's line says how many rows more show it (its own shortfall was 6 too many)."""
+        to 4 and the plot's line says how many rows more show it (its own shortfall was 6 too many).
+        Worked out again after the layout a change asks for, until nothing changes: the rows above the
+        plot may not have been laid out yet (opened at this figure, the readouts were empty: 4-row bars
+        pushed the plot's line off the screen)."""
         bars, plot = list(self.query(GateBar)), self.query_one(Plot)
         # the rows the bars' tracks and the plot share: the view's less what sits above the plot but the bars'
         # tracks (from where the plot is, not its height: shrunk, the last layout ran past the view and the
         # plot's 0 rows left the bars at 4, a review)
-        above = plot.region.y - self.content_region.y - sum(bar.rows for bar in bars)
+        above = plot.region.y - self.content_region.y - sum(bar.region.height for bar in bars)  # (one layout)
         room, least, small = self.content_region.height - above, plot.fewest(), plot.smallest()
         fit = (room - least) // len(bars)  # a bar's rows with the plot under the bars
         if fit < 2 and (room - small) // len(bars) >= 2:  # the bars at 2 rows, the plot in its smallest form
             fit = 2
         rows = min(fit, 4) if fit >= 2 else min(max((room - 1) // len(bars), 1), 4)
         more = None if fit >= 2 else small + 2 * len(bars) - room
+        if (more, rows) == (plot.more, bars[0].rows):
+            return
         plot.lacks(more)
         for bar in bars:
             bar.rows = rows
             lay_out(bar)
+        self.call_after_refresh(self.fit)
 
     def compose(self):
         for cell in ("RNN", "GRU", "LSTM"):

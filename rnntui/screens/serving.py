@@ -202,7 +202,7 @@ class WaybackView(SizedView):
                     break  # (size 0 before its first layout: left out, then redrawn)
         self.query_one("#wb-grids").display = grids is not None
         note = self.query_one("#wb-note", Readouts)  # (the figure's point left out without a word at 80x24, a trial)
-        note.display = grids is None and bool(self.size.height)
+        note.display = grids is None  # (shown before the first layout too: the plot it may push out is seen gone)
         if note.display:  # one line at 80 columns (in a terminal it took two and cut the family's last, a trial),
             # and it names the plot where it has no row for its own line (at 80x24)
             plot = self.query_one(Plot).region  # (laid out below the view's last row there: not seen)
