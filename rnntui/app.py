@@ -21,7 +21,7 @@ from rnntui import keys, topics
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
-from rnntui.palette import PaletteInput, PaletteList, RnnCommands
+from rnntui.palette import PaletteInput, PaletteList, RnnCommands, ValuePrompt
 from rnntui.screens.base import TopicScreen
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangements
@@ -503,6 +503,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
 
     def action_command_palette(self) -> None:
         if not self.too_small() and self.use_command_palette and not CommandPalette.is_open(self):
+            if isinstance(self.screen, ValuePrompt):  # in its place: a palette over it left the prompt behind,
+                self.screen.dismiss(None)  # which took the keys meant for the topic (a lecturer's trial)
             self.push_screen(Palette(id="--command-palette", placeholder=_("Search for commands…")))
 
     def opened_topic(self, topic_id: str) -> TopicScreen | None:

@@ -692,3 +692,32 @@ async def test_shift_arrow_on_tanh_is_finer_than_the_arrow():
         coarse = screen_of(app).state.z
         await pilot.press("shift+right")
         assert coarse == 0.5 and screen_of(app).state.z == pytest.approx(coarse + coarse / 10)
+
+
+async def test_the_palette_takes_key_equals_value_and_replaces_an_open_value_prompt():
+    """"w_h=1.4" (as --set takes it) found "No matches" (a lecturer's trial); and ctrl+p over an open value
+    prompt stacked a palette on it: the prompt left behind took the keys meant for the topic (End did
+    nothing, the parameter line kept W_h 0.90)."""
+    from rnntui.palette import ValuePrompt
+
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(100, 30)) as pilot:
+        s = app.topic_screen()
+        await pilot.press("ctrl+p", *"w_h=1.4")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert s.state.w_h == 1.4
+        await pilot.press("ctrl+p", *"set W_x")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ValuePrompt)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        assert app.screen is s
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        assert s.state.step == s.state.param(s.state.AXIS).hi
