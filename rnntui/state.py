@@ -219,8 +219,13 @@ class FigureState:
         for p in params:
             if p.name == name:
                 return p
-        keys = ", ".join(p.name + (f" ({p.label})" if _shown(p.label) != _shown(p.name) else "") for p in params)
-        raise BadValue(_("unknown key {name!r}: this figure takes {keys}").format(name=name, keys=keys or _("none")))
+        raise BadValue(_("unknown key {name!r}: this figure takes {keys}").format(name=name, keys=cls.keys_text()))
+
+    @classmethod
+    def keys_text(cls) -> str:
+        """Its keys as --set takes them, each with its label where the screen shows another: "step (t)"."""
+        return ", ".join(p.name + (f" ({p.label})" if _shown(p.label) != _shown(p.name) else "")
+                         for p in cls.params()) or _("none")
 
     @classmethod
     def name_of(cls, key: str) -> str:

@@ -97,15 +97,22 @@ def topics() -> tuple:
 
 def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
     """`topic` or `topic/figure`. Without a figure, the first one that takes every --set key."""
-    topic_id, _, figure_id = address.strip().lower().partition("/")  # (Attention/QKV was refused, a trial)
+    topic_id, _slash, figure_id = address.strip().lower().partition("/")  # (Attention/QKV was refused, a trial)
     screen = topic(topic_id)
     if figure_id:
         return screen, screen.figure_by_id(figure_id)
-    names = {s.partition("=")[0].strip() for s in sets}
+    names = list(dict.fromkeys(s.partition("=")[0].strip() for s in sets))
     for f in screen.FIGURES:
         if all(takes(f.state_type, name) for name in names):
             return screen, f
-    return screen, screen.FIGURES[0]
+    # no figure takes them all: each figure's keys, not the first figure's alone ("unknown key 'z': this figure
+    # takes w_h, …" for a key recurrence/tanh takes, a lecturer's trial)
+    keys = _("; ").join(_("{figure} takes {keys}").format(figure=f.id, keys=f.state_type.keys_text()) for f in screen.FIGURES)
+    unknown = [name for name in names if not any(takes(f.state_type, name) for f in screen.FIGURES)]
+    if unknown:
+        raise BadValue(_("unknown key {name!r} in {topic}: {keys}").format(name=unknown[0], topic=topic_id, keys=keys))
+    raise BadValue(_("no figure of {topic} takes all of {names}: {keys}").format(
+        topic=topic_id, names=", ".join(names), keys=keys))
 
 
 def takes(state_type, name: str) -> bool:

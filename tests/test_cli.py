@@ -57,6 +57,10 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "recurrence/nosuch", "-o", "x.txt"], "unknown figure"),
     (["shot", "recurrence/track", "--set", "w_q=1", "-o", "x.txt"], "unknown key 'w_q'"),
     (["shot", "recurrence/track", "--set", "w_h=banana", "-o", "x.txt"], "w_h=banana"),
+    # a topic without a figure: each figure's keys (it named the first figure's only, and z is recurrence/tanh's)
+    (["recurrence", "--set", "act=relu"], "unknown key 'act' in recurrence: track takes w_h, w_x, b, step (t); tanh takes z;"),
+    (["shot", "recurrence", "--set", "z=2", "--set", "w_h=1", "-o", "x.txt"],
+     "no figure of recurrence takes all of z, w_h: track takes w_h, w_x, b, step (t); tanh takes z;"),
     (["shot", "recurrence/track", "--step", "99", "-o", "x.txt"], "--step 99"),
     (["shot", "lstm/bias", "--set", "b_f=0.5", "--step", "2", "-o", "x.txt"], "--step 2 and --set b_f=0.5 both set b_f"),
     (["shot", "recurrence/track", "--set", "w_h=1", "--set", "W_h=2", "-o", "x.txt"], "--set W_h is given twice (1, 2)"),
