@@ -55,6 +55,8 @@ class SheetView(SizedView):
             series=(Series(steps, r.c[: t + 1], _("c_t (cell state)"), GREEN),
                     Series(steps, r.h[: t + 1], "h_t = o·tanh(c_t)", BLUE)),
             lines=(Line(0.0, "", GREY),), cursor=float(t), xlim=(0, len(r.tokens) - 1), xlabel="t",
+            # t under its cell where the track is as wide as the plot (tick 7 stood 10 columns off it, a trial)
+            xcols=None if self.wide else CellColumns(len(r.tokens)),
         ))
 
 
