@@ -117,6 +117,18 @@ def pct(x: float | None, digits: int = 1) -> str:
     return f"{100 * x:.{digits}f}%"
 
 
+def figures(x: float, digits: int = 5) -> str:
+    """x to `digits` significant figures, halves rounded up, no trailing zeros: 2, 0.125, 170.67, and
+    0.39063 for 0.390625 (Python's 0.39062 rounds the exact half down, to even: a student's trial)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    exact = Decimal(repr(x))
+    if not exact.is_finite() or exact == 0:
+        return str(x) if exact else "0"
+    rounded = exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), rounding=ROUND_HALF_UP)
+    return format(rounded.normalize(), "f")
+
+
 def times(x: float, more: str, less: str) -> str:
     """A ratio in words: 5.5× faster, or 2× slower when below 1 (180×, not 1.8e+02×); `more` and `less`
     are templates with {x} (Chinese puts the word first: 快 3.6 倍)."""
