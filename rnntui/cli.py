@@ -25,9 +25,40 @@ ARGPARSE_WORDS = (N_("usage: "), N_("positional arguments"), N_("options"), N_("
                   N_("ambiguous option: %(option)s could match %(matches)s"))
 
 
+class CellsFormatter(argparse.HelpFormatter):
+    """Help wrapped to the terminal's cells: argparse counts a Chinese character one column, and its
+    Chinese lines ran to twice the width (the terminal broke them anywhere)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if text.isascii():
+            return super()._split_lines(text, width)
+        from rnntui.widgets.cells import wrap
+
+        return wrap(" ".join(text.split()), width)
+
+    def _format_usage(self, usage, actions, groups, prefix) -> str:
+        from rich.cells import cell_len
+
+        said = argparse._("usage: ") if prefix is None else prefix  # ("用法：" is 6 cells, 3 letters)
+        wider = cell_len(said) - len(said)
+        self._width -= wider
+        try:
+            return super()._format_usage(usage, actions, groups, prefix)
+        finally:
+            self._width += wider
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.isascii():
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
+
+
 class Parser(argparse.ArgumentParser):
     missing = ""  # said after argparse's "the following arguments are required: …"
     intermixed = False  # positionals after options too (export OUTDIR --deck lecture memory)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, formatter_class=kwargs.pop("formatter_class", CellsFormatter), **kwargs)
 
     def error(self, message: str):
         required = argparse._("the following arguments are required: %s").partition("%s")[0]
@@ -115,12 +146,15 @@ def main_parser() -> Parser:
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where to open (see --list)"))
     _common(p)
     p.add_argument("--list", action="store_true", help=_("list topics, figures and their keys"))
-    p.add_argument("--version", action="version", version=f"rnntui {__version__}")
+    p.add_argument("--version", action="version", version=f"rnntui {__version__}", help=_("show the version and exit"))
     return p
 
 
 def shot_parser() -> Parser:
-    p = Parser(prog="rnntui shot", description=_("Render one state headless; the format comes from FILE's suffix."))
+    p = Parser(prog="rnntui shot", description=_("Render one state headless; the format comes from FILE's suffix."),
+               # (a lecturer looked for slides without the app's header and keys, a trial)
+               epilog=_("A shot is the app's screen, header and keys included. For slides of the figure "
+                        "alone, with a title and caption: rnntui export OUTDIR --deck DECK (see rnntui export --help)."))
     p.add_argument("address", metavar="TOPIC[/FIGURE]")
     _common(p)
     p.add_argument("--size", default="100x30", metavar="WxH", help=_("terminal size (default 100x30)"))

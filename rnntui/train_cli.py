@@ -17,6 +17,11 @@ from rnntui.state import BadValue
 
 
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        from rnntui.cli import CellsFormatter  # (Chinese help to the terminal's width)
+
+        super().__init__(*args, formatter_class=kwargs.pop("formatter_class", CellsFormatter), **kwargs)
+
     def error(self, message: str):
         raise BadValue(f"{self.prog.removeprefix('rnntui ')}: {message}")
 

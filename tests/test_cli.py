@@ -312,3 +312,18 @@ def test_a_shot_over_a_file_says_it_replaced_it(tmp_path, capsys):
     for said in ("", " (replaced the file that was there)"):
         assert main(["shot", "recurrence/track", "-o", str(out)]) == 0
         assert capsys.readouterr().err == f"wrote {out}{said}\n"
+
+
+@pytest.mark.parametrize("command", [[], ["shot"], ["export"], ["present"], ["serve"], ["train", "seq2seq"],
+                                     ["train", "memory"]])
+def test_chinese_help_fits_the_terminals_width(command, capsys, monkeypatch):
+    """argparse counts a Chinese character one column: its Chinese help ran to ~140 cells in an 80-column
+    terminal, which broke the lines anywhere (a lecturer's trial)."""
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main([*command, "--help", "--lang", "zh"])
+    lines = capsys.readouterr().out.splitlines()
+    assert any(cell_len(line) != len(line) for line in lines)  # (Chinese in it)
+    assert max(cell_len(line) for line in lines) <= 80, max(lines, key=cell_len)
