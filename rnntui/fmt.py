@@ -122,9 +122,11 @@ def figures(x: float, digits: int = 5) -> str:
     0.39063 for 0.390625 (Python's 0.39062 rounds the exact half down, to even: a student's trial)."""
     from decimal import ROUND_HALF_UP, Decimal
 
-    exact = Decimal(repr(x))
-    if not exact.is_finite() or exact == 0:
-        return str(x) if exact else "0"
+    if (word := _finite(x)) is not None:
+        return word
+    if x == 0 or not 1e-4 <= abs(x) < 1e6:  # (no run of zeros)
+        return f"{x:.{digits}g}"
+    exact = Decimal(repr(float(x)))
     rounded = exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), rounding=ROUND_HALF_UP)
     return format(rounded.normalize(), "f")
 
