@@ -80,6 +80,7 @@ class PresentApp(Shots, QuietCollections, App):
         self.deck = deck
         self.index = min(max(start, 0), len(deck.frames) - 1)
         self.typed = ""  # digits of a slide number, until enter
+        self.note, self.note_timer = "", None  # said in the foot for 2 s: a toast covered the slide's plot (a trial)
 
     @property
     def frame(self) -> Frame:
@@ -126,6 +127,7 @@ class PresentApp(Shots, QuietCollections, App):
 
     def show(self) -> None:
         frame = self.frame
+        self.note = ""  # (what it said was of the slide left)
         # (not the source's figure ids, "· F1+F3": a class reads them as codes, and titled slides had none)
         title = Text(frame.local("title") or _(frame.figure.title), style="bold")
         title.append(f"   {frame.screen.NUMBER} {frame.screen.TOPIC_ID}", style="dim")
@@ -147,6 +149,8 @@ class PresentApp(Shots, QuietCollections, App):
         where = Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim")
         if self.typed:
             where = Text.assemble((_("slide {n}, enter goes").format(n=self.typed) + "   ", "bold"), where)
+        if self.note:
+            where = Text.assemble((self.note + "   ", "bold"), where)
         foot.add_row(values, where)
         self.query_one("#slide-foot", Static).update(foot)
 
@@ -156,10 +160,18 @@ class PresentApp(Shots, QuietCollections, App):
         if new != self.index:
             self.index = new
             self.show()
+        elif delta > 0:  # (space on the last slide did nothing, and nothing said why; once, not stacked)
+            self.say(_(LAST))
         else:
             self.show_foot()
-            if delta > 0:  # (space on the last slide did nothing, and nothing said why; once, not stacked)
-                say_once(self, _(LAST), timeout=2)
+
+    def say(self, note: str, seconds: float = 2.0) -> None:
+        """A note in the foot, beside the slide's number, for a few seconds or until the slide changes."""
+        self.note = note
+        if self.note_timer is not None:
+            self.note_timer.stop()
+        self.note_timer = self.set_timer(seconds, lambda: self.say("") if self.note == note else None)
+        self.show_foot()
 
     def action_jump(self, where: int) -> None:
         self.typed = ""
@@ -177,15 +189,14 @@ class PresentApp(Shots, QuietCollections, App):
         n, last = int(self.typed), len(self.deck.frames)
         if n > last:
             self.typed = ""
-            self.show_foot()
-            self.notify(_("no slide {n}: this deck has {last}").format(n=n, last=last), severity="warning", timeout=3)
+            self.say(_("no slide {n}: this deck has {last}").format(n=n, last=last), 3)
             return
         self.action_jump(n - 1)
 
     def action_hush(self) -> None:
         """escape: the notices and a half-typed slide number go (it never ends the talk)."""
         self.clear_notifications()
-        self.typed = ""
+        self.typed = self.note = ""
         self.show_foot()
 
     def action_keys(self) -> None:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import ClassVar
 
+from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -19,7 +20,6 @@ from rnntui.i18n import N_, _, language
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
-from rnntui.toasts import Notice
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.header import TopicHeader
 from rnntui.widgets.lines import Lines, TextLines
@@ -34,6 +34,28 @@ ENDS = {  # what a press past a parameter's end says: (past the last, past the f
     "number": (N_("{name} {value} is the most it takes; - lowers it"),
                N_("{name} {value} is the least it takes; + raises it")),
 }
+
+
+class EdgeNote:
+    """A parameter's end said in the panel's bottom edge, beside the figure's number, for 2 s or until what
+    it spoke of is gone (`hush`): as a toast it covered the figure's last readouts (a lecturer's trial)."""
+
+    said = ""
+
+    def __init__(self, screen: "TopicScreen") -> None:
+        self.screen, self.timer = screen, None
+
+    def say(self, app, message: str, timeout: float = 2.0) -> None:
+        self.said = message
+        if self.timer is not None:
+            self.timer.stop()
+        self.timer = self.screen.set_timer(timeout, lambda: self.hush(app))
+        self.screen.draw_edges()
+
+    def hush(self, app) -> None:
+        if self.said:
+            self.said = ""
+            self.screen.draw_edges()
 
 
 def shared_labels(figures: tuple, shared: tuple, figure_id: str, state: FigureState) -> list[str]:
@@ -122,7 +144,7 @@ class TopicScreen(WholeFrames):
         self.adding: dict[str, asyncio.Event] = {}  # views being mounted, set when they are
         # a parameter's end pressed against: the notice goes with what it was about (the value moved, or another
         # parameter, figure or topic came up: "t 7 is the last; ← goes back" stood over gradients/hop, a trial)
-        self.at_end = Notice()
+        self.at_end = EdgeNote(self)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -236,11 +258,20 @@ class TopicScreen(WholeFrames):
             self.refresh_bindings()
             self.draw_frame()
             self.framed = self.index
-        subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ " + _("playing") if self.playing else "")
-        self.query_one("#panel", Panel).edges(f"{_(f.title)} · {f.refs}", subtitle)
+        self.draw_edges()
         if view.drawn is not state:  # a view redraws only for a new state (resizes redraw it themselves)
             view.draw(state)
         self.query_one("#knobs", ParamLine).show(self.param_line())  # an unchanged line is not redrawn
+
+    def draw_edges(self) -> None:
+        """The panel's title, and in its bottom edge the figure's number, playing, and a parameter's end."""
+        if not self.is_mounted:
+            return
+        f = self.figure
+        subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ " + _("playing") if self.playing else "")
+        if self.at_end.said:
+            subtitle = f"[b]{escape(self.at_end.said)}[/b] · {subtitle}"
+        self.query_one("#panel", Panel).edges(f"{_(f.title)} · {f.refs}", subtitle)
 
     def draw_frame(self) -> None:
         """What changes only with the focused figure: the strip, the prose."""
