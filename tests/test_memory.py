@@ -507,3 +507,15 @@ def test_every_mark_in_the_copy_table_is_explained_by_its_prose():
     table = [line for line in text.splitlines() if re.match(r"│ (5|10|20|40|80)\s", line)]
     marks = {ch for line in table for ch in line[2:-2] if not (ch.isdigit() or ch in " .e-+▸")}
     assert marks and marks <= set("@│✗?–") and all(mark in figure.prose for mark in marks), marks
+
+
+async def test_help_says_where_the_sources_entries_come_from():
+    """"ours│the source's" gave numbers (17.7✗, 10.2✗) a student found in no seed document: they are the
+    source's code's printed results, its notes' table lost; help names the file and what the notes say."""
+    from rnntui.app import RnnApp
+    from rnntui.help import help_text
+
+    app = RnnApp("memory", "copy")
+    async with app.run_test(size=(100, 30)):
+        prose = help_text(app.topic_screen())[1]
+    assert "deep-learning-foundations/expected/06_rnn_attention.txt" in prose and "did not come through" in prose

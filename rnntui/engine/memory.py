@@ -47,8 +47,10 @@ STOP_EVERY = {"lstm-bf1": 500, "lstm-bf2": 500}  # these stop at the first such 
 # LSTM's is the sum of two uniform(−1/8, 1/8) draws, ≈ 0
 FORGET_BIAS = {"rnn": None, "lstm": 0.0, "lstm-bf1": 1.0, "lstm-bf2": 2.0}
 
-# Seed 000 §3 and §8: final accuracy after 1500 steps (6000 for "b_f = 1", which is effectively 2),
-# and the step at which the 500-step evaluations first read 100% (None: never).
+# Seed 000 §3 and §8 in words; the numbers are its companion code's printed results (arganzheng/ai-learning-labs,
+# deep-learning-foundations/expected/06_rnn_attention.txt, parts 2 and 3: the notes' table did not come through):
+# final accuracy after 1500 steps (6000 for "b_f = 1", which is effectively 2), and the step at which the
+# 500-step evaluations first read 100% (None: never).
 SEED_FINAL = {
     "rnn": {5: 1.0, 10: 0.177, 20: 0.098, 40: 0.102, 80: 0.093},
     "lstm": {5: 1.0, 10: 1.0, 20: 0.097, 40: 0.092, 80: 0.106},

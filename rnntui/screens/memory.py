@@ -65,6 +65,14 @@ class CopyView(FigureView):
     SHORT, NARROW = 22, 110  # a view below both tells the lstm-bf2 story short (it wraps to 3+ lines)
     stories: tuple = ()  # the lstm-bf2 story, short and whole
 
+    @classmethod
+    def explained(cls, s) -> str:
+        """Help: where the source's entries come from (a student found them in no seed document)."""
+        return _("The source's entries are its code's printed results (ai-learning-labs, "
+                 "deep-learning-foundations/expected/06_rnn_attention.txt, parts 2 and 3): the notes give only "
+                 "words (the RNN fails from T = 10, the default LSTM from 20, “b_f = 1” learns 20 and 40 by step "
+                 "500 and not 80 in 6000); their table of numbers did not come through.")
+
     def compose(self):
         yield Static(id="grid")
         yield Plot(least=5)  # (under 5 rows, what it lacks: its min-height of 5 cut the text below, a trial)
