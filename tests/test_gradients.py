@@ -405,10 +405,14 @@ def test_e1_says_which_of_the_seeds_shares_are_its_codes_norms():
         assert f"{norms[n.c][n.distance]:.1e}" == f"{n.norm:.1e}"  # as its code prints them
         assert float(n.said.rstrip("%")) / 100 == pytest.approx(n.norm, rel=0.1)  # its text read them as shares
         assert n.share == pytest.approx(norms[n.c][n.distance] / norms[n.c][0], rel=0.02)
+    one = r.seed_share  # the text's one share (a lecturer missed it beside the others)
+    assert (one.c, one.distance, one.said) == ("1.5", 20, "5%") and f"{norms['1.5'][20]:.1e}" == f"{one.norm:.1e}"
+    assert f"{one.share:.0%}" == one.said
     text = " ".join(_shown(BpttState(), "bptt", (100, 30)).replace("│", " ").split())
-    ours = gr.bptt_norms(1.0, 0)[20], gr.bptt_norms(1.5, 0)[40]
-    assert (f"its 0.4% (c=1.0, at 20) and 0.7% (c=1.5, at 40) are its code's norms from ‖∂L/∂h_T‖ = 8, so shares "
-            f"5.00e-04 and 9.13e-04; ours {ours[0]:.2e} and {ours[1]:.2e}: another random draw") in text
+    ours = gr.bptt_norms(1.0, 0)[20], gr.bptt_norms(1.5, 0)[40], gr.bptt_norms(1.5, 0)[20]
+    assert (f"source: its 5% (c=1.5, at 20) is a share, ours {100 * ours[2]:.1f}%; its 0.4% (c=1.0, at 20) and 0.7% "
+            f"(c=1.5, at 40) are its code's norms from ‖∂L/∂h_T‖ = 8: shares 5.00e-04 and 9.13e-04, ours "
+            f"{ours[0]:.2e} and {ours[1]:.2e} (another random draw)") in text
     assert BpttState(act="relu").readings().seed_norms == () and "source" not in _shown(BpttState(scale=0.8), "bptt")
 
 

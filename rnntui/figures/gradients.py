@@ -16,7 +16,7 @@ from rnntui.state import FigureState, param
 
 __all__ = ["LAST_T", "N_TOKENS", "FACTORS_N", "PRODUCT_N", "HopState", "BackwardState", "FactorsState",
            "ProductState", "ClipState", "BpttState", "SeedNumber", "SEED_LARGEST_FACTOR", "SEED_BELOW_MIN_NORMAL",
-           "SEED_PRODUCT_END", "SEED_E1_NORMS", "SEED_RNN_BELOW_001"]
+           "SEED_PRODUCT_END", "SEED_E1_NORMS", "SEED_E1_SHARE", "SEED_RNN_BELOW_001"]
 
 FACTORS_N = 40  # F7's chain
 PRODUCT_N = 200  # F8's chain
@@ -65,6 +65,8 @@ class SeedNorm:
 # deep-learning-foundations/06_rnn_attention.py: default_rng(0), g = ones(64), raw norms) prints 4.0e-3 and 7.3e-3
 # there. "A different random draw" alone did not explain ours being 50× lower at c = 1.0 (a student's trial).
 SEED_E1_NORMS = (SeedNorm("1.0", 20, "0.4%", 4.0e-3), SeedNorm("1.5", 40, "0.7%", 7.3e-3))
+# and "（c = 1.5）20 步之外的梯度只剩 5%": the code's 4.0e-1 from 8, a share as the text says (a lecturer missed it)
+SEED_E1_SHARE = SeedNorm("1.5", 20, "5%", 0.40)
 
 
 def _at_seed(w_h: float, act: str) -> bool:
@@ -342,6 +344,7 @@ class BpttReadings:
     table: dict  # c → {"20": …, "40": …, "60": …}
     at_cursor: dict  # c → the value at the cursor's distance
     seed_norms: tuple  # SeedNorms: what the seed says at tanh, input σ 1 (none elsewhere)
+    seed_share: SeedNorm | None  # the one share the seed gives as a share, where seed_norms are
 
 
 @dataclass(frozen=True)
@@ -363,7 +366,8 @@ class BpttState(FigureState):
             distances=tuple(range(gr.E1_T + 1)), relative_norms={c: _floats(v) for c, v in curves.items()},
             table={c: {str(k): float(v[k]) for k in self.TABLE} for c, v in curves.items()},
             at_cursor={c: float(v[self.distance]) for c, v in curves.items()},
-            seed_norms=SEED_E1_NORMS if self.act == "tanh" and self.scale == 1.0 else ())
+            seed_norms=SEED_E1_NORMS if self.act == "tanh" and self.scale == 1.0 else (),
+            seed_share=SEED_E1_SHARE if self.act == "tanh" and self.scale == 1.0 else None)
 
     def curves(self) -> dict[str, tuple[float, ...]]:
         return self.readings().relative_norms

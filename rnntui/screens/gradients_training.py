@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from rnntui.figures.gradients import BpttState, ClipState
-from rnntui.fmt import sci3, vector
+from rnntui.fmt import pct, sci3, vector
 from rnntui.i18n import _
 from rnntui.screens.base import FigureView
 from rnntui.widgets.picture import Picture
@@ -70,10 +70,12 @@ class BpttView(FigureView):
                                                            right=range(1, len(header))))
         self.query_one("#seed", Readouts).display = bool(r.seed_norms)
         if r.seed_norms:
-            a, b = r.seed_norms
+            (a, b), one = r.seed_norms, r.seed_share
             self.query_one("#seed", Readouts).show([(_(
-                "source: its {a_said} (c={a_c}, at {a_d}) and {b_said} (c={b_c}, at {b_d}) are its code's norms from "
-                "‖∂L/∂h_T‖ = 8, so shares {a} and {b}; ours {ours_a} and {ours_b}: another random draw").format(
+                "source: its {one_said} (c={one_c}, at {one_d}) is a share, ours {ours_one}; its {a_said} (c={a_c}, "
+                "at {a_d}) and {b_said} (c={b_c}, at {b_d}) are its code's norms from ‖∂L/∂h_T‖ = 8: shares {a} and "
+                "{b}, ours {ours_a} and {ours_b} (another random draw)").format(
+                one_said=one.said, one_c=one.c, one_d=one.distance, ours_one=pct(r.table[one.c][str(one.distance)]),
                 a_said=a.said, a_c=a.c, a_d=a.distance, b_said=b.said, b_c=b.c, b_d=b.distance, a=sci3(a.share),
                 b=sci3(b.share), ours_a=sci3(r.table[a.c][str(a.distance)]),
                 ours_b=sci3(r.table[b.c][str(b.distance)])), "")])
