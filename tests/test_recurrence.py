@@ -177,3 +177,17 @@ def test_a_track_cut_at_the_right_leaves_its_plot_whole(address, size):
     assert any("●" in line for line in plot)  # the cursor's point at t = 7
     axis = max(i for i, line in enumerate(lines) if "└" in line and "┬" in line)
     assert "6" in lines[axis + 1].split()
+
+
+def test_the_tangent_crosses_the_plot_through_the_point():
+    """At z = 2 (slope 0.071) the tangent drawn over z ± 1.2 read as four dots beside the point (a lecturer's
+    trial): it is drawn wherever it is inside the plot's y range, a line through (z, tanh z)."""
+    import math
+
+    from rnntui.figures.recurrence import TanhState
+
+    for z, span in ((2.0, (-4.0, 4.0)), (0.0, (-1.2, 1.2))):
+        r = TanhState(z=z).readings()
+        assert (r.tangent_z[0], r.tangent_z[-1]) == pytest.approx(span)
+        for x, y in zip(r.tangent_z, r.tangent):
+            assert y == pytest.approx(math.tanh(z) + (1 - math.tanh(z) ** 2) * (x - z))

@@ -55,7 +55,7 @@ class TanhReadings:
     slope: float  # tanh'(z)
     curve_z: tuple[float, ...]
     curve: tuple[float, ...]
-    tangent_z: tuple[float, ...]  # the tangent at z, drawn over z ± 1.2
+    tangent_z: tuple[float, ...]  # the tangent at z, where it is within ±1.2 (the plot's y range)
     tangent: tuple[float, ...]
 
 
@@ -68,7 +68,9 @@ class TanhState(FigureState):
 
     def read(self) -> TanhReadings:
         zs = np.linspace(-4.0, 4.0, 161)
-        near = zs[abs(zs - self.z) <= 1.2]
+        # across the plot, where it is inside its ±1.2 (z ± 1.2 drew four dots beside the point at z = 2, where
+        # the slope is 0.071: a lecturer looked for a line through it)
+        near = zs[np.abs(rnn.tangent(self.z, zs)) <= 1.2 + 1e-9]
         return TanhReadings(float(np.tanh(self.z)), float(rnn.tanh_slope(self.z)), tuple(zs), tuple(np.tanh(zs)),
                             tuple(near), tuple(rnn.tangent(self.z, near)))
 
