@@ -66,7 +66,7 @@ def cell_shapes(ch: str, x: float, y: float, w: float, h: float) -> tuple[Shape,
 def _braille(bits: int, x: float, y: float, w: float, h: float) -> list[Shape]:
     # dots 1-2-3-7 down the left column, 4-5-6-8 down the right (Unicode's braille order)
     order = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))
-    r = min(w / 2, h / 4) * 0.36
+    r = min(w / 2, h / 4) * 0.5  # touching the next: a curve is a line, not beads (0.36, a lecturer's trial)
     return [_dot(x + (c + 0.5) * w / 2, y + (k + 0.5) * h / 4, r)
             for bit, (c, k) in enumerate(order) if bits >> bit & 1]
 

@@ -190,6 +190,24 @@ def test_lines_and_dots_become_shapes_that_fill_their_cells():
     assert green.count("M") == 8 + 1  # ⣿ has all eight braille dots, ⠁ one
 
 
+def test_braille_dots_meet_their_neighbours_so_a_curve_reads_as_a_line():
+    """In a PNG every plotted curve read as a string of small beads, solid and dashed alike (a lecturer's
+    trial): a cell's dots touch the next across and down, in a shot's cell, so a run of dots is a line
+    and a dashed curve's gaps are what shows."""
+    import math
+
+    from rnntui.shapes import cell_shapes
+
+    w, h = svg.CELL.w, svg.CELL.h
+    dots = {(round(cx, 6), round(cy, 6)): r for _kind, cx, cy, r in cell_shapes("⣿", 0, 0, w, h)}
+    assert len(dots) == 8
+    for (x, y), r in dots.items():
+        across = min(abs(x - x2) for x2, y2 in dots if y2 == y and x2 != x)
+        down = min(abs(y - y2) for x2, y2 in dots if x2 == x and y2 != y)
+        assert across <= 2 * r + 1e-9 and down <= 2 * r + 1e-9, (across, down, r)
+        assert math.pi * r * r < (w / 2) * (h / 4)  # (still dots: a cell's are told apart where they stop)
+
+
 def test_shades_are_their_colour_at_a_quarter_half_and_three_quarters():
     """░▒▓ drawn as grids of dots read as stipple in a PNG: attention/positions' four |PE| levels could
     not be told apart on a projector (a lecturer's trial). Each fills its cell, in its colour at 25%,
