@@ -486,3 +486,39 @@ def test_a_wrong_output_says_which_token_it_should_have_copied():
     assert not r.right[12] and r.target[12] == r.x[15 - 12]
     text = " ".join(txt_shot("seq2seq/matrix", 12, size=(120, 40)).split())
     assert f"should copy x_{15 - 12}; its largest α is on h_{r.looks_at}" in text and "copies x_" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_without_attention_only_the_first_step_starts_from_the_last_encoder_state(lang, size):
+    """seq2seq/matrix with scoring none said "every step starts from the same final state h_15" (zh:
+    每一步都从同一个最终状态 h_15 出发; a student's check): only step 0 does. Decoded here by hand, the
+    shipped none model starts from h_15 and each step k from its own s_{k−1}, reading only ŷ_{k−1}'s
+    embedding (no encoder state), and gives greedy's tokens; the screen says so, whole, in both languages."""
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    p, x = s2s.shipped("none"), s2s.sample(3)[None, :]
+    h = s2s.encode(p, x)
+    s, prev, starts, tokens = h[:, -1], np.array([s2s.SOS]), [], []
+    for k in range(N):
+        starts.append(s)
+        s = s2s.gru_cell(p["dec.emb"][prev] @ p["dec.W_ih"].T + p["dec.b_ih"], s @ p["dec.W_hh"].T + p["dec.b_hh"], s)
+        prev = np.argmax(s @ p["out.W"].T + p["out.b"], axis=-1)
+        tokens.append(int(prev[0]))
+    assert tokens == s2s.greedy(p, "none", x).tokens[0].tolist()
+    assert np.array_equal(starts[0], h[:, -1]) and not np.allclose(starts[14], h[:, -1], atol=0.1)
+    screen, figure = find("seq2seq/matrix")
+    set_language(lang)
+    try:
+        text = render(screen, figure, build_state(figure, ["scoring=none", "sample=3"], "14"), "txt", size)
+    finally:
+        set_language("en")
+    side = " ".join(" ".join(line[11:].rstrip("│ ").split()) for line in text.splitlines() if line.startswith("│"))
+    if lang == "en":  # (the side panel's lines, right of the row labels, run together)
+        assert "the decoder starts from h_15 and never reads the encoder again;" in side
+        assert "step k reads only s_{k−1} and ŷ_{k−1}" in side and "same final state" not in text
+    else:
+        assert "解码器从 h_15 出发，此后再也不读编码器；" in side and "第 k 步只读 s_{k−1} 和 ŷ_{k−1}" in side
+        assert "同一个最终状态" not in text

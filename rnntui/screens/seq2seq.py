@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.containers import Horizontal, Vertical
 
 from rnntui.figure import Figure, Lab
-from rnntui.figures.seq2seq import (EVERY, ORDER, MatrixState, ScoringState, VisibilityState, letters)
+from rnntui.figures.seq2seq import (EVERY, LAST_K, ORDER, MatrixState, ScoringState, VisibilityState, letters)
 from rnntui.fmt import pct, progress_bar
 from rnntui.i18n import N_, _, spaced
 from rnntui.screens.base import FigureView, TopicScreen
@@ -85,7 +85,10 @@ class MatrixView(FigureView):
                    style=GOOD if r.right[k] else BAD)
         shift = Text()
         if r.alignment is None:
-            row.append("\n" + _("no attention: every step starts\nfrom the same final state h_15"), style="dim")
+            # (it said "every step starts from the same final state h_15": only step 0 does; step k starts from
+            # s_{k−1}, and the shipped `none` decoder's input is ŷ_{k−1}'s embedding alone, a student's check)
+            row.append("\n" + _("no attention: the decoder starts from h_{last} and never reads the encoder again;\n"
+                                "step k reads only s_{{k−1}} and ŷ_{{k−1}}").format(last=LAST_K), style="dim")
         else:
             row.append("  " + _("α={weight} on h_{j}").format(weight=f"{r.looks_weight:.2f}", j=r.looks_at) + "\n")
             lines = 3 if (self.size.height or 0) >= 30 else 1
