@@ -522,3 +522,22 @@ def test_without_attention_only_the_first_step_starts_from_the_last_encoder_stat
     else:
         assert "解码器从 h_15 出发，此后再也不读编码器；" in side and "第 k 步只读 s_{k−1} 和 ŷ_{k−1}" in side
         assert "同一个最终状态" not in text
+
+
+@pytest.mark.parametrize("n", [12, 16, 48])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_visibility_counts_tokens_from_0_as_the_matrix_does(n, size):
+    """seq2seq/visibility counted x1 … x12 and said "decoder reads h_n only", beside seq2seq/matrix's
+    h_0 … h_15 and "copies x_15 from h_15" (a student's check): it counts from 0 too, its lit box stands
+    under x_{n−1}, and the bottleneck is named by the same number as the matrix's last column."""
+    lines = txt_shot("seq2seq/visibility", n, size, sets=["mode=bottleneck"]).splitlines()
+    source = next(line for line in lines if line.startswith("│ source "))
+    labels = source.strip("│ ").split()[1:]
+    assert labels[0] == "x_0" and labels[-1] == f"x_{n - 1}" and "x1" not in labels
+    assert [f"x_{j}" for j in range(len(labels) - 2)] == [t for t in labels if t != "…"][:len(labels) - 2]
+    boxes = next(line for line in lines if line.startswith("│ encoder "))
+    assert boxes.index("[█]") == source.index(f"x_{n - 1}")  # the state read is the last token's
+    said = " ".join(" ".join(lines).split())
+    assert f"decoder reads h_{n - 1} only" in said and "h_n" not in said
+    if n == N:  # (the lab's n: the matrix's last column is the state the bottleneck passes on)
+        assert f"h_{N - 1}" in " ".join(txt_shot("seq2seq/matrix", 0, size).split())

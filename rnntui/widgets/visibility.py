@@ -14,16 +14,16 @@ def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars:
     """`mode`: "bottleneck" or "attention"; `reads`: how many numbers the decoder reads; `sizes`: the
     numbers each way holds (bottleneck, attention) and `bars` their bars' lengths (0…1). `tall`:
     lines per arrow and per bar (`visibility_tall`)."""
-    room = max((width - 12) // 4, 3)
+    room = max((width - 12) // 5, 3)  # (5 cells a position: "x_47" and a space)
     cols = list(range(n)) if n <= room else list(range(room - 2)) + [None, n - 1]  # None: "…"
-    cw = min(max((width - 12) // len(cols), 4), 8)  # characters per position: wider with the room
+    cw = min(max((width - 12) // len(cols), 5), 8)  # characters per position: wider with the room
     lit = [j is not None and (mode == "attention" or j == n - 1) for j in cols]
     pic = Text()
     head = aligned((_("source"), _("encoder"), _("decoder")))
     lead = cell_len(head[0])
     pic.append(head[0], style="dim")
     for j in cols:
-        pic.append(f"{' …' if j is None else f'x{j + 1}':<{cw}}"[:cw])
+        pic.append(f"{' …' if j is None else f'x_{j}':<{cw}}"[:cw])  # (from 0, as x_0 and h_0 are elsewhere)
     pic.append("\n" * min(tall, 2) + head[1], style="dim")
     for j, on in zip(cols, lit):
         pic.append(f"{' …' if j is None else '[█]' if on else '[░]':<{cw}}", style="bold" if on else "dim")
@@ -32,9 +32,11 @@ def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars:
         for on in lit:
             pic.append(f"{' ↓' if on else '':<{cw}}", style="bold")
     pic.append("\n" + head[2], style="dim")
-    what = (_("reads h_n only: one vector = {n} numbers") if mode == "bottleneck" else
+    # (it said "h_n" under x1 … x12, where the rest of the app counts x_0 … and the matrix h_0 … h_15: a
+    # student's check; the last state is h_{n−1}, named by its number)
+    what = (_("reads h_{last} only: one vector = {n} numbers") if mode == "bottleneck" else
             _("reads every h_j (weighted by α): {n} numbers"))
-    pic.append(what.format(n=f"{reads:,}") + "\n\n", style="bold")
+    pic.append(what.format(n=f"{reads:,}", last=n - 1) + "\n\n", style="bold")
     bar_w = max(width - 30, 10)
     names = aligned((_("bottleneck"), _("attention")))
     for name, shown, value, part in (("bottleneck", names[0], sizes[0], bars[0]),
