@@ -541,3 +541,27 @@ def test_visibility_counts_tokens_from_0_as_the_matrix_does(n, size):
     assert f"decoder reads h_{n - 1} only" in said and "h_n" not in said
     if n == N:  # (the lab's n: the matrix's last column is the state the bottleneck passes on)
         assert f"h_{N - 1}" in " ".join(txt_shot("seq2seq/matrix", 0, size).split())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_dot_model_is_not_called_luongs_without_where_it_scores(size):
+    """seq2seq/scoring called the dot model "Luong's dot product", but it scores s_{k−1}·h_j before the
+    decoder step, where Bahdanau scores; Luong 2015 scores s_k, after it (a student's check). Decoded here,
+    the dot model's α_k is softmax(s_{k−1}·h_j) of the state before step k; the figure says "placed as
+    Bahdanau's" in its first lines (whole, the plot keeping its rows) and help says both placements."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    p, x = s2s.shipped("dot"), s2s.sample(0)[None, :]
+    h, d = s2s.encode(p, x), s2s.greedy(p, "dot", x)
+    assert np.allclose(d.alpha[0, 0], s2s.softmax(h[0] @ h[0, -1]))  # step 0 scores s_{-1} = h_15, before its step
+    lines = txt_shot("seq2seq/scoring", size=size).splitlines()
+    prose = " ".join(" ".join(line.strip("│ ").split()) for line in lines[3:6])
+    assert "Luong's dot score placed as Bahdanau's" in prose and "Luong's dot product," not in prose
+    assert sum(line.lstrip("│ ").startswith(("1┤", "0┤", "0.5┤")) for line in lines) >= 2  # (3 lines of prose left 2)
+    figure = Seq2seqScreen.figure_by_id("scoring")
+    said = help_text(SimpleNamespace(TOPIC_ID="seq2seq", figure=figure, state=ScoringState()))[1]
+    assert "s_{k−1}·h_j with the decoder's state before its step, where Bahdanau scores" in said
+    assert "Luong 2015 scores the state after the step, s_k·h_j" in said

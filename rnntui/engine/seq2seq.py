@@ -5,7 +5,8 @@ The model (trained by `lab_seq2seq`, stored as plain arrays in an .npz):
     encoder   h_t = GRU(emb_e[x_t], h_{t-1}),  h_{-1} = 0,  H = [h_0 … h_{n-1}]
     decoder   s_{-1} = h_{n-1};  at output step k, reading y_{k-1} (<sos> first):
               e_kj = vᵀ tanh(W_a h_j + U_a s_{k-1} + b_a)   (additive, Bahdanau 2014)
-              e_kj = s_{k-1} · h_j                            (dot, Luong 2015)
+              e_kj = s_{k-1} · h_j                            (dot: Luong 2015's score, scored where
+                                                               Bahdanau scores: Luong's reads s_k, after the step)
               α_k = softmax(e_k),  c_k = Σ_j α_kj h_j
               s_k = GRUCell([emb_d[y_{k-1}]; c_k], s_{k-1})   (scoring `none`: emb only, no c_k)
               ŷ_k = argmax(W_o s_k + b_o)

@@ -177,6 +177,14 @@ class ScoringView(FigureView):
         self.query_one(Readouts).update(now)
 
 
+    @classmethod
+    def explained(cls, s: ScoringState) -> str:
+        """Help: where the dot model scores, against Luong's and Bahdanau's papers."""
+        return _("The dot model scores e_kj = s_{k−1}·h_j with the decoder's state before its step, where Bahdanau "
+                 "scores, and feeds c_k into the GRU step; Luong 2015 scores the state after the step, s_k·h_j, "
+                 "and joins c_k with s_k for the output. Only the score is Luong's.")
+
+
 class VisibilityView(FigureView):
     REDRAW_ON_RESIZE = True  # laid out for its own size
 
@@ -215,8 +223,10 @@ class Seq2seqScreen(TopicScreen):
                N_("Reverse 16 tokens. Row k: output step; column j: encoder state h_j."), key_steps=(0, 1, 8, 15),
                lab=Lab("rnntui.engine.lab_seq2seq:run_lab", N_("train"))),
         Figure("scoring", N_("Additive vs dot scoring"), "E5", ScoringState, ScoringView,
-               N_("One encoder–decoder, seed 0, trained three ways: Bahdanau's additive score, Luong's dot "
-                  "product, no attention. Held-out accuracy every 25 steps."),
+               # ("Luong's dot product" alone: Luong 2015 scores the state after the step, s_k; this model scores
+               # s_{k−1} before it, where Bahdanau does, a student's check; help says both)
+               N_("Seed 0, trained three ways: Bahdanau's additive score, Luong's dot score placed as Bahdanau's, "
+                  "no attention. Held-out accuracy every 25 steps."),
                key_steps=(10 * EVERY, ScoringState().step)),
         Figure("visibility", N_("What the decoder may read"), "F20", VisibilityState, VisibilityView,
                N_("Without attention the whole source must squeeze through one vector of d numbers; "
