@@ -2,6 +2,7 @@
 figures and the screen (seed 000: 0% vs 76%; seed 001: 12 × 512 = 6,144 and 12,288; 16·log2 20 ≈ 69 bits)."""
 import io
 import math
+import re
 import zipfile
 
 import numpy as np
@@ -234,17 +235,18 @@ def test_bad_values_get_one_line(capsys):
 
 
 def test_snapshot_matrix(snap_compare):
-    """The default state (additive, sample 0, k = 0), paired with the number it shows: the shipped
-    additive model's held-out exact accuracy, recomputed here by decoding all 1000 sequences."""
+    """The default state (additive, sample 0, k = 0), paired with the numbers it shows: the shipped
+    additive model's validation exact accuracy, recomputed here by decoding all 1000 sequences, in the
+    val. column (its held-out figure, on the fresh set: test_the_held_out_figure_is_on_sequences_…)."""
     from rnntui.fmt import pct
     from rnntui.screens.seq2seq import Seq2seqScreen
 
     exact, _ = s2s.held_out_accuracy("additive")  # numpy greedy decoding of the shipped weights
     state = MatrixState()
-    assert state.readings().held_out["additive"]["exact"] == pytest.approx(exact, abs=5e-4)
+    assert state.readings().validation["additive"]["exact"] == pytest.approx(exact, abs=5e-4)
     text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (80, 24))
     row = next(line for line in text.splitlines() if "additive  " in line and "%" in line)
-    assert pct(exact) in row.split("additive", 1)[1]
+    assert row.split("additive", 1)[1].split()[2] == pct(exact)  # (exact, token, val.)
     assert snap_compare(RnnApp("seq2seq", "matrix"), terminal_size=(80, 24))
 
 
@@ -320,8 +322,8 @@ def test_live_and_shipped_accuracies_are_labelled():
                                         "token": 0.95, "step": 2000, "steps": 2000, "loss": 0.1})
     state = replace(MatrixState(), run=run)
     text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (80, 24))
-    assert "shipped models, held-out 1000" in text
-    assert "2000/2000 loss 0.100" in text and f"this run: held-out exact {pct(0.846)}" in text
+    assert "shipped, 4000 fresh sequences" in text
+    assert "2000/2000 loss 0.100" in text and f"this run: val. exact {pct(0.846)}" in text
     assert pct(s2s.record("additive")["exact"]) in text
 
 
@@ -364,7 +366,7 @@ def test_the_side_says_which_model_the_matrix_draws(status, says):
     figure = Seq2seqScreen.figure_by_id("matrix")
     dot = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(scoring="dot"), run=run), (80, 24))
     assert f"{says} additive live" in dot
-    assert "matrix: the shipped dot model" in dot and "this run: held-out exact 40.0%" in dot
+    assert "matrix: the shipped dot model" in dot and "this run: val. exact 40.0%" in dot
     mine = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(), run=run), (80, 24))
     assert "matrix: this run's weights" in mine and "one column right" not in mine
     assert "copies x_15 from h_15 itself" in mine
@@ -565,3 +567,101 @@ def test_the_dot_model_is_not_called_luongs_without_where_it_scores(size):
     said = help_text(SimpleNamespace(TOPIC_ID="seq2seq", figure=figure, state=ScoringState()))[1]
     assert "s_{k−1}·h_j with the decoder's state before its step, where Bahdanau scores" in said
     assert "Luong 2015 scores the state after the step, s_k·h_j" in said
+
+
+def fresh_in_float32(scoring: str) -> tuple[float, float]:
+    """The shipped model on the fresh set, decoded here in float32 (the record's were decoded in float64)."""
+    p = {k: v.astype(np.float32) for k, v in s2s.shipped(scoring).items()}
+    return s2s.accuracy(s2s.greedy(p, scoring, s2s.fresh()).tokens, s2s.reverse_target(s2s.fresh()))
+
+
+def test_the_held_out_figure_is_on_sequences_training_never_scored():
+    """seq2seq/matrix showed "shipped models, held-out 1000 … additive 78.2%", the set whose first score
+    ≥ 76% ended training (0.628 at step 475, 0.782 at 500): on 4000 fresh sequences a student measured
+    75.8%. The figure is now the fresh set's: 4000 sequences sharing none with the validation set nor with
+    any training batch of the shipped runs, scored here again (float32), and lower than the validation
+    score for the run that stopped there."""
+    fresh = {tuple(x) for x in s2s.fresh().tolist()}
+    assert len(s2s.fresh()) == 4000 == len(fresh)
+    assert not fresh & {tuple(x) for x in s2s.held_out().tolist()}
+    rng, steps = s2s.train_stream(0), max(s2s.record(sc)["steps"] for sc in s2s.SCORINGS)
+    assert not fresh & {tuple(x) for x in s2s.batch(rng, 64 * steps).tolist()}  # (the shipped runs' batches)
+    r = MatrixState().readings()
+    for sc in s2s.SCORINGS:
+        exact, token = fresh_in_float32(sc)
+        assert r.fresh[sc]["exact"] == pytest.approx(exact, abs=1e-3) and r.fresh[sc]["token"] == pytest.approx(token, abs=1e-3)
+        assert r.fresh[sc]["n"] == 4000 and r.validation[sc]["exact"] == s2s.record(sc)["exact"]
+    assert r.validation["additive"]["exact"] - r.fresh["additive"]["exact"] > 0.01  # (0.782 there, 0.759 here)
+    assert r.fresh["none"]["exact"] < 0.01 and r.fresh["dot"]["exact"] > s2s.TARGET
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_matrix_shows_fresh_scores_and_names_the_set_training_stopped_on(lang, size):
+    """The side's table: each model's exact and token accuracy on the fresh set, then val. (the 1000 that
+    training stops on), both named on the screen, whole, in both languages."""
+    from rich.cells import cell_len
+
+    from rnntui.fmt import pct
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+    from rnntui.topics import find
+
+    screen, figure = find("seq2seq/matrix")
+    set_language(lang)
+    try:
+        text = render(screen, figure, MatrixState(step=3), "txt", size)
+    finally:
+        set_language("en")
+    lines = text.splitlines()
+    said = " ".join(" ".join(line.split()) for line in lines)
+    title, footnote = (("shipped, 4000 fresh sequences", "val.: the 1000 training stops on") if lang == "en" else
+                       ("随附模型，4000 条新序列", "验证：训练据以停止的 1000 条"))
+    assert title in said and footnote in said and "held-out 1000" not in said and "留出样本" not in said
+    header = next(line for line in lines if ("val." if lang == "en" else "验证   ") in line and "token" in line)
+    for sc in s2s.SCORINGS:
+        row = next(line for line in lines if re.search(rf" {sc} +[0-9.]+%", line))
+        fresh, val = s2s.shipped_fresh(sc), s2s.record(sc)["exact"]
+        assert row.split(sc, 1)[1].split()[:3] == [pct(fresh["exact"]), pct(fresh["token"]), pct(val)], row
+        end = cell_len(row[:row.rindex(pct(val)) + len(pct(val))])
+        assert end == cell_len(header[:header.rindex("val." if lang == "en" else "验证") + (4 if lang == "en" else 2)])
+
+
+def test_the_scoring_figure_says_its_curves_are_validation_scores_and_the_fresh_ones():
+    """seq2seq/scoring's curves are the validation set's (the 1000 a run stops on): its title says so,
+    and a line gives the finished models' scores on the fresh set, as seq2seq/matrix shows them."""
+    from rnntui.fmt import pct
+
+    for size in ((80, 24), (120, 40)):
+        said = " ".join(" ".join(line.strip("│ ").split()) for line in txt_shot("seq2seq/scoring", size=size).splitlines())
+        assert "validation exact-sequence accuracy" in said and "held-out" not in said
+        fresh = "   ".join(f"{sc} {pct(s2s.shipped_fresh(sc)['exact'])}" for sc in ("additive", "dot", "none"))
+        assert f"finished, on 4000 fresh sequences: {' '.join(fresh.split())}" in said
+    r = ScoringState().readings()
+    assert r.fresh == {sc: s2s.shipped_fresh(sc) for sc in s2s.SCORINGS}
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    for figure, state in (("scoring", ScoringState()), ("matrix", MatrixState())):  # help says which set is which
+        said = help_text(SimpleNamespace(TOPIC_ID="seq2seq", figure=Seq2seqScreen.figure_by_id(figure), state=state))[1]
+        assert "they chose the stopping point" in said and (
+            f"give the held-out figure: additive {pct(s2s.shipped_fresh('additive')['exact'])} "
+            f"(validation {pct(s2s.record('additive')['exact'])})") in said
+
+
+def test_a_record_without_fresh_scores_is_read_and_scored_here(monkeypatch):
+    """Records written before the fresh set (the cache's, old checkpoints) have no "fresh": they read as
+    they did, and the shipped scores are then computed here, the same as the recorded ones."""
+    import json
+
+    old = {k: v for k, v in s2s.record("dot").items() if k != "fresh"}
+    assert s2s.parse_record(json.dumps(old)) == old
+    monkeypatch.setattr(s2s, "record", lambda scoring: old)
+    s2s.shipped_fresh.cache_clear()
+    try:
+        computed = s2s.shipped_fresh("dot")
+    finally:
+        s2s.shipped_fresh.cache_clear()
+    assert computed == s2s._shipped("dot")[1]["fresh"]

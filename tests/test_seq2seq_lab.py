@@ -63,6 +63,20 @@ def test_torch_and_numpy_decode_alike():
         assert np.mean(ours == s2s.greedy(s2s.shipped(scoring), scoring, x).tokens) > 0.999
 
 
+def test_the_shipped_models_fresh_scores_decoded_by_torch():
+    """The shipped records' scores on the fresh set (seq2seq/matrix's held-out figure, written in numpy by
+    tools/seq2seq_fresh.py) agree with torch's own greedy decoding of the same weights (the trainer's),
+    and the torch route's evaluation of the validation set gives the recorded validation score."""
+    torch.set_num_threads(1)
+    for scoring in s2s.SCORINGS:
+        fast = lab.Fast(scoring, s2s.shipped(scoring))
+        exact, token = lab.evaluate(fast.greedy, sequences=s2s.fresh())
+        kept = s2s.record(scoring)["fresh"]
+        assert (kept["seed"], kept["n"]) == (s2s.FRESH_SEED, s2s.N_FRESH) != (s2s.HELD_OUT_SEED, s2s.N_HELD_OUT)
+        assert kept["exact"] == pytest.approx(exact, abs=1e-3) and kept["token"] == pytest.approx(token, abs=1e-3)
+        assert lab.evaluate(fast.greedy)[0] == pytest.approx(s2s.record(scoring)["exact"], abs=1e-3)
+
+
 class Payload:
     """Any class: unpickling it would run code of the file's choosing."""
 
@@ -137,6 +151,28 @@ def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
     assert record["steps"] == 30 and record["seed"] == 0 and len(record["curve"]) == 2
     exact, token = s2s.accuracy(s2s.greedy(arrays, "dot", s2s.held_out()).tokens, s2s.reverse_target(s2s.held_out()))
     assert record["exact"] == pytest.approx(exact, abs=1e-3) and record["token"] == pytest.approx(token, abs=1e-3)
+    # … and on the fresh set, never scored while it trained: in the record and said first (it said "held-out"
+    # only of the validation set, which chooses where a run stops)
+    fresh = s2s.fresh_accuracy(arrays, "dot")  # numpy, where the trainer decodes with torch
+    assert record["fresh"]["n"] == 4000 and record["fresh"]["exact"] == pytest.approx(fresh["exact"], abs=1e-3)
+    assert record["fresh"]["token"] == pytest.approx(fresh["token"], abs=1e-3)
+    assert (f"exact-sequence accuracy {record['fresh']['exact']:.3f} on 4000 fresh sequences "
+            f"(token {record['fresh']['token']:.3f}); {record['exact']:.3f} on the 1000 validation sequences") in said
+    assert "held-out" not in said and "chose where it stopped" not in said  # (--until 1: nothing stopped it)
+
+
+def test_a_run_stopped_by_the_validation_set_says_so(tmp_path, capsys):
+    """A run that ends at its first evaluation ≥ --until names the 1000 validation sequences as the ones
+    that chose where it stopped, after its fresh-set score."""
+    from rnntui.cli import main
+
+    out = tmp_path / "run.npz"
+    assert main(["train", "seq2seq", "--scoring", "none", "--steps", "60", "--until", "0", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    record = s2s.read_npz(out, "none")[1]
+    assert record["steps"] == 25 and record["fresh"]["n"] == 4000  # (stopped at its first evaluation)
+    assert f"on 4000 fresh sequences (token {record['fresh']['token']:.3f}); {record['exact']:.3f} on the 1000 " \
+           "validation sequences that chose where it stopped" in said
 
 
 def test_a_run_into_the_cache_keeps_the_earlier_model_beside_it(tmp_path, capsys, monkeypatch):
@@ -218,7 +254,9 @@ def test_eval_of_a_good_file_scores_it(tmp_path, capsys):
     good = tmp_path / "good.npz"
     lab.save(good, s2s.shipped("additive"), s2s.record("additive"))
     assert main(["train", "seq2seq", "--eval", str(good)]) == 0
-    assert f"{s2s.record('additive')['exact']:.3f}" in capsys.readouterr().out
+    fresh, val = s2s.record("additive")["fresh"], s2s.record("additive")["exact"]
+    assert (f"exact-sequence accuracy {fresh['exact']:.3f} on 4000 fresh sequences (token {fresh['token']:.3f}); "
+            f"{val:.3f} on the 1000 validation sequences") in capsys.readouterr().out
     assert main(["train", "seq2seq", "--steps", "0"]) == 2
     assert main(["train", "seq2seq", "--out", str(tmp_path / "x.txt")]) == 2
 
@@ -324,10 +362,12 @@ def test_the_learning_rate_warms_up_then_decays_to_its_floor():
 @pytest.mark.heavy
 def test_training_reaches_the_target_within_400_steps_on_seed_0():
     """The schedule's point: the seed's 76% at ≤ 400 steps (the constant 3e-3 needs 625 on seed 0),
-    scored on all 1000 held-out sequences."""
+    scored on all 1000 validation sequences."""
     result = lab.train("additive", 0, steps=400, until=s2s.TARGET)
     assert result.exact >= s2s.TARGET and result.steps <= 400 and result.curve[-1][4] == s2s.N_HELD_OUT
     assert result.record()["lr_schedule"]["warm-up to"] == lab.PEAK_LR
+    fresh = s2s.fresh_accuracy(result.arrays, "additive")  # (torch's in the record, numpy's here: alike)
+    assert {k: pytest.approx(v, abs=1e-3) for k, v in fresh.items()} == result.record()["fresh"]
 
 
 def test_the_fast_trainer_does_not_import_torchs_compiler_stack():

@@ -53,7 +53,9 @@ class MatrixReadings:
     copies: int  # the source position the target at step k is copied from: LAST_K − k (the reversal)
     shift: int | None  # looks_at − copies: 0 at k = 0, 1 for k ≥ 1 (the decoder reads the state after the
     #                    token it copies: the one that read its previous output, and still remembers this one)
-    held_out: dict  # scoring → {"exact", "token"} of each shipped model, as recorded when trained
+    fresh: dict  # scoring → {"exact", "token", "n", "seed"} of each shipped model on the fresh set, never seen
+    #              in training (the held-out figure: "held-out 1000" was the set whose first 76% ended each run)
+    validation: dict  # scoring → {"exact", "token"} on the 1000 validation sequences, as recorded when trained
     seed: dict
     live: LiveReadings | None
 
@@ -65,7 +67,7 @@ def live_snapshot(run: LabRun) -> dict | None:
 
 @dataclass(frozen=True)
 class MatrixState(FigureState):
-    """E4: one held-out sample through a trained model; ←/→ move the output step k."""
+    """E4: one validation sample through a trained model; ←/→ move the output step k."""
 
     scoring: str = param("additive", "choice", choices=ORDER, key="s", label="scoring")
     sample: int = param(0, "int", lo=0, hi=s2s.N_HELD_OUT - 1, draw=True, label="sample", fmt="d")
@@ -114,6 +116,7 @@ class MatrixState(FigureState):
             tuple(alpha[self.step].tolist()) if attends else None,
             looks, float(alpha[self.step, looks]) if attends else None,
             LAST_K - self.step, looks - (LAST_K - self.step) if attends else None,
+            {sc: s2s.shipped_fresh(sc) for sc in ORDER},
             {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"]} for sc in ORDER},
             {"none": 0.0, "additive": s2s.TARGET}, self.live())
 
@@ -154,6 +157,8 @@ class ScoringReadings:
     last_step: int  # where the x axis ends
     past_axis: dict  # scoring → its run went on past the end of the axis (the text says both ends)
     ended_at_target: dict  # scoring → its run ended at its first 76% (a run is trained until it reaches it)
+    fresh: dict  # scoring → the finished (shipped) model on the fresh set: {"exact", "token", "n", "seed"}
+    validation: dict  # scoring → {"exact", "token"} of the finished model on the 1000 (its curve's last point)
 
 
 @dataclass(frozen=True)
@@ -193,7 +198,8 @@ class ScoringState(FigureState):
             {sc: tuple(map(tuple, c.tolist())) for sc, c in self.curves().items()},
             ("step", "loss", "exact", "token"), at, firsts, ends, s2s.TARGET, self.last_step,
             {sc: bool(c[-1, 0] > self.last_step) for sc, c in whole.items()},
-            {sc: firsts[sc] == ends[sc] for sc in whole})
+            {sc: firsts[sc] == ends[sc] for sc in whole}, {sc: s2s.shipped_fresh(sc) for sc in ORDER},
+            {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"]} for sc in ORDER})
 
 
 @dataclass(frozen=True)
