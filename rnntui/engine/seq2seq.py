@@ -41,7 +41,7 @@ N_FRESH = 4000  # the fresh set: scored once a run has ended, never while it tra
 FRESH_SEED = 20150817  # Luong, Pham & Manning's arXiv date
 SCORINGS = ("none", "additive", "dot")
 TARGET = 0.76  # the seed's exact-sequence accuracy with additive attention
-EVERY = 25  # training evaluates on the held-out set every this many steps
+EVERY = 25  # training evaluates on the validation set every this many steps
 LIVE_STEPS = 1000  # the length of a live run in the app (t stops it sooner)
 
 # name -> shape, for each scoring; the .npz holds exactly these arrays
@@ -70,7 +70,7 @@ def batch(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def train_stream(seed: int) -> np.random.Generator:
-    """The training batches of one seed (never the held-out generator)."""
+    """The training batches of one seed (never the validation or fresh generator)."""
     return np.random.default_rng([seed, 1])
 
 
@@ -307,13 +307,13 @@ def record(scoring: str) -> dict:
 
 @lru_cache(maxsize=None)
 def sample(index: int) -> np.ndarray:
-    """The index-th sequence of the held-out set (what the matrix figure shows)."""
+    """The index-th sequence of the validation set (what the matrix figure shows)."""
     return held_out()[index % N_HELD_OUT]
 
 
 @lru_cache(maxsize=64)
 def decode_sample(scoring: str, index: int) -> Decoded:
-    """The shipped model on one held-out sample: greedy tokens and the alignment matrix."""
+    """The shipped model on one validation sample: greedy tokens and the alignment matrix."""
     x = sample(index)[None, :]
     return greedy(shipped(scoring), scoring, x)
 

@@ -163,7 +163,7 @@ class ScoringReadings:
 
 @dataclass(frozen=True)
 class ScoringState(FigureState):
-    """E5: held-out accuracy (or training loss) of the additive, dot and no-attention runs."""
+    """E5: validation accuracy (or training loss) of the additive, dot and no-attention runs."""
 
     metric: str = param("accuracy", "choice", choices=("accuracy", "loss"), key="c", label="curve")
     step: int = param(_additive_end(), "int", lo=s2s.EVERY, hi="last_step", notch=s2s.EVERY, grid=True, label="step",
