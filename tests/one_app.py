@@ -92,3 +92,19 @@ def close() -> None:
             pass
     _loop.call_soon_threadsafe(_loop.stop)
     _loop = None
+
+
+def slides(address: str, size=(100, 30)) -> list[str]:
+    """The shipped lecture's slides of one figure (`attention/qkv`), as `rnntui present lecture` draws
+    them at `size` (no header, no footer): in a present-mode app of their own, in the current language."""
+    from rnntui.deck import load
+    from rnntui.render import Session
+
+    deck = load("lecture")
+    at = [i for i, frame in enumerate(deck.frames) if frame.address == address]
+
+    async def draw() -> list[str]:
+        async with Session(tuple(size), deck=deck) as session:
+            return [(await session.slide(i, ("txt",)))["txt"] for i in at]
+
+    return asyncio.run(draw())

@@ -11,9 +11,9 @@ number (fixed decimals, −∞ drawn as the mark −∞, NaN as "NaN"), a string
 bands below), at 3 decimals when everything fits and 2 otherwise; `optional` specs are left out,
 the highest rank first (a `group` together), until the rest fit; matrices that fit across at 2
 decimals but not down are tried at 1 (the figure's readouts carry the exact numbers), and so are the
-current ones with what they are computed from (`needed`) before one of those is left out; what
-still does not fit is cut at the height or shares the width, its columns cut. A line under them
-names the `name`d ones left out. The widget `Matrices` does that at its own size.
+current ones with what they are computed from (`needed`) before one of those is left out; those
+too wide to draw whole are drawn with the columns that fit, sharing a band's width; what still does
+not fit is cut at the height. A line under them names the `name`d ones left out. The widget `Matrices` does that at its own size.
 
 `heat_lines(values, ...)` shades each entry (−1…1) with ░▒▓█ by size and a +/− sign mark.
 """
@@ -405,16 +405,25 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     2 decimals, then leaves out optional specs one at a time (highest rank, then earliest, first; its
     group with it); the current ones (at 2) and only what they are computed from are tried at 1 decimal
     before one of those goes. Then, where only the height was short, the same at 1 decimal before
-    cutting at the height. The named specs left out are named on a line under them, where it fits (a
-    line is kept for it when a needed one is left out)."""
+    cutting at the height. A current or needed spec too wide to draw whole is drawn cut (its columns
+    that fit, `_cut_bands`); an optional one too wide is left out first. The named specs left out are
+    named on a line under them: a line is kept for it first, then only when a needed one is left out."""
     specs = list(specs)
     if len(specs) == 1 and specs[0].shrink and height and natural_width(specs[0]) > width:
         return _tall_table(specs[0], width, height)
     if specs and height and all(s.grow for s in specs):
         if grown := _grown(specs, width, height, gap):
             return grown
-    candidates = [specs]
-    rest = list(specs)
+    # too wide to draw whole at 2 decimals: the current ones and what they are computed from are drawn cut
+    # (`_cut_bands`); the others can never be drawn, so they go first, with their group (at 100x30, random
+    # weights, stage S drew S alone, double spaced: Q and K, too wide, were left out with it, a lecturer's trial)
+    wide = {id(s) for s in specs if not s.shrink and natural_width(s, 2) > width}
+    never = [s for s in specs if id(s) in wide and s.optional and not s.needed]
+    rest = [s for s in specs if not any(s is g or g.group and s.optional and s.group == g.group for g in never)]
+    if height and wide & {id(s) for s in specs if not s.optional}:  # a current one too wide: folded whole first
+        if banded := _in_bands([s for s in specs if not s.optional], width, height):
+            return _noted(banded, specs, {id(s) for s in specs if not s.optional}, height)
+    candidates = [rest]
     while any(s.optional for s in rest):
         top = max(s.optional for s in rest)
         gone = next(s for s in rest if s.optional == top)
@@ -447,20 +456,31 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         tries += [(subset, 1, False, True)] if inputs(subset) and narrow(subset) else []
     # one decimal rather than a matrix cut off at the height (not for width: its columns are cut as before)
     tries += [(subset, 1, False, False) for subset in candidates if narrow(subset) and not inputs(subset)]
-    for subset, digits, spaced, kept in tries:
-        places = [2 if kept and not s.optional else digits for s in subset]
-        if any(natural_width(s, d) > width for s, d in zip(subset, places)) and not all(s.shrink for s in subset):
+    # first with a line kept for the note of whatever is left out, then only where a needed one is (the
+    # current ones and what they read come first: at 100x30, random weights, they fill the rows exactly)
+    for subset, digits, spaced, kept, said in [(*t, True) for t in tries] * bool(height) + [(*t, False) for t in tries]:
+        places = [2 if kept and not s.optional or id(s) in wide else digits for s in subset]
+        if any(natural_width(s, d) > width and id(s) not in wide for s, d in zip(subset, places)) and not all(
+                s.shrink for s in subset):
             continue
         shown = {id(s) for s in subset}
-        room = height - 1 if height and any(s.needed and id(s) not in shown for s in specs) else height
-        blocks = [lines_of(index[id(s)], width, d, spaced) for s, d in zip(subset, places)]
-        bands = _bands(blocks, width, gap, measure, [s.alone for s in subset])
+        if said and any(s.needed and id(s) not in shown for s in specs):
+            continue
+        room = height - 1 if height and any((s.needed or said and s.name) and id(s) not in shown for s in specs) \
+            else height
+        if shown & wide:
+            bands = _cut_bands(subset, [lambda w, s=s, d=d: lines_of(index[id(s)], w, d, spaced)
+                                        for s, d in zip(subset, places)], wide, width, gap, measure)
+        else:
+            blocks = [lines_of(index[id(s)], width, d, spaced) for s, d in zip(subset, places)]
+            bands = _bands(blocks, width, gap, measure, [s.alone for s in subset])
         tall = _tall(bands)
         if spaced and (room is None or tall > room):
             continue
         if digits == 1 and room is not None and tall > room:
             continue  # no better than two decimals cut off
-        last = bands, subset
+        if not said:
+            last = bands, subset
         if room is None or tall <= room:
             return _noted(_join(bands, gap, measure), specs, shown, height, squeeze=False)
     if last is not None:
@@ -483,6 +503,39 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
             kept.add(id(extra))
     bands, drawn = bands_of(kept)
     return _noted(_join(bands, gap, measure), specs, _started(bands, drawn, height), height)
+
+
+def _cut_bands(subset: list, draw: list, wide: set, width: int, gap: int, measure) -> list[list[list[Text]]]:
+    """Bands of the subset's matrices, in order, where those in `wide` are too wide to draw whole: each of
+    those takes at least what shows 2 of its columns and shares what its band leaves with the others cut
+    there. A current one cut keeps to a band of current ones (out = A·V cut beside A read as A's columns).
+    `draw[k](w)`: the k-th matrix drawn at most w cells wide (None: whole)."""
+    def least(spec: MatrixSpec) -> int:
+        _rows, _n, _texts, _words, _cols, cw, _labels, lw = _cells(spec, 2)
+        return max(2 + lw + 2 * (cw + 1) + 2, cell_len(spec.title) + 2)
+
+    def current_cut(spec: MatrixSpec) -> bool:
+        return id(spec) in wide and not spec.optional
+
+    sizes = [least(s) if id(s) in wide else measure(draw[k](None)) for k, s in enumerate(subset)]
+    bands, band, used = [], [], 0
+    for k, s in enumerate(subset):
+        before = subset[band[-1]] if band else None
+        apart = before is not None and (s.alone or before.alone or (current_cut(s) or current_cut(before))
+                                        and bool(s.optional) != bool(before.optional))
+        if band and (used + gap + sizes[k] > width or apart):
+            bands.append(band)
+            band, used = [], 0
+        used += (gap if band else 0) + sizes[k]
+        band.append(k)
+    bands.append(band)
+    out = []
+    for band in bands:
+        cut = [k for k in band if id(subset[k]) in wide]
+        left = width - sum(sizes[k] for k in band) - gap * (len(band) - 1)
+        share = {k: sizes[k] + left // len(cut) + (n < left % len(cut)) for n, k in enumerate(cut)}
+        out.append([draw[k](share[k]) if k in share else draw[k](None) for k in band])
+    return out
 
 
 def _tall(bands: list) -> int:
