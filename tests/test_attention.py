@@ -197,7 +197,8 @@ def drawn_and_named(text: str) -> tuple[list[str], list[str]]:
         if line.startswith("not shown at this size: "):
             named += line.removeprefix("not shown at this size: ").split()
             continue
-        pieces = [piece.strip("▸◂") for piece in re.split(r"\s{2,}", line) if not re.fullmatch(r"\d+ of \d+ columns", piece)]
+        pieces = [piece.strip("▸◂") for piece in re.split(r"\s{2,}", line)
+                  if not re.fullmatch(r"\d+ of \d+ columns", piece)]  # (a cut matrix's title says so)
         if pieces and all(piece in QKV_TITLES for piece in pieces):
             drawn += [QKV_TITLES[piece] for piece in pieces]
     return drawn, named
@@ -239,6 +240,20 @@ def test_heads_names_its_h_table_where_the_size_leaves_it_out():
     small, large = txt(HeadsState(), "heads", (80, 24)), txt(HeadsState(), "heads", (120, 40))
     assert "not shown at this size: h=1…64 table" in small and "h=64" not in small
     assert "h=64" in large and "not shown" not in large
+
+
+def test_heads_draws_its_h_table_at_100x30_where_h_steps():
+    """At 100x30, the lecture's size, the h = 1…64 table (what ←→ steps) was left out while the toy heads
+    were double spaced over 4 blank rows (a lecturer's trial): one readout changed as h stepped. The
+    table is drawn, d in its corner, the toy heads single spaced under it, and the ▸ row moves with h."""
+    for h in (1, 8, 64):
+        lines = txt(HeadsState(h=h), "heads", (100, 30)).splitlines()
+        table = [line.strip("│ ") for line in lines if re.search(r"h=\d+ ", line)]
+        assert [row.lstrip("▸").split()[0] for row in table] == [f"h={k}" for k in (1, 2, 4, 8, 16, 32, 64)]
+        assert [row for row in table if row.startswith("▸")] == [next(r for r in table if f"h={h} " in r)]
+        assert any(line.strip("│ ").startswith("d=512") for line in lines) and "not shown" not in "".join(lines)
+        heads = [i for i, line in enumerate(lines) if re.match(r"│ +(那只|猫|突然|开始|跑) +\d\.\d{3}", line)]
+        assert heads == list(range(heads[0], heads[0] + 5))  # no blank row between a head's rows
 
 
 @pytest.mark.parametrize("stage", [0, 5])

@@ -92,10 +92,11 @@ class HeadsView(FigureView):
         r = s.readings()
         table = tuple((str(dk), grouped(p), grouped(e)) for _h, dk, p, e in r.table)
         hs = [row[0] for row in r.table]
-        specs = [MatrixSpec(table, f"d = {r.d}", tuple(f"h={h}" for h in hs),
+        specs = [MatrixSpec(table, "", tuple(f"h={h}" for h in hs),
                             ("d_k", _("4d² params"), f"h·n² (n={r.n})"), row=hs.index(r.h), optional=1,
-                            alone=True, name=_("h=1…64 table"))]  # beside a toy head its rows h=1, h=2 … read as
-        # the head's rows; named where it is left out (at 80x24 it went unsaid, a student's trial)
+                            alone=True, name=_("h=1…64 table"), corner=f"d={r.d}")]  # beside a toy head its
+        # rows h=1, h=2 … read as the head's rows; named where it is left out (at 80x24 it went unsaid, a
+        # student's trial); d in its corner, not a title: at 100x30 that line left it out (a lecturer's trial)
         cells = ((4, 1), (2, 3))  # the pinned A[跑,猫] and A[突然,开始]
         specs += [MatrixSpec(a, _("toy head {j}: A ({mask})").format(j=j + 1, mask=word(s.mask)), r.tokens, r.tokens,
                              cell=cells[j]) for j, a in enumerate(r.weights)]

@@ -13,7 +13,8 @@ the highest rank first (a `group` together), until the rest fit; matrices that f
 decimals but not down are tried at 1 (the figure's readouts carry the exact numbers), and so are the
 current ones with what they are computed from (`needed`) before one of those is left out; those
 too wide to draw whole are drawn with the columns that fit, sharing a band's width; what still does
-not fit is cut at the height. A line under them names the `name`d ones left out. The widget `Matrices` does that at its own size.
+not fit is cut at the height. A line under them names the `name`d ones left out. The widget
+`Matrices` does that at its own size.
 
 `heat_lines(values, ...)` shades each entry (−1…1) with ░▒▓█ by size and a +/− sign mark.
 """
@@ -60,6 +61,7 @@ class MatrixSpec:
     shrink: bool = False  # too wide: narrow the columns (text cut with …) rather than leave columns out
     grow: bool = False  # marks (● ·): drawn as tiles of marks where the room allows (`tile_lines`)
     alone: bool = False  # in a band of its own: beside other matrices its rows read as theirs
+    corner: str = ""  # over the row labels, on the column labels' line (a table's "d=512": a line its title took)
 
 
 @lru_cache(maxsize=64)
@@ -142,7 +144,7 @@ def _entries(spec: MatrixSpec, digits: int) -> tuple:
     cols = [spec.cols[j] if j < len(spec.cols) else "" for j in range(n_cols)]
     cw = max([cell_len(t) for r in texts for t in r] + [cell_len(c) for c in cols] + [1])
     labels = [spec.rows[i] if i < len(spec.rows) else "" for i in range(len(rows))]
-    lw = max([cell_len(l) for l in labels] + [0])
+    lw = max([cell_len(l) for l in labels] + [cell_len(spec.corner) + bool(spec.corner)])  # (a space after it)
     return rows, n_cols, texts, words, cols, cw, labels, lw
 
 
@@ -208,7 +210,8 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
     heads = [_label(cols[j], widths[j], head) for j in range(shown)]
     # (a rule between narrowed text columns: a space apart, they read on: "a fixed state a state carried")
     for t in range(head):
-        line = Text(" " * margin)
+        corner = spec.corner if not t else ""
+        line = Text(" " + pad(corner, lw, "left") + " ", style="bold") if corner else Text(" " * margin)
         for j in range(shown):
             ruled = spec.shrink and j < shown - 1
             line.append(pad(heads[j][t] if t < len(heads[j]) else "", widths[j], "left" if j in words else "right")
