@@ -465,7 +465,8 @@ def test_the_way_backs_two_grids_fit_side_by_side_at_120_columns(step):
 def test_the_way_back_names_its_grids_where_they_are_left_out_and_plots_at_the_lecture_size(lang):
     """At 80x24 the masked matrix and the state (the figure's point: one output, two ways) went without a
     word, and at 120x40 the plot never showed, six rows left blank around its line (a Chinese student's
-    trial). The size named brings the grids; at 100x30 (the lecture's) and 120x40 the plot is drawn."""
+    trial). The size named brings the grids, and at 120x40 the plot is drawn. (At 100x30, the lecture's
+    size, the plot was drawn too, in place of the grids; they take its rows now, the note naming it.)"""
     from rnntui.i18n import set_language
     from rnntui.render import render
     from rnntui.screens.serving import GRIDS_SIZE
@@ -484,8 +485,9 @@ def test_the_way_back_names_its_grids_where_they_are_left_out_and_plots_at_the_l
     plot = "a plot" if lang == "en" else "一幅图"
     assert (plot in small) != ("shows a plot here" in small or "这里会画出图" in small)
     assert said not in named and ("all that is kept" in named or "留下的只有这些" in named)
-    for text in (named, lecture):
-        assert "2┤" in text and "0┤" in text and "shows a plot" not in text and "会画出图" not in text
+    assert "2┤" in named and "0┤" in named and "shows a plot" not in named and "会画出图" not in named
+    assert "all that is kept" in lecture or "留下的只有这些" in lecture
+    assert f"--size {GRIDS_SIZE}" in lecture and ("recall plot" in lecture or "取回误差图" in lecture)
 
 
 def test_gqa_says_what_it_is_and_divides_the_cache():
@@ -517,15 +519,59 @@ def test_the_cell_sheet_leaves_no_blank_rows_above_its_plot(size):
     assert not any(set(line.strip("│ ")) == set() for line in lines[3:last])  # no blank row in the figure
 
 
-@pytest.mark.parametrize("size", [(60, 42), (80, 48), (100, 48)])
+@pytest.mark.parametrize("size", [(60, 42), (80, 48), (99, 48)])
 def test_the_way_back_leaves_its_grids_out_where_they_do_not_fit(size):
     """At 80–115 columns the state grid was cut even at one place (4 of 8 columns at 80x48, a review):
-    where the two grids do not fit side by side they are left out, and nothing is cut at the edge."""
+    where the two grids do not fit side by side they are left out, and nothing is cut at the edge. (From
+    100 columns they fit with four cells a value: test_the_way_backs_grids_show_at_the_lecture_size.)"""
     import re
 
     text = one_app.txt(*find("serving/wayback"), WaybackState(step=11), size)
     assert "state S_11" not in text and "rows normalised" not in text  # (the grids' titles)
     assert not any(re.search(r"[+-]\d+\.\d* ?│$", line) for line in text.splitlines())
+
+
+@pytest.mark.parametrize("size", [(100, 30), (100, 48)])
+def test_the_way_backs_grids_show_at_the_lecture_size(size):
+    """At 100x30, the lecture's size, the slide "trained as a masked n×n matrix, served as a recurrence S_t"
+    showed neither: the family list and the plot took the rows, and at 100 columns the grids took 110 (a
+    lecturer's trial). With four cells a value and z_t on a line of its own they fit: every row of the
+    matrix, each state row beside the matrix's row of its number, whole; the family and the plot give
+    way at 100x30, named on one line, and stay at 100x48."""
+    import re
+
+    import numpy as np
+
+    r = WaybackState(step=11).readings()
+    lines = one_app.txt(*find("serving/wayback"), WaybackState(step=11), size).splitlines()
+    rows = [line for line in lines if re.match(r"│ [ ▸]\s*\d+ +(1\.0|\.\d\d)", line)]
+    assert len(rows) == r.n and "state S_11 and z_11: all that is kept" in "".join(lines)
+    for i, line in enumerate(rows[: r.d]):
+        state = re.findall(r"[+-]\d+(?:\.\d)?", line)  # the state's row i, beside the matrix's (weights: no sign)
+        assert len(state) == r.d and [float(v) for v in state] == pytest.approx(np.asarray(r.S)[i], abs=0.51)
+    z = next(line for line in lines if "z_11 " in line).split("z_11 ")[1].split("│")[0].split()
+    assert [float(v) for v in z] == pytest.approx(r.z, abs=0.51)
+    text = "".join(lines)
+    if size == (100, 30):
+        assert "--size 120x40 also shows RetNet, Mamba, RWKV in a line each and the recall plot" in text
+        assert "Transformer." not in text and "┤" not in text  # (the family's last words; the plot's ticks)
+    else:
+        assert "Transformer." in text and "2┤" in text and "also shows" not in text
+
+
+def test_the_lectures_way_back_slides_show_the_matrix_and_the_state_at_100x30():
+    """`rnntui present lecture` at 100x30: slides 51–52 ("Trained as a masked n×n matrix, served as a
+    recurrence S_t") said "--size 120x40 shows the masked n×n matrix and the state S_t beside it" over
+    the family list and a plot (a lecturer's trial): both grids are drawn, every matrix row and S_11."""
+    import re
+
+    slides = one_app.slides("serving/wayback")
+    assert len(slides) == 2
+    for text in slides:
+        rows = [line for line in text.splitlines() if re.match(r" *▸? *\d+ +(1\.0|\.\d\d)( |$)", line)]
+        assert len(rows) == 12 and "state S_11 and z_11: all that is kept" in text and "z_11 " in text
+        assert sum(len(re.findall(r"[+-]\d+(?:\.\d)?", row)) == 8 for row in rows) == 8  # S_11's 8 rows beside
+        assert "shows the masked n×n matrix" not in text and "--size 120x40 also shows" in text
 
 
 @pytest.mark.parametrize("gamma", [1.0, 0.9, 0.5])

@@ -195,21 +195,37 @@ class WaybackView(SizedView):
             (first, ortho),
             (fit(_("random keys"), cell_len(first), "right"),
              f"{r.recall_random:.2f} ≈ √((n−1)/d) = {r.recall_closed_form:.2f}")], sep="\n")
+        family = self.query_one("#family", Readouts)
+        family.show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
         grids, gap = None, self.query_one("#matrix").styles.margin.right  # (rnntui.tcss: between the grids)
-        if self.has_class("-tall"):  # fewer places where both grids fit side by side that way (at 120 columns the
-            # state was cut, a trial); none where even one place does not fit (cut at 80–115, a review)
-            for short, places in ((False, None), (True, 2), (True, 1)):  # (measured, then drawn once)
-                if matrix_width(len(r.matrix), short) + gap + state_width(r.S, r.z, t, places) <= self.size.width:
+        width, tall = self.size.width, len(r.matrix) + 2  # the grids' rows: a line above, the titles, n rows
+        rows = self.size.height - sum(len(self.query_one(f"#{k}", Readouts).wrapped(width)) for k in (
+            "outs", "decay", "memory", "capacity"))  # under the readouts (0 before the first layout: redrawn)
+        if rows > tall:  # fewer places where both grids fit side by side that way (at 120 columns the state was
+            # cut, a trial); none where even four cells a value do not fit (cut at 80–95, a review)
+            for short, places in ((False, None), (True, 2), (True, 1), (True, 0)):  # (measured, then drawn once)
+                if matrix_width(len(r.matrix), short) + gap + state_width(r.S, r.z, t, places) <= width:
                     grids = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
-                    break  # (size 0 before its first layout: left out, then redrawn)
+                    break
+        # the grids take the family's and the plot's rows where all do not fit, a line left for the note (at
+        # 100x30, the lecture's size, the slide "trained as a masked n×n matrix, served as a recurrence" had no
+        # grid: the family and the plot took the rows, a lecturer's trial)
+        instead = grids is not None and rows < tall + 1 + len(family.wrapped(width)) + 1  # (its blank last line,
+        for text in grids if instead else ():  # the plot's line at least); the matrix's blank last line is the
+            text.rstrip()  # note's
         self.query_one("#wb-grids").display = grids is not None
+        family.display = self.query_one(Plot).display = not instead
         note = self.query_one("#wb-note", Readouts)  # (the figure's point left out without a word at 80x24, a trial)
-        note.display = grids is None  # (shown before the first layout too: the plot it may push out is seen gone)
-        if note.display:  # one line at 80 columns (in a terminal it took two and cut the family's last, a trial),
+        note.display = grids is None or instead  # (shown before the first layout too: the plot it may push out
+        shot = getattr(self.app, "offscreen", False)  # is seen gone)
+        if instead:
+            said = (_("--size {size} also shows RetNet, Mamba, RWKV in a line each and the recall plot") if shot
+                    else _("a {size} terminal also shows RetNet, Mamba, RWKV in a line each and the recall plot"))
+            note.show([(said.format(size=GRIDS_SIZE), "")])
+        elif note.display:  # one line at 80 columns (in a terminal it took two and cut the family's last, a trial),
             # and it names the plot where it has no row for its own line (at 80x24)
             plot = self.query_one(Plot).region  # (laid out below the view's last row there: not seen)
-            plot_out, shot = not plot.height or plot.y >= self.region.bottom, getattr(self.app, "offscreen", False)
-            if plot_out:
+            if not plot.height or plot.y >= self.region.bottom:
                 said = (_("--size {size} shows the masked n×n matrix, the state S_t and a plot") if shot
                         else _("a {size} terminal shows the masked n×n matrix, the state S_t and a plot"))
             else:
@@ -219,7 +235,6 @@ class WaybackView(SizedView):
         if grids:
             self.query_one("#matrix", Picture).update(grids[0])
             self.query_one("#state", Picture).update(grids[1])
-        self.query_one("#family", Readouts).show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
         n = tuple(float(k) for k in r.recall_n)
         self.query_one(Plot).show(PlotSpec(
             series=(Series(n, r.recall_random_curve, _("random unit keys (measured)"), ORANGE),
