@@ -351,8 +351,8 @@ async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, s
                 raise Stopped(asked[0])
             bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
             t0 = time.perf_counter()
-            if deck is not None:
-                texts = await session.slide(number, text_formats)
+            if deck is not None:  # (its place in the deck: with TOPIC filters, the nth planned drew the deck's nth)
+                texts = await session.slide(next(i for i, f in enumerate(deck.frames) if f is frame), text_formats)
             else:
                 texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
             grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None

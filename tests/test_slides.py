@@ -189,6 +189,12 @@ def test_export_of_some_topics_or_figures_writes_only_their_frames(tmp_path, cap
     assert main(["export", str(tmp_path / "b"), "--deck", "lecture", "memory", "--format", "txt"]) == 0
     lecture = [f for f in load(SAMPLE).frames if f.screen.TOPIC_ID == "memory"]
     assert len(list((tmp_path / "b").glob("*.txt"))) == len(lecture) > 1
+    # each file is its own frame's slide (they drew the deck's first frames, recurrence/track…, under memory's
+    # names: a helper's find), as present mode draws it
+    for path, frame in zip(sorted((tmp_path / "b").glob("*.txt")), lecture):
+        text = path.read_text()
+        assert frame.local("title") in text if frame.local("title") else "7 memory" in text, path.name
+        assert "1 recurrence" not in text and "7 memory" in text, path.name
     capsys.readouterr()
     for args, said in ((["nosuch"], "unknown topic 'nosuch'"),
                        (["--deck", str(small_deck(tmp_path / "d.toml", GOOD)), "serving"],
