@@ -28,7 +28,7 @@ from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangem
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, few_colours, sturdy
-from rnntui.toasts import MOUNT_MOST, Notice, WholeToastRows
+from rnntui.toasts import MOUNT_MOST, WholeToastRows
 from rnntui.topics import IDS, NUMBERS, topic
 
 PRELOAD_AFTER = 1.0  # seconds after the first frame before the other topics are imported (`preload`)
@@ -293,7 +293,6 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         self.start = (topic, figure, state)
         # topic → the figure its screen opens at (TopicScreen.compose): the first topic's is made before on_mount
         self.first_figures: dict[str, str] = {self.DEFAULT_MODE: figure} if figure else {}
-        self.nothing_taken = Notice()  # the notice of the last key nothing took
         use_themes(self, theme)
         keymap, self.keymap_problem = keys.user_keymap()
         if keymap:
@@ -352,7 +351,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if event.is_printable and isinstance(self.screen, TopicScreen):
             words = _("{key}: no key on {figure}; ? lists its keys").format(
                 key=event.character, figure=f"{self.screen.TOPIC_ID}/{self.screen.figure.id}")
-            self.nothing_taken.say(self, words, timeout=2)  # (one at a time, however many keys)
+            self.screen.at_end.say(self, words, timeout=2)  # (one at a time, however many keys; in the panel's
+            # edge, as a parameter's end is: a toast covered the figure's last rows)
 
     async def on_mount(self) -> None:
         end_on_hangup(self)

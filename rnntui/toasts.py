@@ -110,19 +110,3 @@ def say_once(app, message: str, **how) -> None:
     unsay(app, message)
     app.notify(message, **how)
 
-
-class Notice:
-    """One notice at a time of one kind (a key nothing takes, a parameter's end): saying another takes
-    the last away, and `hush` takes it away when what it spoke of is gone."""
-
-    said = ""
-
-    def say(self, app, message: str, **how) -> None:
-        unsay(app, self.said, message)
-        self.said = message
-        app.notify(message, **how)
-
-    def hush(self, app) -> None:
-        if self.said:
-            unsay(app, self.said)
-            self.said = ""
