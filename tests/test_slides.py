@@ -776,3 +776,14 @@ def test_a_file_that_hides_a_shipped_deck_says_so(tmp_path, monkeypatch, capsys)
     (tmp_path / "lecture").write_text(GOOD)
     assert main(["export", "out", "--deck", "lecture", "--format", "txt"]) == 0
     assert len(list((tmp_path / "out").glob("*.txt"))) == GOOD.count("[[frame]]")
+
+
+def test_the_lectures_attention_slide_shows_a_sequence_reversed_whole():
+    """The slide introducing attention showed sample 0, "3 wrong" beside the anti-diagonal (a lecturer's
+    trial): it shows one the shipped model reverses whole, every row's strongest weight on its source."""
+    from rnntui.engine import seq2seq as s2s
+
+    frame = next(f for f in load(SAMPLE).frames if f.address.startswith("seq2seq/matrix"))
+    x, decoded = s2s.sample(frame.state.sample), s2s.decode_sample(frame.state.scoring, frame.state.sample)
+    assert list(decoded.tokens.ravel()[:16]) == list(x[::-1])
+    assert all(row.argmax() in (15 - k, 16 - k) for k, row in enumerate(decoded.alpha[0]))  # (k≥1: one right)
