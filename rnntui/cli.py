@@ -67,6 +67,9 @@ class Parser(argparse.ArgumentParser):
         raise BadValue(message)
 
     def parse_args(self, args=None, namespace=None):
+        if self.intermixed and self.usage is None:  # argparse's intermixed parsing keeps format_usage()[7:],
+            # "usage: " cut off; "用法：" is 3 letters ("用法：ui export", a Chinese student's trial)
+            self.usage = self.format_usage()[len(argparse._("usage: ")):].rstrip("\n")
         known, extras = (self.parse_known_intermixed_args if self.intermixed else self.parse_known_args)(args, namespace)
         words = list(sys.argv[1:] if args is None else args)
         for item in getattr(known, "set", ()):  # "--set d_k 64" said "unrecognized arguments: 64", no hint

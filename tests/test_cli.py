@@ -325,5 +325,6 @@ def test_chinese_help_fits_the_terminals_width(command, capsys, monkeypatch):
     with pytest.raises(SystemExit):
         main([*command, "--help", "--lang", "zh"])
     lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"用法：rnntui {' '.join(command)}".rstrip())  # ("用法：ui export": argparse cut 7)
     assert any(cell_len(line) != len(line) for line in lines)  # (Chinese in it)
     assert max(cell_len(line) for line in lines) <= 80, max(lines, key=cell_len)
