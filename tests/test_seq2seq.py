@@ -616,7 +616,7 @@ def test_the_matrix_shows_fresh_scores_and_names_the_set_training_stopped_on(lan
     lines = text.splitlines()
     said = " ".join(" ".join(line.split()) for line in lines)
     title, footnote = (("shipped, 4000 fresh sequences", "val.: the 1000 training stops on") if lang == "en" else
-                       ("随附模型，4000 条新序列", "验证：训练据以停止的 1000 条"))
+                       ("随附模型，4000 条新序列", "验证：用于早停的 1000 条验证集"))
     assert title in said and footnote in said and "held-out 1000" not in said and "留出样本" not in said
     header = next(line for line in lines if ("val." if lang == "en" else "验证   ") in line and "token" in line)
     for sc in s2s.SCORINGS:
