@@ -201,31 +201,34 @@ class WaybackView(SizedView):
         width, tall = self.size.width, len(r.matrix) + 2  # the grids' rows: a line above, the titles, n rows
         rows = self.size.height - sum(len(self.query_one(f"#{k}", Readouts).wrapped(width)) for k in (
             "outs", "decay", "memory", "capacity"))  # under the readouts (0 before the first layout: redrawn)
-        if rows > tall:  # fewer places where both grids fit side by side that way (at 120 columns the state was
-            # cut, a trial); none where even four cells a value do not fit (cut at 80–95, a review)
-            for short, places in ((False, None), (True, 2), (True, 1), (True, 0)):  # (measured, then drawn once)
-                if matrix_width(len(r.matrix), short) + gap + state_width(r.S, r.z, t, places) <= width:
-                    grids = masked_matrix_text(r.matrix, t, short), state_text(r.S, r.z, t, places)
-                    break
+        # fewer places where both grids fit side by side that way (at 120 columns the state was cut, a trial);
+        # none where even four cells a value do not fit (cut at 80–95, a review)
+        fits = next(((short, places) for short, places in ((False, None), (True, 2), (True, 1), (True, 0))
+                     if matrix_width(len(r.matrix), short) + gap + state_width(r.S, r.z, t, places) <= width), None)
+        if rows > tall and fits:  # (measured, then drawn once)
+            grids = masked_matrix_text(r.matrix, t, fits[0]), state_text(r.S, r.z, t, fits[1])
         # the grids take the family's and the plot's rows where all do not fit, a line left for the note (at
         # 100x30, the lecture's size, the slide "trained as a masked n×n matrix, served as a recurrence" had no
         # grid: the family and the plot took the rows, a lecturer's trial)
         instead = grids is not None and rows < tall + 1 + len(family.wrapped(width)) + 1  # (its blank last line,
         for text in grids if instead else ():  # the plot's line at least); the matrix's blank last line is the
             text.rstrip()  # note's
+        # without the grids, the plot where it has a row, and where its own line would not name a size at which the
+        # grids take its place (100x29 said "--size 100x30 shows a plot here", a review): else the note names it
+        plot, room = self.query_one(Plot), rows - 1 - len(family.wrapped(width))  # (the note's line)
+        plot_out = grids is None and (room < 1 or (room < plot.smallest(width) and fits is not None))
         self.query_one("#wb-grids").display = grids is not None
-        family.display = self.query_one(Plot).display = not instead
+        family.display = not instead
+        plot.display = not (instead or plot_out)
         note = self.query_one("#wb-note", Readouts)  # (the figure's point left out without a word at 80x24, a trial)
-        note.display = grids is None or instead  # (shown before the first layout too: the plot it may push out
-        shot = getattr(self.app, "offscreen", False)  # is seen gone)
+        note.display = grids is None or instead
+        shot = getattr(self.app, "offscreen", False)
         if instead:
             said = (_("--size {size} also shows RetNet, Mamba, RWKV in a line each and the recall plot") if shot
                     else _("a {size} terminal also shows RetNet, Mamba, RWKV in a line each and the recall plot"))
             note.show([(said.format(size=GRIDS_SIZE), "")])
-        elif note.display:  # one line at 80 columns (in a terminal it took two and cut the family's last, a trial),
-            # and it names the plot where it has no row for its own line (at 80x24)
-            plot = self.query_one(Plot).region  # (laid out below the view's last row there: not seen)
-            if not plot.height or plot.y >= self.region.bottom:
+        elif note.display:  # one line at 80 columns (in a terminal it took two and cut the family's last, a trial)
+            if plot_out:
                 said = (_("--size {size} shows the masked n×n matrix, the state S_t and a plot") if shot
                         else _("a {size} terminal shows the masked n×n matrix, the state S_t and a plot"))
             else:
