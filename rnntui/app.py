@@ -351,7 +351,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if event.is_printable and isinstance(self.screen, TopicScreen):
             words = _("{key}: no key on {figure}; ? lists its keys").format(
                 key=event.character, figure=f"{self.screen.TOPIC_ID}/{self.screen.figure.id}")
-            self.screen.at_end.say(self, words, timeout=2)  # (one at a time, however many keys; in the panel's
+            self.screen.at_end.say(words)  # (one at a time, however many keys; in the panel's
             # edge, as a parameter's end is: a toast covered the figure's last rows)
 
     async def on_mount(self) -> None:
@@ -608,3 +608,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
 
     def action_shot(self) -> None:
         self.take_shot(self.shot_name())
+
+    def hush_notes(self) -> bool:
+        screen = self.screen
+        return isinstance(screen, TopicScreen) and screen.at_end.hush()

@@ -18,12 +18,13 @@ from rnntui.app import PRELOAD_AFTER, use_themes
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _
-from rnntui.screens.base import FigureView
+from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame, untranslated_line
 from rnntui.terminal import end_on_hangup, sturdy
 from rnntui.toasts import say_once, unsay
+from rnntui.widgets.cells import cut
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import Pieces
 
@@ -80,7 +81,7 @@ class PresentApp(Shots, QuietCollections, App):
         self.deck = deck
         self.index = min(max(start, 0), len(deck.frames) - 1)
         self.typed = ""  # digits of a slide number, until enter
-        self.note, self.note_timer = "", None  # said in the foot for 2 s: a toast covered the slide's plot (a trial)
+        self.note = EdgeNote(self, self.show_foot)  # in the foot for 2 s: a toast covered the slide's plot (a trial)
 
     @property
     def frame(self) -> Frame:
@@ -127,7 +128,7 @@ class PresentApp(Shots, QuietCollections, App):
 
     def show(self) -> None:
         frame = self.frame
-        self.note = ""  # (what it said was of the slide left)
+        self.note.said = ""  # (what it said was of the slide left; the foot is drawn below)
         # (not the source's figure ids, "· F1+F3": a class reads them as codes, and titled slides had none)
         title = Text(frame.local("title") or _(frame.figure.title), style="bold")
         title.append(f"   {frame.screen.NUMBER} {frame.screen.TOPIC_ID}", style="dim")
@@ -149,8 +150,9 @@ class PresentApp(Shots, QuietCollections, App):
         where = Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim")
         if self.typed:
             where = Text.assemble((_("slide {n}, enter goes").format(n=self.typed) + "   ", "bold"), where)
-        if self.note:
-            where = Text.assemble((self.note + "   ", "bold"), where)
+        room = self.size.width // 2 - where.cell_len - 7  # (the slide's values keep half the line: "t 11 …" lost γ)
+        if self.note.said and room >= 8:
+            where = Text.assemble((cut(self.note.said, room, "…") + "   ", "bold"), where)
         foot.add_row(values, where)
         self.query_one("#slide-foot", Static).update(foot)
 
@@ -161,17 +163,12 @@ class PresentApp(Shots, QuietCollections, App):
             self.index = new
             self.show()
         elif delta > 0:  # (space on the last slide did nothing, and nothing said why; once, not stacked)
-            self.say(_(LAST))
+            self.note.say(_(LAST))
         else:
             self.show_foot()
 
-    def say(self, note: str, seconds: float = 2.0) -> None:
-        """A note in the foot, beside the slide's number, for a few seconds or until the slide changes."""
-        self.note = note
-        if self.note_timer is not None:
-            self.note_timer.stop()
-        self.note_timer = self.set_timer(seconds, lambda: self.say("") if self.note == note else None)
-        self.show_foot()
+    def hush_notes(self) -> bool:
+        return self.note.hush()
 
     def action_jump(self, where: int) -> None:
         self.typed = ""
@@ -189,15 +186,16 @@ class PresentApp(Shots, QuietCollections, App):
         n, last = int(self.typed), len(self.deck.frames)
         if n > last:
             self.typed = ""
-            self.say(_("no slide {n}: this deck has {last}").format(n=n, last=last), 3)
+            self.note.say(_("no slide {n}: this deck has {last}").format(n=n, last=last), 3)
             return
         self.action_jump(n - 1)
 
     def action_hush(self) -> None:
         """escape: the notices and a half-typed slide number go (it never ends the talk)."""
         self.clear_notifications()
-        self.typed = self.note = ""
-        self.show_foot()
+        self.typed = ""
+        if not self.note.hush():
+            self.show_foot()
 
     def action_keys(self) -> None:
         """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened. (Once: ? again

@@ -45,10 +45,22 @@ class Shots:
 
     SHOT_TIMEOUT: float | None = None  # how long "Saved …" shows (None: Textual's default)
 
+    def hush_notes(self) -> bool:
+        """Take away the notes drawn in place (not toasts: a parameter's end in a panel's edge); whether
+        there were any."""
+        return False
+
     def take_shot(self, name: str) -> None:
         """The screen now (its segments: what it shows, whatever comes next), into an SVG in a thread;
         the app gets a ShotTaken. Notices are left out: a slide was saved with the keys' box over its
-        numbers, a second shot with the first's "saved" (a lecturer's trial)."""
+        numbers, a second shot with the first's "saved" (a lecturer's trial); so are notes drawn in place,
+        taken away first (a review found "t 7 is the last" in a shot)."""
+        if self.hush_notes():
+            self.call_after_refresh(self._take_shot, name)
+        else:
+            self._take_shot(name)
+
+    def _take_shot(self, name: str) -> None:
         from rnntui.svg import screen_segments  # (imported by the app's preload, off the event loop)
 
         segments, width, title = screen_segments(self, notices=False), self.size.width, self.title

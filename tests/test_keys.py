@@ -743,3 +743,27 @@ async def test_the_palette_takes_key_equals_value_and_replaces_an_open_value_pro
         await pilot.press("end")
         await pilot.pause(0.1)
         assert s.state.step == s.state.param(s.state.AXIS).hi
+
+
+async def test_a_note_in_the_panels_edge_is_left_out_of_a_screenshot_and_leaves_the_number_whole(tmp_path,
+                                                                                                monkeypatch):
+    """A shot kept "t 7 is the last; ← goes back" (a review): notes drawn in place are taken away first, as
+    toasts are left out. At 40 columns the note took the figure's number ("1/6"): it is cut instead."""
+    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end", "right")
+        await pilot.pause()
+        assert "is the last" in bottom_edge(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [shot] = tmp_path.glob("*.svg")
+        assert "is the last" not in shot.read_text() and "1/3" in shot.read_text()
+    app = RnnApp("gradients", "hop")
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.press("end", "right")
+        await pilot.pause()
+        edge = bottom_edge(app)
+        assert edge.rstrip().endswith("· 1/6 ─╯") and "…" in edge

@@ -787,3 +787,43 @@ def test_the_lectures_attention_slide_shows_a_sequence_reversed_whole():
     x, decoded = s2s.sample(frame.state.sample), s2s.decode_sample(frame.state.scoring, frame.state.sample)
     assert list(decoded.tokens.ravel()[:16]) == list(x[::-1])
     assert all(row.argmax() in (15 - k, 16 - k) for k, row in enumerate(decoded.alpha[0]))  # (k≥1: one right)
+
+
+async def test_present_notes_go_after_their_time_out_of_shots_and_keep_the_foot_readable(tmp_path, monkeypatch):
+    """Its foot note re-armed its 2 s timer for the rest of the talk, redrawing the foot every 2 s; a shot
+    kept "the last slide…"; at 60 columns the note pushed the slide's values out ("t 11 …", a review)."""
+    import asyncio
+
+    from rnntui.present import PresentApp
+
+    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path / "shots"))
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        drawn = []
+        original = app.show_foot
+        app.show_foot = lambda: (drawn.append(1), original())
+        await pilot.press("end", "space")
+        await pilot.pause()
+        assert "the last slide" in text_of(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [shot] = (tmp_path / "shots").glob("*.svg")
+        assert "the last slide" not in shot.read_text() and "3/3" in shot.read_text()
+        drawn.clear()
+        await pilot.press("space")  # said again, then let go after 2 s: the foot is not drawn again after that
+        await asyncio.sleep(2.3)
+        await pilot.pause()
+        said = len(drawn)
+        await asyncio.sleep(2.3)
+        assert "the last slide" not in text_of(app) and len(drawn) == said and app.note.timer is None
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("end")
+        await pilot.pause()
+        foot = text_of(app).rstrip().splitlines()[-1]
+        await pilot.press("space")
+        await pilot.pause()
+        noted = text_of(app).rstrip().splitlines()[-1]
+        assert noted.split()[:2] == foot.split()[:2] and noted.rstrip().endswith("3/3") and "…" in noted

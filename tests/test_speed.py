@@ -240,7 +240,7 @@ async def after_keys_and_fresh(address: str, keys, size, monkeypatch) -> tuple[s
         await pilot.press(*keys)
         await pilot.pause()
         screen = app.topic_screen()
-        screen.at_end.hush(app)  # (a press against an end says so in the panel's edge for 2 s)
+        screen.at_end.hush()  # (a press against an end says so in the panel's edge for 2 s)
         await pilot.pause()
         figure, state, chosen = screen.figure.id, screen.state, dict(screen.chosen)
         after_keys = screen_text(app)

@@ -22,6 +22,7 @@ from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.header import TopicHeader
+from rnntui.widgets.cells import cell_len, cut
 from rnntui.widgets.lines import Lines, TextLines
 from rnntui.widgets.panel import Panel
 from rnntui.widgets.prose import Prose
@@ -37,25 +38,31 @@ ENDS = {  # what a press past a parameter's end says: (past the last, past the f
 
 
 class EdgeNote:
-    """A parameter's end said in the panel's bottom edge, beside the figure's number, for 2 s or until what
-    it spoke of is gone (`hush`): as a toast it covered the figure's last readouts (a lecturer's trial)."""
+    """A short notice drawn in place (a topic's panel edge, present's foot) for a few seconds, or until
+    what it spoke of is gone (`hush`): as a toast it covered the figure's last readouts (a lecturer's
+    trial). `draw` redraws wherever it is shown."""
 
     said = ""
 
-    def __init__(self, screen: "TopicScreen") -> None:
-        self.screen, self.timer = screen, None
+    def __init__(self, owner, draw) -> None:
+        self.owner, self.draw, self.timer = owner, draw, None
 
-    def say(self, app, message: str, timeout: float = 2.0) -> None:
+    def say(self, message: str, timeout: float = 2.0) -> None:
         self.said = message
         if self.timer is not None:
             self.timer.stop()
-        self.timer = self.screen.set_timer(timeout, lambda: self.hush(app))
-        self.screen.draw_edges()
+        self.timer = self.owner.set_timer(timeout, self.hush)
+        self.draw()
 
-    def hush(self, app) -> None:
-        if self.said:
-            self.said = ""
-            self.screen.draw_edges()
+    def hush(self) -> bool:
+        """Take it away; whether there was one."""
+        if self.timer is not None:
+            self.timer.stop()
+            self.timer = None
+        said, self.said = self.said, ""
+        if said:
+            self.draw()
+        return bool(said)
 
 
 def shared_labels(figures: tuple, shared: tuple, figure_id: str, state: FigureState) -> list[str]:
@@ -144,7 +151,7 @@ class TopicScreen(WholeFrames):
         self.adding: dict[str, asyncio.Event] = {}  # views being mounted, set when they are
         # a parameter's end pressed against: the notice goes with what it was about (the value moved, or another
         # parameter, figure or topic came up: "t 7 is the last; ← goes back" stood over gradients/hop, a trial)
-        self.at_end = EdgeNote(self)
+        self.at_end = EdgeNote(self, self.draw_edges)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -193,7 +200,7 @@ class TopicScreen(WholeFrames):
     def focus_figure(self, figure_id: str) -> None:
         self.index = self.FIGURES.index(self.figure_by_id(figure_id))
         self.pause()
-        self.at_end.hush(self.app)
+        self.at_end.hush()
         self.redraw()
 
     def view_of(self, figure: Figure, switcher: ContentSwitcher | None = None) -> FigureView | None:
@@ -226,7 +233,7 @@ class TopicScreen(WholeFrames):
         old = self.states[self.figure.id]
         self.states[self.figure.id] = state
         if state != old:  # an end-of-range notice would contradict it ("step 1500 is the last" after c made it 500)
-            self.at_end.hush(self.app)
+            self.at_end.hush()
         for name in self.SHARED:
             value = getattr(state, name, None)
             if value is None or getattr(old, name, None) == value:
@@ -267,11 +274,13 @@ class TopicScreen(WholeFrames):
         """The panel's title, and in its bottom edge the figure's number, playing, and a parameter's end."""
         if not self.is_mounted:
             return
-        f = self.figure
+        f, panel = self.figure, self.query_one("#panel", Panel)
         subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ " + _("playing") if self.playing else "")
-        if self.at_end.said:
-            subtitle = f"[b]{escape(self.at_end.said)}[/b] · {subtitle}"
-        self.query_one("#panel", Panel).edges(f"{_(f.title)} · {f.refs}", subtitle)
+        if self.at_end.said:  # cut to leave the figure's number whole (at 40 columns it lost "1/6")
+            room = (panel.outer_size.width or self.app.size.width) - cell_len(subtitle) - 10  # (corners, " · ")
+            if room >= 8:
+                subtitle = f"[b]{escape(cut(self.at_end.said, room, '…'))}[/b] · {subtitle}"
+        panel.edges(f"{_(f.title)} · {f.refs}", subtitle)
 
     def draw_frame(self) -> None:
         """What changes only with the focused figure: the strip, the prose."""
@@ -351,7 +360,7 @@ class TopicScreen(WholeFrames):
 
     def action_choose(self, delta: int) -> None:
         if self.knobs():
-            self.at_end.hush(self.app)
+            self.at_end.hush()
             self.chosen[self.figure.id] += delta
             self.redraw()
 
@@ -371,7 +380,7 @@ class TopicScreen(WholeFrames):
             p = self.state.param(name)
             kind = "axis" if name == self.state.AXIS else "choice" if p.kind == "choice" else "number"
             words = _(ENDS[kind][delta < 0]).format(name=p.label, value=p.show(getattr(self.state, name)))
-            self.at_end.say(self.app, words, timeout=2)
+            self.at_end.say(words)
         self.set_state(new)
 
     def action_toggle(self, name: str) -> None:
@@ -438,7 +447,7 @@ class TopicScreen(WholeFrames):
 
     def on_screen_suspend(self) -> None:
         self.pause()
-        self.at_end.hush(self.app)
+        self.at_end.hush()
         self.stop_labs()
         self._styled_by = self.app.stylesheet._rules
 
