@@ -293,6 +293,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         self.start = (topic, figure, state)
         # topic → the figure its screen opens at (TopicScreen.compose): the first topic's is made before on_mount
         self.first_figures: dict[str, str] = {self.DEFAULT_MODE: figure} if figure else {}
+        # and the state it opens in (drawn once: the default's first draw was thrown away, a review)
+        self.first_states: dict[str, FigureState] = {self.DEFAULT_MODE: state} if state is not None else {}
         use_themes(self, theme)
         keymap, self.keymap_problem = keys.user_keymap()
         if keymap:

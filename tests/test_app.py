@@ -213,3 +213,28 @@ async def test_a_figure_opened_directly_draws_as_it_does_reached_by_tab(topic_id
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             assert shown(app) == want, figure_id
+
+
+async def test_a_state_given_at_the_start_is_drawn_once_and_shared():
+    """`rnntui recurrence --set w_h=1.4` drew the track at W_h 0.90, then again at 1.40 (a review): the
+    screen opens in the given state, its shared W_h on the other figures too."""
+    from rnntui.figures.recurrence import TrackState
+    from rnntui.screens.base import FigureView
+
+    drawn = []
+    original = FigureView.draw
+
+    def draw(view, state):
+        drawn.append(state)
+        return original(view, state)
+
+    FigureView.draw = draw
+    try:
+        app = RnnApp("recurrence", "track", TrackState(w_h=1.4))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.topic_screen()
+            assert [s.w_h for s in drawn if isinstance(s, TrackState)] == [1.4]
+            assert screen.states["readout"].w_h == 1.4 and "W_h 1.40" in screen.param_line()[2].plain
+    finally:
+        FigureView.draw = original

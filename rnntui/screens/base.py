@@ -162,6 +162,10 @@ class TopicScreen(WholeFrames):
             # the figure the app opens at (its first by default); the others mount when first focused
             first = getattr(self.app, "first_figures", {}).pop(self.TOPIC_ID, None)
             self.index = next((i for i, f in enumerate(self.FIGURES) if f.id == first), 0)
+            state = getattr(self.app, "first_states", {}).pop(self.TOPIC_ID, None)
+            if isinstance(state, self.figure.state_type):
+                old, self.states[self.figure.id] = self.states[self.figure.id], state
+                self.share(old, state)
             with ContentSwitcher(initial=self.figure.id):
                 yield self.figure.view(id=self.figure.id)
             yield ParamLine(id="knobs")
@@ -234,6 +238,11 @@ class TopicScreen(WholeFrames):
         self.states[self.figure.id] = state
         if state != old:  # an end-of-range notice would contradict it ("step 1500 is the last" after c made it 500)
             self.at_end.hush()
+        self.share(old, state)
+        self.redraw()
+
+    def share(self, old: FigureState, state: FigureState) -> None:
+        """The SHARED values that changed from `old` to the focused figure's `state`, on its siblings."""
         for name in self.SHARED:
             value = getattr(state, name, None)
             if value is None or getattr(old, name, None) == value:
@@ -244,7 +253,6 @@ class TopicScreen(WholeFrames):
                         self.states[fid] = other.with_value(name, value)
                     except BadValue:  # outside that figure's range: it keeps its own
                         pass
-        self.redraw()
 
     # -- drawing ----------------------------------------------------------------------------
     def redraw(self) -> None:
