@@ -101,7 +101,7 @@ def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
     screen = topic(topic_id)
     if figure_id:
         return screen, screen.figure_by_id(figure_id)
-    names = list(dict.fromkeys(s.partition("=")[0].strip() for s in sets))
+    names = [n for n in dict.fromkeys(s.partition("=")[0].strip() for s in sets) if n]  # ("=3": build_state says)
     for f in screen.FIGURES:
         if all(takes(f.state_type, name) for name in names):
             return screen, f

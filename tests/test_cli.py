@@ -59,6 +59,7 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "recurrence/track", "--set", "w_h=banana", "-o", "x.txt"], "w_h=banana"),
     # a topic without a figure: each figure's keys (it named the first figure's only, and z is recurrence/tanh's)
     (["recurrence", "--set", "act=relu"], "unknown key 'act' in recurrence: track takes w_h, w_x, b, step (t); tanh takes z;"),
+    (["recurrence", "--set", "=3"], "--set '=3': expected KEY=VALUE"),  # (not "unknown key ''", a review)
     (["shot", "recurrence", "--set", "z=2", "--set", "w_h=1", "-o", "x.txt"],
      "no figure of recurrence takes all of z, w_h: track takes w_h, w_x, b, step (t); tanh takes z;"),
     (["shot", "recurrence/track", "--step", "99", "-o", "x.txt"], "--step 99"),
