@@ -124,7 +124,9 @@ def figures(x: float, digits: int = 5) -> str:
 
     if (word := _finite(x)) is not None:
         return word
-    if x == 0 or not 1e-4 <= abs(x) < 1e6:  # (no run of zeros)
+    if x == 0:
+        return "0"  # (not "-0")
+    if not 1e-4 <= abs(x) < 1e6:  # (no run of zeros)
         return f"{x:.{digits}g}"
     exact = Decimal(repr(float(x)))
     rounded = exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), rounding=ROUND_HALF_UP)
