@@ -149,8 +149,9 @@ class TopicScreen(WholeFrames):
         self.playing = None
         self.labs = LabRunner(self)
         self.adding: dict[str, asyncio.Event] = {}  # views being mounted, set when they are
-        # a parameter's end pressed against: the notice goes with what it was about (the value moved, or another
-        # parameter, figure or topic came up: "t 7 is the last; ← goes back" stood over gradients/hop, a trial)
+        # a parameter's end pressed against (or a key nothing takes), in the panel's bottom edge: the notice goes
+        # with what it was about (the value moved, or another parameter, figure or topic came up: "t 7 is the
+        # last; ← goes back" stood over gradients/hop, a trial)
         self.at_end = EdgeNote(self, self.draw_edges)
 
     # -- layout -----------------------------------------------------------------------------
