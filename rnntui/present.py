@@ -176,7 +176,8 @@ class PresentApp(Shots, QuietCollections, App):
         self.show()
 
     def action_type(self, digit: int) -> None:
-        self.typed = (self.typed + str(digit)).lstrip("0")[:len(str(len(self.deck.frames))) + 1]
+        typed = (self.typed + str(digit)).lstrip("0")  # ("0" alone is kept: enter says there is no slide 0,
+        self.typed = (typed or "0")[:len(str(len(self.deck.frames))) + 1]  # it went on to the next, a trial)
         self.show_foot()
 
     def action_enter(self) -> None:
@@ -184,7 +185,7 @@ class PresentApp(Shots, QuietCollections, App):
             self.action_move(1)
             return
         n, last = int(self.typed), len(self.deck.frames)
-        if n > last:
+        if not 1 <= n <= last:
             self.typed = ""
             self.note.say(_("no slide {n}: this deck has {last}").format(n=n, last=last), 3)
             return

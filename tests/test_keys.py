@@ -767,3 +767,13 @@ async def test_a_note_in_the_panels_edge_is_left_out_of_a_screenshot_and_leaves_
         await pilot.pause()
         edge = bottom_edge(app)
         assert edge.rstrip().endswith("· 1/6 ─╯") and "…" in edge
+
+
+async def test_up_and_down_on_a_figure_with_one_parameter_say_so():
+    """↑↓ choose the parameter + and - change: on recurrence/tanh, whose only one is the axis z, they did
+    nothing and said nothing (a Chinese student's trial)."""
+    app = RnnApp("recurrence", "tanh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down")
+        await pilot.pause()
+        assert "no parameter but z here: ←→ moves it · 2/3" in bottom_edge(app)

@@ -586,6 +586,8 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         assert app.index == 1 and "slide 2" not in text_of(app) and not any("esc hides" in m for m in said), said
         await pilot.press("9", "enter")
         assert app.index == 1 and "no slide 9: this deck has 3   2/3" in text_of(app)
+        await pilot.press("0", "enter")  # (it went on to the next slide without a word, a trial)
+        assert app.index == 1 and "no slide 0: this deck has 3   2/3" in text_of(app)
         await pilot.press("enter")  # nothing typed: enter is next, as before
         assert app.index == 2
         assert "no slide 9" not in text_of(app)  # (it went with the slide)

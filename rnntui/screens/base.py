@@ -372,6 +372,9 @@ class TopicScreen(WholeFrames):
             self.at_end.hush()
             self.chosen[self.figure.id] += delta
             self.redraw()
+        else:  # (↑↓ did nothing and said nothing on recurrence/tanh, a Chinese student's trial)
+            axis = self.state.param(self.state.AXIS).label
+            self.at_end.say(_("no parameter but {axis} here: ←→ moves it").format(axis=axis))
 
     def action_change(self, delta: int) -> None:
         knobs = self.knobs()
