@@ -152,8 +152,8 @@ class RnnCommands(Provider):
     TYPED = 1e9  # the score of "set KEY VALUE": above any match of Textual's (fuzzy scores pass 20)
 
     def set_typed(self, query: str) -> Hit | None:
-        """"set z 1.5" (or set z=1.5, or z=1.5): a parameter set to the value typed, first in the list (score TYPED). The
-        key is a name or a label as the footer shows it ("set window k 3"). This topic's figures decide
+        """"set z 1.5" (or set z=1.5, or z=1.5): a parameter set to the value typed, first in the list (score
+        TYPED). The key is a name or a label as the footer shows it ("set window k 3"). This topic's figures decide
         first, the focused one first; another topic's figure, which Enter goes to, is taken when it has the
         key as typed and takes the value ("set T 40" on recurrence: memory's T), or when this topic has no
         such key at all ("set scoring dot")."""
