@@ -938,3 +938,15 @@ def test_the_blocks_bill_says_it_is_at_the_controls_d_not_the_toys(d, d_ff):
     text = one_app.txt(*find("attention/block"), state, (100, 30))
     attn, ffn, ln = 4 * d * d + 4 * d, 2 * d * d_ff + d_ff + d, 4 * d
     assert f"at d {d}: attn {attn:,} + FFN {ffn:,} + LN {ln:,} = {attn + ffn + ln:,} per layer" in text
+
+
+def test_qkv_out_at_the_lecture_size_gives_v_the_room_a_matrix_it_does_not_read_took():
+    """At 100x30, random weights, out = A·V drew V at 2 of 64 columns beside Ŝ whole, which it does not read
+    (a review): only 2 of out's 14 columns could be checked against V. Where not all fit, what out reads
+    goes first."""
+    import re
+
+    text = txt(QkvState(weights="random", stage=5), "qkv", (100, 30))
+    drawn, _named = drawn_and_named(text)
+    shown = int(re.search(r"V\s+(\d+) of 64 columns", text).group(1))
+    assert {"V", "A", "out"} <= set(drawn) and "Ŝ" not in drawn and "S" not in drawn and shown >= 7

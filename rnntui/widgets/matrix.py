@@ -427,6 +427,10 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         if banded := _in_bands([s for s in specs if not s.optional], width, height):
             return _noted(banded, specs, {id(s) for s in specs if not s.optional}, height)
     candidates = [rest]
+    if any(s.needed and id(s) in wide for s in rest):  # a needed one cut, where not all fit: what the current
+        # ones read, before a matrix they do not read (at 100x30, random weights, out = A·V drew V at 2 of 64
+        # columns beside Ŝ whole, a review; where all fit, the small ones stay: 13 rows stood blank at 120x40)
+        candidates.append([s for s in rest if s.needed or not s.optional])
     while any(s.optional for s in rest):
         top = max(s.optional for s in rest)
         gone = next(s for s in rest if s.optional == top)
