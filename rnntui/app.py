@@ -291,10 +291,10 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             set_language(lang)
         self.set_reactive(RnnApp.language, language())
         self.start = (topic, figure, state)
-        # topic → the figure its screen opens at (TopicScreen.compose): the first topic's is made before on_mount
-        self.first_figures: dict[str, str] = {self.DEFAULT_MODE: figure} if figure else {}
-        # and the state it opens in (drawn once: the default's first draw was thrown away, a review)
-        self.first_states: dict[str, FigureState] = {self.DEFAULT_MODE: state} if state is not None else {}
+        # topic → (figure, state) its screen opens at, read as it composes (the first topic's screen is made
+        # before on_mount); the state drawn once: the default's first draw was thrown away, a review
+        self.opening: dict[str, tuple[str | None, FigureState | None]] = (
+            {self.DEFAULT_MODE: (figure, state)} if figure or state is not None else {})
         use_themes(self, theme)
         keymap, self.keymap_problem = keys.user_keymap()
         if keymap:
@@ -524,7 +524,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         """Show a topic (and figure); `wait`: until the figure's view is mounted and drawn (not from
         on_mount: the view cannot mount while the app's own mount is waiting)."""
         if figure and not self.opened_topic(topic):  # composed in place of its first figure, which was
-            self.first_figures[topic] = figure  # drawn for a moment (`rnntui serving/wayback`, a trial)
+            self.opening[topic] = (figure, None)  # drawn for a moment (`rnntui serving/wayback`, a trial)
         await self.switch_mode(topic)
         if figure:
             screen = self.topic_screen()
@@ -567,7 +567,7 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         """Open a figure in a given state, remembering where we were for `back`."""
         here, opened = self.topic_screen(), self.opened_topic(topic)
         if opened is None:  # composed at the linked figure (its first was drawn for a moment)
-            self.first_figures[topic] = figure
+            self.opening[topic] = (figure, None)
         await self.switch_mode(topic)
         there = self.topic_screen()
         before, was = dict(there.states), there.figure.id if opened else there.FIGURES[0].id

@@ -10,18 +10,13 @@ import sys
 import time
 from pathlib import Path
 
-from rnntui.cli import whole
+from rnntui.cli import Parser as CommandParser, whole
 from rnntui.files import check_creatable, make_folder, path_arg
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
 
-class Parser(argparse.ArgumentParser):
-    def __init__(self, *args, **kwargs) -> None:
-        from rnntui.cli import CellsFormatter  # (Chinese help to the terminal's width)
-
-        super().__init__(*args, formatter_class=kwargs.pop("formatter_class", CellsFormatter), **kwargs)
-
+class Parser(CommandParser):  # (help wrapped to the terminal's cells, as the others'; its own error prefix)
     def error(self, message: str):
         raise BadValue(f"{self.prog.removeprefix('rnntui ')}: {message}")
 

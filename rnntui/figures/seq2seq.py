@@ -116,9 +116,13 @@ class MatrixState(FigureState):
             tuple(alpha[self.step].tolist()) if attends else None,
             looks, float(alpha[self.step, looks]) if attends else None,
             LAST_K - self.step, looks - (LAST_K - self.step) if attends else None,
-            {sc: s2s.shipped_fresh(sc) for sc in ORDER},
-            {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"]} for sc in ORDER},
-            {"none": 0.0, "additive": s2s.TARGET}, self.live())
+            *shipped_scores(), {"none": 0.0, "additive": s2s.TARGET}, self.live())
+
+
+def shipped_scores() -> tuple[dict, dict]:
+    """Each shipped model's scores: on the fresh set, and on the 1000 validation sequences as recorded."""
+    return ({sc: s2s.shipped_fresh(sc) for sc in ORDER},
+            {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"]} for sc in ORDER})
 
 
 def _curves() -> dict[str, np.ndarray]:
@@ -198,8 +202,7 @@ class ScoringState(FigureState):
             {sc: tuple(map(tuple, c.tolist())) for sc, c in self.curves().items()},
             ("step", "loss", "exact", "token"), at, firsts, ends, s2s.TARGET, self.last_step,
             {sc: bool(c[-1, 0] > self.last_step) for sc, c in whole.items()},
-            {sc: firsts[sc] == ends[sc] for sc in whole}, {sc: s2s.shipped_fresh(sc) for sc in ORDER},
-            {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"]} for sc in ORDER})
+            {sc: firsts[sc] == ends[sc] for sc in whole}, *shipped_scores())
 
 
 @dataclass(frozen=True)

@@ -161,9 +161,8 @@ class TopicScreen(WholeFrames):
         with Panel(id="panel"):
             yield Prose(id="prose")
             # the figure the app opens at (its first by default); the others mount when first focused
-            first = getattr(self.app, "first_figures", {}).pop(self.TOPIC_ID, None)
+            first, state = getattr(self.app, "opening", {}).pop(self.TOPIC_ID, (None, None))
             self.index = next((i for i, f in enumerate(self.FIGURES) if f.id == first), 0)
-            state = getattr(self.app, "first_states", {}).pop(self.TOPIC_ID, None)
             if isinstance(state, self.figure.state_type):
                 old, self.states[self.figure.id] = self.states[self.figure.id], state
                 self.share(old, state)

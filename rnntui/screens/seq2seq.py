@@ -104,8 +104,7 @@ class MatrixView(FigureView):
         # (it said "held-out 1000" of the set whose first 76% ended each run: 78.2% there, 75.9% on sequences
         # never seen; a student's check. Fresh ones first, the 1000 beside them named for what they did)
         acc = Text()
-        n_fresh = next(iter(r.fresh.values()))["n"]
-        acc.append(_("shipped, {n} fresh sequences").format(n=n_fresh) + "\n", style="dim")
+        acc.append(_("shipped, {n} fresh sequences").format(n=fresh_count(r.fresh)) + "\n", style="dim")
         acc.append(" " * 12 + fit(_("exact"), 6, "right") + " " + fit(_("token"), 6, "right") + " "
                    + fit(_("val."), 6, "right") + "\n", style="dim")
         for sc, a in r.fresh.items():
@@ -190,8 +189,7 @@ class ScoringView(FigureView):
                 firsts.append(_("{scoring} never in {steps}").format(scoring=sc, steps=r.run_steps[sc]))
         now.append(_(", ").join(firsts))
         # (the curves score the 1000 whose first 76% ended a run: what the finished models score unseen, a student's check)
-        n_fresh = next(iter(r.fresh.values()))["n"]
-        now.append("\n" + spaced(_("finished, on {n} fresh sequences:").format(n=n_fresh)), style="dim")
+        now.append("\n" + spaced(_("finished, on {n} fresh sequences:").format(n=fresh_count(r.fresh))), style="dim")
         now.append("   ".join(f"{sc} {pct(f['exact'])}" for sc, f in r.fresh.items()))
         self.query_one(Readouts).update(now)
 
@@ -199,10 +197,16 @@ class ScoringView(FigureView):
     @classmethod
     def explained(cls, s: ScoringState) -> str:
         """Help: where the dot model scores, against Luong's and Bahdanau's papers."""
+        r = s.readings()
         return _("The dot model scores e_kj = s_{k−1}·h_j with the decoder's state before its step, where Bahdanau "
                  "scores, and feeds c_k into the GRU step; Luong 2015 scores the state after the step, s_k·h_j, "
                  "and joins c_k with s_k for the output. Only the score is Luong's.") + "\n" + fresh_told(
-                     s.readings().fresh, s.readings().validation)
+                     r.fresh, r.validation)
+
+
+def fresh_count(fresh: dict) -> int:
+    """How many fresh sequences the shipped models were scored on (every one on the same set)."""
+    return next(iter(fresh.values()))["n"]
 
 
 def fresh_told(fresh: dict, validation: dict) -> str:
@@ -211,7 +215,7 @@ def fresh_told(fresh: dict, validation: dict) -> str:
     return _("The 1000 validation sequences are scored every 25 steps while a run trains, and it stops at its "
              "first ≥ 76% there: they chose the stopping point, so a score there can read high. {n} fresh "
              "sequences, never scored in training, give the held-out figure: {scores}.").format(
-        n=next(iter(fresh.values()))["n"], scores=_(", ").join(
+        n=fresh_count(fresh), scores=_(", ").join(
             _("{scoring} {fresh} (validation {validation})").format(
                 scoring=sc, fresh=pct(f["exact"]), validation=pct(validation[sc]["exact"])) for sc, f in fresh.items()))
 

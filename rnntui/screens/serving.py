@@ -197,6 +197,7 @@ class WaybackView(SizedView):
              f"{r.recall_random:.2f} ≈ √((n−1)/d) = {r.recall_closed_form:.2f}")], sep="\n")
         family = self.query_one("#family", Readouts)
         family.show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
+        kin = len(family.wrapped(self.size.width))  # its lines at this width
         grids, gap = None, self.query_one("#matrix").styles.margin.right  # (rnntui.tcss: between the grids)
         width, tall = self.size.width, len(r.matrix) + 2  # the grids' rows: a line above, the titles, n rows
         rows = self.size.height - sum(len(self.query_one(f"#{k}", Readouts).wrapped(width)) for k in (
@@ -210,12 +211,12 @@ class WaybackView(SizedView):
         # the grids take the family's and the plot's rows where all do not fit, a line left for the note (at
         # 100x30, the lecture's size, the slide "trained as a masked n×n matrix, served as a recurrence" had no
         # grid: the family and the plot took the rows, a lecturer's trial)
-        instead = grids is not None and rows < tall + 1 + len(family.wrapped(width)) + 1  # (its blank last line,
+        instead = grids is not None and rows < tall + 1 + kin + 1  # (its blank last line,
         for text in grids if instead else ():  # the plot's line at least); the matrix's blank last line is the
             text.rstrip()  # note's
         # without the grids, the plot where it has a row, and where its own line would not name a size at which the
         # grids take its place (100x29 said "--size 100x30 shows a plot here", a review): else the note names it
-        plot, room = self.query_one(Plot), rows - 1 - len(family.wrapped(width))  # (the note's line)
+        plot, room = self.query_one(Plot), rows - 1 - kin  # (the note's line)
         plot_out = grids is None and (room < 1 or (room < plot.smallest(width) and fits is not None))
         self.query_one("#wb-grids").display = grids is not None
         family.display = not instead
