@@ -5,6 +5,7 @@ import argparse
 import errno
 import gc
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -43,9 +44,17 @@ class CellsFormatter(argparse.HelpFormatter):
         wider = cell_len(said) - len(said)
         self._width -= wider
         try:
-            return super()._format_usage(usage, actions, groups, prefix)
+            text = super()._format_usage(usage, actions, groups, prefix)
         finally:
             self._width += wider
+        if usage is not None:  # (given whole: intermixed parsing keeps what this formatted)
+            return text
+        first, *rest = text.split("\n")  # continuation lines under the program's name, not 3 cells left of it
+        return "\n".join([first, *(" " * wider + line if line.strip() else line for line in rest)])
+
+    def format_help(self) -> str:
+        text = super().format_help()  # "位置参数：", not argparse's ASCII colon after a Chinese heading
+        return re.sub(r"(?m)^(\S[^\n]*[^\x00-\x7f]):$", r"\1：", text)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if text.isascii():

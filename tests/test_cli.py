@@ -329,3 +329,8 @@ def test_chinese_help_fits_the_terminals_width(command, capsys, monkeypatch):
     assert lines[0].startswith(f"用法：rnntui {' '.join(command)}".rstrip())  # ("用法：ui export": argparse cut 7)
     assert any(cell_len(line) != len(line) for line in lines)  # (Chinese in it)
     assert max(cell_len(line) for line in lines) <= 80, max(lines, key=cell_len)
+    usage = lines[:next(k for k, line in enumerate(lines) if not line.strip())]
+    under = cell_len(f"用法：rnntui {' '.join(command)} ".replace("  ", " "))  # (under the program's name)
+    assert all(len(line) - len(line.lstrip()) == under for line in usage[1:]), usage
+    headings = [line for line in lines if line in ("位置参数:", "选项:", "位置参数：", "选项：")]
+    assert "选项：" in headings and all(line.endswith("：") for line in headings), headings
