@@ -389,7 +389,7 @@ def run_export(argv: list[str]) -> int:
     report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
                            progress=sys.stderr.isatty(), deck=deck, batch=True, since=since)
     print(report.line(Path(args.outdir)), file=sys.stderr)
-    if deck is not None and (english := slides.untranslated_line(frames)):
+    if deck is not None and (english := slides.untranslated_line(frames, deck)):
         print(english, file=sys.stderr)
     return 0
 

@@ -125,10 +125,17 @@ def parse_formats(text: str) -> tuple[str, ...]:
     return wanted
 
 
-def plan(frames: list[Frame]) -> list[tuple[Frame, str]]:
-    """(frame, file stem) for every frame, numbered from 1."""
-    digits = max(2, len(str(len(frames))))
-    return [(frame, frame.stem(n, digits)) for n, frame in enumerate(frames, 1)]
+def plan(frames: list[Frame], deck=None) -> list[tuple[Frame, str]]:
+    """(frame, file stem) for every frame, numbered from 1; a deck's by their places in it, as the slide's
+    foot says them (`--deck lecture memory` wrote 01… under feet saying 39/52, a lecturer's trial)."""
+    every = frames if deck is None else deck.frames
+    digits = max(2, len(str(len(every))))
+    return [(frame, frame.stem(place(every, frame), digits)) for frame in frames]
+
+
+def place(frames, frame: Frame) -> int:
+    """Where `frame` is among `frames`, from 1 (by identity: a deck may show one state twice)."""
+    return next(k for k, f in enumerate(frames, 1) if f is frame)
 
 
 def check_readable(states, since: int | None = None) -> None:
@@ -148,10 +155,12 @@ def check_readable(states, since: int | None = None) -> None:
         raise BadValue(advice.format(report=report))
 
 
-def untranslated_line(frames: list[Frame]) -> str:
+def untranslated_line(frames: list[Frame], deck=None) -> str:
     """One line naming the slides whose deck words are in English only, in a language that is not
-    (frames without caption_zh showed English among Chinese, and nothing said so: a lecturer's trial)."""
-    missing = [f"{k} ({', '.join(keys)})" for k, frame in enumerate(frames, 1) if (keys := frame.untranslated())]
+    (frames without caption_zh showed English among Chinese, and nothing said so: a lecturer's trial);
+    numbered by their places in `deck` when given."""
+    every = frames if deck is None else deck.frames
+    missing = [f"{place(every, frame)} ({', '.join(keys)})" for frame in frames if (keys := frame.untranslated())]
     if not missing:
         return ""
     shown = "; ".join(missing[:8]) + ("; …" if len(missing) > 8 else "")
@@ -285,7 +294,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
         check_route()
         check_pixels(size, scale)
     check_readable((frame.state for frame in frames), since)
-    planned = plan(frames)
+    planned = plan(frames, deck)
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)
     earlier = listed(outdir) if force else set()  # (read before this export's index.md replaces it)
@@ -346,13 +355,13 @@ async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, s
     task = bar.add_task("", total=len(planned))
     pending = []
     async with Session(size, theme, scale, deck=deck, batch=batch) as session:
-        for number, (frame, stem) in enumerate(planned):
+        for frame, stem in planned:
             if asked:
                 raise Stopped(asked[0])
             bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
             t0 = time.perf_counter()
             if deck is not None:  # (its place in the deck: with TOPIC filters, the nth planned drew the deck's nth)
-                texts = await session.slide(next(i for i, f in enumerate(deck.frames) if f is frame), text_formats)
+                texts = await session.slide(place(deck.frames, frame) - 1, text_formats)
             else:
                 texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
             grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None

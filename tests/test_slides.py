@@ -187,8 +187,14 @@ def test_export_of_some_topics_or_figures_writes_only_their_frames(tmp_path, cap
     assert main(["export", str(tmp_path / "p"), "parallel/", "--format", "txt"]) == 0  # the topic, not its first
     assert len(list((tmp_path / "p").glob("*.txt"))) == sum(f.screen.TOPIC_ID == "parallel" for f in key_frames())
     assert main(["export", str(tmp_path / "b"), "--deck", "lecture", "memory", "--format", "txt"]) == 0
-    lecture = [f for f in load(SAMPLE).frames if f.screen.TOPIC_ID == "memory"]
+    deck = load(SAMPLE).frames
+    lecture = [f for f in deck if f.screen.TOPIC_ID == "memory"]
     assert len(list((tmp_path / "b").glob("*.txt"))) == len(lecture) > 1
+    # numbered by their places in the deck, as their feet say (01… under "39/52", a lecturer's trial)
+    places = [k for k, f in enumerate(deck, 1) if f.screen.TOPIC_ID == "memory"]
+    assert places[0] > 1 and [int(p.name.split("-")[0]) for p in sorted((tmp_path / "b").glob("*.txt"))] == places
+    assert all(p.read_text().rstrip().endswith(f"{k}/{len(deck)}")
+               for p, k in zip(sorted((tmp_path / "b").glob("*.txt")), places))
     # each file is its own frame's slide (they drew the deck's first frames, recurrence/track…, under memory's
     # names: a helper's find), as present mode draws it
     for path, frame in zip(sorted((tmp_path / "b").glob("*.txt")), lecture):
