@@ -328,7 +328,15 @@ class FigureState:
     def data(self) -> dict[str, Any]:
         """The figure's numbers for `.json` output: the state's values and its readings."""
         r = self.readings()
-        return plain({"state": self.values(), **(asdict(r) if is_dataclass(r) else {})})
+        state = {name: number(v) if self.param(name).kind == "choice" else v for name, v in self.values().items()}
+        return plain({"state": state, **(asdict(r) if is_dataclass(r) else {})})
+
+
+def number(choice: str) -> Any:
+    """A choice that names a number, as that number ("T": 20 beside the readings' T, not "20"); else itself."""
+    if re.fullmatch(r"-?\d+", choice):
+        return int(choice)
+    return float(choice) if re.fullmatch(r"-?\d+\.\d+", choice) else choice
 
 
 def plain(value):

@@ -352,3 +352,20 @@ def test_every_value_a_message_lists_is_one_set_takes():
                                     text)
                 for value in ends.groups() if ends else text.removeprefix("one of ").split(", "):
                     p.parse(value, state)  # (BadValue fails the test)
+
+
+@pytest.mark.parametrize("address, sets, key, value", [
+    ("memory/copy", ("T=40",), "T", 40),  # ("T": "40" beside the table's "T": 40)
+    ("gradients/bptt", ("c=0.5",), "c", 0.5),
+    ("serving/kvcache", ("gqa=8", "dtype=fp32"), "gqa", 8),
+])
+def test_a_choice_that_names_a_number_is_that_number_in_the_json(address, sets, key, value):
+    """A reader of `shot … -o x.json` compares the state's T with its rows' T: both are numbers; a choice
+    of words stays a word."""
+    from rnntui.topics import build_state, find
+
+    state = build_state(find(address)[1], sets)
+    data = state.data()["state"]
+    assert data[key] == value and type(data[key]) is type(value)
+    words = [k for k in data if state.param(k).kind == "choice" and not getattr(state, k)[:1].isdigit()]
+    assert all(data[k] == getattr(state, k) for k in words)  # (cell, act, dtype: still their words)
