@@ -23,6 +23,18 @@ class BadValue(ValueError):
     """A parameter name or value the figure does not accept; the message is one line."""
 
 
+class Marked(BadValue):
+    """A BadValue raised where nothing translates (the engine): an N_-marked template and its words,
+    said in the reader's language when shown (a damaged install's line was English among Chinese)."""
+
+    def __init__(self, template: str, **words) -> None:
+        super().__init__(template.format(**words))
+        self.template, self.words = template, words
+
+    def __str__(self) -> str:
+        return _(self.template).format(**self.words)
+
+
 @dataclass(frozen=True)
 class Param:
     name: str

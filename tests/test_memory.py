@@ -227,9 +227,14 @@ def test_a_damaged_results_file_is_one_line_and_status_2(tmp_path, monkeypatch, 
     assert main(["shot", "memory/copy", "-o", "-"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "gru" in err and "Traceback" not in err
+    assert err.startswith("rnntui: memory_grid.json, shipped with rnntui, is damaged (") and err.endswith("reinstall rnntui")
     for figure, state in (("copy", CopyState()), ("distractor", GateState())):  # the app still opens
         text = render(MemoryScreen, MemoryScreen.figure_by_id(figure), state, "txt", (80, 24))  # an app of its own
         assert "memory results unreadable" in text
+    fm.forget()
+    assert main(["shot", "memory/copy", "-o", "-", "--lang", "zh"]) == 2  # (it stayed English among Chinese)
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rnntui: 随 rnntui 附带的 memory_grid.json 已损坏（") and err.endswith("）；请重新安装 rnntui"), err
 
 
 def test_a_corrupt_cache_is_set_aside_and_the_shipped_results_shown():

@@ -455,6 +455,14 @@ def test_a_damaged_shipped_checkpoint_is_one_line_and_status_2(argv, damaged, tm
     assert err[0].endswith(": reinstall rnntui") and not (tmp_path / "slides").exists()
 
 
+def test_a_damaged_shipped_file_is_said_in_the_readers_language(damaged, capsys):
+    """The engine raised it in English, and English it stayed among Chinese (a broken install's one line)."""
+    from rnntui.cli import main
+
+    assert main(["shot", "seq2seq/matrix", "-o", "-", "--lang", "zh"]) == 2
+    assert capsys.readouterr().err.strip() == "rnntui: 随 rnntui 附带的 seq2seq_additive.npz 已损坏：请重新安装 rnntui"
+
+
 async def test_the_app_says_a_damaged_shipped_checkpoint_once_and_runs_on(damaged):
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:

@@ -24,8 +24,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from rnntui.engine import records
-from rnntui.state import BadValue
+from rnntui.engine import N_, records
+from rnntui.state import BadValue, Marked
 
 VOCAB = 10  # token classes 0…9; chance is 1/VOCAB
 CHANCE = 1.0 / VOCAB
@@ -69,6 +69,10 @@ MAX_BYTES = 4_000_000
 
 class BadResults(BadValue):
     """A results file that does not fit the schema; the message is one line."""
+
+
+class DamagedGrid(BadResults, Marked):
+    """The grid shipped with the package cannot be read: a broken install."""
 
 
 def check_cell(cell) -> str:
@@ -349,11 +353,13 @@ def shipped() -> Results:
     try:
         data = shipped_path().read_bytes()
     except OSError as e:
-        raise BadResults(f"memory_grid.json, shipped with rnntui, is unreadable ({e.strerror or e}): reinstall rnntui") from None
+        raise DamagedGrid(N_("{file}, shipped with rnntui, is unreadable ({why}): reinstall rnntui"),
+                          file="memory_grid.json", why=e.strerror or e) from None
     try:
         return parse(data)
     except BadResults as e:  # (it named no file, a trial)
-        raise BadResults(f"memory_grid.json, shipped with rnntui, is damaged ({e}); reinstall rnntui") from None
+        raise DamagedGrid(N_("{file}, shipped with rnntui, is damaged ({why}); reinstall rnntui"),
+                          file="memory_grid.json", why=e) from None
 
 
 def load_cache(path: Path | None = None) -> tuple[Results | None, str | None]:

@@ -28,7 +28,7 @@ import numpy as np
 
 from rnntui.engine import N_, records
 from rnntui.engine.records import Many, Num
-from rnntui.state import BadValue
+from rnntui.state import Marked
 
 VOCAB = 20  # token classes 0…19
 LENGTH = 16  # tokens per sequence
@@ -262,13 +262,13 @@ def shipped_path(scoring: str):
     return resources.files("rnntui").joinpath("data", f"seq2seq_{scoring}.npz")
 
 
-class DamagedShipped(BadValue):
+class DamagedShipped(Marked):
     """A checkpoint that ships with the package cannot be read: a broken install (one line, exit 2)."""
 
 
 def _damaged(scoring: str) -> DamagedShipped:
     """One message whatever failed (its weights or its record), so that the app says it once."""
-    return DamagedShipped(f"seq2seq_{scoring}.npz, shipped with rnntui, is damaged: reinstall rnntui")
+    return DamagedShipped(N_("{file}, shipped with rnntui, is damaged: reinstall rnntui"), file=f"seq2seq_{scoring}.npz")
 
 
 @lru_cache(maxsize=None)
