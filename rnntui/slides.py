@@ -84,12 +84,20 @@ class Frame:
         return self.local("caption") or _(self.figure.prose)
 
     def stem(self, number: int, digits: int = 2) -> str:
-        """`03-gradients-product-hop161`: number, topic, figure, axis and its value."""
-        p = self.state.param(self.state.AXIS)
-        tag = re.sub(r"[^A-Za-z0-9_]+", "", p.label) or p.name
-        value = getattr(self.state, p.name)
+        """`10-gradients-product-relu-hop199`: number, topic, figure, the values set away from the figure's
+        defaults (a word alone, a number after its name), then the axis and its value (slides 09 and 10,
+        tanh and ReLU, were both `gradients-product-hop199`, a lecturer's trial)."""
+        parts = [self._named(name, value) for name, value in self.changed().items()]
+        parts.append(self._named(self.state.AXIS, getattr(self.state, self.state.AXIS), word=False))
+        return "-".join([f"{number:0{digits}d}", self.screen.TOPIC_ID, self.figure.id, *parts])
+
+    def _named(self, name: str, value, word: bool = True) -> str:
+        p = self.state.param(name)
         value = f"{value:g}" if isinstance(value, float) else str(value)
-        return f"{number:0{digits}d}-{self.screen.TOPIC_ID}-{self.figure.id}-{tag}{value}"
+        if word and p.kind == "choice" and not value[:1].isdigit():
+            return re.sub(r"[^A-Za-z0-9_.-]+", "", value)  # ("relu", "lstm-bf2")
+        tag = "_".join(re.sub(r"[^A-Za-z0-9_]+", " ", p.label).split()) or p.name  # ("window_k4", not "windowk4")
+        return f"{tag}{value}"
 
     def changed(self) -> dict:
         """The parameters that differ from the figure's defaults (the axis apart)."""
@@ -223,7 +231,7 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
             if not grouped:
                 lines += [frame.words(), ""]
             files = " · ".join(f"[{fmt}]({stem}.{fmt})" for fmt in formats)
-            again = frame.shot_command(f"{stem}.{formats[0]}", size, theme, language())
+            again = frame.shot_command(f"{stem}{'-app' if present else ''}.{formats[0]}", size, theme, language())
             lines += [f"{frame.address} · {files} · `{again}`", ""]
     return "\n".join(lines)
 

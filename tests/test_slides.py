@@ -215,7 +215,7 @@ def test_export_refuses_to_overwrite_without_force(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["export", str(out), "--deck", str(deck), "--format", "txt"]) == 0
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["01-recurrence-track-t7.txt", "02-recurrence-tanh-z2.txt", "03-recurrence-readout-t3.txt",
+    assert names == ["01-recurrence-track-W_h1.4-t7.txt", "02-recurrence-tanh-z2.txt", "03-recurrence-readout-seq-t3.txt",
                      "index.md"]
     assert f"{rnn_h(1.4)[7]:.3f}" == "0.841" and "0.841" in (out / names[0]).read_text()
     index = (out / "index.md").read_text()
@@ -234,13 +234,13 @@ def test_export_deck_draws_frames_as_present_mode_shows_them(tmp_path):
     deck = small_deck(tmp_path / "d.toml", GOOD)
     out = tmp_path / "out"
     assert main(["export", str(out), "--deck", str(deck), "--format", "txt,svg", "--size", "100x30"]) == 0
-    first = (out / "01-recurrence-track-t7.txt").read_text()
+    first = (out / "01-recurrence-track-W_h1.4-t7.txt").read_text()
     assert "All eight states" in first and "W_h = 1.4 moves every state." in first and "1/3" in first
     assert "0.841" in first
     for chrome in ("rnntui ·", "? help", "q quit", "^p palette", "tab ⇥"):  # no header, no footer, no tabs
         assert chrome not in first, chrome
     assert "2/3" in (out / "02-recurrence-tanh-z2.txt").read_text()
-    doc = (out / "01-recurrence-track-t7.svg").read_text()
+    doc = (out / "01-recurrence-track-W_h1.4-t7.svg").read_text()
     assert "data:font/ttf;base64," in doc and "cdnjs" not in doc
 
 
@@ -338,8 +338,8 @@ def test_force_removes_what_an_earlier_export_listed_and_nothing_else(tmp_path, 
                  "--force"]) == 0
     assert capsys.readouterr().err.strip().endswith("; removed 5 files an earlier export listed")
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted(kept + ["01-recurrence-track-t7.svg", "02-recurrence-tanh-z2.svg",
-                                   "03-recurrence-readout-t3.svg", "index.md"])
+    assert names == sorted(kept + ["01-recurrence-track-W_h1.4-t7.svg", "02-recurrence-tanh-z2.svg",
+                                   "03-recurrence-readout-seq-t3.svg", "index.md"])
     assert all((out / name).read_text() == "mine" for name in kept)
     # a link in a caption is not a file the export wrote (a reviewer: the notes went at the second run)
     linked = small_deck(tmp_path / "linked.toml", '[[frame]]\nfigure = "recurrence/track"\nstep = 7\n'
@@ -446,12 +446,12 @@ def test_a_folder_where_a_slide_goes_is_named_as_a_folder(tmp_path, capsys):
     """With --force a folder where a slide goes was set aside and failed as "a part of the path is a file,
     not a folder" (a review): it is refused first, as a folder, with or without --force."""
     out = tmp_path / "out"
-    (out / "01-recurrence-track-t7.svg").mkdir(parents=True)
+    (out / "01-recurrence-track-W_h1.4-t7.svg").mkdir(parents=True)
     deck = small_deck(tmp_path / "d.toml", GOOD)
     for force in ([], ["--force"]):
         assert main(["export", str(out), "--deck", str(deck), "--format", "svg", *force]) == 2
-        assert capsys.readouterr().err.strip() == f"rnntui: cannot write {out}/01-recurrence-track-t7.svg: it is a folder"
-    assert [p.name for p in out.iterdir()] == ["01-recurrence-track-t7.svg"]
+        assert capsys.readouterr().err.strip() == f"rnntui: cannot write {out}/01-recurrence-track-W_h1.4-t7.svg: it is a folder"
+    assert [p.name for p in out.iterdir()] == ["01-recurrence-track-W_h1.4-t7.svg"]
 
 
 # -- decks --------------------------------------------------------------------------------------
@@ -582,7 +582,7 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         await app.workers.wait_for_complete()  # made in a thread
         await pilot.pause()
         shots = list((tmp_path / "shots").glob("*.svg"))
-        assert [p.name for p in shots] == ["d-03-recurrence-readout-t3.svg"]
+        assert [p.name for p in shots] == ["d-03-recurrence-readout-seq-t3.svg"]
         assert "sequence" in shots[0].read_text() and "quit" not in shots[0].read_text()
         await pilot.press("question_mark", "2")  # a number and enter: that slide; the keys go with the slide
         assert "slide 2, enter goes" in text_of(app) and app.index == 2
