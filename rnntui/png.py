@@ -29,7 +29,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.terminal_theme import SVG_EXPORT_THEME
 
-from rnntui.shapes import cell_shapes, is_shape, shade
+from rnntui.shapes import braille_dots, cell_shapes, is_shape, links, shade
 from rnntui.state import BadValue
 from rnntui.glyphs import DEJAVU, REGULAR, FontFile, check, font_for
 from rnntui.svg import ADVANCE_EM, CHAR_EM, luminance
@@ -198,6 +198,7 @@ def draw(grid: Grid, scale: float = 2.0) -> bytes:
 
     ox, oy = ORIGIN_X * s, ORIGIN_Y * s
     xs = [round(ox + c * cw) for c in range(grid.width + 2)]
+    dots = {}
     font_size = round(cw / ADVANCE_EM, 2)
     for r, row in enumerate(grid.rows):
         top, baseline = oy + r * ch + ROW_TOP * s, round(oy + r * ch + CHAR_HEIGHT * s)
@@ -216,6 +217,8 @@ def draw(grid: Grid, scale: float = 2.0) -> bytes:
             if not char or char.isspace() or char == "\u2800":
                 pass
             elif is_shape(char):
+                if 0x2800 < ord(char) <= 0x28FF:
+                    dots.update(dict.fromkeys(braille_dots(char, c, r), look.fg))
                 strength = shade(char)  # (its colour over the cell's background, as the SVG's fill-opacity)
                 fill = look.fg if strength is None else tuple(blend_rgb(look.bg or background, look.fg, strength))
                 _shapes(pen, cell_shapes(char, ox + c * cw, top, cw, ch), fill)
@@ -229,6 +232,8 @@ def draw(grid: Grid, scale: float = 2.0) -> bytes:
                 for on, y in ((look.underline, baseline + 2 * s), (look.strike, baseline - 6 * s)):
                     if on and char:
                         pen.rectangle([xs[c], round(y), xs[c + 1] - 1, round(y) + thick - 1], fill=look.fg)
+    for fill, bars in links(dots, ox, oy + ROW_TOP * s, cw, ch).items():
+        _shapes(pen, bars, fill)
     return encode(image)
 
 

@@ -65,10 +65,40 @@ def cell_shapes(ch: str, x: float, y: float, w: float, h: float) -> tuple[Shape,
 
 def _braille(bits: int, x: float, y: float, w: float, h: float) -> list[Shape]:
     # dots 1-2-3-7 down the left column, 4-5-6-8 down the right (Unicode's braille order)
-    order = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))
     r = min(w / 2, h / 4) * 0.5  # touching the next: a curve is a line, not beads (0.36, a lecturer's trial)
     return [_dot(x + (c + 0.5) * w / 2, y + (k + 0.5) * h / 4, r)
-            for bit, (c, k) in enumerate(order) if bits >> bit & 1]
+            for bit, (c, k) in enumerate(_ORDER) if bits >> bit & 1]
+
+
+_ORDER = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (0, 3), (1, 3))
+
+
+def braille_dots(ch: str, col: int, row: int):
+    """The dots of a braille character in cell (col, row), as (x, y) on the screen's dot grid (2 by 4 a cell)."""
+    bits = ord(ch) - 0x2800
+    return [(2 * col + c, 4 * row + k) for bit, (c, k) in enumerate(_ORDER) if bits >> bit & 1]
+
+
+def links(dots: dict, x0: float, y0: float, w: float, h: float) -> dict:
+    """Bars joining neighbouring braille dots of one colour (`dots`: (x, y) on the dot grid → colour),
+    cells w by h from (x0, y0), by colour: a curve reads as a line and a dotted one as dots, as the
+    legend's ━━ and ┈┈ promise (each was a chain of beads, a lecturer's and a newcomer's trials). A
+    diagonal where a square corner already joins them is left out (it thickened every step)."""
+    r = min(w / 2, h / 4) * 0.5 * 0.8
+    out: dict = {}
+    for (x, y), key in dots.items():
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (-1, 1)):
+            if dots.get((x + dx, y + dy)) != key:
+                continue
+            if dx and dy and key in (dots.get((x + dx, y)), dots.get((x, y + dy))):
+                continue
+            ax, ay = x0 + (x + 0.5) * w / 2, y0 + (y + 0.5) * h / 4
+            bx, by = ax + dx * w / 2, ay + dy * h / 4
+            n = math.hypot(bx - ax, by - ay)
+            nx, ny = -(by - ay) / n * r, (bx - ax) / n * r
+            out.setdefault(key, []).append(_poly([(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny),
+                                                  (ax - nx, ay - ny)]))
+    return out
 
 
 # block elements as (x, y, w, h) fractions of the cell; shades are drawn as partial fills

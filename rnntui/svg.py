@@ -31,7 +31,7 @@ from pathlib import Path
 from rich.cells import cell_len, get_character_cell_size
 
 from rnntui.glyphs import CJK_OWN, COMMON, DEJAVU, FontFile, check, cjk_files, drawn, font_for, source
-from rnntui.shapes import cell_shapes, is_shape, path_data, shade
+from rnntui.shapes import braille_dots, cell_shapes, is_shape, links, path_data, shade
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_FILES = DEJAVU
@@ -119,7 +119,7 @@ def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> s
 
     cell = CELL
     classes: dict[str, int] = {}
-    backgrounds, texts, shapes = [], [], {}
+    backgrounds, texts, shapes, dots = [], [], {}, {}
     area: Counter = Counter()
     used = {400: set(), 700: set()}
     y = 0
@@ -136,11 +136,25 @@ def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> s
                 texts.append(cls.join(parts))
                 for key, path in cut or ():  # (its fill's path, and a shade's at its opacity)
                     shapes.setdefault(key, []).append(path)
+                if cut and BRAILLE.search(text):
+                    _braille_dots(text, x, y, fill, dots)
             x += n
+    for key, bars in links(dots, 0, 1.5, cell.w, cell.h).items():
+        shapes.setdefault(key, []).append(path_data(bars))
     family, faces = _fonts(used)
     background = area.most_common(1)[0][0] if area else "#000000"
     return _page(width, y, cell, title, unique_id, classes, family, faces, background,
                  "".join(backgrounds), "".join(texts) + "\n    " + _paths(shapes))
+
+
+BRAILLE = re.compile("[\u2801-\u28ff]")
+
+
+def _braille_dots(text: str, x: int, y: int, fill: str, dots: dict) -> None:
+    for ch in text:
+        if BRAILLE.match(ch):
+            dots.update(dict.fromkeys(braille_dots(ch, x, y), fill))
+        x += get_character_cell_size(ch)
 
 
 @lru_cache(maxsize=8192)

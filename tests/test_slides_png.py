@@ -187,7 +187,7 @@ def test_lines_and_dots_become_shapes_that_fill_their_cells():
     widths = [float(w) for w in re.findall(r"h([\d.]+)v", red)]
     assert max(x + w for x, w in zip(xs, widths)) >= 3 * CELL  # the top line runs into the last cell
     green = re.search(r'<path fill="#00ff00" d="([^"]*)"', doc).group(1)
-    assert green.count("M") == 8 + 1  # ⣿ has all eight braille dots, ⠁ one
+    assert green.count("a") == 2 * (8 + 1)  # ⣿ has all eight braille dots, ⠁ one (each dot two arcs)
 
 
 def test_braille_dots_meet_their_neighbours_so_a_curve_reads_as_a_line():
@@ -206,6 +206,34 @@ def test_braille_dots_meet_their_neighbours_so_a_curve_reads_as_a_line():
         down = min(abs(y - y2) for x2, y2 in dots if x2 == x and y2 != y)
         assert across <= 2 * r + 1e-9 and down <= 2 * r + 1e-9, (across, down, r)
         assert math.pi * r * r < (w / 2) * (h / 4)  # (still dots: a cell's are told apart where they stop)
+
+
+def test_neighbouring_dots_of_one_colour_are_joined_so_solid_and_dotted_differ():
+    """Every curve was a chain of beads in a PNG and an SVG, though the legend promised ━━ and ┈┈ (a
+    lecturer's and a newcomer's trials): dots next to each other (across, down, or corner to corner where
+    no square corner joins them) are joined by a bar; every other dot, a dotted curve, is not."""
+    from rnntui.shapes import braille_dots, links
+
+    def joined(cells, colours=None):
+        dots = {}
+        for k, ch in enumerate(cells):
+            dots.update(dict.fromkeys(braille_dots(ch, k, 0), (colours or "a" * len(cells))[k]))
+        return sum(len(bars) for bars in links(dots, 0, 0, 10, 20).values())
+
+    assert joined("⠉⠉") == 3  # four dots in a row: three bars, across the cells' edge too
+    assert joined("⠁⠁") == 0  # every other dot (dotted)
+    assert joined("⠁⠂") == 0  # two columns apart, one row down: not neighbours
+    assert joined("⠑") == 1  # corner to corner
+    assert joined("⠙") == 2  # a square corner: across and down, not the diagonal as well
+    assert joined("⠉⠉", "ab") == 2  # two colours meet: not joined
+    doc = rich_svg("[#00ff00]⠉⠉[/]")
+    green = re.search(r'<path fill="#00ff00" d="([^"]*)"', doc).group(1)
+    assert green.count("a") == 2 * 4 and green.count("L") == 3 * 3  # 4 dots, 3 bars (4 corners: M and 3 L)
+    for cell, lit in (("⠑", True), ("⠁", False)):  # the PNG: midway between dot 1 and dot 5, beyond both dots
+        image = pixels(png.draw(rich_grid(f"[#00ff00 on #000000]{cell}[/]", width=4), scale=2))
+        x, y = (round((o + png.ROW_TOP * (o == png.ORIGIN_Y) + size) * 2)
+                for o, size in ((png.ORIGIN_X, png.CELL_W / 2), (png.ORIGIN_Y, png.CELL_H / 4)))
+        assert (image.getpixel((x, y))[1] > 128) == lit, (cell, image.getpixel((x, y)))
 
 
 def test_shades_are_their_colour_at_a_quarter_half_and_three_quarters():
