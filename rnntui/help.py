@@ -131,7 +131,8 @@ class HelpScroll(VerticalScroll):
         self.say_more()
 
     def say_more(self) -> None:
-        self.border_subtitle = _("↓ more below") if self.scroll_y < self.max_scroll_y else ""
+        closes = _("escape closes")  # from the first page: it was said only at the end (a newcomer's trial)
+        self.border_subtitle = _("↓ more below") + " · " + closes if self.scroll_y < self.max_scroll_y else closes
 
 
 class HelpScreen(SeeThrough, WholeFrames, ModalScreen):

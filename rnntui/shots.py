@@ -97,5 +97,5 @@ class Shots:
         else:
             # the name on a line of its own: "Saved rnntui-shots/parallel-grid-step6-055" / "938.svg" at 80x24
             path = Path(message.path)
-            self.notify(_("{name}\nsaved in {folder}").format(name=path.name, folder=path.parent),
+            self.notify(_("{name}\nsaved in {folder}").format(name=path.name, folder=path.parent.absolute()),
                         title=_("Screenshot"), timeout=self.SHOT_TIMEOUT)

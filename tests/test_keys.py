@@ -89,10 +89,10 @@ async def test_figures_toggles_help_and_topic_keys():
         assert heads == ["key", "does", "id,", "to", "remap", "it"]  # the ids' column says what they are
         assert any(line.split()[:1] + line.split()[-1:] == ["→", "step_forward"] for line in shown.splitlines())
         box = app.screen.query_one("HelpScroll")  # the keys run past the box at 80x24: its edge says so
-        assert box.max_scroll_y > 0 and box.border_subtitle == "↓ more below"
+        assert box.max_scroll_y > 0 and box.border_subtitle == "↓ more below · escape closes"  # (from the first page)
         await pilot.press("end")
         await pilot.pause()
-        assert box.scroll_y == box.max_scroll_y and box.border_subtitle == ""
+        assert box.scroll_y == box.max_scroll_y and box.border_subtitle == "escape closes"
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("2")
@@ -114,6 +114,26 @@ async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
         assert len(files) == 1 and files[0].name.startswith("recurrence-track-step1")
         assert "0.380" in files[0].read_text()  # h_0 = tanh(0.8 · 0.5)
         assert any(str(files[0].name) in str(n.message) for n in app._notifications)
+
+
+async def test_a_shots_notice_keeps_its_name_whole_and_says_the_whole_folder(tmp_path, monkeypatch):
+    """At 80x24 "memory-distractor-position1-043828.svg" broke as "….s" / "vg", under "saved in rnntui-shots"
+    (a newcomer's trial): where is that?"""
+    import rnntui.app
+    from textual.widgets._toast import Toast
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RNNTUI_SHOTS", raising=False)
+    monkeypatch.setattr(rnntui.app.time, "strftime", lambda _format: "043828")
+    app = RnnApp("memory", "distractor")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+        (shot,) = (tmp_path / "rnntui-shots").glob("*.svg")
+        assert [n.message for n in app._notifications] == [f"{shot.name}\nsaved in {tmp_path / 'rnntui-shots'}"]
+        toast = app.screen.query_one(Toast)
+        assert toast.content_size.width >= len(shot.name) == len("memory-distractor-position1-043828.svg")
 
 
 async def test_two_screenshots_with_one_name_make_two_files(tmp_path, monkeypatch):
