@@ -131,7 +131,8 @@ class PresentApp(Shots, QuietCollections, App):
         self.note.said = ""  # (what it said was of the slide left; the foot is drawn below)
         # (not the source's figure ids, "· F1+F3": a class reads them as codes, and titled slides had none)
         title = Text(frame.local("title") or _(frame.figure.title), style="bold")
-        title.append(f"   {frame.screen.NUMBER} {frame.screen.TOPIC_ID}", style="dim")
+        title.append("   " + _("topic {n} · {topic}").format(n=frame.screen.NUMBER, topic=frame.screen.TOPIC_ID),
+                     style="dim")  # ("   2 gradients" beside a title read as a count, a lecturer's trial)
         self.query_one("#slide-title", Static).update(title)
         self.query_one("#slide-words", Prose).update(frame.words())
         switcher = self.query_one(ContentSwitcher)

@@ -199,8 +199,8 @@ def test_export_of_some_topics_or_figures_writes_only_their_frames(tmp_path, cap
     # names: a helper's find), as present mode draws it
     for path, frame in zip(sorted((tmp_path / "b").glob("*.txt")), lecture):
         text = path.read_text()
-        assert frame.local("title") in text if frame.local("title") else "7 memory" in text, path.name
-        assert "1 recurrence" not in text and "7 memory" in text, path.name
+        assert frame.local("title") in text if frame.local("title") else "topic 7 · memory" in text, path.name
+        assert "topic 1 · recurrence" not in text and "topic 7 · memory" in text, path.name
     capsys.readouterr()
     for args, said in ((["nosuch"], "unknown topic 'nosuch'"),
                        (["--deck", str(small_deck(tmp_path / "d.toml", GOOD)), "serving"],
