@@ -1,6 +1,7 @@
 """Slides: key frames, `rnntui export`, decks (good and bad) and `rnntui present` under Pilot."""
 import asyncio
 import math
+import re
 import subprocess
 import sys
 import warnings
@@ -756,7 +757,11 @@ async def test_a_chinese_caption_fills_its_lines():
 def test_the_export_line_counts_in_the_singular_too(tmp_path, capsys):
     deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "recurrence/track"\n')
     assert main(["export", str(tmp_path / "one"), "--deck", str(deck), "--format", "txt"]) == 0
-    assert capsys.readouterr().err.strip().startswith("wrote 1 file (1 frame) and index.md")  # was "1 files (1 frames)"
+    said = capsys.readouterr().err.strip()
+    assert said.startswith("wrote 1 file (1 frame) and index.md")  # was "1 files (1 frames)"
+    total, drawing, rate = map(float, re.search(r" in ([\d.]+) s, ([\d.]+) s of it drawing \(([\d.]+) frames/s\)$",
+                                                said).groups())  # (the rate is the drawing's, and says so)
+    assert drawing <= total and rate * max(drawing - 0.05, 0) <= 1 <= rate * (drawing + 0.05)  # (1 frame, to 0.1 s)
     assert main(["export", str(tmp_path / "two"), "--deck", str(deck), "--format", "txt,svg"]) == 0
     assert capsys.readouterr().err.strip().startswith("wrote 2 files (1 frame) and index.md")
 
