@@ -202,5 +202,5 @@ def check_creatable(path: str | Path) -> None:
 def path_arg(text: str) -> str:
     """argparse type for a path: an empty string is a bad value, not "not given"."""
     if not text.strip():
-        raise argparse.ArgumentTypeError(_("an empty path: name a file or folder"))
+        raise argparse.ArgumentTypeError(_("an empty path"))  # (not "a file or folder": -o takes a file only)
     return text
