@@ -29,6 +29,8 @@ def test_decade_ticks_are_labelled_like_1e_minus_10_and_include_1():
     assert all(label == "1" or re.fullmatch(r"1e-?\d+", label) for label in labels)
     assert all(lo < hi for lo, hi in zip(ticks, ticks[1:])) and len(ticks) <= 7
     assert decade_label(-10) == "1e-10"
+    assert log_ticks(1.0, 3.5)[1] == ["10", "100", "1000"]  # (read as "1e1 1e2 1e3", a lecturer's trial)
+    assert log_ticks(-2.0, 0.0)[1] == ["0.01", "0.1", "1"] and log_ticks(-2.0, 4.0)[1][-1] == "1e4"
 
 
 def test_nice_ticks_are_round_and_inside():

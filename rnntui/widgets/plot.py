@@ -110,13 +110,21 @@ def decade_label(power: float) -> str:
 
 
 def log_ticks(lo: float, hi: float, most: int = 6) -> tuple[list[float], list[str]]:
-    """Decade ticks between log10 bounds lo..hi, at most `most` of them, labelled like 1e-10."""
+    """Decade ticks between log10 bounds lo..hi, at most `most` of them, labelled like 1e-10, or as plain
+    numbers where all lie from 0.01 to 1000 (an axis read "1e1 1e2 1e3" for 10, 100, 1000, a lecturer's trial)."""
     first, last = math.ceil(lo - 1e-9), math.floor(hi + 1e-9)
     span = max(last - first, 0)
     step = max(1, math.ceil(span / max(most - 1, 1)))
     start = math.ceil(first / step) * step  # multiples of the step, so 1 (1e0) is a tick when in range
     powers = list(range(start, last + 1, step)) or [first]
-    return [float(p) for p in powers], [decade_label(p) for p in powers]
+    return [float(p) for p in powers], decade_labels(powers)
+
+
+def decade_labels(powers) -> list[str]:
+    """1e-10 … 1e3, or plain numbers where all lie from 0.01 to 1000 (one style a whole axis)."""
+    if all(-2 <= p <= 3 for p in powers):
+        return [f"{10.0 ** round(p):g}" for p in powers]
+    return [decade_label(p) for p in powers]
 
 
 def nice_ticks(lo: float, hi: float, most: int = 6) -> tuple[list[float], list[str]]:
@@ -681,6 +689,8 @@ def y_axis(lo: float, hi: float, ch: int, log: bool,
     if log and ticks and ticks[-1][2] <= 0 <= top and ticks[-1][2] < top:
         if 0 <= (r := round(v - top / u) // 4) < ticks[-1][0]:
             ticks.append((r, decade_label(top), float(top)))
+    if log:  # ("1e1 1 1e-2" on one axis: 10, 1, 0.01)
+        ticks = [(r, label, t) for (r, _old, t), label in zip(ticks, decade_labels([t for _r, _l, t in ticks]))]
     return y1 - dots * u, y1, tuple(ticks)  # shared by every draw at these limits (lru_cache)
 
 
