@@ -55,10 +55,10 @@ class CellView(FigureView):
         width, height, plot = self.size.width or 80, self.size.height, self.query_one(Plot)
         room = height - self.query_one(TokenTrack).outer_size.height - sum(
             len(self.query_one(f"#{name}", Readouts).wrapped(width)) for name in ("gates", "c", "h"))
-        need, least = len(pre.wrapped(width)), plot.smallest(width)
-        pre.display = not height or room - need >= least or (room < least and room - need >= 1)
+        need, least, bare = len(pre.wrapped(width)), plot.smallest(width), plot.drawn_from(width)
+        pre.display = not height or room - need >= least or (room < bare and room - need >= 1)
         # the plot's line counts the rows it lacks with the sums left out, as they are where it is drawn
-        more = least - room if height and pre.display and room - need < least else None
+        more = bare - room if height and pre.display and room - need < least else None
         plot.lacks(more)
         self.query_one("#c", Readouts).show([
             (f"c_{t} = f·{before} + i·ĉ = {now.f:.3f}·{c_prev} + {now.i:.3f}·{paren(now.g)} =", f"{now.c:.3f}")])

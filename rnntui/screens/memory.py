@@ -160,10 +160,10 @@ class CopyView(FigureView):
         at 44 or 70 columns the size named grew as it was given, a review), the whole story included
         where that many rows more tell it."""
         plot, width = self.query_one(Plot), self.content_region.width
-        if plot.size.height >= plot.smallest() and plot.more is None:
+        if plot.size.height >= plot.drawn_from() and plot.more is None:
             return  # drawn: nothing to count (most keys)
         others = sum(w.outer_size.height for w in self.children if w is not plot and w.display)
-        need = others + plot.smallest() - self.content_region.height
+        need = others + plot.drawn_from() - self.content_region.height
         if need > 0 and self._short(self.size.height) and not self._short(self.size.height + need) and self.stories:
             need += len(wrap(self.stories[1], width, self.app.console)) - len(wrap(self.stories[0], width, self.app.console))
         more = need if need > 0 else None

@@ -43,6 +43,7 @@ np = lazy.numpy(globals())  # imported when a plot first draws (the first frame 
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
+BARE = 3  # rows of an extra plot drawn bare, below its smallest: its top edge and two rows of curves
 TOO_SMALL = N_("(too small to plot)")
 TOP_KEY_MARGIN = 16  # a legend in the frame's top edge has the width less this (y labels, corners, spaces)
 WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
@@ -1092,19 +1093,51 @@ class Plot(Lines):
     def render(self) -> Text:
         width, height = self.size
         spec = self._drawn(width, height)
-        return render_plot(spec, width, height) if spec else Text(self.short(height), style="dim italic")
+        if spec:
+            return render_plot(spec, width, height)
+        bare = self._axisless(width, height)
+        return runs_text(bare, no_wrap=True, overflow="crop") if bare else Text(self.short(height), style="dim italic")
 
     def lines(self, width: int, height: int) -> list:
         spec = self._drawn(width, height)
         if spec:
             return plot_rows(spec, width, height)
         # (it left blank rows and no word of a plot, a trial)
-        return [[(cut(self.short(height), width, MORE), "dim italic")]] if height and width else []
+        return self._axisless(width, height) or ([[(cut(self.short(height), width, MORE), "dim italic")]]
+                                             if height and width else [])
+
+    def drawn_from(self, width: int | None = None) -> int:
+        """The fewest rows it is drawn in at all: BARE for an extra plot (without its x axis; a row more for
+        its legend where that does not fit in its top edge), else smallest()."""
+        if not (self.least and self.spec is not None and self.spec.series):
+            return self.smallest(width)
+        width = self.size.width if width is None else width
+        return min(self.smallest(width), BARE + (0 if top_key_fits(self.spec, width) else
+                                                  len(legend_lines(self.spec, width - 1))))
+
+    def _axisless(self, width: int, height: int) -> list | None:
+        """With fewer rows than `smallest()` but BARE at least: its top edge (the legend there, if it fits) and
+        its curves against the y axis, no x axis below. "a terminal 2 rows taller shows a plot here" over blank
+        rows read as a plot that failed (80x24: recurrence/track in Chinese, memory/copy after a run, trials)."""
+        if not self.least or height < BARE or self.spec is None or not self.spec.series:
+            return None
+        key = legend_runs(self.spec)
+        if not key or top_key_fits(self.spec, width):
+            spec = replace(self.spec, xlabel="", title="", legend="top" if key else "none")
+            rows = plot_rows(spec, width, height + 2)  # (its bottom edge and x ticks: cut off)
+            return rows[:height] if len(rows) == height + 2 else None
+        below = legend_lines(self.spec, width - 1)  # (unnamed curves read as nothing: lstm/cell's c and h)
+        if height < BARE + len(below):
+            return None
+        rows = plot_rows(replace(self.spec, xlabel="", title="", legend="none"), width, height - len(below) + 2)
+        if len(rows) != height - len(below) + 2:
+            return None
+        return rows[:height - len(below)] + [[(" ", None), *line] for line in below]
 
     def short(self, height: int) -> str:
         """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
         read as a plot that failed (a trial). In an export the remedy is --size (a review)."""
-        more = self.smallest() - height if self.more is None else self.more
+        more = max(self.drawn_from() - height, 1) if self.more is None else self.more
         try:
             app = self.app
             offscreen = getattr(app, "offscreen", False)  # (render.Session's: shot, export)
