@@ -333,7 +333,7 @@ def test_f7_shows_the_seeds_largest_factor_beside_ours():
     ours = max(_factors_by_hand(FACTORS_N, 0.9))
     assert r.largest["factor"] == pytest.approx(ours, abs=1e-12) and f"{ours:.3f}" == "0.899"
     text = _shown(FactorsState(), "factors")
-    assert "source 0.884 ≠ ours 0.899" in text and "unpublished" in text
+    assert "source 0.884 ≠ ours 0.899" in text
     assert FactorsState(act="relu").readings().seed_largest is None  # not the seed's setting
     assert "source" not in _shown(FactorsState(w_h=1.2), "factors")
     # hop 1 of this 40-token chain is not hop 1 of F5 and F6 (0.799, the 8-token chain): the readout names
@@ -341,6 +341,46 @@ def test_f7_shows_the_seeds_largest_factor_beside_ours():
     first = _factors_by_hand(FACTORS_N, 0.9)[0]
     assert f"hop 1 of {FACTORS_N - 1}  h_39→h_38: factor {first:.3f}" in text and f"{first:.3f}" != "0.799"
     assert "hop 1  h_7→h_6" in _shown(HopState(), "hop") and f"{_factors_by_hand(8, 0.9)[0]:.3f}" == "0.799"
+
+
+def _words(text):
+    return " ".join(" ".join(line.strip(" │") for line in text.splitlines()).split())  # (wrapped in the panel)
+
+
+def test_f7_says_why_the_source_cannot_start_from_t1s_tokens():
+    """F7 put the source's 0.884 down to "its tokens after the 8th follow an unpublished rule", but our 0.899
+    is hop 34, h_6→h_5, whose z uses only x_0…x_6 (a researcher): any chain that starts with T1's tokens has
+    that factor whatever follows, so its largest is at least 0.899. The screen says so."""
+    h, zs = 0.0, []
+    for x in rnn.TOKENS[:7]:  # T1's first seven tokens, W_x 0.8, b 0, h_-1 = 0, by hand
+        zs.append(0.9 * h + 0.8 * x)
+        h = math.tanh(zs[-1])
+    hop_6 = (1 - math.tanh(zs[6]) ** 2) * 0.9
+    assert zs[6] == pytest.approx(0.0325, abs=1e-3) and f"{hop_6:.3f}" == "0.899" and hop_6 > 0.884
+    rng = np.random.default_rng(5)
+    for _trial in range(20):  # any continuation after the 7th token
+        tokens = list(rnn.TOKENS[:7]) + list(rng.uniform(-1, 1, FACTORS_N - 7))
+        f = gr.hop_factors(tokens, 0.9)
+        assert f[FACTORS_N - 1 - 6] == pytest.approx(hop_6, abs=1e-12) and f.max() >= hop_6 > 0.884
+    r = FactorsState().readings()
+    assert r.published == {"hop": 34, "t": 6, "factor": pytest.approx(hop_6, abs=1e-12)}
+    assert r.largest["hop"] == 34  # here it is also the chain's largest
+    words = _words(_shown(FactorsState(), "factors"))
+    assert ("source 0.884 ≠ ours 0.899: with T1's tokens and weights h_6→h_5 (hop 34, from x_0…x_6 alone) is "
+            "already 0.899 > 0.884, so the source's chain cannot start with T1's tokens") in words
+    assert "unpublished" not in words
+
+
+@pytest.mark.parametrize("act", ["tanh", "relu"])
+def test_f7_at_w_h_0_says_every_factor_is_0(act):
+    """At W_h 0 F7 said "largest 0.000 at hop 1 = W_h", then "no factor reaches W_h" (a researcher): every
+    factor is act'(z)·0 = 0 = W_h, so it is at every hop, and the line under it says why."""
+    assert not any(_factors_by_hand(FACTORS_N, 0.0))
+    words = _words(_shown(FactorsState(w_h=0.0, act=act), "factors"))
+    assert "largest 0.000 at every hop = W_h" in words and "at hop 1" not in words
+    assert f"W_h = 0: every factor is {act}'(z_t)·0 = 0, so each one is W_h" in words
+    assert "no factor reaches W_h" not in words
+    assert "no factor reaches W_h" in _words(_shown(FactorsState(w_h=0.1), "factors"))
 
 
 def test_f8_shows_the_seeds_crossing_and_end_beside_ours():

@@ -39,7 +39,10 @@ class SeedNumber:
 # publish (ours is documented: gr.CHAIN_RULE), and E1's weights are another random draw than the seed's
 # (ours said only "unpublished": a student could not redo hop 178 or 0.899 without gr.CHAIN_RULE, a trial)
 CHAIN_WHY = N_("its tokens after the 8th follow an unpublished rule; ours repeat the eight (x_t = x_(t mod 8))")
-SEED_LARGEST_FACTOR = SeedNumber(0.884, CHAIN_WHY)  # seed 001, F7 at tanh, W_h = 0.90: "最大的是 0.884"
+# F7's largest is not past the 8th token (hop 34, h_6→h_5): no continuation rule explains 0.884 (a researcher)
+START_WHY = N_("with T1's tokens and weights h_{t}→h_{prev} (hop {hop}, from x_0…x_{t} alone) is already {factor} > "
+               "{seed}, so the source's chain cannot start with T1's tokens")
+SEED_LARGEST_FACTOR = SeedNumber(0.884, START_WHY)  # seed 001, F7 at tanh, W_h = 0.90: "最大的是 0.884"
 SEED_BELOW_MIN_NORMAL = SeedNumber(161, CHAIN_WHY)  # seed 001, F8 at the defaults: "在第 161 跳穿过下面那条线"
 SEED_PRODUCT_END = SeedNumber(9.8e-48, CHAIN_WHY)  # seed 001, F8: "终点是 9.8e-48"
 SEED_RNN_BELOW_001 = SeedNumber(9, CHAIN_WHY)  # seed 001, F12: "那个 RNN 的积第 9 步就跌到 0.01 以下"
@@ -186,7 +189,8 @@ class FactorsReadings:
     hops: tuple[int, ...]  # 1 … 39
     factors: tuple[float, ...]
     largest: dict  # {"hop": k, "factor": f}: the largest factor and where
-    largest_is_w_h: bool  # it equals W_h (ReLU on an active unit)
+    largest_is_w_h: bool  # it equals W_h (ReLU on an active unit; every factor at W_h = 0)
+    published: dict  # {"hop", "t", "factor"}: the largest factor of a hop whose z_t uses only T1's 8 tokens (t ≤ 7)
     factor: float  # at the cursor's hop
     y_top: float
     y_bottom: float  # the plot's lower limit (_bottom): its rows go where the factors and ×1 are
@@ -224,10 +228,13 @@ class FactorsState(FigureState):
     def read(self) -> FactorsReadings:
         f = gr.chain(FACTORS_N, self.w_h, self.act)[0]
         k = int(np.argmax(f))
+        first = FACTORS_N - N_TOKENS + 1  # hop 33 leaves h_7: from there on z_t holds x_0 … x_t, t ≤ 7
+        p = first + int(np.argmax(f[first - 1:]))
         return FactorsReadings(
             chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
             factors=_floats(f), largest={"hop": k + 1, "factor": float(f[k])},
-            largest_is_w_h=bool(np.isclose(f[k], self.w_h)), factor=float(f[self.hop - 1]),
+            largest_is_w_h=bool(np.isclose(f[k], self.w_h)),
+            published={"hop": p, "t": FACTORS_N - p, "factor": float(f[p - 1])}, factor=float(f[self.hop - 1]),
             y_top=max(1.0, self.w_h) * 1.15 + 0.02, y_bottom=_bottom(float(f.min())),
             seed_largest=SEED_LARGEST_FACTOR if _at_seed(self.w_h, self.act) else None)
 

@@ -99,13 +99,20 @@ class FactorsView(FigureView):
             (_("hop {k} of {n}  h_{t}→h_{prev}: factor").format(k=s.hop, n=FACTORS_N - 1, t=s.t, prev=s.t - 1),
              factor(here) + trend),  # (h_39, not F5's h_7: a student asked why hop 1's factor differs)
             (_("largest"), factor(r.largest['factor'])),
-            (_("at hop {k}").format(k=r.largest['hop']), "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
-        why = (_("tanh' < 1 wherever z ≠ 0, so no factor reaches W_h") if s.act == "tanh"
-               else _("relu' is exactly 1 on an active unit (and 0 on a dead one)"))
+            (_("at every hop") if s.w_h == 0 else _("at hop {k}").format(k=r.largest['hop']),
+             "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
+        if s.w_h == 0:  # (W_h = 0 read "at hop 1 = W_h" over "no factor reaches W_h", a researcher)
+            why = _("W_h = 0: every factor is {slope}(z_t)·0 = 0, so each one is W_h").format(slope=SLOPE[s.act])
+        else:
+            why = (_("tanh' < 1 wherever z ≠ 0, so no factor reaches W_h") if s.act == "tanh"
+                   else _("relu' is exactly 1 on an active unit (and 0 on a dead one)"))
         lines = [(why, "")]
         if r.seed_largest is not None:
+            p = r.published
             lines.append((_("source {seed} ≠ ours {ours}: {why}").format(
-                seed=f"{r.seed_largest.value:.3f}", ours=f"{r.largest['factor']:.3f}", why=_(r.seed_largest.why)), ""))
+                seed=f"{r.seed_largest.value:.3f}", ours=f"{r.largest['factor']:.3f}", why=_(r.seed_largest.why).format(
+                    t=p["t"], prev=p["t"] - 1, hop=p["hop"], factor=f"{p['factor']:.3f}",
+                    seed=f"{r.seed_largest.value:.3f}")), ""))
         self.query_one("#top", Readouts).show(lines, sep="\n")
 
 
