@@ -395,6 +395,50 @@ def test_f8_shows_the_seeds_crossing_and_end_beside_ours():
     assert "unpublished rule" in text
 
 
+def test_f8_at_the_defaults_says_float32_ends_subnormal_not_0():
+    """At the defaults F8 said float32 "then rounds to 0", but float32's product ends at the subnormal
+    3.36e-43 (a researcher). A float32 running product by a plain loop ends there, a multiple of 2^-149 with
+    8 significant bits, not 0; the words say so."""
+    running = np.float32(1.0)
+    for f in np.float32(_factors_by_hand(PRODUCT_N, 0.9)):
+        running = np.float32(running * f)
+    assert 0 < running < np.finfo(np.float32).tiny and f"{running:.2e}" == "3.36e-43"
+    steps = float(running) / 2.0 ** -149
+    assert steps == int(steps) and int(steps).bit_length() == 8
+    words = _words(_shown(ProductState(), "product"))
+    assert ("below min normal float32 drops digits: it ends at 3.36e-43, a subnormal with 8 of 24 bits, not yet 0: "
+            "silently, no error") in words and "rounds to 0" not in words
+
+
+@pytest.mark.parametrize("w_h, act, hop", [(0.5, "relu", 2), (0.0, "tanh", 1)])
+def test_f8_an_exact_0_factor_is_not_called_underflow(w_h, act, hop):
+    """ReLU at W_h 0.5 said "crosses float32 min normal: hop 2" and "below min normal float32 drops digits, then
+    rounds to 0", but relu'(z) = 0 at hop 2 (a researcher): the product is exactly 0 in float64 too. A plain
+    loop finds the first z ≤ 0 back from the end; the words name it, and the plot's ▼0 stands at that hop."""
+    h, zs = 0.0, []
+    for t in range(PRODUCT_N):
+        zs.append(w_h * h + 0.8 * rnn.TOKENS[t % 8])
+        h = max(zs[-1], 0.0) if act == "relu" else math.tanh(zs[-1])
+    back = zs[1:][::-1]  # hop k leaves h_{200−k}
+    first = next(k for k, z in enumerate(back, 1) if w_h == 0 or (act == "relu" and z <= 0))
+    assert first == hop
+    r = ProductState(w_h=w_h, act=act).readings()
+    assert r.exact_zero == hop and r.product[hop] == 0.0 and r.product[hop - 1] > np.finfo(np.float32).tiny
+    words = _words(_shown(ProductState(w_h=w_h, act=act), "product", (100, 30)))
+    assert f"crosses float32 min normal: no (exactly 0 from hop {hop})" in words
+    said = (f"a dead ReLU: relu'(z) = 0 at hop {hop}, so its factor is exactly 0 and the product is 0 from there in "
+            "any precision: no underflow") if act == "relu" else \
+        "W_h = 0: every factor is exactly 0, so the product is 0 from hop 1 in any precision: no underflow"
+    assert said in words and "drops digits" not in words
+    lines = _shown(ProductState(w_h=w_h, act=act, hop=hop), "product", (120, 40)).splitlines()
+    top = next(line for line in lines if "┌" in line)
+    mark = next(line for line in lines if "▼0" in line)
+    assert 0 < mark.index("▼") - top.index("┌") <= 2  # hop 1 or 2 of 0 … 199: at the left edge
+    if "┬" in top:  # the cursor, at that hop, marks the top edge (at hop 1 it is under the edge's corner)
+        assert mark.index("▼") == top.index("┬")
+    assert act == "tanh" or "┬" in top
+
+
 def _seed_e1_norms() -> dict:
     """The source's E1 as its code runs it (ai-learning-labs, 06_rnn_attention.py): one default_rng(0);
     per c a W, a U and 60 inputs drawn; h_t = tanh(W·h + U·x_t); g = ones(64) walked back; raw norms."""

@@ -5,6 +5,7 @@ After k hops back from the last state the gradient is the product of the k most 
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -71,6 +72,15 @@ def backward_products_f32(factors) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         p = np.cumprod(np.asarray(factors, dtype=np.float32), dtype=np.float32)
     return np.concatenate(([1.0], p.astype(np.float64)))
+
+
+def f32_bits(v) -> int:
+    """How many significant bits float32 keeps of v: 24 for a normal number, fewer for a subnormal
+    (a multiple of 2^-149: 3.36e-43 is 240·2^-149, 8 bits), 0 for 0, inf and NaN."""
+    v = abs(float(np.float32(v)))
+    if v == 0 or not math.isfinite(v):
+        return 0
+    return 24 if v >= F32_TINY else int(round(v / 2.0 ** -149)).bit_length()
 
 
 def chain(n: int, w_h, act="tanh", w_x=W_X, b=B):

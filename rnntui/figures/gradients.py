@@ -255,6 +255,9 @@ class ProductReadings:
     product_float32: tuple[float, ...]  # the same products as float32 holds them
     crossings: dict  # the first hop below float32's min normal / above its max (None: never)
     float32_zero: int | None  # the first hop where float32 reads 0 and float64 does not (underflow: the plot's ▼0)
+    exact_zero: int | None  # the first hop whose factor is exactly 0: the product is 0 from there in any precision
+    end_float32: float  # the product at the last hop as float32 holds it
+    end_float32_bits: int  # its significant bits: 24 when normal, fewer when subnormal (0 for 0, inf, NaN)
     end: float  # the product at the last hop
     at: float  # the product at the cursor's hop, in float64 and float32
     at_float32: float
@@ -284,6 +287,8 @@ class ProductState(FigureState):
             float32_min_normal=gr.F32_TINY, float32_max=gr.F32_MAX, hops=tuple(range(PRODUCT_N)),
             factors=_floats(factors), product=_floats(p), product_float32=_floats(p32),
             crossings=_crossings(p), float32_zero=gr.first((p32 == 0) & (p != 0)),
+            exact_zero=None if (k := gr.first(factors == 0)) is None else k + 1,
+            end_float32=float(p32[-1]), end_float32_bits=gr.f32_bits(p32[-1]),
             end=float(p[-1]), at=float(p[self.hop]), at_float32=float(p32[self.hop]), y_range=(lo, hi),
             seed_below_min_normal=SEED_BELOW_MIN_NORMAL if seed else None, seed_end=SEED_PRODUCT_END if seed else None)
 

@@ -137,7 +137,10 @@ class ProductView(FigureView):
             xlabel=_("hops back"), legend="below",
         ))
         c = r.crossings
-        end, below = sci(r.end), at_hop(c["below_f32_min_normal"])
+        zero = r.exact_zero  # a factor exactly 0 (dead ReLU, W_h 0): 0 from there, no underflow (a researcher)
+        dead = zero is not None and (c["below_f32_min_normal"] is None or c["below_f32_min_normal"] >= zero)
+        end = sci(r.end)
+        below = _("no (exactly 0 from hop {k})").format(k=zero) if dead else at_hop(c["below_f32_min_normal"])
         if r.seed_end is not None:  # the seed's numbers beside ours
             end += aside(_("(source {value})").format(value=f"{r.seed_end.value:g}"))
             below += aside(_("(source {value})").format(value=f"{r.seed_below_min_normal.value:d}"))
@@ -149,11 +152,20 @@ class ProductView(FigureView):
         if c["above_f32_max"] is not None:
             means = _("float32 gives inf from hop {k}: the loss goes inf, then NaN (inf − inf)").format(
                 k=c["above_f32_max"])
+        elif dead and s.w_h == 0:
+            means = _("W_h = 0: every factor is exactly 0, so the product is 0 from hop 1 in any precision: "
+                      "no underflow")
+        elif dead:
+            means = _("a dead ReLU: relu'(z) = 0 at hop {k}, so its factor is exactly 0 and the product is 0 from "
+                      "there in any precision: no underflow").format(k=zero)
         elif r.float32_zero is not None:  # (the ▼0 mark's hop was said nowhere, a trial)
             means = _("below min normal float32 drops digits, then reads 0 from hop {k}: silently, no error").format(
                 k=r.float32_zero)
+        elif 0 < r.end_float32_bits < 24:  # it ends subnormal: "then rounds to 0" was not so here (a researcher)
+            means = _("below min normal float32 drops digits: it ends at {value}, a subnormal with {bits} of 24 "
+                      "bits, not yet 0: silently, no error").format(value=sci(r.end_float32), bits=r.end_float32_bits)
         elif c["below_f32_min_normal"] is not None:
-            means = _("below min normal float32 drops digits, then rounds to 0: silently, no error")
+            means = _("below min normal float32 drops digits: silently, no error")
         else:
             means = _("the product stays inside float32's range on this chain")
         lines = [(means, "")]
