@@ -502,6 +502,60 @@ def test_e1_says_which_of_the_seeds_shares_are_its_codes_norms():
     assert BpttState(act="relu").readings().seed_norms == () and "source" not in _shown(BpttState(scale=0.8), "bptt")
 
 
+def _e1_relu_end(seed, c=1.5, d=64, T=60):
+    """E1 under ReLU redone from its draws (rng order: W0, x, v), the share left at distance T."""
+    rng = np.random.default_rng(seed)
+    W = c / np.sqrt(d) * rng.standard_normal((d, d))
+    x, v = rng.standard_normal((T, d)), rng.standard_normal(d)
+    h, on = np.zeros(d), []
+    for t in range(T):
+        z = W @ h + x[t]
+        on.append(z > 0)
+        h = np.where(on[-1], z, 0.0)
+    g = v
+    for t in reversed(range(T)):
+        g = W.T @ (on[t] * g)
+    return float(np.linalg.norm(g) / np.linalg.norm(v))
+
+
+def test_e1_says_relu_at_c_1_5_usually_grows_and_what_this_seed_does():
+    """The prose said "ReLU at c=1.5 explodes" over seed 34's 0.163, 0.123, 0.0256 (a researcher: 21 of seeds
+    0–99 shrink). Redone here from the draws: most seeds grow (in 0–999 too), the prose says "usually", and
+    the line under the table says what this seed does and how many of seeds 0–99 grow."""
+    ends = [_e1_relu_end(seed) for seed in range(100)]
+    grow = sum(e > 1 for e in ends)
+    assert grow == 79 and ends[34] == pytest.approx(0.0256, abs=5e-5)
+    assert 0.75 < np.mean([_e1_relu_end(seed) > 1 for seed in range(100, 400)]) < 0.85  # not seeds 0–99 alone
+    _screen, figure = find("gradients/bptt")
+    assert "ReLU at c=1.5 usually grows" in figure.prose and "explodes" not in figure.prose
+    r = BpttState(act="relu", seed=34).readings()
+    assert r.relu_seeds["grow"] == grow and r.relu_seeds["median"] == pytest.approx(np.median(ends), rel=1e-9)
+    words = _words(_shown(BpttState(act="relu", seed=34, distance=60), "bptt"))
+    assert f"seed 34: c=1.5 shrinks to 0.0256 at 60; {grow} of seeds 0–99 grow" in words
+    up = next(seed for seed, e in enumerate(ends) if e > 1)
+    words = _words(_shown(BpttState(act="relu", seed=up), "bptt"))
+    assert f"seed {up}: c=1.5 grows to {ends[up]:.3g} at 60, as in {grow} of seeds 0–99" in words
+    assert "of seeds" not in _words(_shown(BpttState(act="tanh", seed=34), "bptt", (100, 30)))
+
+
+def test_e1_help_and_json_give_the_draw_order(tmp_path):
+    """E1's numbers could not be redone without the order of the seed's draws (a researcher): help and the JSON
+    shot give it, and drawing in that order (the test's own loop) gives the figure's numbers."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+
+    _screen, figure = find("gradients/bptt")
+    prose = help_text(SimpleNamespace(TOPIC_ID="gradients", figure=figure, state=BpttState()))[1]
+    assert "default_rng(seed) draws, with standard_normal, W₀ (64×64), then x (60×64), then v (64)" in prose
+    assert "W = c·W₀/√64" in prose
+    assert main(["shot", "gradients/bptt", "--set", "act=relu", "--set", "seed=7", "-o",
+                 str(tmp_path / "e1.json")]) == 0
+    data = json.loads((tmp_path / "e1.json").read_text())
+    assert "W0 (64x64), then x (60x64), then v (64)" in data["draws"]
+    assert data["table"]["1.5"]["60"] == pytest.approx(_e1_relu_end(7), rel=1e-9)
+
+
 @pytest.mark.parametrize("act, seed", [("tanh", 0), ("relu", 50), ("tanh", 24), ("relu", 7)])
 def test_the_bptt_tables_numbers_have_the_same_significant_digits(act, seed):
     """gradients/bptt's table mixed 5.68e-04 with 0.001808 and 15.6 with 15.21 and 83.93 in one row

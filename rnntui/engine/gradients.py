@@ -134,8 +134,18 @@ def bptt_draw(c, seed=0, input_scale=1.0, d=E1_D, T=E1_T) -> tuple[np.ndarray, n
     return W, x, rng.standard_normal(d)
 
 
+@lru_cache(maxsize=8)
+def bptt_ends(c, act="relu", seeds=100, input_scale=1.0, d=E1_D, T=E1_T) -> tuple[float, ...]:
+    """`bptt_norms(...)[T]`, the share left at distance T, for seeds 0 … seeds−1 (not kept in its cache)."""
+    return tuple(_norms(float(c), s, float(input_scale), act, int(d), int(T))[-1] for s in range(seeds))
+
+
 @lru_cache(maxsize=256)
 def _bptt_norms(c, seed, input_scale, act, d, T):
+    return _norms(c, seed, input_scale, act, d, T)
+
+
+def _norms(c, seed, input_scale, act, d, T):
     W, x, v = bptt_draw(c, seed, input_scale, d, T)
     h, z = np.zeros(d), np.empty((T, d))
     with np.errstate(over="ignore", invalid="ignore"):

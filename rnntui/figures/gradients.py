@@ -357,6 +357,18 @@ class BpttReadings:
     at_cursor: dict  # c → the value at the cursor's distance
     seed_norms: tuple  # SeedNorms: what the seed says at tanh, input σ 1 (none elsewhere)
     seed_share: SeedNorm | None  # the one share the seed gives as a share, where seed_norms are
+    draws: str  # what the seed draws, in order: enough to redo the numbers
+    relu_seeds: dict | None  # under ReLU, c = 1.5 at distance T over seeds 0 … 99: how many grow, the median
+
+
+E1_DRAWS = (f"numpy default_rng(seed).standard_normal: W0 ({gr.E1_D}x{gr.E1_D}), then x ({gr.E1_T}x{gr.E1_D}), then "
+            f"v ({gr.E1_D}); W = c*W0/sqrt({gr.E1_D}), x times the input std; the same draws for every c")
+E1_SEEDS = 100  # "ReLU at c=1.5 explodes" was not so for 21 of seeds 0-99 (seed 34 keeps 0.0256, a researcher)
+
+
+def _relu_seeds(scale: float) -> dict:
+    ends = np.array(gr.bptt_ends(1.5, "relu", E1_SEEDS, scale))
+    return {"c": "1.5", "seeds": E1_SEEDS, "grow": int((ends > 1).sum()), "median": float(np.median(ends))}
 
 
 @dataclass(frozen=True)
@@ -379,7 +391,8 @@ class BpttState(FigureState):
             table={c: {str(k): float(v[k]) for k in self.TABLE} for c, v in curves.items()},
             at_cursor={c: float(v[self.distance]) for c, v in curves.items()},
             seed_norms=SEED_E1_NORMS if self.act == "tanh" and self.scale == 1.0 else (),
-            seed_share=SEED_E1_SHARE if self.act == "tanh" and self.scale == 1.0 else None)
+            seed_share=SEED_E1_SHARE if self.act == "tanh" and self.scale == 1.0 else None,
+            draws=E1_DRAWS, relu_seeds=_relu_seeds(self.scale) if self.act == "relu" else None)
 
     def curves(self) -> dict[str, tuple[float, ...]]:
         return self.readings().relative_norms

@@ -199,6 +199,6 @@ class GradientsScreen(TopicScreen):
                key_steps=(5.0, 20.0, 84.0)),
         Figure("bptt", N_("BPTT in 64 dimensions"), "E1", BpttState, BpttView,
                N_("A 64-wide RNN, W ~ N(0, c²/d), 60 steps, loss at the last: the gradient left at each "
-                  "distance back. Larger c decays slower; ReLU at c=1.5 explodes."),
+                  "distance back. Larger c decays slower; ReLU at c=1.5 usually grows."),
                key_steps=(0, 20, 40, 60)),
     )

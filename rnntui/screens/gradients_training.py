@@ -48,6 +48,14 @@ class ClipView(FigureView):
 class BpttView(FigureView):
     COLORS = {"0.5": GREEN, "1.0": BLUE, "1.5": ORANGE}
 
+    @classmethod
+    def explained(cls, s: BpttState) -> str:
+        """Help: the draws in the order the seed makes them, so a reader can redo the numbers."""
+        return _("To redo it: numpy's default_rng(seed) draws, with standard_normal, W₀ ({d}×{d}), then x ({T}×{d}), "
+                 "then v ({d}); W = c·W₀/√{d}, x times the input std, the same draws for every c. "
+                 "h_t = act(W·h_{{t−1}} + x_t) from h = 0, loss v·h_T, ∂L/∂h_{{t−1}} = Wᵀ(act'(z_t) ⊙ ∂L/∂h_t).").format(
+                     d=s.readings().d, T=s.readings().T)
+
     def compose(self):
         yield Plot()
         yield Picture(id="table")
@@ -68,8 +76,15 @@ class BpttView(FigureView):
                 for c, row in r.table.items()]
         self.query_one("#table", Picture).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
                                                            right=range(1, len(header))))
-        self.query_one("#seed", Readouts).display = bool(r.seed_norms)
-        if r.seed_norms:
+        self.query_one("#seed", Readouts).display = bool(r.seed_norms) or r.relu_seeds is not None
+        if r.relu_seeds is not None:  # what this seed does beside what most do (the prose's "usually")
+            many, c, T = r.relu_seeds, r.relu_seeds["c"], r.T
+            end = r.relative_norms[c][T]
+            said = (_("seed {seed}: c={c} grows to {value} at {d}, as in {grow} of seeds 0–{last}") if end > 1 else
+                    _("seed {seed}: c={c} shrinks to {value} at {d}; {grow} of seeds 0–{last} grow"))
+            self.query_one("#seed", Readouts).show([(said.format(
+                c=c, seed=s.seed, value=sci3(end), d=T, grow=many["grow"], last=many["seeds"] - 1), "")])
+        elif r.seed_norms:
             (a, b), one = r.seed_norms, r.seed_share
             self.query_one("#seed", Readouts).show([(_(
                 "source: its {one_said} (c={one_c}, at {one_d}) is a share, ours {ours_one}; its {a_said} (c={a_c}, "
