@@ -123,7 +123,7 @@ def test_clipping_scales_84_down_to_the_threshold_and_leaves_small_ones():
     assert gr.norm(clipped) == pytest.approx(5.0)
     assert np.allclose(clipped / np.linalg.norm(clipped), g / 84.0)  # same direction
     assert gr.clip_scale(84.0, 100.0) == 1.0 and np.array_equal(gr.clip(g, 100.0), g)
-    tiny = ClipState.vanishing()
+    tiny = ClipState().chain_norm()
     assert tiny < 1e-6 and gr.clip_scale(tiny, 5.0) == 1.0  # a ceiling, not a floor
     assert ClipState(threshold=84.0).data()["scale"] == 1.0  # at the threshold exactly: scale 1
 
@@ -465,6 +465,44 @@ def test_clipping_says_where_its_vanishing_gradient_comes_from():
     text = _shown(ClipState(), "clipping")
     assert f"vanishing ‖g‖ {kept:.2e} < 5" in text
     assert "(from the factors figure: its 39 hops multiplied, W_h 0.90, tanh)" in text and FACTORS_N - 1 == 39
+
+
+def _relu_product_by_hand(n, w_h):
+    h, zs = 0.0, []
+    for t in range(n):
+        zs.append(w_h * h + 0.8 * rnn.TOKENS[t % 8])
+        h = max(zs[-1], 0.0)
+    return math.prod(w_h if z > 0 else 0.0 for z in zs[1:])
+
+
+def test_clipping_follows_the_topics_w_h_and_act():
+    """Clipping's F7 gradient stayed 7.85e-09 "(W_h 0.90, tanh)" after the topic's W_h and act changed (a
+    researcher). It is F7's product at the topic's values, by a plain loop here: at ReLU, W_h 1.40 it is 5.0e5,
+    and clipping scales it to the threshold like the other; at ReLU 0.5 a dead unit makes it 0."""
+    big = _relu_product_by_hand(FACTORS_N, 1.4)
+    assert f"{big:.1e}" == "5.0e+05" and big == pytest.approx(1.4 ** 39)  # every unit on, 39 hops
+    state = ClipState(w_h=1.4, act="relu")
+    v = state.readings().chain
+    assert v.norm == pytest.approx(big, rel=1e-12) and v.clipped_norm == pytest.approx(5.0)
+    words = _words(_shown(state, "clipping"))
+    assert (f"exploding ‖g‖ {big:.2e} ≥ 5: scale 5/{big:.2e} = {5 / big:.4g} after 5.00 (from the factors figure: "
+            "its 39 hops multiplied, W_h 1.40, relu)") in words and "vanishing ‖g‖" not in words
+    assert "○ exploding g (F7)" in words
+    tanh = math.prod(_factors_by_hand(FACTORS_N, 1.2))
+    assert f"vanishing ‖g‖ {tanh:.2e} < 5" in _words(_shown(ClipState(w_h=1.2), "clipping"))
+    assert _relu_product_by_hand(FACTORS_N, 0.5) == 0
+    words = _words(_shown(ClipState(w_h=0.5, act="relu"), "clipping"))
+    assert "vanishing ‖g‖ 0 < 5: scale 1 after 0 unchanged" in words and "a factor of exactly 0" in words
+
+
+async def test_clipping_takes_the_w_h_and_act_set_on_another_figure():
+    app = RnnApp("gradients", "factors")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("a", "plus", "plus")  # relu, W_h 0.90 → 1.10 (the coarse notch)
+        w_h = screen.state.w_h
+        assert (screen.state.act, w_h) == ("relu", pytest.approx(1.1))
+        assert (screen.states["clipping"].act, screen.states["clipping"].w_h) == ("relu", w_h)
 
 
 def test_a_factor_just_past_1_is_not_shown_as_1():

@@ -473,14 +473,15 @@ async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
 
 
 async def test_plus_minus_move_the_axis_coarsely_where_a_figure_has_no_other_parameter():
-    app = RnnApp("gradients", "clipping")
+    app = RnnApp("recurrence", "tanh")  # (gradients/clipping was one until it took the topic's W_h and act)
     async with app.run_test(size=(80, 24)) as pilot:
         s = screen_of(app)
-        assert s.state.threshold == 5.0
+        assert [p.name for p in s.state.params()] == ["z"]
+        start = s.state.z
         await pilot.press("plus", "plus")
-        assert s.state.threshold == 15.0 and not app._notifications
+        assert s.state.z == pytest.approx(start + 1.0) and not app._notifications
         await pilot.press("shift+left")  # the fine notch
-        assert s.state.threshold == 14.5
+        assert s.state.z == pytest.approx(start + 0.95)
 
 
 async def test_the_recurrence_network_is_one_for_the_whole_topic():

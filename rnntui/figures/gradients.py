@@ -297,7 +297,12 @@ class ProductState(FigureState):
 
 
 @dataclass(frozen=True)
-class VanishingReadings:
+class ChainReadings:
+    """F7's gradient at h_0, its 39 factors multiplied at the topic's W_h and act, and what clipping does to it."""
+
+    w_h: float
+    act: str
+    hops: int
     norm: float
     scale: float
     clipped_norm: float
@@ -311,7 +316,7 @@ class ClipReadings:
     clipped: tuple[float, ...]
     clipped_norm: float
     clips: bool  # ‖g‖ reaches the threshold, so g is rescaled
-    vanishing: VanishingReadings  # F7's gradient at h_0: far below any threshold
+    chain: ChainReadings  # F7's gradient at h_0: vanishing at the defaults, exploding at ReLU and W_h > 1
     curve_before: tuple[float, ...]  # ‖g‖ before and after clipping, log-spaced
     curve_after: tuple[float, ...]
 
@@ -322,25 +327,28 @@ class ClipState(FigureState):
 
     AXIS: ClassVar[str] = "threshold"
     threshold: float = param(5.0, lo=0.5, hi=100.0, notch=0.5)
+    # the topic's network, so F7's gradient here is the one F7 shows (it stayed at W_h 0.90, tanh, a researcher)
+    w_h: float = _w_h()
+    act: str = param("tanh", "choice", **ACT)
 
-    @staticmethod
-    def vanishing() -> float:
-        """The gradient F7's defaults carry back to h_0 over 39 hops."""
-        return float(gr.chain(FACTORS_N, rnn.W_H)[1][-1])
+    def chain_norm(self) -> float:
+        """The gradient F7 carries back to h_0 over its 39 hops at this W_h and act."""
+        return float(abs(gr.chain(FACTORS_N, self.w_h, self.act)[1][-1]))
 
     def read(self) -> ClipReadings:
         g = np.array(gr.G_EXPLODING)
-        big, small = gr.norm(g), self.vanishing()
+        big, small = gr.norm(g), self.chain_norm()
         clipped = gr.clip(g, self.threshold)
-        # ‖g‖ before and after clipping over a range that holds both example gradients
-        lo, hi = min(small, self.threshold) / 10, max(big, self.threshold) * 10
+        # ‖g‖ before and after clipping over a range that holds both example gradients (F7's may be 0)
+        sizes = [v for v in (big, small, self.threshold) if v > 0]
+        lo, hi = min(sizes) / 10, max(sizes) * 10
         before = np.logspace(np.log10(lo), np.log10(hi), 200)
         after = before * np.array([gr.clip_scale(x, self.threshold) for x in before])
         small_scale = gr.clip_scale(small, self.threshold)
         return ClipReadings(
             g=_floats(g), norm=big, scale=gr.clip_scale(big, self.threshold), clipped=_floats(clipped),
             clipped_norm=gr.norm(clipped), clips=big >= self.threshold,
-            vanishing=VanishingReadings(small, small_scale, small * small_scale),
+            chain=ChainReadings(self.w_h, self.act, FACTORS_N - 1, small, small_scale, small * small_scale),
             curve_before=_floats(before), curve_after=_floats(after))
 
 

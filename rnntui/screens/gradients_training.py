@@ -20,13 +20,15 @@ class ClipView(FigureView):
         yield Readouts(id="small")
 
     def show(self, s: ClipState) -> None:
-        r, v = s.readings(), s.readings().vanishing
+        r, v = s.readings(), s.readings().chain
         lo, hi = r.curve_before[0], r.curve_before[-1]
+        grown = v.norm >= 1
+        ours = (Series((v.norm,), (v.clipped_norm,), _("exploding g (F7)") if grown else _("vanishing g"), BLUE,
+                       marker="○", scatter=True),) if v.norm > 0 else ()  # (0 has no place on a log axis)
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_before, r.curve_before, _("no clipping"), GREY),
                     Series(r.curve_before, r.curve_after, _("clipped"), ORANGE),
-                    Series((r.norm,), (r.clipped_norm,), _("exploding g"), RED, marker="●", scatter=True),
-                    Series((v.norm,), (v.clipped_norm,), _("vanishing g"), BLUE, marker="○", scatter=True)),
+                    Series((r.norm,), (r.clipped_norm,), _("exploding g"), RED, marker="●", scatter=True), *ours),
             lines=(Line(s.threshold, _("threshold {value}").format(value=f"{s.threshold:g}"), ORANGE, dashed=True),),
             xlim=(lo, hi), ylim=(lo, hi), log_x=True, log_y=True,
             xlabel=_("‖g‖ before clipping (log)"), legend="below",
@@ -37,12 +39,20 @@ class ClipView(FigureView):
         self.query_one("#big", Readouts).show([
             (rule, f"{r.scale:.4g}"), (_("after"), f"{r.clipped_norm:.2f}"),
             ("\n  g " + vector(r.g) + " →", vector(r.clipped)), (_("same direction"), "")])
-        self.query_one("#small", Readouts).show([
-            (_("vanishing ‖g‖ {norm} < {threshold}: scale").format(norm=f"{v.norm:.2e}", threshold=threshold),
-             f"{v.scale:g}"),
-            (_("after"), f"{v.clipped_norm:.2e}" + (" " + _("unchanged") if v.scale == 1 else "")),
-            (_("(from the factors figure: its 39 hops multiplied, W_h 0.90, tanh)"), "")])  # (where
-        # 7.85e-09 came from was said nowhere, a student's trial)
+        small = sci3(v.norm)
+        if grown and v.scale < 1:  # (at ReLU, W_h 1.40 it is 5.0e5: clipped like the other, a researcher)
+            rule = _("exploding ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} =").format(
+                norm=small, threshold=threshold)
+            after = f"{v.clipped_norm:.2f}"
+        else:
+            rule = (_("exploding ‖g‖ {norm} < {threshold}: scale") if grown
+                    else _("vanishing ‖g‖ {norm} < {threshold}: scale")).format(norm=small, threshold=threshold)
+            after = sci3(v.clipped_norm) + " " + _("unchanged")
+        source = (_("(from the factors figure: its {n} hops multiplied, W_h {w_h}, {act})") if v.norm else  # (where
+                  _("(from the factors figure: its {n} hops multiplied, W_h {w_h}, {act}: a factor of exactly 0)"))
+        self.query_one("#small", Readouts).show([  # 7.85e-09 came from was said nowhere, a student's trial)
+            (rule, f"{v.scale:.4g}"), (_("after"), after),
+            (source.format(n=v.hops, w_h=f"{v.w_h:.2f}", act=v.act), "")])
 
 
 class BpttView(FigureView):
