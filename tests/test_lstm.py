@@ -38,10 +38,10 @@ def test_forget_bias_survival_after_20_steps():
 
 def test_bias_curve_passes_through_the_current_bias_once():
     """The cursor sits on the curve: the current b_f is one of its points, on or between grid notches."""
-    for b_f, size in ((1.0, 121), (0.125, 122), (-1.0, 121), (4.99, 122)):
+    for b_f, size in ((1.0, 141), (0.125, 142), (-1.0, 141), (-2.0, 141), (4.99, 142)):
         r = BiasState(b_f=b_f).read()
         assert len(r.b_f_grid) == size and list(r.b_f_grid) == sorted(set(r.b_f_grid))
-        assert r.b_f_grid[0] == -1.0 and r.b_f_grid[-1] == 5.0
+        assert r.b_f_grid[0] == -2.0 and r.b_f_grid[-1] == 5.0
         i = r.b_f_grid.index(b_f)
         assert r.survival_curve[i] == pytest.approx(sig(b_f) ** 20, rel=1e-12)
 
@@ -530,3 +530,40 @@ async def test_the_params_bars_after_a_shrink_are_as_a_fresh_apps():
             plot = view.query_one("Plot")
             assert plot.region.bottom <= view.content_region.bottom and plot.region.height >= 1
     assert rows[0] == rows[1]
+
+
+async def test_b_f_is_one_value_across_the_topic_at_the_ends_of_its_range():
+    """lstm/bias went to 5.00 while lstm/cell stopped at 3.00 (its range was −3…3, the bias figure's −1…5, a
+    researcher): both take one range, and the end set on one is the value on the other."""
+    from rnntui.app import RnnApp
+
+    app = RnnApp("lstm", "bias")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        for key in ("end", "home"):
+            await pilot.press(key)
+            b_f = screen.state.b_f
+            assert b_f == {"end": 5.0, "home": -2.0}[key]
+            assert screen.states["cell"].b_f == b_f
+
+
+@pytest.mark.parametrize("b_f", [-2.0, 5.0])
+def test_both_b_f_figures_draw_the_ends_of_its_range(b_f):
+    """At the range's ends the cell's gate follows b_f (f_7 = σ(0.5·x_7 + 0.5·h_6 + b_f), by hand) and the bias
+    figure keeps b_f = 0 and b_f = 1 on rows of their own (at −3 its axis spanned 27 decades and put them on one)."""
+    from rnntui.screens.lstm import LstmScreen
+
+    h, c = 0.0, 0.0
+    for x in TOKENS:
+        f = 1 / (1 + math.exp(-(0.5 * x + 0.5 * h + b_f)))
+        i = 1 / (1 + math.exp(-(1.0 * x + 0.5 * h)))
+        o = 1 / (1 + math.exp(-(0.5 * x + 0.5 * h + 0.5)))
+        c = f * c + i * math.tanh(0.8 * x + 0.9 * h)
+        h = o * math.tanh(c)
+    cell = one_app.txt(LstmScreen, LstmScreen.figure_by_id("cell"), CellState(b_f=b_f, step=7), (80, 28))
+    assert f"f {f:.3f}" in cell and f"▸b_f {b_f:.2f}◂" in cell and f"= {c:.3f}" in cell
+    lines = one_app.txt(LstmScreen, LstmScreen.figure_by_id("bias"), BiasState(b_f=b_f), (80, 24)).splitlines()
+    top, bottom = (next(y for y, r in enumerate(lines) if corner in r) for corner in "┌└")
+    marks = [y for y in range(top, bottom) for _ in range(lines[y].count("◆"))]
+    assert len(marks) == 2 and marks[0] != marks[1]
+    assert sum(line.count("●") for line in lines[top:bottom]) == 1  # the cursor's point, at the end

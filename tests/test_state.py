@@ -213,6 +213,18 @@ def test_a_whole_topic_parameter_starts_with_one_value_in_every_figure():
             assert len(starts) >= 2 and len(set(starts.values())) == 1, (screen.TOPIC_ID, name, starts)
 
 
+def test_a_whole_topic_parameter_has_one_range_in_every_figure():
+    """b_f is one value for the lstm topic, but lstm/cell took −3…3 and lstm/bias −1…5: bias at 5.00 left the
+    cell at 3.00 (a researcher). Every SHARED parameter has the same range and notch wherever it is."""
+    from rnntui.topics import topics
+
+    for screen in topics():
+        for name in screen.SHARED:
+            ranges = {f.id: (p.lo, p.hi, p.notch, p.choices) for f in screen.FIGURES for p in f.state_type.params()
+                      if p.name == name}
+            assert len(set(ranges.values())) == 1, (screen.TOPIC_ID, name, ranges)
+
+
 @pytest.mark.parametrize("address,shown,key,value", [
     ("lstm/bias", "steps", "k", "30"),
     ("seq2seq/scoring", "curve", "metric", "loss"),

@@ -56,11 +56,15 @@ class CellReadings:
     c_range: tuple[float, float]  # the plot's y limits: every c_t, 0 and 1
 
 
+def _b_f():  # one b_f for the topic: the cell's range was −3…3, the bias figure's −1…5 (5.00 read 3.00, a researcher)
+    return param(lstm.B_F, lo=-2.0, hi=5.0, notch=0.25, label="b_f")
+
+
 @dataclass(frozen=True)
 class CellState(FigureState):
     """F10: the scalar LSTM on T1's tokens, one step at a time; b_f moves every forget gate."""
 
-    b_f: float = param(lstm.B_F, lo=-3.0, hi=3.0, notch=0.25, label="b_f")
+    b_f: float = _b_f()
     step: int = param(0, "int", lo=0, hi=LAST_T, label="t", fmt="d")
 
     def states(self) -> dict[str, np.ndarray]:
@@ -182,12 +186,12 @@ class BiasState(FigureState):
     """F13: survival σ(b_f)^k after k steps (default 20) against the forget-gate bias, log axis."""
 
     AXIS: ClassVar[str] = "b_f"
-    b_f: float = param(lstm.B_F, lo=-1.0, hi=5.0, notch=0.25, label="b_f")
+    b_f: float = _b_f()
     k: int = param(20, "int", lo=5, hi=100, notch=5, label="steps", fmt="d")
 
     def read(self) -> BiasReadings:
         lo, hi = self.param("b_f").bounds(self)
-        xs = np.round(np.linspace(lo, hi, 121), 10)
+        xs = np.round(np.linspace(lo, hi, round((hi - lo) / 0.05) + 1), 10)  # every notch of 0.25 on it
         if not np.any(xs == self.b_f):  # the current b_f on the curve (np.union1d would import numpy.ma: 27 ms)
             xs = np.insert(xs, np.searchsorted(xs, self.b_f), self.b_f)
         marks = (0.0, 1.0)
