@@ -699,3 +699,38 @@ def test_under_relu_the_w_h_label_stands_beside_the_points_it_would_hide():
     on = next(i for i, line in enumerate(lines) if line.count("•") > 10)  # the row of the points at W_h
     assert f"W_h {state.w_h:.2f}" not in lines[on]
     assert f"W_h {state.w_h:.2f}↑" in lines[on + 1] or f"W_h {state.w_h:.2f}↓" in lines[on - 1]
+
+
+@pytest.mark.parametrize("hop, w_h, act", [(1, 0.9, "tanh"), (2, 1.4, "relu"), (5, 0.5, "tanh")])
+def test_the_hop_shows_how_z_is_made_with_topic_1s_w_x_and_b(hop, w_h, act):
+    """Topic 2 runs on topic 1's W_x 0.8 and b 0 but never said them: z_7 +1.224 could not be redone (a
+    researcher). The hop spells z_t out with its numbers; they add up to z_t, redone here by hand."""
+    import re
+
+    h, hs, zs = 0.0, [], []
+    for x in rnn.TOKENS:
+        zs.append(w_h * h + 0.8 * x + 0.0)
+        h = math.tanh(zs[-1]) if act == "tanh" else max(zs[-1], 0.0)
+        hs.append(h)
+    t = 8 - hop
+    words = _words(_shown(HopState(hop=hop, w_h=w_h, act=act), "hop"))
+    found = re.search(rf"z_{t} = W_h·h_{t - 1} \+ W_x·x_{t} \+ b = ([\d.]+)·\(?(-?[\d.]+)\)? \+ ([\d.]+)·\(?(-?[\d.]+)\)? "
+                      rf"\+ (-?[\d.]+) \(W_x, b: topic 1's\)", words)
+    assert found, words
+    a, h_prev, w_x, x, b = (float(v) for v in found.groups())
+    assert (a, w_x, b, x) == (w_h, 0.8, 0.0, rnn.TOKENS[t]) and h_prev == pytest.approx(hs[t - 1], abs=5e-4)
+    assert a * h_prev + w_x * x + b == pytest.approx(zs[t], abs=2e-3)
+    assert f"z_{t} {zs[t]:+.3f}" in words
+
+
+def test_help_gives_topic_1s_w_x_and_b_on_the_figures_that_use_them():
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+
+    for fid in ("hop", "backward", "factors", "product", "bptt"):
+        _screen, figure = find(f"gradients/{fid}")
+        prose = help_text(SimpleNamespace(TOPIC_ID="gradients", figure=figure, state=figure.state_type()))[1]
+        said = f"z_t = W_h·h_{{t−1}} + W_x·x_t + b from h_{{−1}} = 0, with topic 1's W_x = {rnn.W_X:g} and b = {rnn.B:g}"
+        assert (said in prose) == (fid != "bptt"), fid
+        assert ("x_t = x_(t mod 8)" in prose) == (fid in ("factors", "product")), fid

@@ -14,10 +14,11 @@ from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS
 from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
-__all__ = ["LAST_T", "N_TOKENS", "FACTORS_N", "PRODUCT_N", "HopState", "BackwardState", "FactorsState",
+__all__ = ["LAST_T", "N_TOKENS", "W_X", "B", "FACTORS_N", "PRODUCT_N", "HopState", "BackwardState", "FactorsState",
            "ProductState", "ClipState", "BpttState", "SeedNumber", "SEED_LARGEST_FACTOR", "SEED_BELOW_MIN_NORMAL",
            "SEED_PRODUCT_END", "SEED_E1_NORMS", "SEED_E1_SHARE", "SEED_RNN_BELOW_001"]
 
+W_X, B = rnn.W_X, rnn.B  # topic 1's, which every figure here runs on (topic 2 never said them, a researcher)
 FACTORS_N = 40  # F7's chain
 PRODUCT_N = 200  # F8's chain
 ACT = dict(choices=gr.ACTIVATIONS, key="a", label="act", means=N_(
@@ -94,7 +95,11 @@ def _floats(values) -> tuple[float, ...]:
 class HopReadings:
     tokens: tuple[float, ...]
     t: int  # the state this hop leaves
-    z_t: float
+    z_t: float  # W_h·h_{t−1} + W_x·x_t + b
+    h_prev: float  # h_{t−1}
+    x_t: float
+    w_x: float  # topic 1's W_x and b
+    b: float
     slope: float  # act'(z_t)
     factor: float  # act'(z_t)·W_h
     factors: tuple[float, ...]  # every hop's factor on the track
@@ -120,13 +125,14 @@ class HopState(FigureState):
         return N_TOKENS - self.hop
 
     def read(self) -> HopReadings:
-        z_all = gr.forward(TOKENS, self.w_h, act=self.act)[0]
+        z_all, h_all = gr.forward(TOKENS, self.w_h, act=self.act)
         lo, hi = min(-3.0, float(z_all.min()) - 0.5), max(3.0, float(z_all.max()) + 0.5)
         zs = np.linspace(lo, hi, 241)
         others = [t for t in range(1, N_TOKENS) if t != self.t]
         factors = gr.hop_factors(TOKENS, self.w_h, act=self.act)
         return HopReadings(
-            tokens=TOKENS, t=self.t, z_t=float(z_all[self.t]),
+            tokens=TOKENS, t=self.t, z_t=float(z_all[self.t]), h_prev=float(h_all[self.t - 1]),
+            x_t=float(TOKENS[self.t]), w_x=W_X, b=B,
             slope=float(gr.act_slope(z_all[self.t], self.act)), factor=float(factors[self.hop - 1]),
             factors=_floats(factors), curve_z=_floats(zs), curve_slope=_floats(gr.act_slope(zs, self.act)),
             others_z=_floats(z_all[others]), others_slope=_floats(gr.act_slope(z_all[others], self.act)),

@@ -3,8 +3,8 @@ dimensions are in gradients_training.py."""
 from __future__ import annotations
 
 from rnntui.figure import Figure
-from rnntui.figures.gradients import (FACTORS_N, LAST_T, PRODUCT_N, BackwardState, BpttState, ClipState, FactorsState,
-                                      HopState, ProductState)
+from rnntui.figures.gradients import (B, FACTORS_N, LAST_T, PRODUCT_N, W_X, BackwardState, BpttState, ClipState,
+                                      FactorsState, HopState, ProductState)
 from rnntui.fmt import at_hop, factor, sci
 from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
@@ -17,7 +17,25 @@ from rnntui.widgets.track import CellColumns, Row, TokenTrack
 SLOPE = {"tanh": "tanh'", "relu": "relu'"}
 
 
-class HopView(FigureView):
+def _paren(v: float, digits: int = 3) -> str:
+    return f"{v:.{digits}f}" if v >= 0 else f"({v:.{digits}f})"
+
+
+class Network:
+    """Help for the figures on topic 1's network: its W_x and b, which topic 2 does not set (a researcher)."""
+
+    CHAIN = False  # the figure runs T1's tokens repeated, not the eight alone
+
+    @classmethod
+    def explained(cls, s) -> str:
+        said = _("Every z here is z_t = W_h·h_{{t−1}} + W_x·x_t + b from h_{{−1}} = 0, with topic 1's W_x = {w_x} and "
+                 "b = {b}; W_h and act are this topic's.").format(w_x=f"{W_X:g}", b=f"{B:g}")
+        if cls.CHAIN:
+            said += " " + _("The chain's tokens are T1's eight, repeated: x_t = x_(t mod 8).")
+        return said
+
+
+class HopView(Network, FigureView):
     def compose(self):
         yield Plot()
         yield Readouts(id="hop")
@@ -44,10 +62,12 @@ class HopView(FigureView):
         ], sep="  ")
         why = (_("tanh' is at most 1 (only at z = 0), so a factor never passes W_h") if s.act == "tanh"
                else _("relu' is 1 where z > 0 and 0 elsewhere: the factor is W_h or 0"))
-        self.query_one("#why", Readouts).show([(why, "")])
+        z = (f"z_{t} = W_h·h_{t - 1} + W_x·x_{t} + b",  # W_x and b by value: topic 1's
+             f"= {s.w_h:.2f}·{_paren(r.h_prev)} + {r.w_x:g}·{_paren(r.x_t, 1)} + {r.b:g}")
+        self.query_one("#why", Readouts).show([z, (_("(W_x, b: topic 1's)"), ""), ("\n" + why, "")])
 
 
-class BackwardView(FigureView):
+class BackwardView(Network, FigureView):
     def compose(self):
         yield TokenTrack(below=EXTRA_ROWS)  # its boxes grow taller only where the plot under them still fits
         yield Readouts(id="hop")
@@ -77,7 +97,9 @@ class BackwardView(FigureView):
         ))
 
 
-class FactorsView(FigureView):
+class FactorsView(Network, FigureView):
+    CHAIN = True
+
     def compose(self):
         yield Plot()
         yield Readouts(id="hop")
@@ -116,7 +138,9 @@ class FactorsView(FigureView):
         self.query_one("#top", Readouts).show(lines, sep="\n")
 
 
-class ProductView(FigureView):
+class ProductView(Network, FigureView):
+    CHAIN = True
+
     def compose(self):
         yield Plot()
         yield Readouts(id="hop")
