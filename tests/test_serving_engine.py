@@ -247,6 +247,43 @@ def test_recall_error_is_the_per_trial_recall():
         assert sv.recall_error(n, 8, ortho, trials=7, seed=4) == pytest.approx(np.sqrt(err / total), rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.parametrize("gamma", [0.95, 0.8])
+def test_recall_with_a_decay_is_the_recurrence_written_pair_by_pair(gamma):
+    """A second method: each trial writes its pairs one at a time, S ← γS + k vᵀ, then reads each back."""
+    for n, ortho in ((5, False), (3, True), (13, False)):
+        rng, err, total = np.random.default_rng(4), 0.0, 0.0
+        for _ in range(7):
+            g = rng.standard_normal((8 if ortho else n, 8))
+            keys = np.linalg.qr(g)[0][:n] if ortho else g / np.linalg.norm(g, axis=1, keepdims=True)
+            values = rng.standard_normal((n, 8))
+            S = np.zeros((8, 8))
+            for k, v in zip(keys, values):
+                S = gamma * S + np.outer(k, v)
+            err += sum(float(np.sum((S.T @ k - v) ** 2)) for k, v in zip(keys, values))
+            total += float(np.sum(values ** 2))
+        got = sv.recall_error(n, 8, ortho, trials=7, seed=4, gamma=gamma)
+        assert got == pytest.approx(np.sqrt(err / total), rel=1e-12)
+
+
+@pytest.mark.parametrize("gamma", [1.0, 0.95, 0.9, 0.8])
+def test_recall_with_a_decay_near_its_closed_form(gamma):
+    """Measured over 200 trials against the expectation summed pair by pair (pair j fades to γ^{a_j} v_j,
+    every other pair adds γ^{a_i}(k_i·k_j) v_i, E(k_i·k_j)² = 1/d); orthonormal keys: the fade alone."""
+    c = sv.recall_curve(range(1, 33), d=8, trials=200, gamma=gamma)
+    for n in (2, 5, 8, 12, 32):
+        a = [n - 1 - i for i in range(n)]
+        want = np.sqrt(sum((gamma ** a[j] - 1) ** 2 + sum(gamma ** (2 * a[i]) for i in range(n) if i != j) / 8
+                           for j in range(n)) / n)
+        assert c.closed_form[n - 1] == pytest.approx(want, rel=1e-12)
+        assert abs(c.random[n - 1] / want - 1) < 0.1
+        fade = np.sqrt(np.mean([(1 - gamma ** k) ** 2 for k in a]))
+        assert sv.recall_fade(n, gamma) == pytest.approx(fade, abs=1e-15)
+        if n <= 8:
+            assert c.orthonormal[n - 1] == pytest.approx(fade, rel=0.1, abs=1e-14)
+    if gamma == 1.0:
+        np.testing.assert_allclose(c.closed_form, np.sqrt((np.arange(1, 33) - 1) / 8), rtol=1e-12)
+
+
 def test_recall_is_seeded():
     assert sv.recall_error(12, trials=10, seed=3) == sv.recall_error(12, trials=10, seed=3)
 

@@ -30,7 +30,10 @@ The way back, causal linear attention with φ(x) = elu(x) + 1 > 0, in two forms:
 RetNet and, with a data-dependent γ_t, Mamba. The state is d·d_v + d numbers whatever n is; the
 KV cache is 2·n·d. Capacity: a fixed state S = Σ_i k_i v_iᵀ recalls v̂_j = Sᵀk_j = v_j + Σ_{i≠j}
 (k_i·k_j) v_i, exact for n ≤ d orthonormal keys; with random unit keys E(k_i·k_j)² = 1/d, so the
-relative recall error is ≈ √((n − 1)/d).
+relative recall error is ≈ √((n − 1)/d). Written with a decay, S = Σ_i γ^{a_i} k_i v_iᵀ (a_i = n − 1 − i
+writes since pair i), the recall also fades: v̂_j = γ^{a_j} v_j + Σ_{i≠j} γ^{a_i} (k_i·k_j) v_i, so the
+error² is ≈ (1/n)·[Σ_a (1 − γ^a)² + (n − 1)/d · Σ_a γ^{2a}] (a = 0 … n − 1): the fade alone with
+orthonormal keys, √((n − 1)/d) at γ = 1.
 """
 from __future__ import annotations
 
@@ -361,9 +364,21 @@ def wayback_step(t: int, gamma: float = 1.0, n: int = N_WAYBACK, d: int = D_WAYB
 
 
 # -- capacity of a fixed state ------------------------------------------------------------------
-def recall_closed_form(n, d: int = D_WAYBACK):
-    """√((n − 1)/d): relative recall error of n pairs stored with random unit keys."""
-    return np.sqrt((np.asarray(n, dtype=float) - 1.0) / d)
+def recall_closed_form(n, d: int = D_WAYBACK, gamma: float = 1.0):
+    """Expected relative recall error of n pairs written with random unit keys into S_t = γS_{t−1} + k_t v_tᵀ:
+    √((1/n)·[Σ_a (1 − γ^a)² + (n − 1)/d · Σ_a γ^{2a}]) over a = 0 … n − 1 (the fade, the overlap);
+    √((n − 1)/d) at γ = 1."""
+    def one(m: float) -> float:
+        g = float(gamma) ** np.arange(int(m), dtype=float)  # γ^a, a = 0 … m − 1
+        return math.sqrt((np.sum((1.0 - g) ** 2) + (m - 1.0) / d * np.sum(g ** 2)) / m)
+    return np.vectorize(one, otypes=[float])(np.asarray(n, dtype=float))
+
+
+def recall_fade(n: int, gamma: float = 1.0) -> float:
+    """√((1/n)·Σ_a (1 − γ^a)²), a = 0 … n − 1: the expected relative error of the fade alone (orthonormal
+    keys), 0 at γ = 1."""
+    a = np.arange(int(n), dtype=float)
+    return float(np.sqrt(np.mean((1.0 - float(gamma) ** a) ** 2)))
 
 
 def unit_keys(g: np.ndarray, n: int, orthonormal: bool) -> np.ndarray:
@@ -374,38 +389,43 @@ def unit_keys(g: np.ndarray, n: int, orthonormal: bool) -> np.ndarray:
     return g / np.linalg.norm(g, axis=-1, keepdims=True)
 
 
-def recall_error(n: int, d: int = D_WAYBACK, orthonormal: bool = False, trials: int = 200, seed: int = SEED) -> float:
-    """Measured relative error of recalling n values from S = Σ_i k_i v_iᵀ by v̂_j = Sᵀk_j:
-    √(Σ‖V̂ − V‖² / Σ‖V‖²) pooled over `trials` seeded draws (values standard normal, d-wide).
-    Each trial draws its keys (d×d for an orthonormal basis, n×d otherwise), then its values."""
+def recall_error(n: int, d: int = D_WAYBACK, orthonormal: bool = False, trials: int = 200, seed: int = SEED,
+                 gamma: float = 1.0) -> float:
+    """Measured relative error of recalling n values from the state after n writes S_t = γS_{t−1} + k_t v_tᵀ
+    (S = Σ_i γ^{n−1−i} k_i v_iᵀ) by v̂_j = Sᵀk_j: √(Σ‖V̂ − V‖² / Σ‖V‖²) pooled over `trials` seeded draws
+    (values standard normal, d-wide). Each trial draws its keys (d×d for an orthonormal basis, n×d
+    otherwise), then its values: the same draws at every γ."""
     if orthonormal and n > d:
         raise ValueError(f"only {d} orthonormal keys fit in {d} dimensions, not {n}")
     rows = d if orthonormal else n
     draws = np.random.default_rng(seed).standard_normal((trials, (rows + n) * d))  # all trials at once
     K = unit_keys(draws[:, : rows * d].reshape(trials, rows, d), n, orthonormal)
     V = draws[:, rows * d:].reshape(trials, n, d)
-    S = K.transpose(0, 2, 1) @ V
+    decay = float(gamma) ** np.arange(n - 1, -1, -1, dtype=float)  # γ^{n−1−i}: pair i's writes since
+    S = K.transpose(0, 2, 1) @ (decay[:, None] * V)
     return float(np.sqrt(np.sum((K @ S - V) ** 2) / np.sum(V ** 2)))
 
 
 @dataclass(frozen=True, eq=False)
 class RecallCurve:
-    """Recall error against the number of stored pairs n. orthonormal: NaN where n > d;
-    random: measured with random unit keys; closed_form: √((n − 1)/d)."""
+    """Recall error against the number of stored pairs n, written with decay γ. orthonormal: NaN where
+    n > d; random: measured with random unit keys; closed_form: what random keys give on average."""
     d: int
     n: np.ndarray
     orthonormal: np.ndarray
     random: np.ndarray
     closed_form: np.ndarray
+    gamma: float = 1.0
 
 
 def recall_curve(ns=range(1, 4 * D_WAYBACK + 1), d: int = D_WAYBACK, trials: int = 200,
-                 seed: int = SEED) -> RecallCurve:
-    """recall_error for each n in ns, both kinds of keys, beside the closed form."""
+                 seed: int = SEED, gamma: float = 1.0) -> RecallCurve:
+    """recall_error for each n in ns, both kinds of keys, beside the closed form, at decay γ."""
     ns = np.asarray(list(ns), dtype=int)
-    ortho = [recall_error(n, d, True, trials, seed) if n <= d else np.nan for n in ns]
-    rand = [recall_error(n, d, False, trials, seed) for n in ns]
-    return RecallCurve(d, _frozen(ns), _frozen(ortho), _frozen(rand), _frozen(recall_closed_form(ns, d)))
+    ortho = [recall_error(n, d, True, trials, seed, gamma) if n <= d else np.nan for n in ns]
+    rand = [recall_error(n, d, False, trials, seed, gamma) for n in ns]
+    return RecallCurve(d, _frozen(ns), _frozen(ortho), _frozen(rand), _frozen(recall_closed_form(ns, d, gamma)),
+                       float(gamma))
 
 
 # -- who came back --------------------------------------------------------------------------------

@@ -140,10 +140,10 @@ def _masked_rows(gamma: float) -> tuple:
     return tuple(tuple(r) for r in (a / a.sum(axis=1, keepdims=True)).tolist())
 
 
-@cache
-def _recall() -> sv.RecallCurve:
-    """Recall error for n = 1 … 4d stored pairs in d = 8 (seeded, computed once)."""
-    return sv.recall_curve(range(1, RECALL_MAX + 1), D_WAY)
+@lru_cache(maxsize=32)
+def _recall(gamma: float = 1.0) -> sv.RecallCurve:
+    """Recall error for n = 1 … 4d pairs written with decay γ into d = 8 (seeded, computed once per γ)."""
+    return sv.recall_curve(range(1, RECALL_MAX + 1), D_WAY, gamma=gamma)
 
 
 @dataclass(frozen=True)
@@ -163,10 +163,10 @@ class WaybackReadings:
     decay_steps: int
     decay_left: float  # γ^100
     stored: int  # pairs written into the state so far (t + 1)
-    orthonormal_fits: bool  # stored ≤ d: orthonormal keys exist, recall is exact
+    orthonormal_fits: bool  # stored ≤ d: orthonormal keys exist (recall exact at γ = 1, faded below)
     recall_orthonormal: float  # NaN when more than d keys (no d+1 orthonormal keys exist)
     recall_random: float  # measured with random unit keys
-    recall_closed_form: float  # √((stored − 1)/d)
+    recall_closed_form: float  # what random keys give on average at this γ: √((stored − 1)/d) at γ = 1
     recall_n: tuple[int, ...]  # the capacity plot: n = 1 … 32 pairs
     recall_random_curve: tuple[float, ...]
     recall_closed_curve: tuple[float, ...]
@@ -185,7 +185,7 @@ class WaybackState(FigureState):
 
     def read(self) -> WaybackReadings:
         w = sv.wayback_step(self.step, self.gamma)
-        rc, j = _recall(), self.step
+        rc, j = _recall(float(self.gamma)), self.step
         return WaybackReadings(N_WAY, D_WAY, tuple(w.weights.tolist()), _masked_rows(float(self.gamma)),
                                tuple(w.out_parallel.tolist()), tuple(w.out_recurrent.tolist()), w.diff,
                                tuple(tuple(r) for r in w.S.tolist()), tuple(w.z.tolist()), w.state, w.kv,

@@ -154,6 +154,15 @@ GRIDS_SIZE = "120x40"  # where the way back's two grids show (a test checks it)
 
 class WaybackView(SizedView):
 
+    @classmethod
+    def explained(cls, s: WaybackState) -> str:
+        """Help: what the recall lines measure, and what γ does to them."""
+        return _("Recall error: n pairs written into a state by S_t = γS_{t−1} + k_t v_tᵀ, each value read back "
+                 "by Sᵀk_j, against what was written. Random unit keys overlap: √((n−1)/d) at γ 1. A γ below 1 "
+                 "fades the old pairs and damps their overlap, “expected” then being "
+                 "√((1/n)·[Σ(1−γ^a)² + (n−1)/d·Σγ^{2a}]), a = 0 … n−1. Orthonormal keys (at most d) do not "
+                 "overlap: exact at γ 1, the fade alone below.")
+
     def compose(self):
         yield Readouts(id="outs")
         yield Readouts(id="decay")
@@ -186,15 +195,22 @@ class WaybackView(SizedView):
              _("{count} at n={n}").format(count=fmt.grouped(r.kv_numbers), n=r.stored) if r.stored == r.n else
              _("{count} at n={n}, {all} at n={last}").format(count=fmt.grouped(r.kv_numbers), n=r.stored,
                                                             all=fmt.grouped(r.kv_numbers_all), last=r.n))])
-        ortho = (_("{error}, exact").format(error=fmt.sci(r.recall_orthonormal)) if r.orthonormal_fits
-                 else _("none (only {d} exist)").format(d=r.d))
-        # its own experiment, at γ = 1: the same at every γ, it read as this S's recall (a trial)
-        first = ngettext("recall error, {n} pair in S, γ 1: orthonormal keys",
-                         "recall error, {n} pairs in S, γ 1: orthonormal keys", r.stored).format(n=r.stored)
+        # the recall is S's own: written with the γ shown, S = Σ γ^{n−1−i} k_i v_iᵀ, so a γ below 1 fades the
+        # old pairs and damps their overlap (it read "γ 1" at γ 0.90, a trial)
+        if not r.orthonormal_fits:
+            ortho = _("none (only {d} exist)").format(d=r.d)
+        elif r.recall_orthonormal < 1e-12:
+            ortho = _("{error}, exact").format(error=fmt.sci(r.recall_orthonormal))
+        else:
+            ortho = _("{error}, γ's fade alone").format(error=f"{r.recall_orthonormal:.2f}")
+        first = ngettext("recall error, {n} pair, γ {gamma}: orthonormal keys",
+                         "recall error, {n} pairs, γ {gamma}: orthonormal keys", r.stored).format(
+            n=r.stored, gamma=f"{s.gamma:.2f}")
+        expected = (f"√((n−1)/d) = {r.recall_closed_form:.2f}" if s.gamma >= 1
+                    else _("{value} expected").format(value=f"{r.recall_closed_form:.2f}"))
         self.query_one("#capacity", Readouts).show([
             (first, ortho),
-            (fit(_("random keys"), cell_len(first), "right"),
-             f"{r.recall_random:.2f} ≈ √((n−1)/d) = {r.recall_closed_form:.2f}")], sep="\n")
+            (fit(_("random keys"), cell_len(first), "right"), f"{r.recall_random:.2f} ≈ {expected}")], sep="\n")
         family = self.query_one("#family", Readouts)
         family.show([(fit(_(name), 16), _(line)) for name, line in r.architectures], sep="\n")
         kin = len(family.wrapped(self.size.width))  # its lines at this width
@@ -242,10 +258,11 @@ class WaybackView(SizedView):
         n = tuple(float(k) for k in r.recall_n)
         self.query_one(Plot).show(PlotSpec(
             series=(Series(n, r.recall_random_curve, _("random unit keys (measured)"), ORANGE),
-                    Series(n, r.recall_closed_curve, "√((n−1)/d)", GREY),
+                    Series(n, r.recall_closed_curve, "√((n−1)/d)" if s.gamma >= 1
+                           else _("expected: fade + overlap"), GREY),
                     Series(n[: r.d], r.recall_orthonormal_curve, _("orthonormal keys"), GREEN)),
             lines=(Line(float(r.d), f"n = d = {r.d}", PURPLE, vertical=True, dashed=True),),
-            cursor=float(r.stored), xlim=(1, n[-1]), xlabel=_("pairs n written into one d×d state: recall error"),
+            cursor=float(r.stored), xlim=(1, n[-1]), xlabel=_("pairs n written into one d×d state at γ {gamma}: recall error").format(gamma=f"{s.gamma:.2f}"),
         ))
 
 
