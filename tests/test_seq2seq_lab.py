@@ -337,6 +337,23 @@ def test_lab_entry_reports_snapshots_and_returns_the_run(monkeypatch):
     assert result["exact"] == pytest.approx(exact, abs=2e-3)
 
 
+def test_the_live_run_trains_all_its_steps_with_the_schedule(monkeypatch):
+    """What help and the side say of `t`: no stop at 76% (no `until`), all LIVE_STEPS steps, the warm-up
+    and decay schedule (the shipped runs: a constant rate, stopped at their first 76%)."""
+    from rnntui.figures.seq2seq import MatrixState
+
+    seen = {}
+
+    def spy(scoring, seed=0, steps=800, **kw):
+        seen.update(kw, steps=steps)
+        return lab.Result(scoring, seed, steps, 0.9, 0.95, 1.0, {}, [[steps, 0.1, 0.9, 0.95, 1000]])
+
+    monkeypatch.setattr(lab, "train", spy)
+    lab.run_lab(MatrixState(), lambda *a: None)
+    assert seen["steps"] == s2s.LIVE_STEPS == 1000 and seen.get("until") is None
+    assert seen.get("schedule", lab.lr_at) is lab.lr_at
+
+
 def test_the_hand_written_adam_takes_torchs_steps_exactly():
     torch.manual_seed(0)
     theirs = torch.randn(500, requires_grad=True)

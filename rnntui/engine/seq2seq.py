@@ -35,14 +35,14 @@ LENGTH = 16  # tokens per sequence
 EMB = 32
 HIDDEN = 64
 SOS = VOCAB  # the decoder's start token (id 20)
-N_HELD_OUT = 1000  # the validation set: training scores it every EVERY steps and stops at its first TARGET
+N_HELD_OUT = 1000  # the validation set: scored every EVERY steps; the shipped runs stopped at their first TARGET
 HELD_OUT_SEED = 20140901  # Bahdanau, Cho & Bengio's arXiv date
 N_FRESH = 4000  # the fresh set: scored once a run has ended, never while it trains nor to stop it
 FRESH_SEED = 20150817  # Luong, Pham & Manning's arXiv date
 SCORINGS = ("none", "additive", "dot")
 TARGET = 0.76  # the seed's exact-sequence accuracy with additive attention
 EVERY = 25  # training evaluates on the validation set every this many steps
-LIVE_STEPS = 1000  # the length of a live run in the app (t stops it sooner)
+LIVE_STEPS = 1000  # a live run in the app trains all of these, no stop at TARGET (t stops it sooner)
 
 # name -> shape, for each scoring; the .npz holds exactly these arrays
 def shapes(scoring: str) -> dict[str, tuple[int, ...]]:

@@ -55,7 +55,8 @@ class MatrixReadings:
     #                    token it copies: the one that read its previous output, and still remembers this one)
     fresh: dict  # scoring → {"exact", "token", "n", "seed"} of each shipped model on the fresh set, never seen
     #              in training (the held-out figure: "held-out 1000" was the set whose first 76% ended each run)
-    validation: dict  # scoring → {"exact", "token"} on the 1000 validation sequences, as recorded when trained
+    validation: dict  # scoring → {"exact", "token", "steps"} on the 1000 validation sequences, as recorded when
+    #                   trained, and the steps its run took (stopped at its first 76% there, or all of them)
     seed: dict
     live: LiveReadings | None
 
@@ -122,7 +123,8 @@ class MatrixState(FigureState):
 def shipped_scores() -> tuple[dict, dict]:
     """Each shipped model's scores: on the fresh set, and on the 1000 validation sequences as recorded."""
     return ({sc: s2s.shipped_fresh(sc) for sc in ORDER},
-            {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"]} for sc in ORDER})
+            {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"], "steps": s2s.record(sc)["steps"]}
+             for sc in ORDER})
 
 
 def _curves() -> dict[str, np.ndarray]:
