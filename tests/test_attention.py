@@ -131,6 +131,62 @@ def test_strict_mask_row_zero_is_nan_and_is_drawn():
     assert data["weights"][0] == ["nan"] * 5 and data["masked_scores"][0][0] == "-inf"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("later,stage", [("kept", 0), ("redrawn", A_STAGE)])
+def test_strict_masks_nan_row_is_explained_and_x_says_what_it_shows(lang, size, later, stage):
+    """Under the strict mask with x, stage A showed a row "那只 NaN NaN NaN NaN NaN" and no word of why (at
+    80x24 the line saying it was pushed off by the query line's second row); the footer had m and w but not
+    x; "x redraws 开始 跑: out rows 0–2 move by 0 (exactly)" was cryptic (a trial). The NaN row is said with
+    its reason, x is in the footer, and the x line says what the numbers show: the earlier rows' outputs do
+    not move when later tokens change, as no row sees a later token. The changes are recomputed here from
+    the two states' outputs, kept and redrawn."""
+    from rnntui.i18n import set_language
+
+    state = QkvState(mask="strict", later=later, stage=stage)
+    kept, redrawn = (QkvState(mask="strict", later=w).readings() for w in ("kept", "redrawn"))
+    early = np.nanmax(np.abs(np.subtract(kept.output[:3], redrawn.output[:3])))
+    late = np.nanmax(np.abs(np.subtract(kept.output[3:], redrawn.output[3:])))
+    assert early == 0.0 and late > 0.1 and all(math.isnan(v) for v in kept.output[0])
+    set_language(lang)
+    try:
+        text = render(SCREEN, fig("qkv"), state, "txt", size)
+    finally:
+        set_language("en")
+    lines = text.splitlines()
+    assert len(lines) == size[1] and lines[-2].startswith("╰") and all(cell_len(line) <= size[0] for line in lines)
+    said = " ".join(" ".join(line.strip("│ ").split()) for line in lines)
+    if lang == "en":
+        assert "NaN row 那只: the strict mask leaves it no key; softmax over nothing = 0/0" in said
+        assert (f"x edits 开始 跑: out rows 0–2 move by exactly 0 as no row sees later tokens; rows 3–4 by "
+                f"{late:.4f}") in said
+        assert re.search(r"m mask +w weights +x edit", lines[-1]), lines[-1]
+    else:
+        joined = "".join(said.split())  # (Chinese wraps between any two characters)
+        assert "NaN 行 那只：strict mask 下它一个键也没有，对空集做 softmax = 0/0" in said
+        assert "".join(f"输出第 0–2 行变化恰为 0，因为各行都看不到后面的 token；第 3–4 行变化 {late:.4f}".split()) in joined
+        assert re.search(r"m mask +w weights +x 改写", lines[-1]), lines[-1]
+    if later == "redrawn" and stage == A_STAGE:  # the stage shows the NaN row it explains
+        assert re.search(r"那只( +NaN){5}", text)
+
+
+def test_x_under_the_full_mask_moves_the_earlier_rows_and_help_says_why():
+    """Under the full mask every row reads the later tokens too: the earlier rows move, by what the two
+    states' outputs differ by; help says what x shows and why the strict mask's row 0 is NaN."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+
+    kept, redrawn = (QkvState(mask="full", later=w).readings() for w in ("kept", "redrawn"))
+    early = np.max(np.abs(np.subtract(kept.output[:3], redrawn.output[:3])))
+    assert early > 0.1
+    said = " ".join(" ".join(line.strip("│ ").split()) for line in txt(QkvState(mask="full"), "qkv").splitlines())
+    assert f"x edits 开始 跑: out rows 0–2 move by {early:.4f} as every row sees every token; rows 3–4 by" in said
+    prose = help_text(SimpleNamespace(TOPIC_ID="attention", figure=fig("qkv"), state=QkvState()))[1]
+    assert "row 0 has no key left: its softmax is over nothing (0/0)" in prose
+    assert "no row reads a later token" in prose
+
+
 def test_json_holds_the_matrices_under_plain_keys():
     data = json.loads(render(SCREEN, fig("qkv"), QkvState(), "json"))
     for key in ("tokens", "Q", "K", "V", "scores", "weights", "output"):

@@ -257,14 +257,13 @@ def test_a_one_character_chinese_cell_is_text_under_its_heading(zh):
 
 def test_a_full_width_bracket_after_a_value_has_no_space_before_it(zh):
     """"805M （占全部 10.0%）" and "0 （严格为 0）" read as a stray space (a review): a full-width bracket carries its own."""
-    from rnntui.figures.attention import BlockState, QkvState
+    from rnntui.figures.attention import BlockState
     from rnntui.figures.lstm import GatesState
 
     states = [(topic(t), topic(t).figure_by_id(f), s) for t, f, s in
-              (("attention", "block", BlockState()), ("attention", "qkv", QkvState()),
-               ("lstm", "gates", GatesState(f=0.99, i=1.0)))]
+              (("attention", "block", BlockState()), ("lstm", "gates", GatesState(f=0.99, i=1.0)))]
     text = "\n".join(asyncio.run(_frames(states, (100, 30))))
-    for note in ("（占全部", "（严格为 0）", "（远在图的上方）"):
+    for note in ("（占全部", "（远在图的上方）"):  # (qkv's "0 （严格为 0）" reads "变化恰为 0" now)
         assert note in text and f" {note}" not in text, note
 
 
@@ -357,10 +356,10 @@ def test_the_readme_has_a_chinese_quick_start_naming_every_topic_as_the_app_does
 
 
 def test_tokens_in_a_chinese_sentence_are_quoted(zh):
-    """"查询 跑 读 那只…跑" and "若按 x 重抽 开始 跑" read 开始 and 跑 as verbs of the sentence (a Chinese
+    """"查询 跑 读 那只…跑" and "若按 x 重抽 开始 跑" (now 改写) read 开始 and 跑 as verbs of the sentence (a Chinese
     student's trial): the toy's tokens are quoted, as the slides' captions quote them."""
     from rnntui.figures.attention import QkvState
 
     screen, figure = topic("attention"), topic("attention").figure_by_id("qkv")
     [text] = asyncio.run(_frames([(screen, figure, QkvState(stage=3))], (100, 30)))
-    assert "查询“跑”读“那只…跑”：" in text and "若按 x 重抽“开始 跑”：" in text
+    assert "查询“跑”读“那只…跑”：" in text and "按 x 改写“开始 跑”：" in text

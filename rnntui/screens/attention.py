@@ -2,6 +2,7 @@
 lecture in one table (issue 19). The later figures' views are in attention_layer.py."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
 from rnntui.widgets.lines import TailedLine
@@ -41,6 +42,8 @@ def glosses() -> tuple[Text, ...]:
 
 
 class QkvView(FigureView):
+    REDRAW_ON_RESIZE = True  # the query line's form depends on the width
+
     def compose(self):
         yield TailedLine(id="stages")
         yield Matrices()
@@ -84,8 +87,12 @@ class QkvView(FigureView):
         else:
             first, last = toks[r.query_keys[0]], toks[r.query_keys[-1]]
             seen = first if first == last else f"{first}…{last}"
-            spell.append(spaced(_("query {token} reads {seen}:").format(token=toks[t], seen=seen)), style="dim")
-            spell.append(f"q·k = {short_vector(r.query_dots, 0)} ÷√{r.d_k} → s = {short_vector(r.query_scores, 0)}\n")
+            said = spaced(_("query {token} reads {seen}:").format(token=toks[t], seen=seen))
+            dots = f"q·k = {short_vector(r.query_dots, 0)} ÷√{r.d_k} → s = {short_vector(r.query_scores, 0)}"
+            if self.size.width and cell_len(said + dots) > self.size.width:  # (two lines at 80 columns pushed
+                dots = f"s = q·k/√{r.d_k} = {short_vector(r.query_scores, 0)}"  # the NaN row's line off, a trial)
+            spell.append(said, style="dim")
+            spell.append(dots + "\n")
             spell.append("a = softmax(s) = ", style="dim")
             spell.append(f"{short_vector(r.query_weights, 3)}\n")
             spell.append(f"out_{t} = Σ aᵢ·vᵢ = ", style="dim")
@@ -93,23 +100,41 @@ class QkvView(FigureView):
         self.query_one("#spell", Static).update(spell)
 
         p = r.pinned
-        if s.weights == "toy" and s.mask == "full":
-            pairs = [("A[突然,开始]", small(p["A[突然,开始]"])), ("A[突然,跑]", small(p["A[突然,跑]"])),
-                     ("A[跑,猫]", small(p["A[跑,猫]"]))]
-        elif s.weights == "toy":
-            pairs = [("A[跑,猫]", small(p["A[跑,猫]"])), ("A[猫,那只]", small(p["A[猫,那只]"])),
-                     ("A[突然,0…2]", " ".join(small(p[c]) for c in ("A[突然,那只]", "A[突然,猫]", "A[突然,突然]")))]
+        if r.nan_rows:  # (a NaN row with no word of why, a trial; the strict mask's pinned cells are no source's)
+            pinned = Text(spaced(_("NaN row {tokens}:").format(tokens=" ".join(toks[i] for i in r.nan_rows))),
+                          style="dim")
+            pinned.append(_("the {mask} mask leaves it no key; softmax over nothing = 0/0").format(mask=s.mask))
         else:
-            pairs = [(_("random x, W"), _("source 002: x ~ N(0,1) 5×64, W ~ 0.02·N(0,1)"))]
-        exact = aside(_("(exactly)")) if r.edit_early == 0.0 else ""
-        pairs2 = [(_("x redraws {tokens}: out rows 0–{last} move by").format(  # (it read "x: redraw 开始 跑 →
-                       tokens=" ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), last=fa.EDIT_AFTER),  # Δout rows 0–2")
-                   sci(r.edit_early) + exact),
-                  (_("rows {first}–{last} by").format(first=fa.EDIT_AFTER + 1, last=len(toks) - 1), sci(r.edit_late))]
-        if r.nan_rows:
-            pairs2.append((_("NaN rows"), " ".join(toks[i] for i in r.nan_rows)  # (unexplained, a trial)
-                           + aside(_("(every score −∞: softmax is 0/0)"))))
-        self.query_one("#pinned", Readouts).update(Text("\n").join([readout_text(pairs), readout_text(pairs2)]))
+            if s.weights == "toy" and s.mask == "full":
+                pairs = [("A[突然,开始]", small(p["A[突然,开始]"])), ("A[突然,跑]", small(p["A[突然,跑]"])),
+                         ("A[跑,猫]", small(p["A[跑,猫]"]))]
+            elif s.weights == "toy":
+                pairs = [("A[跑,猫]", small(p["A[跑,猫]"])), ("A[猫,那只]", small(p["A[猫,那只]"])),
+                         ("A[突然,0…2]", " ".join(small(p[c]) for c in ("A[突然,那只]", "A[突然,猫]", "A[突然,突然]")))]
+            else:
+                pairs = [(_("random x, W"), _("source 002: x ~ N(0,1) 5×64, W ~ 0.02·N(0,1)"))]
+            pinned = readout_text(pairs)
+        # what x shows, said for a newcomer: the earlier rows' outputs do not move when later tokens change, as
+        # no row reads a later token (it read "x redraws 开始 跑: out rows 0–2 move by 0 (exactly)", a trial)
+        later, last = " ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), fa.EDIT_AFTER
+        moved = (_("x edits {tokens}: out rows 0–{last} move by exactly") if r.edit_early == 0.0 else
+                 _("x edits {tokens}: out rows 0–{last} move by"))  # (one line at 100 columns: two took the
+        edit = Text(spaced(moved.format(tokens=later, last=last)), style="dim")  # matrices' last at 100x30)
+        edit.append(sci(r.edit_early), style="bold")
+        why = _("as every row sees every token;") if s.mask == "full" else _("as no row sees later tokens;")
+        edit.append(("" if why.startswith("，") else " ") + spaced(why) + spaced(_("rows {first}–{end} by").format(
+            first=last + 1, end=len(toks) - 1)), style="dim")
+        edit.append(sci(r.edit_late), style="bold")
+        self.query_one("#pinned", Readouts).update(Text("\n").join([pinned, edit]))
+
+    @classmethod
+    def explained(cls, s: QkvState) -> str:
+        """Help: what x shows, and why the strict mask's first row is NaN."""
+        return _("x edits the tokens after {token} (new random values): under the causal or strict mask the "
+                 "outputs of the rows before them do not change at all, as no row reads a later token; under the "
+                 "full mask they change too. The strict mask lets a row read only the keys before its own, so row "
+                 "0 has no key left: its softmax is over nothing (0/0), so its weights and its output are NaN, "
+                 "drawn, not hidden.").format(token=fa.TOKENS[fa.EDIT_AFTER])
 
 
 # -- scaling ---------------------------------------------------------------------------------------

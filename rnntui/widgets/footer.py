@@ -25,6 +25,7 @@ def key_width(key: FooterKey) -> int:
 
 
 PAUSE = N_("pause")  # what space does while a figure plays
+LATER = "next_topic"  # the key kept only where the figure's own keys leave room
 
 
 def translated(items, playing: bool = False):
@@ -127,8 +128,12 @@ class RnnFooter(Footer):
         palette = [k for k in items if isinstance(k, FooterKey) and k.has_class("-command-palette")]
         # the palette's key is drawn compact ("^p palette"), after a border and before a space
         room = width - sum(cell_len(k.key_display) + 1 + cell_len(k.description) + 2 for k in palette)
-        kept, used = [], 0
-        for item in items:  # in order, each that still fits whole (a later, shorter one may)
+        kept, used = set(), 0
+        # in order, each that still fits whole (a later, shorter one may); the figure's own keys before the
+        # next topic's, which is the same on every screen and in help (attention/qkv's x was left out for
+        # "n topic" at 80 columns, a trial: the keyboard contract names the figure's keys in the footer)
+        later = [item for item in items if isinstance(item, FooterKey) and item.action == LATER]
+        for item in [item for item in items if item not in later] + later:
             if item in palette:  # compact whatever the footer is (Textual's own)
                 continue
             need = room + 1  # (a label: never kept)
@@ -138,9 +143,9 @@ class RnnFooter(Footer):
                 if not self.compact:  # as wide as `key_width` counts: Textual measures an auto width by
                     item.styles.width = need  # drawing the key, at every layout (~3 ms a tab)
             if used + need <= room:
-                kept.append(item)
+                kept.add(item)
                 used += need
-        yield from kept + palette
+        yield from [item for item in items if item in kept] + palette
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.recompose)
