@@ -225,6 +225,11 @@ class FigureState:
                 found.append(Param(name=f.name, kind=kind, **{"label": f.name, **spec}))
         return tuple(found)
 
+    def axis_shown(self) -> str:
+        """The axis's value as the parameter line shows it after ←→ and its label."""
+        p = self.param(self.AXIS)
+        return p.show(getattr(self, p.name))
+
     @classmethod
     def param(cls, name: str) -> Param:
         params = cls.params()

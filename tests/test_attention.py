@@ -658,12 +658,11 @@ def test_summary_text_keeps_off_its_rules_where_there_is_room(size):
     """attention/summary's cells touched the rules between them ("O(1) decoder→│no", a trial): where the
     table still fits whole, a space stands after every rule (and before it, at 120 and wider)."""
     lines = txt(SummaryState(), "summary", size).splitlines()
-    rows = [line[1:-1] for line in lines if line.count("│") > 4]
-    assert len(rows) >= 12 and "…" not in "".join(rows)  # every cell whole
+    rows = [line[1:-1] for line in lines if line.count("│") > 4]  # (below 100 columns: 4 of the 6 columns)
+    assert len(rows) >= (12 if size[0] >= 100 else 7) and "…" not in "".join(rows)  # every cell whole
     assert not any(re.search(r"│[^ ]", row) for row in rows)
     if size[0] >= 120:
         assert not any(re.search(r"[^ ]│", row) for row in rows)
-    assert any(re.search(r"[^ ]│", line[1:-1]) for line in txt(SummaryState(), "summary", (80, 24)).splitlines())
 
 
 # -- summary (issue 19) ----------------------------------------------------------------------------
@@ -890,17 +889,29 @@ def test_a_padded_label_stays_with_its_value_when_pairs_wrap():
     assert parts == ["KV cache        2 (K,V)·32 layers = 2 GiB", "recurrent state 256 KiB"]
 
 
-def test_the_focused_cell_is_underlined_under_its_words_only():
+def test_a_text_tables_focused_cell_is_one_reversed_block_and_its_row_is_not():
     """A focused cell shorter than its row underlined its blank lines too: on a slide, attention/summary's
-    O(n) stood over a stack of rules (a newcomer's trial)."""
+    O(n) stood over a stack of rules (a newcomer's trial); then the row was reversed whole, a black slab
+    with the cell a white hole in it, its underline running into the gap, and a dim cell a grey box in it
+    (a lecturer's PNG). The cell is one reversed block over the row's lines, its width whole; the row is
+    marked by ▸ and its reversed label; nothing is underlined, no other cell reversed."""
     from rnntui.widgets.matrix import matrix_lines
 
     spec = MatrixSpec((("O(n)", "a state carried along: any length"),), "", ("RNN",), ("path", "fixed"),
-                      row=0, cell=(0, 0), shrink=True)
+                      row=0, cell=(0, 0), faint=((0, 1),), shrink=True)
     lines = matrix_lines(spec, 30, 2, tall=3)
     assert len(lines) == 4 and lines[1].plain.startswith("▸RNN O(n)│a state")  # the head, and a row 3 lines tall
-    underlined = [i for i, line in enumerate(lines[1:]) for span in line.spans if "underline" in str(span.style)]
-    assert underlined == [0]  # the line with O(n), and no other
+    cell = lines[1].plain.index("O(n)"), lines[1].plain.index("│")
+
+    def reversed_cells(line):
+        return {i for span in line.spans if "reverse" in str(span.style) for i in range(span.start, span.end)}
+
+    for k, line in enumerate(lines[1:]):
+        assert reversed_cells(line) >= set(range(*cell)), k  # the cell's block, its blank lines too
+        assert not reversed_cells(line) & set(range(cell[1], len(line.plain))), k  # nothing right of it
+        assert not any("underline" in str(span.style) for span in line.spans)
+    label = set(range(1, 1 + len("RNN")))
+    assert reversed_cells(lines[1]) >= label and not reversed_cells(lines[2]) & label  # the label, where it is
 
 
 def test_a_mask_family_is_named_where_it_is_shown_and_taken_by_name():
@@ -955,16 +966,45 @@ def test_the_word_order_test_runs_at_the_d_model_shown(d):
     assert all(sci(v) in text for v in gap.values()) and "sampled to fit" not in text
 
 
-def test_the_summary_keeps_its_column_labels_whole_before_a_fourth_line_of_cells():
-    """At 90x28 the lecture table's labels read "path le…", "per-laye…" (a student's trial): where its
-    cells are cut anyway, the labels take two lines whole before any row takes a fourth."""
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", [(80, 24), (90, 28), (100, 30), (120, 40)])
+def test_the_summary_reads_whole_and_marks_its_links_without_colour(lang, size):
+    """At 90x28 the lecture table's labels read "path le…", "per-laye…" (a student's trial); at 80x24 every
+    label and most cells were cut ("path le…│parallel i…"), a sentence wrapped a word a line; the cells
+    that open a figure differed only by grey level, none under NO_COLOR (a trial). Every label and cell is
+    whole: below 100 columns the labels are short and the two columns of sentences go to the line under the
+    table, which names them; a cell that opens a figure ends in →, one that does not never does."""
+    from rnntui.i18n import _, set_language
+
     state = SummaryState()
     r = state.readings()
-    lines = one_app.txt(*find("attention/summary"), state, (90, 28)).splitlines()
-    top = next(i for i, line in enumerate(lines) if "│" in line[2:-2])
-    first, second = (lines[top + k][1:-1].split("│") for k in (0, 1))
-    heads = [" ".join((a + " " + b).split()) for a, b in zip(first, second)]
-    assert heads == list(r.headers[1:]) and "…" not in lines[top] + lines[top + 1]
+    wide = size[0] >= 100
+    set_language(lang)
+    try:
+        text = render(SCREEN, fig("summary"), state, "txt", size)
+        heads = [_(h) for h in (r.headers[1:] if wide else r.short_headers[:4])]
+        rest = [_(h) for h in r.headers[5:]]
+        cells = [[_(c) for c in row] for row in r.table]
+    finally:
+        set_language("en")
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.count("│") > 4)
+    table = [line[1:-1] for line in lines[top:] if line.count("│") > 4]
+    assert "…" not in "".join(table)
+    start = table[0].index(heads[0].split()[0])  # (the row labels before it)
+    columns = ["".join("".join(col).split()) for col in zip(*(row[start:].split("│") for row in table))]
+    for j, head in enumerate(heads):  # each column: its label, then its cells in order, every one whole (read
+        said = columns[j]  # without spaces: a cell wraps where it must, "decoder→" / "encoder")
+        for text_ in [head] + [row[j] + (" →" if r.links[i][j] and r.links[i][j]["open"] else "")
+                               for i, row in enumerate(cells)]:
+            want = "".join(text_.split())
+            assert want in said, (j, text_, said)
+            said = said[said.index(want) + len(want):]
+        assert not said.startswith("→")  # (no → on a cell that opens nothing)
+    assert len(columns) == len(heads)
+    if not wide:  # the columns left out named in the line under the table
+        joined = "".join(" ".join(line.strip("│ ") for line in lines[top + len(table):]).split())
+        assert all("".join(h.split()) in joined for h in rest)
 
 
 def test_the_word_order_example_is_glossed_in_english_only():
@@ -1006,3 +1046,11 @@ def test_qkv_out_at_the_lecture_size_gives_v_the_room_a_matrix_it_does_not_read_
     drawn, _named = drawn_and_named(text)
     shown = int(re.search(r"V\s+(\d+) of 64 columns", text).group(1))
     assert {"V", "A", "out"} <= set(drawn) and "Ŝ" not in drawn and "S" not in drawn and shown >= 7
+
+
+@pytest.mark.parametrize("cell", [0, 10, 23])
+def test_the_summary_says_where_its_cursor_is_counted_from_one(cell):
+    """The parameter line read "←→ cell 0" (a lecturer's PNG): it says the cell as --set takes it, and its
+    row and column counted from 1, as the table reads them (6 columns a row)."""
+    text = txt(SummaryState(cell=cell), "summary")
+    assert f"←→ cell {cell} (row {cell // 6 + 1}, column {cell % 6 + 1})" in text

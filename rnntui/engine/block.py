@@ -308,6 +308,7 @@ SUMMARY_COLUMNS = (("model", N_("model")), ("path_length", N_("path length")),
                    ("parallel", N_("parallel in training")), ("per_layer", N_("per-layer cost")),
                    ("inference", N_("keeps at inference")), ("fixed", N_("what it fixed")),
                    ("left", N_("what it left")))
+SUMMARY_SHORT = (N_("path"), N_("parallel"), N_("cost"), N_("keeps"), N_("fixed"), N_("left"))  # narrow labels
 
 SUMMARY = (
     SummaryRow("RNN",

@@ -10,7 +10,7 @@ import numpy as np
 
 from rnntui.engine import attention as at
 from rnntui.engine import block as bl
-from rnntui.i18n import N_
+from rnntui.i18n import N_, _
 from rnntui.state import FigureState, param
 
 TOKENS = at.TOKENS
@@ -371,6 +371,7 @@ def registered(target: str) -> bool:
 @dataclass(frozen=True)
 class SummaryReadings:
     headers: tuple[str, ...]
+    short_headers: tuple[str, ...]  # the columns' short labels (not the models'), for a narrow table
     models: tuple[str, ...]
     table: tuple  # rows of cell texts
     links: tuple  # rows of {"target", "sets", "step", "command", "open"} or None
@@ -387,6 +388,12 @@ class SummaryState(FigureState):
     AXIS: ClassVar[str] = "cell"
     cell: int = param(0, "int", lo=0, hi=N_SUMMARY_CELLS - 1, coarse=1, label="cell", fmt="d")  # → is the next cell
 
+    def axis_shown(self) -> str:
+        """The cell (as --set takes it) and where it is, row and column counted from 1 ("cell 0" alone read as
+        broken, a lecturer's trial)."""
+        row, col = divmod(self.cell, N_SUMMARY_COLS)
+        return _("{cell} (row {row}, column {col})").format(cell=self.cell, row=row + 1, col=col + 1)
+
     def row_moved(self, rows: int) -> "SummaryState":
         """The cursor one row up or down (↑/↓), same column."""
         new = self.cell + rows * N_SUMMARY_COLS
@@ -402,5 +409,6 @@ class SummaryState(FigureState):
                 "step": c.link.step, "command": "rnntui " + " ".join(c.link.argv()),
                 "open": registered(c.link.target)} for c in cells))
         row, col = divmod(self.cell, N_SUMMARY_COLS)
-        return SummaryReadings(tuple(label for _, label in bl.SUMMARY_COLUMNS), tuple(r.model for r in bl.SUMMARY),
+        return SummaryReadings(tuple(label for _, label in bl.SUMMARY_COLUMNS), bl.SUMMARY_SHORT,
+                               tuple(r.model for r in bl.SUMMARY),
                                tuple(table), tuple(links), row, col, table[row][col], links[row][col])

@@ -206,18 +206,34 @@ class BlockView(FigureView):
 
 
 # -- summary ---------------------------------------------------------------------------------------
+LINK = " →"  # after a cell that opens a figure
+WHOLE_HEADS = 96  # the view's columns (a 100-column terminal's) from which the table's column labels are the whole ones, and all its columns shown
+NARROW_COLUMNS = 4  # the columns shown below that
+
+
 class SummaryView(FigureView):
+    REDRAW_ON_RESIZE = True  # its column labels depend on the width
+
     def compose(self):
         yield Matrices()
         yield Readouts()
 
     def show(self, s: SummaryState) -> None:
         r = s.readings()
-        unlinked = tuple((i, j) for i, row in enumerate(r.links) for j, link in enumerate(row)
-                         if link is None or not link["open"])
-        table = tuple(tuple(_(text) for text in row) for row in r.table)
-        self.query_one(Matrices).show([MatrixSpec(table, "", r.models, tuple(_(h) for h in r.headers[1:]), row=r.row,
-                                                  cell=(r.row, r.col), faint=unlinked, shrink=True)])
+        # a cell that opens a figure ends in LINK: grey against black, cell by cell, was its only mark and read
+        # as noise (none at all under NO_COLOR, a lecturer's trial)
+        table = tuple(tuple(_(text) + (LINK if link and link["open"] else "") for text, link in zip(row, links))
+                      for row, links in zip(r.table, r.links))
+        # short column labels where the columns are narrow ("path le…│parallel i…" at 80 columns, a trial): the
+        # line under the table names the chosen cell's column in full
+        wide = (self.size.width or 0) >= WHOLE_HEADS
+        heads = r.headers[1:] if wide else r.short_headers
+        # narrow, the two columns of sentences are left to the line under the table: in six columns at 80 they
+        # wrapped a word a line and were cut ("the / one-vector / bottleneck…", a lecturer's trial)
+        shown = len(heads) if wide else NARROW_COLUMNS
+        self.query_one(Matrices).show([MatrixSpec(tuple(row[:shown] for row in table), "", r.models,
+                                                  tuple(_(h) for h in heads[:shown]), row=r.row,
+                                                  cell=(r.row, r.col) if r.col < shown else None, shrink=True)])
         out = Text.assemble((f"▸ {spaced(colon(f'{r.models[r.row]} · {_(r.headers[r.col + 1])}'))}", "bold"), _(r.text))
         link = r.link
         if not self.presenting:  # on a slide Enter and the arrows turn the slides: no figure opens
@@ -229,5 +245,9 @@ class SummaryView(FigureView):
                                         " · " + _("backspace: back")))
             else:
                 out.append(_("{target}: not in this build (plain text)").format(target=link["target"]), style="dim")
-            out.append("\n" + _("←→ move along a row, ↑↓ between rows; bright cells link to a figure"), style="dim")
+            hint = (_("←→ along a row, ↑↓ between rows; a cell ending in {link} opens a figure") if wide else
+                    _("←→ along a row, then to {columns} (shown here); ↑↓ between rows; a cell ending in {link} "
+                      "opens a figure")).format(link=LINK.strip(), columns=_(", ").join(
+                          _(h) for h in r.headers[1 + NARROW_COLUMNS:]))
+            out.append("\n" + hint, style="dim")
         self.query_one(Readouts).update(out)

@@ -335,7 +335,7 @@ class TopicScreen(WholeFrames):
         state, knobs = self.state, self.knobs()
         chosen = knobs[self.chosen[self.figure.id] % len(knobs)].name if knobs else None
         axis = state.param(state.AXIS)
-        items = [(f"←→ {axis.label}", axis.show(getattr(state, axis.name)), False, "")]
+        items = [(f"←→ {axis.label}", state.axis_shown(), False, "")]
         if knobs:
             items.append(("↑↓ +-", "", False, ""))
         items += [(p.label, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]

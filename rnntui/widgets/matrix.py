@@ -227,12 +227,20 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
         # a text cell wrapped over the row's `tall` lines, its last shown line cut with … if more is left
         parts = [_folded(r[j], widths[j], tall) if j in words else [r[j]] for j in range(shown)]
         label = _row_label(labels[i], lw, tall) if cell_len(labels[i]) > lw else [labels[i]]
+        # a text table (shrink) marks its row by ▸ and its label and the cell by one reversed block over the
+        # row's lines: its row reversed whole was a black slab, the cell a white hole in it with an underline
+        # running into the gap, a dim cell a grey box (a lecturer's PNG)
+        block = spec.shrink
         for t in range(tall):
+            named = t < len(label) and label[t].strip()
             pieces = [("▸" if on_row and not t else " ", "bold"),
-                      (pad(label[t] if t < len(label) else "", lw, "left") + " ", "bold reverse" if on_row else "bold")]
+                      (pad(label[t] if t < len(label) else "", lw, "left") + " ",
+                       "bold reverse" if on_row and (named or not block) else "bold")]
             for j in range(shown):
-                style = "reverse" if on_row else ""
-                if spec.cell == (i, j):  # underlined where it has words: a rule under its blank lines striped it
+                style = "reverse" if on_row and not block else ""
+                if spec.cell == (i, j) and block:
+                    style = "bold reverse"
+                elif spec.cell == (i, j):  # underlined where it has words: a rule under its blank lines striped it
                     blank = t >= len(parts[j]) or not parts[j][t].strip()
                     style = ("bold" if on_row else "bold reverse") if blank else ("bold underline" if on_row else "bold underline reverse")
                 elif (i, j) in faint:
@@ -242,7 +250,7 @@ def _draw_matrix(spec: MatrixSpec, width: int | None, digits: int, tall: int | t
                 pieces.append((pad(parts[j][t] if t < len(parts[j]) else "", widths[j], "left" if j in words else "right"),
                                style.strip()))
                 if spec.shrink and j < shown - 1:
-                    pieces.append((rule, "reverse" if on_row else "dim"))
+                    pieces.append((rule, "dim"))
                 else:
                     pieces.append((" ", "reverse" if on_row and j < shown - 1 else ""))
             if cut:
