@@ -790,3 +790,38 @@ def test_small_text_at_80_columns_one_thread_and_h_t_minus_1():
     class R:
         status, machine = "measured", {"host": "h", "when": "now", "torch": "2", "threads": 1}
     assert "1 thread " in timing_status(R()).plain and "t re-runs" not in timing_status(R(), True).plain
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_timing_figure_says_whose_flop_rate_attention_runs_at(lang):
+    """"attention runs at 0.719× its FLOP rate" left "its" open (a trial): the number is attention's FLOPs
+    per second over the RNN's, and the line says "the RNN's". A measured run where the RNN is 4× faster at
+    T = d = 256 (equal FLOPs there): attention runs at 1/4 the RNN's rate, read from the table's FLOPs
+    and times; the source's laptop line says the same of its number."""
+    from rnntui.fmt import ratio
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+    from rnntui.screens.parallel import ParallelScreen
+
+    state = replace_T(_measured({T: 4 for T in par.TIMING_T}), 256)
+    row = next(t for t in state.readings().table if t.T == 256)
+    rate = (row.attention_flops / row.attention_s) / (row.rnn_flops / row.rnn_s)
+    assert rate == pytest.approx(0.25)
+    set_language(lang)
+    try:
+        text = render(ParallelScreen, ParallelScreen.figure_by_id("timing"), state, "txt", (120, 40))
+    finally:
+        set_language("en")
+    said = " ".join(" ".join(line.strip("│ ").split()) for line in text.splitlines())
+    seed = state.readings().seed_laptop
+    if lang == "en":
+        assert f"attention runs at {ratio(rate)}× the RNN's FLOP rate" in said and "its FLOP rate" not in said
+        assert f"attention runs at {seed['rate_ratio']}× the RNN's FLOP rate" in said
+    else:
+        assert f"attention 的 FLOP 速率是 RNN 的 {ratio(rate)}×" in said and "是它的" not in said
+
+
+def replace_T(state: TimingState, T: int) -> TimingState:
+    from dataclasses import replace
+
+    return replace(state, T=T)

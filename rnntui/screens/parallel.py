@@ -166,13 +166,15 @@ class TimingView(FigureView):  # E6
         self.query_one("#table", Picture).update(timing_table(r.table, s.T, "\n\n" if self._spaced(r) else "\n"))
         here, seed = r.here, r.seed_laptop
         said = spaced(_("RNN does {share},").format(share=share_words(here.flop_ratio))) + (
-            _("{speed}; attention runs at {rate}× its FLOP rate").format(
+            # (rate_ratio: attention's FLOP/s over the RNN's; "its FLOP rate" left whose open, a trial)
+            _("{speed}; attention runs at {rate}× the RNN's FLOP rate").format(
                 speed=times(here.speedup, _("{x}× faster"), _("{x}× slower")), rate=ratio(here.rate_ratio))
             if here.rnn_s is not None else _("not measured yet"))
         self.query_one("#compare", Readouts).show([
             (_("here, T={T}:").format(T=s.T), said),
             (_("source's laptop CPU, T={T}:").format(T=seed["T"]),
-             _("RNN does {share}, {speedup}× faster; attention runs at {rate}× its FLOP rate; both <\u00a01\u00a0ms below "
+             _("RNN does {share}, {speedup}× faster; attention runs at {rate}× the RNN's FLOP rate; both <\u00a01\u00a0ms "
+               "below "
                "T={below}").format(share=share_words(r.seed_share), speedup=seed["rnn_speedup"],
                                    rate=seed["rate_ratio"], below=seed["under_1ms_below"])),
         ], sep="\n")
