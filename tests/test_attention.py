@@ -1054,3 +1054,26 @@ def test_the_summary_says_where_its_cursor_is_counted_from_one(cell):
     row and column counted from 1, as the table reads them (6 columns a row)."""
     text = txt(SummaryState(cell=cell), "summary")
     assert f"←→ cell {cell} (row {cell // 6 + 1}, column {cell % 6 + 1})" in text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_positions_corner_names_both_axes_and_the_ranges_are_said(size):
+    """The corner label "pos" stood over the dimensions' numbers (the rows are dimensions, the columns
+    positions), and "… : first and last p, equal for every p" read as a riddle (a trial). The corner says
+    d down and p across, the legend says what "x … y" is; and the values are what closed-form sinusoids
+    give at the first and the last p, the same at every p between (PE(p)·PE(p+k) = Σ cos(k·ω_i))."""
+    state = PositionsState()
+    r = state.readings()
+    text = txt(state, "positions", size)
+    lines = text.splitlines()
+    head = next(line for line in lines if "p→" in line)
+    assert head.strip("│ ").startswith("d↓ p→ 0 1 2") and not re.search(r"\bpos\b", text)
+    said = " ".join(" ".join(line.strip("│ ").split()) for line in lines)
+    assert "columns: positions p" in said and "“x … y” on the right: at the first p and at the last, the same for every p" in said
+    d, n = r.d, len(r.pe)
+    omega = 1 / 10000 ** (np.arange(0, d, 2) / d)
+    for k, dots in ((1, r.dots_k1), (4, r.dots_k4)):
+        want = float(np.sum(np.cos(k * omega)))
+        every = [np.dot(r.pe[p], r.pe[p + k]) for p in range(n - k)]
+        assert np.allclose(every, want) and dots[0] == pytest.approx(want) and dots[-1] == pytest.approx(want)
+        assert f"PE(p)·PE(p+{k}) {want:.3f} … {want:.3f}" in said

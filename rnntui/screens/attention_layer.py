@@ -127,7 +127,10 @@ class PositionsView(FigureView):
 
     def show(self, s: PositionsState) -> None:
         r = s.readings()
-        self.query_one(HeatMap).show(r.pe, index_labels(r.positions), index_labels(r.d), "pos", transpose=True, group=2)
+        # the corner names both: rows down are dimensions, columns across positions ("pos" alone stood over the
+        # dimensions' numbers, a trial)
+        self.query_one(HeatMap).show(r.pe, index_labels(r.positions), index_labels(r.d), _("d↓ p→"), transpose=True,
+                                     group=2)
         here = (s.mask, s.pe)
         rows = [(("full", "off"), _("full, no PE"), r.full_no_pe, _("permuted rows")),
                 (("full", "on"), _("full + PE"), r.full_pe, _("differ")),
@@ -149,8 +152,10 @@ class PositionsView(FigureView):
             side.append(f" {sci(r.gap):>8} " + _("(this state)") + "\n")
         self.query_one("#side", Readouts).update(side)
         self.query_one("#legend", Readouts).update(Text(
-            _("rows: dimensions 0…{last}, (sin, cos) pairs (a sample where too many); columns: positions; "
-              "░▒▓█ |PE| and its sign. … : first and last p, equal for every p.").format(last=r.d - 1),
+            # ("… : first and last p, equal for every p" read as a riddle, a trial)
+            _("rows: dimensions d 0…{last}, (sin, cos) pairs (a sample where too many); columns: positions p; "
+              "░▒▓█ |PE| and its sign. “x … y” on the right: at the first p and at the last, the same for "
+              "every p.").format(last=r.d - 1),
             style="dim"))  # ("sampled to fit" stood under all 16 of d_model 16, a trial)
 
 
