@@ -278,7 +278,7 @@ def test_present_lays_views_out_as_the_app_does(tmp_path):
         positions, cost, cell, window = (next(t for name, t in text.items() if name.startswith(f))
                                          for f in ("attention-positions", "parallel-cost", "serving-cell",
                                                    "serving-window"))
-        assert "pos " in positions and "█+" in positions  # the PE heat map: rows of shaded cells
+        assert "d↓ p→" in positions and "█+" in positions  # the PE heat map: rows of shaded cells
         assert "└" in cost and "┤" in cost  # the cost plot's frame and ticks
         assert "│ 0.500  │" in cell or "│0.500 │" in cell  # the token track's boxes
         assert "too small" not in window
@@ -649,7 +649,7 @@ def test_the_summary_in_the_app_says_how_to_open_a_cell(capsys):
     assert main(["shot", "attention/summary", "--set", "cell=1", "-o", "-"]) == 0
     shown = capsys.readouterr().out
     assert "▸ RNN · parallel in training: no" in shown
-    assert "Enter: parallel/grid --set mode=recurrent --set n=8 --step 8 · backspace: back" in shown and "←→ move along" in shown
+    assert "Enter: parallel/grid --set mode=recurrent --set n=8 --step 8 · backspace: back" in shown and "←→ along a row" in shown
 
 
 def text_of(app) -> str:
