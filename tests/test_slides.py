@@ -840,3 +840,19 @@ async def test_present_notes_go_after_their_time_out_of_shots_and_keep_the_foot_
         await pilot.pause()
         noted = text_of(app).rstrip().splitlines()[-1]
         assert noted.split()[:2] == foot.split()[:2] and noted.rstrip().endswith("3/3") and "…" in noted
+
+
+def test_a_slide_leaves_out_the_apps_links_and_does_not_say_its_title_twice(tmp_path):
+    """Slide 30 (attention/block) showed "→ parallel/cost", a key's link in the app, to a class, under a
+    caption that began with its title again (a lecturer's trial)."""
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    assert main(["export", str(tmp_path), "--deck", "lecture", "attention/block", "--format", "txt"]) == 0
+    (slide,) = tmp_path.glob("*-attention-block-*.txt")
+    text = slide.read_text()
+    assert "FLOPs n=" in text and "parallel/cost" not in text
+    title, caption = (line.strip() for line in text.splitlines()[1:3])
+    assert not caption.startswith(title.split("   ")[0])
+    screen, figure = find("attention/block")
+    assert "→ parallel/cost" in render(screen, figure, build_state(figure, (), 3), "txt", (120, 40))

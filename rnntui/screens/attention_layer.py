@@ -206,7 +206,8 @@ class BlockView(FigureView):
                                  " " + _("params") + "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
         bill.append_text(spelled(_("FLOPs n={n}: core 4n²d").format(n=s.n) + " ", si(f["attention_core"]),
                                  aside(_("({share} of all)").format(share=pct(f['core_share']))) + " + "
-                                 + _("proj+FFN") + " ", si(f["dense"]), " → parallel/cost"))
+                                 + _("proj+FFN") + " ", si(f["dense"]),
+                                 "" if self.presenting else " → parallel/cost"))  # (an app's link, not a slide's)
         self.query_one("#bill", Readouts).update(bill)
 
 
