@@ -32,6 +32,20 @@ def axis_keys(p, state) -> str:
     return _("← → by {coarse}, shift by {fine}").format(coarse=step(coarse), fine=step(p.notch))
 
 
+def param_keys(p, state) -> str:
+    """How a parameter moves: ↑↓ to it, then + - (W_h went 0.90 → 1.00 → 1.20: "uneven", a newcomer's trial;
+    a press lands on the next multiple of its step, stopping at the default on the way)."""
+    if p.kind == "choice" or p.values or p.draw or p.name in getattr(state, "GEOMETRIC", {}):
+        return _("↑↓ then + -")
+    if p.log:
+        return _("↑↓ then + -: 1, 2, 5 × 10ᵏ") if p.kind != "int" else _("↑↓ then + -: powers of 2")
+    coarse = p.coarse_notch(state)
+    step = str(round(coarse)) if p.kind == "int" else p.show(coarse)
+    if coarse == p.notch:
+        return _("↑↓ then + -: {step} a press").format(step=step)
+    return _("↑↓ then + -: to the next multiple of {step}").format(step=step)
+
+
 def meaning(p) -> str:
     """What a parameter's values are, for help: its `means`, or each choice's, after the choice."""
     if isinstance(p.means, tuple):
@@ -52,7 +66,7 @@ def help_text(screen) -> tuple:
     params = tuple((p.name if p.label.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.label})",
                     p.show(getattr(state, p.name)), with_meaning(p.allowed(state), meaning(p)),
                     axis_keys(p, state) if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key
-                                                                      else _("↑↓ then + -")))
+                                                                      else param_keys(p, state)))
                    for p in state.params())
     keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
     keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),

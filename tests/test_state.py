@@ -381,3 +381,22 @@ def test_a_choice_that_names_a_number_is_that_number_in_the_json(address, sets, 
     assert data[key] == value and type(data[key]) is type(value)
     words = [k for k in data if state.param(k).kind == "choice" and not getattr(state, k)[:1].isdigit()]
     assert all(data[k] == getattr(state, k) for k in words)  # (cell, act, dtype: still their words)
+
+
+def test_help_says_where_a_press_takes_a_parameter_and_it_goes_there():
+    """W_h went 0.90 → 1.00 → 1.20 → 1.40 with no word of why (a newcomer's trial): help says a press goes to
+    the next multiple of 0.20, and each press lands on one, the default 0.90 passed on the way back."""
+    from rnntui.help import param_keys
+
+    s = TrackState()
+    p = s.param("w_h")
+    assert param_keys(p, s) == "↑↓ then + -: to the next multiple of 0.20"
+    seen = [s.w_h]
+    for _press in range(3):
+        s = s.nudged("w_h", 1)
+        seen.append(s.w_h)
+    assert seen == [0.9, 1.0, 1.2, 1.4] and all(abs(v / 0.2 - round(v / 0.2)) < 1e-9 for v in seen[1:])
+    assert [s.nudged("w_h", -k).w_h for k in (1, 2, 3)] == [1.2, 1.0, 0.9]  # (the default on the way)
+    from rnntui.figures.attention import QkvState
+    q = QkvState()
+    assert param_keys(q.param("query"), q) == "↑↓ then + -: 1 a press"
