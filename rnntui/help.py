@@ -63,13 +63,13 @@ def help_text(screen) -> tuple:
     f, state = screen.figure, screen.state
     # the name --set and the palette take, with the footer's label where that differs: lstm/bias's
     # footer said "steps" and help only "k" (a newcomer's trial)
-    params = tuple((p.name if p.label.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.label})",
+    params = tuple((p.name if p.said.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.said})",
                     p.show(getattr(state, p.name)), with_meaning(p.allowed(state), meaning(p)),
                     axis_keys(p, state) if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key
                                                                       else param_keys(p, state)))
                    for p in state.params())
     keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
-    keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.label, choices=", ".join(p.choices)),
+    keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.said, choices=", ".join(p.choices)),
                    f"toggle_{p.name}") for p in state.params() if p.key)
     more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)
     prose = _(f.prose) + ("\n" + more if more else "") + "\n" + _(

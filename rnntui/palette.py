@@ -123,8 +123,8 @@ class RnnCommands(Provider):
         if topic is not None:
             state = topic.state
             for p in state.params():
-                out.append((_("Set {name} (now {value})").format(name=p.label, value=p.show(getattr(state, p.name))),
-                            partial(self.ask, p), p.allowed(state), f"Set {p.name} {p.label}"))
+                out.append((_("Set {name} (now {value})").format(name=p.said, value=p.show(getattr(state, p.name))),
+                            partial(self.ask, p), p.allowed(state), f"Set {p.name} {p.label} {p.said}"))
         out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS"),
                     "Save screenshot (SVG)"))
         out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector, pick Theme projector"),
@@ -147,7 +147,7 @@ class RnnCommands(Provider):
             if text is not None:
                 self.app.call_later(self.set_value, topic.TOPIC_ID, p.name, text, topic.figure.id)
 
-        self.app.push_screen(ValuePrompt(f"{p.label}: {p.allowed(topic.state)}", p.typed(getattr(topic.state, p.name))), done)
+        self.app.push_screen(ValuePrompt(f"{p.said}: {p.allowed(topic.state)}", p.typed(getattr(topic.state, p.name))), done)
 
     TYPED = 1e9  # the score of "set KEY VALUE": above any match of Textual's (fuzzy scores pass 20)
 
@@ -197,10 +197,10 @@ class RnnCommands(Provider):
             p = state.param(state.name_of(key))
         except BadValue:
             return None
-        if exact and key not in (p.name, p.label):
+        if exact and key not in (p.name, p.label, p.said):
             return None
         where = "" if (topic_id, fid) == focused else f" ({topic_id}/{fid})"
-        text = _("Set {name} to {value}").format(name=p.label, value=value) + where
+        text = _("Set {name} to {value}").format(name=p.said, value=value) + where
         try:
             state.with_value(p.name, value)
         except BadValue as e:

@@ -143,7 +143,7 @@ class PresentApp(Shots, QuietCollections, App):
 
     def show_foot(self) -> None:
         frame = self.frame
-        values = Pieces([f"{p.label} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params()],
+        values = Pieces([f"{p.said} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params()],
                         style="dim")
         foot = Table.grid(expand=True)
         foot.add_column(ratio=1, no_wrap=True)

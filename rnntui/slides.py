@@ -63,7 +63,7 @@ class Frame:
     def axis(self) -> tuple[str, str]:
         """(label, value) of the stepped axis, e.g. ("t", "3")."""
         p = self.state.param(self.state.AXIS)
-        return p.label, p.show(getattr(self.state, p.name))
+        return p.said, p.show(getattr(self.state, p.name))
 
     def heading(self) -> str:
         return self.local("title") or f"{self.named()} · {self.setting()}"
@@ -76,7 +76,7 @@ class Frame:
         """The values set away from the figure's defaults, then the axis: "cell = lstm-bf2 · step = 1500"
         (two of the lecture's slides were both "Copy the first token · E2+E3 · step = 1500")."""
         changed = self.changed()
-        shown = [(p.label or p.name, p.show(getattr(self.state, p.name))) for p in self.state.params()
+        shown = [(p.said or p.name, p.show(getattr(self.state, p.name))) for p in self.state.params()
                  if p.name in changed]
         return " · ".join(f"{label} = {value}" for label, value in [*shown, self.axis])
 

@@ -59,6 +59,12 @@ class Param:
     draw: bool = False  # each value is a random draw (a seed, a held-out sample), not a scale: a press is the
     # next one, not a 20th of the range (+ jumped from seed 0 to 50, a trial)
 
+    @property
+    def said(self) -> str:
+        """Its label as shown, in the reader's language: a word translated (step: 步), a symbol as it is (W_h);
+        the parameter line said "cell lstm-bf1 T 40 step 6000" among Chinese (a lecturer's trial)."""
+        return _(self.label)
+
     def bounds(self, state: Any) -> tuple[float, float]:
         lo = getattr(state, self.lo) if isinstance(self.lo, str) else self.lo
         hi = getattr(state, self.hi) if isinstance(self.hi, str) else self.hi

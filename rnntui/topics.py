@@ -184,5 +184,5 @@ def build_state(figure: Figure, sets=(), step=None) -> FigureState:
         except BadValue:
             axis = state.param(state.AXIS)
             raise BadValue(_("--step {step} sets {name}: expected {allowed}").format(  # (it named no axis, a trial)
-                step=step, name=axis.label, allowed=axis.allowed(state))) from None
+                step=step, name=axis.said, allowed=axis.allowed(state))) from None
     return state

@@ -363,3 +363,19 @@ def test_tokens_in_a_chinese_sentence_are_quoted(zh):
     screen, figure = topic("attention"), topic("attention").figure_by_id("qkv")
     [text] = asyncio.run(_frames([(screen, figure, QkvState(stage=3))], (100, 30)))
     assert "查询“跑”读“那只…跑”：" in text and "按 x 改写“开始 跑”：" in text
+
+
+def test_the_parameter_line_names_its_words_in_chinese(zh):
+    """"cell lstm-bf1 T 40 step 6000" and "←→ window k 4" stood among Chinese (a lecturer's trial): a label
+    that is a word is said in Chinese, in the parameter line, the footer and help; a symbol stays (T, W_h);
+    a value stays as --set takes it (lstm); and the Chinese word is a key --set takes."""
+    from rnntui.figures.memory import CopyState
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    screen, figure = find("memory/copy")
+    lines = render(screen, figure, CopyState(), "txt", (80, 24)).splitlines()
+    line = next(l for l in lines if "←→" in l)
+    assert "←→ 步 1500" in line and "[c] 单元 lstm" in line and "T 20" in line and "step" not in line
+    assert "c 单元" in lines[-1]  # the footer's letter key
+    assert build_state(figure, ("步=300",)).step == 300 == build_state(figure, ("step=300",)).step

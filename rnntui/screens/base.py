@@ -69,7 +69,7 @@ def shared_labels(figures: tuple, shared: tuple, figure_id: str, state: FigureSt
     """The labels of this figure's parameters that hold one value for the whole topic: shared, and had by
     another of its figures (the parameter line's "W_h act: whole topic", and help's words for it)."""
     elsewhere = _shared_elsewhere(tuple(figures), tuple(shared), figure_id)
-    return [p.label for p in state.params() if p.name in elsewhere]
+    return [p.said for p in state.params() if p.name in elsewhere]
 
 
 @lru_cache(maxsize=None)
@@ -335,10 +335,10 @@ class TopicScreen(WholeFrames):
         state, knobs = self.state, self.knobs()
         chosen = knobs[self.chosen[self.figure.id] % len(knobs)].name if knobs else None
         axis = state.param(state.AXIS)
-        items = [(f"←→ {axis.label}", state.axis_shown(), False, "")]
+        items = [(f"←→ {axis.said}", state.axis_shown(), False, "")]
         if knobs:
             items.append(("↑↓ +-", "", False, ""))
-        items += [(p.label, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]
+        items += [(p.said, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]
         pieces = param_items(items)
         shared = shared_labels(self.FIGURES, self.SHARED, self.figure.id, state)
         if shared:  # shared: one value for the topic
@@ -372,7 +372,7 @@ class TopicScreen(WholeFrames):
             self.chosen[self.figure.id] += delta
             self.redraw()
         else:  # (↑↓ did nothing and said nothing on recurrence/tanh, a Chinese student's trial)
-            axis = self.state.param(self.state.AXIS).label
+            axis = self.state.param(self.state.AXIS).said
             self.at_end.say(_("no parameter but {axis} here: ←→ moves it").format(axis=axis))
 
     def action_change(self, delta: int) -> None:
@@ -390,7 +390,7 @@ class TopicScreen(WholeFrames):
         if new == self.state and delta:
             p = self.state.param(name)
             kind = "axis" if name == self.state.AXIS else "choice" if p.kind == "choice" else "number"
-            words = _(ENDS[kind][delta < 0]).format(name=p.label, value=p.show(getattr(self.state, name)))
+            words = _(ENDS[kind][delta < 0]).format(name=p.said, value=p.show(getattr(self.state, name)))
             self.at_end.say(words)
         self.set_state(new)
 
