@@ -72,11 +72,12 @@ def help_text(screen) -> tuple:
     keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.said, choices=", ".join(p.choices)),
                    f"toggle_{p.name}") for p in state.params() if p.key)
     more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)
+    # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained; T5's words only where it is)
+    t5 = _("; T5 is the fifth topic, not the T5 model") if "T5" in f.refs.split("+") else ""
     prose = _(f.prose) + ("\n" + more if more else "") + "\n" + _(
-        # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained)
-        "{refs}: this figure's id (F a figure, E an experiment, T a topic, § a section; T5 is not the T5 model); "
+        "{refs}: this figure's id (F a figure, E an experiment, T a topic, § a section{t5}); "
         "the palette finds a figure by its id. “source” beside a number: the course notes (in Chinese) the "
-        "figures come from; where our number differs, both are given.").format(refs=f.refs)
+        "figures come from; where our number differs, both are given.").format(refs=f.refs, t5=t5)
     shared = shared_labels(getattr(screen, "FIGURES", ()), getattr(screen, "SHARED", ()), f.id, state)
     if shared:  # the parameter line's "mode: whole topic" was unexplained (a lecturer's trial)
         prose += "\n" + _("“{line}” under the figure: one value for every figure of this topic that has it; "

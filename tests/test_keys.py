@@ -724,6 +724,10 @@ async def test_help_says_what_a_figures_id_and_the_source_are():
         title, prose = help_text(screen_of(app))[:2]
     assert title.endswith("(T5)") and "T5: this figure's id" in prose and "not the T5 model" in prose
     assert "“source” beside a number: the course notes" in prose
+    app = RnnApp("recurrence", "track")  # (the T5 sentence stood in every figure's help)
+    async with app.run_test(size=(100, 30)):
+        title, prose = help_text(screen_of(app))[:2]
+    assert title.endswith("(F1+F3)") and "F1+F3: this figure's id" in prose and "T5" not in prose
 
 
 async def test_shift_arrow_on_tanh_is_finer_than_the_arrow():
