@@ -170,6 +170,23 @@ def test_strict_masks_nan_row_is_explained_and_x_says_what_it_shows(lang, size, 
         assert re.search(r"那只( +NaN){5}", text)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_with_random_weights_at_80x24_the_x_line_is_whole(lang):
+    """With random weights the query line takes two rows at 80x24 and the x line's second half, the rows that
+    move, fell off the panel (a review): there the line keeps the contrast whole, its why said in help."""
+    from rnntui.i18n import set_language
+
+    state = QkvState(weights="random")
+    r = state.readings()
+    set_language(lang)
+    try:
+        text = render(SCREEN, fig("qkv"), state, "txt", (80, 24))
+    finally:
+        set_language("en")
+    assert r.edit_early == 0.0 and r.edit_late > 0
+    assert f"{r.edit_late:.4f}" in text and ("rows 3–4 by" in text or "第 3–4 行变化" in text)
+
+
 def test_x_under_the_full_mask_moves_the_earlier_rows_and_help_says_why():
     """Under the full mask every row reads the later tokens too: the earlier rows move, by what the two
     states' outputs differ by; help says what x shows and why the strict mask's row 0 is NaN."""

@@ -79,6 +79,7 @@ class QkvView(FigureView):
         self.query_one("#stages", TailedLine).update(stage_text(SHORT, k), *glosses())
 
         spell = Text()
+        crowded = False  # the query line took a second row
         if not r.query_keys:
             spell.append(_("query {token} may read no key ({mask} mask): softmax over nothing = 0/0 =").format(
                 token=toks[t], mask=s.mask) + " ", style="dim")
@@ -91,6 +92,7 @@ class QkvView(FigureView):
             dots = f"q·k = {short_vector(r.query_dots, 0)} ÷√{r.d_k} → s = {short_vector(r.query_scores, 0)}"
             if self.size.width and cell_len(said + dots) > self.size.width:  # (two lines at 80 columns pushed
                 dots = f"s = q·k/√{r.d_k} = {short_vector(r.query_scores, 0)}"  # the NaN row's line off, a trial)
+            crowded = bool(self.size.width) and cell_len(said + dots) > self.size.width  # (random weights' scores)
             spell.append(said, style="dim")
             spell.append(dots + "\n")
             spell.append("a = softmax(s) = ", style="dim")
@@ -122,8 +124,11 @@ class QkvView(FigureView):
         edit = Text(spaced(moved.format(tokens=later, last=last)), style="dim")  # matrices' last at 100x30)
         edit.append(sci(r.edit_early), style="bold")
         why = _("as every row sees every token;") if s.mask == "full" else _("as no row sees later tokens;")
-        edit.append(("" if why.startswith("，") else " ") + spaced(why) + spaced(_("rows {first}–{end} by").format(
-            first=last + 1, end=len(toks) - 1)), style="dim")
+        rest = spaced(_("rows {first}–{end} by").format(first=last + 1, end=len(toks) - 1))
+        whole = edit.cell_len + cell_len(why) + 1 + cell_len(rest) + len(sci(r.edit_late))
+        if crowded and whole > self.size.width:  # the why left to help, the rows' contrast kept whole (its second
+            why = ";" if not why.startswith("，") else "；"  # line fell off at 80x24 under random weights, a review)
+        edit.append(("" if why.startswith(("，", "；", ";")) else " ") + spaced(why) + rest, style="dim")
         edit.append(sci(r.edit_late), style="bold")
         self.query_one("#pinned", Readouts).update(Text("\n").join([pinned, edit]))
 
