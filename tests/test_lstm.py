@@ -403,7 +403,7 @@ def test_where_the_gates_sums_would_push_the_plots_line_off_only_help_has_them()
         small_, tall = (render(LstmScreen, figure, CellState(step=2), "txt", size) for size in ((80, 24), (80, 30)))
     finally:
         set_language("en")
-    assert "σ(0.50·" not in small_ and "--size 80x25 时，这里会画出图" in small_
+    assert "σ(0.50·" not in small_ and "--size 80x26 时，这里会画出图" in small_
     assert "σ(0.50·(-0.5) + 0.50·0.324 + 1.00)" in tall and "1┤" in tall  # the sums and the plot
 
 

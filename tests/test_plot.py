@@ -338,14 +338,14 @@ def test_a_plot_without_the_rows_it_needs_says_a_taller_terminal_shows_it():
     # (no legend: no row for it; then a row of curves fewer, down to 3: serving/cell said "2 rows taller"
     # over 5 blank rows, a trial)
     assert plot.fewest(60) == EXTRA_ROWS - 1 and plot.smallest(60) == EXTRA_ROWS - 2
-    said = ["".join(w for w, _ in line) for h in (2, 1) for line in plot.lines(60, h)]
-    assert said == ["a terminal 1 row taller shows a plot here", "a terminal 2 rows taller shows a plot here"]
+    said = ["".join(w for w, _ in line) for h in (3, 1) for line in plot.lines(60, h)]
+    assert said == ["a terminal 1 row taller shows a plot here", "a terminal 3 rows taller shows a plot here"]
     assert len(plot.lines(60, EXTRA_ROWS)) == EXTRA_ROWS and plot.lines(60, 0) == []
     small = ["".join(w for w, _ in line) for line in plot.lines(60, EXTRA_ROWS - 2)]
     assert len(small) == EXTRA_ROWS - 2 and sum(row.startswith(("│", "┤"), 1) for row in small) == 4  # curves
-    # below that, from 3 rows: its top edge and curves, no x axis (a line over blank rows read as a plot that
-    # failed: recurrence/track in Chinese at 80x24, memory/copy after a run, trials)
-    for h in range(3, EXTRA_ROWS - 2):
+    # below that, from 4 rows: its top edge and 3 rows of curves or more, no x axis (a line over blank rows read
+    # as a plot that failed: recurrence/track in Chinese at 80x24, memory/copy after a run, trials)
+    for h in range(4, EXTRA_ROWS - 2):
         bare = ["".join(w for w, _ in line) for line in plot.lines(60, h)]
         assert len(bare) == h and bare[0].lstrip().startswith("┌") and not any("└" in row for row in bare), h
         assert sum(row.lstrip(" 0123456789.")[:1] in ("│", "┤") for row in bare) == h - 1 and "⠒" in "".join(bare)

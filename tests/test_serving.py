@@ -628,7 +628,7 @@ async def test_the_way_back_at_80x24_in_a_terminal_cuts_nothing():
 def test_the_way_backs_plot_never_names_a_size_where_the_grids_take_its_place():
     """At 100x29 the plot said "--size 100x30 shows a plot here", where the grids take its rows (a review):
     there the note names the size that shows all three. At 80 columns, where the grids never fit, the
-    plot is drawn (without its x axis in five rows); short of three, its own line names the rows it lacks."""
+    plot is drawn (without its x axis in five rows); short of four, its own line names the rows it lacks."""
     from rnntui.render import render
 
     def shown(size):
@@ -639,5 +639,5 @@ def test_the_way_backs_plot_never_names_a_size_where_the_grids_take_its_place():
         assert "shows a plot here" not in text and "the state S_t and a plot" in text, height
     small = shown((80, 30))  # five rows: drawn without its x axis
     assert "shows a plot here" not in small and "n = d = 8" in small and "pairs n written" not in small
-    assert "--size 100x41 shows a plot here" in shown((100, 40))  # (the grids shown: more rows keep them)
-    assert "n = d = 8" in shown((100, 41))
+    assert "--size 100x42 shows a plot here" in shown((100, 40))  # (the grids shown: more rows keep them)
+    assert "n = d = 8" in shown((100, 42)) and "n = d = 8" not in shown((100, 41))

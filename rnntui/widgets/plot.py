@@ -43,7 +43,8 @@ np = lazy.numpy(globals())  # imported when a plot first draws (the first frame 
 
 DASH_H, DASH_V = "╌", "╎"
 MIN_SIZE = (16, 5)  # below this (columns, rows) the plot is replaced by a one-line note
-BARE = 3  # rows of an extra plot drawn bare, below its smallest: its top edge and two rows of curves
+BARE = 4  # rows of an extra plot drawn bare, below its smallest: its top edge and three rows of curves (with two,
+# y ticks fell outside the limits: "0┤" over "-2┤" for tanh's -1…1, a review)
 TOO_SMALL = N_("(too small to plot)")
 TOP_KEY_MARGIN = 16  # a legend in the frame's top edge has the width less this (y labels, corners, spaces)
 WIDE = ""  # the second cell of a wide (CJK) character: drawn by the character before it
