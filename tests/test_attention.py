@@ -1083,8 +1083,8 @@ def test_positions_corner_names_both_axes_and_the_ranges_are_said(size):
     r = state.readings()
     text = txt(state, "positions", size)
     lines = text.splitlines()
-    head = next(line for line in lines if "p→" in line)
-    assert head.strip("│ ").startswith("d↓ p→ 0 1 2") and not re.search(r"\bpos\b", text)
+    head = next(line for line in lines if "d\\p" in line)
+    assert head.strip("│ ").startswith("d\\p 0 1 2 3 4 5 6 7 8") and not re.search(r"\bpos\b", text)
     said = " ".join(" ".join(line.strip("│ ").split()) for line in lines)
     assert "columns: positions p" in said and "“x … y” on the right: at the first p and at the last, the same for every p" in said
     d, n = r.d, len(r.pe)

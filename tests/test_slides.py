@@ -278,7 +278,7 @@ def test_present_lays_views_out_as_the_app_does(tmp_path):
         positions, cost, cell, window = (next(t for name, t in text.items() if name.startswith(f))
                                          for f in ("attention-positions", "parallel-cost", "serving-cell",
                                                    "serving-window"))
-        assert "d↓ p→" in positions and "█+" in positions  # the PE heat map: rows of shaded cells
+        assert "d\\p" in positions and "█+" in positions  # the PE heat map: rows of shaded cells
         assert "└" in cost and "┤" in cost  # the cost plot's frame and ticks
         assert "│ 0.500  │" in cell or "│0.500 │" in cell  # the token track's boxes
         assert "too small" not in window

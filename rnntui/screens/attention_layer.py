@@ -127,9 +127,9 @@ class PositionsView(FigureView):
 
     def show(self, s: PositionsState) -> None:
         r = s.readings()
-        # the corner names both: rows down are dimensions, columns across positions ("pos" alone stood over the
-        # dimensions' numbers, a trial)
-        self.query_one(HeatMap).show(r.pe, index_labels(r.positions), index_labels(r.d), _("d↓ p→"), transpose=True,
+        # the corner names both, d down and p across, in 3 cells ("pos" alone stood over the dimensions' numbers,
+        # a trial; "d↓ p→" took two cells more and position 7 went at 80 columns, a review)
+        self.query_one(HeatMap).show(r.pe, index_labels(r.positions), index_labels(r.d), "d\\p", transpose=True,
                                      group=2)
         here = (s.mask, s.pe)
         rows = [(("full", "off"), _("full, no PE"), r.full_no_pe, _("permuted rows")),
