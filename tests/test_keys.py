@@ -802,3 +802,30 @@ async def test_up_and_down_on_a_figure_with_one_parameter_say_so():
         await pilot.press("down")
         await pilot.pause()
         assert "no parameter but z here: ←→ moves it · 2/3" in bottom_edge(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_at_80_columns_every_footer_keeps_the_next_topics_key(lang):
+    """attention/qkv, positions and block dropped "n topic" for their own keys at 80 columns (a review):
+    "space play" goes first where the row is short; while playing, "space pause" stays."""
+    from textual.widgets._footer import FooterKey
+
+    from rnntui.i18n import set_language
+
+    def footer_text(app) -> str:  # the keys shown, as "key words"
+        return "  ".join(f"{k.key_display} {k.description}" for k in app.screen.query(FooterKey) if k.display)
+
+    set_language(lang)
+    try:
+        app = RnnApp("attention", "qkv")
+        async with app.run_test(size=(80, 24)) as pilot:
+            for figure in ("qkv", "positions", "block"):
+                app.topic_screen().focus_figure(figure)
+                await pilot.pause()
+                foot = footer_text(app)
+                assert ("n topic" in foot or "n 主题" in foot) and ("x " in foot or figure != "qkv"), foot
+            await pilot.press("space")
+            await pilot.pause()
+            assert "pause" in footer_text(app) or "暂停" in footer_text(app)
+    finally:
+        set_language("en")

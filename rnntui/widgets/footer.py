@@ -133,6 +133,8 @@ class RnnFooter(Footer):
         # next topic's, which is the same on every screen and in help (attention/qkv's x was left out for
         # "n topic" at 80 columns, a trial: the keyboard contract names the figure's keys in the footer)
         later = [item for item in items if isinstance(item, FooterKey) and item.action == LATER]
+        if not self.playing():  # then "space play", after "n topic" (a review: 3 of attention's 7 figures had no
+            later += [item for item in items if isinstance(item, FooterKey) and item.action == "play"]  # topic key)
         for item in [item for item in items if item not in later] + later:
             if item in palette:  # compact whatever the footer is (Textual's own)
                 continue
