@@ -493,6 +493,13 @@ def test_clipping_follows_the_topics_w_h_and_act():
     assert _relu_product_by_hand(FACTORS_N, 0.5) == 0
     words = _words(_shown(ClipState(w_h=0.5, act="relu"), "clipping"))
     assert "vanishing ‖g‖ 0 < 5: scale 1 after 0 unchanged" in words and "a factor of exactly 0" in words
+    # ReLU at W_h 1: every factor 1 (a unit on), the product exactly 1: neither exploding nor vanishing (it was
+    # called exploding, a review); under a threshold of 0.5 it is clipped, and said so
+    assert _relu_product_by_hand(FACTORS_N, 1.0) == 1.0
+    words = _words(_shown(ClipState(w_h=1.0, act="relu"), "clipping"))
+    assert "steady ‖g‖ 1.00 < 5: scale 1 after 1.00 unchanged" in words and "exploding g (F7)" not in words
+    words = _words(_shown(ClipState(w_h=1.0, act="relu", threshold=0.5), "clipping"))
+    assert "steady ‖g‖ 1.00 ≥ 0.5: scale 0.5/1.00 = 0.5 after 0.50" in words
 
 
 async def test_clipping_takes_the_w_h_and_act_set_on_another_figure():

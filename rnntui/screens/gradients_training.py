@@ -1,6 +1,7 @@
 """T2 `gradients`, the last two figures' views: gradient clipping, and BPTT measured in 64 dimensions."""
 from __future__ import annotations
 
+import math
 
 from rnntui.figures.gradients import BpttState, ClipState
 from rnntui.fmt import pct, sci3, vector
@@ -22,8 +23,10 @@ class ClipView(FigureView):
     def show(self, s: ClipState) -> None:
         r, v = s.readings(), s.readings().chain
         lo, hi = r.curve_before[0], r.curve_before[-1]
-        grown = v.norm >= 1
-        ours = (Series((v.norm,), (v.clipped_norm,), _("exploding g (F7)") if grown else _("vanishing g"), BLUE,
+        # (a norm of exactly 1, ReLU at W_h 1: every factor 1, was called exploding, a review)
+        kind = "steady" if math.isclose(v.norm, 1.0, rel_tol=1e-12) else "exploding" if v.norm > 1 else "vanishing"
+        named = {"exploding": _("exploding g (F7)"), "vanishing": _("vanishing g"), "steady": _("steady g (F7)")}
+        ours = (Series((v.norm,), (v.clipped_norm,), named[kind], BLUE,
                        marker="○", scatter=True),) if v.norm > 0 else ()  # (0 has no place on a log axis)
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_before, r.curve_before, _("no clipping"), GREY),
@@ -40,13 +43,17 @@ class ClipView(FigureView):
             (rule, f"{r.scale:.4g}"), (_("after"), f"{r.clipped_norm:.2f}"),
             ("\n  g " + vector(r.g) + " →", vector(r.clipped)), (_("same direction"), "")])
         small = sci3(v.norm)
-        if grown and v.scale < 1:  # (at ReLU, W_h 1.40 it is 5.0e5: clipped like the other, a researcher)
-            rule = _("exploding ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} =").format(
+        if v.scale < 1:  # (at ReLU, W_h 1.40 it is 5.0e5: clipped like the other, a researcher; under a threshold
+            rule = {"exploding": _("exploding ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} ="),  # below 1
+                    "steady": _("steady ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} ="),  # the others too)
+                    "vanishing": _("vanishing ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} =")}[kind].format(
                 norm=small, threshold=threshold)
             after = f"{v.clipped_norm:.2f}"
         else:
-            rule = (_("exploding ‖g‖ {norm} < {threshold}: scale") if grown
-                    else _("vanishing ‖g‖ {norm} < {threshold}: scale")).format(norm=small, threshold=threshold)
+            rule = {"exploding": _("exploding ‖g‖ {norm} < {threshold}: scale"),
+                    "steady": _("steady ‖g‖ {norm} < {threshold}: scale"),
+                    "vanishing": _("vanishing ‖g‖ {norm} < {threshold}: scale")}[kind].format(norm=small,
+                                                                                          threshold=threshold)
             after = sci3(v.clipped_norm) + " " + _("unchanged")
         source = (_("(from the factors figure: its {n} hops multiplied, W_h {w_h}, {act})") if v.norm else  # (where
                   _("(from the factors figure: its {n} hops multiplied, W_h {w_h}, {act}: a factor of exactly 0)"))
