@@ -1012,12 +1012,12 @@ def test_the_summary_reads_whole_and_marks_its_links_without_colour(lang, size):
     columns = ["".join("".join(col).split()) for col in zip(*(row[start:].split("│") for row in table))]
     for j, head in enumerate(heads):  # each column: its label, then its cells in order, every one whole (read
         said = columns[j]  # without spaces: a cell wraps where it must, "decoder→" / "encoder")
-        for text_ in [head] + [row[j] + (" →" if r.links[i][j] and r.links[i][j]["open"] else "")
+        for text_ in [head] + [row[j] + (" ⏎" if r.links[i][j] and r.links[i][j]["open"] else "")
                                for i, row in enumerate(cells)]:
             want = "".join(text_.split())
             assert want in said, (j, text_, said)
             said = said[said.index(want) + len(want):]
-        assert not said.startswith("→")  # (no → on a cell that opens nothing)
+        assert not said.startswith("⏎")  # (no ⏎ on a cell that opens nothing; → is the cells' own: decoder→)
     assert len(columns) == len(heads)
     if not wide:  # the columns left out named in the line under the table
         joined = "".join(" ".join(line.strip("│ ") for line in lines[top + len(table):]).split())

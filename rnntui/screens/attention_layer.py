@@ -212,7 +212,8 @@ class BlockView(FigureView):
 
 
 # -- summary ---------------------------------------------------------------------------------------
-LINK = " →"  # after a cell that opens a figure
+LINK = " ⏎"  # after a cell that opens a figure: Enter's sign, as the footer's "⏎ open" (→ was in cells' words too,
+# "decoder→ encoder →", a review)
 WHOLE_HEADS = 96  # the view's columns (a 100-column terminal's) from which the table's column labels are the whole ones, and all its columns shown
 NARROW_COLUMNS = 4  # the columns shown below that
 
