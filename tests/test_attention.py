@@ -1094,3 +1094,11 @@ def test_positions_corner_names_both_axes_and_the_ranges_are_said(size):
         every = [np.dot(r.pe[p], r.pe[p + k]) for p in range(n - k)]
         assert np.allclose(every, want) and dots[0] == pytest.approx(want) and dots[-1] == pytest.approx(want)
         assert f"PE(p)·PE(p+{k}) {want:.3f} … {want:.3f}" in said
+
+
+def test_a_nan_row_is_explained_once_where_the_query_is_that_row():
+    """With the strict mask and query 0 the query's lines said "may read no key … = NaN" and the line under
+    them said it again (a review): the query's lines say it there; at another query the NaN row's line does."""
+    at_zero = txt(QkvState(mask="strict", query=0, stage=5), "qkv", (100, 30))
+    assert "query 那只 may read no key (strict mask)" in at_zero and "NaN row 那只" not in at_zero
+    assert "NaN row 那只" in txt(QkvState(mask="strict", query=4, stage=5), "qkv", (100, 30))

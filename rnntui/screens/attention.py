@@ -102,7 +102,8 @@ class QkvView(FigureView):
         self.query_one("#spell", Static).update(spell)
 
         p = r.pinned
-        if r.nan_rows:  # (a NaN row with no word of why, a trial; the strict mask's pinned cells are no source's)
+        if r.nan_rows and r.query_keys:  # (a NaN row with no word of why, a trial; the strict mask's pinned cells
+            # are no source's; where the query is that row, the query's lines say it: twice, a review)
             pinned = Text(spaced(_("NaN row {tokens}:").format(tokens=" ".join(toks[i] for i in r.nan_rows))),
                           style="dim")
             pinned.append(_("the {mask} mask leaves it no key; softmax over nothing = 0/0").format(mask=s.mask))
