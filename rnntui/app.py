@@ -604,9 +604,12 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         self.theme = THEMES["light"] if self.theme == THEMES["dark"] else THEMES["dark"]
 
     def shot_name(self) -> str:
+        """Named as export names its files, then the time: `gradients-product-relu-hop199-121049.svg` (it had the
+        axis only: tanh's and ReLU's shots read alike, a review)."""
+        from rnntui.slides import Frame
+
         screen = self.topic_screen()
-        state = screen.state
-        return f"{screen.TOPIC_ID}-{screen.figure.id}-{state.AXIS}{getattr(state, state.AXIS)}-{time.strftime('%H%M%S')}.svg"
+        return f"{Frame(screen, screen.figure, screen.state).named_for_files()}-{time.strftime('%H%M%S')}.svg"
 
     def action_shot(self) -> None:
         self.take_shot(self.shot_name())

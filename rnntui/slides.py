@@ -84,20 +84,26 @@ class Frame:
         return self.local("caption") or _(self.figure.prose)
 
     def stem(self, number: int, digits: int = 2) -> str:
-        """`10-gradients-product-relu-hop199`: number, topic, figure, the values set away from the figure's
-        defaults (a word alone, a number after its name), then the axis and its value (slides 09 and 10,
-        tanh and ReLU, were both `gradients-product-hop199`, a lecturer's trial)."""
+        """`10-gradients-product-W_h1.6-relu-hop199`: its number, then `named_for_files()`."""
+        return f"{number:0{digits}d}-{self.named_for_files()}"
+
+    def named_for_files(self) -> str:
+        """`gradients-product-W_h1.6-relu-hop199`: topic, figure, the values set away from the figure's defaults
+        (a word alone, a number after its name), then the axis and its value (slides 09 and 10, tanh and ReLU,
+        were both `gradients-product-hop199`, a lecturer's trial). Export's files and ctrl+s's shots."""
         parts = [self._named(name, value) for name, value in self.changed().items()]
         parts.append(self._named(self.state.AXIS, getattr(self.state, self.state.AXIS), word=False))
-        return "-".join([f"{number:0{digits}d}", self.screen.TOPIC_ID, self.figure.id, *parts])
+        return "-".join([self.screen.TOPIC_ID, self.figure.id, *parts])
 
     def _named(self, name: str, value, word: bool = True) -> str:
         p = self.state.param(name)
         value = f"{value:g}" if isinstance(value, float) else str(value)
         if word and p.kind == "choice" and not value[:1].isdigit():
-            return re.sub(r"[^A-Za-z0-9_.-]+", "", value)  # ("relu", "lstm-bf2")
+            value = re.sub(r"[^A-Za-z0-9_.-]+", "", value)  # ("relu", "lstm-bf2"; "pe_on": "on" alone said
+            return f"{p.name}_{value}" if value in ("on", "off") else value  # not what, a review)
         tag = "_".join(re.sub(r"[^A-Za-z0-9_]+", " ", p.label).split()) or p.name  # ("window_k4", not "windowk4")
-        return f"{tag}{value}"
+        return f"{tag}{value.replace('-', '_minus', 1) if value.startswith('-') else value}"  # (b_f-1.5 read as a
+        # separator and 1.5: b_f_minus1.5, a review)
 
     def changed(self) -> dict:
         """The parameters that differ from the figure's defaults (the axis apart)."""

@@ -111,7 +111,7 @@ async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
         await app.workers.wait_for_complete()  # made in a thread
         await pilot.pause()
         files = list(tmp_path.glob("*.svg"))
-        assert len(files) == 1 and files[0].name.startswith("recurrence-track-step1")
+        assert len(files) == 1 and files[0].name.startswith("recurrence-track-t1-")
         assert "0.380" in files[0].read_text()  # h_0 = tanh(0.8 · 0.5)
         assert any(str(files[0].name) in str(n.message) for n in app._notifications)
 
@@ -137,8 +137,9 @@ async def test_a_shots_notice_keeps_its_name_whole_and_says_the_whole_folder(tmp
 
 
 async def test_two_screenshots_with_one_name_make_two_files(tmp_path, monkeypatch):
-    """A name holds the figure, the step and the second: ctrl+s, a parameter changed, ctrl+s in the same
-    second named both shots alike and the second replaced the first (found in a newcomer's trial)."""
+    """A name holds the figure, the values set, the step and the second: ctrl+s, a parameter changed, ctrl+s in
+    the same second named both shots alike and the second replaced the first (found in a newcomer's trial);
+    they are named apart now (as export names its files), and a second shot of one state in one second is -2."""
     import rnntui.app
 
     monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))
@@ -150,14 +151,19 @@ async def test_two_screenshots_with_one_name_make_two_files(tmp_path, monkeypatc
         await pilot.press("plus", "ctrl+s")
         await pilot.pause()
         await app.workers.wait_for_complete()
+        await pilot.press("ctrl+s")
         await pilot.pause()
-        first, second = tmp_path / "recurrence-track-step1-121049.svg", tmp_path / "recurrence-track-step1-121049-2.svg"
-        assert set(tmp_path.glob("*.svg")) == {first, second}
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        first, second = tmp_path / "recurrence-track-t1-121049.svg", tmp_path / "recurrence-track-W_h1-t1-121049.svg"
+        again = tmp_path / "recurrence-track-W_h1-t1-121049-2.svg"
+        assert set(tmp_path.glob("*.svg")) == {first, second, again}
         # h_1 = tanh(0.8 · 0.5 + W_h · h_0) with h_0 = tanh(0.4) = 0.380: 0.630 at W_h 0.9, 0.653 at 1.0
         assert "0.630" in first.read_text() and "0.653" not in first.read_text()
         assert "0.653" in second.read_text() and "0.630" not in second.read_text()
         assert [n.message for n in app._notifications] == [f"{first.name}\nsaved in {tmp_path}",
-                                                           f"{second.name}\nsaved in {tmp_path}"]
+                                                           f"{second.name}\nsaved in {tmp_path}",
+                                                           f"{again.name}\nsaved in {tmp_path}"]
         assert "saved in" not in second.read_text()  # the first's notice, over the screen, is left out (a trial)
 
 
@@ -189,7 +195,7 @@ async def test_keys_go_on_while_a_screenshot_is_made_and_it_shows_the_screen_at_
         await app.workers.wait_for_complete()
         await pilot.pause()
         [shot] = tmp_path.glob("*.svg")
-        assert shot.name.startswith("recurrence-track-step1") and "0.630" in shot.read_text()
+        assert shot.name.startswith("recurrence-track-t1-") and "0.630" in shot.read_text()
         assert "0.166" not in shot.read_text()
         assert [n.message for n in app._notifications] == [f"{shot.name}\nsaved in {tmp_path}"]
 
@@ -204,7 +210,7 @@ async def test_ctrl_s_over_help_saves_help(tmp_path, monkeypatch):
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         [shot] = tmp_path.glob("*.svg")
-        assert shot.name.startswith("recurrence-track-step0") and "(F1+F3)" in shot.read_text()
+        assert shot.name.startswith("recurrence-track-t0-") and "(F1+F3)" in shot.read_text()
 
 
 async def test_a_screenshot_that_cannot_be_written_says_why(tmp_path, monkeypatch):
@@ -236,7 +242,7 @@ async def test_a_screenshot_in_a_browser_is_downloaded_and_one_that_fails_says_w
         await pilot.pause()
         [(svg, kw)] = delivered
         assert svg.startswith("<svg") and "0.380" in svg and kw["open_method"] == "download"
-        assert kw["save_filename"].startswith("recurrence-track-step1") and not list(tmp_path.iterdir())
+        assert kw["save_filename"].startswith("recurrence-track-t1-") and not list(tmp_path.iterdir())
         assert [n.message for n in app._notifications] == ["Downloading the screenshot"]
 
         def broken(*args, **kwargs):

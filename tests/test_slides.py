@@ -86,7 +86,10 @@ def test_frame_names_say_topic_figure_and_step():
     screen, track = find("recurrence/track")
     _, tanh = find("recurrence/tanh")
     assert Frame(screen, track, build_state(track, (), 3)).stem(3) == "03-recurrence-track-t3"
-    assert Frame(screen, tanh, build_state(tanh, (), -0.5)).stem(12, 3) == "012-recurrence-tanh-z-0.5"
+    assert Frame(screen, tanh, build_state(tanh, (), -0.5)).stem(12, 3) == "012-recurrence-tanh-z_minus0.5"  # (z-0.5:
+    # "-" parts a name, a review); an on/off choice says whose (attention-positions-on read as what?)
+    attention, positions = find("attention/positions")
+    assert Frame(attention, positions, build_state(positions, ("pe=on",), 64)).stem(1) == "01-attention-positions-pe_on-d_model64"
 
 
 def test_one_app_renders_the_same_frames_as_a_fresh_one():
