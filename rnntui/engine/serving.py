@@ -374,13 +374,6 @@ def recall_closed_form(n, d: int = D_WAYBACK, gamma: float = 1.0):
     return np.vectorize(one, otypes=[float])(np.asarray(n, dtype=float))
 
 
-def recall_fade(n: int, gamma: float = 1.0) -> float:
-    """√((1/n)·Σ_a (1 − γ^a)²), a = 0 … n − 1: the expected relative error of the fade alone (orthonormal
-    keys), 0 at γ = 1."""
-    a = np.arange(int(n), dtype=float)
-    return float(np.sqrt(np.mean((1.0 - float(gamma) ** a) ** 2)))
-
-
 def unit_keys(g: np.ndarray, n: int, orthonormal: bool) -> np.ndarray:
     """n keys of length 1 from standard normal draws g (… × rows × d, a stack of trials): the first n
     of an orthonormal basis made from d×d draws, or the n drawn directions scaled to length 1."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rnntui.figure import Figure
 from rnntui.figures.gradients import (B, FACTORS_N, LAST_T, PRODUCT_N, W_X, BackwardState, BpttState, ClipState,
                                       FactorsState, HopState, ProductState)
-from rnntui.fmt import at_hop, factor, sci
+from rnntui.fmt import at_hop, factor, paren, sci
 from rnntui.i18n import N_, _, aside
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.screens.gradients_training import BpttView, ClipView
@@ -15,10 +15,6 @@ from rnntui.widgets.tints import BLUE, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import CellColumns, Row, TokenTrack
 
 SLOPE = {"tanh": "tanh'", "relu": "relu'"}
-
-
-def _paren(v: float, digits: int = 3) -> str:
-    return f"{v:.{digits}f}" if v >= 0 else f"({v:.{digits}f})"
 
 
 class Network:
@@ -63,7 +59,7 @@ class HopView(Network, FigureView):
         why = (_("tanh' is at most 1 (only at z = 0), so a factor never passes W_h") if s.act == "tanh"
                else _("relu' is 1 where z > 0 and 0 elsewhere: the factor is W_h or 0"))
         z = (f"z_{t} = W_h·h_{t - 1} + W_x·x_{t} + b",  # W_x and b by value: topic 1's
-             f"= {s.w_h:.2f}·{_paren(r.h_prev)} + {r.w_x:g}·{_paren(r.x_t, 1)} + {r.b:g}")
+             f"= {s.w_h:.2f}·{paren(r.h_prev)} + {r.w_x:.2f}·{paren(r.x_t, 1)} + {r.b:.2f}")  # (as topic 1 writes them)
         self.query_one("#why", Readouts).show([z, (_("(W_x, b: topic 1's)"), ""), ("\n" + why, "")])
 
 
