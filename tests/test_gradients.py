@@ -380,6 +380,7 @@ def test_f7_at_w_h_0_says_every_factor_is_0(act):
     assert "largest 0.000 at every hop = W_h" in words and "at hop 1" not in words
     assert f"W_h = 0: every factor is {act}'(z_t)·0 = 0, so each one is W_h" in words
     assert "no factor reaches W_h" not in words
+    assert "factor 0.000 zeroes it" in words and "shrinks" not in words  # (a factor of 0 ends it, a review)
     assert "no factor reaches W_h" in _words(_shown(FactorsState(w_h=0.1), "factors"))
 
 

@@ -112,7 +112,8 @@ class FactorsView(Network, FigureView):
             xlabel=_("hop back from the last state"), legend="below",
         ))
         here = r.factor
-        trend = " " + _("shrinks") if here < 1 else " " + _("grows") if here > 1 else ""
+        trend = (" " + _("zeroes it") if here == 0 else " " + _("shrinks") if here < 1  # (at W_h 0 "factor 0.000
+                 else " " + _("grows") if here > 1 else "")  # shrinks": a factor of 0 ends the gradient, a review)
         self.query_one("#hop", Readouts).show([
             (_("hop {k} of {n}  h_{t}→h_{prev}: factor").format(k=s.hop, n=FACTORS_N - 1, t=s.t, prev=s.t - 1),
              factor(here) + trend),  # (h_39, not F5's h_7: a student asked why hop 1's factor differs)
