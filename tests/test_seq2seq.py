@@ -623,8 +623,8 @@ def test_the_matrix_shows_fresh_scores_and_names_the_set_training_stopped_on(lan
         set_language("en")
     lines = text.splitlines()
     said = " ".join(" ".join(line.split()) for line in lines)
-    title, footnote = (("shipped, 4000 fresh sequences", "val.: the 1000 that stop training") if lang == "en" else
-                       ("随附模型，4000 条新序列", "验证：用于早停的 1000 条验证集"))
+    title, footnote = (("shipped, 4000 fresh sequences", "val.: 1000 scored while training") if lang == "en" else
+                       ("随附模型，4000 条新序列", "验证：训练中打分的 1000 条"))
     assert title in said and footnote in said and "held-out 1000" not in said and "留出样本" not in said
     header = next(line for line in lines if ("val." if lang == "en" else "验证   ") in line and "token" in line)
     for sc in s2s.SCORINGS:
@@ -663,7 +663,7 @@ def test_a_finished_live_run_and_help_say_it_trains_past_the_shipped_models_stop
         said = help_text(SimpleNamespace(TOPIC_ID="seq2seq", figure=figure, state=MatrixState()))[1]
     finally:
         set_language("en")
-    no_stop = "no 76% stop" if lang == "en" else "不在 76% 停"
+    no_stop = "(all steps)" if lang == "en" else "（跑满全部步数）"
     assert no_stop in done and no_stop not in running
     assert f"{s2s.LIVE_STEPS}/{s2s.LIVE_STEPS}" in done
     for text in (done, running):  # nothing cut at 80x24: every line inside the frame, the frame whole
@@ -679,7 +679,7 @@ def test_a_finished_live_run_and_help_say_it_trains_past_the_shipped_models_stop
     if lang == "en":
         assert "A live run (t) does not stop at 76%: it trains all 1000 steps" in said
         assert (f"until their first ≥ 76% there (additive at step {stops['additive']}, dot at step {stops['dot']}; "
-                f"none never got there and ran all {stops['none']} steps)") in said
+                f"the none model never got there and ran all {stops['none']} steps)") in said
         assert "stops at its first" not in said
     else:
         assert "实时训练（t）不在 76% 停：它跑满 1000 步" in said and f"跑满了 {stops['none']} 步" in said

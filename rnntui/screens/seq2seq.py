@@ -114,7 +114,7 @@ class MatrixView(FigureView):
             acc.append(f"{pct(r.validation[sc]['exact']):>6}\n", style="dim")
         if r.live is None or (self.size.height or 0) >= 30:  # (at 80x24 a live run's lines need its row; help says it)
             # (it read "val.: the 1000 training stops on", a cut-off sentence, a trial)
-            acc.append(_("val.: the 1000 that stop training") + "\n", style="dim")
+            acc.append(_("val.: 1000 scored while training") + "\n", style="dim")  # (none's never stopped it)
         if r.live is None:  # (a live run's lines take its place: at 80x24 the last of them went under the edge)
             acc.append(_("source: none 0%, additive 76%"), style="dim")
         acc.rstrip()
@@ -142,7 +142,7 @@ def live_text(live, presenting: bool = False, drawn_live: bool = False, scoring:
     # said of the shipped runs, a trial; help says both)
     out.append(_(LIVE_STATUS.get(live.status, "{scoring}")).format(scoring=live.scoring)
                + (" · " + _("t stops") if live.status == "training" else
-                  _(", no {target} stop").format(target=pct(TARGET, 0)) if live.status == "trained" else "")
+                  " " + _("(all steps)") if live.status == "trained" else "")  # (", no 76% stop": terse, a review)
                + "\n", style=HIGHLIGHT)
     out.append((_("matrix: this run's weights") if drawn_live else
                 _("matrix: the shipped {scoring} model").format(scoring=scoring)) + "\n", style="dim")
@@ -222,7 +222,7 @@ def fresh_told(fresh: dict, validation: dict) -> str:
     stopped = [sc for sc in ORDER if validation[sc]["exact"] >= TARGET]
     never = [sc for sc in ORDER if validation[sc]["exact"] < TARGET]
     return _("The 1000 validation sequences are scored every {every} steps while a model trains. The shipped "
-             "models were trained until their first ≥ {target} there ({stopped}; {never} never got there and ran "
+             "models were trained until their first ≥ {target} there ({stopped}; the {never} model never got there and ran "
              "all {steps} steps): the 1000 chose the stopping point, so a score there can read high. {n} fresh "
              "sequences, never scored in training, give the held-out figure: {scores}. A live run (t) does not stop "
              "at {target}: it trains all {live} steps (unless t stops it), its learning rate warming up and then "
