@@ -3,7 +3,7 @@ the way back (linear attention computed as a matrix and as a recurrence)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import ClassVar
 
 

@@ -13,7 +13,7 @@ from rnntui.figures import attention as fa
 from rnntui.figures.attention import (BlockState, HeadsState, MasksState, PositionsState, QkvState,
                                       ScalingState, SummaryState)
 from rnntui.fmt import fixed, sci, short_vector, small
-from rnntui.i18n import N_, _, aside, language, spaced
+from rnntui.i18n import N_, _, language, spaced
 from rnntui.screens.attention_layer import BlockView, HeadsView, MasksView, PositionsView, SummaryView, word
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
