@@ -742,3 +742,28 @@ def test_help_gives_topic_1s_w_x_and_b_on_the_figures_that_use_them():
         said = f"z_t = W_h·h_{{t−1}} + W_x·x_t + b from h_{{−1}} = 0, with topic 1's W_x = {rnn.W_X:g} and b = {rnn.B:g}"
         assert (said in prose) == (fid != "bptt"), fid
         assert ("x_t = x_(t mod 8)" in prose) == (fid in ("factors", "product")), fid
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_e1s_plot_keeps_its_rows_at_80x24_and_help_has_the_source_note(lang):
+    """In Chinese at 80x24 the source's 4-line note left E1's plot 2 rows for 30 decades, and c=1.5's
+    4.66e-05 sat on the ×1 line (a Chinese student's trial): below the rows the plot needs the note goes to
+    help, and the plot draws its curves in 4 rows or more; at 120x40 the note stays under the table."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+
+    set_language(lang)
+    try:
+        small, large = (render(GradientsScreen, GradientsScreen.figure_by_id("bptt"), BpttState(), "txt", size)
+                        for size in ((80, 24), (120, 40)))
+        prose = help_text(SimpleNamespace(TOPIC_ID="gradients", figure=GradientsScreen.figure_by_id("bptt"),
+                                          state=BpttState()))[1]
+    finally:
+        set_language("en")
+    note = ("source: its 5%", "原文")[lang == "zh"]
+    canvas = [line for line in small.splitlines() if ("┤" in line[:10] or line[7:8] == "│") and "└" not in line]
+    assert note not in small and note in large and note in prose
+    assert len(canvas) >= 4, canvas

@@ -62,6 +62,17 @@ class ClipView(FigureView):
             (source.format(n=v.hops, w_h=f"{v.w_h:.2f}", act=v.act), "")])
 
 
+def source_note(r) -> str:
+    """The source's three numbers beside ours (under the table where the plot keeps its rows; in help)."""
+    (a, b), one = r.seed_norms, r.seed_share
+    return _("source: its {one_said} (c={one_c}, at {one_d}) is a share, ours {ours_one}; its {a_said} (c={a_c}, "
+             "at {a_d}) and {b_said} (c={b_c}, at {b_d}) are its code's norms from ‖∂L/∂h_T‖ = 8: shares {a} and "
+             "{b}, ours {ours_a} and {ours_b} (another random draw)").format(
+        one_said=one.said, one_c=one.c, one_d=one.distance, ours_one=pct(r.table[one.c][str(one.distance)]),
+        a_said=a.said, a_c=a.c, a_d=a.distance, b_said=b.said, b_c=b.c, b_d=b.distance, a=sci3(a.share),
+        b=sci3(b.share), ours_a=sci3(r.table[a.c][str(a.distance)]), ours_b=sci3(r.table[b.c][str(b.distance)]))
+
+
 class BpttView(FigureView):
     COLORS = {"0.5": GREEN, "1.0": BLUE, "1.5": ORANGE}
 
@@ -71,7 +82,18 @@ class BpttView(FigureView):
         return _("To redo it: numpy's default_rng(seed) draws, with standard_normal, W₀ ({d}×{d}), then x ({T}×{d}), "
                  "then v ({d}); W = c·W₀/√{d}, x times the input std, the same draws for every c. "
                  "h_t = act(W·h_{{t−1}} + x_t) from h = 0, loss v·h_T, ∂L/∂h_{{t−1}} = Wᵀ(act'(z_t) ⊙ ∂L/∂h_t).").format(
-                     d=s.readings().d, T=s.readings().T)
+                     d=s.readings().d, T=s.readings().T) + ("\n" + source_note(s.readings()) if s.readings().seed_norms
+                                                          else "")
+
+    REDRAW_ON_RESIZE = True  # the source's note only where the plot keeps its rows
+
+    PLOT_ROWS = 9  # a plot of 30 decades needs 4 rows of curves: with 2 (zh at 80x24, under the source's 4-line
+    # note) c=1.5's 4.66e-05 sat on the ×1 line (a Chinese student's trial); help has the note
+
+    def roomy(self) -> bool:
+        return not self.size.height or self.size.height - self.TABLE_ROWS - 4 >= self.PLOT_ROWS
+
+    TABLE_ROWS = 4  # its header and the three c rows
 
     def compose(self):
         yield Plot()
@@ -93,7 +115,7 @@ class BpttView(FigureView):
                 for c, row in r.table.items()]
         self.query_one("#table", Picture).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
                                                            right=range(1, len(header))))
-        self.query_one("#seed", Readouts).display = bool(r.seed_norms) or r.relu_seeds is not None
+        self.query_one("#seed", Readouts).display = (bool(r.seed_norms) and self.roomy()) or r.relu_seeds is not None
         if r.relu_seeds is not None:  # what this seed does beside what most do (the prose's "usually")
             many, c, T = r.relu_seeds, r.relu_seeds["c"], r.T
             end = r.relative_norms[c][T]
@@ -101,13 +123,5 @@ class BpttView(FigureView):
                     _("seed {seed}: c={c} shrinks to {value} at {d}; {grow} of seeds 0–{last} grow"))
             self.query_one("#seed", Readouts).show([(said.format(
                 c=c, seed=s.seed, value=sci3(end), d=T, grow=many["grow"], last=many["seeds"] - 1), "")])
-        elif r.seed_norms:
-            (a, b), one = r.seed_norms, r.seed_share
-            self.query_one("#seed", Readouts).show([(_(
-                "source: its {one_said} (c={one_c}, at {one_d}) is a share, ours {ours_one}; its {a_said} (c={a_c}, "
-                "at {a_d}) and {b_said} (c={b_c}, at {b_d}) are its code's norms from ‖∂L/∂h_T‖ = 8: shares {a} and "
-                "{b}, ours {ours_a} and {ours_b} (another random draw)").format(
-                one_said=one.said, one_c=one.c, one_d=one.distance, ours_one=pct(r.table[one.c][str(one.distance)]),
-                a_said=a.said, a_c=a.c, a_d=a.distance, b_said=b.said, b_c=b.c, b_d=b.distance, a=sci3(a.share),
-                b=sci3(b.share), ours_a=sci3(r.table[a.c][str(a.distance)]),
-                ours_b=sci3(r.table[b.c][str(b.distance)])), "")])
+        elif r.seed_norms and self.roomy():
+            self.query_one("#seed", Readouts).show([(source_note(r), "")])
