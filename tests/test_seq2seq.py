@@ -491,11 +491,17 @@ def test_a_matrix_with_rows_left_out_can_be_saved_as_svg(tmp_path):
 
 def test_a_wrong_output_says_which_token_it_should_have_copied():
     """"copies x_8 from h_9" stood beside "✗ not f" (a student's trial): at a wrong step the line says
-    which token it should copy (the reversal: output k is input 15 − k) and where its α is largest."""
+    which token it should copy (the reversal: output k is input 15 − k) and where its α is largest; there,
+    h_4, the state after x_3 that every right output k ≥ 1 reads: "its largest α is on h_4" read as a
+    misplaced α (a Chinese student's trial), so the line says the miss is in what it writes."""
+    import numpy as np
+
     r = MatrixState(step=12).readings()
     assert not r.right[12] and r.target[12] == r.x[15 - 12]
-    text = " ".join(txt_shot("seq2seq/matrix", 12, size=(120, 40)).split())
-    assert f"should copy x_{15 - 12}; its largest α is on h_{r.looks_at}" in text and "copies x_" not in text
+    assert int(np.argmax(r.row)) == 15 - 12 + 1 == r.looks_at  # α's peak: where the right ones read
+    text = " ".join(txt_shot("seq2seq/matrix", 12, size=(160, 40)).split())
+    assert (f"should copy x_{15 - 12}; it reads h_{r.looks_at}, as right outputs do, yet writes another token"
+            in text and "copies x_" not in text)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -723,3 +729,4 @@ def test_a_record_without_fresh_scores_is_read_and_scored_here(monkeypatch):
     finally:
         s2s.shipped_fresh.cache_clear()
     assert computed == s2s._shipped("dot")[1]["fresh"]
+

@@ -29,6 +29,9 @@ def shift_line(r, k: int, shipped: bool = True) -> str:
     """Why output k ≥ 1 puts its # one column right of the token it copies (issue 15): said of the
     shipped models only, whose rows were read to say it (a live run's need not do so)."""
     if not r.right[k]:  # (a wrong output "copies x_8" beside "✗ not f", a student's trial)
+        if r.shift == (1 if k else 0):  # where the right outputs read: the miss is in what it writes (it read as
+            return _("should copy x_{j}; it reads h_{h}, as right outputs do, yet writes another token").format(
+                j=r.copies, h=r.looks_at)  # a misplaced α, a Chinese student's trial)
         return _("should copy x_{j}; its largest α is on h_{h}").format(j=r.copies, h=r.looks_at)
     if r.shift == 0:
         if not shipped:
