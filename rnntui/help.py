@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
-from rnntui.i18n import N_, _, colon, spaced
+from rnntui.i18n import N_, _, colon, listed, spaced
 from rnntui.keys import CONTRACT, keymap_path
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.base import shared_labels
@@ -82,7 +82,7 @@ def help_text(screen) -> tuple:
     if shared:  # the parameter line's "mode: whole topic" was unexplained (a lecturer's trial)
         prose += "\n" + _("“{line}” under the figure: one value for every figure of this topic that has it; "
                            "change it here and they follow.").format(line=_("{names}: whole topic").format(
-                               names=" ".join(shared)))  # (the parameter line's words, as it says them)
+                               names=listed(shared)))  # (the parameter line's words, as it says them)
     return (f"{screen.TOPIC_ID}/{f.id}  {_(f.title)} ({f.refs})", prose,
             (_("parameter"), _("now"), _("allowed"), _("how")), params, _("Keys"),
             (_("key"), _("does"), _("id, to remap it")), keys,

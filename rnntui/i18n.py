@@ -78,6 +78,12 @@ def aside(note: str) -> str:
     return note if note.startswith("（") else " " + note
 
 
+def listed(names) -> str:
+    """Names side by side: "W_h W_x b", in Chinese "W_h、W_x、b" ("W_h 激活" read as "W_h's activation", a
+    Chinese student's trial)."""
+    return ("、" if language() == "zh" else " ").join(names)
+
+
 def colon(label: str) -> str:
     """A label and its colon, full-width in Chinese ("编码器：", not "编码器:")."""
     return _("{label}:").format(label=label)

@@ -316,7 +316,7 @@ def test_help_fills_its_chinese_lines(zh):
     lines = console.export_text().splitlines()
     prose = lines[1:lines.index("")]  # the title's line, then the prose up to the blank line
     paragraph_ends = [i for i, line in enumerate(prose) if line.rstrip().endswith(("。", "）", "变。"))]
-    assert len(prose) >= 4 and any("图下方的“W_h W_x b：" in line for line in prose)
+    assert len(prose) >= 4 and any("图下方的“W_h、W_x、b：" in line for line in prose)
     for i, line in enumerate(prose[:-1]):
         if i not in paragraph_ends:
             assert cell_len(line.rstrip()) >= 96 - 4, line
@@ -379,3 +379,9 @@ def test_the_parameter_line_names_its_words_in_chinese(zh):
     assert "←→ 步 1500" in line and "[c] 单元 lstm" in line and "T 20" in line and "step" not in line
     assert "c 单元" in lines[-1]  # the footer's letter key
     assert build_state(figure, ("步=300",)).step == 300 == build_state(figure, ("step=300",)).step
+    grid = render(*find("parallel/grid"), build_state(find("parallel/grid")[1], ()), "txt", (80, 24)).splitlines()
+    head = next(l for l in grid if "墙钟 →" in l)  # the lanes' column: 位置, its numbers under it ("pos", a trial)
+    assert head.strip("│ ").startswith("位置  1   2") and any(l.startswith("│    0 ") for l in grid)
+    line = next(l for l in render(*find("gradients/hop"), build_state(find("gradients/hop")[1], ()), "txt",
+                                  (80, 24)).splitlines() if "共用" in l)
+    assert "W_h、激活：本主题所有图共用" in line  # ("W_h 激活" read as W_h's activation)

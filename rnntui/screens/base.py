@@ -16,7 +16,7 @@ from textual.widgets import ContentSwitcher
 
 from rnntui import keys
 from rnntui.figure import Figure
-from rnntui.i18n import N_, _, language
+from rnntui.i18n import N_, _, language, listed
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
@@ -343,7 +343,7 @@ class TopicScreen(WholeFrames):
         shared = shared_labels(self.FIGURES, self.SHARED, self.figure.id, state)
         if shared:  # shared: one value for the topic
             # (padded as a parameter's piece is: after the chosen one's ◂ it read "◂ b_f: whole topic")
-            pieces.append(Text(" " + _("{names}: whole topic").format(names=" ".join(shared)), style="dim"))
+            pieces.append(Text(" " + _("{names}: whole topic").format(names=listed(shared)), style="dim"))
         return pieces
 
     # -- actions (the keyboard contract) ----------------------------------------------------

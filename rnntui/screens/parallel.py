@@ -24,7 +24,7 @@ from rnntui.widgets.wallclock import Tally, WallclockGrid
 class GridView(FigureView):  # F15+F18
     def compose(self):
         yield Readouts(id="what")
-        yield WallclockGrid(lane="pos")
+        yield WallclockGrid(lane=N_("pos"))
 
     def show(self, s: GridState) -> None:
         r = s.readings()

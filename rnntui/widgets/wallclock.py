@@ -81,12 +81,13 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
         legend.append((f" {_(word)}   " if glyph != "□" else _(word), "dim"))
     out.append(legend)
 
-    label_w = max(len(lane), len(str(rows - 1))) + 1
+    lane = _(lane)  # ("pos" among Chinese, a Chinese student's trial: 位置, two cells a character)
+    label_w = max(cell_len(lane), len(str(rows - 1))) + 1
     room = max(height - 3, 1)
     tall = min(max(room // max(rows, 1), 1), 4)  # lines per lane: up to four when the height allows
     w = int(min(max((width - label_w) // max(cols, 1), 1), 3 * tall + 1))
     shown_cols = min(cols, max((width - label_w) // w, 1))
-    header = [(f"{lane:>{label_w - 1}} ", "dim")]
+    header = [(" " * (label_w - 1 - cell_len(lane)) + lane + " ", "dim")]
     every = 1 if w >= 3 else (2 if w == 2 else 5)
     for s in range(shown_cols):  # steps count from 1: after `now` steps, step `now` is marked (the
         number = str(s + 1)  # footer's "wallclock 3" marked a step labelled 2, a newcomer's trial)
