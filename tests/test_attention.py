@@ -1102,3 +1102,13 @@ def test_a_nan_row_is_explained_once_where_the_query_is_that_row():
     at_zero = txt(QkvState(mask="strict", query=0, stage=5), "qkv", (100, 30))
     assert "query 那只 may read no key (strict mask)" in at_zero and "NaN row 那只" not in at_zero
     assert "NaN row 那只" in txt(QkvState(mask="strict", query=4, stage=5), "qkv", (100, 30))
+
+
+def test_the_pinned_cells_are_named_as_the_matrix_names_its_rows():
+    """After x the matrices' rows read 开始′ 跑′ and the query line 查询“跑′”, but the readout still said
+    A[跑,猫] (a Chinese student's trial): it names the cell as the rows do, and its value is that cell's."""
+    redrawn = QkvState(later="redrawn", stage=5)
+    r = redrawn.readings()
+    text = txt(redrawn, "qkv", (100, 30))
+    assert r.tokens[4] == "跑′" and f"A[跑′,猫] {r.weights[4][1]:.4f}" in text and "A[跑,猫]" not in text
+    assert f"A[跑,猫] {QkvState(stage=5).readings().weights[4][1]:.4f}" in txt(QkvState(stage=5), "qkv", (100, 30))

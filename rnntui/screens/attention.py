@@ -2,6 +2,8 @@
 lecture in one table (issue 19). The later figures' views are in attention_layer.py."""
 from __future__ import annotations
 
+import re
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
@@ -108,12 +110,19 @@ class QkvView(FigureView):
                           style="dim")
             pinned.append(_("the {mask} mask leaves it no key; softmax over nothing = 0/0").format(mask=s.mask))
         else:
+            # the rows and columns named as the matrices name them: 跑′ once x redraws it (A[跑,猫] stood beside
+            # a matrix whose row read 跑′, a Chinese student's trial)
+            named = {word: toks[i] for i, word in enumerate(fa.TOKENS)}
+
+            def cell(key: str) -> str:
+                return re.sub("|".join(fa.TOKENS), lambda m: named[m.group()], key)
+
             if s.weights == "toy" and s.mask == "full":
-                pairs = [("A[突然,开始]", small(p["A[突然,开始]"])), ("A[突然,跑]", small(p["A[突然,跑]"])),
-                         ("A[跑,猫]", small(p["A[跑,猫]"]))]
+                pairs = [(cell("A[突然,开始]"), small(p["A[突然,开始]"])), (cell("A[突然,跑]"), small(p["A[突然,跑]"])),
+                         (cell("A[跑,猫]"), small(p["A[跑,猫]"]))]
             elif s.weights == "toy":
-                pairs = [("A[跑,猫]", small(p["A[跑,猫]"])), ("A[猫,那只]", small(p["A[猫,那只]"])),
-                         ("A[突然,0…2]", " ".join(small(p[c]) for c in ("A[突然,那只]", "A[突然,猫]", "A[突然,突然]")))]
+                pairs = [(cell("A[跑,猫]"), small(p["A[跑,猫]"])), (cell("A[猫,那只]"), small(p["A[猫,那只]"])),
+                         (cell("A[突然,0…2]"), " ".join(small(p[c]) for c in ("A[突然,那只]", "A[突然,猫]", "A[突然,突然]")))]
             else:
                 pairs = [(_("random x, W"), _("source 002: x ~ N(0,1) 5×64, W ~ 0.02·N(0,1)"))]
             pinned = readout_text(pairs)
