@@ -1112,3 +1112,14 @@ def test_the_pinned_cells_are_named_as_the_matrix_names_its_rows():
     text = txt(redrawn, "qkv", (100, 30))
     assert r.tokens[4] == "跑′" and f"A[跑′,猫] {r.weights[4][1]:.4f}" in text and "A[跑,猫]" not in text
     assert f"A[跑,猫] {QkvState(stage=5).readings().weights[4][1]:.4f}" in txt(QkvState(stage=5), "qkv", (100, 30))
+
+
+def test_the_block_says_its_rows_are_tokens_and_its_columns_the_features():
+    """"the toy sentence's rows (noun, verb, det, adv)" read as rows of word classes, where the rows are the
+    five tokens and the classes its columns 0–3, headed by numbers only (a Chinese student's trial)."""
+    from rnntui.engine import attention as at
+
+    text = " ".join(" ".join(l.strip("│ ").split()) for l in txt(fig("block").state_type(), "block", (100, 30)).splitlines())
+    order = [at.FEATURES[int(np.argmax(at.X_TOY[i]))] for i in (1, 4, 0, 2)]  # 猫 跑 那只 突然, one class each
+    assert order == ["noun", "verb", "det", "adv"]
+    assert f"a token a row, its columns 0–3 {', '.join(order)}" in text

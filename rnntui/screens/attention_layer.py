@@ -161,7 +161,7 @@ class PositionsView(FigureView):
 
 # -- block -----------------------------------------------------------------------------------------
 NOTES = {
-    "x": N_("the toy sentence's rows (noun, verb, det, adv): d = 4, d_ff = 16, two heads"),
+    "x": N_("the toy sentence, a token a row, its columns 0–3 noun, verb, det, adv: d = 4, d_ff = 16, two heads"),
     "attn": N_("two heads of d_k = 2 with the toy W_q, W_k, W_v, full mask (an encoder), W_o = I"),
     "x+attn": N_("residual x + f(x): across layers, the identity path that the LSTM's cell state gives across time (lstm)"),
     "+FFN": N_("residual x + f(x): across layers, the identity path that the LSTM's cell state gives across time (lstm)"),
