@@ -385,3 +385,14 @@ def test_the_parameter_line_names_its_words_in_chinese(zh):
     line = next(l for l in render(*find("gradients/hop"), build_state(find("gradients/hop")[1], ()), "txt",
                                   (80, 24)).splitlines() if "共用" in l)
     assert "W_h、激活：本主题所有图共用" in line  # ("W_h 激活" read as W_h's activation)
+
+
+def test_a_long_chinese_label_does_not_push_its_value_far_right(zh):
+    """parallel/timing's source line went on 35 columns in, under its label (a Chinese student's trial): a
+    label wider than a third of the line lets its value's next lines start at the left."""
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    lines = render(*find("parallel/timing"), build_state(find("parallel/timing")[1], ()), "txt", (80, 24)).splitlines()
+    k = next(i for i, l in enumerate(lines) if "原文所用笔记本电脑" in l)
+    assert not lines[k + 1].strip("│").startswith(" " * 10), lines[k + 1]

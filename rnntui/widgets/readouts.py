@@ -74,7 +74,8 @@ class Readouts(TextLines):
     def divide(self, width: int) -> list:
         """As TextLines, but a pair a line that wraps continues under its value (serving/wayback's
         "RetNet  Linear attention … a d×d state" / "to serve." went on at the left edge), unless its
-        label takes more than half the width."""
+        label takes more than a third of the width (in Chinese at 80 columns, parallel/timing's source line
+        went on 35 columns in, under a label)."""
         lines = super().divide(width)
         if len(lines) == self._text.plain.count("\n") + 1:  # nothing wrapped
             return lines
@@ -84,7 +85,7 @@ class Readouts(TextLines):
         for line in self._text.split("\n", allow_blank=True):
             end = next((span.end for span in line.spans if span.start == 0 and span.style == "dim"), 0)
             hang = cell_len(line.plain[:end])  # the label and its space (readout_text)
-            if line.cell_len <= width or not end or hang > width // 2:
+            if line.cell_len <= width or not end or hang > width // 3:
                 out += wrap(line, width, self.app.console)
                 continue
             parts = wrap(line[end:], width - hang, self.app.console)
