@@ -82,18 +82,17 @@ class BpttView(FigureView):
         return _("To redo it: numpy's default_rng(seed) draws, with standard_normal, W₀ ({d}×{d}), then x ({T}×{d}), "
                  "then v ({d}); W = c·W₀/√{d}, x times the input std, the same draws for every c. "
                  "h_t = act(W·h_{{t−1}} + x_t) from h = 0, loss v·h_T, ∂L/∂h_{{t−1}} = Wᵀ(act'(z_t) ⊙ ∂L/∂h_t).").format(
-                     d=s.readings().d, T=s.readings().T) + ("\n" + source_note(s.readings()) if s.readings().seed_norms
-                                                          else "")
+                     d=s.readings().d, T=s.readings().T) + ("\n" + source_note(s.readings())
+                                                          if s.readings().seed_norms else "")
 
     REDRAW_ON_RESIZE = True  # the source's note only where the plot keeps its rows
-
     PLOT_ROWS = 9  # a plot of 30 decades needs 4 rows of curves: with 2 (zh at 80x24, under the source's 4-line
     # note) c=1.5's 4.66e-05 sat on the ×1 line (a Chinese student's trial); help has the note
+    TABLE_ROWS, NOTE_ROWS = 4, 4  # the table's header and three c rows; the note's lines (4 in Chinese at 80)
 
     def roomy(self) -> bool:
-        return not self.size.height or self.size.height - self.TABLE_ROWS - 4 >= self.PLOT_ROWS
-
-    TABLE_ROWS = 4  # its header and the three c rows
+        """Room for the source's note under the table and PLOT_ROWS for the plot."""
+        return not self.size.height or self.size.height - self.TABLE_ROWS - self.NOTE_ROWS >= self.PLOT_ROWS
 
     def compose(self):
         yield Plot()
