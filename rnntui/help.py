@@ -28,8 +28,12 @@ def axis_keys(p, state) -> str:
     coarse = p.coarse_notch(state)
     if coarse == p.notch:
         return "← →"
-    step = (lambda v: str(round(v))) if p.kind == "int" else p.show
-    return _("← → by {coarse}, shift by {fine}").format(coarse=step(coarse), fine=step(p.notch))
+    return _("← → by {coarse}, shift by {fine}").format(coarse=step_shown(p, coarse), fine=step_shown(p, p.notch))
+
+
+def step_shown(p, step: float) -> str:
+    """A press's size as help writes it: a whole number for a whole-number parameter, else as the value."""
+    return str(round(step)) if p.kind == "int" else p.show(step)
 
 
 def param_keys(p, state) -> str:
@@ -40,7 +44,7 @@ def param_keys(p, state) -> str:
     if p.log:
         return _("↑↓ then + -: 1, 2, 5 × 10ᵏ") if p.kind != "int" else _("↑↓ then + -: powers of 2")
     coarse = p.coarse_notch(state)
-    step = str(round(coarse)) if p.kind == "int" else p.show(coarse)
+    step = step_shown(p, coarse)
     if coarse == p.notch:
         return _("↑↓ then + -: {step} a press").format(step=step)
     return _("↑↓ then + -: to the next multiple of {step}").format(step=step)

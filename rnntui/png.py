@@ -29,7 +29,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.terminal_theme import SVG_EXPORT_THEME
 
-from rnntui.shapes import braille_dots, cell_shapes, is_shape, links, shade
+from rnntui.shapes import braille_dots, cell_shapes, is_braille, is_shape, links, shade
 from rnntui.state import BadValue
 from rnntui.glyphs import DEJAVU, REGULAR, FontFile, check, font_for
 from rnntui.svg import ADVANCE_EM, CHAR_EM, luminance
@@ -217,7 +217,7 @@ def draw(grid: Grid, scale: float = 2.0) -> bytes:
             if not char or char.isspace() or char == "\u2800":
                 pass
             elif is_shape(char):
-                if 0x2800 < ord(char) <= 0x28FF:
+                if is_braille(char):
                     dots.update(dict.fromkeys(braille_dots(char, c, r), look.fg))
                 strength = shade(char)  # (its colour over the cell's background, as the SVG's fill-opacity)
                 fill = look.fg if strength is None else tuple(blend_rgb(look.bg or background, look.fg, strength))

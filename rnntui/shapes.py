@@ -47,7 +47,12 @@ def _path(s: Shape) -> str:
 
 def is_shape(ch: str) -> bool:
     """Drawn as shapes, not by the font: box drawing, blocks, braille (but the empty braille cell)."""
-    return 0x2500 <= ord(ch) <= 0x259F or 0x2800 < ord(ch) <= 0x28FF
+    return 0x2500 <= ord(ch) <= 0x259F or is_braille(ch)
+
+
+def is_braille(ch: str) -> bool:
+    """A braille character with at least one dot (a plot's curves)."""
+    return 0x2800 < ord(ch) <= 0x28FF
 
 
 @lru_cache(maxsize=1 << 16)  # an export's frames draw the same borders in the same cells

@@ -31,7 +31,7 @@ from pathlib import Path
 from rich.cells import cell_len, get_character_cell_size
 
 from rnntui.glyphs import CJK_OWN, COMMON, DEJAVU, FontFile, check, cjk_files, drawn, font_for, source
-from rnntui.shapes import braille_dots, cell_shapes, is_shape, links, path_data, shade
+from rnntui.shapes import braille_dots, cell_shapes, is_braille, is_shape, links, path_data, shade
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_FILES = DEJAVU
@@ -147,12 +147,12 @@ def screen_svg(segments, width: int, title: str, unique_id: str = "rnntui") -> s
                  "".join(backgrounds), "".join(texts) + "\n    " + _paths(shapes))
 
 
-BRAILLE = re.compile("[\u2801-\u28ff]")
+BRAILLE = re.compile("[\u2801-\u28ff]")  # (a run's test: one search, not a call a character)
 
 
 def _braille_dots(text: str, x: int, y: int, fill: str, dots: dict) -> None:
     for ch in text:
-        if BRAILLE.match(ch):
+        if is_braille(ch):
             dots.update(dict.fromkeys(braille_dots(ch, x, y), fill))
         x += get_character_cell_size(ch)
 

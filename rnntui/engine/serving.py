@@ -390,13 +390,23 @@ def recall_error(n: int, d: int = D_WAYBACK, orthonormal: bool = False, trials: 
     otherwise), then its values: the same draws at every γ."""
     if orthonormal and n > d:
         raise ValueError(f"only {d} orthonormal keys fit in {d} dimensions, not {n}")
+    K, V = _pairs(n, d, orthonormal, trials, seed)
+    decay = float(gamma) ** np.arange(n - 1, -1, -1, dtype=float)  # γ^{n−1−i}: pair i's writes since
+    S = K.transpose(0, 2, 1) @ (decay[:, None] * V)
+    return float(np.sqrt(np.sum((K @ S - V) ** 2) / np.sum(V ** 2)))
+
+
+@lru_cache(maxsize=256)
+def _pairs(n: int, d: int, orthonormal: bool, trials: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The keys and values recall_error draws for n pairs, drawn once for every γ (a press of γ drew them all
+    again: ~40 ms a key on serving/wayback)."""
     rows = d if orthonormal else n
     draws = np.random.default_rng(seed).standard_normal((trials, (rows + n) * d))  # all trials at once
     K = unit_keys(draws[:, : rows * d].reshape(trials, rows, d), n, orthonormal)
     V = draws[:, rows * d:].reshape(trials, n, d)
-    decay = float(gamma) ** np.arange(n - 1, -1, -1, dtype=float)  # γ^{n−1−i}: pair i's writes since
-    S = K.transpose(0, 2, 1) @ (decay[:, None] * V)
-    return float(np.sqrt(np.sum((K @ S - V) ** 2) / np.sum(V ** 2)))
+    for a in (K, V):
+        a.setflags(write=False)
+    return K, V
 
 
 @dataclass(frozen=True, eq=False)

@@ -203,7 +203,6 @@ class ScoringView(FigureView):
         now.append("   ".join(f"{sc} {pct(f['exact'])}" for sc, f in r.fresh.items()))
         self.query_one(Readouts).update(now)
 
-
     @classmethod
     def explained(cls, s: ScoringState) -> str:
         """Help: where the dot model scores, against Luong's and Bahdanau's papers."""
