@@ -767,3 +767,11 @@ def test_e1s_plot_keeps_its_rows_at_80x24_and_help_has_the_source_note(lang):
     canvas = [line for line in small.splitlines() if ("┤" in line[:10] or line[7:8] == "│") and "└" not in line]
     assert note not in small and note in large and note in prose
     assert len(canvas) >= 4, canvas
+
+
+def test_e1_seed_count_runs_seeds_side_by_side_as_one_by_one():
+    """bptt_ends runs 100 networks at once (a new input std is a key press); each end is that seed's own
+    curve's last value, under either activation and any input std."""
+    for act, scale in (("relu", 2.3), ("tanh", 0.4)):
+        ends = gr.bptt_ends(1.5, act, 12, scale)
+        assert ends == pytest.approx([gr.bptt_norms(1.5, s, scale, act)[-1] for s in range(12)], rel=1e-12)

@@ -128,16 +128,36 @@ def bptt_norms(c, seed=0, input_scale=1.0, act="tanh", d=E1_D, T=E1_T) -> np.nda
 
 def bptt_draw(c, seed=0, input_scale=1.0, d=E1_D, T=E1_T) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The experiment's random draws, in order: W = c·W₀/√d, the inputs x (T×d) and the loss's v."""
+    W0, x0, v = _unit_draws(seed, d, T)
+    return c / np.sqrt(d) * W0, input_scale * x0, v
+
+
+def _unit_draws(seed, d, T):
     rng = np.random.default_rng(seed)
-    W = c / np.sqrt(d) * rng.standard_normal((d, d))
-    x = input_scale * rng.standard_normal((T, d))
-    return W, x, rng.standard_normal(d)
+    return rng.standard_normal((d, d)), rng.standard_normal((T, d)), rng.standard_normal(d)
 
 
 @lru_cache(maxsize=8)
 def bptt_ends(c, act="relu", seeds=100, input_scale=1.0, d=E1_D, T=E1_T) -> tuple[float, ...]:
-    """`bptt_norms(...)[T]`, the share left at distance T, for seeds 0 … seeds−1 (not kept in its cache)."""
-    return tuple(_norms(float(c), s, float(input_scale), act, int(d), int(T))[-1] for s in range(seeds))
+    """`bptt_norms(...)[T]`, the share left at distance T, for seeds 0 … seeds−1: all seeds run side by
+    side (~15 ms for 100, against ~50 one by one: a new input std is a key press)."""
+    W0, x0, v = _stacked_draws(int(seeds), int(d), int(T))
+    W, x = float(c) / np.sqrt(d) * W0, float(input_scale) * x0
+    h, z = np.zeros((seeds, d, 1)), np.empty((T, seeds, d, 1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(T):
+            z[t] = W @ h + x[:, t, :, None]
+            h = np.tanh(z[t]) if act == "tanh" else np.maximum(z[t], 0.0)
+        g, Wt = v[:, :, None], W.transpose(0, 2, 1)
+        for t in range(T - 1, -1, -1):
+            g = Wt @ (act_slope(z[t], act) * g)
+        return tuple((np.linalg.norm(g[:, :, 0], axis=1) / np.linalg.norm(v, axis=1)).tolist())
+
+
+@lru_cache(maxsize=1)
+def _stacked_draws(seeds, d, T):
+    W0, x0, v = zip(*(_unit_draws(s, d, T) for s in range(seeds)))
+    return np.stack(W0), np.stack(x0), np.stack(v)
 
 
 @lru_cache(maxsize=256)
