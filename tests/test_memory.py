@@ -310,6 +310,36 @@ def test_live_readings_follow_the_partial_then_the_result():
     assert next(row for row in other.readings().table if (row["cell"], row["T"]) == ("lstm-bf2", 5))["steps"] == 300
 
 
+def test_a_run_of_another_cell_or_T_stays_in_view_and_t_there_stops_it():
+    """A TA started T=80, pressed - for T=40 and saw no run; t there stopped the unseen run. Every cell × T
+    now shows the run by its own name, and once stopped, what was stopped; the focused cell's line is its own."""
+    from rnntui.figure import LabRun
+
+    partial = {"cell": "lstm", "T": 80, "step": 589, "steps": 1500, "curve": [[500, 0.1, 2.3]]}
+    s = CopyState(cell="lstm", T="40", run=LabRun(status="running", number=1, partial=partial))
+    r = s.readings()
+    assert (r.live.status, r.live.cell, r.live.T, r.live.step) == ("training", "lstm", 80, 589) and r.source != "live"
+    text = txt(s, size=(100, 30))
+    assert "training lstm T=80: step 589/1500" in text and "t cancels" in text and "lstm T=40:" in text
+    stopped = replace(s, run=replace(s.run, status="cancelled", message="cancelled"))
+    assert "stopped lstm T=80 at step 589 of 1500; nothing saved" in txt(stopped, size=(100, 30))
+    assert CopyState(cell="rnn", T="5").first_partial()["cell"] == "rnn"  # named before torch is loaded
+
+
+def test_a_run_it_could_not_save_says_so_once_in_the_readers_words():
+    """"saved to your cache (not saved: OSError: [Errno 30] …)" said both (a TA's trial)."""
+    import errno
+
+    from rnntui.figure import LabRun
+
+    run = mem.make_run("rnn", 5, 300, 0, [(100, 0.5, 1.2), (300, 1.0, 0.05)], 2.0, "x")
+    record = {**run.record(), "save_errno": errno.EROFS, "save_error": "Read-only file system"}
+    s = CopyState(cell="rnn", T="5", run=LabRun(status="done", number=1, result=record))
+    text = txt(s, size=(100, 30))
+    assert "trained rnn T=5 in 300 steps; not saved: the file system is read-only" in text
+    assert "saved to your cache" not in text and "Errno" not in text
+
+
 async def wait_for(condition, seconds):
     deadline = time.monotonic() + seconds
     while not condition() and time.monotonic() < deadline:

@@ -693,6 +693,11 @@ async def wait_for(condition, seconds: float) -> bool:
     return condition()
 
 
+def _shown(app) -> str:
+    return "\n".join("".join(seg.text for strip in row for seg in strip)
+                     for row in app.screen._compositor.render_update(full=True).strips)
+
+
 async def test_timing_lab_runs_in_a_child_reports_cancels_and_lands(monkeypatch):
     """The one lab runner, on the timing figure, with torch-free stand-in labs from rnntui.labs."""
     import os
@@ -719,6 +724,12 @@ async def test_timing_lab_runs_in_a_child_reports_cancels_and_lands(monkeypatch)
         assert screen.state.run.partial == {"demo": screen.state.run.done}
         await pilot.press("left")  # keys still answer while it runs
         assert screen.state.T == 1024 and screen.state.run.running  # the run follows the figure
+        await pilot.pause()  # the footer says what t does now; behind tab, the bottom edge says it runs (a TA's trial)
+        assert "t stop" in _shown(app) and "t lab" not in _shown(app)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert "timing's lab runs · 1/5" in _shown(app) and "t stop" not in _shown(app)
+        await pilot.press("shift+tab")
         pressed = time.monotonic()
         await pilot.press("t")  # t again cancels: the child is gone within a second
         assert await wait_for(lambda: not child.is_alive(), 1.0) and time.monotonic() - pressed < 1.0

@@ -86,6 +86,7 @@ class LiveReadings:
     step: int
     steps: int
     message: str = ""
+    errno: int | None = None  # why the cache was not written, for the screen to say in its language
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,10 @@ class CopyState(FigureState):
     def length(self) -> int:
         return int(self.T)
 
+    def first_partial(self) -> dict:
+        """The run's cell × T, known before its first report (torch's import left a second with no line)."""
+        return {"cell": self.cell, "T": self.length, "step": 0, "steps": mem.STEPS[self.cell], "curve": []}
+
     def needs_confirm(self) -> bool:
         """A live run at T = 80 takes minutes: the first `t` only asks."""
         return self.length == CONFIRM_T
@@ -219,16 +224,23 @@ class CopyState(FigureState):
             _home(mem.cache_path()))
 
     def _live_readings(self, d: dict | None) -> LiveReadings | None:
+        """The run's line: this cell × T's, or a run of another one while it trains, stops or fails (it
+        went unseen after c, T or r, and t there stopped it; a TA's trial), named by its own cell and T."""
         run = self.run
         if run.status == "confirm":
             return LiveReadings("asks", self.cell, self.length, 0, mem.STEPS[self.cell], run.message)
+        other = live_data(run)
+        if d is None and run.status in ("running", "cancelled", "failed") and other:
+            d = other  # (a finished run of another cell × T is in the table, underlined)
         if run.status == "idle" or (d is None and run.status != "failed"):
             return None
         status = {"running": "training", "done": "trained", "failed": "failed"}.get(run.status, "stopped")
         d = d or {}
-        message = run.message if run.status == "failed" else str(d.get("save_error", ""))
-        return LiveReadings(status, self.cell, self.length, int(d.get("step", d.get("steps", 0)) or 0),
-                            int(d.get("steps", mem.STEPS[self.cell]) or 0), message)
+        cell, T = d.get("cell", self.cell), int(d.get("T", self.length))
+        saved = d.get("save_error", "")
+        return LiveReadings(status, cell, T, int(d.get("step", d.get("steps", 0)) or 0),
+                            int(d.get("steps", mem.STEPS[cell]) or 0),
+                            run.message if run.status == "failed" else str(saved), d.get("save_errno"))
 
 
 # -- E7: the gates with distractors -------------------------------------------------------------------------

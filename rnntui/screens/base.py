@@ -284,6 +284,10 @@ class TopicScreen(WholeFrames):
             return
         f, panel = self.figure, self.query_one("#panel", Panel)
         subtitle = f"{self.index + 1}/{len(self.FIGURES)}" + ("  ▶ " + _("playing") if self.playing else "")
+        elsewhere = [g.id for g in self.FIGURES if g.id != f.id and getattr(self.states.get(g.id), "run", None)
+                     and self.states[g.id].run.running]  # (a lab went on unseen behind tab, a TA's trial)
+        if elsewhere:
+            subtitle = _("{figure}'s lab runs").format(figure=elsewhere[0]) + " · " + subtitle
         if self.at_end.said:  # cut to leave the figure's number whole (at 40 columns it lost "1/6")
             room = (panel.outer_size.width or self.app.size.width) - cell_len(subtitle) - 10  # (corners, " · ")
             if room >= 8:
@@ -421,6 +425,7 @@ class TopicScreen(WholeFrames):
             self.set_state(replace(state, run=replace(run, status="confirm", message=f.lab.confirm)))
             return
         self.set_state(replace(state, run=self.labs.start(f.id, f.lab, state, run)))
+        self.refresh_bindings()  # "t stop"
 
     def on_lab_message(self, message: LabMessage) -> None:
         state = self.states[message.figure_id]
@@ -429,6 +434,10 @@ class TopicScreen(WholeFrames):
         self.states[message.figure_id] = replace(state, run=message.run)
         if message.figure_id == self.figure.id:
             self.redraw()
+            if state.run.running != message.run.running:
+                self.refresh_bindings()  # the footer says "t stop" while it runs
+        elif state.run.running != message.run.running:  # the bottom edge says a lab runs behind tab
+            self.draw_edges()
 
     def stop_labs(self) -> None:
         self.labs.cancel()

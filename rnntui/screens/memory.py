@@ -6,6 +6,7 @@ from rich.text import Text
 from rnntui.widgets.quiet import Static
 
 from rnntui.figure import Figure, Lab
+from rnntui.files import reason
 from rnntui.figures.memory import CELLS, CONFIRM_T, EVERY, TS, CopyState, GateState
 from rnntui.fmt import acc_at, pct, progress_bar, sig
 from rnntui.i18n import N_, _, aside, colon, spaced
@@ -19,7 +20,7 @@ from rnntui.widgets.tints import BAD, BLUE, GREEN, GREY, HIGHLIGHT, ORANGE, WARN
 
 SOURCE = {"shipped": N_("shipped run"), "cache": N_("your cached run"), "new": N_("just trained"),
           "live": N_("training")}
-CONFIRM = N_("T = {T} trains for minutes: press t again to start")
+CONFIRM = N_("T = {T} trains longest (a minute or more): press t again to start")
 
 
 def grid_text(r, path: bool = True) -> Text:
@@ -53,10 +54,13 @@ def live_line(live) -> Text:
         out.append(_("stopped {name} at step {step} of {steps}; nothing saved").format(
             name=name, step=live.step, steps=live.steps), style=WARN)
     else:
-        out.append(_("trained {name} in {steps} steps, saved to your cache").format(name=name, steps=live.step),
-                   style=HIGHLIGHT)
-        if live.message:
-            out.append(_(" (not saved: {message})").format(message=live.message), style=BAD)
+        if live.message:  # ("saved to your cache (not saved: …)" said both, a TA's trial)
+            why = reason(OSError(live.errno, live.message)) if live.errno else live.message
+            out.append(_("trained {name} in {steps} steps; not saved: {reason}").format(
+                name=name, steps=live.step, reason=why), style=BAD)
+        else:
+            out.append(_("trained {name} in {steps} steps, saved to your cache").format(name=name, steps=live.step),
+                       style=HIGHLIGHT)
     return out
 
 
@@ -71,7 +75,9 @@ class CopyView(FigureView):
         return _("The source's entries are its code's printed results (ai-learning-labs, "
                  "deep-learning-foundations/expected/06_rnn_attention.txt, parts 2 and 3): the notes give only "
                  "words (the RNN fails from T = 10, the default LSTM from 20, “b_f = 1” learns 20 and 40 by step "
-                 "500 and not 80 in 6000); their table of numbers did not come through.")
+                 "500 and not 80 in 6000); their table of numbers did not come through.") + "\n" + _(
+                     "Your runs (underlined) are kept in {path}; remove it for the shipped ones.").format(
+                     path=s.readings().cache)
 
     def compose(self):
         yield Static(id="grid")
@@ -87,7 +93,8 @@ class CopyView(FigureView):
                                                         style=BAD))
             return
         slides = getattr(self.app, "offscreen", False) or getattr(self.app, "slides", False)  # a shot, present
-        self.query_one("#grid", Static).update(grid_text(r, path=not slides))
+        # (short: the path's two lines at 80x24 took the plot's last row once a run was yours; help says it)
+        self.query_one("#grid", Static).update(grid_text(r, path=not slides and not self._short(self.size.height)))
         tall = (self.query_one(Plot).size.height or 0) >= 9
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_steps, r.curve_acc, _("accuracy"), BLUE),
@@ -109,7 +116,7 @@ class CopyView(FigureView):
         live = r.live if r.live is not None and (r.live.status != "trained" or r.live.message) else None
         if live is not None:
             now.append_text(live_line(live))
-        if live is not None and live.status == "training":
+        if live is not None and live.status == "training" and (live.cell, live.T) == (r.cell, r.T):
             if r.at is not None:
                 now.append(" · ", style="dim")
                 now.append(_("acc {p}").format(p=pct(r.at[1])), style=style(BLUE, bold=True))

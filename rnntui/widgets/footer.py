@@ -25,13 +25,16 @@ def key_width(key: FooterKey) -> int:
 
 
 PAUSE = N_("pause")  # what space does while a figure plays
+STOP = N_("stop")  # what t does while the figure's lab runs (it said "t lab" beside "t stops", a trial)
 LATER = "next_topic"  # the key kept only where the figure's own keys leave room
 
 
-def translated(items, playing: bool = False):
+def translated(items, playing: bool = False, lab_runs: bool = False):
     for widget in items:
         if isinstance(widget, FooterKey):
-            widget.description = _(PAUSE if playing and widget.action == "play" else widget.description)
+            word = (PAUSE if playing and widget.action == "play" else
+                    STOP if lab_runs and widget.action == "lab" else widget.description)
+            widget.description = _(word)  # (not the test's literals: extraction took "play" "lab" for a msgid)
             if isinstance(widget.tooltip, str):
                 widget.tooltip = _(widget.tooltip)
         elif isinstance(widget, FooterLabel):
@@ -69,10 +72,15 @@ class RnnFooter(Footer):
         shown = () if not self._bindings_ready else tuple(
             (b.key, b.key_display, b.description, b.action, enabled, tooltip)
             for (_, b, enabled, tooltip) in self.screen.active_bindings.values() if b.show)
-        return (shown, self.app.size.width, language(), self.show_command_palette, self.compact, self.playing())
+        return (shown, self.app.size.width, language(), self.show_command_palette, self.compact, self.playing(),
+                self.lab_runs())
 
     def playing(self) -> bool:
         return bool(getattr(self.screen, "playing", None))
+
+    def lab_runs(self) -> bool:
+        run = getattr(getattr(self.screen, "state", None), "run", None)
+        return bool(run is not None and run.running)
 
     async def recompose(self) -> None:
         """Textual's footer recomposes on every bindings update and we on every resize; at startup
@@ -123,7 +131,7 @@ class RnnFooter(Footer):
             # (the app's first screen does not wait for them: its first frame comes sooner without)
             self.set_reactive(Footer._bindings_ready, True)
         self._drawn = self._made_from()
-        items = list(translated(super().compose(), self.playing()))
+        items = list(translated(super().compose(), self.playing(), self.lab_runs()))
         width = self.app.size.width
         palette = [k for k in items if isinstance(k, FooterKey) and k.has_class("-command-palette")]
         # the palette's key is drawn compact ("^p palette"), after a border and before a space
