@@ -576,6 +576,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         linked = {f.name: getattr(state, f.name) for f in fields(state)  # what the link set, no more
                   if f.compare and getattr(before[figure], f.name) != getattr(state, f.name)}
         self.came_from = Link(here.TOPIC_ID, here.figure.id, there, was, before, linked) if here is not None else None
+        self.refresh_bindings()  # back is on now: its key answers the first press, and the footer says it (in a
+        # terminal the first backspace after a link to a topic not yet opened went unheard, a trial)
 
     async def action_back(self) -> None:
         if self.came_from is not None:
@@ -587,7 +589,11 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
                         if hasattr(now, n) and getattr(now, n) == v != getattr(was, n)}
                 there.states[fid] = replace(now, **undo) if undo else now
             there.focus_figure(link.figure)
+            # its view mounted and drawn before leaving: a new one (the linked topic's first visit) held the
+            # frame of the table we came back to until the next key (a trial: "the first backspace is ignored")
+            await there.add_view(there.figure)
             await self.goto(link.from_topic, link.from_figure)
+            self.refresh_bindings()
 
     def validate_language(self, lang: str) -> str:
         from rnntui.i18n import check_language

@@ -50,15 +50,16 @@ CONTRACT: tuple[Key, ...] = (
     Key("reset", "r", "reset", "r", N_("reset the figure to its defaults (a finished live run too)")),
     Key("help", "question_mark", "app.help", "?", N_("help: keys and the focused figure"), N_("help"), scope="app"),
     Key("back", "backspace,b", "app.back", "backspace / b",
-        N_("back to the table a link came from (attention/summary's Enter)"), scope="app"),
+        N_("back to the table a link came from (attention/summary's Enter)"), N_("return"), scope="app"),
     Key("screenshot", "ctrl+s", "app.shot", "ctrl+s", N_("save a screenshot (SVG) and say where"), scope="app"),
     Key("palette", "ctrl+p", "app.command_palette", "ctrl+p",
         N_("command palette: topics, figures, parameters, theme, screenshot, language"), scope="app"),
     Key("quit", "q", "app.quit", "q", N_("quit"), N_("quit"), scope="app"),
 )
 
-FOOTER_KEYS = {"next_figure": "tab", "step_forward": "←→", "lab": "t", "help": "?", "next_topic": "n"}
+FOOTER_KEYS = {"next_figure": "tab", "step_forward": "←→", "lab": "t", "help": "?", "next_topic": "n", "back": "b"}
 FIRST = ("help", "quit")  # shown first in a topic's footer, so a narrow terminal never hides them
+# back too, where a link was followed (the app's check_action): nothing said how to return, a trial
 
 
 def bindings(scope: str) -> list[Binding]:
@@ -68,7 +69,8 @@ def bindings(scope: str) -> list[Binding]:
     out = []
     if scope == "screen":
         out += [Binding(k.keys, k.action, k.footer, key_display=FOOTER_KEYS.get(k.id, k.keys), id=k.id)
-                for k in CONTRACT if k.id in FIRST]
+                for k in sorted((k for k in CONTRACT if k.id in FIRST + ("back",)),
+                                key=lambda k: (FIRST + ("back",)).index(k.id))]
     for k in CONTRACT:
         if k.scope != scope or k.id == "palette":
             continue
@@ -76,7 +78,7 @@ def bindings(scope: str) -> list[Binding]:
         if k.id == "topic":
             out += [Binding(n, f"topic_number({n})", "topic", show=False, id=f"topic_{n}") for n in k.keys.split(",")]
             continue
-        out.append(Binding(k.keys, action, k.footer or k.does, show=bool(k.footer) and k.id not in FIRST,
+        out.append(Binding(k.keys, action, k.footer or k.does, show=bool(k.footer) and k.id not in FIRST + ("back",),
                            key_display=FOOTER_KEYS.get(k.id), id=k.id, priority=k.keys in ("tab", "shift+tab")))
     return out
 
