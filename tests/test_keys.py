@@ -835,3 +835,18 @@ async def test_at_80_columns_every_footer_keeps_the_next_topics_key(lang):
             assert "pause" in footer_text(app) or "暂停" in footer_text(app)
     finally:
         set_language("en")
+
+
+async def test_a_click_on_the_strip_opens_that_figure_and_on_tab_the_next():
+    """The strip looks like tabs: a mouse user clicked them and nothing happened (a trial)."""
+    app = RnnApp("gradients")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        line = "".join(seg.text for seg in screen.query_one("#strip").render_line(0))
+        for fid in ("clipping", "backward", "bptt"):
+            await pilot.click("#strip", offset=(line.index(f" {fid} ") + 2, 0))
+            assert screen.figure.id == fid
+        await pilot.click("#strip", offset=(line.index("tab ⇥") + 1, 0))
+        assert screen.figure.id == "hop"  # from the last, the first
+        await pilot.click("#strip", offset=(line.index(" hop ") + len(" hop "), 0))  # the gap between two
+        assert screen.figure.id == "hop"

@@ -358,6 +358,20 @@ class TopicScreen(WholeFrames):
             return self.figure.lab is not None
         return True
 
+    def on_click(self, event) -> None:
+        """A click on the strip opens that figure, on "tab ⇥" the next (they look like tabs: a mouse user
+        clicked them and nothing happened, a trial)."""
+        if getattr(event.widget, "id", None) != "strip" or event.y != 0:
+            return
+        x = event.x
+        for f in self.FIGURES:  # each is " id " then a space (draw_frame)
+            if 0 <= x < cell_len(f.id) + 2:
+                self.focus_figure(f.id)
+                return
+            x -= cell_len(f.id) + 3
+        if 2 <= x < 2 + cell_len("tab ⇥"):
+            self.action_next_figure()
+
     def action_next_figure(self) -> None:
         self.focus_figure(self.FIGURES[(self.index + 1) % len(self.FIGURES)].id)
 
