@@ -775,3 +775,17 @@ def test_e1_seed_count_runs_seeds_side_by_side_as_one_by_one():
     for act, scale in (("relu", 2.3), ("tanh", 0.4)):
         ends = gr.bptt_ends(1.5, act, 12, scale)
         assert ends == pytest.approx([gr.bptt_norms(1.5, s, scale, act)[-1] for s in range(12)], rel=1e-12)
+
+
+def test_e1_table_shows_only_whole_numbers_where_columns_run_short():
+    """At 60 columns the table's right column was cropped: 5.09e-30 read 5.09e-3 (a trial). The columns
+    that do not fit whole are left out; each number shown is its curve's value at its column's distance."""
+    state = BpttState()
+    r = state.readings()
+    for size, shown in (((60, 20), (20, 40)), ((80, 24), (20, 40, 60, 0))):  # (the last: the cursor's, at 0)
+        lines = _shown(state, "bptt", size).splitlines()
+        head = next(i for i, line in enumerate(lines) if "‖∂L/∂h_t‖ ÷ ‖∂L/∂h_T‖" in line)
+        assert lines[head].count("at ") + lines[head].count("cursor ") == len(shown)
+        for c, line in zip(r.relative_norms, lines[head + 1: head + 4]):
+            numbers = [float(n) for n in line.strip("│ ").split()[1:] if n != "◂"]
+            assert numbers == pytest.approx([r.relative_norms[c][d] for d in shown], rel=5e-3), line

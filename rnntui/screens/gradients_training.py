@@ -113,7 +113,8 @@ class BpttView(FigureView):
         rows = [(f"c={c}" + (" ◂" if c == s.c else ""), *(sci3(v) for v in row.values()), sci3(r.at_cursor[c]))
                 for c, row in r.table.items()]
         self.query_one("#table", Picture).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
-                                                           right=range(1, len(header))))
+                                                           right=range(1, len(header)),
+                                                           width=self.content_region.width or None))
         self.query_one("#seed", Readouts).display = (bool(r.seed_norms) and self.roomy()) or r.relu_seeds is not None
         if r.relu_seeds is not None:  # what this seed does beside what most do (the prose's "usually")
             many, c, T = r.relu_seeds, r.relu_seeds["c"], r.T
