@@ -825,21 +825,27 @@ async def test_stepping_the_mask_family_keeps_the_layout_still():
 @pytest.mark.parametrize("size,m", [((80, 24), 1), ((100, 30), 1), ((120, 40), 1), ((160, 48), 3), ((200, 60), 5)])
 def test_masks_grow_into_tiles_where_there_is_room(size, m):
     """attention/masks drew four 5x5 grids of marks in 25 rows of a 160x48 screen, the rest empty (a
-    lecturer's trial): where the room allows, each entry is a tile of its mark, m across and m − 1
-    down (about square: a terminal cell is about twice as tall as wide), every mask drawn whole. No
-    2 × 1 tiles: "● ●" under one header read as two columns (a trial)."""
+    lecturer's trial): where the room allows, each entry is a tile, 2m − 1 across and m − 1 down (about
+    square: a terminal cell is about twice as tall as wide), every mask drawn whole. A tile that may read
+    is a solid block, a masked one a dot (tiles of ● ● ● read as 25 entries to a cell at 200x60, a trial).
+    No 2 × 1 tiles: "● ●" under one header read as two columns (a trial)."""
     r = MasksState().readings()
     shown = txt(MasksState(), "masks", size).splitlines()
     may = sum(v for blocks in r.blocks for _name, visible in blocks for row in visible for v in row)
     assert may == 25 + 15 + 10 + 20
-    assert sum(line.count("●") for line in shown) == may * max(m * (m - 1), 1) + 1  # (+ the legend's)
-    at = next(i for i, line in enumerate(shown) if "那只" in line and "●" in line)
+    at = next(i for i, line in enumerate(shown) if "那只" in line and ("●" in line or "█" in line))
     if m == 1:
+        assert sum(line.count("●") for line in shown) == may + 1  # (+ the legend's)
         assert "那只 ● ● ● ● ●" in shown[at]  # one mark an entry
         return
-    tile = " ".join("●" * m)
-    assert f"那只 {tile}  {tile}" in shown[at] and tile + " ●" not in shown[at]  # the encoder's first row
-    assert all(f"{tile}  {tile}" in line for line in shown[at:at + m - 1]) and "●" not in shown[at + m - 1]
+    tw = 2 * m - 1
+    assert sum(line.count("█") for line in shown) == may * tw * (m - 1)
+    entries = sum(len(row) for blocks in r.blocks for _name, visible in blocks for row in visible)
+    legend = txt(MasksState(), "masks", (80, 24)).count("·") - (entries - may)  # the dots not in a grid
+    assert sum(line.count("·") for line in shown) == entries - may + legend  # one dot a masked entry
+    tile = "█" * tw
+    assert f"那只 {tile}  {tile}" in shown[at] and tile + "█" not in shown[at]  # the encoder's first row
+    assert all(f"{tile}  {tile}" in line for line in shown[at:at + m - 1]) and "█" not in shown[at + m - 1].split("│")[1][:60]
 
 
 def test_a_matrix_too_wide_is_folded_into_bands_of_its_columns_where_the_height_allows():

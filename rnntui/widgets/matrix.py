@@ -618,7 +618,7 @@ TILES = (5, 4, 3)  # marks across a tile, largest first; a tile is one line fewe
 
 @lru_cache(maxsize=64)
 def tile_lines(spec: MatrixSpec, m: int) -> tuple[Text, ...]:
-    """A matrix of marks drawn large: each entry a tile of its mark, m across (a space between) and m − 1
+    """A matrix of marks drawn large: each entry a tile of its mark (`_tile`), 2m − 1 across and m − 1
     lines down, about as tall as wide (a terminal cell is about twice as tall as wide); tiles two cells
     apart, a blank line between rows; the column labels centred over their tiles, a row's label on its
     tile's first line. The shape (a causal mask's triangle) reads from the back of a room."""
@@ -635,10 +635,21 @@ def tile_lines(spec: MatrixSpec, m: int) -> tuple[Text, ...]:
         for t in range(th):
             pieces = [(" " + pad(labels[i] if not t else "", lw, "left") + " ", "bold")]
             for j, mark in enumerate(row):
-                pieces.append((" ".join([mark] * m) if mark.strip() else " " * tw, "dim" if (i, j) in faint else ""))
+                pieces.append((_tile(mark, m, t), "dim" if (i, j) in faint else ""))
                 pieces.append(("  " if j < n_cols - 1 else "", ""))
             out.append(runs(pieces))
     return tuple(out)
+
+
+def _tile(mark: str, m: int, line: int) -> str:
+    """One line of a mark's tile: ● a solid block, · one dot in the middle (tiles of ● ● ● read as 25 entries
+    to a cell at 200x60, a trial), any other mark repeated."""
+    tw, th = 2 * m - 1, m - 1
+    if mark == "●":
+        return "█" * tw
+    if mark == "·":
+        return fit("·" if line == (th - 1) // 2 else "", tw, "center")
+    return " ".join([mark] * m) if mark.strip() else " " * tw
 
 
 def _grown(specs: list[MatrixSpec], width: int, height: int, gap: int) -> list[Text] | None:
