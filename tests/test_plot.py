@@ -541,3 +541,19 @@ def test_a_legend_goes_into_the_top_edge_only_whole():
         if "┌" in text.split("recall error, ")[-1]:  # the plot is drawn
             assert all(words in text for words in ("━━ random unit keys (measured)", "┈┈ √((n−1)/d)",
                                                    "╍╍ orthonormal keys")), h
+
+
+def test_a_plot_short_of_rows_leaves_out_its_x_label_then_puts_its_legend_on_top_before_giving_up():
+    """attention/scaling at 60x20 wrote "(too small to plot)" over five blank rows (a trial): a plot with an
+    x label and a legend below leaves out the label, then moves its legend into the top edge, keeping its
+    curves' names and two rows of curves; with 4 rows it gives up."""
+    spec = PlotSpec(series=(Series(XS, tuple(x / 19 for x in XS), "up"), Series(XS, tuple(1 - x / 19 for x in XS), "down")),
+                    xlabel="the x label", legend="below")
+    rows = text_of(spec, (60, 7)).splitlines()
+    assert "the x label" in rows[-2] and "━━ up  ┈┈ down" in rows[-1]  # room for all of it
+    rows = text_of(spec, (60, 6)).splitlines()
+    assert len(rows) == 6 and "the x label" not in "".join(rows) and "━━ up  ┈┈ down" in rows[-1]
+    rows = text_of(spec, (60, 5)).splitlines()
+    assert len(rows) == 5 and rows[0].lstrip().startswith("┌─ ━━ up  ┈┈ down")  # the legend in the top edge
+    assert [r.lstrip()[:2] for r in rows[1:3]] == ["1┤", "0┤"] and rows[3].lstrip().startswith("└")
+    assert text_of(spec, (60, 4)) == "(too small to plot)"

@@ -921,8 +921,12 @@ def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, S
         scene = _scene(bare, width, height)
     else:
         scene = _cached_scene(bare, width, height)
-    if scene is None:
-        return too_small(width)
+    if scene is None:  # its x label left out, then its legend moved to the top edge, before giving up (a
+        # note over five blank rows hid attention/scaling's readouts at 60x20, a trial)
+        smaller = (replace(spec, xlabel="") if spec.xlabel else
+                   replace(spec, legend="top") if spec.legend == "below" and legend_runs(spec)
+                   and top_key_fits(spec, width) else None)
+        return plot_rows(smaller, width, height) if smaller is not None else too_small(width)
     (legend, yw, cw, ch, xlim, yticks, xt, xl, cv, drawn, hline_rows, vline_cols, marked, placed) = scene
     cursor_col, points = None, {}
     if spec.cursor is not None:
