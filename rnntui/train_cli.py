@@ -65,6 +65,7 @@ def seq2seq_parser() -> Parser:
     p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the weights and record here (.npz, or .pt for torch.save); default: the cache, "
                           "{path}").format(path=f"{cache_dir()}/seq2seq-SCORING-seedN.npz"))
+    _force(p)
     p.add_argument("--full-eval", action="store_true",
                    help=_("score all 1000 validation sequences at every evaluation (by default a 200-sequence "
                           "screen skips the full count while far below the target)"))
@@ -73,6 +74,10 @@ def seq2seq_parser() -> Parser:
                           "sets"))
     _lang(p)
     return p
+
+
+def _force(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--force", action="store_true", help=_("let --out replace a file that exists"))
 
 
 def _lang(p: argparse.ArgumentParser) -> None:
@@ -151,8 +156,9 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     return True
 
 
-def check_out(path: str, suffixes=(".npz", ".pt")) -> Path:
-    """The --out file, checked before training: a bad target is found now, not after the run."""
+def check_out(path: str, suffixes=(".npz", ".pt"), force: bool = False) -> Path:
+    """The --out file, checked before training: a bad target is found now, not after the run. An existing
+    file is replaced only with --force (it was, without a word: a TA's notes.json, a trial)."""
     out = Path(path)
     folder = out.resolve().parent
     if not folder.is_dir():
@@ -164,6 +170,8 @@ def check_out(path: str, suffixes=(".npz", ".pt")) -> Path:
     if suffixes and out.suffix.lower() not in suffixes:
         raise BadValue(_("--out {path}: the suffix must be {suffixes}").format(
             path=path, suffixes=_(" or ").join(suffixes)))
+    if out.exists() and not force:
+        raise BadValue(_("--out {path}: the file exists; add --force to replace it").format(path=path))
     check_creatable(out)
     return out
 
@@ -210,7 +218,7 @@ def run_seq2seq(argv: list[str]) -> int:
         return 0
 
     if args.out is not None:
-        out = check_out(args.out)
+        out = check_out(args.out, force=args.force)
     else:
         out = check_cache(cache_dir() / f"seq2seq-{args.scoring}-seed{args.seed}.npz")
     from rnntui.engine import lab_seq2seq as lab
@@ -276,6 +284,7 @@ def memory_parser() -> Parser:
     p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))
     p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the result(s) here as JSON; default: merge into {path}").format(path=mem.cache_path()))
+    _force(p)
     p.add_argument("--all", action="store_true", help=_("train every cell × T and print the table"))
     _lang(p)
     return p
@@ -286,7 +295,7 @@ def run_memory(argv: list[str]) -> int:
     from rnntui.engine import memory as mem
 
     # where the result goes, checked before training (a read-only --out was found after the run)
-    out = check_out(args.out, suffixes=(".json",)) if args.out is not None else None  # (JSON went into m.npz)
+    out = check_out(args.out, (".json",), args.force) if args.out is not None else None  # (JSON went into m.npz)
     check_cache(out or mem.cache_path())
     if out is None:  # a corrupt cache is set aside now, and said (it was, without a word, a trial)
         _cached, report = mem.load_cache()

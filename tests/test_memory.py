@@ -206,6 +206,30 @@ def test_train_memory_checks_out_before_it_trains(out, says, tmp_path, monkeypat
     assert len(err.splitlines()) == 1 and says.format(tmp=tmp_path) in err
 
 
+@pytest.mark.parametrize("extra", [[], ["--all"]])
+def test_train_memory_keeps_an_existing_out_file_unless_forced(extra, tmp_path, monkeypatch, capsys):
+    """`--out notes.json` replaced a TA's notes without a word (a trial): refused before training, one line
+    naming --force; with --force the run goes there."""
+    from rnntui.engine import lab_memory
+
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"my":"notes"}')
+    monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
+    monkeypatch.setattr(lab_memory, "write_grid", lambda *a, **k: pytest.fail("trained before checking --out"))
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1", "--out", str(notes), *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(notes) in err[0] and "--force" in err[0]
+    assert notes.read_text() == '{"my":"notes"}'
+
+
+def test_train_memory_force_replaces_the_out_file(tmp_path, capsys):
+    pytest.importorskip("torch")
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"my":"notes"}')
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1", "--out", str(notes), "--force"]) == 0
+    assert mem.parse(notes.read_bytes()).run("rnn", 5).steps == 1
+
+
 def test_train_memory_says_it_set_a_corrupt_cache_aside(tmp_path, monkeypatch, capsys):
     """`train memory` moved a corrupt memory.json aside without a word, where shot and the app say so
     (a trial): one line on stderr, and the run still goes into a fresh cache."""
@@ -419,7 +443,7 @@ def test_train_memory_ends_with_a_summary_and_a_plot_only_on_a_terminal(tmp_path
     from rnntui import train_cli
 
     out = tmp_path / "one.json"
-    argv = ["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "200", "--out", str(out)]
+    argv = ["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "200", "--out", str(out), "--force"]  # (run twice)
     assert main(argv) == 0
     printed = capsys.readouterr().out
     run = mem.parse(out.read_bytes()).run("rnn", 5)

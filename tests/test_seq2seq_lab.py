@@ -125,7 +125,7 @@ def test_train_with_a_full_disk_exits_2_in_one_line(tmp_path, monkeypatch, capsy
     out = tmp_path / "run.npz"
     out.write_bytes(b"old")
     monkeypatch.setattr(files.os, "fsync", disk_full)
-    assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "5", "--until", "1", "--out", str(out)]) == 2
+    assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "5", "--until", "1", "--out", str(out), "--force"]) == 2
     assert capsys.readouterr().err.strip().splitlines()[-1] == f"rnntui: cannot write {out}: no space left on the device"
     assert out.read_bytes() == b"old"
 
@@ -138,6 +138,20 @@ def test_an_unwritable_out_is_refused_before_training(target, monkeypatch, capsy
     assert main(["train", "seq2seq", "--out", target]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and target in err[0]
+
+
+def test_an_existing_out_is_kept_unless_forced(tmp_path, monkeypatch, capsys):
+    """`train seq2seq --out existing.npz` replaced the file without a word (a trial): refused before
+    training, one line naming --force, the file as it was."""
+    from rnntui.cli import main
+
+    out = tmp_path / "existing.npz"
+    out.write_bytes(b"my own checkpoint")
+    monkeypatch.setattr(lab, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
+    assert main(["train", "seq2seq", "--steps", "25", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(out) in err[0] and "--force" in err[0]
+    assert out.read_bytes() == b"my own checkpoint"
 
 
 def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
