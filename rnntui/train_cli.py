@@ -285,7 +285,7 @@ def memory_parser() -> Parser:
     p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the result(s) here as JSON; default: merge into {path}").format(path=mem.cache_path()))
     _force(p)
-    p.add_argument("--all", action="store_true", help=_("train every cell × T and print the table"))
+    p.add_argument("--all", action="store_true", help=_("train every cell × T, each with --steps and --seed, and print the table"))
     _lang(p)
     return p
 
@@ -314,7 +314,8 @@ def run_memory(argv: list[str]) -> int:
 
     if args.all:
         results = lab.write_grid(out or mem.cache_path().with_name("memory-grid.json"), gates=False,
-                                 log=lambda line: print(line, file=sys.stderr, flush=True))
+                                 log=lambda line: print(line, file=sys.stderr, flush=True),
+                                 steps=args.steps, seed=args.seed)  # (they were ignored: 1500/6000, seed 0)
         if out is None:
             mem.save_cache(results)
         print(mem.format_table(results))

@@ -171,6 +171,22 @@ def test_train_memory_command_writes_a_result_the_engine_reads(tmp_path, capsys)
     assert "rnn T=5" in capsys.readouterr().out
 
 
+def test_train_memory_all_runs_every_cell_with_the_steps_and_seed_asked(tmp_path, capsys):
+    """`--all --steps N --seed S` ran 1500/6000 steps from seed 0 (a TA's trial): every cell × T now runs
+    N steps from seed S, and the table and the JSON say so."""
+    from rnntui.cli import main
+
+    out = tmp_path / "grid.json"
+    assert main(["train", "memory", "--all", "--steps", "2", "--seed", "3", "--out", str(out)]) == 0
+    runs = mem.parse(out.read_bytes()).runs
+    assert len(runs) == len(mem.CELLS) * len(mem.TS) and {(r.steps, r.seed) for r in runs} == {(2, 3)}
+    rows = capsys.readouterr().out.strip().splitlines()[1:]
+    assert len(rows) == len(runs) and {row.split()[4] for row in rows} == {"2"}  # the steps column
+    alone = lab.train("lstm", 10, steps=2, seed=3).run  # the same run as one cell: seed 3's, not seed 0's
+    assert mem.parse(out.read_bytes()).run("lstm", 10).final_acc == alone.final_acc
+    assert alone.final_acc != lab.train("lstm", 10, steps=2, seed=0).run.final_acc
+
+
 @pytest.mark.parametrize("argv", [["--T", "30"], ["--cell", "gru"], ["--T", "abc"]])
 def test_train_memory_bad_input_is_one_line_and_status_2(argv, capsys):
     from rnntui.cli import main

@@ -400,13 +400,15 @@ def train(cell: str, T: int, steps: int | None = None, seed: int = mem.SEED, dat
 
 def run_grid(cells=mem.CELLS, Ts=mem.TS, fast: bool = True, on_run: Callable[[mem.Run], None] | None = None,
              progress: Callable[[str, Progress], None] | None = None,
-             should_stop: Callable[[], bool] | None = None) -> mem.Results:
-    """Every cell × T once with the recipe; `on_run` gets each finished run (e.g. to save as it goes)."""
+             should_stop: Callable[[], bool] | None = None, steps: int | None = None,
+             seed: int = mem.SEED) -> mem.Results:
+    """Every cell × T once with the recipe (`steps`, `seed` as train's, for every cell); `on_run` gets each
+    finished run (e.g. to save as it goes)."""
     runs = []
     for cell in cells:
         for T in Ts:
             label = f"{cell} T={T}"
-            done = train(cell, T, fast=fast, should_stop=should_stop,
+            done = train(cell, T, steps=steps, seed=seed, fast=fast, should_stop=should_stop,
                          progress=(lambda p, label=label: progress(label, p)) if progress else None)
             if done.stopped:
                 return mem.Results(tuple(runs))
@@ -447,9 +449,10 @@ def distractor_gates(distractors: str, cell: str = mem.DISTRACTOR_CELL, T: int =
 
 
 # -- the shipped grid -----------------------------------------------------------------------------------
-def write_grid(path, cells=mem.CELLS, Ts=mem.TS, gates: bool = True, log=print) -> mem.Results:
+def write_grid(path, cells=mem.CELLS, Ts=mem.TS, gates: bool = True, log=print, steps: int | None = None,
+               seed: int = mem.SEED) -> mem.Results:
     """Train the whole grid (and the two distractor runs) with the fast trainer, rewriting `path`
-    after every run so that an interrupted run leaves a valid file."""
+    after every run so that an interrupted run leaves a valid file. `steps`, `seed`: the grid's runs'."""
     from rnntui.files import write_atomic
 
     results = mem.Results(())
@@ -462,7 +465,7 @@ def write_grid(path, cells=mem.CELLS, Ts=mem.TS, gates: bool = True, log=print) 
         log(f"{run.cell:<9} T={run.T:<3} acc {run.final_acc:7.2%}  100% at {reached}  "
             f"{run.steps} steps  {run.seconds:.1f} s")
 
-    run_grid(cells, Ts, on_run=keep)
+    run_grid(cells, Ts, on_run=keep, steps=steps, seed=seed)
     if gates:
         for kind in mem.DISTRACTORS:
             g = distractor_gates(kind)
