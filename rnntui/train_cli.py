@@ -128,13 +128,23 @@ def terminal(stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+def takes(stream, text: str) -> bool:
+    """Whether `stream`'s encoding can write `text` (not under PYTHONIOENCODING=ascii)."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -> bool:
-    """A learning curve (y in percent on a linear axis, 0–100) drawn in the shell with plotext 5.3.2;
-    skipped when `stream` (stdout) is not a terminal or plotext is missing. True if drawn."""
+    """A learning curve (y in percent on a linear axis, 0–100) drawn in the shell with plotext 5.3.2; plain
+    (no colour codes) when `stream` (stdout) is not a terminal, so `> out.txt` keeps it (it was dropped, a
+    trial). Skipped when plotext is missing or the stream cannot take braille (ASCII). True if drawn."""
     import shutil
 
     stream = stream or sys.stdout
-    if not terminal(stream) or not len(steps):
+    if not len(steps) or not takes(stream, "⣿┤"):
         return False
     try:
         import plotext as plt
@@ -151,7 +161,8 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     plt.title(title)
     plt.xlabel("training step")
     plt.ylabel(ylabel)
-    stream.write(plt.build() + "\n")
+    text = plt.build()
+    stream.write((text if terminal(stream) else plt.uncolorize(text)) + "\n")
     stream.flush()
     return True
 

@@ -438,7 +438,9 @@ def test_run_lab_reports_a_growing_curve_and_saves_the_run():
 
 
 # -- the command line --------------------------------------------------------------------------------------
-def test_train_memory_ends_with_a_summary_and_a_plot_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+def test_train_memory_ends_with_a_summary_and_a_plot_also_into_a_file(tmp_path, capsys, monkeypatch):
+    """`train memory … > out.txt` wrote no curve anywhere, where README says it ends with one (a TA's
+    trial): the curve is drawn there too, without colour codes; on a terminal as before."""
     pytest.importorskip("torch")
     from rnntui import train_cli
 
@@ -448,24 +450,25 @@ def test_train_memory_ends_with_a_summary_and_a_plot_only_on_a_terminal(tmp_path
     printed = capsys.readouterr().out
     run = mem.parse(out.read_bytes()).run("rnn", 5)
     assert printed.strip().splitlines()[-1].startswith(f"memory rnn T=5: accuracy {run.final_acc:.1%}")
-    assert "┤" not in printed  # not a terminal: no plot
+    assert "accuracy %" in printed and "training step" in printed and "┤" in printed  # plotext's plot
+    assert "\x1b" not in printed  # not a terminal: plain text
     monkeypatch.setattr(train_cli, "terminal", lambda stream: True)
     assert main(argv) == 0
     printed = capsys.readouterr().out
-    assert "accuracy %" in printed and "training step" in printed and "100" in printed  # plotext's plot
+    assert "accuracy %" in printed and "training step" in printed and "100" in printed
     reached = "never reached 100%" if run.reached_100_at is None else f"100% at step {run.reached_100_at}"
     assert reached in printed.strip().splitlines()[-1]
 
 
-def test_the_plot_copes_with_one_point_and_no_terminal(capsys):
+def test_the_plot_copes_with_one_point_a_file_and_ascii(capsys):
     from rnntui import train_cli
 
-    class Tty:
-        def __init__(self):
-            self.text = ""
+    class Stream:
+        def __init__(self, tty, encoding="utf-8"):
+            self.text, self.tty, self.encoding = "", tty, encoding
 
         def isatty(self):
-            return True
+            return self.tty
 
         def write(self, s):
             self.text += s
@@ -473,9 +476,13 @@ def test_the_plot_copes_with_one_point_and_no_terminal(capsys):
         def flush(self):
             pass
 
-    t = Tty()
+    t = Stream(True)
     assert train_cli.plot_curve([100], [0.0], "one point", "accuracy %", stream=t) and "one point" in t.text
-    assert not train_cli.plot_curve([100], [50.0], "x", "accuracy %")  # capsys: not a terminal
+    f = Stream(False)
+    assert train_cli.plot_curve([100, 200], [50.0, 90.0], "a file", "accuracy %", stream=f)
+    assert "a file" in f.text and "┤" in f.text and "\x1b" not in f.text
+    ascii_out = Stream(False, "ascii")  # (PYTHONIOENCODING=ascii: braille would end the run in an error)
+    assert not train_cli.plot_curve([100], [50.0], "x", "accuracy %", stream=ascii_out) and ascii_out.text == ""
 
 
 def test_memory_sits_between_parallel_and_serving():

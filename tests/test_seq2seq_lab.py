@@ -161,6 +161,7 @@ def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
     assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "30", "--until", "1", "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert "after 30 steps" in said and str(out) in said
+    assert "exact %" in said and "┤" in said and "\x1b" not in said  # the curve, plain into a file (capsys)
     arrays, record = s2s.read_npz(out, "dot")
     assert record["steps"] == 30 and record["seed"] == 0 and len(record["curve"]) == 2
     exact, token = s2s.accuracy(s2s.greedy(arrays, "dot", s2s.held_out()).tokens, s2s.reverse_target(s2s.held_out()))
