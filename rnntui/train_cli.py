@@ -54,8 +54,8 @@ def seq2seq_parser() -> Parser:
                              "fast trainer, one CPU thread, evaluating on the 1000 validation sequences every "
                              "{every} steps (they choose where it stops), then once on {fresh} fresh ones it "
                              "never saw.").format(every=s2s.EVERY, fresh=s2s.N_FRESH))
-    p.add_argument("--scoring", default="additive", choices=s2s.SCORINGS,
-                   help=_("attention score (default additive)"))
+    p.add_argument("--scoring", choices=s2s.SCORINGS,
+                   help=_("attention score (default additive; with --eval, the checkpoint's own)"))
     p.add_argument("--seed", type=count(0, 2**31 - 1), default=0, help=_("initialisation and batches (default 0)"))
     p.add_argument("--steps", type=count(1, 100_000), default=2000, metavar="N",
                    help=_("most training steps (default 2000)"))
@@ -194,31 +194,37 @@ def check_cache(path: Path) -> Path:
     return path
 
 
-def _reads(lab, path: str, scoring: str) -> bool:
-    """Whether the checkpoint reads as a `scoring` model's."""
+def _read(lab, path: str, scoring: str):
+    """(arrays, record) if the checkpoint reads as a `scoring` model's, else None."""
     from rnntui.engine import seq2seq as s2s
 
     try:
-        lab.read_checkpoint(path, scoring)
+        return lab.read_checkpoint(path, scoring)
     except s2s.BadCheckpoint:
-        return False
-    return True
+        return None
 
 
 def run_seq2seq(argv: list[str]) -> int:
     args = seq2seq_parser().parse_args(argv)
     from rnntui.engine import seq2seq as s2s
 
+    given, args.scoring = args.scoring is not None, args.scoring or "additive"
     if args.eval is not None:
         from rnntui.engine import lab_seq2seq as lab
 
         try:
             arrays, _record = lab.read_checkpoint(args.eval, args.scoring)
         except s2s.BadCheckpoint as e:
-            fits = next((s for s in s2s.SCORINGS if s != args.scoring and _reads(lab, args.eval, s)), None)
-            hint = "" if fits is None else _("; it is a {scoring} checkpoint: add --scoring {scoring}").format(
-                scoring=fits)  # (it did not say which, a trial)
-            raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e.said(_)) + hint) from None
+            fits = next((s for s in s2s.SCORINGS if s != args.scoring and _read(lab, args.eval, s)), None)
+            if given or fits is None:  # (--scoring asked for another model: said, not guessed)
+                hint = "" if fits is None else _("; it is a {scoring} checkpoint: add --scoring {scoring}").format(
+                    scoring=fits)  # (it did not say which, a trial)
+                raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e.said(_)) + hint) from None
+            # no --scoring: the checkpoint's own (a dot checkpoint was refused as "not additive", a trial)
+            args.scoring = fits
+            arrays, _record = lab.read_checkpoint(args.eval, fits)
+            print(_("{name} is a {scoring} checkpoint: scored with --scoring {scoring}").format(
+                name=args.eval, scoring=fits))
         exact, token = s2s.accuracy(s2s.greedy(arrays, args.scoring, s2s.held_out()).tokens,
                                     s2s.reverse_target(s2s.held_out()))
         fresh = s2s.fresh_accuracy(arrays, args.scoring)

@@ -263,6 +263,24 @@ def test_eval_of_another_models_checkpoint_names_the_scoring_it_fits(scoring, tm
     assert f"{s2s.record('dot')['exact']:.3f}" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("name", ["d.pt", "d.npz"])
+def test_eval_without_scoring_scores_a_checkpoint_with_its_own(name, tmp_path, capsys):
+    """`--eval d.pt` of a dot checkpoint, no --scoring, was refused as "not a checkpoint of `additive`"
+    (a TA's trial): it is scored as the dot model it is, and the output says so."""
+    from rnntui.cli import main
+
+    dot = tmp_path / name
+    lab.save(dot, s2s.shipped("dot"), s2s.record("dot"))
+    assert main(["train", "seq2seq", "--eval", str(dot)]) == 0
+    said = capsys.readouterr().out.strip().splitlines()
+    assert said[0] == f"{dot} is a dot checkpoint: scored with --scoring dot"
+    arrays = lab.read_checkpoint(dot, "dot")[0]  # scored as the dot model
+    fresh = s2s.fresh_accuracy(arrays, "dot")
+    exact = s2s.accuracy(s2s.greedy(arrays, "dot", s2s.held_out()).tokens, s2s.reverse_target(s2s.held_out()))[0]
+    assert f"exact-sequence accuracy {fresh['exact']:.3f} on 4000 fresh" in said[1]
+    assert f"{exact:.3f} on the 1000 validation" in said[1] and exact > 0.5
+
+
 def test_eval_of_a_good_file_scores_it(tmp_path, capsys):
     from rnntui.cli import main
 
