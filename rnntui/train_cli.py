@@ -8,6 +8,7 @@ import argparse
 import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from rnntui.cli import Parser as CommandParser, whole
@@ -122,6 +123,21 @@ class Bar:
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+@contextmanager
+def on_ctrl_c(said):
+    """Ctrl+C inside: one line on stderr, `said()` (what was and was not saved), then on to exit status 130
+    (it ended silently after the progress bar's ^C, a trial)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        print(f"rnntui: {said()}", file=sys.stderr, flush=True)
+        raise
+
+
+def nothing_saved(path) -> str:
+    return _("cancelled: nothing saved to {path}").format(path=path)
 
 
 def terminal(stream) -> bool:
@@ -247,11 +263,12 @@ def run_seq2seq(argv: list[str]) -> int:
           file=sys.stderr)
     bar = Bar(args.steps)
     start = time.perf_counter()
-    try:
-        result = lab.train(args.scoring, args.seed, steps=args.steps, until=until, on_progress=bar,
-                           screen=not args.full_eval)
-    finally:
-        bar.close()
+    with on_ctrl_c(lambda: nothing_saved(out)):
+        try:
+            result = lab.train(args.scoring, args.seed, steps=args.steps, until=until, on_progress=bar,
+                               screen=not args.full_eval)
+        finally:
+            bar.close()
     wall = time.perf_counter() - start
     kept = _set_aside(out) if args.out is None else None  # the cache's earlier model is not lost
     try:
@@ -330,19 +347,31 @@ def run_memory(argv: list[str]) -> int:
             mem.save_cache(results)
 
     if args.all:
-        results = lab.write_grid(out or mem.cache_path().with_name("memory-grid.json"), gates=False,
-                                 log=lambda line: print(line, file=sys.stderr, flush=True),
-                                 steps=args.steps, seed=args.seed)  # (they were ignored: 1500/6000, seed 0)
+        grid, finished = out or mem.cache_path().with_name("memory-grid.json"), []
+
+        def log(line: str) -> None:  # a line per finished run, each saved in `grid` before it
+            finished.append(line)
+            print(line, file=sys.stderr, flush=True)
+
+        def said() -> str:
+            return nothing_saved(grid) if not finished else ngettext(
+                "cancelled: the {n} run that finished is in {path}",
+                "cancelled: the {n} runs that finished are in {path}", len(finished)).format(
+                n=len(finished), path=grid)
+
+        with on_ctrl_c(said):  # (--steps, --seed: they were ignored, 1500/6000 steps from seed 0)
+            results = lab.write_grid(grid, gates=False, log=log, steps=args.steps, seed=args.seed)
         if out is None:
             mem.save_cache(results)
         print(mem.format_table(results))
         return 0
     bar = Bar(args.steps or mem.STEPS[args.cell], scored=N_("accuracy {acc}"))  # (on fresh sequences: it said held-out)
-    try:
-        done = lab.train(args.cell, args.T, steps=args.steps, seed=args.seed,
-                         progress=lambda p: bar(_as_bar(p)))
-    finally:
-        bar.close()
+    with on_ctrl_c(lambda: nothing_saved(out or mem.cache_path())):
+        try:
+            done = lab.train(args.cell, args.T, steps=args.steps, seed=args.seed,
+                             progress=lambda p: bar(_as_bar(p)))
+        finally:
+            bar.close()
     run = done.run
     save(mem.Results((run,)))
     plot_curve([p.step for p in run.curve], [100 * p.acc for p in run.curve],

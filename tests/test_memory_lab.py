@@ -187,6 +187,52 @@ def test_train_memory_all_runs_every_cell_with_the_steps_and_seed_asked(tmp_path
     assert alone.final_acc != lab.train("lstm", 10, steps=2, seed=0).run.final_acc
 
 
+def test_ctrl_c_during_train_memory_says_nothing_was_saved_and_exits_130(tmp_path):
+    """Ctrl+C ended `train memory` silently after the bar's "…365/6000 … 3.6s^C" (a TA's trial): one line
+    says it was cancelled and that nothing was saved, status 130, no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    out = tmp_path / "run.json"
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(root)}
+    proc = subprocess.Popen([sys.executable, "-m", "rnntui", "train", "memory", "--cell", "lstm", "--T", "80",
+                             "--steps", "100000", "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=root, env=env)
+    try:
+        first = proc.stderr.readline()  # the bar's first evaluation: it is training
+        assert "/100000" in first, first
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    lines = err.strip().splitlines()
+    assert lines == [f"rnntui: cancelled: nothing saved to {out}"] and not out.exists()
+
+
+def test_ctrl_c_during_train_memory_all_says_where_the_finished_runs_are(tmp_path, monkeypatch, capsys):
+    from rnntui.cli import main
+
+    real, calls = lab.train, []
+
+    def two_then_ctrl_c(*a, **k):
+        calls.append(a)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(lab, "train", two_then_ctrl_c)
+    out = tmp_path / "grid.json"
+    assert main(["train", "memory", "--all", "--steps", "1", "--out", str(out)]) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == f"rnntui: cancelled: the 2 runs that finished are in {out}" and len(err) == 3
+    assert [(r.cell, r.T) for r in mem.parse(out.read_bytes()).runs] == [("rnn", 5), ("rnn", 10)]
+
+
 @pytest.mark.parametrize("argv", [["--T", "30"], ["--cell", "gru"], ["--T", "abc"]])
 def test_train_memory_bad_input_is_one_line_and_status_2(argv, capsys):
     from rnntui.cli import main

@@ -154,6 +154,27 @@ def test_an_existing_out_is_kept_unless_forced(tmp_path, monkeypatch, capsys):
     assert out.read_bytes() == b"my own checkpoint"
 
 
+@pytest.mark.parametrize("out", [None, "run.npz"])
+def test_ctrl_c_during_train_says_nothing_was_saved(out, tmp_path, monkeypatch, capsys):
+    """Ctrl+C ended `train seq2seq` silently (a TA's trial): one line, cancelled and nothing saved (the
+    cache's model as it was), status 130."""
+    from rnntui.cli import main
+
+    def ctrl_c(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cached = tmp_path / "rnntui" / "seq2seq-additive-seed0.npz"
+    cached.parent.mkdir()
+    cached.write_bytes(b"the earlier model")
+    monkeypatch.setattr(lab, "train", ctrl_c)
+    target = cached if out is None else tmp_path / out
+    assert main(["train", "seq2seq"] + ([] if out is None else ["--out", str(target)])) == 130
+    assert capsys.readouterr().err.strip().splitlines()[-1] == f"rnntui: cancelled: nothing saved to {target}"
+    assert cached.read_bytes() == b"the earlier model" and not (tmp_path / "run.npz").exists()
+    assert sorted(p.name for p in cached.parent.iterdir()) == ["seq2seq-additive-seed0.npz"]
+
+
 def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
     from rnntui.cli import main
 
