@@ -314,7 +314,10 @@ def memory_parser() -> Parser:
     p.add_argument("--cell", default="lstm-bf2", choices=mem.CELLS, help=_("default lstm-bf2"))
     p.add_argument("--T", type=whole, choices=mem.TS, default=20, help=_("sequence length (default 20)"))
     p.add_argument("--steps", type=count(1, 100_000), metavar="N",
-                   help=_("most steps (default 1500; 6000 for the forget-bias cells, which stop at 100%%)"))
+                   help=_("most steps (default {steps}; {long} for the forget-bias cells, which stop early at the "
+                          "first multiple of {every} steps whose accuracy is 100%%)").format(
+                       steps=mem.STEPS["rnn"], long=mem.STEPS["lstm-bf2"], every=mem.STOP_EVERY["lstm-bf2"]))
+    # (it said they "stop at 100%": lstm-bf2 T=20 at 100% at step 300 ran on to 500, a TA's trial)
     p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))
     p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the result(s) here as JSON; default: merge into {path}").format(path=mem.cache_path()))

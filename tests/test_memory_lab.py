@@ -233,6 +233,22 @@ def test_ctrl_c_during_train_memory_all_says_where_the_finished_runs_are(tmp_pat
     assert [(r.cell, r.T) for r in mem.parse(out.read_bytes()).runs] == [("rnn", 5), ("rnn", 10)]
 
 
+def test_train_memory_help_says_when_the_forget_bias_cells_stop(tmp_path, capsys, monkeypatch):
+    """The help said the forget-bias cells "stop at 100%"; they are checked every 500 steps (lstm-bf2 T=20,
+    100% at step 300, ran to 500: a TA's trial). It says so, and a run does so."""
+    from rnntui.cli import main
+
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit):
+        main(["train", "memory", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "stop early at the first multiple of 500 steps whose accuracy is 100%" in said
+    out = tmp_path / "bf2.json"
+    assert main(["train", "memory", "--cell", "lstm-bf2", "--T", "5", "--out", str(out)]) == 0
+    run = mem.parse(out.read_bytes()).run("lstm-bf2", 5)
+    assert run.reached_100_at < 500 and run.steps == 500  # 100% before 500, stopped at 500
+
+
 @pytest.mark.parametrize("argv", [["--T", "30"], ["--cell", "gru"], ["--T", "abc"]])
 def test_train_memory_bad_input_is_one_line_and_status_2(argv, capsys):
     from rnntui.cli import main
