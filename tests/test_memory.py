@@ -326,6 +326,8 @@ def test_live_readings_follow_the_partial_then_the_result():
     r = s.readings()
     assert r.source == "live" and r.curve_acc == (0.5,) and r.live.status == "training" and r.live.step == 150
     assert s.last_step == 6000 and "step 150/6000" in txt(s) and "t cancels" in txt(s)
+    assert "←→ step 150, the run's latest" in txt(s)  # (the line said "step 6000" beside it, a TA's trial)
+    assert "←→ step 1500 " in txt(replace(s, cell="lstm"))  # another cell's shown run: its own cursor
     run = mem.make_run("lstm-bf2", 5, 300, 0, [(100, 0.5, 1.2), (200, 1.0, 0.1), (300, 1.0, 0.05)], 2.0, "x")
     done = replace(s, run=LabRun(status="done", number=1, partial=partial, result=run.record()))
     r = done.readings()

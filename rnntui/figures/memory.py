@@ -158,6 +158,14 @@ class CopyState(FigureState):
     def length(self) -> int:
         return int(self.T)
 
+    def axis_shown(self) -> str:
+        """While this cell × T trains, the readouts follow its latest step, and so does the line ("step 1500"
+        stood beside a run at step 148, a TA's trial)."""
+        d = self.live() if self.run.running else None
+        if d is None:
+            return super().axis_shown()
+        return _("{step}, the run's latest").format(step=int(d.get("step", 0) or 0))
+
     def first_partial(self) -> dict:
         """The run's cell × T, known before its first report (torch's import left a second with no line)."""
         return {"cell": self.cell, "T": self.length, "step": 0, "steps": mem.STEPS[self.cell], "curve": []}
