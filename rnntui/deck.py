@@ -184,5 +184,7 @@ def parse_frame(item) -> Frame:
     except BadValue as e:
         # "--step 9: …" reads "step 9: …" in a deck, and "--set z=3" "set z=3" (a deck has no options)
         raise BadValue(re.sub(r"--(set|step)\b", r"\1", str(e))) from None
+    axis = state.AXIS
     return Frame(screen, fig, state, item.get("title", ""), item.get("caption", ""),
-                 tuple((k, item[k]) for k in LOCAL if item.get(k)))
+                 tuple((k, item[k]) for k in LOCAL if item.get(k)),
+                 axis_set=step is None and getattr(state, axis) != getattr(fig.state_type(), axis))

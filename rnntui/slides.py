@@ -37,6 +37,7 @@ class Frame:
     title: str = ""  # a deck's words for this slide; empty: the figure's title
     caption: str = ""  # empty: the figure's prose
     translated: tuple[tuple[str, str], ...] = ()  # a deck's ("title_zh", text), ("caption_zh", text), …
+    axis_set: bool = False  # a deck's `set` gave the axis its value (its shot line says --set, not --step)
 
     def local(self, field: str) -> str:
         """A deck's `title` or `caption` in the current language (`title_zh` …), else its English one."""
@@ -119,7 +120,9 @@ class Frame:
         extra += f" --lang {lang}" if lang else ""
         step = getattr(self.state, self.state.AXIS)  # as --step reads it, not as shown ("131,072" was refused)
         step = repr(float(step)).removesuffix(".0") if isinstance(step, float) else str(step)  # (exact; "2", not "2.0")
-        return f"rnntui shot {self.address}{sets} --step {step}{extra} -o {out}"
+        # (a deck's set = { threshold = 10 } read as wrong copied as --step 10, a lecturer's trial)
+        axis = f" --set {self.state.AXIS}={step}" if self.axis_set else f" --step {step}"
+        return f"rnntui shot {self.address}{sets}{axis}{extra} -o {out}"
 
 
 def key_frames() -> list[Frame]:

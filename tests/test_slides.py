@@ -695,8 +695,20 @@ def test_every_key_frames_shot_line_names_the_same_state():
     for frame in frames:
         words = shlex.split(frame.shot_command("x.txt"))
         sets = [words[i + 1] for i, w in enumerate(words) if w == "--set"]
-        step = words[words.index("--step") + 1]
+        step = words[words.index("--step") + 1] if "--step" in words else None
         assert build_state(frame.figure, sets, step) == frame.state, (frame.address, step)
+
+
+def test_a_decks_set_axis_stays_a_set_in_its_shot_line(tmp_path):
+    """A deck's set = { threshold = 10 } on gradients/clipping (its axis) was written --step 10: the same
+    state, read as wrong when copied (a lecturer's trial). It stays --set; a deck's step stays --step."""
+    deck = tmp_path / "d.toml"
+    deck.write_text('[[frame]]\nfigure = "gradients/clipping"\nset = { threshold = 10 }\n'
+                    '[[frame]]\nfigure = "gradients/clipping"\nstep = 10\n', encoding="utf-8")
+    by_set, by_step = load(str(deck)).frames
+    assert by_set.state == by_step.state and by_set.state.AXIS == "threshold"
+    assert "--set threshold=10" in by_set.shot_command() and "--step" not in by_set.shot_command()
+    assert "--step 10" in by_step.shot_command() and "--set" not in by_step.shot_command()
 
 
 def test_the_index_shot_line_redraws_the_frame(tmp_path, monkeypatch):
