@@ -223,7 +223,7 @@ def export_parser() -> Parser:
 
 def present_parser() -> Parser:
     p = Parser(prog="rnntui present",
-               description=_("Show a deck's frames full screen: space/→ next, ← back, home/end, 7 enter: slide 7, "
+               description=_("Show a deck's frames full screen: space/→/n next, ←/p back, home/end, 7 enter: slide 7, "
                              "ctrl+s save, ? keys, q quit."))
     p.add_argument("deck", type=path_arg, metavar="DECK", help=_("a TOML deck file, or the name of a shipped deck: lecture"))
     p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,

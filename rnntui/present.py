@@ -39,7 +39,7 @@ def read_all(frames: list[Frame]) -> None:
             pass
 
 
-KEYS = N_("space/→ next · ← back · home/end first/last · 7 enter: slide 7 · ctrl+s save · esc hides this · "
+KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · ctrl+s save · esc hides this · "
            "q quit")
 LAST = N_("the last slide; home goes to the first")
 
@@ -63,11 +63,11 @@ class PresentApp(Shots, QuietCollections, App):
     #slide-foot { height: 1; padding: 0 2; color: $text-muted; }
     """
     BINDINGS = [
-        Binding("space,right,pagedown", "move(1)", N_("next"), priority=True),
+        Binding("space,right,pagedown,n", "move(1)", N_("next"), priority=True),  # (n, p: the app's topic keys,
         Binding("enter", "enter", N_("next, or the slide typed"), priority=True),
         *(Binding(str(d), f"type({d})", show=False, priority=True) for d in range(10)),  # 7 enter: slide 7 (a trial)
         Binding("escape", "hush", show=False, priority=True),
-        Binding("left,pageup,backspace", "move(-1)", N_("back"), priority=True),
+        Binding("left,pageup,backspace,p", "move(-1)", N_("back"), priority=True),  # did nothing here, a trial)
         Binding("home", "jump(0)", N_("first"), priority=True),
         Binding("end", "jump(-1)", N_("last"), priority=True),
         Binding("ctrl+s", "shot", N_("save"), priority=True),
@@ -150,7 +150,7 @@ class PresentApp(Shots, QuietCollections, App):
         foot.add_column(justify="right", no_wrap=True)
         where = Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim")
         if self.typed:
-            where = Text.assemble((_("slide {n}, enter goes").format(n=self.typed) + "   ", "bold"), where)
+            where = Text.assemble((_("slide {n}: enter goes there").format(n=self.typed) + "   ", "bold"), where)
         room = self.size.width // 2 - where.cell_len - 7  # (the slide's values keep half the line: "t 11 …" lost γ)
         if self.note.said and room >= 8:
             where = Text.assemble((cut(self.note.said, room, "…") + "   ", "bold"), where)

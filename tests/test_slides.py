@@ -589,11 +589,15 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
         assert [p.name for p in shots] == ["d-03-recurrence-readout-seq-t3.svg"]
         assert "sequence" in shots[0].read_text() and "quit" not in shots[0].read_text()
         await pilot.press("question_mark", "2")  # a number and enter: that slide; the keys go with the slide
-        assert "slide 2, enter goes" in text_of(app) and app.index == 2
+        assert "slide 2: enter goes there" in text_of(app) and app.index == 2
         await pilot.press("enter")
         await pilot.pause()
         said = [str(n.message) for n in app._notifications]  # the keys went with the slide; "saved" stays
         assert app.index == 1 and "slide 2" not in text_of(app) and not any("esc hides" in m for m in said), said
+        await pilot.press("n")  # the app's next and previous keys (they did nothing here, a trial)
+        assert app.index == 2
+        await pilot.press("p")
+        assert app.index == 1
         await pilot.press("9", "enter")
         assert app.index == 1 and "no slide 9: this deck has 3   2/3" in text_of(app)
         await pilot.press("0", "enter")  # (it went on to the next slide without a word, a trial)
