@@ -427,7 +427,12 @@ def run_present(argv: list[str]) -> int:
     require_terminal("`present`")
     from rnntui.present import PresentApp
 
-    return run_tui(PresentApp(deck, args.theme, args.start - 1))
+    from rnntui.slides import untranslated_line
+
+    status = run_tui(PresentApp(deck, args.theme, args.start - 1))
+    if english := untranslated_line(deck.frames):
+        print(f"rnntui: {english}", file=sys.stderr)
+    return status
 
 
 def run_serve(argv: list[str]) -> int:

@@ -106,8 +106,9 @@ class PresentApp(Shots, QuietCollections, App):
         end_on_hangup(self)
         self.hold_full_collections()
         self.show()
-        if english := untranslated_line(self.deck.frames):  # (escape hides it)
-            self.notify(english, severity="warning", timeout=6)
+        if english := untranslated_line(self.deck.frames):  # in the foot, not over the slide: the room saw a
+            self.note.say(english, 6)  # warning box over a plot's axis (a lecturer's trial); `present` prints it
+            # again when the talk ends
         if not (self.is_headless or self.is_web):
             self.set_timer(PRELOAD_AFTER, self.read_ahead)
 

@@ -264,7 +264,7 @@ def test_export_in_chinese_names_the_frames_whose_words_are_english_only(tmp_pat
                     '[[frame]]\nfigure = "recurrence/track"\ntitle = "B"\ncaption = "b"\ncaption_zh = "乙"\n',
                     encoding="utf-8")
     assert main(["export", str(tmp_path / "zh"), "--deck", str(deck), "--format", "txt", "--lang", "zh"]) == 0
-    assert capsys.readouterr().err.strip().splitlines()[-1] == "第 2 (caption_zh); 4 (title_zh) 帧：幻灯片文件只给了这些文字的英文"
+    assert capsys.readouterr().err.strip().splitlines()[-1] == "以下帧在幻灯片文件里只有英文：2 (caption_zh); 4 (title_zh)"
     set_language("en")
     assert main(["export", str(tmp_path / "en"), "--deck", str(deck), "--format", "txt"]) == 0
     assert "English only" not in capsys.readouterr().err

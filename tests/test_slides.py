@@ -652,6 +652,26 @@ async def test_the_summary_slide_gives_no_keys_that_turn_slides_instead():
     assert "Enter" not in shown and "←→" not in shown and "backspace" not in shown
 
 
+async def test_present_names_english_only_slides_in_its_foot_not_over_the_slide():
+    """A warning box over the plot's axis named the deck's English-only words (a lecturer's trial: the room
+    saw it). The foot says it, small, and no notice covers the slide."""
+    from rnntui.deck import parse
+    from rnntui.i18n import set_language
+    from rnntui.present import PresentApp
+
+    deck = parse({"frame": [{"figure": "recurrence/track", "caption": "only English"},
+                            {"figure": "recurrence/tanh"}]}, "d")
+    set_language("zh")
+    try:
+        app = PresentApp(deck)
+        async with app.run_test(size=(160, 30)) as pilot:
+            await pilot.pause()
+            foot = text_of(app).rstrip().splitlines()[-1]
+            assert "以下帧在幻灯片文件里只有英文：1 (caption_zh)" in foot and not app._notifications
+    finally:
+        set_language("en")
+
+
 def test_the_summary_in_the_app_says_how_to_open_a_cell(capsys):
     assert main(["shot", "attention/summary", "--set", "cell=1", "-o", "-"]) == 0
     shown = capsys.readouterr().out
