@@ -96,7 +96,8 @@ def _read(path: Path) -> Deck:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise BadValue(_("deck {path}: not valid TOML: {error}").format(path=path, error=e)) from None
+        hint = _("; each slide is a [[frame]] table") if "('frame',)" in str(e) else ""  # ([frame] twice: the
+        raise BadValue(_("deck {path}: not valid TOML: {error}").format(path=path, error=e) + hint) from None  # parser's words, a trial)
     return parse(data, str(path))
 
 

@@ -507,6 +507,8 @@ BAD = [
     ('[[frame]]\nfigure = "recurrence/track"\ncaptoin = "typo"\n', "frame 1", "unknown key 'captoin'"),
     ('[[frame]]\nstep = 3\n', "frame 1", "figure"),
     ('[[frame]]\nfigure = "recurrence/track"\nstep = \n', "not valid TOML", "line 3"),
+    ('[frame]\nfigure = "recurrence/track"\n[frame]\nfigure = "recurrence/tanh"\n', "not valid TOML",
+     "twice (at line 3, column 7); each slide is a [[frame]] table"),  # (the parser's words alone, a trial)
     ('', "no frames", "[[frame]]"),
     # (figure = 5 said "is missing"; a right-to-left override went to the terminal and turned the line: a trial)
     ('[[frame]]\nfigure = 5\n', "frame 1", 'figure = 5: expected text, e.g. figure = "recurrence/track"'),
