@@ -24,7 +24,7 @@ from rnntui.shots import Shots
 from rnntui.slides import Frame, untranslated_line
 from rnntui.terminal import end_on_hangup, sturdy
 from rnntui.toasts import say_once, unsay
-from rnntui.widgets.cells import cut
+from rnntui.widgets.cells import cell_len, cut
 from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import Pieces
 
@@ -144,8 +144,8 @@ class PresentApp(Shots, QuietCollections, App):
 
     def show_foot(self) -> None:
         frame = self.frame
-        values = Pieces([f"{p.said} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params()],
-                        style="dim")
+        said = [f"{p.said} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params()]
+        values = Pieces(said, style="dim")
         foot = Table.grid(expand=True)
         foot.add_column(ratio=1, no_wrap=True)
         foot.add_column(justify="right", no_wrap=True)
@@ -155,6 +155,9 @@ class PresentApp(Shots, QuietCollections, App):
         room = self.size.width // 2 - where.cell_len - 7  # (the slide's values keep half the line: "t 11 …" lost γ)
         if self.note.said and room >= 8:
             where = Text.assemble((cut(self.note.said, room, "…") + "   ", "bold"), where)
+        elif not self.typed and 0 < cell_len(title := self.deck.heading()) <= room and (  # where the values
+                cell_len("   ".join(said)) + where.cell_len + cell_len(title) + 10 <= self.size.width):  # fit whole
+            where = Text.assemble((title + " · ", "dim"), where)  # (a deck's title showed nowhere, a lecturer's trial)
         foot.add_row(values, where)
         self.query_one("#slide-foot", Static).update(foot)
 

@@ -267,6 +267,18 @@ def test_present_drops_values_whole_where_they_do_not_fit(tmp_path):
     assert shown[:-1] == values[:len(shown) - 1]  # each shown whole, in order
 
 
+def test_a_slides_foot_names_the_deck_where_its_values_leave_room(tmp_path):
+    """A deck's title showed nowhere in present or its slides (a lecturer's trial): the foot names it before
+    the slide's number, where the slide's values still fit whole (they keep their room)."""
+    deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "recurrence/track"\n'
+                                           '[[frame]]\nfigure = "attention/block"\nstep = 3\n')
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--size", "80x24"]) == 0
+    first, block = (p.read_text().rstrip("\n").splitlines()[-1] for p in sorted(out.glob("0*.txt")))
+    assert first.endswith("   Test deck · 1/2") and first.split()[:2] == ["W_h", "0.90"]
+    assert block.endswith("   2/2") and "Test deck" not in block and "…" in block  # its values: no room
+
+
 def test_present_lays_views_out_as_the_app_does(tmp_path):
     """Present mode (and exported deck frames) drew the views without the app's stylesheet: attention/
     positions lost its heat map, parallel/cost its plot, serving/cell its boxes, and serving/window
