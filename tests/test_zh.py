@@ -356,13 +356,13 @@ def test_the_readme_has_a_chinese_quick_start_naming_every_topic_as_the_app_does
 
 
 def test_tokens_in_a_chinese_sentence_are_quoted(zh):
-    """"查询 跑 读 那只…跑" and "若按 x 重抽 开始 跑" (now 改写) read 开始 and 跑 as verbs of the sentence (a Chinese
+    """"查询 跑 读 那只…跑" and "若按 x 重抽 开始 跑" read 开始 and 跑 as verbs of the sentence (a Chinese
     student's trial): the toy's tokens are quoted, as the slides' captions quote them."""
     from rnntui.figures.attention import QkvState
 
     screen, figure = topic("attention"), topic("attention").figure_by_id("qkv")
     [text] = asyncio.run(_frames([(screen, figure, QkvState(stage=3))], (100, 30)))
-    assert "查询“跑”读“那只…跑”：" in text and "按 x 改写“开始 跑”：" in text
+    assert "查询“跑”读“那只…跑”：" in text and "按 x 重抽“开始 跑”：" in text
 
 
 def test_the_parameter_line_names_its_words_in_chinese(zh):

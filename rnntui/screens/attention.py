@@ -129,11 +129,11 @@ class QkvView(FigureView):
         # what x shows, said for a newcomer: the earlier rows' outputs do not move when later tokens change, as
         # no row reads a later token (it read "x redraws 开始 跑: out rows 0–2 move by 0 (exactly)", a trial)
         later, last = " ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), fa.EDIT_AFTER
-        moved = (_("x edits {tokens}: out rows 0–{last} move by exactly") if r.edit_early == 0.0 else
-                 _("x edits {tokens}: out rows 0–{last} move by"))  # (one line at 100 columns: two took the
+        moved = (_("x redraws {tokens}: out rows 0–{last} move by exactly") if r.edit_early == 0.0 else
+                 _("x redraws {tokens}: out rows 0–{last} move by"))  # (one line at 100 columns: two took the
         edit = Text(spaced(moved.format(tokens=later, last=last)), style="dim")  # matrices' last at 100x30)
         edit.append(sci(r.edit_early), style="bold")
-        why = _("as every row sees every token;") if s.mask == "full" else _("as no row sees later tokens;")
+        why = _("as every row sees every token;") if s.mask == "full" else _("as no row reads ahead;")
         rest = spaced(_("rows {first}–{end} by").format(first=last + 1, end=len(toks) - 1))
         whole = edit.cell_len + cell_len(why) + 1 + cell_len(rest) + len(sci(r.edit_late))
         if crowded and whole > self.size.width:  # the why left to help, the rows' contrast kept whole (its second
@@ -145,7 +145,8 @@ class QkvView(FigureView):
     @classmethod
     def explained(cls, s: QkvState) -> str:
         """Help: what x shows, and why the strict mask's first row is NaN."""
-        return _("x edits the tokens after {token} (new random values): under the causal or strict mask the "
+        return _("x redraws the tokens after {token} (new random values; x again brings them back): under the "
+                 "causal or strict mask the "
                  "outputs of the rows before them do not change at all, as no row reads a later token; under the "
                  "full mask they change too. The strict mask lets a row read only the keys before its own, so row "
                  "0 has no key left: its softmax is over nothing (0/0), so its weights and its output are NaN, "
