@@ -5,7 +5,7 @@ run at once (a further tab gets "503: full"), an app nobody typed into for --idl
 and ctrl+c (SIGINT or SIGTERM) stops the server and every app it started: each is asked to quit,
 then terminated, then killed. On Linux an app also dies with the server if the server is killed.
 One session's crash never touches another: each is its own process. ctrl+s in a browser downloads
-the screenshot (a self-contained SVG).
+the screenshot (a self-contained SVG). The page gets its Chinese font from the server (serve_page.py).
 """
 from __future__ import annotations
 
@@ -59,9 +59,11 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
 
 
 def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, max_sessions: int = 20,
-                idle_minutes: float = 30.0):
-    """A textual-serve Server running `rnntui APP_ARGS…` per browser tab, with the limits above."""
+                idle_minutes: float = 30.0, font: Path | None = None):
+    """A textual-serve Server running `rnntui APP_ARGS…` per browser tab, with the limits above; the page
+    gets `font` (default: rnntui's own CJK cut) for its Chinese."""
     check_installed()
+    import aiohttp_jinja2
     from aiohttp import web
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
@@ -107,6 +109,10 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                 except asyncio.TimeoutError:
                     continue
 
+    from rnntui.serve_page import CJK_RANGE, cjk_font
+
+    font = font or cjk_font()
+
     class RnnServer(Server):
         def __init__(self) -> None:
             super().__init__(app_command(app_args), host=host, port=port, title="rnntui",
@@ -117,6 +123,14 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
 
         def full(self) -> bool:
             return len(self.sessions) >= self.max_sessions
+
+        async def _make_app(self):
+            app = await super()._make_app()
+            app.router.add_get(f"/fonts/{font.name}", self.handle_font, name="cjk_font")
+            return app
+
+        async def handle_font(self, request):
+            return web.FileResponse(font, headers={"Content-Type": "font/ttf"})
 
         def initialize_logging(self) -> None:
             import logging
@@ -161,7 +175,9 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                                                    "while.").format(n=self.max_sessions) + "</p>")
             # the address the browser used, so the page's websocket works whatever --host is
             self.public_url = f"{request.scheme}://{request.host}"
-            return await Server.handle_index(self, request)
+            context = await Server.handle_index.__wrapped__(self, request)  # (without its template)
+            context["cjk_font"] = {"url": str(request.app.router["cjk_font"].url_for()), "range": CJK_RANGE}
+            return aiohttp_jinja2.render_template("app_index.html", request, context)
 
         async def handle_websocket(self, request):
             if self.full():

@@ -1,0 +1,28 @@
+"""What `rnntui serve`'s page gets besides textual-serve's own: a Chinese font, served by the server
+itself (the page loads nothing from the internet).
+
+The browser's terminal (xterm) asks for "Roboto Mono", then the machine's fonts; a machine without a CJK
+font drew every Chinese character as an empty box. The page declares the shipped CJK font as "Roboto
+Mono" for CJK and full-width characters only (CJK_RANGE), so Latin, box drawing and braille fall back to
+the same fonts as before, and waits for it before the terminal starts (xterm keeps each glyph it drew).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+# CJK radicals to unified ideographs (punctuation, kana and enclosed forms between), compatibility
+# ideographs and forms, full-width forms: the characters that take two cells
+CJK_RANGE = "U+2E80-9FFF, U+F900-FAFF, U+FE30-FE4F, U+FF01-FF60, U+FFE0-FFE6"
+
+
+def cjk_font(text: str = "") -> Path:
+    """rnntui's own cut of the shipped CJK font (every Chinese character of its own text), or the whole
+    shipped font (GB 2312) when `text`, a lecturer's deck, has Chinese that the cut lacks."""
+    from rich.cells import get_character_cell_size
+
+    from rnntui.glyphs import CJK_OWN, CJK_SHIPPED, FontFile, cmap
+
+    wide = {ord(ch) for ch in set(text) if get_character_cell_size(ch) == 2}
+    missing = wide - cmap(FontFile(str(CJK_OWN)))
+    return CJK_SHIPPED if missing & cmap(FontFile(str(CJK_SHIPPED))) else CJK_OWN
+
