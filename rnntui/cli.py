@@ -238,9 +238,14 @@ def present_parser() -> Parser:
 
 def serve_parser() -> Parser:
     p = Parser(prog="rnntui serve",
-               description=_("Serve the app to browsers: each tab gets its own app "
+               description=_("Serve the app to browsers: each tab gets its own app, or presents --deck "
                              "(needs pip install 'rnntui[serve]')."))
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where each app opens"))
+    from rnntui.deck import shipped
+
+    p.add_argument("--deck", type=path_arg, metavar="DECK",
+                   help=_("present a deck in each tab instead (as rnntui present DECK): a TOML deck file, or a "
+                          "shipped deck: {decks}").format(decks=", ".join(shipped())))
     p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector, or a Textual theme"))
     p.add_argument("--host", default="127.0.0.1",
@@ -449,13 +454,29 @@ def run_serve(argv: list[str]) -> int:
         raise BadValue(_("--idle-minutes {m:g}: expected a finite number above 0").format(m=args.idle_minutes))
     from rnntui.i18n import language
 
-    app_args = ["--theme", args.theme, "--lang", language()]
-    if args.address:
+    app_args, font = ["--theme", args.theme, "--lang", language()], None
+    if args.deck is not None:
+        if args.address is not None:
+            raise BadValue(_("{topic} and --deck {deck}: each tab opens a topic or presents a deck, not both")
+                           .format(topic=args.address, deck=args.deck))
+        from rnntui.deck import load
+        from rnntui.serve_page import cjk_font
+
+        source = os.path.abspath(load(args.deck).source)  # (the sessions find it whatever their folder)
+        app_args = ["present", source, *app_args]
+        font = cjk_font(Path(source).read_text(encoding="utf-8"))  # (a deck's own Chinese too)
+    elif args.address:
         from rnntui.topics import find
 
-        find(args.address, [])
+        try:
+            find(args.address, [])
+        except BadValue:
+            if args.address.endswith(".toml") or os.path.isfile(args.address):  # (a lecturer's trial)
+                raise BadValue(_("{address} is not a topic; to present a deck: rnntui serve --deck {address}")
+                               .format(address=args.address)) from None
+            raise
         app_args.insert(0, args.address)
-    serve.serve(app_args, args.host, args.port, args.max_sessions, args.idle_minutes)
+    serve.serve(app_args, args.host, args.port, args.max_sessions, args.idle_minutes, font)
     return 0
 
 

@@ -253,6 +253,7 @@ def check_listen(host: str, port: int) -> None:
             host=host, port=port, reason=_("that address is not this machine's")))
 
 
-def serve(app_args: list[str], host: str, port: int, max_sessions: int, idle_minutes: float) -> None:
+def serve(app_args: list[str], host: str, port: int, max_sessions: int, idle_minutes: float,
+          font: Path | None = None) -> None:
     check_listen(host, port)
-    make_server(app_args, host, port, max_sessions, idle_minutes).serve()
+    make_server(app_args, host, port, max_sessions, idle_minutes, font).serve()

@@ -1,0 +1,88 @@
+"""`rnntui serve --deck DECK`: each browser tab presents a lecturer's deck (`rnntui serve my.toml` said
+"unknown topic", a lecturer's trial)."""
+import asyncio
+import os
+import shlex
+import sys
+
+import pytest
+
+from rnntui.cli import main
+from test_serve import Served, open_session
+
+DECK = """title = "My deck"
+title_zh = "丁老师的课"
+
+[[frame]]
+figure = "attention/qkv"
+title = "Queries and keys"
+"""
+
+
+@pytest.fixture
+def ran(monkeypatch):
+    """The `rnntui …` line each session would run, and the font the page would get, without serving."""
+    pytest.importorskip("textual_serve")
+    from rnntui import serve
+
+    seen = {}
+
+    def fake(app_args, host, port, max_sessions, idle_minutes, font=None):
+        seen.update(line=shlex.split(serve.app_command(app_args)), font=font)
+
+    monkeypatch.setattr(serve, "serve", fake)
+    return seen
+
+
+def test_each_session_presents_the_deck_found_from_any_folder(ran, tmp_path, monkeypatch):
+    from rnntui.glyphs import CJK_SHIPPED
+
+    (tmp_path / "my.toml").write_text(DECK, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--deck", "my.toml", "--theme", "light", "--lang", "zh"]) == 0
+    assert ran["line"] == ["exec", sys.executable, "-m", "rnntui", "present", str(tmp_path / "my.toml"),
+                           "--theme", "light", "--lang", "zh"]
+    assert ran["font"] == CJK_SHIPPED  # (丁 is not in rnntui's own Chinese)
+
+
+def test_a_shipped_deck_by_name(ran, tmp_path, monkeypatch):
+    from rnntui.deck import SHIPPED
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--deck", "lecture"]) == 0
+    assert ran["line"][4:] == ["present", os.path.abspath(SHIPPED / "lecture.toml"), "--theme", "dark", "--lang", "en"]
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["attention", "--deck", "lecture"], "attention and --deck lecture: each tab opens a topic or presents a deck, not both"),
+    (["my.toml"], "my.toml is not a topic; to present a deck: rnntui serve --deck my.toml"),
+])
+def test_refusals_are_one_line(argv, says, ran, capsys):
+    assert main(["serve", *argv]) == 2
+    assert capsys.readouterr().err == f"rnntui: {says}\n" and not ran
+
+
+@pytest.mark.parametrize("deck", ["nosuch.toml", "bad.toml", "lecture.toml"])
+def test_a_bad_deck_is_the_line_present_says(deck, ran, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.toml").write_text("title = 3\n", encoding="utf-8")
+    (tmp_path / "lecture.toml").write_text("[[frame]]\nfigure = \"nosuch/figure\"\n", encoding="utf-8")
+    assert main(["present", deck]) == 2
+    present = capsys.readouterr().err
+    assert main(["serve", "--deck", deck]) == 2
+    assert capsys.readouterr().err == present and present.count("\n") == 1 and not ran
+
+
+def test_a_browser_tab_gets_the_deck():
+    served = Served("--deck", "lecture")
+    try:
+        async def scenario():
+            client, ws = await open_session(served.url, b"1/52")  # the lecture's first of 52 frames
+            (app,) = served.apps()
+            await client.close()
+            return app.cmdline()
+
+        line = asyncio.run(asyncio.wait_for(scenario(), 120))
+        assert line[-6] == "present" and line[-5].endswith("lecture.toml")
+    finally:
+        assert served.stop() == 0
