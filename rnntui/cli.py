@@ -454,7 +454,7 @@ def run_serve(argv: list[str]) -> int:
         raise BadValue(_("--idle-minutes {m:g}: expected a finite number above 0").format(m=args.idle_minutes))
     from rnntui.i18n import language
 
-    app_args, font = ["--theme", args.theme, "--lang", language()], None
+    app_args, font, title = ["--theme", args.theme, "--lang", language()], None, "rnntui"
     if args.deck is not None:
         if args.address is not None:
             raise BadValue(_("{topic} and --deck {deck}: each tab opens a topic or presents a deck, not both")
@@ -462,7 +462,9 @@ def run_serve(argv: list[str]) -> int:
         from rnntui.deck import load
         from rnntui.serve_page import cjk_font
 
-        source = os.path.abspath(load(args.deck).source)  # (the sessions find it whatever their folder)
+        deck = load(args.deck)
+        source = os.path.abspath(deck.source)  # (the sessions find it whatever their folder)
+        title = "rnntui · " + deck.heading()
         app_args = ["present", source, *app_args]
         font = cjk_font(Path(source).read_text(encoding="utf-8"))  # (a deck's own Chinese too)
     elif args.address:
@@ -476,7 +478,8 @@ def run_serve(argv: list[str]) -> int:
                                .format(address=args.address)) from None
             raise
         app_args.insert(0, args.address)
-    serve.serve(app_args, args.host, args.port, args.max_sessions, args.idle_minutes, font)
+        title = "rnntui · " + args.address
+    serve.serve(app_args, args.host, args.port, args.max_sessions, args.idle_minutes, font, title)
     return 0
 
 

@@ -59,9 +59,9 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
 
 
 def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, max_sessions: int = 20,
-                idle_minutes: float = 30.0, font: Path | None = None):
+                idle_minutes: float = 30.0, font: Path | None = None, title: str = "rnntui"):
     """A textual-serve Server running `rnntui APP_ARGS…` per browser tab, with the limits above; the page
-    gets `font` (default: rnntui's own CJK cut) for its Chinese."""
+    is called `title` and gets `font` (default: rnntui's own CJK cut) for its Chinese."""
     check_installed()
     import aiohttp_jinja2
     from aiohttp import web
@@ -109,13 +109,13 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                 except asyncio.TimeoutError:
                     continue
 
-    from rnntui.serve_page import CJK_RANGE, cjk_font
+    from rnntui.serve_page import CJK_RANGE, cjk_font, page_words
 
     font = font or cjk_font()
 
     class RnnServer(Server):
         def __init__(self) -> None:
-            super().__init__(app_command(app_args), host=host, port=port, title="rnntui",
+            super().__init__(app_command(app_args), host=host, port=port, title=title,
                              templates_path=TEMPLATES)
             self.max_sessions, self.idle_s = max_sessions, idle_minutes * 60
             self.sessions: dict[Session, object] = {}  # session → its websocket
@@ -177,6 +177,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             self.public_url = f"{request.scheme}://{request.host}"
             context = await Server.handle_index.__wrapped__(self, request)  # (without its template)
             context["cjk_font"] = {"url": str(request.app.router["cjk_font"].url_for()), "range": CJK_RANGE}
+            context["page"] = page_words()
             return aiohttp_jinja2.render_template("app_index.html", request, context)
 
         async def handle_websocket(self, request):
@@ -254,6 +255,6 @@ def check_listen(host: str, port: int) -> None:
 
 
 def serve(app_args: list[str], host: str, port: int, max_sessions: int, idle_minutes: float,
-          font: Path | None = None) -> None:
+          font: Path | None = None, title: str = "rnntui") -> None:
     check_listen(host, port)
-    make_server(app_args, host, port, max_sessions, idle_minutes, font).serve()
+    make_server(app_args, host, port, max_sessions, idle_minutes, font, title).serve()

@@ -1,5 +1,5 @@
-"""What `rnntui serve`'s page gets besides textual-serve's own: a Chinese font, served by the server
-itself (the page loads nothing from the internet).
+"""What `rnntui serve`'s page gets besides textual-serve's own: its words in the server's language, and
+a Chinese font served by the server itself (the page loads nothing from the internet).
 
 The browser's terminal (xterm) asks for "Roboto Mono", then the machine's fonts; a machine without a CJK
 font drew every Chinese character as an empty box. The page declares the shipped CJK font as "Roboto
@@ -13,6 +13,7 @@ from pathlib import Path
 # CJK radicals to unified ideographs (punctuation, kana and enclosed forms between), compatibility
 # ideographs and forms, full-width forms: the characters that take two cells
 CJK_RANGE = "U+2E80-9FFF, U+F900-FAFF, U+FE30-FE4F, U+FF01-FF60, U+FFE0-FFE6"
+HTML_LANG = {"zh": "zh-Hans"}  # <html lang>: the catalogue is Simplified Chinese
 
 
 def cjk_font(text: str = "") -> Path:
@@ -26,3 +27,11 @@ def cjk_font(text: str = "") -> Path:
     missing = wide - cmap(FontFile(str(CJK_OWN)))
     return CJK_SHIPPED if missing & cmap(FontFile(str(CJK_SHIPPED))) else CJK_OWN
 
+
+
+def page_words() -> dict[str, str]:
+    """The page's own words, and its language, in the server's language (templates/app_index.html)."""
+    from rnntui.i18n import _, language
+
+    return {"lang": HTML_LANG.get(language(), language()), "start": _("Start"), "ended": _("Session ended."),
+            "restart": _("Restart")}

@@ -27,8 +27,8 @@ def ran(monkeypatch):
 
     seen = {}
 
-    def fake(app_args, host, port, max_sessions, idle_minutes, font=None):
-        seen.update(line=shlex.split(serve.app_command(app_args)), font=font)
+    def fake(app_args, host, port, max_sessions, idle_minutes, font=None, title="rnntui"):
+        seen.update(line=shlex.split(serve.app_command(app_args)), font=font, title=title)
 
     monkeypatch.setattr(serve, "serve", fake)
     return seen
@@ -43,6 +43,7 @@ def test_each_session_presents_the_deck_found_from_any_folder(ran, tmp_path, mon
     assert ran["line"] == ["exec", sys.executable, "-m", "rnntui", "present", str(tmp_path / "my.toml"),
                            "--theme", "light", "--lang", "zh"]
     assert ran["font"] == CJK_SHIPPED  # (丁 is not in rnntui's own Chinese)
+    assert ran["title"] == "rnntui · 丁老师的课"  # (the page's title: the deck's, in the server's language)
 
 
 def test_a_shipped_deck_by_name(ran, tmp_path, monkeypatch):

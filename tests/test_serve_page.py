@@ -134,3 +134,42 @@ def test_chinese_is_drawn_with_the_served_font_even_when_it_arrives_late(tmp_pat
             browser.close()
     finally:
         assert served.stop() == 0
+
+
+@pytest.mark.parametrize("args,lang,words,title", [
+    (["attention"], "en", ("Start", "Session ended.", "Restart"), "rnntui · attention"),
+    (["--deck", "lecture", "--lang", "zh"], "zh-Hans", ("开始", "会话已结束。", "重新开始"), "rnntui · 从循环到 attention"),
+])
+def test_the_page_speaks_the_server_s_language(args, lang, words, title):
+    """`<html>` had no lang, and the page said "Session ended." / "Restart" under --lang zh (a trial)."""
+    served = Served(*args)
+    try:
+        page = urlopen(served.url + "/").read().decode()
+    finally:
+        served.stop()
+    assert f'<html lang="{lang}">' in page and f"<title>{title}</title>" in page
+    assert all(f">{word}<" in page for word in words)
+    if lang != "en":
+        assert not re.search(r">(Start|Session ended\.|Restart)<", page)
+
+
+@pytest.mark.heavy
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium (Debian: apt-get install chromium)")
+def test_after_q_the_page_says_so_in_chinese():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="no playwright (pip install playwright)")
+    served = Served("--lang", "zh")
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto(served.url + "/")
+            page.wait_for_selector("body.-first-byte", timeout=30000)
+            page.click("#terminal")
+            page.keyboard.press("q")
+            page.wait_for_selector("body.-closed", timeout=20000)
+            said = page.inner_text(".closed-dialog")
+            assert "会话已结束。" in said and "重新开始" in said and "Session" not in said
+            assert page.evaluate("document.documentElement.lang") == "zh-Hans"
+            browser.close()
+    finally:
+        assert served.stop() == 0
