@@ -28,7 +28,6 @@ def cjk_font(text: str = "") -> Path:
     return CJK_SHIPPED if missing & cmap(FontFile(str(CJK_SHIPPED))) else CJK_OWN
 
 
-
 def page_words() -> dict[str, str]:
     """The page's own words, and its language, in the server's language (templates/app_index.html)."""
     from rnntui.i18n import _, language
