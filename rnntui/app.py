@@ -351,8 +351,9 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         if await self._check_bindings(event.key) or await dispatch_key(self, event):
             return
         if event.is_printable and isinstance(self.screen, TopicScreen):
-            words = _("{key}: no key on {figure}; ? lists its keys").format(
-                key=event.character, figure=f"{self.screen.TOPIC_ID}/{self.screen.figure.id}")
+            words = _("{key}: no key on {figure}; {help} lists its keys").format(
+                key=event.character, figure=f"{self.screen.TOPIC_ID}/{self.screen.figure.id}",
+                help=keys.in_use(self).one("help"))
             self.screen.at_end.say(words)  # (one at a time, however many keys; in the panel's
             # edge, as a parameter's end is: a toast covered the figure's last rows)
 

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
 from rnntui.i18n import N_, _, colon, listed, spaced
-from rnntui.keys import CONTRACT, keymap_path
+from rnntui.keys import CONTRACT, in_use, keymap_path
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.base import shared_labels
 from rnntui.screens.whole import WholeFrames
@@ -20,15 +20,20 @@ from rnntui.widgets.cells import longest_word
 from rnntui.widgets.lines import RenderedLines, wrap
 
 
-def axis_keys(p, state) -> str:
+def axis_keys(p, state, used=None) -> str:
     """How the axis moves: "← →", and by how much a press and a shift+press move it where they differ
-    (gradients/product's ← moved 10 hops, and hop 178 took shift, said only in the key table; a trial)."""
+    (gradients/product's ← moved 10 hops, and hop 178 took shift, said only in the key table; a trial).
+    `used`: the keys in use (`keys.in_use`), the defaults if not given."""
+    used = used or in_use(None)
+    arrows = used.two("step_back", "step_forward", " ")
     if p.kind == "choice" or p.values or p.log or p.name in getattr(state, "GEOMETRIC", {}):
-        return "← →"
+        return arrows
     coarse = p.coarse_notch(state)
     if coarse == p.notch:
-        return "← →"
-    return _("← → by {coarse}, shift by {fine}").format(coarse=step_shown(p, coarse), fine=step_shown(p, p.notch))
+        return arrows
+    fine = used.two("fine_back", "fine_forward", " ") if {"fine_back", "fine_forward"} & used.moved.keys() else "shift"
+    return _("{keys} by {coarse}, {fine_keys} by {fine}").format(
+        keys=arrows, coarse=step_shown(p, coarse), fine_keys=fine, fine=step_shown(p, p.notch))
 
 
 def step_shown(p, step: float) -> str:
@@ -36,18 +41,21 @@ def step_shown(p, step: float) -> str:
     return str(round(step)) if p.kind == "int" else p.show(step)
 
 
-def param_keys(p, state) -> str:
+def param_keys(p, state, used=None) -> str:
     """How a parameter moves: ↑↓ to it, then + - (W_h went 0.90 → 1.00 → 1.20: "uneven", a newcomer's trial;
     a press lands on the next multiple of its step, stopping at the default on the way)."""
+    used = used or in_use(None)
+    words = {"choose": used.two("previous_param", "next_param"), "change": used.two("raise", "lower", " ")}
     if p.kind == "choice" or p.values or p.draw or p.name in getattr(state, "GEOMETRIC", {}):
-        return _("↑↓ then + -")
+        return _("{choose} then {change}").format(**words)
     if p.log:
-        return _("↑↓ then + -: 1, 2, 5 × 10ᵏ") if p.kind != "int" else _("↑↓ then + -: powers of 2")
+        how = _("{choose} then {change}: 1, 2, 5 × 10ᵏ") if p.kind != "int" else _("{choose} then {change}: powers of 2")
+        return how.format(**words)
     coarse = p.coarse_notch(state)
     step = step_shown(p, coarse)
     if coarse == p.notch:
-        return _("↑↓ then + -: {step} a press").format(step=step)
-    return _("↑↓ then + -: to the next multiple of {step}").format(step=step)
+        return _("{choose} then {change}: {step} a press").format(step=step, **words)
+    return _("{choose} then {change}: to the next multiple of {step}").format(step=step, **words)
 
 
 def meaning(p) -> str:
@@ -64,17 +72,18 @@ def with_meaning(allowed: str, means: str) -> str:
 
 def help_text(screen) -> tuple:
     """Every string help shows, in a tuple (hashable: help's rendering is kept per text and width)."""
-    f, state = screen.figure, screen.state
+    f, state, used = screen.figure, screen.state, in_use(screen)  # (the keys as the keymap has them)
     # the name --set and the palette take, with the footer's label where that differs: lstm/bias's
     # footer said "steps" and help only "k" (a newcomer's trial)
     params = tuple((p.name if p.said.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.said})",
                     p.show(getattr(state, p.name)), with_meaning(p.allowed(state), meaning(p)),
-                    axis_keys(p, state) if p.name == state.AXIS else (_("key {key}").format(key=p.key) if p.key
-                                                                      else param_keys(p, state)))
+                    axis_keys(p, state, used) if p.name == state.AXIS else (
+                        _("key {key}").format(key=used.one(f"toggle_{p.name}", p.key)) if p.key
+                        else param_keys(p, state, used)))
                    for p in state.params())
-    keys = tuple((k.shown, _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
-    keys += tuple((p.key, _("cycle {label} ({choices})").format(label=p.said, choices=", ".join(p.choices)),
-                   f"toggle_{p.name}") for p in state.params() if p.key)
+    keys = tuple((used.all(k.id), _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
+    keys += tuple((used.all(f"toggle_{p.name}", p.key), _("cycle {label} ({choices})").format(
+        label=p.said, choices=", ".join(p.choices)), f"toggle_{p.name}") for p in state.params() if p.key)
     more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)
     # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained; T5's words only where it is)
     t5 = _("; T5 is the fifth topic, not the T5 model") if "T5" in f.refs.split("+") else ""
@@ -91,7 +100,7 @@ def help_text(screen) -> tuple:
             (_("parameter"), _("now"), _("allowed"), _("how")), params, _("Keys"),
             (_("key"), _("does"), _("id, to remap it")), keys,
             _("Remap a key by its id (right column) in {path}, e.g.").format(path=keymap_path()),
-            _("escape or ? closes this"))
+            _("escape or {key} closes this").format(key=used.one("help")))
 
 
 class Wrapped:
@@ -135,7 +144,7 @@ def help_renderable(screen, text: tuple | None = None) -> Group:
                  Text(closing, style="dim"))
 
 
-SHOT = next(k for k in CONTRACT if k.id == "screenshot")
+SHOT, HELP = (next(k for k in CONTRACT if k.id == id) for id in ("screenshot", "help"))
 
 
 class HelpScroll(VerticalScroll):
@@ -159,7 +168,8 @@ class HelpScreen(SeeThrough, WholeFrames, ModalScreen):
     # WholeFrames: its first frame waits for the scrollbar's layout and goes out whole, once (it came in
     # four, ~44 KB at 120x40). The see-through background is ModalScreen's, set here: a screen takes the
     # CSS of its first base only (WholeFrames, Screen: opaque), and the topic behind went blank.
-    BINDINGS = [("escape,question_mark,q", "dismiss", N_("close")),
+    BINDINGS = [("escape,q", "dismiss", N_("close")),  # and help's own key, as the keymap has it (it says so)
+                Binding(HELP.keys, "dismiss", N_("close"), id=HELP.id),
                 Binding(SHOT.keys, SHOT.action, SHOT.does, show=False, id=SHOT.id)]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 60%; &:ansi { background: transparent; } }

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textual.binding import Binding
+from textual.keys import format_key
 
 from rnntui.i18n import N_, _
 
@@ -81,6 +82,44 @@ def bindings(scope: str) -> list[Binding]:
         out.append(Binding(k.keys, action, k.footer or k.does, show=bool(k.footer) and k.id not in FIRST + ("back",),
                            key_display=FOOTER_KEYS.get(k.id), id=k.id, priority=k.keys in ("tab", "shift+tab")))
     return out
+
+
+SHOWN = {k.id: k.shown for k in CONTRACT}
+
+
+def key_shown(key: str) -> str:
+    """One Textual key name as help writes it: "right" → "→", "question_mark" → "?", "shift+left" → "shift+←"."""
+    *modifiers, last = key.strip().split("+")
+    return "+".join(modifiers + [format_key(last)])
+
+
+@dataclass(frozen=True)
+class KeysInUse:
+    """The keys as help, the parameter line and notices name them: the contract's words, unless the app's
+    keymap moved them (help listed → and ? after `step_forward = "l"`, `help = "f1"`: a keyboard audit)."""
+
+    moved: dict  # binding id → Textual key names, comma separated (the app's keymap)
+
+    def all(self, id: str, default: str = "") -> str:
+        """Every key bound to `id`: "n / pgdn"; `default` for a key not in the contract (a toggle's letter)."""
+        if id not in self.moved:
+            return SHOWN.get(id, default)
+        return " / ".join(key_shown(k) for k in self.moved[id].split(",") if k.strip())
+
+    def one(self, id: str, default: str = "") -> str:
+        """The first of them: what a notice names ("? lists its keys")."""
+        return self.all(id, default).split(" / ")[0]
+
+    def two(self, first: str, second: str, sep: str = "") -> str:
+        """Two keys as one item, "←→" or "+-"; apart with "/" once one is moved: "←/l"."""
+        moved = first in self.moved or second in self.moved
+        return self.one(first) + ("/" if moved else sep) + self.one(second)
+
+
+def in_use(node) -> KeysInUse:
+    """The keys `node`'s app runs with (an app, a screen, a view; anything else: the defaults)."""
+    app = node if hasattr(node, "_keymap") else getattr(node, "app", None)
+    return KeysInUse(getattr(app, "_keymap", None) or {})  # (Textual keeps it there, normalized: "?" is question_mark)
 
 
 def toggle_binding(key: str, name: str, label: str) -> Binding:

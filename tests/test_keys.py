@@ -850,3 +850,38 @@ async def test_a_click_on_the_strip_opens_that_figure_and_on_tab_the_next():
         assert screen.figure.id == "hop"  # from the last, the first
         await pilot.click("#strip", offset=(line.index(" hop ") + len(" hop "), 0))  # the gap between two
         assert screen.figure.id == "hop"
+
+
+def keymap_file(tmp_path, monkeypatch, text: str) -> None:
+    (tmp_path / "rnntui").mkdir()
+    (tmp_path / "rnntui" / "keymap.toml").write_text("[keys]\n" + text, encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+
+
+async def test_a_keymap_is_what_help_the_parameter_line_and_notices_name(tmp_path, monkeypatch):
+    """With toggle_act = "z", step_forward = "l", help = "f1" the footer followed, but help listed → ? a, the
+    parameter line said [a] act and ←→ hop, and a stray key's notice said "? lists its keys" (a keyboard
+    audit): each names the keys in use now."""
+    from rnntui.help import help_text
+
+    keymap_file(tmp_path, monkeypatch, 'toggle_act = "z"\nstep_forward = "l"\nstep_back = "h"\nhelp = "f1"\n')
+    app = RnnApp("gradients", "hop")
+    async with app.run_test(size=(100, 30)) as pilot:
+        s = screen_of(app)
+        line = Text(" ").join(s.param_line()).plain
+        assert "h/l hop 1" in line and "[z] act tanh" in line and "[a]" not in line and "←" not in line
+        await pilot.press("a")  # no longer act's key
+        await pilot.pause()
+        assert s.state.act == "tanh" and "a: no key on gradients/hop; f1 lists its keys" in bottom_edge(app)
+        await pilot.press("z", "end", "l")
+        await pilot.pause()
+        assert s.state.act != "tanh" and "is the last; h goes back" in bottom_edge(app)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        text = help_text(s)
+        shown = {row[2]: row[0] for row in text[6]}
+        assert (shown["step_forward"], shown["step_back"], shown["help"], shown["toggle_act"]) == ("l", "h", "f1", "z")
+        assert shown["next_topic"] == "n / pgdn" and shown["fine_forward"] == "shift+→"  # the others as they were
+        assert text[-1] == "escape or f1 closes this"
+        await pilot.press("f1")  # help's key closes it, as it says
+        assert not isinstance(app.screen, HelpScreen)

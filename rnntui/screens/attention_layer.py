@@ -5,6 +5,7 @@ from rich.text import Text
 from textual.containers import Horizontal
 from rnntui.widgets.lines import TextLines, wrap
 
+from rnntui import keys
 from rnntui.figures.attention import BlockState, HeadsState, MasksState, PositionsState, SummaryState
 from rnntui.fmt import fixed, grouped, pct, sci, si, small
 from rnntui.i18n import N_, _, aside, colon, language, spaced
@@ -244,17 +245,19 @@ class SummaryView(FigureView):
         out = Text.assemble((f"▸ {spaced(colon(f'{r.models[r.row]} · {_(r.headers[r.col + 1])}'))}", "bold"), _(r.text))
         link = r.link
         if not self.presenting:  # on a slide Enter and the arrows turn the slides: no figure opens
+            used = keys.in_use(self)
             out.append("\n")
             if link is None:
                 out.append(_("no figure for this cell"), style="dim")
             elif link["open"]:
                 out.append_text(spelled(spaced(_("Enter:")), link["command"].removeprefix("rnntui "),
-                                        " · " + _("backspace: back")))
+                                        " · " + _("{key}: back").format(key=used.one("back"))))
             else:
                 out.append(_("{target}: not in this build (plain text)").format(target=link["target"]), style="dim")
-            hint = (_("←→ along a row, ↑↓ between rows; a cell ending in {link} opens a figure") if wide else
-                    _("←→ along a row, then to {columns} (shown here); ↑↓ between rows; a cell ending in {link} "
-                      "opens a figure")).format(link=LINK.strip(), columns=_(", ").join(
-                          _(h) for h in r.headers[1 + NARROW_COLUMNS:]))
+            hint = (_("{along} along a row, {between} between rows; a cell ending in {link} opens a figure") if wide
+                    else _("{along} along a row, then to {columns} (shown here); {between} between rows; a cell "
+                           "ending in {link} opens a figure")).format(
+                link=LINK.strip(), columns=_(", ").join(_(h) for h in r.headers[1 + NARROW_COLUMNS:]),
+                along=used.two("step_back", "step_forward"), between=used.two("previous_param", "next_param"))
             out.append("\n" + hint, style="dim")
         self.query_one(Readouts).update(out)

@@ -29,11 +29,13 @@ from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import ParamLine, param_items
 
 
-ENDS = {  # what a press past a parameter's end says: (past the last, past the first)
-    "axis": (N_("{name} {value} is the last; ← goes back"), N_("{name} {value} is the first; → goes on")),
-    "choice": (N_("{name} {value} is the last choice; - goes back"), N_("{name} {value} is the first choice; + goes on")),
-    "number": (N_("{name} {value} is the most it takes; - lowers it"),
-               N_("{name} {value} is the least it takes; + raises it")),
+ENDS = {  # what a press past a parameter's end says, and the id of the key it names: (past the last, past the first)
+    "axis": ((N_("{name} {value} is the last; {key} goes back"), "step_back"),
+             (N_("{name} {value} is the first; {key} goes on"), "step_forward")),
+    "choice": ((N_("{name} {value} is the last choice; {key} goes back"), "lower"),
+               (N_("{name} {value} is the first choice; {key} goes on"), "raise")),
+    "number": ((N_("{name} {value} is the most it takes; {key} lowers it"), "lower"),
+               (N_("{name} {value} is the least it takes; {key} raises it"), "raise")),
 }
 
 
@@ -336,13 +338,14 @@ class TopicScreen(WholeFrames):
             footer.resumed()
 
     def param_line(self) -> list[Text]:
-        state, knobs = self.state, self.knobs()
+        state, knobs, used = self.state, self.knobs(), keys.in_use(self)
         chosen = knobs[self.chosen[self.figure.id] % len(knobs)].name if knobs else None
         axis = state.param(state.AXIS)
-        items = [(f"←→ {axis.said}", state.axis_shown(), False, "")]
+        items = [(f"{used.two('step_back', 'step_forward')} {axis.said}", state.axis_shown(), False, "")]
         if knobs:
-            items.append(("↑↓ +-", "", False, ""))
-        items += [(p.said, p.show(getattr(state, p.name)), p.name == chosen, p.key) for p in knobs]
+            items.append((f"{used.two('previous_param', 'next_param')} {used.two('raise', 'lower')}", "", False, ""))
+        items += [(p.said, p.show(getattr(state, p.name)), p.name == chosen,
+                   used.one(f"toggle_{p.name}", p.key) if p.key else "") for p in knobs]
         pieces = param_items(items)
         shared = shared_labels(self.FIGURES, self.SHARED, self.figure.id, state)
         if shared:  # shared: one value for the topic
@@ -391,7 +394,8 @@ class TopicScreen(WholeFrames):
             self.redraw()
         else:  # (↑↓ did nothing and said nothing on recurrence/tanh, a Chinese student's trial)
             axis = self.state.param(self.state.AXIS).said
-            self.at_end.say(_("no parameter but {axis} here: ←→ moves it").format(axis=axis))
+            arrows = keys.in_use(self).two("step_back", "step_forward")
+            self.at_end.say(_("no parameter but {axis} here: {keys} moves it").format(axis=axis, keys=arrows))
 
     def action_change(self, delta: int) -> None:
         knobs = self.knobs()
@@ -408,7 +412,9 @@ class TopicScreen(WholeFrames):
         if new == self.state and delta:
             p = self.state.param(name)
             kind = "axis" if name == self.state.AXIS else "choice" if p.kind == "choice" else "number"
-            words = _(ENDS[kind][delta < 0]).format(name=p.said, value=p.show(getattr(self.state, name)))
+            words, key = ENDS[kind][delta < 0]
+            words = _(words).format(name=p.said, value=p.show(getattr(self.state, name)),
+                                    key=keys.in_use(self).one(key))
             self.at_end.say(words)
         self.set_state(new)
 
