@@ -299,6 +299,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         keymap, self.keymap_problem = keys.user_keymap()
         if keymap:
             self.set_keymap(keymap)
+        if "palette" in self._keymap:  # the key the footer shows at its right end (Textual's, looked up by key)
+            self.COMMAND_PALETTE_BINDING = self._keymap["palette"].split(",")[0].strip()
 
     def get_driver_class(self):
         return sturdy(super().get_driver_class())

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
 from rnntui.i18n import N_, _, colon, listed, spaced
-from rnntui.keys import CONTRACT, in_use, keymap_path
+from rnntui.keys import CONTRACT, in_use, keymap_path, offered
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.base import shared_labels
 from rnntui.screens.whole import WholeFrames
@@ -81,7 +81,7 @@ def help_text(screen) -> tuple:
                         _("key {key}").format(key=used.one(f"toggle_{p.name}", p.key)) if p.key
                         else param_keys(p, state, used)))
                    for p in state.params())
-    keys = tuple((used.all(k.id), _(k.does), k.id) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
+    keys = tuple((used.all(k.id), _(k.does), offered(k)) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
     keys += tuple((used.all(f"toggle_{p.name}", p.key), _("cycle {label} ({choices})").format(
         label=p.said, choices=", ".join(p.choices)), f"toggle_{p.name}") for p in state.params() if p.key)
     more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)

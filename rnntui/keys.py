@@ -58,6 +58,8 @@ CONTRACT: tuple[Key, ...] = (
     Key("quit", "q", "app.quit", "q", N_("quit"), N_("quit"), scope="app"),
 )
 
+TOPIC_IDS = tuple(f"topic_{n}" for n in range(1, 9))  # the topic keys' ids, one a key (`topic` is none)
+PALETTE = N_("palette")  # the footer's word for the palette's key, at its right end
 FOOTER_KEYS = {"next_figure": "tab", "step_forward": "←→", "lab": "t", "help": "?", "next_topic": "n", "back": "b"}
 FIRST = ("help", "quit")  # shown first in a topic's footer, so a narrow terminal never hides them
 # back too, where a link was followed (the app's check_action): nothing said how to return, a trial
@@ -73,11 +75,14 @@ def bindings(scope: str) -> list[Binding]:
                 for k in sorted((k for k in CONTRACT if k.id in FIRST + ("back",)),
                                 key=lambda k: (FIRST + ("back",)).index(k.id))]
     for k in CONTRACT:
-        if k.scope != scope or k.id == "palette":
+        if k.scope != scope:
             continue
         action = k.action.removeprefix("app.") if scope == "app" else k.action
         if k.id == "topic":
             out += [Binding(n, f"topic_number({n})", "topic", show=False, id=f"topic_{n}") for n in k.keys.split(",")]
+            continue
+        if k.id == "palette":  # as Textual's own (which has no id, so a keymap's `palette` moved nothing: an audit)
+            out.append(Binding(k.keys, action, PALETTE, show=False, priority=True, tooltip=k.does, id=k.id))
             continue
         out.append(Binding(k.keys, action, k.footer or k.does, show=bool(k.footer) and k.id not in FIRST + ("back",),
                            key_display=FOOTER_KEYS.get(k.id), id=k.id, priority=k.keys in ("tab", "shift+tab")))
@@ -102,6 +107,8 @@ class KeysInUse:
 
     def all(self, id: str, default: str = "") -> str:
         """Every key bound to `id`: "n / pgdn"; `default` for a key not in the contract (a toggle's letter)."""
+        if id == "topic" and set(TOPIC_IDS) & self.moved.keys():
+            return " ".join(self.one(topic, topic[-1]) for topic in TOPIC_IDS)
         if id not in self.moved:
             return SHOWN.get(id, default)
         return " / ".join(key_shown(k) for k in self.moved[id].split(",") if k.strip())
@@ -120,6 +127,11 @@ def in_use(node) -> KeysInUse:
     """The keys `node`'s app runs with (an app, a screen, a view; anything else: the defaults)."""
     app = node if hasattr(node, "_keymap") else getattr(node, "app", None)
     return KeysInUse(getattr(app, "_keymap", None) or {})  # (Textual keeps it there, normalized: "?" is question_mark)
+
+
+def offered(k: Key) -> str:
+    """The id help offers for remapping `k`: every id a keymap takes (`topic` is topic_1 … topic_8)."""
+    return f"{TOPIC_IDS[0]} … {TOPIC_IDS[-1]}" if k.id == "topic" else k.id
 
 
 def toggle_binding(key: str, name: str, label: str) -> Binding:
@@ -155,7 +167,7 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         return {}, _("keymap {path} ignored: {problem}").format(path=path, problem=str(e).splitlines()[0][:80])
     table = raw.get("keys", raw)
-    known = {k.id for k in CONTRACT} | {f"topic_{n}" for n in range(1, 9)}
+    known = {k.id for k in CONTRACT if k.id != "topic"} | set(TOPIC_IDS)  # (`topic` loaded and moved nothing)
     bad = [k for k, v in table.items() if not isinstance(v, str) or not (k in known or k.startswith("toggle_"))]
     if bad:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,

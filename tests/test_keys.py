@@ -885,3 +885,52 @@ async def test_a_keymap_is_what_help_the_parameter_line_and_notices_name(tmp_pat
         assert text[-1] == "escape or f1 closes this"
         await pilot.press("f1")  # help's key closes it, as it says
         assert not isinstance(app.screen, HelpScreen)
+
+
+def test_every_id_help_offers_is_one_a_keymap_takes_and_topic_is_refused(tmp_path):
+    """Help offered `topic` (for 1…8) and `palette`: a keymap naming them loaded without a word and the keys
+    did nothing (a keyboard audit). Every id in help's right column loads; `topic` is refused, as an unknown
+    id is."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+    from rnntui.keys import user_keymap
+    from rnntui.topics import find
+
+    screen, figure = find("memory/copy")  # a lab and a letter key
+    rows = help_text(SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure, state=figure.state_type()))[6]
+    offered = [id for row in rows for id in row[2].split(" … ")]
+    assert "topic" not in offered and {"topic_1", "topic_8", "palette", "lab", "toggle_cell"} <= set(offered)
+    path = tmp_path / "keymap.toml"
+    for id in offered:
+        path.write_text(f'[keys]\n{id} = "f9"\n', encoding="utf-8")
+        assert user_keymap(path) == ({id: "f9"}, None), id
+    path.write_text('[keys]\ntopic = "f5"\n', encoding="utf-8")
+    keymap, problem = user_keymap(path)
+    assert keymap == {} and "unknown id or value for topic" in problem
+
+
+async def test_a_keymap_moves_a_topics_key_and_the_palettes(tmp_path, monkeypatch):
+    """topic_3 = "f5" opens lstm; palette = "f2" opens the palette (ctrl+p no longer does), and the footer's
+    right end and help say f2."""
+    from textual.command import CommandPalette
+    from textual.widgets._footer import FooterKey
+
+    from rnntui.help import help_text
+
+    keymap_file(tmp_path, monkeypatch, 'topic_3 = "f5"\npalette = "f2"\n')
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert not app._notifications
+        await pilot.press("f5")
+        assert app.current_mode == "lstm"
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, CommandPalette)
+        palette = [k for k in app.screen.query(FooterKey) if k.has_class("-command-palette")]
+        assert [(k.key_display, k.description) for k in palette] == [("f2", "palette")]
+        shown = {row[2]: row[0] for row in help_text(app.topic_screen())[6]}
+        assert shown["palette"] == "f2" and shown["topic_1 … topic_8"] == "1 2 f5 4 5 6 7 8"
+        await pilot.press("f2")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, CommandPalette)

@@ -16,7 +16,6 @@ from rnntui.i18n import N_, _, language
 from rnntui.screens.whole import LaidOutOnMount
 from rnntui.widgets.quiet import lay_out
 
-N_("palette")  # Textual's command palette binding, shown in the footer
 
 
 def key_width(key: FooterKey) -> int:
