@@ -32,6 +32,7 @@ class Figure:
     prose: str  # one or two lines in our own words: what it shows and why it matters
     key_steps: tuple = ()  # axis values worth a slide; empty: the rule in `slide_steps`
     lab: Lab | None = None
+    links: bool = False  # its cells open other figures: enter (the keyboard contract's open_link; attention/summary)
 
     def slide_steps(self) -> tuple:
         """The axis values worth a slide (export's frames): `key_steps` when given; otherwise, on a

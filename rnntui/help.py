@@ -70,6 +70,9 @@ def with_meaning(allowed: str, means: str) -> str:
     return spaced(colon(allowed)) + means if means else allowed
 
 
+ON_ROWS = {"previous_param": N_("the row above, same column"), "next_param": N_("the row below")}  # a table's ↑/↓
+
+
 def help_text(screen) -> tuple:
     """Every string help shows, in a tuple (hashable: help's rendering is kept per text and width)."""
     f, state, used = screen.figure, screen.state, in_use(screen)  # (the keys as the keymap has them)
@@ -81,7 +84,9 @@ def help_text(screen) -> tuple:
                         _("key {key}").format(key=used.one(f"toggle_{p.name}", p.key)) if p.key
                         else param_keys(p, state, used)))
                    for p in state.params())
-    keys = tuple((used.all(k.id), _(k.does), offered(k)) for k in CONTRACT if not (k.id == "lab" and f.lab is None))
+    rows = ON_ROWS if hasattr(state, "row_moved") else {}  # (↑/↓ "choose the parameter" on summary's rows, an audit)
+    keys = tuple((used.all(k.id), _(rows.get(k.id, k.does)), offered(k)) for k in CONTRACT
+                 if not (k.id == "lab" and f.lab is None or k.id == "open_link" and not f.links))
     keys += tuple((used.all(f"toggle_{p.name}", p.key), _("cycle {label} ({choices})").format(
         label=p.said, choices=", ".join(p.choices)), f"toggle_{p.name}") for p in state.params() if p.key)
     more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)

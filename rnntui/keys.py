@@ -27,7 +27,7 @@ class Key:
     shown: str  # what help calls the key
     does: str  # an English msgid (marked N_): help shows _(does)
     footer: str = ""  # the footer's word (a msgid; the footer translates it); empty: not in the footer
-    scope: str = "screen"  # "screen" (a topic screen) or "app"
+    scope: str = "screen"  # "screen" (a topic screen), "app", or "links" (a topic whose figure opens others)
 
 
 CONTRACT: tuple[Key, ...] = (
@@ -50,6 +50,8 @@ CONTRACT: tuple[Key, ...] = (
     Key("lab", "t", "lab", "t", N_("run this figure's lab (again to cancel); only where a figure has one"), N_("lab")),
     Key("reset", "r", "reset", "r", N_("reset the figure to its defaults (a finished live run too)")),
     Key("help", "question_mark", "app.help", "?", N_("help: keys and the focused figure"), N_("help"), scope="app"),
+    Key("open_link", "enter", "open_link", "enter", N_("open the figure the chosen cell names (a cell ending in ⏎)"),
+        N_("open"), scope="links"),
     Key("back", "backspace,b", "app.back", "backspace / b",
         N_("back to the table a link came from (attention/summary's Enter)"), N_("return"), scope="app"),
     Key("screenshot", "ctrl+s", "app.shot", "ctrl+s", N_("save a screenshot (SVG) and say where"), scope="app"),

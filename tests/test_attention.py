@@ -728,6 +728,47 @@ async def test_enter_opens_the_linked_figure_and_backspace_returns():
         assert app.current_mode == "attention" and app.topic_screen().figure.id == "summary"
 
 
+def test_summarys_help_lists_enter_and_says_what_up_and_down_do_there():
+    """Help on attention/summary had no enter row (the footer said "⏎ open") and said ↑/↓ "choose the
+    parameter", where they move between rows (a keyboard audit). The other figures keep their ↑/↓ words
+    and list no enter."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+
+    def rows(figure):
+        shown = help_text(SimpleNamespace(TOPIC_ID="attention", figure=figure, state=figure.state_type()))[6]
+        return {row[2]: row[:2] for row in shown}
+
+    summary = rows(SCREEN.figure_by_id("summary"))
+    assert summary["open_link"][0] == "enter" and "opens" not in summary["open_link"][1]
+    assert "open the figure" in summary["open_link"][1]
+    assert summary["previous_param"] == ("↑", "the row above, same column") and "row below" in summary["next_param"][1]
+    qkv = rows(SCREEN.figure_by_id("qkv"))
+    assert "open_link" not in qkv and "parameter" in qkv["previous_param"][1]
+
+
+async def test_a_keymaps_open_link_opens_a_cell(tmp_path, monkeypatch):
+    """A keymap naming open_link was refused whole as unknown: it moves Enter now, and the table says so."""
+    from rnntui.svg import screen_segments
+
+    (tmp_path / "rnntui").mkdir()
+    (tmp_path / "rnntui" / "keymap.toml").write_text('[keys]\nopen_link = "o"\n', encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    app = RnnApp("attention", "summary")
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert not app._notifications  # (no "keymap … ignored")
+        screen = app.topic_screen()
+        said = "".join(s.text for s in screen_segments(app))  # the screen as drawn
+        assert screen.figure.id == "summary" and "o: parallel/path" in said and "Enter:" not in said
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.current_mode == "attention"
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.current_mode == "parallel" and app.topic_screen().figure.id == "path"
+
+
 async def test_one_backspace_shows_the_table_again_after_a_link_to_a_new_topic():
     """In a terminal the table came back only at the next key when the link had opened its topic for the
     first time (a trial: "the first backspace is ignored"): what the terminal is sent shows the table

@@ -258,7 +258,7 @@ async def test_a_screenshot_in_a_browser_is_downloaded_and_one_that_fails_says_w
 
 def test_every_contract_key_is_bound_and_help_and_quit_lead_the_footer():
     from rnntui.keys import bindings
-    bound = {b.key for b in bindings("app") + bindings("screen")} | {"ctrl+p"}
+    bound = {b.key for b in bindings("app") + bindings("screen") + bindings("links")}
     for k in CONTRACT:
         for key in k.keys.split(","):
             assert any(key in b.split(",") for b in bound), key

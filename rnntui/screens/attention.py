@@ -6,10 +6,10 @@ import re
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.binding import Binding
 from rnntui.widgets.lines import TailedLine
 from rnntui.widgets.quiet import Static
 
+from rnntui import keys
 from rnntui.figure import Figure
 from rnntui.figures import attention as fa
 from rnntui.figures.attention import (BlockState, HeadsState, MasksState, PositionsState, QkvState,
@@ -190,7 +190,7 @@ class ScalingView(FigureView):
 class AttentionScreen(TopicScreen):
     TOPIC_ID = "attention"
     TITLE = N_("Attention as a lookup")
-    EXTRA_BINDINGS = [Binding("enter", "open_link", N_("open"), id="open_link")]
+    EXTRA_BINDINGS = keys.bindings("links")  # enter, on a figure with links
     FIGURES = (
         Figure("qkv", N_("Q, K, V stage by stage"), "T5", QkvState, QkvView,
                N_("Each token asks (q), offers a key (k) and a value (v): scores q·k/√d_k, the mask, a softmax "
@@ -213,16 +213,16 @@ class AttentionScreen(TopicScreen):
                "l: post/pre-norm, a: relu/gelu/swiglu."), key_steps=tuple(range(8))),
         Figure("summary", N_("The lecture in one table"), "T5", SummaryState, SummaryView,
                N_("RNN → LSTM → seq2seq+attention → Transformer, side by side: what each fixed and what it left."),
-               key_steps=(0,)),
+               key_steps=(0,), links=True),
     )
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "open_link":
-            return self.figure.id == "summary"
+            return self.figure.links
         return super().check_action(action, parameters)
 
     def action_choose(self, delta: int) -> None:
-        if self.figure.id == "summary":  # ↑/↓ move the cursor between rows
+        if hasattr(self.state, "row_moved"):  # ↑/↓ move the cursor between rows (summary)
             self.set_state(self.state.row_moved(delta))
         else:
             super().action_choose(delta)

@@ -250,7 +250,8 @@ class SummaryView(FigureView):
             if link is None:
                 out.append(_("no figure for this cell"), style="dim")
             elif link["open"]:
-                out.append_text(spelled(spaced(_("Enter:")), link["command"].removeprefix("rnntui "),
+                opens = colon(used.one("open_link")) if "open_link" in used.moved else _("Enter:")
+                out.append_text(spelled(spaced(opens), link["command"].removeprefix("rnntui "),
                                         " · " + _("{key}: back").format(key=used.one("back"))))
             else:
                 out.append(_("{target}: not in this build (plain text)").format(target=link["target"]), style="dim")
