@@ -769,6 +769,33 @@ async def test_a_keymaps_open_link_opens_a_cell(tmp_path, monkeypatch):
         assert app.current_mode == "parallel" and app.topic_screen().figure.id == "path"
 
 
+@pytest.mark.parametrize("lang,first,last", [
+    ("en", "RNN is the first row; ↓ goes down", "Transformer is the last row; ↑ goes up"),
+    ("zh", "RNN 已是第一行；↓ 往下", "Transformer 已是最后一行；↑ 往上")])
+async def test_up_on_the_top_row_and_down_on_the_bottom_row_say_so(lang, first, last):
+    """↑ on summary's top row and ↓ on its bottom did nothing and said nothing, where a press past any other
+    end says so for 2 s (a keyboard audit)."""
+    from rnntui.svg import screen_segments
+
+    def edge():  # the panel's bottom edge, as drawn
+        return "".join(s.text for s in screen_segments(app)).split("\n")[-2]
+
+    app = RnnApp("attention", "summary", lang=lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("right", "up")
+        await pilot.pause()
+        assert screen.state.cell == 1 and first in edge()
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert screen.state.cell == 13 and "row" not in edge() and "行" not in edge()  # a move takes it away
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert screen.state.cell == 19 and last in edge()
+        await pilot.pause(2.3)
+        assert last not in edge()
+
+
 async def test_one_backspace_shows_the_table_again_after_a_link_to_a_new_topic():
     """In a terminal the table came back only at the next key when the link had opened its topic for the
     first time (a trial: "the first backspace is ignored"): what the terminal is sent shows the table

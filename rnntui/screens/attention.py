@@ -17,7 +17,7 @@ from rnntui.figures.attention import (BlockState, HeadsState, MasksState, Positi
 from rnntui.fmt import fixed, sci, short_vector, small
 from rnntui.i18n import N_, _, language, spaced
 from rnntui.screens.attention_layer import BlockView, HeadsView, MasksView, PositionsView, SummaryView, word
-from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.screens.base import ENDS, FigureView, TopicScreen
 from rnntui.state import BadValue
 from rnntui.widgets.cells import fit
 from rnntui.widgets.matrix import Matrices, MatrixSpec, index_labels
@@ -223,7 +223,12 @@ class AttentionScreen(TopicScreen):
 
     def action_choose(self, delta: int) -> None:
         if hasattr(self.state, "row_moved"):  # ↑/↓ move the cursor between rows (summary)
-            self.set_state(self.state.row_moved(delta))
+            moved = self.state.row_moved(delta)
+            if moved == self.state:  # past the top or bottom row: said, as a parameter's end is (an audit)
+                r = self.state.readings()
+                words, key = ENDS["row"][delta < 0]
+                self.at_end.say(_(words).format(value=r.models[r.row], key=keys.in_use(self).one(key)))
+            self.set_state(moved)
         else:
             super().action_choose(delta)
 

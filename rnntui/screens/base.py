@@ -36,6 +36,8 @@ ENDS = {  # what a press past a parameter's end says, and the id of the key it n
                (N_("{name} {value} is the first choice; {key} goes on"), "raise")),
     "number": ((N_("{name} {value} is the most it takes; {key} lowers it"), "lower"),
                (N_("{name} {value} is the least it takes; {key} raises it"), "raise")),
+    "row": ((N_("{value} is the last row; {key} goes up"), "previous_param"),  # a table's ↑/↓ (summary)
+            (N_("{value} is the first row; {key} goes down"), "next_param")),
 }
 
 
