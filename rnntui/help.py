@@ -20,20 +20,37 @@ from rnntui.widgets.cells import longest_word
 from rnntui.widgets.lines import RenderedLines, wrap
 
 
+def factor(p, state) -> int | None:
+    """The base of the powers a press moves `p` along (8 → 16 → 32; 12 → 16 first): its state's GEOMETRIC (a
+    dict of bases; a tuple: 2) or a whole-number log ladder (2); None where a press adds a step."""
+    geometric = getattr(state, "GEOMETRIC", {})
+    if p.name in geometric:
+        return geometric[p.name] if isinstance(geometric, dict) else 2
+    return 2 if p.log and p.kind == "int" else None
+
+
 def axis_keys(p, state, used=None) -> str:
     """How the axis moves: "← →", and by how much a press and a shift+press move it where they differ
-    (gradients/product's ← moved 10 hops, and hop 178 took shift, said only in the key table; a trial).
+    (gradients/product's ← moved 10 hops, and hop 178 took shift, said only in the key table; a trial), or
+    the powers a press moves it along (lstm/params' → doubled d, shift+→ added 64: said nowhere, an audit).
     `used`: the keys in use (`keys.in_use`), the defaults if not given."""
     used = used or in_use(None)
-    arrows = used.two("step_back", "step_forward", " ")
-    if p.kind == "choice" or p.values or p.log or p.name in getattr(state, "GEOMETRIC", {}):
-        return arrows
+    words = {"keys": used.two("step_back", "step_forward", " "), "fine": step_shown(p, p.notch),
+             "fine_keys": used.two("fine_back", "fine_forward", " ")
+             if {"fine_back", "fine_forward"} & used.moved.keys() else "shift"}
+    if p.kind == "choice" or p.values:
+        return words["keys"]
+    times = factor(p, state)
+    if times and p.name in getattr(state, "GEOMETRIC", {}):  # (a shift+press moves along the powers too)
+        return _("{keys} powers of {factor}, {fine_keys} too").format(factor=times, **words)
+    if times:
+        return _("{keys} powers of {factor}, {fine_keys} by {fine}").format(factor=times, **words)
+    if p.log:
+        return _("{keys} 1, 2, 5 × 10ᵏ, {fine_keys} by {fine}").format(**words)
     coarse = p.coarse_notch(state)
     if coarse == p.notch:
-        return arrows
-    fine = used.two("fine_back", "fine_forward", " ") if {"fine_back", "fine_forward"} & used.moved.keys() else "shift"
-    return _("{keys} by {coarse}, {fine_keys} by {fine}").format(
-        keys=arrows, coarse=step_shown(p, coarse), fine_keys=fine, fine=step_shown(p, p.notch))
+        return words["keys"]
+    return _("{keys} by {coarse}, {fine_keys} by {fine}").format(coarse=step_shown(p, coarse), **words)
 
 
 def step_shown(p, step: float) -> str:
@@ -43,14 +60,17 @@ def step_shown(p, step: float) -> str:
 
 def param_keys(p, state, used=None) -> str:
     """How a parameter moves: ↑↓ to it, then + - (W_h went 0.90 → 1.00 → 1.20: "uneven", a newcomer's trial;
-    a press lands on the next multiple of its step, stopping at the default on the way)."""
+    a press lands on the next multiple of its step, stopping at the default on the way), or the powers a
+    press moves it along (attention/heads' n went 5 → 8 → 16, said nowhere: an audit); a seed, 1 a press."""
     used = used or in_use(None)
     words = {"choose": used.two("previous_param", "next_param"), "change": used.two("raise", "lower", " ")}
-    if p.kind == "choice" or p.values or p.draw or p.name in getattr(state, "GEOMETRIC", {}):
+    if p.kind == "choice" or p.values:
         return _("{choose} then {change}").format(**words)
+    times = factor(p, state)
+    if times:
+        return _("{choose} then {change}: powers of {factor}").format(factor=times, **words)
     if p.log:
-        how = _("{choose} then {change}: 1, 2, 5 × 10ᵏ") if p.kind != "int" else _("{choose} then {change}: powers of 2")
-        return how.format(**words)
+        return _("{choose} then {change}: 1, 2, 5 × 10ᵏ").format(**words)
     coarse = p.coarse_notch(state)
     step = step_shown(p, coarse)
     if coarse == p.notch:

@@ -934,3 +934,56 @@ async def test_a_keymap_moves_a_topics_key_and_the_palettes(tmp_path, monkeypatc
         await pilot.press("f2")
         await pilot.pause(0.2)
         assert isinstance(app.screen, CommandPalette)
+
+
+def _numbers():
+    """(address, state, parameter) for every number a press moves (not a choice or a listed value)."""
+    from rnntui.topics import topics
+
+    for screen in topics():
+        for f in screen.FIGURES:
+            state = f.state_type()
+            for p in state.params():
+                if p.kind != "choice" and not p.values:
+                    yield pytest.param(screen, f, state, p, id=f"{screen.TOPIC_ID}/{f.id}:{p.name}")
+
+
+@pytest.mark.parametrize("screen,figure,state,p", _numbers())
+def test_helps_how_column_says_where_a_press_multiplies(screen, figure, state, p):
+    """lstm/params' → doubled d while shift+→ added 64, parallel/cost's → doubled n, attention/heads' + took n
+    5 → 8 → 16: help's "how" said only "← →" or "↑↓ then + -" (a keyboard audit). Where presses from the low end
+    go along powers of N, help says "powers of N", and for the axis what shift does; where they add a step,
+    it says no power."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+
+    rows = help_text(SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure, state=state))[3]
+    how = next(row[3] for row in rows if row[0].split(" ")[0] == p.name)
+    s, seen = state.to_end(p.name, -1), []
+    for _press in range(4):
+        s = s.nudged(p.name, 1)
+        seen.append(getattr(s, p.name))
+    v1, v2, v3 = seen[:3]
+    if v3 == v2 or v3 - v2 == pytest.approx(v2 - v1):  # a step added (or the range too short to tell)
+        assert "powers" not in how, how
+        return
+    base = v2 // v1
+    assert v2 == v1 * base and v3 == v2 * base and f"powers of {base}" in how, (seen, how)
+    if p.name == state.AXIS:
+        at = s.with_value(p.name, v1)
+        fine = getattr(at.nudged(p.name, 1, fine=True), p.name)
+        assert how.endswith("shift too") if fine == v1 * base else how.endswith(f"shift by {fine - v1}"), (fine, how)
+
+
+@pytest.mark.parametrize("screen,figure,state,p", _numbers())
+def test_a_plain_press_crosses_a_range_in_about_20_presses(screen, figure, state, p):
+    """README: a plain press takes a round step, about 20 presses crossing a range (the stop at the default
+    on the way can add one); a seed or sample (a draw) and a figure's own step (summary's cell) go one a press."""
+    s, presses = state.to_end(p.name, -1), 0
+    while not p.draw and not p.coarse and presses <= 21:
+        moved = s.nudged(p.name, 1)
+        if moved == s:
+            break
+        s, presses = moved, presses + 1
+    assert presses <= 21
