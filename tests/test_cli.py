@@ -212,6 +212,18 @@ def test_files_written_are_readable_as_any_new_file_and_keep_an_old_ones_mode(tm
         os.umask(old)
 
 
+def test_list_names_the_figures_with_a_lab_and_the_table_whose_cells_open_figures():
+    """--list gave every figure's parameters but not that t runs a lab on three of them, or that enter opens a
+    figure from attention/summary's cells (a keyboard audit)."""
+    from rnntui.cli import list_text
+
+    lines = {line.split()[0]: line for line in list_text().splitlines() if line.startswith("    ")}
+    assert {a for a, line in lines.items() if line.endswith(" · t lab")} == {"seq2seq/matrix", "parallel/timing",
+                                                                            "memory/copy"}
+    assert lines["attention/summary"].endswith("cell · enter open")
+    assert sum("·" in line for line in lines.values()) == 4
+
+
 def test_list_and_version():
     r = run("--list")
     assert r.returncode == 0 and "recurrence/track" in r.stdout and "w_h" in r.stdout
