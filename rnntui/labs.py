@@ -15,7 +15,7 @@ of the moment; a lab's failure line is the exception's own text.
 """
 from __future__ import annotations
 
-import importlib
+import importlib.util
 import os
 import sys
 
@@ -25,9 +25,26 @@ from typing import Any
 from textual.message import Message
 
 from rnntui.figure import Lab, LabRun
-from rnntui.i18n import _
+from rnntui.i18n import N_, _
+from rnntui.state import BadValue
 
 POLL_S = 0.05  # how often the worker looks for a cancel while the child is silent
+NEEDS_TORCH = N_("the labs need torch: pip install torch (the CPU build is enough)")
+
+
+def check_torch() -> None:
+    """BadValue (one line) where torch is not installed: an install without it draws every figure."""
+    try:
+        found = importlib.util.find_spec("torch") is not None
+    except ValueError:  # (in sys.modules as None: blocked)
+        found = False
+    if not found:
+        raise BadValue(_(NEEDS_TORCH))
+
+
+def failure_line(said: str) -> str:
+    """A lab's one line of failure as the figure says it: torch missing in the reader's words."""
+    return _(NEEDS_TORCH) if said.startswith("ModuleNotFoundError") and "torch" in said else said
 
 
 def _child(target: str, state: Any, conn) -> None:
@@ -122,8 +139,8 @@ class LabRunner:
                 elif kind == "done":
                     post(replace(run, status="done", result=payload, done=run.total or run.done))
                     return
-                else:
-                    post(replace(run, status="failed", message=str(payload)))
+                else:  # (no torch: "ModuleNotFoundError: No module named 'torch'" on the screen, an admin's trial)
+                    post(replace(run, status="failed", message=failure_line(str(payload))))
                     return
         finally:
             conn.close()

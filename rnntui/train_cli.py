@@ -204,9 +204,13 @@ def check_out(path: str, suffixes=(".npz", ".pt"), force: bool = False) -> Path:
 
 
 def check_cache(path: Path) -> Path:
-    """The cache file a run is saved in, checked (its folder made) before training."""
-    make_folder(path.parent, named=path)
-    check_creatable(path)
+    """The cache file a run is saved in, checked (its folder made) before training; refused, the line says
+    where else a run can go (it named neither, an admin's trial)."""
+    try:
+        make_folder(path.parent, named=path)
+        check_creatable(path)
+    except BadValue as e:
+        raise BadValue(str(e) + _("; --out FILE or XDG_CACHE_HOME=FOLDER puts it elsewhere")) from None
     return path
 
 
@@ -333,7 +337,8 @@ def run_memory(argv: list[str]) -> int:
 
     # where the result goes, checked before training (a read-only --out was found after the run)
     out = check_out(args.out, (".json",), args.force) if args.out is not None else None  # (JSON went into m.npz)
-    check_cache(out or mem.cache_path())
+    if out is None:  # (--out: checked above)
+        check_cache(mem.cache_path())
     if out is None:  # a corrupt cache is set aside now, and said (it was, without a word, a trial)
         _cached, report = mem.load_cache()
         if report:
@@ -412,4 +417,8 @@ def run_train(argv: list[str]) -> int:
     lab = argv[0]
     if lab not in LABS:
         raise BadValue(_("train {lab!r}: choose from {labs}").format(lab=lab, labs=", ".join(LABS)))
+    if not any(a in ("-h", "--help") for a in argv[1:]):
+        from rnntui.labs import check_torch
+
+        check_torch()  # (a traceback ending in "No module named 'torch'", an admin's trial)
     return LABS[lab](argv[1:])

@@ -223,7 +223,22 @@ async def test_a_screenshot_that_cannot_be_written_says_why(tmp_path, monkeypatc
         await pilot.pause()
         [note] = app._notifications
         assert note.severity == "error" and "could not save a screenshot" in note.message
-        assert str(tmp_path / "file") in note.message
+        assert str(tmp_path / "file") in note.message and "RNNTUI_SHOTS" not in note.message  # (set: said)
+
+
+async def test_a_screenshot_folder_that_cannot_be_made_names_the_way_elsewhere(tmp_path, monkeypatch):
+    """Started in a folder it cannot write, ctrl+s said "cannot write rnntui-shots" and no more (an admin's
+    trial): the notice names RNNTUI_SHOTS."""
+    monkeypatch.delenv("RNNTUI_SHOTS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rnntui-shots").write_text("a file where the folder should be")
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [note] = app._notifications
+        assert note.severity == "error" and note.message.endswith("; RNNTUI_SHOTS=FOLDER sends them elsewhere")
 
 
 async def test_a_screenshot_in_a_browser_is_downloaded_and_one_that_fails_says_why(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rnntui import fmt
+from rnntui import fmt, labs
 from rnntui.cli import main
 from rnntui.engine import memory as mem
 from rnntui.figures import memory as fm
@@ -204,6 +204,18 @@ def test_train_memory_checks_out_before_it_trains(out, says, tmp_path, monkeypat
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1", "--out", out.format(tmp=tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and says.format(tmp=tmp_path) in err
+
+
+def test_a_cache_it_cannot_write_names_where_else_a_run_can_go(tmp_path, monkeypatch, capsys):
+    """"cannot write …/rnntui/memory.json: …" named neither --out nor XDG_CACHE_HOME (an admin's trial)."""
+    from rnntui.engine import lab_memory
+
+    (tmp_path / "cache").write_text("a file where the folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking the cache"))
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.endswith("; --out FILE or XDG_CACHE_HOME=FOLDER puts it elsewhere")
 
 
 @pytest.mark.parametrize("extra", [[], ["--all"]])
@@ -423,6 +435,16 @@ def test_the_lab_fails_in_one_line_without_torch(tmp_path):
     assert proc.returncode == 0, proc.stderr
     kind, message = eval(result.read_text())
     assert kind == "failed" and "torch" in message and "\n" not in message
+    # the figure says it as what to do (the exception's own words on the screen, an admin's trial)
+    assert labs.failure_line(message) == "the labs need torch: pip install torch (the CPU build is enough)"
+    assert labs.failure_line("RuntimeError: out of memory") == "RuntimeError: out of memory"
+
+
+def test_train_without_torch_is_one_line_and_status_2(monkeypatch, capsys):
+    """An install without torch draws every figure; `rnntui train` ended in a traceback (an admin's trial)."""
+    monkeypatch.setitem(sys.modules, "torch", None)
+    assert main(["train", "memory", "--T", "5"]) == 2
+    assert capsys.readouterr().err == "rnntui: the labs need torch: pip install torch (the CPU build is enough)\n"
 
 
 def test_run_lab_reports_a_growing_curve_and_saves_the_run():
