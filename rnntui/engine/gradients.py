@@ -142,16 +142,7 @@ def bptt_ends(c, act="relu", seeds=100, input_scale=1.0, d=E1_D, T=E1_T) -> tupl
     """`bptt_norms(...)[T]`, the share left at distance T, for seeds 0 … seeds−1: all seeds run side by
     side (~15 ms for 100, against ~50 one by one: a new input std is a key press)."""
     W0, x0, v = _stacked_draws(int(seeds), int(d), int(T))
-    W, x = float(c) / np.sqrt(d) * W0, float(input_scale) * x0
-    h, z = np.zeros((seeds, d, 1)), np.empty((T, seeds, d, 1))
-    with np.errstate(over="ignore", invalid="ignore"):
-        for t in range(T):
-            z[t] = W @ h + x[:, t, :, None]
-            h = np.tanh(z[t]) if act == "tanh" else np.maximum(z[t], 0.0)
-        g, Wt = v[:, :, None], W.transpose(0, 2, 1)
-        for t in range(T - 1, -1, -1):
-            g = Wt @ (act_slope(z[t], act) * g)
-        return tuple((np.linalg.norm(g[:, :, 0], axis=1) / np.linalg.norm(v, axis=1)).tolist())
+    return tuple(_shares(float(c) / np.sqrt(d) * W0, float(input_scale) * x0, v, act)[:, -1].tolist())
 
 
 @lru_cache(maxsize=1)
@@ -162,19 +153,21 @@ def _stacked_draws(seeds, d, T):
 
 @lru_cache(maxsize=256)
 def _bptt_norms(c, seed, input_scale, act, d, T):
-    return _norms(c, seed, input_scale, act, d, T)
-
-
-def _norms(c, seed, input_scale, act, d, T):
     W, x, v = bptt_draw(c, seed, input_scale, d, T)
-    h, z = np.zeros(d), np.empty((T, d))
+    return tuple(_shares(W[None], x[None], v[None], act)[0].tolist())
+
+
+def _shares(W, x, v, act) -> np.ndarray:
+    """‖∂L/∂h_t‖ / ‖∂L/∂h_T‖ at distance 0..T for networks side by side: W (S×d×d), x (S×T×d), v (S×d)."""
+    seeds, T, d = x.shape
+    h, z = np.zeros((seeds, d, 1)), np.empty((T, seeds, d, 1))
     with np.errstate(over="ignore", invalid="ignore"):
         for t in range(T):
-            z[t] = W @ h + x[t]
+            z[t] = W @ h + x[:, t, :, None]
             h = np.tanh(z[t]) if act == "tanh" else np.maximum(z[t], 0.0)
-        g = v
-        norms = [np.linalg.norm(g)]
+        g, Wt = v[:, :, None], W.transpose(0, 2, 1)
+        norms = [np.linalg.norm(g[:, :, 0], axis=1)]
         for t in range(T - 1, -1, -1):
-            g = W.T @ (act_slope(z[t], act) * g)
-            norms.append(np.linalg.norm(g))
-        return tuple((np.array(norms) / norms[0]).tolist())
+            g = Wt @ (act_slope(z[t], act) * g)
+            norms.append(np.linalg.norm(g[:, :, 0], axis=1))
+        return np.stack(norms, axis=1) / norms[0][:, None]

@@ -114,7 +114,8 @@ class BpttView(FigureView):
                 for c, row in r.table.items()]
         self.query_one("#table", Picture).update(table_text("", header, rows, bold=(f"c={s.c} ◂",),
                                                            right=range(1, len(header)),
-                                                           width=self.content_region.width or None))
+                                                           width=self.content_region.width or None,
+                                                           keep=(len(header) - 1,)))  # (the cursor's: ←→ move it)
         self.query_one("#seed", Readouts).display = (bool(r.seed_norms) and self.roomy()) or r.relu_seeds is not None
         if r.relu_seeds is not None:  # what this seed does beside what most do (the prose's "usually")
             many, c, T = r.relu_seeds, r.relu_seeds["c"], r.T

@@ -7,22 +7,24 @@ from rnntui.widgets.cells import cell_len, fit
 
 
 def table_text(title: str, header: tuple[str, ...], rows, bold=(), inline: bool = False, right=(),
-               width: int | None = None) -> Text:
+               width: int | None = None, keep=()) -> Text:
     """`rows` are tuples of cells; a row whose first cell is in `bold` is bold. `inline` puts the
     title and the header (less its first cell) on one line, as narrow screens need; no title, no
     title line. Columns whose index is in `right` are right-aligned (numbers). Widths are terminal
-    cells: a CJK word lines up with an English one. `width`: the columns that fit whole in it, from the
-    left (a cropped 5.09e-30 read 5.09e-3, a trial)."""
+    cells: a CJK word lines up with an English one. `width`: the columns that fit whole in it, dropped
+    from the right but those in `keep` (a cropped 5.09e-30 read 5.09e-3, a trial)."""
     rows = [tuple(header)] + [tuple(r) for r in rows]
 
     def side(column: int) -> str:
         return "right" if column in right else "left"
 
     widths = [max(cell_len(r[i]) for r in rows) for i in range(len(header))]
-    if width is not None:
-        while len(widths) > 2 and sum(widths) + 2 * (len(widths) - 1) > width:
-            widths.pop()
-        rows = [r[:len(widths)] for r in rows]
+    shown = list(range(len(header)))
+    while width is not None and len(shown) > 2 and sum(widths[i] for i in shown) + 2 * (len(shown) - 1) > width:
+        shown.remove(next((i for i in reversed(shown[1:]) if i not in keep), shown[-1]))
+    if len(shown) < len(header):
+        rows, widths = [tuple(r[i] for i in shown) for r in rows], [widths[i] for i in shown]
+        right = {shown.index(i) for i in right if i in shown}
     out = Text(no_wrap=True, overflow="crop")
     if inline:
         out.append(f"{title}  ", style="bold")
