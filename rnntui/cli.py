@@ -223,8 +223,8 @@ def export_parser() -> Parser:
 
 def present_parser() -> Parser:
     p = Parser(prog="rnntui present",
-               description=_("Show a deck's frames full screen: space/→/n next, ←/p back, home/end, 7 enter: slide 7, "
-                             "ctrl+s save, ? keys, q quit."))
+               description=_("Show a deck's frames full screen: space/→/n next, ←/p back, home/end, 7 enter: "
+                             "slide 7, ctrl+s save, ? keys, q quit."))
     p.add_argument("deck", type=path_arg, metavar="DECK", help=_("a TOML deck file, or the name of a shipped deck: lecture"))
     p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector, or a Textual theme"))
@@ -470,7 +470,9 @@ def run_serve(argv: list[str]) -> int:
         source = os.path.abspath(deck.source)  # (the sessions find it whatever their folder)
         title = "rnntui · " + deck.heading()
         app_args = ["present", source, *app_args]
-        font = cjk_font(Path(source).read_text(encoding="utf-8"))  # (a deck's own Chinese too)
+        # a deck's own Chinese too, as shown in this language (its comments, or title_zh under --lang en, made
+        # every tab load the whole 1.2 MB font: a review)
+        font = cjk_font(deck.heading() + "".join(f.local("title") + f.local("caption") for f in deck.frames))
     elif args.address:
         from rnntui.topics import find
 

@@ -96,8 +96,9 @@ def _read(path: Path) -> Deck:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        hint = _("; each slide is a [[frame]] table") if "('frame',)" in str(e) else ""  # ([frame] twice: the
-        raise BadValue(_("deck {path}: not valid TOML: {error}").format(path=path, error=e) + hint) from None  # parser's words, a trial)
+        # ([frame] twice: the parser's words alone, a trial)
+        hint = _("; each slide is a [[frame]] table") if "('frame',)" in str(e) else ""
+        raise BadValue(_("deck {path}: not valid TOML: {error}").format(path=path, error=e) + hint) from None
     return parse(data, str(path))
 
 

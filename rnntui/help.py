@@ -45,8 +45,6 @@ def axis_keys(p, state, used=None) -> str:
         return _("{keys} powers of {factor}, {fine_keys} too").format(factor=times, **words)
     if times:
         return _("{keys} powers of {factor}, {fine_keys} by {fine}").format(factor=times, **words)
-    if p.log:
-        return _("{keys} 1, 2, 5 × 10ᵏ, {fine_keys} by {fine}").format(**words)
     coarse = p.coarse_notch(state)
     if coarse == p.notch:
         return words["keys"]
@@ -69,8 +67,6 @@ def param_keys(p, state, used=None) -> str:
     times = factor(p, state)
     if times:
         return _("{choose} then {change}: powers of {factor}").format(factor=times, **words)
-    if p.log:
-        return _("{choose} then {change}: 1, 2, 5 × 10ᵏ").format(**words)
     coarse = p.coarse_notch(state)
     step = step_shown(p, coarse)
     if coarse == p.notch:
@@ -90,7 +86,8 @@ def with_meaning(allowed: str, means: str) -> str:
     return spaced(colon(allowed)) + means if means else allowed
 
 
-ON_ROWS = {"previous_param": N_("the row above, same column"), "next_param": N_("the row below")}  # a table's ↑/↓
+ON_ROWS = {"previous_param": N_("the row above, same column"),  # a table's ↑/↓
+           "next_param": N_("the row below, same column")}
 
 
 def help_text(screen) -> tuple:
@@ -104,7 +101,7 @@ def help_text(screen) -> tuple:
                         _("key {key}").format(key=used.one(f"toggle_{p.name}", p.key)) if p.key
                         else param_keys(p, state, used)))
                    for p in state.params())
-    rows = ON_ROWS if hasattr(state, "row_moved") else {}  # (↑/↓ "choose the parameter" on summary's rows, an audit)
+    rows = ON_ROWS if hasattr(state, "row_moved") else {}  # (↑/↓ "choose the parameter" on summary, an audit)
     keys = tuple((used.all(k.id), _(rows.get(k.id, k.does)), offered(k)) for k in CONTRACT
                  if not (k.id == "lab" and f.lab is None or k.id == "open_link" and not f.links))
     keys += tuple((used.all(f"toggle_{p.name}", p.key), _("cycle {label} ({choices})").format(

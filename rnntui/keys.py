@@ -95,7 +95,8 @@ SHOWN = {k.id: k.shown for k in CONTRACT}
 
 
 def key_shown(key: str) -> str:
-    """One Textual key name as help writes it: "right" → "→", "question_mark" → "?", "shift+left" → "shift+←"."""
+    """One Textual key name as help writes it: "right" → "→", "question_mark" → "?", "shift+left" →
+    "shift+←"."""
     *modifiers, last = key.strip().split("+")
     return "+".join(modifiers + [format_key(last)])
 

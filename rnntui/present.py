@@ -39,8 +39,8 @@ def read_all(frames: list[Frame]) -> None:
             pass
 
 
-KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · ctrl+s save · esc hides this · "
-           "q quit")
+KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · ctrl+s save · "
+           "esc hides this · q quit")
 LAST = N_("the last slide; home goes to the first")
 
 
@@ -63,11 +63,12 @@ class PresentApp(Shots, QuietCollections, App):
     #slide-foot { height: 1; padding: 0 2; color: $text-muted; }
     """
     BINDINGS = [
-        Binding("space,right,pagedown,n", "move(1)", N_("next"), priority=True),  # (n, p: the app's topic keys,
+        # n, p: the app's topic keys, which did nothing here (a lecturer's trial)
+        Binding("space,right,pagedown,n", "move(1)", N_("next"), priority=True),
         Binding("enter", "enter", N_("next, or the slide typed"), priority=True),
         *(Binding(str(d), f"type({d})", show=False, priority=True) for d in range(10)),  # 7 enter: slide 7 (a trial)
         Binding("escape", "hush", show=False, priority=True),
-        Binding("left,pageup,backspace,p", "move(-1)", N_("back"), priority=True),  # did nothing here, a trial)
+        Binding("left,pageup,backspace,p", "move(-1)", N_("back"), priority=True),
         Binding("home", "jump(0)", N_("first"), priority=True),
         Binding("end", "jump(-1)", N_("last"), priority=True),
         Binding("ctrl+s", "shot", N_("save"), priority=True),

@@ -235,14 +235,14 @@ def run_seq2seq(argv: list[str]) -> int:
         try:
             arrays, _record = lab.read_checkpoint(args.eval, args.scoring)
         except s2s.BadCheckpoint as e:
-            fits = next((s for s in s2s.SCORINGS if s != args.scoring and _read(lab, args.eval, s)), None)
+            fits, read = next(((s, got) for s in s2s.SCORINGS if s != args.scoring
+                               and (got := _read(lab, args.eval, s))), (None, None))
             if given or fits is None:  # (--scoring asked for another model: said, not guessed)
                 hint = "" if fits is None else _("; it is a {scoring} checkpoint: add --scoring {scoring}").format(
                     scoring=fits)  # (it did not say which, a trial)
                 raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e.said(_)) + hint) from None
             # no --scoring: the checkpoint's own (a dot checkpoint was refused as "not additive", a trial)
-            args.scoring = fits
-            arrays, _record = lab.read_checkpoint(args.eval, fits)
+            args.scoring, (arrays, _record) = fits, read
             print(_("{name} is a {scoring} checkpoint: scored with --scoring {scoring}").format(
                 name=args.eval, scoring=fits))
         exact, token = s2s.accuracy(s2s.greedy(arrays, args.scoring, s2s.held_out()).tokens,
@@ -326,7 +326,8 @@ def memory_parser() -> Parser:
     p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the result(s) here as JSON; default: merge into {path}").format(path=mem.cache_path()))
     _force(p)
-    p.add_argument("--all", action="store_true", help=_("train every cell × T, each with --steps and --seed, and print the table"))
+    p.add_argument("--all", action="store_true",
+                   help=_("train every cell × T, each with --steps and --seed, and print the table"))
     _lang(p)
     return p
 
@@ -369,9 +370,13 @@ def run_memory(argv: list[str]) -> int:
 
         with on_ctrl_c(said):  # (--steps, --seed: they were ignored, 1500/6000 steps from seed 0)
             results = lab.write_grid(grid, gates=False, log=log, steps=args.steps, seed=args.seed)
-        if out is None:
+        recipe = args.steps is None and args.seed == mem.SEED
+        if out is None and recipe:
             mem.save_cache(results)
         print(mem.format_table(results))
+        if out is None and not recipe:  # (a quick --steps 50 grid took all 15 places in the app, a review)
+            print(_("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe; the grid "
+                    "is in {path}").format(cache=mem.cache_path(), path=grid), file=sys.stderr)
         return 0
     bar = Bar(args.steps or mem.STEPS[args.cell], scored=N_("accuracy {acc}"))  # (on fresh sequences: it said held-out)
     with on_ctrl_c(lambda: nothing_saved(out or mem.cache_path())):

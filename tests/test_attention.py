@@ -743,7 +743,7 @@ def test_summarys_help_lists_enter_and_says_what_up_and_down_do_there():
     summary = rows(SCREEN.figure_by_id("summary"))
     assert summary["open_link"][0] == "enter" and "opens" not in summary["open_link"][1]
     assert "open the figure" in summary["open_link"][1]
-    assert summary["previous_param"] == ("↑", "the row above, same column") and "row below" in summary["next_param"][1]
+    assert summary["previous_param"] == ("↑", "the row above, same column") and "row below, same column" in summary["next_param"][1]
     qkv = rows(SCREEN.figure_by_id("qkv"))
     assert "open_link" not in qkv and "parameter" in qkv["previous_param"][1]
 

@@ -989,16 +989,3 @@ def test_helps_how_column_says_where_a_press_multiplies(screen, figure, state, p
         at = s.with_value(p.name, v1)
         fine = getattr(at.nudged(p.name, 1, fine=True), p.name)
         assert how.endswith("shift too") if fine == v1 * base else how.endswith(f"shift by {fine - v1}"), (fine, how)
-
-
-@pytest.mark.parametrize("screen,figure,state,p", _numbers())
-def test_a_plain_press_crosses_a_range_in_about_20_presses(screen, figure, state, p):
-    """README: a plain press takes a round step, about 20 presses crossing a range (the stop at the default
-    on the way can add one); a seed or sample (a draw) and a figure's own step (summary's cell) go one a press."""
-    s, presses = state.to_end(p.name, -1), 0
-    while not p.draw and not p.coarse and presses <= 21:
-        moved = s.nudged(p.name, 1)
-        if moved == s:
-            break
-        s, presses = moved, presses + 1
-    assert presses <= 21

@@ -187,6 +187,20 @@ def test_train_memory_all_runs_every_cell_with_the_steps_and_seed_asked(tmp_path
     assert alone.final_acc != lab.train("lstm", 10, steps=2, seed=0).run.final_acc
 
 
+def test_a_grid_off_the_recipe_stays_out_of_the_apps_runs(tmp_path, monkeypatch, capsys):
+    """`--all --steps 2` without --out put its 15 two-step runs in the cache the app draws, each underlined as
+    yours (a review): only the recipe's grid goes there; another stays in the grid file, and a line says so."""
+    from rnntui.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert main(["train", "memory", "--all", "--steps", "2"]) == 0
+    grid = mem.cache_path().with_name("memory-grid.json")
+    assert not mem.cache_path().exists() and len(mem.parse(grid.read_bytes()).runs) == len(mem.CELLS) * len(mem.TS)
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"not merged into the app's runs ({mem.cache_path()}): --steps or --seed differ from the recipe; the grid "
+        f"is in {grid}")
+
+
 def test_ctrl_c_during_train_memory_says_nothing_was_saved_and_exits_130(tmp_path):
     """Ctrl+C ended `train memory` silently after the bar's "…365/6000 … 3.6s^C" (a TA's trial): one line
     says it was cancelled and that nothing was saved, status 130, no traceback."""

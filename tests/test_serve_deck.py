@@ -35,7 +35,7 @@ def ran(monkeypatch):
 
 
 def test_each_session_presents_the_deck_found_from_any_folder(ran, tmp_path, monkeypatch):
-    from rnntui.glyphs import CJK_SHIPPED
+    from rnntui.glyphs import CJK_OWN, CJK_SHIPPED
 
     (tmp_path / "my.toml").write_text(DECK, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
@@ -44,6 +44,8 @@ def test_each_session_presents_the_deck_found_from_any_folder(ran, tmp_path, mon
                            "--theme", "light", "--lang", "zh"]
     assert ran["font"] == CJK_SHIPPED  # (丁 is not in rnntui's own Chinese)
     assert ran["title"] == "rnntui · 丁老师的课"  # (the page's title: the deck's, in the server's language)
+    assert main(["serve", "--deck", "my.toml", "--lang", "en"]) == 0  # its Chinese not shown: rnntui's own cut
+    assert ran["font"] == CJK_OWN  # (1.2 MB for words never shown, a review)
 
 
 def test_a_shipped_deck_by_name(ran, tmp_path, monkeypatch):

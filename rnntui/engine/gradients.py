@@ -158,7 +158,8 @@ def _bptt_norms(c, seed, input_scale, act, d, T):
 
 
 def _shares(W, x, v, act) -> np.ndarray:
-    """‖∂L/∂h_t‖ / ‖∂L/∂h_T‖ at distance 0..T for networks side by side: W (S×d×d), x (S×T×d), v (S×d)."""
+    """‖∂L/∂h_t‖ / ‖∂L/∂h_T‖ at distance 0..T for networks side by side: W (S×d×d), x (S×T×d),
+    v (S×d)."""
     seeds, T, d = x.shape
     h, z = np.zeros((seeds, d, 1)), np.empty((T, seeds, d, 1))
     with np.errstate(over="ignore", invalid="ignore"):

@@ -523,6 +523,7 @@ def run_lab(state, report) -> dict:
         record["saved"] = str(mem.save_cache(mem.Results((done.run,))))
     except (OSError, ValueError) as e:
         record["save_errno"] = getattr(e, "errno", None)  # (the app says why in its language)
-        record["save_error"] = getattr(e, "strerror", None) or (str(e).splitlines()[0][:80] if str(e) else type(e).__name__)
+        first = str(e).splitlines()[0][:80] if str(e) else type(e).__name__
+        record["save_error"] = getattr(e, "strerror", None) or first
     report(done.run.steps, done.run.steps, label, partial(done.run.steps))
     return record

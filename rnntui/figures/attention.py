@@ -97,8 +97,8 @@ class QkvState(FigureState):
     mask: str = _mask()
     weights: str = param("toy", "choice", choices=at.WEIGHT_SETS, key="w", label="weights")
     later: str = param("kept", "choice", choices=("kept", "redrawn"), key="x", label="x₃ x₄",
-                       does=N_("redraw"))  # (the footer said "x x₃ x₄", a trial; "redraw x₃ x₄" did not fit at 80;
-                       # "edit" promised typing, a keyboard audit)
+                       does=N_("redraw"))  # (the footer said "x x₃ x₄", a trial; "redraw x₃ x₄" did not
+                       # fit at 80; "edit" promised typing, a keyboard audit)
     stage: int = param(0, "int", lo=0, hi=len(QKV_STAGES) - 1, label="stage", fmt="d")
 
     def pipeline(self) -> at.Pipeline:
