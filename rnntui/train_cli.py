@@ -242,7 +242,7 @@ def run_seq2seq(argv: list[str]) -> int:
                     scoring=fits)  # (it did not say which, a trial)
                 raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e.said(_)) + hint) from None
             # no --scoring: the checkpoint's own (a dot checkpoint was refused as "not additive", a trial)
-            args.scoring, (arrays, _record) = fits, read
+            args.scoring, arrays = fits, read[0]
             print(_("{name} is a {scoring} checkpoint: scored with --scoring {scoring}").format(
                 name=args.eval, scoring=fits))
         exact, token = s2s.accuracy(s2s.greedy(arrays, args.scoring, s2s.held_out()).tokens,

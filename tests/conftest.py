@@ -26,6 +26,16 @@ def _english_again():
         set_language("en")
 
 
+@pytest.fixture
+def keymap(tmp_path, monkeypatch):
+    """`keymap(text)`: the user's keymap file holds `text` (its whole TOML), for the app made next."""
+    def write(text: str) -> None:
+        (tmp_path / "rnntui").mkdir(exist_ok=True)
+        (tmp_path / "rnntui" / "keymap.toml").write_text(text, encoding="utf-8")
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    return write
+
+
 def pytest_sessionfinish(session):
     """The apps tests/one_app.py shares end with the test process; the tests' cache goes."""
     import sys

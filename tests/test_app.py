@@ -44,20 +44,16 @@ def extremes(state):
     return state
 
 
-async def test_a_user_keymap_remaps_a_contract_key(tmp_path, monkeypatch):
-    (tmp_path / "rnntui").mkdir()
-    (tmp_path / "rnntui" / "keymap.toml").write_text('[keys]\nstep_forward = "l"\n', encoding="utf-8")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+async def test_a_user_keymap_remaps_a_contract_key(keymap):
+    keymap('[keys]\nstep_forward = "l"\n')
     app = RnnApp("recurrence", "track")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l", "l")
         assert app.topic_screen().state.step == 2
 
 
-async def test_a_broken_keymap_is_reported_and_ignored(tmp_path, monkeypatch):
-    (tmp_path / "rnntui").mkdir()
-    (tmp_path / "rnntui" / "keymap.toml").write_text("[keys\nstep_forward = ", encoding="utf-8")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+async def test_a_broken_keymap_is_reported_and_ignored(keymap):
+    keymap("[keys\nstep_forward = ")
     app = RnnApp("recurrence", "track")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("right")

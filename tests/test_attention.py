@@ -748,13 +748,11 @@ def test_summarys_help_lists_enter_and_says_what_up_and_down_do_there():
     assert "open_link" not in qkv and "parameter" in qkv["previous_param"][1]
 
 
-async def test_a_keymaps_open_link_opens_a_cell(tmp_path, monkeypatch):
+async def test_a_keymaps_open_link_opens_a_cell(keymap):
     """A keymap naming open_link was refused whole as unknown: it moves Enter now, and the table says so."""
     from rnntui.svg import screen_segments
 
-    (tmp_path / "rnntui").mkdir()
-    (tmp_path / "rnntui" / "keymap.toml").write_text('[keys]\nopen_link = "o"\n', encoding="utf-8")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    keymap('[keys]\nopen_link = "o"\n')
     app = RnnApp("attention", "summary")
     async with app.run_test(size=(100, 30)) as pilot:
         assert not app._notifications  # (no "keymap … ignored")

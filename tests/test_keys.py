@@ -213,32 +213,26 @@ async def test_ctrl_s_over_help_saves_help(tmp_path, monkeypatch):
         assert shot.name.startswith("recurrence-track-t0-") and "(F1+F3)" in shot.read_text()
 
 
-async def test_a_screenshot_that_cannot_be_written_says_why(tmp_path, monkeypatch):
-    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path / "file"))
-    (tmp_path / "file").write_text("a file where the folder should be")
-    app = RnnApp("recurrence")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+s")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        [note] = app._notifications
-        assert note.severity == "error" and "could not save a screenshot" in note.message
-        assert str(tmp_path / "file") in note.message and "RNNTUI_SHOTS" not in note.message  # (set: said)
-
-
-async def test_a_screenshot_folder_that_cannot_be_made_names_the_way_elsewhere(tmp_path, monkeypatch):
-    """Started in a folder it cannot write, ctrl+s said "cannot write rnntui-shots" and no more (an admin's
-    trial): the notice names RNNTUI_SHOTS."""
-    monkeypatch.delenv("RNNTUI_SHOTS", raising=False)
+@pytest.mark.parametrize("shots,hint", [("file", False), (None, True)])
+async def test_a_screenshot_that_cannot_be_written_says_why(tmp_path, monkeypatch, shots, hint):
+    """Its folder a file: the notice says why. Started in a folder it cannot write, ctrl+s said "cannot write
+    rnntui-shots" and no more (an admin's trial): without RNNTUI_SHOTS set, the notice names it."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "rnntui-shots").write_text("a file where the folder should be")
+    if shots:
+        monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path / shots))
+    else:
+        monkeypatch.delenv("RNNTUI_SHOTS", raising=False)
+    folder = tmp_path / (shots or "rnntui-shots")
+    folder.write_text("a file where the folder should be")
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
         await pilot.pause()
         [note] = app._notifications
-        assert note.severity == "error" and note.message.endswith("; RNNTUI_SHOTS=FOLDER sends them elsewhere")
+        assert note.severity == "error" and "could not save a screenshot" in note.message
+        assert (str(folder) if shots else "rnntui-shots") in note.message
+        assert note.message.endswith("; RNNTUI_SHOTS=FOLDER sends them elsewhere") == hint
 
 
 async def test_a_screenshot_in_a_browser_is_downloaded_and_one_that_fails_says_why(tmp_path, monkeypatch):
@@ -867,19 +861,13 @@ async def test_a_click_on_the_strip_opens_that_figure_and_on_tab_the_next():
         assert screen.figure.id == "hop"
 
 
-def keymap_file(tmp_path, monkeypatch, text: str) -> None:
-    (tmp_path / "rnntui").mkdir()
-    (tmp_path / "rnntui" / "keymap.toml").write_text("[keys]\n" + text, encoding="utf-8")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-
-
-async def test_a_keymap_is_what_help_the_parameter_line_and_notices_name(tmp_path, monkeypatch):
+async def test_a_keymap_is_what_help_the_parameter_line_and_notices_name(keymap):
     """With toggle_act = "z", step_forward = "l", help = "f1" the footer followed, but help listed → ? a, the
     parameter line said [a] act and ←→ hop, and a stray key's notice said "? lists its keys" (a keyboard
     audit): each names the keys in use now."""
     from rnntui.help import help_text
 
-    keymap_file(tmp_path, monkeypatch, 'toggle_act = "z"\nstep_forward = "l"\nstep_back = "h"\nhelp = "f1"\n')
+    keymap('[keys]\ntoggle_act = "z"\nstep_forward = "l"\nstep_back = "h"\nhelp = "f1"\n')
     app = RnnApp("gradients", "hop")
     async with app.run_test(size=(100, 30)) as pilot:
         s = screen_of(app)
@@ -925,7 +913,7 @@ def test_every_id_help_offers_is_one_a_keymap_takes_and_topic_is_refused(tmp_pat
     assert keymap == {} and "unknown id or value for topic" in problem
 
 
-async def test_a_keymap_moves_a_topics_key_and_the_palettes(tmp_path, monkeypatch):
+async def test_a_keymap_moves_a_topics_key_and_the_palettes(keymap):
     """topic_3 = "f5" opens lstm; palette = "f2" opens the palette (ctrl+p no longer does), and the footer's
     right end and help say f2."""
     from textual.command import CommandPalette
@@ -933,7 +921,7 @@ async def test_a_keymap_moves_a_topics_key_and_the_palettes(tmp_path, monkeypatc
 
     from rnntui.help import help_text
 
-    keymap_file(tmp_path, monkeypatch, 'topic_3 = "f5"\npalette = "f2"\n')
+    keymap('[keys]\ntopic_3 = "f5"\npalette = "f2"\n')
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
         assert not app._notifications
