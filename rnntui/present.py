@@ -107,9 +107,10 @@ class PresentApp(Shots, QuietCollections, App):
         end_on_hangup(self)
         self.hold_full_collections()
         self.show()
-        if english := untranslated_line(self.deck.frames):  # in the foot, not over the slide: the room saw a
-            self.note.say(english, 6)  # warning box over a plot's axis (a lecturer's trial); `present` prints it
-            # again when the talk ends
+        # in the foot, not over the slide (the room saw a warning box over a plot's axis, a lecturer's trial);
+        # `present` prints it again when the talk ends
+        if english := untranslated_line(self.deck.frames):
+            self.note.say(english, 6)
         if not (self.is_headless or self.is_web):
             self.set_timer(PRELOAD_AFTER, self.read_ahead)
 
@@ -156,9 +157,10 @@ class PresentApp(Shots, QuietCollections, App):
         room = self.size.width // 2 - where.cell_len - 7  # (the slide's values keep half the line: "t 11 …" lost γ)
         if self.note.said and room >= 8:
             where = Text.assemble((cut(self.note.said, room, "…") + "   ", "bold"), where)
-        elif not self.typed and 0 < cell_len(title := self.deck.heading()) <= room and (  # where the values
-                cell_len("   ".join(said)) + where.cell_len + cell_len(title) + 10 <= self.size.width):  # fit whole
-            where = Text.assemble((title + " · ", "dim"), where)  # (a deck's title showed nowhere, a lecturer's trial)
+        # the deck's title, where the slide's values still fit whole (it showed nowhere, a lecturer's trial)
+        elif not self.typed and 0 < cell_len(title := self.deck.heading()) <= room and (
+                cell_len("   ".join(said)) + where.cell_len + cell_len(title) + 10 <= self.size.width):
+            where = Text.assemble((title + " · ", "dim"), where)
         foot.add_row(values, where)
         self.query_one("#slide-foot", Static).update(foot)
 

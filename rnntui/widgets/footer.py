@@ -17,7 +17,6 @@ from rnntui.screens.whole import LaidOutOnMount
 from rnntui.widgets.quiet import lay_out
 
 
-
 def key_width(key: FooterKey) -> int:
     """The cells a non-compact FooterKey takes: " key " then "description "."""
     return cell_len(key.key_display) + 2 + (cell_len(key.description) + 1 if key.description else 0)
@@ -33,7 +32,7 @@ def translated(items, playing: bool = False, lab_runs: bool = False):
         if isinstance(widget, FooterKey):
             word = (PAUSE if playing and widget.action == "play" else
                     STOP if lab_runs and widget.action == "lab" else widget.description)
-            widget.description = _(word)  # (not the test's literals: extraction took "play" "lab" for a msgid)
+            widget.description = _(word)  # (chosen first: inside _(), babel took "play" "lab" for one msgid)
             if isinstance(widget.tooltip, str):
                 widget.tooltip = _(widget.tooltip)
         elif isinstance(widget, FooterLabel):
