@@ -129,9 +129,11 @@ class QkvView(FigureView):
         # what x shows, said for a newcomer: the earlier rows' outputs do not move when later tokens change, as
         # no row reads a later token (it read "x redraws 开始 跑: out rows 0–2 move by 0 (exactly)", a trial)
         later, last = " ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), fa.EDIT_AFTER
-        moved = (_("x redraws {tokens}: out rows 0–{last} move by exactly") if r.edit_early == 0.0 else
-                 _("x redraws {tokens}: out rows 0–{last} move by"))  # (one line at 100 columns: two took the
-        edit = Text(spaced(moved.format(tokens=later, last=last)), style="dim")  # matrices' last at 100x30)
+        first = next(i for i in range(last + 1) if i not in r.nan_rows or i == last)  # (a NaN row does not move:
+        # "rows 0–2 move by exactly 0" beside row 0's NaN under the strict mask, a student's trial)
+        moved = (_("x redraws {tokens}: out rows {first}–{last} move by exactly") if r.edit_early == 0.0 else
+                 _("x redraws {tokens}: out rows {first}–{last} move by"))  # (one line at 100 columns: two took the
+        edit = Text(spaced(moved.format(tokens=later, first=first, last=last)), style="dim")  # matrices' last)
         edit.append(sci(r.edit_early), style="bold")
         why = _("as every row sees every token;") if s.mask == "full" else _("as no row reads ahead;")
         rest = spaced(_("rows {first}–{end} by").format(first=last + 1, end=len(toks) - 1))

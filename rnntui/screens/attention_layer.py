@@ -62,7 +62,7 @@ class MasksView(FigureView):
         said = {fam: Text(f"▸ {spaced(colon(word(fam)))}" + words[fam]) for fam in r.families}
         lines.append(as_tall_as(self, said[r.families[s.family]], said.values()))
         lines.append(Text(_("rows: queries; columns: keys; {visible} may read, {hidden} masked (−∞ before "
-                            "softmax; drawn large, a block and a dot). Decoder positions {positions}.").format(
+                            "softmax). Decoder positions {positions}.").format(
                               visible=VISIBLE, hidden=HIDDEN, positions=" ".join(r.tgt_tokens)), style="dim"))
         self.query_one(Readouts).update(Text("\n").join(lines))
 
