@@ -157,7 +157,11 @@ def live_text(live, presenting: bool = False, drawn_live: bool = False, scoring:
         out.append(f"{progress_bar(live.step, live.steps, 12)} {live.step}/{live.steps}")
         out.append(_(" loss {loss}").format(loss="–" if live.loss is None else f"{live.loss:.3f}") + "\n")
         # (scored as the shipped models above are: "exact 93.1%" alone left open on what; a newcomer's trial)
-        out.append(_("this run: val. exact {exact}").format(exact=pct(live.exact)))  # (the 1000, as "val." above)
+        # (the 1000, as "val." above); beside another model's matrix, named (a live additive run's 93.5% read as
+        # the dot model's, a student's trial)
+        said = _("this run: val. exact {exact}") if drawn_live or live.scoring == scoring else _(
+            "{scoring} run: val. exact {exact}")
+        out.append(said.format(exact=pct(live.exact), scoring=live.scoring))
     return out
 
 
