@@ -836,3 +836,17 @@ def replace_T(state: TimingState, T: int) -> TimingState:
     from dataclasses import replace
 
     return replace(state, T=T)
+
+
+def test_cost_says_its_ratio_is_table_1s_terms_and_help_names_the_projections_left_out(capsys):
+    """"at n = 128: attention 4× cheaper" read as a whole layer's cost (a student's trial). The ratio is Table
+    1's terms alone, n·d² over n²·d = d/n; help says a whole layer's projections are left out."""
+    from rnntui.help import help_text
+    from rnntui.screens.parallel import ParallelScreen
+
+    state = CostState(n=128)
+    assert main(["shot", "parallel/cost", "--step", "128", "-o", "-"]) == 0
+    assert f"at n = 128: attention {state.d // 128}× cheaper" in capsys.readouterr().out  # (n·d² / n²·d)
+    figure = ParallelScreen.figure_by_id("cost")
+    prose = help_text(SimpleNamespace(TOPIC_ID="parallel", figure=figure, state=state))[1]
+    assert "Table 1's per-layer terms" in prose and "projections" in prose and "leaves out" in prose

@@ -88,6 +88,14 @@ def table_1_text(rows, compact: bool) -> Text:
 class CostView(FigureView):  # F21
     REDRAW_ON_RESIZE = True  # laid out for its own size
 
+    @classmethod
+    def explained(cls, s: CostState) -> str:
+        """Help: what the two costs count (a student took "attention 4× cheaper" for a whole layer's cost)."""
+        return _("Both costs are Table 1's per-layer terms: the recurrence's W·h, n·d², and attention's scores "
+                 "and mixing, n²·d. A whole layer also has projections of about n·d² each (attention: Q, K, V and "
+                 "the output; the recurrence: W·x), which this plot leaves out; attention/block counts them for "
+                 "one layer.")
+
     def compose(self):
         yield Readouts(id="cross")
         with Horizontal(id="cost-body"):
