@@ -1223,3 +1223,24 @@ def test_the_block_says_its_rows_are_tokens_and_its_columns_the_features():
     order = [at.FEATURES[int(np.argmax(at.X_TOY[i]))] for i in (1, 4, 0, 2)]  # 猫 跑 那只 突然, one class each
     assert order == ["noun", "verb", "det", "adv"]
     assert f"a token a row, its columns 0–3 {', '.join(order)}" in text
+
+
+def test_scaling_help_says_what_each_number_of_its_row_is():
+    """"var(q·k) 63.82 max weight 0.874 entropy 0.317 ‖∂a/∂s‖ 0.152" was explained nowhere: which norm, how
+    many draws, of what (a student's trial). Help says it, and what it says holds: the scores' variance is d_k
+    unscaled and 1 scaled (q·k sums d_k products of two N(0,1)), and ‖∂a/∂s‖ is the Frobenius norm of
+    diag(a) − aaᵀ, redone here for a uniform a (√(k−1)/k) and a one-hot a (0)."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+
+    prose = help_text(SimpleNamespace(TOPIC_ID="attention", figure=fig("scaling"), state=ScalingState()))[1]
+    assert "4,000 seeded draws of a query q and 8 keys" in prose and "Frobenius norm" in prose
+    for d_k in (16, 64):
+        for scaling, var in (("unscaled", d_k), ("scaled", 1.0)):
+            assert ScalingState(d_k=d_k, scaling=scaling).readings().score_var == pytest.approx(var, rel=0.05)
+    from rnntui.engine.attention import jacobian_norm
+
+    k = 8
+    assert jacobian_norm(np.full((1, k), 1 / k))[0] == pytest.approx(math.sqrt(k - 1) / k)
+    assert jacobian_norm(np.eye(k)[:1])[0] == pytest.approx(0.0)

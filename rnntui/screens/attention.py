@@ -157,6 +157,19 @@ class QkvView(FigureView):
 
 # -- scaling ---------------------------------------------------------------------------------------
 class ScalingView(FigureView):
+    @classmethod
+    def explained(cls, s: ScalingState) -> str:
+        """Help: what the row's numbers are (‖∂a/∂s‖ and the draws were said nowhere, a student's trial)."""
+        r = s.readings()
+        return _("Each number is a mean over {trials} seeded draws of a query q and {keys} keys k_j, every entry "
+                 "N(0, 1) in d_k dimensions; the scores s_j = q·k_j (scaled: ÷√d_k) go through a softmax a. "
+                 "var(q·k): the scores' variance (d_k unscaled, 1 scaled). max weight: the largest a_j (1/{keys} "
+                 "if uniform, 1 if one-hot). entropy: −Σ a_j ln a_j in nats (ln {keys} = {ln} uniform). "
+                 "‖∂a/∂s‖: the Frobenius norm of the softmax's Jacobian diag(a) − aaᵀ, how much gradient gets "
+                 "back to the scores; it goes to 0 as the softmax saturates. Scaled, the scores' spread stays "
+                 "that of N(0, 1) at every d_k, so the largest of {keys} weights stays well above 1/{keys}.").format(
+            trials=f"{r.trials:,}", keys=r.keys, ln=f"{r.ln_keys:.3f}")
+
     def compose(self):
         yield Plot()
         yield Readouts()
