@@ -732,3 +732,21 @@ def test_a_record_without_fresh_scores_is_read_and_scored_here(monkeypatch):
         s2s.shipped_fresh.cache_clear()
     assert computed == s2s._shipped("dot")[1]["fresh"]
 
+
+
+def test_visibility_help_says_why_64_numbers_against_69_bits_is_no_contradiction():
+    """"64 vs 1,024; the task holds 16·log₂20 = 69.2 bits" read as undercutting the bottleneck: 64 numbers can
+    hold 69 bits (a student's trial). Help says so, and what the lab's models reached, as the matrix's table
+    says it: 0.4% without attention, 75.9% with additive."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    figure = Seq2seqScreen.figure_by_id("visibility")
+    prose = help_text(SimpleNamespace(TOPIC_ID="seq2seq", figure=figure, state=VisibilityState()))[1]
+    bits = 16 * math.log2(20)
+    assert f"On paper 64 numbers could hold the task's {bits:.1f} bits" in prose
+    table = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), MatrixState(), (100, 30))
+    none, additive = (re.search(rf"{sc} +([\d.]+%)", table).group(1) for sc in ("none", "additive"))
+    assert f"gets {none} of fresh sequences exactly right; with additive attention, {additive}." in prose

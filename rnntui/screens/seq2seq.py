@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.seq2seq import (EVERY, LAST_K, LIVE_STEPS, ORDER, TARGET, MatrixState, ScoringState,
-                                    VisibilityState, letters)
+                                    VisibilityState, letters, shipped_scores)
 from rnntui.fmt import pct, progress_bar
 from rnntui.i18n import N_, _, spaced
 from rnntui.screens.base import FigureView, TopicScreen
@@ -244,6 +244,18 @@ def fresh_told(fresh: dict, validation: dict) -> str:
 
 class VisibilityView(FigureView):
     REDRAW_ON_RESIZE = True  # laid out for its own size
+
+    @classmethod
+    def explained(cls, s: VisibilityState) -> str:
+        """Help: why the task's bits against the bottleneck's numbers is no contradiction (64 numbers can
+        hold 69 bits: the line read as undercutting the bottleneck, a student's trial)."""
+        r, (fresh, _validation) = s.readings(), shipped_scores()
+        return _("“this lab”: the shipped models of seq2seq/matrix. On paper {numbers} numbers could hold the "
+                 "task's {bits:.1f} bits (a float has 32); the bottleneck is what training packs into one vector "
+                 "and the decoder reads back a token at a time. Without attention the lab's model gets {none} of "
+                 "fresh sequences exactly right; with additive attention, {additive}.").format(
+            numbers=r.lab["numbers"][0], bits=r.lab["bits"], none=pct(fresh["none"]["exact"]),
+            additive=pct(fresh["additive"]["exact"]))
 
     def compose(self):
         yield Picture(id="picture")
