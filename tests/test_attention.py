@@ -1244,3 +1244,20 @@ def test_scaling_help_says_what_each_number_of_its_row_is():
     k = 8
     assert jacobian_norm(np.full((1, k), 1 / k))[0] == pytest.approx(math.sqrt(k - 1) / k)
     assert jacobian_norm(np.eye(k)[:1])[0] == pytest.approx(0.0)
+
+
+def test_each_toy_head_is_two_columns_of_the_toys_q_and_k():
+    """"head 1 (noun, verb) and head 2 (det, adv)" named the heads after X's features, while Q's and K's
+    columns are not X's (K's column 0 holds 那只's key, a determiner; a student's trial). The line says columns;
+    each head's A is redone here from those columns of qkv's Q and K: softmax(QₕKₕᵀ/√2) under the causal mask."""
+    q = QkvState().readings()
+    heads = HeadsState().readings()
+    n = len(q.tokens)
+    for j, cols in enumerate((slice(0, 2), slice(2, 4))):
+        s = np.asarray(q.Q)[:, cols] @ np.asarray(q.K)[:, cols].T / math.sqrt(2)
+        s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+        a = np.exp(s - s.max(axis=1, keepdims=True))
+        assert np.allclose(heads.weights[j], a / a.sum(axis=1, keepdims=True))
+    text = txt(HeadsState(), "heads", (100, 30))
+    assert "Head 1 is columns 0–1 of the toy's Q, K, V, head 2 columns 2–3" in " ".join(text.split())
+    assert "noun, verb" not in text

@@ -103,8 +103,9 @@ class HeadsView(FigureView):
                              cell=cells[j]) for j, a in enumerate(r.weights)]
         self.query_one(Matrices).show(specs)
         c, p = r.cells, r.pinned
-        last = (Text(_("The toy's 4 columns split into two heads of d_k = 2, each scaled by its own √2: head 1 "
-                       "(noun, verb) and head 2 (det, adv) attend differently."), style="dim"),
+        # (Q's and K's columns, not X's features: "head 1 (noun, verb)" misled, a student's trial)
+        last = (Text(_("Head 1 is columns 0–1 of the toy's Q, K, V, head 2 columns 2–3 (d_k = 2, each scaled by "
+                       "its own √2): they attend differently."), style="dim"),
                 Text(_("query {token} may read no key ({mask} mask): softmax over nothing = 0/0 =").format(
                     token=r.tokens[0], mask=word("strict")) + " NaN", style="dim"))  # (its row of NaN, a trial)
         self.query_one(Readouts).update(Text("\n").join([
