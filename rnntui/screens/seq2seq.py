@@ -249,7 +249,7 @@ class VisibilityView(FigureView):
     def explained(cls, s: VisibilityState) -> str:
         """Help: why the task's bits against the bottleneck's numbers is no contradiction (64 numbers can
         hold 69 bits: the line read as undercutting the bottleneck, a student's trial)."""
-        r, (fresh, _validation) = s.readings(), shipped_scores()
+        r, fresh = s.readings(), shipped_scores()[0]
         return _("“this lab”: the shipped models of seq2seq/matrix. On paper {numbers} numbers could hold the "
                  "task's {bits:.1f} bits (a float has 32); the bottleneck is what training packs into one vector "
                  "and the decoder reads back a token at a time. Without attention the lab's model gets {none} of "
