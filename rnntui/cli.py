@@ -312,7 +312,7 @@ def check_writable(path: str) -> None:
 
 
 def list_text() -> str:
-    from rnntui.keys import SHOWN
+    from rnntui.keys import BY_ID
     from rnntui.state import _shown
     from rnntui.topics import topics
 
@@ -333,8 +333,8 @@ def list_text() -> str:
                             + (f" ({_(p.label)})" if _shown(_(p.label)) != _shown(p.name) else "")
                             for p in f.state_type.params())
             # and its other keys, as the footer says them: a lab's t, a table's links (neither was listed, an audit)
-            keys += "".join(f" · {SHOWN[id]} {_(word)}" for id, word, has in (
-                ("lab", N_("lab"), f.lab is not None), ("open_link", N_("open"), f.links)) if has)
+            keys += "".join(f" · {BY_ID[id].shown} {_(BY_ID[id].footer)}" for id, has in (
+                ("lab", f.lab is not None), ("open_link", f.links)) if has)
             title = _(f.title)
             lines.append(f"    {screen.TOPIC_ID + '/' + f.id:<{wide}}  {f.refs:<8} {title}"
                          f"{' ' * (titled - cell_len(title))}   {keys}")

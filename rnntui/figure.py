@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rnntui.state import FigureState
+from rnntui.i18n import N_, _
+from rnntui.state import BadValue, FigureState
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,25 @@ class LabRun:
     @property
     def running(self) -> bool:
         return self.status == "running"
+
+
+# torch is the labs' alone: an install without it draws every figure (here, not in rnntui.labs: `rnntui
+# train` checks it without importing Textual)
+NEEDS_TORCH = N_("the labs need torch: pip install torch (the CPU build is enough)")
+
+
+def check_torch() -> None:
+    """BadValue (one line) where torch is not installed."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("torch") is not None
+    except ValueError:  # (in sys.modules as None: blocked)
+        found = False
+    if not found:
+        raise BadValue(_(NEEDS_TORCH))
+
+
+def failure_line(said: str) -> str:
+    """A lab's one line of failure as the figure says it: torch missing in the reader's words."""
+    return _(NEEDS_TORCH) if said.startswith("ModuleNotFoundError") and "torch" in said else said

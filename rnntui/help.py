@@ -12,21 +12,12 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
 from rnntui.i18n import N_, _, colon, listed, spaced
-from rnntui.keys import CONTRACT, in_use, keymap_path, offered
+from rnntui.keys import BY_ID, CONTRACT, in_use, keymap_path, offered
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.base import shared_labels
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.cells import longest_word
 from rnntui.widgets.lines import RenderedLines, wrap
-
-
-def factor(p, state) -> int | None:
-    """The base of the powers a press moves `p` along (8 → 16 → 32; 12 → 16 first): its state's GEOMETRIC (a
-    dict of bases; a tuple: 2) or a whole-number log ladder (2); None where a press adds a step."""
-    geometric = getattr(state, "GEOMETRIC", {})
-    if p.name in geometric:
-        return geometric[p.name] if isinstance(geometric, dict) else 2
-    return 2 if p.log and p.kind == "int" else None
 
 
 def axis_keys(p, state, used=None) -> str:
@@ -40,7 +31,7 @@ def axis_keys(p, state, used=None) -> str:
              if {"fine_back", "fine_forward"} & used.moved.keys() else "shift"}
     if p.kind == "choice" or p.values:
         return words["keys"]
-    times = factor(p, state)
+    times = state.press_base(p.name)
     if times and p.name in getattr(state, "GEOMETRIC", {}):  # (a shift+press moves along the powers too)
         return _("{keys} powers of {factor}, {fine_keys} too").format(factor=times, **words)
     if times:
@@ -64,7 +55,7 @@ def param_keys(p, state, used=None) -> str:
     words = {"choose": used.two("previous_param", "next_param"), "change": used.two("raise", "lower", " ")}
     if p.kind == "choice" or p.values:
         return _("{choose} then {change}").format(**words)
-    times = factor(p, state)
+    times = state.press_base(p.name)
     if times:
         return _("{choose} then {change}: powers of {factor}").format(factor=times, **words)
     coarse = p.coarse_notch(state)
@@ -166,7 +157,7 @@ def help_renderable(screen, text: tuple | None = None) -> Group:
                  Text(closing, style="dim"))
 
 
-SHOT, HELP = (next(k for k in CONTRACT if k.id == id) for id in ("screenshot", "help"))
+SHOT, HELP = BY_ID["screenshot"], BY_ID["help"]
 
 
 class HelpScroll(VerticalScroll):

@@ -63,8 +63,9 @@ CONTRACT: tuple[Key, ...] = (
 TOPIC_IDS = tuple(f"topic_{n}" for n in range(1, 9))  # the topic keys' ids, one a key (`topic` is none)
 PALETTE = N_("palette")  # the footer's word for the palette's key, at its right end
 FOOTER_KEYS = {"next_figure": "tab", "step_forward": "←→", "lab": "t", "help": "?", "next_topic": "n", "back": "b"}
-FIRST = ("help", "quit")  # shown first in a topic's footer, so a narrow terminal never hides them
-# back too, where a link was followed (the app's check_action): nothing said how to return, a trial
+FIRST = ("help", "quit", "back")  # first in a topic's footer, so a narrow terminal never hides them; back
+# where a link was followed (the app's check_action): nothing said how to return, a trial
+BY_ID = {k.id: k for k in CONTRACT}
 
 
 def bindings(scope: str) -> list[Binding]:
@@ -74,8 +75,7 @@ def bindings(scope: str) -> list[Binding]:
     out = []
     if scope == "screen":
         out += [Binding(k.keys, k.action, k.footer, key_display=FOOTER_KEYS.get(k.id, k.keys), id=k.id)
-                for k in sorted((k for k in CONTRACT if k.id in FIRST + ("back",)),
-                                key=lambda k: (FIRST + ("back",)).index(k.id))]
+                for k in (BY_ID[id] for id in FIRST)]
     for k in CONTRACT:
         if k.scope != scope:
             continue
@@ -86,12 +86,11 @@ def bindings(scope: str) -> list[Binding]:
         if k.id == "palette":  # as Textual's own (which has no id, so a keymap's `palette` moved nothing: an audit)
             out.append(Binding(k.keys, action, PALETTE, show=False, priority=True, tooltip=k.does, id=k.id))
             continue
-        out.append(Binding(k.keys, action, k.footer or k.does, show=bool(k.footer) and k.id not in FIRST + ("back",),
+        out.append(Binding(k.keys, action, k.footer or k.does, show=bool(k.footer) and k.id not in FIRST,
                            key_display=FOOTER_KEYS.get(k.id), id=k.id, priority=k.keys in ("tab", "shift+tab")))
     return out
 
 
-SHOWN = {k.id: k.shown for k in CONTRACT}
 
 
 def key_shown(key: str) -> str:
@@ -113,7 +112,7 @@ class KeysInUse:
         if id == "topic" and set(TOPIC_IDS) & self.moved.keys():
             return " ".join(self.one(topic, topic[-1]) for topic in TOPIC_IDS)
         if id not in self.moved:
-            return SHOWN.get(id, default)
+            return BY_ID[id].shown if id in BY_ID else default
         return " / ".join(key_shown(k) for k in self.moved[id].split(",") if k.strip())
 
     def one(self, id: str, default: str = "") -> str:

@@ -15,7 +15,7 @@ of the moment; a lab's failure line is the exception's own text.
 """
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import os
 import sys
 
@@ -24,27 +24,10 @@ from typing import Any
 
 from textual.message import Message
 
-from rnntui.figure import Lab, LabRun
-from rnntui.i18n import N_, _
-from rnntui.state import BadValue
+from rnntui.figure import Lab, LabRun, failure_line  # noqa: F401 - failure_line: the runner's, tests read it here
+from rnntui.i18n import _
 
 POLL_S = 0.05  # how often the worker looks for a cancel while the child is silent
-NEEDS_TORCH = N_("the labs need torch: pip install torch (the CPU build is enough)")
-
-
-def check_torch() -> None:
-    """BadValue (one line) where torch is not installed: an install without it draws every figure."""
-    try:
-        found = importlib.util.find_spec("torch") is not None
-    except ValueError:  # (in sys.modules as None: blocked)
-        found = False
-    if not found:
-        raise BadValue(_(NEEDS_TORCH))
-
-
-def failure_line(said: str) -> str:
-    """A lab's one line of failure as the figure says it: torch missing in the reader's words."""
-    return _(NEEDS_TORCH) if said.startswith("ModuleNotFoundError") and "torch" in said else said
 
 
 def _child(target: str, state: Any, conn) -> None:

@@ -24,6 +24,8 @@ def cjk_font(text: str = "") -> Path:
     from rnntui.glyphs import CJK_OWN, CJK_SHIPPED, FontFile, cmap
 
     wide = {ord(ch) for ch in set(text) if get_character_cell_size(ch) == 2}
+    if not wide:  # (no deck, or one without Chinese: no font read, no fontTools at the server's start)
+        return CJK_OWN
     missing = wide - cmap(FontFile(str(CJK_OWN)))
     return CJK_SHIPPED if missing & cmap(FontFile(str(CJK_SHIPPED))) else CJK_OWN
 

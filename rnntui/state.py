@@ -236,6 +236,12 @@ class FigureState:
         p = self.param(self.AXIS)
         return p.show(getattr(self, p.name))
 
+    def press_base(self, name: str) -> int | None:
+        """The base of the powers a press moves `name` along (a whole-number log ladder: 2); None where a
+        press adds a step. States whose GEOMETRIC parameters step by factors say theirs."""
+        p = self.param(name)
+        return 2 if p.log and p.kind == "int" else None
+
     @classmethod
     def param(cls, name: str) -> Param:
         params = cls.params()

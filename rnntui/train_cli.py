@@ -338,14 +338,14 @@ def run_memory(argv: list[str]) -> int:
 
     # where the result goes, checked before training (a read-only --out was found after the run)
     out = check_out(args.out, (".json",), args.force) if args.out is not None else None  # (JSON went into m.npz)
-    if out is None:  # (--out: checked above)
+    grid = out or mem.cache_path().with_name("memory-grid.json")  # where --all writes its runs
+    if out is None:  # the cache: checked, and a corrupt one set aside now and said (it was, without a word, a trial)
         check_cache(mem.cache_path())
-    if out is None:  # a corrupt cache is set aside now, and said (it was, without a word, a trial)
         _cached, report = mem.load_cache()
         if report:
             print(f"rnntui: {report}", file=sys.stderr)
-    if args.all and out is None:
-        check_cache(mem.cache_path().with_name("memory-grid.json"))
+        if args.all:
+            check_cache(grid)
     from rnntui.engine import lab_memory as lab
     from rnntui.files import write_atomic
 
@@ -356,7 +356,7 @@ def run_memory(argv: list[str]) -> int:
             mem.save_cache(results)
 
     if args.all:
-        grid, finished = out or mem.cache_path().with_name("memory-grid.json"), []
+        finished = []
 
         def log(line: str) -> None:  # a line per finished run, each saved in `grid` before it
             finished.append(line)
@@ -423,7 +423,7 @@ def run_train(argv: list[str]) -> int:
     if lab not in LABS:
         raise BadValue(_("train {lab!r}: choose from {labs}").format(lab=lab, labs=", ".join(LABS)))
     if not any(a in ("-h", "--help") for a in argv[1:]):
-        from rnntui.labs import check_torch
+        from rnntui.figure import check_torch
 
         check_torch()  # (a traceback ending in "No module named 'torch'", an admin's trial)
     return LABS[lab](argv[1:])

@@ -53,6 +53,9 @@ class Stepped(FigureState):
 
     GEOMETRIC: ClassVar[tuple[str, ...]] = ()
 
+    def press_base(self, name: str) -> int | None:
+        return 2 if name in self.GEOMETRIC else super().press_base(name)
+
     def nudged(self, name, notches, fine=False):
         value = getattr(self, name)
         if name in self.GEOMETRIC and notches:

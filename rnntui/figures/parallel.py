@@ -36,6 +36,9 @@ class Geometric(FigureState):
 
     GEOMETRIC: ClassVar[dict[str, int]] = {}
 
+    def press_base(self, name: str) -> int | None:
+        return self.GEOMETRIC.get(name) or super().press_base(name)
+
     def nudged(self, name: str, notches: int, fine: bool = False) -> FigureState:
         base = self.GEOMETRIC.get(name)
         if base is None or not notches:

@@ -150,6 +150,7 @@ class TopicScreen(WholeFrames):
         self.chosen: dict[str, int] = {f.id: 0 for f in self.FIGURES}
         self.index = 0
         self.framed = None  # the figure whose strip, title and prose are drawn
+        self.tabs: list = []  # the strip's figures, where draw_frame put them (on_click)
         self.playing = None
         self.labs = LabRunner(self)
         self.adding: dict[str, asyncio.Event] = {}  # views being mounted, set when they are
@@ -301,10 +302,12 @@ class TopicScreen(WholeFrames):
     def draw_frame(self) -> None:
         """What changes only with the focused figure: the strip, the prose."""
         f = self.figure
-        strip = Text()
+        strip, self.tabs = Text(), []  # tabs: (first column, end, figure id; None: the next), for clicks
         for i, other in enumerate(self.FIGURES):
+            self.tabs.append((strip.cell_len, strip.cell_len + cell_len(other.id) + 2, other.id))
             strip.append(f" {other.id} ", style="bold reverse" if i == self.index else "dim")
             strip.append(" ")
+        self.tabs.append((strip.cell_len + 2, strip.cell_len + 2 + cell_len("tab ⇥"), None))
         strip.append("  tab ⇥", style="dim")
         self.query_one("#strip", TextLines).update(strip)
         self.query_one("#prose", Prose).update(_(f.prose))
@@ -368,14 +371,10 @@ class TopicScreen(WholeFrames):
         clicked them and nothing happened, a trial)."""
         if getattr(event.widget, "id", None) != "strip" or event.y != 0:
             return
-        x = event.x
-        for f in self.FIGURES:  # each is " id " then a space (draw_frame)
-            if 0 <= x < cell_len(f.id) + 2:
-                self.focus_figure(f.id)
+        for start, end, figure_id in self.tabs:  # (as draw_frame laid them out)
+            if start <= event.x < end:
+                self.focus_figure(figure_id) if figure_id else self.action_next_figure()
                 return
-            x -= cell_len(f.id) + 3
-        if 2 <= x < 2 + cell_len("tab ⇥"):
-            self.action_next_figure()
 
     def action_next_figure(self) -> None:
         self.focus_figure(self.FIGURES[(self.index + 1) % len(self.FIGURES)].id)
