@@ -145,13 +145,13 @@ def help_renderable(screen, text: tuple | None = None) -> Group:
     for column in heads:
         params.add_column(column, overflow="fold")
     for row in rows:  # (the allowed values' Chinese broke as Rich breaks: "stric" / "t：只有…", a student's trial)
-        params.add_row(*row[:2], Wrapped(row[2]), *row[3:])
+        params.add_row(*row[:2], *map(Wrapped, row[2:4]), *row[4:])  # (and "how": "移动步" / "进轴", a trial)
     keys = Table(box=None, padding=(0, 2, 0, 0), header_style="bold underline")  # (the ids headed: they read
     keys.add_column(key_heads[0], style="bold", no_wrap=True)  # as jargon in a newcomer's trial)
     keys.add_column(key_heads[1], overflow="fold")  # a long word (attention/summary) folds, not cut with …
     keys.add_column(key_heads[2], style="dim", no_wrap=True)
-    for row in key_rows:
-        keys.add_row(*row)
+    for row in key_rows:  # (Rich cut "（attentio" / "n/summary" and began a line with "、", a Chinese trial)
+        keys.add_row(row[0], Wrapped(row[1]), *row[2:])
     remap = Text("\n" + remap + "\n" + '  [keys]\n  step_forward = "l,right"\n', style="dim")
     return Group(about, params, Text(""), Text(keys_head, style="bold underline"), keys, remap,
                  Text(closing, style="dim"))

@@ -340,6 +340,26 @@ async def test_helps_allowed_values_keep_their_latin_words_whole(size):
     assert "strict" in words and not {"stric", "stri", "tric", "ict"} & set(words), words
 
 
+def test_helps_key_table_keeps_latin_words_whole_and_starts_no_line_with_a_comma(zh):
+    """The keys' column broke as Rich breaks: "（attentio" / "n/summary 中按 Enter…" and a line began with
+    "、截图、语言" (a Chinese student's trial at 80x24). It wraps as the figures' text does."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from rnntui.help import help_renderable
+    from rnntui.screens.recurrence import RecurrenceScreen
+
+    figure = RecurrenceScreen.FIGURES[0]
+    screen = SimpleNamespace(TOPIC_ID="recurrence", figure=figure, state=figure.state_type(),
+                             FIGURES=RecurrenceScreen.FIGURES, SHARED=RecurrenceScreen.SHARED)
+    console = Console(width=68, record=True, file=io.StringIO())  # help's box at 80x24
+    console.print(help_renderable(screen))
+    lines = console.export_text().splitlines()
+    assert any("attention/summary" in line for line in lines), lines
+    assert not [line for line in lines if line.strip().startswith(("、", "，", "。", "）"))], lines
+
+
 def test_the_readme_has_a_chinese_quick_start_naming_every_topic_as_the_app_does(zh):
     """The README's Chinese section was English about Chinese (a student's trial): a quick start in
     Chinese gives the command and the keys, and names each topic by its key and its title in the app."""
