@@ -6,6 +6,7 @@ terminal gone (SIGHUP, or the other end of a pty closed) it does the same. Both 
 from __future__ import annotations
 
 import asyncio
+import codecs
 import errno
 import functools
 import os
@@ -28,6 +29,10 @@ def require_terminal(what: str = "") -> None:
     if not (sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty()):
         raise BadValue(_("{what} needs a terminal on stdin and stdout (over ssh: ssh -t); "
                          "to render without one, use `rnntui shot` or `rnntui export`").format(what=what or _("the app")))
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if codecs.lookup(encoding).name != "utf-8":  # (Latin-1 drew "\u256d\u2500 Token track" escapes, a trial)
+        raise BadValue(_("the terminal takes {encoding} only; the app draws in UTF-8: set a UTF-8 locale "
+                         "(LANG=C.UTF-8) or PYTHONIOENCODING=utf-8").format(encoding=encoding))
 
 
 class Gone:

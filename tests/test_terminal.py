@@ -38,6 +38,21 @@ def test_stdout_not_a_terminal_is_refused_too():
     assert r.returncode == 2 and "needs a terminal" in r.stderr
 
 
+@pytest.mark.parametrize("args", [(), ("present", "lecture")])
+def test_a_terminal_that_is_not_utf8_is_refused_in_one_line(args):
+    """In a Latin-1 terminal the app drew "\\u256d\\u2500 Token track" escapes over a broken layout (a
+    lecturer's trial with PYTHONIOENCODING=latin-1): it says in one line how to get UTF-8, exit 2."""
+    p, master = start_in_pty(f"from rnntui.cli import main; raise SystemExit(main({list(args)!r}))",
+                             env={**os.environ, "PYTHONIOENCODING": "latin-1"})
+    try:
+        seen = read_until(master, b"UTF-8 locale", 10)
+        assert wait_or_kill(p, 5) == 2
+    finally:
+        os.close(master)
+    lines = seen.decode("latin-1").strip().splitlines()
+    assert len(lines) == 1 and "PYTHONIOENCODING=utf-8" in lines[0] and "\x1b" not in seen.decode("latin-1")
+
+
 @pytest.mark.parametrize("topic", ["", "  "])
 def test_an_empty_topic_is_a_bad_value(topic):
     r = run(topic, stdin=subprocess.DEVNULL)
@@ -52,11 +67,11 @@ def test_headless_commands_need_no_terminal(tmp_path):
 
 
 # -- in a pseudo-terminal -----------------------------------------------------------------------
-def start_in_pty(code: str = "from rnntui.cli import main; raise SystemExit(main())"):
+def start_in_pty(code: str = "from rnntui.cli import main; raise SystemExit(main())", env=None):
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     p = subprocess.Popen([sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
-                         start_new_session=True)
+                         start_new_session=True, env=env)
     os.close(slave)
     return p, master
 
