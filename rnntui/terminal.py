@@ -29,6 +29,10 @@ def require_terminal(what: str = "") -> None:
     if not (sys.stdin and sys.stdin.isatty() and sys.stdout and sys.stdout.isatty()):
         raise BadValue(_("{what} needs a terminal on stdin and stdout (over ssh: ssh -t); "
                          "to render without one, use `rnntui shot` or `rnntui export`").format(what=what or _("the app")))
+    term = os.environ.get("TERM", "")
+    if term.strip().lower() in ("dumb", "unknown"):  # (Emacs' shell: no cursor to place; it got 24-bit colour, a trial)
+        raise BadValue(_("{what} cannot draw in this terminal (TERM={term}): run it in a full terminal, e.g. "
+                         "TERM=xterm-256color").format(what=what or _("the app"), term=term))
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     if codecs.lookup(encoding).name != "utf-8":  # (Latin-1 drew "\u256d\u2500 Token track" escapes, a trial)
         raise BadValue(_("the terminal takes {encoding} only; the app draws in UTF-8: set a UTF-8 locale "

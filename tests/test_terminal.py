@@ -53,6 +53,20 @@ def test_a_terminal_that_is_not_utf8_is_refused_in_one_line(args):
     assert len(lines) == 1 and "PYTHONIOENCODING=utf-8" in lines[0] and "\x1b" not in seen.decode("latin-1")
 
 
+@pytest.mark.parametrize("term", ["dumb", "unknown"])
+def test_a_dumb_terminal_is_refused_in_one_line(term):
+    """TERM=dumb (Emacs' shell) got a full-screen app in 24-bit colour (a lecturer's trial): it cannot place
+    the cursor, so the app says in one line to use a full terminal, exit 2."""
+    p, master = start_in_pty(env={**os.environ, "TERM": term})
+    try:
+        seen = read_until(master, b"full terminal", 10)
+        assert wait_or_kill(p, 5) == 2
+    finally:
+        os.close(master)
+    lines = seen.decode().strip().splitlines()
+    assert len(lines) == 1 and f"TERM={term}" in lines[0] and "\x1b" not in seen.decode()
+
+
 @pytest.mark.parametrize("topic", ["", "  "])
 def test_an_empty_topic_is_a_bad_value(topic):
     r = run(topic, stdin=subprocess.DEVNULL)
