@@ -396,8 +396,8 @@ def test_the_parameter_line_names_its_words_in_chinese(zh):
     screen, figure = find("memory/copy")
     lines = render(screen, figure, CopyState(), "txt", (80, 24)).splitlines()
     line = next(l for l in lines if "←→" in l)
-    assert "←→ 步 1500" in line and "[c] 单元 lstm" in line and "T 20" in line and "step" not in line
-    assert "c 单元" in lines[-1]  # the footer's letter key
+    assert "←→ 步 1500" in line and "[c] 模型 lstm" in line and "T 20" in line and "step" not in line
+    assert "c 模型" in lines[-1]  # the footer's letter key
     assert build_state(figure, ("步=300",)).step == 300 == build_state(figure, ("step=300",)).step
     grid = render(*find("parallel/grid"), build_state(find("parallel/grid")[1], ()), "txt", (80, 24)).splitlines()
     head = next(l for l in grid if "墙钟 →" in l)  # the lanes' column: 位置, its numbers under it ("pos", a trial)

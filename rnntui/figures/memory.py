@@ -131,7 +131,7 @@ def _entry(run: mem.Run | None) -> dict:
 class CopyState(FigureState):
     """E2+E3: copy the first of T tokens; ←/→ move the cursor along the focused run's curve."""
 
-    cell: str = param("lstm", "choice", choices=CELLS, key="c", label="cell", means=N_(
+    cell: str = param("lstm", "choice", choices=CELLS, key="c", label="model", means=N_(
         "rnn; lstm with forget-gate bias 0; lstm-bf1 with b_f = 1; lstm-bf2, the source's code: both biases 1, so b_f = 2"))
     T: str = param("20", "choice", choices=T_CHOICES, label="T")
     step: int = param(END, "int", lo=EVERY, hi="last_step", notch=EVERY, grid=True, label="step", fmt="d")

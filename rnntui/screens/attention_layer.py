@@ -151,7 +151,7 @@ class PositionsView(FigureView):
             side.append(f" {sci(value):>8} {said}\n")
         if here not in [row[0] for row in rows]:
             side.append("▸" + fit(_("causal + PE"), 14), style="bold reverse")  # (the one state not in a row)
-            side.append(f" {sci(r.gap):>8} " + _("(this state)") + "\n")
+            side.append(f" {sci(r.gap):>8}" + aside(_("(this state)")) + "\n")
         self.query_one("#side", Readouts).update(side)
         self.query_one("#legend", Readouts).update(Text(
             # ("… : first and last p, equal for every p" read as a riddle, a trial)

@@ -9,7 +9,7 @@ from rnntui.figure import Figure, Lab
 from rnntui.figures.seq2seq import (EVERY, LAST_K, LIVE_STEPS, ORDER, TARGET, MatrixState, ScoringState,
                                     VisibilityState, letters, shipped_scores)
 from rnntui.fmt import pct, progress_bar
-from rnntui.i18n import N_, _, spaced
+from rnntui.i18n import N_, _, aside, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.alignment import AlignmentMatrix, bars_text, legend
 from rnntui.widgets.cells import aligned, fit
@@ -145,7 +145,7 @@ def live_text(live, presenting: bool = False, drawn_live: bool = False, scoring:
     # said of the shipped runs, a trial; help says both)
     out.append(_(LIVE_STATUS.get(live.status, "{scoring}")).format(scoring=live.scoring)
                + (" · " + _("t stops") if live.status == "training" else
-                  " " + _("(all steps)") if live.status == "trained" else "")  # (", no 76% stop": terse, a review)
+                  aside(_("(all steps)")) if live.status == "trained" else "")  # (", no 76% stop": terse, a review)
                + "\n", style=HIGHLIGHT)
     out.append((_("matrix: this run's weights") if drawn_live else
                 _("matrix: the shipped {scoring} model").format(scoring=scoring)) + "\n", style="dim")
