@@ -164,7 +164,7 @@ def test_strict_masks_nan_row_is_explained_and_x_says_what_it_shows(lang, size, 
         assert re.search(r"m mask +w weights +x redraw", lines[-1]), lines[-1]
     else:
         joined = "".join(said.split())  # (Chinese wraps between any two characters)
-        assert "NaN 行 那只：strict mask 下它一个键也没有，对空集做 softmax = 0/0" in said
+        assert "NaN 行 那只：strict 掩码下它一个键也没有，对空集做 softmax = 0/0" in said
         assert "".join(f"输出第 1–2 行变化恰为 0，因为各行都看不到后面的 token；第 3–4 行变化 {late:.4f}".split()) in joined
         assert re.search(r"m 掩码 +w 权重 +x 重抽", lines[-1]), lines[-1]
     if later == "redrawn" and stage == A_STAGE:  # the stage shows the NaN row it explains

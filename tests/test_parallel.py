@@ -829,7 +829,7 @@ def test_the_timing_figure_says_whose_flop_rate_attention_runs_at(lang):
         assert f"attention runs at {ratio(rate)}× the RNN's FLOP rate" in said and "its FLOP rate" not in said
         assert f"attention runs at {seed['rate_ratio']}× the RNN's FLOP rate" in said
     else:
-        assert f"attention 的 FLOP 速率是 RNN 的 {ratio(rate)}×" in said and "是它的" not in said
+        assert f"attention 的 FLOP 速率是 RNN 的 {ratio(rate)} 倍" in said and "是它的" not in said
 
 
 def replace_T(state: TimingState, T: int) -> TimingState:

@@ -632,7 +632,7 @@ def test_the_matrix_shows_fresh_scores_and_names_the_set_training_stopped_on(lan
     lines = text.splitlines()
     said = " ".join(" ".join(line.split()) for line in lines)
     title, footnote = (("shipped, 4000 fresh sequences", "val.: 1000 scored while training") if lang == "en" else
-                       ("随附模型，4000 条新序列", "验证：训练中打分的 1000 条"))
+                       ("自带模型，4000 条新序列", "验证：训练时用于评估的 1000 条序列"))
     assert title in said and footnote in said and "held-out 1000" not in said and "留出样本" not in said
     header = next(line for line in lines if ("val." if lang == "en" else "验证   ") in line and "token" in line)
     for sc in s2s.SCORINGS:
@@ -690,7 +690,7 @@ def test_a_finished_live_run_and_help_say_it_trains_past_the_shipped_models_stop
                 f"the none model never got there and ran all {stops['none']} steps)") in said
         assert "stops at its first" not in said
     else:
-        assert "实时训练（t）不在 76% 停：它跑满 1000 步" in said and f"跑满了 {stops['none']} 步" in said
+        assert "现场训练（t）不在 76% 停：它跑满 1000 步" in said and f"跑满了 {stops['none']} 步" in said
 
 
 def test_the_scoring_figure_says_its_curves_are_validation_scores_and_the_fresh_ones():
