@@ -60,6 +60,20 @@ def test_cell_terms_add_up_at_every_step():
         assert v["x"] == TOKENS[t]
 
 
+def test_cell_is_lstm_cell_at_the_bias_its_prose_names():
+    """serving/cell said "lstm's weights" but keeps b_f at its default whatever lstm's b_f is set to (a
+    Chinese trial): its prose names that b_f, and its c and h are lstm/cell's at that b_f, step by step."""
+    from rnntui.figures.lstm import CellState as LstmCell
+    from rnntui.screens.serving import ServingScreen
+
+    prose = ServingScreen.FIGURES[0].prose
+    b_f = float(re.search(r"b_f = ([0-9.]+)", prose).group(1))
+    lstm = LstmCell(b_f=b_f).readings()
+    for t in range(8):
+        v = CellState(step=t).readings().terms
+        assert (v["c"], v["h"]) == pytest.approx((lstm.c_all[t], lstm.h_all[t]), rel=1e-12)
+
+
 # -- F23: truncated BPTT ------------------------------------------------------------------------
 GRADS = ("0.0573", "0.1056", "0.1206", "0.2957", "0.4969", "0.7179", "0.7985", "1.0000")  # dh_7/dh_t
 

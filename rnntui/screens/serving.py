@@ -271,8 +271,8 @@ class ServingScreen(TopicScreen):
     TITLE = N_("Serving: the state comes back")
     FIGURES = (
         Figure("cell", N_("The LSTM cell in full"), "F22", CellState, SheetView,
-               N_("The cheat sheet: four gates from x_t and h_{t−1}, c = f·c + i·ĉ, h = o·tanh(c). "
-                  "lstm's weights, recurrence's tokens: every term with its value."),
+               N_("The cheat sheet: gates from x_t and h_{t−1}, c = f·c + i·ĉ, h = o·tanh(c). Every term has its "
+                  "value: lstm's weights at b_f = 1, recurrence's tokens."),  # (not lstm's b_f as set: a trial)
                key_steps=(0, 3, 7)),
         Figure("window", N_("Truncated BPTT"), "F23", WindowState, WindowView,
                N_("Backpropagate through only the last k states: the forward pass is unchanged, the "
