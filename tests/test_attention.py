@@ -360,12 +360,13 @@ def test_qkv_with_random_weights_draws_what_each_stage_reads_beside_it(size):
 
 def test_the_lectures_qkv_slides_draw_what_each_stage_reads_at_100x30():
     """`rnntui present lecture` at 100x30, the lecture's size: slide 25 (random weights, stage out) drew
-    out without V (a lecturer's trial). Every qkv slide draws its stage's matrices and what they read."""
+    out without V (a lecturer's trial). Every qkv slide draws its stage's matrices and what they read; the
+    context it leaves out goes unnamed on a slide ("not shown at this size: X Q K V out", a lecturer's trial)."""
     own = {"▸Q K V◂": 1, "▸Ŝ◂": 3, "▸A◂": 4, "▸out◂": 5}
     for text in one_app.slides("attention/qkv"):
         stage = next(k for mark, k in own.items() if mark in text)
         drawn, named = drawn_and_named(text)
-        assert READS[stage] <= set(drawn) and sorted(drawn + named) == sorted(QKV_TITLES.values()), (stage, drawn)
+        assert READS[stage] <= set(drawn) <= set(QKV_TITLES.values()) and not named, (stage, drawn, named)
 
 
 def test_qkv_keeps_two_decimals_where_they_are_no_wider():

@@ -411,15 +411,19 @@ def _join(bands: list[list[list[Text]]], gap: int, measure) -> list[Text]:
     return out
 
 
-def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None = None, gap: int = 3) -> list[Text]:
+def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None = None, gap: int = 3,
+                   slides: bool = False) -> list[Text]:
     """Matrices side by side (bands below when they do not fit across). Tries every spec at 3 and then
     2 decimals, then leaves out optional specs one at a time (highest rank, then earliest, first; its
     group with it); the current ones (at 2) and only what they are computed from are tried at 1 decimal
     before one of those goes. Then, where only the height was short, the same at 1 decimal before
     cutting at the height. A current or needed spec too wide to draw whole is drawn cut (its columns
     that fit, `_cut_bands`); an optional one too wide is left out first. The named specs left out are
-    named on a line under them: a line is kept for it first, then only when a needed one is left out."""
+    named on a line under them: a line is kept for it first, then only when a needed one is left out. On
+    slides only a current one left out is named: the stages' arrow says where the slide is (the lecture's
+    qkv slides read "not shown at this size: X Q K V out", a lecturer's trial)."""
     specs = list(specs)
+    named = [s for s in specs if not (slides and s.optional)]
     if len(specs) == 1 and specs[0].shrink and height and natural_width(specs[0]) > width:
         return _tall_table(specs[0], width, height)
     if specs and height and all(s.grow for s in specs):
@@ -433,7 +437,7 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
     rest = [s for s in specs if not any(s is g or g.group and s.optional and s.group == g.group for g in never)]
     if height and wide & {id(s) for s in specs if not s.optional}:  # a current one too wide: folded whole first
         if banded := _in_bands([s for s in specs if not s.optional], width, height):
-            return _noted(banded, specs, {id(s) for s in specs if not s.optional}, height)
+            return _noted(banded, named, {id(s) for s in specs if not s.optional}, height)
     candidates = [rest]
     if any(s.needed and id(s) in wide for s in rest):  # a needed one cut, where not all fit: what the current
         # ones read, before a matrix they do not read (at 100x30, random weights, out = A·V drew V at 2 of 64
@@ -497,12 +501,12 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         if not said:
             last = bands, subset
         if room is None or tall <= room:
-            return _noted(_join(bands, gap, measure), specs, shown, height, squeeze=False)
+            return _noted(_join(bands, gap, measure), named, shown, height, squeeze=False)
     if last is not None:
-        return _noted(_join(last[0], gap, measure), specs, _started(last[0], last[1], height), height)
+        return _noted(_join(last[0], gap, measure), named, _started(last[0], last[1], height), height)
     must = [s for s in specs if not s.optional] or specs[:1]
     if height and (banded := _in_bands(must, width, height)):
-        return _noted(banded, specs, {id(s) for s in must}, height)
+        return _noted(banded, named, {id(s) for s in must}, height)
     share = max((width - gap * (len(must) - 1)) // len(must), 12)
     kept = {id(s) for s in must}  # and with them, most wanted first, the others that fit whole in the rows
     # left (qkv's random X cut at 18 of 64 columns left S, Ŝ and A out over 13 blank rows, a student's trial)
@@ -517,7 +521,7 @@ def matrices_lines(specs: Sequence[MatrixSpec], width: int, height: int | None =
         if height is None or _tall(bands_of(kept | {id(extra)})[0]) < height:
             kept.add(id(extra))
     bands, drawn = bands_of(kept)
-    return _noted(_join(bands, gap, measure), specs, _started(bands, drawn, height), height)
+    return _noted(_join(bands, gap, measure), named, _started(bands, drawn, height), height)
 
 
 def _cut_bands(subset: list, draw: list, wide: set, width: int, gap: int, measure) -> list[list[list[Text]]]:
@@ -721,7 +725,7 @@ class Matrices(Lines):
             self.changed()
 
     def lines(self, width: int, height: int) -> list[Text]:
-        return matrices_lines(self.specs, max(width, 20), height or None)
+        return matrices_lines(self.specs, max(width, 20), height or None, slides=getattr(self.app, "slides", False))
 
 
 # -- a heat map of signed values -----------------------------------------------------------------
