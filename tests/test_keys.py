@@ -393,6 +393,26 @@ async def test_in_16_colours_the_palettes_meanings_stay_apart():
         assert seen["┈┈"] == 11 and seen["━━"] == 12  # and their legend: float32 yellow, float64 blue
 
 
+def test_in_16_colours_on_light_the_highlight_reads_on_white():
+    """On a light theme in 16 colours the highlight (parallel/path's ● ends, the grid's worked cells) went
+    out as code 33, which xterm draws (205,205,0): 1.4:1 on white (a lecturer's trial). It goes out as a
+    code that keeps 3:1 on white in xterm's default colours (WCAG's bar for bold text and marks), and not
+    as the text's black: the path's inner ● are bold black, its ends must differ."""
+    from rich.color import Color, ColorSystem
+
+    from rnntui.widgets.tints import FEW_ON_LIGHT, YELLOW
+
+    xterm = {0: (0, 0, 0), 1: (205, 0, 0), 2: (0, 205, 0), 3: (205, 205, 0), 4: (0, 0, 238), 5: (205, 0, 205),
+             6: (0, 205, 205), 7: (229, 229, 229), 8: (127, 127, 127)}
+
+    def luminance(rgb):
+        lin = [(c / 255 / 12.92) if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    code = Color.from_rgb(*FEW_ON_LIGHT[YELLOW]).downgrade(ColorSystem.STANDARD).number
+    assert code in xterm and code != 0 and 1.05 / (luminance(xterm[code]) + 0.05) >= 3, code
+
+
 async def test_a_key_nothing_takes_says_so_once_and_a_bound_key_acts_once():
     """`a` is gradients' key; on recurrence it did nothing and said nothing (a trial). A key nothing takes
     says so, one notice however many; keys that are bound act once (not twice through a second handler);

@@ -105,8 +105,8 @@ _FEW = {  # colour: (on dark, on light)
     BLUE: ("bright blue", "blue"), _triplet(NEGATIVE): ("bright blue", "blue"),
     GREEN: ("bright green", "green"), _triplet(GOOD): ("bright green", "green"),
     PURPLE: ("bright magenta", "black"), CYAN: ("bright cyan", "cyan"),
-    YELLOW: ("brown", "brown"), GREY: ("grey", "grey"),
-}
+    YELLOW: ("brown", "magenta"), GREY: ("grey", "grey"),  # (on white most terminals draw brown as a pale
+}  # yellow: parallel/path's ● ends at 1.4:1 in xterm's colours, a lecturer's trial; beside cyan, blue, green)
 
 
 def _standard(name: str) -> RGB:
