@@ -750,3 +750,20 @@ def test_visibility_help_says_why_64_numbers_against_69_bits_is_no_contradiction
     table = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), MatrixState(), (100, 30))
     none, additive = (re.search(rf"{sc} +([\d.]+%)", table).group(1) for sc in ("none", "additive"))
     assert f"gets {none} of fresh sequences exactly right; with additive attention, {additive}." in prose
+
+
+def test_scoring_readout_is_each_runs_last_evaluation_at_or_before_the_step():
+    """The line under the curves ("step 500: additive 78.2% dot 70.9%") gives each run's latest
+    evaluation at the cursor, read from its record; a run whose record ended earlier has no value."""
+    for step in (25, 260, 500, 525, ScoringState().last_step):
+        at = ScoringState(step=step).readings().at
+        for sc in s2s.SCORINGS:
+            rows = [row for row in s2s.record(sc)["curve"] if row[0] <= step]
+            if step > s2s.record(sc)["steps"]:
+                assert at[sc] is None, (step, sc)
+            else:
+                assert at[sc] == pytest.approx(tuple(rows[-1][1:4])), (step, sc)
+    text = " ".join(line.strip("│ ") for line in txt_shot("seq2seq/scoring", size=(100, 30)).splitlines())
+    exact = {sc: next(row[2] for row in s2s.record(sc)["curve"] if row[0] == 500) for sc in s2s.SCORINGS}
+    assert (f"step 500: additive {exact['additive']:.1%}   dot {exact['dot']:.1%}   "
+            f"none {exact['none']:.1%}") in text
