@@ -79,6 +79,22 @@ def test_toy_full_pinned_cells():
     assert want == pytest.approx(0.4156, abs=5e-5)
 
 
+def test_pinned_line_reads_the_cell_it_names():
+    """The pinned line's A[突然,开始] is query 突然 (row 2) reading key 开始 (column 3): e²/(3+2e²) under
+    the full mask, 0 under the causal one (开始 comes after 突然)."""
+    assert QkvState(mask="full").readings().pinned["A[突然,开始]"] == pytest.approx(E2 / (3 + 2 * E2))
+    assert QkvState(mask="causal").readings().pinned["A[突然,开始]"] == 0
+
+
+def test_the_redrawn_tokens_are_the_ones_marked():
+    """`x` redraws x₃ x₄: the tokens drawn with a prime are exactly the rows of X that changed."""
+    kept, redrawn = QkvState(weights="random").readings(), QkvState(weights="random", later="redrawn").readings()
+    changed = [i for i, (a, b) in enumerate(zip(kept.X, redrawn.X)) if a != b]
+    assert changed == [3, 4]
+    assert [i for i, t in enumerate(redrawn.tokens) if t.endswith("′")] == changed
+    assert not any(t.endswith("′") for t in kept.tokens)
+
+
 def test_pipeline_is_the_formula():
     """Q = XW (toy W's by hand), S = QKᵀ/2, masked S has −∞ above the diagonal, out = A·V."""
     r = QkvState().readings()
@@ -457,6 +473,14 @@ def test_scaling_readouts():
     assert ScalingState(d_k=64).nudged("d_k", 1).d_k == 256
 
 
+def test_scaling_uniform_reference_is_one_over_the_keys():
+    """The grey "uniform" line and row: a softmax spread evenly over the 8 keys gives each 1/8 = 0.125,
+    with entropy ln 8."""
+    r = ScalingState().readings()
+    assert r.keys == 8 and r.uniform == pytest.approx(1 / 8) and r.ln_keys == pytest.approx(math.log(8))
+    assert "0.125" in txt(ScalingState(), "scaling", (100, 30))
+
+
 # -- masks -----------------------------------------------------------------------------------------
 def test_family_counts():
     r = MasksState().readings()
@@ -472,6 +496,16 @@ def test_heads_bill(h):
     r = build_state(fig("heads"), [f"h={h}", "n=10"]).readings()
     assert r.d_k == 512 // h and r.params == 4 * 512 ** 2 == 1_048_576
     assert r.params_bias == 1_050_624 and r.score_entries == h * 100
+
+
+@pytest.mark.parametrize("n", [1, 5, 10, 128])
+def test_heads_table_counts_h_n_squared_score_entries_on_every_row(n):
+    """The h table: each row's d_k is 512/h and its score entries h·n² (one n×n matrix per head), whichever
+    h is chosen."""
+    table = HeadsState(n=n, h=2).readings().table
+    assert [row[0] for row in table] == [1, 2, 4, 8, 16, 32, 64]
+    for h, d_k, params, entries in table:
+        assert d_k == 512 // h and params == 4 * 512 ** 2 and entries == h * n * n
 
 
 def test_toy_heads_pinned():
