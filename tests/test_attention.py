@@ -557,6 +557,26 @@ def test_layer_norm_rows(norm, activation):
                        np.array(r.matrices["LN₁"]))
 
 
+@pytest.mark.parametrize("norm", ["post", "pre"])
+def test_block_heads_attend_over_what_the_attention_sublayer_reads(norm):
+    """The two heads drawn at the attn stage are softmax(QKᵀ/√2) of the rows the sublayer reads: x after
+    post-norm, LN₁(x) before it (pre-norm); with W_o = I their A·V side by side is the attn stage."""
+    from rnntui.engine import attention as at
+
+    r = BlockState(norm=norm).readings()
+    rows = np.array(r.matrices["x" if norm == "post" else "LN₁"])
+    outs = []
+    for j, a in enumerate(r.weights):
+        cols = slice(2 * j, 2 * j + 2)  # two heads of d_k = 2
+        q, k, v = (rows @ w[:, cols] for w in (at.W_Q_TOY, at.W_K_TOY, at.W_V_TOY))
+        s = q @ k.T / math.sqrt(2)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        want = e / e.sum(axis=1, keepdims=True)
+        assert np.allclose(np.array(a), want)
+        outs.append(want @ v)
+    assert np.allclose(np.concatenate(outs, axis=1), np.array(r.matrices["attn"]))
+
+
 def test_parameter_counts():
     bert = build_state(fig("block"), ["d=768", "d_ff=3072", "layers=12"]).readings()
     assert bert.params["per_layer"] == 7_087_872 and bert.params["total"] == 85_054_464
