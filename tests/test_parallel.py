@@ -310,6 +310,19 @@ def test_costs_cross_at_n_equals_d(d):
     assert grid[np.argmax(gap > 0)] == pytest.approx(d, rel=1e-3)
 
 
+@pytest.mark.parametrize("n,d", [(128, 512), (8, 16), (1000, 64), (4096, 512), (512, 512)])
+def test_cost_at_n_is_n_d_squared_for_recurrence_and_n_squared_d_for_attention(n, d):
+    """The line "at n = 128: attention 4× cheaper   n·d² 33.6M   n²·d 8.39M": each layer's multiply–adds
+    at the cursor, and which is cheaper by how much."""
+    r = CostState(n=n, d=d).readings()
+    assert r.at_n == {"recurrent": n * d * d, "attention": n * n * d}
+    assert r.cost_ratio == pytest.approx(max(n, d) / min(n, d))
+    assert r.attention_cheaper == (None if n == d else n < d)
+    if (n, d) == (128, 512):
+        shown = one_app.txt(*find("parallel/cost"), CostState(n=n, d=d), (120, 40))
+        assert f"attention 4× cheaper   n·d² {n * d * d / 1e6:.1f}M   n²·d {n * n * d / 1e6:.2f}M" in shown
+
+
 def test_cost_shot_names_the_crossover_at_512_tokens(tmp_path, capsys):
     out = tmp_path / "c.txt"
     assert main(["shot", "parallel/cost", "--set", "d=512", "-o", str(out)]) == 0
