@@ -752,6 +752,36 @@ def test_summary_links_resolve():
         build_state(figure, link["sets"], link["step"])
 
 
+def test_summary_agrees_with_table_1_and_its_links_open_the_rows_mode():
+    """The summary's per-layer cost, path length and "parallel" cells say what parallel's Table 1 says
+    for a recurrent layer (RNN, LSTM/GRU) and for self-attention (Transformer); Enter on a path or grid
+    cell opens that figure in the row's own mode, at the step where its work is done."""
+    from rnntui.engine import parallel as par
+    from rnntui.figures.attention import SUMMARY_COLUMNS
+
+    table_1 = {row.layer: row for row in par.TABLE_1}
+    kind = {"RNN": "Recurrent", "LSTM/GRU": "Recurrent", "Transformer": "Self-Attention"}
+    mode = {"Recurrent": "recurrent", "Self-Attention": "attention"}
+    r = SummaryState().readings()
+    col = {key: i for i, key in enumerate(SUMMARY_COLUMNS)}
+    checked = 0
+    for model, cells, links in zip(r.models, r.table, r.links):
+        if model not in kind:
+            continue
+        row = table_1[kind[model]]
+        assert cells[col["per_layer"]] == row.per_layer and cells[col["path_length"]] == row.max_path, model
+        assert cells[col["parallel"]] == ("yes" if row.sequential == "O(1)" else "no"), model
+        for link in links:
+            if link is None or link["target"] not in ("parallel/grid", "parallel/path"):
+                continue
+            assert f"mode={mode[kind[model]]}" in link["sets"], (model, link)
+            if link["target"] == "parallel/grid":
+                n = int(next(s for s in link["sets"] if s.startswith("n=")).partition("=")[2])
+                assert link["step"] == par.sequential_steps(par.schedule(mode[kind[model]], n)), (model, link)
+            checked += 1
+    assert checked == 5  # RNN: path and grid; LSTM/GRU: grid; Transformer: path and grid
+
+
 def test_summary_cursor_moves_by_rows():
     s = SummaryState(cell=1)
     assert s.row_moved(1).cell == 7 and s.row_moved(-1) == s
