@@ -411,6 +411,35 @@ def test_f8_at_the_defaults_says_float32_ends_subnormal_not_0():
             "silently, no error") in words and "rounds to 0" not in words
 
 
+def _ieee_significant_bits(v) -> int:
+    """From float32's bit pattern: a normal number keeps 24 bits (23 stored, one implied); a subnormal
+    (exponent field 0) keeps as many as its stored mantissa's length; 0, inf and NaN none."""
+    bits = int(np.array(v, dtype=np.float32).view(np.uint32))
+    exponent, mantissa = (bits >> 23) & 0xFF, bits & 0x7FFFFF
+    if exponent == 0xFF:
+        return 0
+    return 24 if exponent else mantissa.bit_length()
+
+
+def test_float32_significant_bits_follow_the_ieee_layout():
+    """The F8 line names how many of float32's 24 bits the product keeps: all 24 for a normal number,
+    1.18e-38 included; fewer only below it."""
+    tiny = float(np.finfo(np.float32).tiny)
+    for v in (1.0, -2.5, tiny, float(np.finfo(np.float32).max), tiny / 2, tiny / 3, 3.36e-43, 2.0 ** -149,
+              3 * 2.0 ** -149, 0.0, math.inf, math.nan):
+        assert gr.f32_bits(v) == _ieee_significant_bits(v), v
+    assert gr.f32_bits(1.0) == gr.f32_bits(tiny) == 24 and gr.f32_bits(tiny / 2) == 23
+
+
+def test_f8_a_product_of_ones_stays_in_float32s_range():
+    """ReLU at W_h = 1 multiplies by exactly 1 every hop: the product stays 1, a normal float32, and the
+    line says it stays inside float32's range (it read "a subnormal with 23 of 24 bits")."""
+    state = ProductState(act="relu", w_h=1.0)
+    assert state.readings().end_float32 == 1.0
+    words = _words(_shown(state, "product"))
+    assert "the product stays inside float32's range on this chain" in words and "subnormal" not in words
+
+
 @pytest.mark.parametrize("w_h, act, hop", [(0.5, "relu", 2), (0.0, "tanh", 1)])
 def test_f8_an_exact_0_factor_is_not_called_underflow(w_h, act, hop):
     """ReLU at W_h 0.5 said "crosses float32 min normal: hop 2" and "below min normal float32 drops digits, then
