@@ -327,6 +327,23 @@ def test_f6_plots_the_gradient_walked_so_far_on_a_log_axis(w_h):
     assert small.count("•") + small.count("●") == 5
 
 
+@pytest.mark.parametrize("w_h", [0.9, 1.6])
+def test_f6_each_hop_reads_gradient_before_times_factor_and_shows_the_factors_walked(w_h):
+    """F6's line "before × factor = gradient" is true arithmetic at every hop: before is the gradient one
+    hop earlier, the factor that hop's tanh'(z)·W_h; the track shows exactly the k factors walked so far,
+    each at the state its hop leaves (t = 8 − k)."""
+    factors = _factors_by_hand(8, w_h)  # hop 1's factor first
+    assert BackwardState(hop=0, w_h=w_h).readings().before is None
+    for hop in range(1, 8):
+        r = BackwardState(hop=hop, w_h=w_h).readings()
+        assert r.before == pytest.approx(math.prod(factors[:hop - 1]), rel=1e-12)
+        assert r.this_factor == pytest.approx(factors[hop - 1], rel=1e-12)
+        assert r.before * r.this_factor == pytest.approx(r.gradient, rel=1e-12)
+        shown = {t: f for t, f in enumerate(r.track_factor) if f not in (None, "")}
+        assert sorted(shown) == [8 - k for k in range(hop, 0, -1)]
+        assert [shown[8 - k] for k in range(1, hop + 1)] == pytest.approx(factors[:hop], rel=1e-12)
+
+
 def test_f7_shows_the_seeds_largest_factor_beside_ours():
     r = FactorsState().readings()
     assert r.seed_largest.value == 0.884  # seed 001: "默认的 0.90 上最大的是 0.884"
