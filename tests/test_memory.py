@@ -93,6 +93,19 @@ def test_the_survival_numbers_the_issue_pins_are_on_screen():
     assert rnn.survival is None and rnn.forget_bias is None
 
 
+def test_the_bf2_story_says_sigma_of_the_bias_to_the_40th():
+    """The story under the table: lstm-bf2 has b_f = 2, σ(2) = 0.88; a true b_f = 1 keeps σ(1)^40 of c_0,
+    the source's b_f = 2 run σ(2)^40, both at T = 40."""
+    st = CopyState().readings().story
+    assert st["T"] == 40
+    assert st["gate_bf1"] == pytest.approx(sigma(1)) and st["gate_bf2"] == pytest.approx(sigma(2))
+    assert st["survival_bf1"] == pytest.approx(sigma(1) ** 40, rel=1e-12)
+    assert st["survival_bf2"] == pytest.approx(sigma(2) ** 40, rel=1e-12)
+    said = " ".join(txt(CopyState(), size=(100, 30)).replace("│", " ").split())
+    assert f"(σ(2) = {sigma(2):.2f})" in said
+    assert f"σ(1)^40 = {fmt.sig(sigma(1) ** 40)}" in said and f"σ(2)^40 = {fmt.sig(sigma(2) ** 40)}" in said
+
+
 def test_the_focused_entry_is_reversed_and_marked():
     for cell, T in (("lstm", "20"), ("rnn", "5"), ("lstm-bf2", "80")):
         r = CopyState(cell=cell, T=T).readings()
@@ -172,6 +185,21 @@ def test_gate_readouts_are_the_profiles_means(kind):
     # the source asks it as an exercise (seed 000: 看 LSTM 的门是否学会关闭输入门); it guessed nothing (a student)
     said = " ".join(out.replace("│", " ").split())
     assert "the source leaves whether the gate learns to close as an exercise" in said and "guess" not in said
+
+
+@pytest.mark.parametrize("kind", mem.DISTRACTORS)
+def test_the_gate_line_reads_the_profiles_at_the_cursor(kind):
+    """"position 1 (a distractor):  i 0.654   f 0.944": the input and forget gates at the cursor's position,
+    as the shipped grid's profiles hold them."""
+    g = next(d for d in raw()["distractor"] if d["distractors"] == kind)
+    for position in (0, 1, g["T"] // 2, g["T"] - 1):
+        r = GateState(distractors=kind, position=position).readings()
+        assert r.input_at == pytest.approx(g["input_gate"][position])
+        assert r.forget_at == pytest.approx(g["forget_gate"][position])
+        assert r.held_forget_at == pytest.approx(g["held_forget"][position])
+    r = GateState(distractors=kind, position=1).readings()
+    said = " ".join(txt(GateState(distractors=kind, position=1), "distractor", (100, 30)).replace("│", " ").split())
+    assert f"i {g['input_gate'][1]:.3f} f {g['forget_gate'][1]:.3f}" in said
 
 
 # -- bad input and damaged files ---------------------------------------------------------------------------
