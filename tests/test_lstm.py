@@ -567,3 +567,73 @@ def test_both_b_f_figures_draw_the_ends_of_its_range(b_f):
     marks = [y for y in range(top, bottom) for _ in range(lines[y].count("◆"))]
     assert len(marks) == 2 and marks[0] != marks[1]
     assert sum(line.count("●") for line in lines[top:bottom]) == 1  # the cursor's point, at the end
+
+
+# -- readouts against their closed forms ---------------------------------------------------------------
+def _screen_words(address, state, size=(100, 30)):
+    return " ".join(one_app.txt(*_find(address), state, size).replace("│", " ").split())
+
+
+@pytest.mark.parametrize("k", [5, 20, 40, 100])
+def test_the_bias_readout_and_landmarks_use_the_chosen_k(k):
+    """"→ left after k steps f^k" is σ(b_f)^k for the k chosen, and the ◆ landmarks sit at b_f = 0 and
+    b_f = 1 on the same curve."""
+    from rnntui.fmt import small
+
+    for b_f in (0.0, 1.0, 2.5):
+        r = BiasState(b_f=b_f, k=k).readings()
+        assert r.survival == pytest.approx(sig(b_f) ** k, rel=1e-12)
+        assert r.landmarks_b_f == (0.0, 1.0)
+        assert r.landmarks_survival == pytest.approx((0.5 ** k, sig(1.0) ** k), rel=1e-12)
+    assert f"left after {k} steps f^{k} {small(sig(1.0) ** k)}" in _screen_words("lstm/bias", BiasState(b_f=1.0, k=k))
+
+
+@pytest.mark.parametrize("f,i", [(0.7, 0.5), (0.2, 0.9), (0.95, 0.1)])
+def test_the_gates_readouts_are_their_closed_forms(f, i):
+    """The ·· cells are what is not written, 1 − i; "after 8 repeats c_8" is f⁸·c_0 + i·(1 − f⁸)/(1 − f)
+    with c_0 = ĉ = 1."""
+    r = GatesState(f=f, i=i).readings()
+    c8 = f ** 8 + i * (1 - f ** 8) / (1 - f)
+    assert r.not_written == pytest.approx(1 - i) and r.c_repeated[-1] == pytest.approx(c8)
+    words = _screen_words("lstm/gates", GatesState(f=f, i=i))
+    assert f"·· not written {1 - i:.2f}" in words and f"after 8 repeats c_8 = {c8:.2f}" in words
+
+
+@pytest.mark.parametrize("f,i", [(0.9, 0.9), (0.3, 0.6), (0.5, 0.1)])
+def test_the_gru_keeps_and_writes_one_whole(f, i):
+    """"GRU f + (1−f) = 1.00" at every f, beside the LSTM's f + i, which may pass 1."""
+    r = GruState(f=f, i=i).readings()
+    assert r.gru_sum == pytest.approx(1.0) and r.lstm_sum == pytest.approx(f + i)
+    assert r.not_written == pytest.approx({"lstm": 1 - i, "gru": f})
+    words = _screen_words("lstm/gru", GruState(f=f, i=i))
+    assert f"LSTM f + i = {f + i:.2f} GRU f + (1−f) = 1.00" in words
+
+
+@pytest.mark.parametrize("d", [256, 1024, 4096])
+def test_the_params_budget_line_gives_each_cell_the_lstms_parameters(d):
+    """"for the LSTM's 8.39M: RNN d ≈ 2048 GRU d ≈ 1182": each width, as shown, buys (nearly) the LSTM's
+    4·(2d² + d) parameters with the cell's own blocks; the LSTM's bar, the longest, fills its track."""
+    import re
+
+    budget = 4 * (2 * d * d + d)
+    words = _screen_words("lstm/params", ParamsState(d=d), (120, 40))
+    for cell, blocks in (("RNN", 1), ("GRU", 3)):
+        width = int(re.search(rf"{cell} d ≈ (\d+)", words).group(1))
+        lo, hi = width - 0.5, width + 0.5  # the width that spends the budget exactly, rounded to the shown one
+        assert blocks * (2 * lo * lo + lo) <= budget <= blocks * (2 * hi * hi + hi), cell
+    r = ParamsState(d=d).readings()
+    assert r.bar_scale == budget == max(r.counts.values())
+    lstm_bar = next(line for line in one_app.txt(*_find("lstm/params"), ParamsState(d=d), (120, 40)).splitlines()
+                    if "LSTM ▕" in line)
+    assert "·" not in lstm_bar.split("▕")[1].split("▏")[0]
+
+
+@pytest.mark.parametrize("k", [0, 50, 100])
+def test_the_path_names_f_to_the_100th_whatever_k(k):
+    """"f^100 0.0059" stays f¹⁰⁰ as k moves; "k = 50: f^k" is f⁵⁰."""
+    from rnntui.fmt import small
+
+    r = ForgetPathState(f=0.95, k=k).readings()
+    assert r.f_last == pytest.approx(0.95 ** 100, rel=1e-12) and r.f_k == pytest.approx(0.95 ** k, rel=1e-12)
+    words = _screen_words("lstm/path", ForgetPathState(f=0.95, k=k))
+    assert f"f^100 {small(0.95 ** 100)}" in words and f"k = {k}: f^k = {small(0.95 ** k)}" in words
