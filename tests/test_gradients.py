@@ -128,6 +128,19 @@ def test_clipping_scales_84_down_to_the_threshold_and_leaves_small_ones():
     assert ClipState(threshold=84.0).data()["scale"] == 1.0  # at the threshold exactly: scale 1
 
 
+@pytest.mark.parametrize("threshold", [5.0, 83.5, 84.0, 84.5, 100.0])
+def test_clipping_says_a_true_comparison_at_and_around_the_norm(threshold):
+    """"exploding ‖g‖ 84.0 ≥ 84": the sign between the norm and the threshold is true of the numbers, and
+    clipping is said where ‖g‖ ≥ threshold, the rule clip_scale applies (at 84 it read "84.0 < 84")."""
+    norm = math.sqrt(sum(v * v for v in gr.G_EXPLODING))
+    r = ClipState(threshold=threshold).readings()
+    assert r.clips == (norm >= threshold)
+    assert r.scale == pytest.approx(threshold / norm if norm >= threshold else 1.0)
+    words = _words(_shown(ClipState(threshold=threshold), "clipping", (100, 30)))
+    sign = "≥" if norm >= threshold else "<"
+    assert f"exploding ‖g‖ {norm:.1f} {sign} {threshold:g}" in words
+
+
 def test_clipping_tells_its_two_gradients_apart_without_colour(capsys, monkeypatch):
     """Both points were ● (red and blue): under NO_COLOR, or on a grey projector, the legend could not
     say which was which. Each has its own marker, once on the plot, at its own norm's side."""
