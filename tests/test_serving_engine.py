@@ -271,7 +271,21 @@ def test_recall_with_a_decay_near_its_closed_form(gamma):
 
 
 def test_recall_is_seeded():
-    assert sv.recall_error(12, trials=10, seed=3) == sv.recall_error(12, trials=10, seed=3)
+    """The recall curve a user sees is the same every time the app starts: each measurement is drawn
+    afresh from its seed (the draws are cached, so the cache is cleared between them), equal to a draw by
+    hand from that seed (keys, then values, each trial's in one row), and another seed gives another."""
+    sv._pairs.cache_clear()
+    first = sv.recall_error(12, trials=10, seed=3)
+    sv._pairs.cache_clear()
+    assert sv.recall_error(12, trials=10, seed=3) == first
+    n, d, trials = 12, sv.D_WAYBACK, 10
+    draws = np.random.default_rng(3).standard_normal((trials, 2 * n * d))
+    K = draws[:, :n * d].reshape(trials, n, d)
+    K = K / np.linalg.norm(K, axis=-1, keepdims=True)  # random unit keys
+    V = draws[:, n * d:].reshape(trials, n, d)
+    recalled = K @ (K.transpose(0, 2, 1) @ V)  # v̂_j = Sᵀk_j with S = Σ k_i v_iᵀ
+    assert first == pytest.approx(math.sqrt(np.sum((recalled - V) ** 2) / np.sum(V ** 2)), rel=1e-12)
+    assert sv.recall_error(12, trials=10, seed=4) != first
 
 
 def test_architectures_are_one_liners():
