@@ -197,7 +197,6 @@ def test_the_gate_line_reads_the_profiles_at_the_cursor(kind):
         assert r.input_at == pytest.approx(g["input_gate"][position])
         assert r.forget_at == pytest.approx(g["forget_gate"][position])
         assert r.held_forget_at == pytest.approx(g["held_forget"][position])
-    r = GateState(distractors=kind, position=1).readings()
     said = " ".join(txt(GateState(distractors=kind, position=1), "distractor", (100, 30)).replace("│", " ").split())
     assert f"i {g['input_gate'][1]:.3f} f {g['forget_gate'][1]:.3f}" in said
 
