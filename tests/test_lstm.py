@@ -407,14 +407,17 @@ def test_where_the_gates_sums_would_push_the_plots_line_off_only_help_has_them()
     assert "σ(0.50·(-0.5) + 0.50·0.324 + 1.00)" in tall and "1┤" in tall  # the sums and the plot
 
 
-def test_f12_shows_the_seeds_step_9_beside_our_hop_10():
+def test_f12_shows_the_seeds_step_9_beside_our_hop_11():
+    """F12's RNN product is F8's, hop for hop (on its own 101 tokens it crossed 0.01 at hop 10, F8 at 11:
+    a researcher's trial)."""
+    from rnntui.figures.gradients import ProductState
     from rnntui.screens.lstm import LstmScreen
 
     r = ForgetPathState().readings()
     assert r.seed_rnn_below.value == 9  # seed 001: "那个 RNN 的积第 9 步就跌到 0.01 以下"
-    product, ours = 1.0, None  # T2's product by hand: factors tanh'(z_t)·0.9 from the last token back
+    product, ours = 1.0, None  # T2's product by hand: factors tanh'(z_t)·0.9 from F8's 200th token back
     h, zs = 0.0, []
-    for t in range(101):
+    for t in range(200):
         zs.append(0.9 * h + 0.8 * TOKENS[t % 8])
         h = math.tanh(zs[-1])
     for k, z in enumerate(reversed(zs[1:]), 1):
@@ -422,9 +425,11 @@ def test_f12_shows_the_seeds_step_9_beside_our_hop_10():
         if product < 0.01:
             ours = k
             break
-    assert ours == r.rnn_below == 10
+    assert ours == r.rnn_below == 11
     text = one_app.txt(LstmScreen, LstmScreen.figure_by_id("path"), ForgetPathState(), (80, 24))
-    assert "from hop 10 (source: hop 9)" in text and "unpublished rule" in text
+    assert "from hop 11 (source: hop 9)" in text and "unpublished rule" in text
+    f8 = ProductState(hop=10).readings()
+    assert r.rnn == pytest.approx(f8.product[:101], rel=1e-12)
 
 
 @given(st.floats(0, 0.95), st.floats(0, 1))
@@ -480,16 +485,16 @@ def test_the_topic_wide_note_stands_apart_from_the_chosen_parameter():
 
 
 def test_the_paths_rnn_product_names_its_chain(tmp_path):
-    """lstm/path's RNN product (2.90e-22 at k = 100) and gradients/product's (6.62e-22 at hop 100) differ:
-    each counts hops back from the end of its own chain (101 tokens here, 200 there). Its legend said
-    only "T2", and a lecturer saw two numbers for one product (a newcomer's trial)."""
+    """lstm/path's RNN product is gradients/product's (6.62e-22 at hop 100), on its 200-token chain, and
+    its legend names that chain: it ran on 101 tokens (2.90e-22), and a lecturer saw two numbers for one
+    product (a newcomer's trial, then a researcher's)."""
     from rnntui.engine.gradients import backward_products, chain_tokens, hop_factors
 
     out = tmp_path / "p.txt"
     assert main(["shot", "lstm/path", "--step", "100", "--size", "100x30", "-o", str(out)]) == 0
     text = out.read_text()
-    ours = backward_products(hop_factors(chain_tokens(101), 0.9))[100]
-    assert "RNN product (101-token chain, W_h = 0.90)" in text and f"RNN product {ours:.2e}" in text
+    ours = backward_products(hop_factors(chain_tokens(200), 0.9))[100]
+    assert "RNN product (200-token chain, W_h = 0.90)" in text and f"RNN product {ours:.2e}" in text
 
 
 def test_the_bias_figure_calls_b_f_1_the_usual_fix_and_points_to_the_runs_that_test_it():

@@ -152,10 +152,10 @@ def bias_survival(b_f, k=20):
 
 
 @lru_cache(maxsize=32)
-def rnn_product(hops: int = 100, w_h: float = W_H) -> np.ndarray:
-    """T2's product of per-hop factors tanh'(z)·W_h for the plain RNN on T2's chain:
-    products[k] = gradient left after k hops back (products[0] = 1)."""
-    p = backward_products(hop_factors(chain_tokens(hops + 1), w_h))
+def rnn_product(hops: int = 100, w_h: float = W_H, n: int | None = None) -> np.ndarray:
+    """T2's product of per-hop factors tanh'(z)·W_h for the plain RNN on T2's chain of n tokens (hops + 1
+    unless given): products[k] = gradient left after k hops back from its last state (products[0] = 1)."""
+    p = backward_products(hop_factors(chain_tokens(n or hops + 1), w_h))[:hops + 1]
     p.setflags(write=False)
     return p
 

@@ -11,7 +11,7 @@ import numpy as np
 from rnntui.engine import lstm
 from rnntui.engine.gradients import CHAIN_RULE, first_hop
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS, W_H
-from rnntui.figures.gradients import SEED_RNN_BELOW_001, SeedNumber
+from rnntui.figures.gradients import PRODUCT_N, SEED_RNN_BELOW_001, SeedNumber
 from rnntui.state import FigureState, param
 
 __all__ = ["LAST_T", "N_TOKENS", "PATH_HOPS", "REPEATS", "CellState", "GatesState", "ForgetPathState", "BiasState",
@@ -133,6 +133,8 @@ class GatesState(FigureState):
 class ForgetPathReadings:
     rnn_w_h: float  # T2's W_h for the RNN curve
     rnn_chain: str
+    rnn_tokens: int  # gradients/product's chain: the same product hop for hop (it ran on 101 tokens and crossed
+    # 0.01 a hop before F8 did, a researcher's trial)
     f_k: float  # f^k and the RNN product at the cursor's k
     rnn_k: float
     rnn_below: int | None  # the first hop where the RNN product is below 0.01 (the .json's rnn_below_0.01_at)
@@ -152,13 +154,13 @@ class ForgetPathState(FigureState):
     k: int = param(PATH_HOPS, "int", lo=0, hi=PATH_HOPS, label="k", fmt="d")
 
     def rnn_below(self, level: float = 0.01) -> int | None:
-        return first_hop(lstm.rnn_product(PATH_HOPS, W_H), below=level)
+        return first_hop(lstm.rnn_product(PATH_HOPS, W_H, PRODUCT_N), below=level)
 
     def read(self) -> ForgetPathReadings:
         hops = np.arange(PATH_HOPS + 1)
-        path, rnn = lstm.survival(self.f, hops), lstm.rnn_product(PATH_HOPS, W_H)
+        path, rnn = lstm.survival(self.f, hops), lstm.rnn_product(PATH_HOPS, W_H, PRODUCT_N)
         return ForgetPathReadings(
-            rnn_w_h=W_H, rnn_chain=CHAIN_RULE, f_k=float(path[self.k]), rnn_k=float(rnn[self.k]),
+            rnn_w_h=W_H, rnn_chain=CHAIN_RULE, rnn_tokens=PRODUCT_N, f_k=float(path[self.k]), rnn_k=float(rnn[self.k]),
             rnn_below=self.rnn_below(0.01), seed_rnn_below=SEED_RNN_BELOW_001,
             f_last=float(path[-1]), hops=_floats(hops), lstm=_floats(path),
             rnn=_floats(rnn))

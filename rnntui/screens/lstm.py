@@ -128,7 +128,7 @@ class ForgetPathView(FigureView):
     def show(self, s: ForgetPathState) -> None:
         r = s.readings()
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(r.hops, r.rnn, _("RNN product ({n}-token chain, W_h = {w_h})").format(n=len(r.rnn), w_h=f"{r.rnn_w_h:.2f}"),
+            series=(Series(r.hops, r.rnn, _("RNN product ({n}-token chain, W_h = {w_h})").format(n=r.rnn_tokens, w_h=f"{r.rnn_w_h:.2f}"),
                            RED),  # LSTM on top
                     Series(r.hops, r.lstm, f"LSTM f^k, f = {s.f:.2f}", GREEN)),
             cursor=float(s.k), xlim=(0, PATH_HOPS), ylim=(0.0, 1.05), xlabel=_("k: hops back from c_k to c_0"),
