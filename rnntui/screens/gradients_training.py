@@ -64,13 +64,14 @@ class ClipView(FigureView):
 
 def source_note(r) -> str:
     """The source's three numbers beside ours (under the table where the plot keeps its rows; in help)."""
-    (a, b), one = r.seed_norms, r.seed_share
+    (a, b, e), one = r.seed_norms, r.seed_share  # (e: its 10⁻¹⁰ at 60 went unremarked, a researcher)
     return _("source: its {one_said} (c={one_c}, at {one_d}) is a share, ours {ours_one}; its {a_said} (c={a_c}, "
-             "at {a_d}) and {b_said} (c={b_c}, at {b_d}) are its code's norms from ‖∂L/∂h_T‖ = 8: shares {a} and "
-             "{b}, ours {ours_a} and {ours_b} (another random draw)").format(
+             "at {a_d}), {b_said} (c={b_c}, at {b_d}) and {e_said} (c={e_c}, at {e_d}) are its code's norms from "
+             "‖∂L/∂h_T‖ = 8: shares {a}, {b} and {e}, ours {ours_a}, {ours_b} and {ours_e} (another random draw)").format(
         one_said=one.said, one_c=one.c, one_d=one.distance, ours_one=pct(r.table[one.c][str(one.distance)]),
-        a_said=a.said, a_c=a.c, a_d=a.distance, b_said=b.said, b_c=b.c, b_d=b.distance, a=sci3(a.share),
-        b=sci3(b.share), ours_a=sci3(r.table[a.c][str(a.distance)]), ours_b=sci3(r.table[b.c][str(b.distance)]))
+        **{f"{k}_{w}": v for k, n in zip("abe", (a, b, e)) for w, v in (("said", n.said), ("c", n.c), ("d", n.distance))},
+        **{k: sci3(n.share) for k, n in zip("abe", (a, b, e))},
+        **{f"ours_{k}": sci3(r.table[n.c][str(n.distance)]) for k, n in zip("abe", (a, b, e))})
 
 
 class BpttView(FigureView):
