@@ -786,7 +786,7 @@ def test_the_hop_shows_how_z_is_made_with_topic_1s_w_x_and_b(hop, w_h, act):
     t = 8 - hop
     words = _words(_shown(HopState(hop=hop, w_h=w_h, act=act), "hop"))
     found = re.search(rf"z_{t} = W_h·h_{t - 1} \+ W_x·x_{t} \+ b = ([\d.]+)·\(?(-?[\d.]+)\)? \+ ([\d.]+)·\(?(-?[\d.]+)\)? "
-                      rf"\+ (-?[\d.]+) \(W_x, b: topic 1's\)", words)
+                      rf"\+ (-?[\d.]+) \(W_x, b: topic 1's defaults\)", words)
     assert found, words
     a, h_prev, w_x, x, b = (float(v) for v in found.groups())
     assert (a, w_x, b, x) == (w_h, 0.8, 0.0, rnn.TOKENS[t]) and h_prev == pytest.approx(hs[t - 1], abs=5e-4)

@@ -642,3 +642,14 @@ def test_the_path_names_f_to_the_100th_whatever_k(k):
     assert r.f_last == pytest.approx(0.95 ** 100, rel=1e-12) and r.f_k == pytest.approx(0.95 ** k, rel=1e-12)
     words = _screen_words("lstm/path", ForgetPathState(f=0.95, k=k))
     assert f"f^100 {small(0.95 ** 100)}" in words and f"k = {k}: f^k = {small(0.95 ** k)}" in words
+
+
+def test_gates_at_f_1_and_i_0_say_c_holds():
+    """At f = 1, i = 0 the line said "c grows by i·ĉ every step" over c_8 = 1.00 (a researcher's trial):
+    c_t = 1·c_{t−1} + 0·ĉ holds, and the line says so; at i > 0 it grows by i each step."""
+    held = GatesState(f=1.0, i=0.0)
+    assert held.readings().c_repeated[-1] == pytest.approx(1.0)
+    assert "c holds" in _screen_words("lstm/gates", held) and "grows" not in _screen_words("lstm/gates", held)
+    growing = GatesState(f=1.0, i=0.5)
+    assert growing.readings().c_repeated[-1] == pytest.approx(1.0 + 8 * 0.5)
+    assert "c grows by i·ĉ every step" in _screen_words("lstm/gates", growing)

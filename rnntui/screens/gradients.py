@@ -60,7 +60,7 @@ class HopView(Network, FigureView):
                else _("relu' is 1 where z > 0 and 0 elsewhere: the factor is W_h or 0"))
         z = (f"z_{t} = W_h·h_{t - 1} + W_x·x_{t} + b",  # W_x and b by value: topic 1's
              f"= {s.w_h:.2f}·{paren(r.h_prev)} + {r.w_x:.2f}·{paren(r.x_t, 1)} + {r.b:.2f}")  # (as topic 1 writes them)
-        self.query_one("#why", Readouts).show([z, (_("(W_x, b: topic 1's)"), ""), ("\n" + why, "")])
+        self.query_one("#why", Readouts).show([z, (_("(W_x, b: topic 1's defaults)"), ""), ("\n" + why, "")])
 
 
 class BackwardView(Network, FigureView):
@@ -171,7 +171,7 @@ class ProductView(Network, FigureView):
         self.query_one("#cross", Readouts).show([
             (_("crosses float32 min normal:"), below), (_("float32 max:"), at_hop(c["above_f32_max"]))])
         if c["above_f32_max"] is not None:
-            means = _("float32 gives inf from hop {k}: the loss goes inf, then NaN (inf − inf)").format(
+            means = _("float32 gives inf from hop {k}: the gradient is inf, and training turns NaN (inf − inf)").format(
                 k=c["above_f32_max"])
         elif dead and s.w_h == 0:
             means = _("W_h = 0: every factor is exactly 0, so the product is 0 from hop 1 in any precision: "

@@ -101,7 +101,9 @@ class GatesView(FigureView):
         self.query_one("#update", Readouts).show([
             (f"c_{{t−1}} = ĉ = 1:  c_t = {s.f:.2f}·1 + {s.i:.2f}·1 =", f"{r.c:.2f}"),
             (_("after {n} repeats c_{n} =").format(n=REPEATS), f"{r.c_repeated[-1]:.2f}")])
-        if s.f >= 1.0:
+        if s.f >= 1.0 and s.i <= 0.0:  # ("c grows by i·ĉ" at i = 0, where it holds: a researcher)
+            case = _("f = 1, i = 0: nothing is discarded and nothing written: c holds")
+        elif s.f >= 1.0:
             case = _("f = 1: nothing is discarded, a pure accumulator: c grows by i·ĉ every step")
         elif s.f <= 0.0:
             case = _("f = 0: the old state is gone in one step; c_t is only what was just written")
