@@ -171,7 +171,7 @@ class ProductView(Network, FigureView):
         self.query_one("#cross", Readouts).show([
             (_("crosses float32 min normal:"), below), (_("float32 max:"), at_hop(c["above_f32_max"]))])
         if c["above_f32_max"] is not None:
-            means = _("float32 gives inf from hop {k}: the gradient is inf, and training turns NaN (inf − inf)").format(
+            means = _("float32 is inf from hop {k}: an inf gradient turns training NaN (inf − inf)").format(
                 k=c["above_f32_max"])
         elif dead and s.w_h == 0:
             means = _("W_h = 0: every factor is exactly 0, so the product is 0 from hop 1 in any precision: "
