@@ -416,3 +416,16 @@ def test_a_long_chinese_label_does_not_push_its_value_far_right(zh):
     lines = render(*find("parallel/timing"), build_state(find("parallel/timing")[1], ()), "txt", (80, 24)).splitlines()
     k = next(i for i, l in enumerate(lines) if "原文所用笔记本电脑" in l)
     assert not lines[k + 1].strip("│").startswith(" " * 10), lines[k + 1]
+
+
+def test_factors_keeps_largest_and_its_hop_on_one_line_at_80x24(zh):
+    """At 80x24 the line broke between "最大 0.899" and "在第 34 跳 < W_h 0.90", one phrase in two (a
+    Chinese student's trial): the largest factor and where it is are one piece."""
+    from rnntui.figures.gradients import FactorsState
+    from rnntui.render import render
+    from rnntui.screens.gradients import GradientsScreen
+
+    r = FactorsState().readings()
+    text = render(GradientsScreen, GradientsScreen.figure_by_id("factors"), FactorsState(), "txt", (80, 24))
+    line = next(line for line in text.splitlines() if "最大" in line)
+    assert f"最大 {r.largest['factor']:.3f}" in line and f"第 {r.largest['hop']} 跳 < W_h 0.90" in line, line

@@ -6,11 +6,11 @@ from rnntui.figure import Figure
 from rnntui.figures.gradients import (B, FACTORS_N, LAST_T, PRODUCT_N, W_X, BackwardState, BpttState, ClipState,
                                       FactorsState, HopState, ProductState)
 from rnntui.fmt import at_hop, factor, paren, sci
-from rnntui.i18n import N_, _, aside
+from rnntui.i18n import N_, _, aside, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.screens.gradients_training import BpttView, ClipView
 from rnntui.widgets.plot import EXTRA_ROWS, Line, Plot, PlotSpec, Series, extra_plot
-from rnntui.widgets.readouts import Readouts
+from rnntui.widgets.readouts import Readouts, readout_text
 from rnntui.widgets.tints import BLUE, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import CellColumns, Row, TokenTrack
 
@@ -114,12 +114,14 @@ class FactorsView(Network, FigureView):
         here = r.factor
         trend = (" " + _("zeroes it") if here == 0 else " " + _("shrinks") if here < 1  # (at W_h 0 "factor 0.000
                  else " " + _("grows") if here > 1 else "")  # shrinks": a factor of 0 ends the gradient, a review)
-        self.query_one("#hop", Readouts).show([
+        line = readout_text([
             (_("hop {k} of {n}  h_{t}→h_{prev}: factor").format(k=s.hop, n=FACTORS_N - 1, t=s.t, prev=s.t - 1),
              factor(here) + trend),  # (h_39, not F5's h_7: a student asked why hop 1's factor differs)
-            (_("largest"), factor(r.largest['factor'])),
-            (_("at every hop") if s.w_h == 0 else _("at hop {k}").format(k=r.largest['hop']),
-             "= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}")])
+            (_("largest"), factor(r.largest['factor']))])
+        line.append(" " + spaced(_("at every hop") if s.w_h == 0 else _("at hop {k}").format(k=r.largest['hop'])),
+                    style="dim")  # one piece with "largest": a line broke between them ("最大 0.899" / "在第 34 跳 <
+        line.append("= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}", style="bold")  # W_h 0.90", a trial)
+        self.query_one("#hop", Readouts).update(line)
         if s.w_h == 0:  # (W_h = 0 read "at hop 1 = W_h" over "no factor reaches W_h", a researcher)
             why = _("W_h = 0: every factor is {slope}(z_t)·0 = 0, so each one is W_h").format(slope=SLOPE[s.act])
         else:
