@@ -220,6 +220,24 @@ def test_reference_lines_are_box_characters_and_data_in_their_cells_keeps_its_si
                 assert len(sides) == 2 and not sides[0] & 0xB8 and not sides[1] & 0x47, (sides, "\n".join(text))
 
 
+def test_a_level_a_series_runs_along_leaves_its_dots_where_they_are():
+    """A keyed line (memory/copy's "chance 10%") is a level the series runs along: noise of ±0.004 about it
+    went in turns above and below the line, jumps the run never made (a lecturer's slides). Its series'
+    dots are where they are without the line."""
+    def dots(line, at):
+        far = Line(0.97, "far", GREY, keyed=True)  # (a key below the plot for each: the same rows)
+        spec = PlotSpec(series=(Series(tuple(np.linspace(0, 10, 40)), tuple(at + 0.004 * (-1) ** k for k in range(40)),
+                                       "acc", BLUE),), lines=(far, line), xlim=(0, 10), ylim=(0, 1))
+        rows = cells(spec, 60, 12)
+        first, fc, cw, ch = canvas(["".join(c for c, _ in row) for row in rows])
+        return [[ord(c) - BRAILLE if BRAILLE < ord(c) < BRAILLE + 256 and style.color.triplet == BLUE else 0
+                 for c, style in row[fc + 1: fc + 1 + cw]] for row in rows[first: first + ch]]
+
+    for at in (0.1, 0.5, 0.7):
+        bare = dots(Line(0.9, "", GREY, keyed=True), at)  # a level far from the data
+        assert dots(Line(at, "chance", GREY, keyed=True), at) == bare, at  # (a limit keeps sides: tested above)
+
+
 def flat(spec_series, width=80, height=20):
     return cells(PlotSpec(series=spec_series, xlim=(0, 10), ylim=(0, 4), legend="below"), width, height)
 

@@ -247,13 +247,14 @@ class _Canvas:
         self.over: dict[tuple[int, int], tuple[str, Style | None]] = {}
         self.hlines: list[tuple[int, float]] = []  # (text row, dot position) of each horizontal line
         self.vlines: list[tuple[int, float]] = []  # (text column, dot position) of each vertical line
+        self.levels: set[tuple[int, float]] = set()  # the hlines a series runs along (keyed): no sides kept
         self._runs: tuple | None = None  # see runs()
 
     def copy(self) -> "_Canvas":
         """A canvas to draw more on; the layers drawn so far are shared, not changed, by it."""
         out = _Canvas(self.cw, self.ch, self.xlim, self.ylim)
         out.layers, out.over = dict(self.layers), dict(self.over)
-        out.hlines, out.vlines = list(self.hlines), list(self.vlines)
+        out.hlines, out.vlines, out.levels = list(self.hlines), list(self.vlines), set(self.levels)
         return out
 
     # data → sub-cell (dot) coordinates, as floats; dots run 0..2cw−1 and 0..4ch−1
@@ -282,8 +283,12 @@ class _Canvas:
         """Dots in a reference line's cells moved to its side of the line. A line is a box character
         through the middle of its cells, so there a dot above (left of) the line's value goes in the
         cell's upper (left) half, one below (right of) it in the lower (right) half, and one on it in
-        the middle two rows; fx, fy are the dots' unrounded positions."""
+        the middle two rows; fx, fy are the dots' unrounded positions. Not for a level a series runs along
+        (keyed): noise of 0.01 about memory/copy's "chance 10%" went in turns above and below the line, jumps
+        of 0.1 the run never made (a lecturer's slides)."""
         for r, at in self.hlines:
+            if (r, at) in self.levels:
+                continue
             sub = py - 4 * r
             here = (sub >= 0) & (sub < 4)
             if here.any():
@@ -780,6 +785,8 @@ def _scene(spec: PlotSpec, width: int, height: int):
                 continue
             cv.chars(number, r, slice(None), DASH_H if line.dashed else "─", style)
             cv.hlines.append((r, float(cv.dy(at))))
+            if line.keyed:
+                cv.levels.add((r, float(cv.dy(at))))
             if not line.dashed:
                 hline_rows.add(r)
             if line.label and not line.keyed:
