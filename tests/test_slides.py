@@ -925,3 +925,21 @@ def test_the_lectures_qkv_slides_name_no_context_matrix_left_out(tmp_path):
         assert "not shown at this size" not in text and "▸" in text, slide.name
     assert main(["shot", "attention/qkv", "--step", "1", "--size", "100x30", "-o", str(tmp_path / "app.txt")]) == 0
     assert "not shown at this size: A out" in (tmp_path / "app.txt").read_text()
+
+
+async def test_the_lectures_summary_slide_is_a_table_not_an_app():
+    """The lecture's summary slide (cell 0, chosen by no one) drew ⏎ after most cells, the cursor's cell as a
+    grey block and the cell's line under the table (a lecturer's slides): a slide opens nothing and marks no
+    cell; a deck that picks a cell still gets it marked (above), and the app keeps its ⏎ marks."""
+    from rnntui.deck import parse
+    from rnntui.present import PresentApp
+
+    app = PresentApp(parse({"frame": [{"figure": "attention/summary"}]}, "summary"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        shown = text_of(app)
+    assert "⏎" not in shown and "▸" not in shown and "O(n²·d)" in shown
+    picked = PresentApp(parse({"frame": [{"figure": "attention/summary", "set": {"cell": 1}}]}, "summary"))
+    async with picked.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert "⏎" not in text_of(picked) and "▸ RNN · parallel in training: no" in text_of(picked)

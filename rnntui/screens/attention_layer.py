@@ -231,7 +231,10 @@ class SummaryView(FigureView):
         r = s.readings()
         # a cell that opens a figure ends in LINK: grey against black, cell by cell, was its only mark and read
         # as noise (none at all under NO_COLOR, a lecturer's trial)
-        table = tuple(tuple(_(text) + (LINK if link and link["open"] else "") for text, link in zip(row, links))
+        # on a slide nothing opens: no ⏎ marks; and the cursor's cell and its line only where the deck chose a cell
+        # (the lecture's summary slide, at cell 0, read as an app's, not a slide's: a lecturer's slides)
+        slide, bare = self.presenting, self.presenting and s.cell == 0
+        table = tuple(tuple(_(text) + (LINK if link and link["open"] and not slide else "") for text, link in zip(row, links))
                       for row, links in zip(r.table, r.links))
         # short column labels where the columns are narrow ("path le…│parallel i…" at 80 columns, a trial): the
         # line under the table names the chosen cell's column in full
@@ -241,8 +244,12 @@ class SummaryView(FigureView):
         # wrapped a word a line and were cut ("the / one-vector / bottleneck…", a lecturer's trial)
         shown = len(heads) if wide else NARROW_COLUMNS
         self.query_one(Matrices).show([MatrixSpec(tuple(row[:shown] for row in table), "", r.models,
-                                                  tuple(_(h) for h in heads[:shown]), row=r.row,
-                                                  cell=(r.row, r.col) if r.col < shown else None, shrink=True)])
+                                                  tuple(_(h) for h in heads[:shown]), row=None if bare else r.row,
+                                                  cell=(r.row, r.col) if r.col < shown and not bare else None,
+                                                  shrink=True)])
+        if bare and wide:  # every column shown: the first cell's line says nothing the table does not
+            self.query_one(Readouts).update(Text())
+            return
         out = Text.assemble((f"▸ {spaced(colon(f'{r.models[r.row]} · {_(r.headers[r.col + 1])}'))}", "bold"), _(r.text))
         link = r.link
         if not self.presenting:  # on a slide Enter and the arrows turn the slides: no figure opens
