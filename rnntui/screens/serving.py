@@ -238,7 +238,8 @@ class WaybackView(SizedView):
         family.display = not instead
         plot.display = not (instead or plot_out)
         note = self.query_one("#wb-note", Readouts)  # (the figure's point left out without a word at 80x24, a trial)
-        note.display = grids is None or instead
+        note.display = (grids is None or instead) and not self.presenting  # (a slide names no size to use: the
+        # lecture's last two slides told the room "--size 120x40 also shows RetNet, Mamba…", a lecturer's slides)
         shot = getattr(self.app, "offscreen", False)
         if instead:
             said = (_("--size {size} also shows RetNet, Mamba, RWKV in a line each and the recall plot") if shot
