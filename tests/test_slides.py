@@ -914,7 +914,8 @@ def test_a_slide_leaves_out_the_apps_links_and_does_not_say_its_title_twice(tmp_
 def test_the_lectures_qkv_slides_name_no_context_matrix_left_out(tmp_path):
     """The lecture's qkv slides read "not shown at this size: X Q K V out" under the stage they are about
     (a lecturer's trial): on a slide the stages' arrow says where it is, and only a current matrix left out
-    would be named. The app's own view at the same size still names what it leaves out."""
+    would be named; and "x redraws" read as a key hint there. The app's own view at the same size still names
+    what it leaves out."""
     out = tmp_path / "out"
     assert main(["export", str(out), "--deck", "lecture", "--format", "txt", "--size", "100x30",
                  "attention/qkv"]) == 0
@@ -923,6 +924,7 @@ def test_the_lectures_qkv_slides_name_no_context_matrix_left_out(tmp_path):
     for slide in slides:
         text = slide.read_text()
         assert "not shown at this size" not in text and "▸" in text, slide.name
+        assert "x redraws" not in text and "redrawing 开始 跑: out rows 0–2 move by exactly 0" in text  # (no key)
     assert main(["shot", "attention/qkv", "--step", "1", "--size", "100x30", "-o", str(tmp_path / "app.txt")]) == 0
     assert "not shown at this size: A out" in (tmp_path / "app.txt").read_text()
 

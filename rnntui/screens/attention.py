@@ -131,8 +131,12 @@ class QkvView(FigureView):
         later, last = " ".join(fa.TOKENS[fa.EDIT_AFTER + 1:]), fa.EDIT_AFTER
         first = next(i for i in range(last + 1) if i not in r.nan_rows or i == last)  # (a NaN row does not move:
         # "rows 0–2 move by exactly 0" beside row 0's NaN under the strict mask, a student's trial)
-        moved = (_("x redraws {tokens}: out rows {first}–{last} move by exactly") if r.edit_early == 0.0 else
-                 _("x redraws {tokens}: out rows {first}–{last} move by"))  # (one line at 100 columns: two took the
+        if self.presenting:  # (no keys on a slide: "x redraws 开始 跑" read as a key hint, a lecturer's slides)
+            moved = (_("redrawing {tokens}: out rows {first}–{last} move by exactly") if r.edit_early == 0.0 else
+                     _("redrawing {tokens}: out rows {first}–{last} move by"))
+        else:
+            moved = (_("x redraws {tokens}: out rows {first}–{last} move by exactly") if r.edit_early == 0.0 else
+                     _("x redraws {tokens}: out rows {first}–{last} move by"))  # (one line at 100 columns: two took the
         edit = Text(spaced(moved.format(tokens=later, first=first, last=last)), style="dim")  # matrices' last)
         edit.append(sci(r.edit_early), style="bold")
         why = _("as every row sees every token;") if s.mask == "full" else _("as no row reads ahead;")
