@@ -655,3 +655,20 @@ def test_the_way_backs_plot_never_names_a_size_where_the_grids_take_its_place():
     assert "shows a plot here" not in small and "n = d = 8" in small and "pairs n written" not in small
     assert "--size 100x42 shows a plot here" in shown((100, 40))  # (the grids shown: more rows keep them)
     assert "n = d = 8" in shown((100, 42)) and "n = d = 8" not in shown((100, 41))
+
+
+@pytest.mark.parametrize("k", [1, 2, 4, 8])
+async def test_the_window_curve_shows_in_its_colour_at_every_k(k):
+    """At k = 1 the legend named "window k=1" in orange and no orange was drawn: its one point inside shared a
+    cell with the full curve's (a lecturer's slides). The full curve gives its cells up, and a lone point is a
+    blob: the window's colour shows in the plot at every k, over the t it keeps."""
+    from rnntui.app import RnnApp
+    from rnntui.svg import screen_segments
+    from rnntui.widgets.tints import ORANGE
+
+    app = RnnApp("serving", "window", state=WindowState(window=k))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        orange = [s.text for s in screen_segments(app) if s.style and s.style.color and s.style.color.triplet
+                  and tuple(s.style.color.triplet) == ORANGE and any(0x2800 < ord(c) < 0x2900 for c in s.text)]
+    assert sum(len(t.strip()) for t in orange) >= max(1, 2 * (k - 1)), (k, orange)

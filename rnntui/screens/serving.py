@@ -93,8 +93,11 @@ class WindowView(SizedView):
              _("{n} of {total}").format(n=f"{r.weight_grad:.4f}", total=f"{r.weight_grad_full:.4f}"))])
         t = tuple(float(i) for i in range(r.n))
         self.query_one(Plot).show(PlotSpec(
-            series=(Series(t, r.full_grads, _("full {grad}").format(grad="∂h_7/∂h_t"), GREY),
-                    Series(t, r.grads, _("window k={k}").format(k=k), ORANGE)),
+            series=(Series(t, r.full_grads, _("full {grad}").format(grad="∂h_7/∂h_t"), GREY, behind=True),
+                    Series(t, r.grads, _("window k={k}").format(k=k), ORANGE, behind=r.stored == 1),
+                    # one point inside at k = 1: a blob too, not a curve's single dot (it read as no window, a
+                    # lecturer's slides)
+                    *((Series(t[-1:], r.grads[-1:], "", ORANGE, scatter=True, marker="braille"),) if r.stored == 1 else ())),
             lines=(Line(r.first_inside - 0.5, _("cut"), RED, vertical=True, dashed=True),) if r.dropped else (),
             log_y=True, ylim=(1e-2, 1.5), xlim=(0, r.n - 1),  # (▼0 said where none is drawn: k = 8, a trial)
             xlabel=_("t (▼0: the gradient is exactly 0 from here back)") if r.dropped else "t",
