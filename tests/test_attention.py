@@ -991,7 +991,7 @@ def test_masks_grow_into_tiles_where_there_is_room(size, m):
         assert "那只 ● ● ● ● ●" in shown[at]  # one mark an entry
         return
     tw = 2 * m - 1
-    assert sum(line.count("█") for line in shown) == may * tw * (m - 1)
+    assert sum(line.count("█") for line in shown) == may * tw * (m - 1) + 1  # (+ the legend's █)
     entries = sum(len(row) for blocks in r.blocks for _name, visible in blocks for row in visible)
     legend = txt(MasksState(), "masks", (80, 24)).count("·") - (entries - may)  # the dots not in a grid
     assert sum(line.count("·") for line in shown) == entries - may + legend  # one dot a masked entry
@@ -1346,3 +1346,17 @@ def test_each_toy_head_is_two_columns_of_the_toys_q_and_k():
     text = txt(HeadsState(), "heads", (100, 30))
     assert "Head 1 is columns 0–1 of the toy's Q, K, V, head 2 columns 2–3" in " ".join(text.split())
     assert "noun, verb" not in text
+
+
+@pytest.mark.parametrize("size", [(160, 48), (100, 30)])
+def test_the_masks_legend_names_the_mark_drawn(size):
+    """At 160x48 the cells that may read are solid tiles and the legend said "● may read" (a lecturer's
+    slides): the legend names the mark the grid draws, █ where tiles are drawn, ● where marks are."""
+    from rnntui.figures.attention import MasksState
+    from rnntui.screens.attention import AttentionScreen
+
+    text = one_app.txt(AttentionScreen, AttentionScreen.figure_by_id("masks"), MasksState(), size)
+    grid = [line for line in text.splitlines() if "那只" in line or "y₀" in line]
+    mark = "█" if any("█████" in line for line in grid) else "●"
+    assert any(mark in line for line in grid) and f"{mark} may read" in text, (size, text)
+    assert ("█" if mark == "●" else "●") + " may read" not in text

@@ -11,10 +11,10 @@ from rnntui.fmt import fixed, grouped, pct, sci, si, small
 from rnntui.i18n import N_, _, aside, colon, language, spaced
 from rnntui.screens.base import FigureView
 from rnntui.widgets.cells import fit
-from rnntui.widgets.matrix import HeatMap, Matrices, MatrixSpec, index_labels
+from rnntui.widgets.matrix import HeatMap, Matrices, MatrixSpec, drawn_large, index_labels
 from rnntui.widgets.readouts import Readouts, readout_text, spelled, stage_text
 
-VISIBLE, HIDDEN = "●", "·"
+VISIBLE, HIDDEN, TILE = "●", "·", "█"  # (TILE: a visible cell drawn large, matrix.tile_lines)
 WORDS = {  # the engine's names of families, blocks and models, as drawn
     "encoder": N_("encoder"), "decoder": N_("decoder"), "encoder-decoder": N_("encoder-decoder"),
     "self": N_("self"), "cross": N_("cross"), "original Transformer": N_("original Transformer"),
@@ -32,6 +32,8 @@ def word(name: str) -> str:
 
 # -- masks -----------------------------------------------------------------------------------------
 class MasksView(FigureView):
+    REDRAW_ON_RESIZE = True  # its legend names the mark as drawn at this size
+
     def compose(self):
         yield Matrices()
         yield Readouts()
@@ -46,7 +48,10 @@ class MasksView(FigureView):
                 title = word(family) if family != "encoder-decoder" else _("enc–dec {block}").format(block=word(name))
                 specs.append(MatrixSpec(values, title, rows, index_labels(len(values[0])), current=f == s.family,
                                         grow=True))
-        self.query_one(Matrices).show(specs)
+        grid = self.query_one(Matrices)
+        grid.show(specs)
+        # drawn large, a cell that may read is a solid tile: the legend's ● named nothing drawn (a lecturer's slides)
+        visible = TILE if drawn_large(specs, grid.size.width, grid.size.height) else VISIBLE
         counts = ["+".join(map(str, c)) for c in r.counts]
         lines = [
             readout_text([(_("visible cells"), _("{full} full · {causal} causal · {both} (decoder self + cross)")
@@ -63,7 +68,7 @@ class MasksView(FigureView):
         lines.append(as_tall_as(self, said[r.families[s.family]], said.values()))
         lines.append(Text(_("rows: queries; columns: keys; {visible} may read, {hidden} masked (−∞ before "
                             "softmax). Decoder positions {positions}.").format(
-                              visible=VISIBLE, hidden=HIDDEN, positions=" ".join(r.tgt_tokens)), style="dim"))
+                              visible=visible, hidden=HIDDEN, positions=" ".join(r.tgt_tokens)), style="dim"))
         self.query_one(Readouts).update(Text("\n").join(lines))
 
 

@@ -671,6 +671,13 @@ def _grown(specs: list[MatrixSpec], width: int, height: int, gap: int) -> list[T
     return None
 
 
+def drawn_large(specs: Sequence[MatrixSpec], width: int, height: int, gap: int = 3) -> bool:
+    """Whether `matrices_lines` draws these marks as tiles at this size (a legend names the tile's mark)."""
+    specs = list(specs)
+    return bool(specs and height) and all(s.grow for s in specs) and \
+        _grown(specs, max(width, 20), height, gap) is not None
+
+
 def _tall_table(spec: MatrixSpec, width: int, height: int) -> list[Text]:
     """A table of text too wide for its room, its columns narrowed, in `height` lines: its cells wrapped
     whole in their columns where the height allows (a space each side of a rule, or after it, where
