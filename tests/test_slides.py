@@ -959,3 +959,18 @@ def test_the_lectures_wayback_slides_name_no_size(tmp_path):
         assert "--size" not in text and "terminal" not in text and "state S_11" in text, slide.name
     assert main(["shot", "serving/wayback", "--step", "11", "-o", str(tmp_path / "app.txt")]) == 0
     assert "--size 120x40 also shows" in (tmp_path / "app.txt").read_text()
+
+
+def test_the_timing_slide_gives_its_rows_to_the_plot(tmp_path, monkeypatch):
+    """The lecture's timing slide at 100x30 put blank lines between the table's four rows and drew 3
+    decades in 4 rows of curves, the source's ◆ on the wrong row (a lecturer's slides): the table closes
+    up first while the plot is short of its full height."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # (measured or not, the same rows)
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", "lecture", "--format", "txt", "parallel/timing"]) == 0
+    [slide] = out.glob("*.txt")
+    lines = slide.read_text().splitlines()
+    rows = [i for i, line in enumerate(lines) if re.match(r" +(64|256|1024|4096) ", line)]
+    assert len(rows) == 4 and rows == list(range(rows[0], rows[0] + 4)), lines
+    top, bottom = (next(i for i, line in enumerate(lines) if mark in line) for mark in ("┌", "└"))
+    assert bottom - top - 1 >= 5, lines  # rows of curves
