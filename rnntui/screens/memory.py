@@ -99,7 +99,8 @@ class CopyView(FigureView):
         self.query_one(Plot).show(PlotSpec(
             series=(Series(r.curve_steps, r.curve_acc, _("accuracy"), BLUE),
                     Series(r.curve_steps, r.curve_loss_rel, _("loss ÷ ln 10 (1: guessing)"), ORANGE)),
-            lines=(Line(r.chance, _("chance {p}").format(p=pct(r.chance, 0)), GREY, align="right", keyed=True),),
+            lines=(Line(r.chance, _("chance {p}").format(p=pct(r.chance, 0)), GREY, align="right", keyed=True,
+                         level=True),),
             cursor=float(s.step), xlim=(0.0, float(s.last_step)), ylim=(0.0, 1.0),
             # each curve named at its end: the loss's flat 1.0 (guessing) read as 100% on the accuracy axis
             # beside a failing model (a lecturer's trial)

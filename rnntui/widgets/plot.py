@@ -83,6 +83,7 @@ class Line:
     # fills its row at both ends (a threshold among its curves; not a level a series runs along, as chance)
     keyed: bool = False  # its label in the legend, not on it: a level a series runs along (memory/copy's
     # "chance 10%" hid the start of the accuracy curve, a trial)
+    level: bool = False  # a level a series runs along: dots in its cells sit on it, no sides (see _Canvas.snap)
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,7 @@ class _Canvas:
         self.over: dict[tuple[int, int], tuple[str, Style | None]] = {}
         self.hlines: list[tuple[int, float]] = []  # (text row, dot position) of each horizontal line
         self.vlines: list[tuple[int, float]] = []  # (text column, dot position) of each vertical line
-        self.levels: set[tuple[int, float]] = set()  # the hlines a series runs along (keyed): no sides kept
+        self.levels: set[tuple[int, float]] = set()  # the hlines a series runs along (Line.level): no sides
         self._runs: tuple | None = None  # see runs()
 
     def copy(self) -> "_Canvas":
@@ -283,15 +284,16 @@ class _Canvas:
         """Dots in a reference line's cells moved to its side of the line. A line is a box character
         through the middle of its cells, so there a dot above (left of) the line's value goes in the
         cell's upper (left) half, one below (right of) it in the lower (right) half, and one on it in
-        the middle two rows; fx, fy are the dots' unrounded positions. Not for a level a series runs along
-        (keyed): noise of 0.01 about memory/copy's "chance 10%" went in turns above and below the line, jumps
-        of 0.1 the run never made (a lecturer's slides)."""
+        the middle two rows; fx, fy are the dots' unrounded positions. A level a series runs along (`level`)
+        has every dot in its cells on it: noise of 0.01 about memory/copy's "chance 10%" went in turns above
+        and below the line, jumps of 0.1 the run never made, and 9.6% drawn above the line read as better
+        than chance (a lecturer's slides, a review)."""
         for r, at in self.hlines:
-            if (r, at) in self.levels:
-                continue
             sub = py - 4 * r
             here = (sub >= 0) & (sub < 4)
-            if here.any():
+            if (r, at) in self.levels:
+                py = np.where(here, np.clip(py, 4 * r + 1, 4 * r + 2), py)
+            elif here.any():
                 on = np.abs(fy - at) <= 1e-9 * max(1.0, abs(at))  # on the line: its middle two rows
                 py = np.where(here & on, np.clip(py, 4 * r + 1, 4 * r + 2),
                               np.where(here & (fy < at), np.minimum(py, 4 * r + 1),
@@ -785,7 +787,7 @@ def _scene(spec: PlotSpec, width: int, height: int):
                 continue
             cv.chars(number, r, slice(None), DASH_H if line.dashed else "─", style)
             cv.hlines.append((r, float(cv.dy(at))))
-            if line.keyed:
+            if line.level:
                 cv.levels.add((r, float(cv.dy(at))))
             if not line.dashed:
                 hline_rows.add(r)
