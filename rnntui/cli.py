@@ -12,7 +12,7 @@ from pathlib import Path
 from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, followed, path_arg, reason, write_atomic
 from rnntui.i18n import N_, _, colon, one_line, spaced
-from rnntui.state import BadValue
+from rnntui.state import BadValue, Marked
 from rnntui.terminal import require_terminal
 from rnntui.terminal import run as run_tui
 
@@ -528,6 +528,15 @@ def open_app(args) -> int:
                           state, args.theme))
 
 
+def encodes(text: str, stream) -> bool:
+    """Whether `stream` can write `text` as it is (not as backslash escapes)."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 class _Closed:
     """Standard output when it was closed: writing to it is an OSError (EBADF), said in one line."""
 
@@ -567,7 +576,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_train(argv[1:])
         return run_app(argv)
     except BadValue as e:  # one line, whatever was typed (a newline in a --set value made three)
-        print(one_line(f"rnntui: {e}"), file=sys.stderr)
+        said = one_line(f"rnntui: {e}")
+        if isinstance(e, Marked) and not encodes(said, sys.stderr):  # (a Latin-1 terminal: English, not \u7ec8…)
+            said = one_line(f"rnntui: {e.english()}")
+        print(said, file=sys.stderr)
         return 2
     except OSError as e:
         where = getattr(e, "filename", "") or ""

@@ -34,6 +34,10 @@ class Marked(BadValue):
     def __str__(self) -> str:
         return _(self.template).format(**self.words)
 
+    def english(self) -> str:
+        """As written, for an output that cannot take the reader's language (a Latin-1 terminal)."""
+        return self.template.format(**self.words)
+
 
 @dataclass(frozen=True)
 class Param:

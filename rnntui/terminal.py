@@ -15,7 +15,8 @@ import signal
 import sys
 from contextlib import contextmanager
 
-from rnntui.state import BadValue
+from rnntui.i18n import N_
+from rnntui.state import BadValue, Marked
 
 HANGUP_STATUS = 128 + signal.SIGHUP  # what a shell reports for a job ended by SIGHUP
 
@@ -34,9 +35,10 @@ def require_terminal(what: str = "") -> None:
         raise BadValue(_("{what} cannot draw in this terminal (TERM={term}): run it in a full terminal, e.g. "
                          "TERM=xterm-256color").format(what=what or _("the app"), term=term))
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    if codecs.lookup(encoding).name != "utf-8":  # (Latin-1 drew "\u256d\u2500 Token track" escapes, a trial)
-        raise BadValue(_("the terminal takes {encoding} only; the app draws in UTF-8: set a UTF-8 locale "
-                         "(LANG=C.UTF-8) or PYTHONIOENCODING=utf-8").format(encoding=encoding))
+    if codecs.lookup(encoding).name != "utf-8":  # (Latin-1 drew "\u256d\u2500 Token track" escapes, a trial;
+        # said in English where the reader's language does not encode: Chinese came out as \u7ec8…, a review)
+        raise Marked(N_("the terminal takes {encoding} only; the app draws in UTF-8: set a UTF-8 locale "
+                        "(LANG=C.UTF-8) or PYTHONIOENCODING=utf-8"), encoding=encoding)
 
 
 class Gone:

@@ -38,10 +38,11 @@ def test_stdout_not_a_terminal_is_refused_too():
     assert r.returncode == 2 and "needs a terminal" in r.stderr
 
 
-@pytest.mark.parametrize("args", [(), ("present", "lecture")])
+@pytest.mark.parametrize("args", [(), ("present", "lecture"), ("--lang", "zh")])
 def test_a_terminal_that_is_not_utf8_is_refused_in_one_line(args):
     """In a Latin-1 terminal the app drew "\\u256d\\u2500 Token track" escapes over a broken layout (a
-    lecturer's trial with PYTHONIOENCODING=latin-1): it says in one line how to get UTF-8, exit 2."""
+    lecturer's trial with PYTHONIOENCODING=latin-1): it says in one line how to get UTF-8, exit 2; in
+    English where the reader's Chinese cannot be written there (it came out as \\u7ec8…, a review)."""
     p, master = start_in_pty(f"from rnntui.cli import main; raise SystemExit(main({list(args)!r}))",
                              env={**os.environ, "PYTHONIOENCODING": "latin-1"})
     try:
@@ -51,6 +52,7 @@ def test_a_terminal_that_is_not_utf8_is_refused_in_one_line(args):
         os.close(master)
     lines = seen.decode("latin-1").strip().splitlines()
     assert len(lines) == 1 and "PYTHONIOENCODING=utf-8" in lines[0] and "\x1b" not in seen.decode("latin-1")
+    assert "\\u" not in lines[0] and lines[0].startswith("rnntui: the terminal takes iso8859-1 only")
 
 
 @pytest.mark.parametrize("term", ["dumb", "unknown"])
