@@ -235,8 +235,10 @@ class WaybackView(SizedView):
             text.rstrip()  # note's
         # without the grids, the plot where it has a row, and where its own line would not name a size at which the
         # grids take its place (100x29 said "--size 100x30 shows a plot here", a review): else the note names it
-        plot, room = self.query_one(Plot), rows - 1 - kin  # (the note's line)
-        plot_out = grids is None and (room < 1 or (room < plot.smallest(width) and fits is not None))
+        plot, room = self.query_one(Plot), rows - (0 if self.presenting else 1) - kin  # (the note's line)
+        plot_out = grids is None and (room < 1 or (room < plot.smallest(width) and fits is not None)
+                                      # a slide names no size: a plot short of rows is left out (80x24, a review)
+                                      or self.presenting and room < plot.drawn_from(width))
         self.query_one("#wb-grids").display = grids is not None
         family.display = not instead
         plot.display = not (instead or plot_out)
