@@ -56,7 +56,7 @@ class SeedNorm:
 
     c: str
     distance: int
-    said: str  # the text's words, as a percentage
+    said: str  # the text's words: a percentage, or a power of ten
     norm: float  # the code's printed ‖∂L/∂h_t‖
     START: ClassVar[float] = 8.0
 
@@ -69,8 +69,9 @@ class SeedNorm:
 # deep-learning-foundations/06_rnn_attention.py: default_rng(0), g = ones(64), raw norms) prints 4.0e-3 and 7.3e-3
 # there. "A different random draw" alone did not explain ours being 50× lower at c = 1.0 (a student's trial).
 SEED_E1_NORMS = (SeedNorm("1.0", 20, "0.4%", 4.0e-3), SeedNorm("1.5", 40, "0.7%", 7.3e-3),
-                 # "60 步外是 10⁻¹⁰": its code's last norm, 1.0e-10, 59 hops back (its loop stops at h_1; a researcher)
-                 SeedNorm("1.0", 60, "10⁻¹⁰", 1.0e-10))
+                 # "60 步外是 10⁻¹⁰": its code's last norm, 1.0e-10, 59 hops back (its loop stops at h_1), set beside
+                 # ours at 59 (a researcher, a review)
+                 SeedNorm("1.0", 59, "10⁻¹⁰", 1.0e-10))
 # and "（c = 1.5）20 步之外的梯度只剩 5%": the code's 4.0e-1 from 8, a share as the text says (a lecturer missed it)
 SEED_E1_SHARE = SeedNorm("1.5", 20, "5%", 0.40)
 

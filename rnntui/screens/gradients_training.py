@@ -71,7 +71,7 @@ def source_note(r) -> str:
         one_said=one.said, one_c=one.c, one_d=one.distance, ours_one=pct(r.table[one.c][str(one.distance)]),
         **{f"{k}_{w}": v for k, n in zip("abe", (a, b, e)) for w, v in (("said", n.said), ("c", n.c), ("d", n.distance))},
         **{k: sci3(n.share) for k, n in zip("abe", (a, b, e))},
-        **{f"ours_{k}": sci3(r.table[n.c][str(n.distance)]) for k, n in zip("abe", (a, b, e))})
+        **{f"ours_{k}": sci3(r.relative_norms[n.c][n.distance]) for k, n in zip("abe", (a, b, e))})
 
 
 class BpttView(FigureView):
