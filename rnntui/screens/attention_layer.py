@@ -252,7 +252,7 @@ class SummaryView(FigureView):
                                                   tuple(_(h) for h in heads[:shown]), row=None if bare else r.row,
                                                   cell=(r.row, r.col) if r.col < shown and not bare else None,
                                                   shrink=True)])
-        if bare and wide:  # every column shown: the first cell's line says nothing the table does not
+        if bare:  # no cell chosen: no cell's line (at 80x24 it still said "▸ RNN · path length: O(n)", a review)
             self.query_one(Readouts).update(Text())
             return
         out = Text.assemble((f"▸ {spaced(colon(f'{r.models[r.row]} · {_(r.headers[r.col + 1])}'))}", "bold"), _(r.text))
