@@ -54,9 +54,9 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def spaced(label: str) -> str:
-    """A label and the space before what follows it; none after a full-width colon, semicolon or comma,
-    which carries its own (不变式： h_t read as a stray space)."""
-    return label if not label or label.endswith(("：", "；", "，")) else label + " "  # (none: no space)
+    """A label and the space before what follows it; none after a full-width colon, semicolon, comma or
+    full stop, which carries its own (不变式： h_t read as a stray space)."""
+    return label if not label or label.endswith(("：", "；", "，", "。")) else label + " "  # (none: no space)
 
 
 BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -7,7 +7,7 @@ from textual.containers import Horizontal
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
 from rnntui.fmt import figures, ratio, sci3, share_words, si, times
-from rnntui.i18n import N_, _, language, ngettext, spaced
+from rnntui.i18n import N_, _, ngettext, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
@@ -193,12 +193,11 @@ class TimingView(FigureView):  # E6
         noise = "" if widest is None else (
             _("Repeats differed by up to {spread}× (T={T}): a busy machine; t measures again.") if widest.busy
             else _("Repeats differed by up to {spread}× (T={T}).")).format(spread=f"{widest.spread:.1f}", T=widest.T)
-        self.query_one("#convention", Readouts).show([
-            (_("FLOPs:"), _("RNN 4·T·d² (W_ih·x, W_hh·h per step); attention core 4·T²·d (QKᵀ, A·V; the 8·T·d² "
-                            "of projections is timed, not counted). d={d}, batch 1, {heads} heads, CPU with torch's "
-                            "default thread count, median of up to 9 runs.").format(d=r.d, heads=r.heads)
-             + ("" if not noise or language() == "zh" else " ") + noise),  # (none after 。, a Chinese trial)
-        ])
+        said = _("RNN 4·T·d² (W_ih·x, W_hh·h per step); attention core 4·T²·d (QKᵀ, A·V; the 8·T·d² of projections "
+                 "is timed, not counted). d={d}, batch 1, {heads} heads, CPU with torch's default thread count, "
+                 "median of up to 9 runs.").format(d=r.d, heads=r.heads)
+        self.query_one("#convention", Readouts).show([  # (no space after 。, a Chinese trial: spaced)
+            (_("FLOPs:"), spaced(said) + noise if noise else said)])
         ratios = r.ratios
         timed = ratios["time"]
         series = [Series(ratios["T"], ratios["flops"], _("FLOPs (d/T)"), BLUE)]
