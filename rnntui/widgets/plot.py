@@ -130,6 +130,17 @@ def decade_labels(powers) -> list[str]:
     return [decade_label(p) for p in powers]
 
 
+def number_label(t: float) -> str:
+    """A linear axis's tick label: plain from 1e-4 to below 1e6 (1200, 0.0005), else as few significant digits
+    in e-notation as give the value back (1e+06, 1.2e+06: 1.2e6 and 1.5e6 read "1e+06" and "2e+06", a trial)."""
+    if t == 0 or 1e-4 <= abs(t) < 1e6:
+        return f"{t:.10g}"
+    for digits in range(10):
+        if math.isclose(float(word := f"{t:.{digits}e}"), t, rel_tol=1e-9):
+            return word
+    return f"{t:.10e}"
+
+
 def nice_ticks(lo: float, hi: float, most: int = 6) -> tuple[list[float], list[str]]:
     """Round ticks (steps of 1, 2 or 5 times a power of ten) between lo and hi, at most `most`."""
     span = hi - lo
@@ -142,7 +153,7 @@ def nice_ticks(lo: float, hi: float, most: int = 6) -> tuple[list[float], list[s
     first = math.ceil(lo / step - 1e-9)
     ticks = [k * step for k in range(first, int(math.floor(hi / step + 1e-9)) + 1)]
     ticks = [0.0 if abs(t) < step * 1e-9 else t for t in ticks] or [lo]
-    return ticks, [f"{t:.10g}" if abs(t) < 1e6 else f"{t:.0e}" for t in ticks]
+    return ticks, [number_label(t) for t in ticks]
 
 
 def _axis(values, log: bool) -> np.ndarray:
@@ -685,12 +696,7 @@ def y_axis(lo: float, hi: float, ch: int, log: bool,
     ticks = []
     for j in js:
         t = j * s
-        if log:
-            label = decade_label(t)
-        elif t == 0 or 1e-4 <= abs(t) < 1e6:
-            label = f"{t:.10g}"
-        else:
-            label = f"{t:.0e}"
+        label = decade_label(t) if log else number_label(t)
         ticks.append((m - k * j, label, t))
     top = math.floor(hi + 1e-9)  # the highest decade reached, 1 or more, labelled where no tick is above 1 and it
     # has a row over the top tick's: with ticks 5 decades apart, gradients/bptt's ReLU explosion to 2.73e+03 rose
