@@ -426,6 +426,24 @@ def test_ticks_stay_within_half_a_step_of_the_range_asked_for(rows):
     assert all(-1.0 - step / 2 <= v <= 1.0 + step / 2 for v in values) and 0.0 in values, ticks
 
 
+RANGES = [(0, 1400), (0, 1.4e6), (1e-4, 1e-3), (-1400, -200), (-3e6, 3e6), (0, 3e-5), (-0.5, 0.25)]
+
+
+@pytest.mark.parametrize("lo, hi", RANGES)
+def test_each_tick_label_reads_back_as_its_tick(lo, hi):
+    """memory/copy's x axis read "1e+03 1e+03 1e+03" for 1000, 1200, 1400: every label, x axis or y axis,
+    names its own value, so no two ticks read alike, and from 1e-4 to below 1e6 it is written plainly."""
+    from rnntui.widgets.plot import y_axis
+
+    ticks, labels = nice_ticks(lo, hi, most=8)
+    pairs = list(zip(ticks, labels)) + [(t, label) for _row, label, t in y_axis(lo, hi, 20, False)[2]]
+    assert len(pairs) > len(ticks) + 2
+    for tick, label in pairs:
+        assert float(label) == pytest.approx(tick, rel=1e-9, abs=1e-15), (tick, label)  # 1, 2, 5 × 10^k: exact
+        assert ("e" in label) == (tick != 0 and not 1e-4 <= abs(tick) < 1e6), (tick, label)
+    assert len(set(labels)) == len(labels)
+
+
 @pytest.mark.parametrize("at", [0.0, 19.0])
 def test_a_cursor_at_either_end_draws_its_points_and_no_line_beside_the_frame(at):
     """At the last step of many a slide the cursor's line stood against the frame's edge, doubling it
