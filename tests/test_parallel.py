@@ -845,6 +845,37 @@ def test_the_timing_figure_says_whose_flop_rate_attention_runs_at(lang):
         assert f"attention 的 FLOP 速率是 RNN 的 {ratio(rate)} 倍" in said and "是它的" not in said
 
 
+@pytest.mark.parametrize("T", [64, 4096])
+def test_the_timing_figure_says_which_does_more_flops_as_d_over_T(T):
+    """RNN FLOPs over attention's are 4·T·d² / (4·T²·d) = d/T: with d = 256 the RNN does 4× the FLOPs at T = 64
+    and 1/16 of them at T = 4096 (not 16×), in the table and in the words under it."""
+    from fractions import Fraction
+
+    from rnntui.screens.parallel import ParallelScreen
+
+    d = 256
+    share = Fraction(d, T)
+    assert TimingState(T=T).readings().here.flop_ratio == share
+    assert {row.T: row.flop_ratio for row in TimingState(T=T).readings().table}[T] == share
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(T=T), (100, 30))
+    said = " ".join(" ".join(line.strip("│ ").split()) for line in text.splitlines())
+    words = "4× the FLOPs" if T == 64 else "1/16 of the FLOPs"
+    assert f"here, T={T}: RNN does {words}" in said, said
+
+
+def test_the_source_laptops_speed_up_agrees_with_its_flops_and_rate():
+    """The source's laptop: the RNN does 1/16 of the FLOPs and attention runs at 4.5× its FLOP rate, so the RNN
+    is 16 / 4.5 ≈ 3.6× faster; the line says 3.6× faster, not the rate's 4.5×."""
+    from rnntui.screens.parallel import ParallelScreen
+
+    seed = par.SEED_LAPTOP
+    speedup = round((1 / seed["flop_ratio"]) / seed["rate_ratio"], 1)
+    assert speedup == 3.6
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(), (100, 30))
+    said = " ".join(" ".join(line.strip("│ ").split()) for line in text.splitlines())
+    assert f"RNN does 1/16 of the FLOPs, {speedup}× faster; attention runs at 4.5× the RNN's FLOP rate" in said
+
+
 def replace_T(state: TimingState, T: int) -> TimingState:
     from dataclasses import replace
 
