@@ -79,6 +79,24 @@ def test_grid_at_n8_step8_reads_8_sequential_steps_and_8_of_64_busy():
     # position 7 as unfinished next to "outputs ready 8 of 8")
 
 
+@pytest.mark.parametrize("mode, n, step", [("attention", 8, 4), ("attention", 5, 5), ("recurrent", 8, 5)])
+def test_busy_per_step_counts_only_the_steps_that_did_work(mode, n, step):
+    """Attention finishes at step 1: at step 4 its 8 busy cells came from one step, "busy per step 8.0", not
+    8 / 4. Every output is ready then: "outputs ready 8 of 8" (of n tokens, not of the layer's depth 1)."""
+    from rnntui.screens.parallel import ParallelScreen
+
+    s = GridState(mode=mode, n=n, step=step)
+    busy = np.array(s.readings().busy)[:, :step]
+    worked = int((busy.sum(axis=0) > 0).sum())
+    per_step = busy.sum() / worked
+    assert s.readings().busy_per_step == pytest.approx(per_step)
+    ready = int((busy.sum(axis=1) > 0).sum())
+    if mode == "attention":
+        assert worked == 1 and per_step == n and ready == n
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), s, (100, 30))
+    assert f"busy per step {per_step:.1f} " in text and f"outputs ready {ready} of {len(busy)}" in text, text
+
+
 def test_wallclock_step_is_bounded_by_n_and_clamps_when_n_shrinks():
     s = GridState()
     with pytest.raises(BadValue):
@@ -208,6 +226,18 @@ def test_path_state_longest_path_is_n_minus_one_or_one():
     assert s.data()["max_path_length"] == 11
     assert PathState(mode="attention", n=12, k=8).data()["max_path_length"] == 1
     assert s.with_value("n", 5).k == 4  # k stays a token of the sequence
+
+
+@pytest.mark.parametrize("mode", ["recurrent", "attention"])
+def test_path_names_the_last_token_of_the_longest_path(mode):
+    """With 12 tokens, numbered from 0, the longest path runs from token 0 to token 11."""
+    from rnntui.screens.parallel import ParallelScreen
+
+    n = 12
+    last = n - 1  # tokens 0 … n − 1
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("path"), PathState(mode=mode, n=n, k=5), (100, 30))
+    hops = last if mode == "recurrent" else 1
+    assert re.search(rf"longest path, token 0 → {last}: +{hops} \(O", text), text
 
 
 @pytest.mark.parametrize("mode,k", [("recurrent", 3), ("recurrent", 7), ("attention", 5)])
