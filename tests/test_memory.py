@@ -166,6 +166,28 @@ def test_chance_is_named_in_the_legend_not_over_the_curve(size):
         assert "chance" not in legend and "── ─" not in legend and any("chance 10%" in l for l in canvas)
 
 
+@pytest.mark.parametrize("state", [CopyState(), CopyState(cell="lstm", T="5")])
+def test_each_curve_is_named_beside_its_own_end(state):
+    """The plot names its two curves at their ends: "accuracy" next to where accuracy ends (9.6% for a model
+    that fails, 100% for one that learns), "loss ÷ ln 10" where the loss ends, never the other way round.
+    Each value's row is read off the y axis's tick rows."""
+    r = state.readings()
+    lines = txt(state, size=(100, 30)).splitlines()
+    ticks = [(i, float(m.group(1))) for i, line in enumerate(lines) if (m := re.match(r"│\s*([\d.]+)┤", line))]
+    (top, high), (bottom, low) = ticks[0], ticks[-1]
+
+    def row_of(value):
+        return top + (high - value) * (bottom - top) / (high - low)
+
+    canvas = [(i, line) for i, line in enumerate(lines) if "━━" not in line and "fresh sequences" not in line]
+    ends = {"accuracy": r.curve_acc[-1], "loss ÷ ln 10": r.curve_loss_rel[-1]}
+    assert abs(row_of(ends["accuracy"]) - row_of(ends["loss ÷ ln 10"])) >= 2
+    for name, value in ends.items():
+        other = next(v for n, v in ends.items() if n != name)
+        row = next(i for i, line in canvas if re.search(re.escape(name) + "│", line))
+        assert abs(row - row_of(value)) < abs(row - row_of(other)), (name, row, "\n".join(lines))
+
+
 def test_200x60_draws_the_curve_with_chance():
     out = txt(CopyState(cell="lstm-bf2", T="20"), size=(200, 60))
     assert "chance 10%" in out and "training step" in out and "accuracy" in out
