@@ -194,6 +194,18 @@ def test_200x60_draws_the_curve_with_chance():
 
 
 # -- the distractor figure ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("position", [0, 1])
+def test_the_distractor_readouts_count_tokens_and_units(position):
+    """A sequence of T = 20 is the token to remember (position 0 alone) and 19 distractors; of the model's 64
+    hidden units, those listed as holding in the results file hold."""
+    g = next(d for d in raw()["distractor"] if d["distractors"] == "same")
+    said = " ".join(txt(GateState(position=position), "distractor", (100, 30)).replace("│", " ").split())
+    what = "the token to remember" if position == 0 else "a distractor"
+    assert f"position {position} ({what}):" in said
+    assert f"mean input gate over the {g['T'] - 1} distractors" in said
+    assert f"at every later position {len(g['held_units'])} of 64 " in said
+
+
 @pytest.mark.parametrize("kind", mem.DISTRACTORS)
 def test_gate_readouts_are_the_profiles_means(kind):
     g = next(d for d in raw()["distractor"] if d["distractors"] == kind)
