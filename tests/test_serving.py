@@ -120,6 +120,14 @@ def test_window_text_shows_zeros_and_the_store():
     assert "0.497" in text and "1.000" in text
 
 
+@pytest.mark.parametrize("k", [2, 7])
+def test_the_window_stores_k_activations_of_the_8(k):
+    """A window of k keeps the last k of the 8 tokens' activations for backward and zeroes the other 8 − k."""
+    text = " ".join(txt("window", WindowState(window=k), (100, 30)).replace("│", " ").split())
+    assert f"activations stored for backward {k} of 8 " in text
+    assert f"exactly 0 in the {8 - k} dashed cells" in text
+
+
 # -- F24: KV cache vs recurrent state ------------------------------------------------------------
 def test_kvcache_at_131072_tokens():
     r = KvState().with_value("context", "131072").readings()
@@ -194,6 +202,18 @@ def test_shot_kvcache_131072_says_64_gib(capsys):
 def test_kvcache_text_with_gqa_says_16_gib():
     text = txt("kvcache", KvState(context=131_072, gqa="4"))
     assert "16 GiB" in text and "÷4 of 64 GiB" in text
+
+
+@pytest.mark.parametrize("gqa, context", [("4", 4096), ("8", 131_072)])
+def test_the_kv_formula_multiplies_to_the_bytes_it_shows(gqa, context):
+    """With grouped-query attention the KV line's factors (2 · layers · width · tokens · bytes) multiply to
+    the exact byte count the figure gives, and to the binary size after the "=" sign."""
+    text = " ".join(txt("kvcache", KvState(context=context, gqa=gqa), (100, 30)).replace("│", " ").split())
+    m = re.search(r"2 \(K,V\)·(\d+) layers·(\d+) wide·([\d,]+) tokens·(\d+) B = (\S+ \S+)", text)
+    layers, width, tokens, b = (int(g.replace(",", "")) for g in m.groups()[:4])
+    product = 2 * layers * width * tokens * b
+    assert tokens == context and f"exactly {product:,} B" in text, text
+    assert m.group(5) == binary_bytes(product)
 
 
 # -- the way back --------------------------------------------------------------------------------
