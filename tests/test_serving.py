@@ -692,3 +692,36 @@ async def test_the_window_curve_shows_in_its_colour_at_every_k(k):
         orange = [s.text for s in screen_segments(app) if s.style and s.style.color and s.style.color.triplet
                   and tuple(s.style.color.triplet) == ORANGE and any(0x2800 < ord(c) < 0x2900 for c in s.text)]
     assert sum(len(t.strip()) for t in orange) >= max(1, 2 * (k - 1)), (k, orange)
+
+
+async def test_the_cell_plot_ends_at_the_cursor_with_c_t_of_that_step():
+    """At t = 3 the c_t curve runs over t = 0 … 3, its first point c_0 = σ(0.5)·tanh(0.4) (from c_{−1} = 0, the
+    sheet's weights for x_0 = 0.5), its last the c_3 the track shows, under the cursor's ●."""
+    from rnntui.app import RnnApp
+    from rnntui.widgets.plot import Plot
+
+    app = RnnApp("serving", "cell", state=CellState(step=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        spec = app.topic_screen().query_one(Plot).spec
+    c, h = spec.series
+    c0 = 1 / (1 + math.exp(-0.5)) * math.tanh(0.4)
+    assert c.x == h.x == (0.0, 1.0, 2.0, 3.0) and spec.cursor == 3.0
+    assert c.y[0] == pytest.approx(c0, abs=1e-12) and c.y[-1] == CellState(step=3).readings().c[3]
+
+
+async def test_the_recall_plot_has_its_cursor_at_the_pairs_stored_and_orthonormal_keys_up_to_d():
+    """At t = 4 the state holds 5 pairs: the cursor is at n = 5. Orthonormal keys exist for n = 1 … d only,
+    and at γ = 1 each is recalled exactly (error 0): the green curve runs from n = 1 to n = d along 0."""
+    from rnntui.app import RnnApp
+    from rnntui.widgets.plot import Plot
+
+    app = RnnApp("serving", "wayback", state=WaybackState(step=4))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        spec = app.topic_screen().query_one(Plot).spec
+    d = WaybackState().readings().d
+    orthonormal = spec.series[-1]
+    assert spec.cursor == 5.0 and "recall error, 5 pairs" in txt("wayback", WaybackState(step=4), (120, 40))
+    assert orthonormal.x == tuple(float(n) for n in range(1, d + 1))
+    assert len(orthonormal.y) == d and max(abs(v) for v in orthonormal.y) < 1e-12
