@@ -87,6 +87,7 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     # a trial's: each was taken, ignored or said in several lines
     (["--lang", "", "--list"], "--lang '': choose en or zh"),
     (["--list", "nosuch"], "--list takes nothing else (got nosuch)"),
+    (["--list", "--set", "w_h=1"], "--list takes nothing else (got --set w_h=1)"),
     (["shot", "recurrence/track", "-o", ".svg"], "-o .svg: name the file, such as recurrence-track.svg"),
     (["shot", "recurrence/track", "--set", "w_h=1\n2", "-o", "x.txt"], "w_h=1\\n2: expected a number"),
     (["shot", "recurrence/track", "--set", "w_h=1\u202e2", "-o", "x.txt"], "w_h=1\\u202e2: expected a number"),
@@ -346,3 +347,42 @@ def test_chinese_help_fits_the_terminals_width(command, capsys, monkeypatch):
     assert all(len(line) - len(line.lstrip()) == under for line in usage[1:]), usage
     headings = [line for line in lines if line in ("位置参数:", "选项:", "位置参数：", "选项：")]
     assert "选项：" in headings and all(line.endswith("：") for line in headings), headings
+
+
+def test_present_start_opens_that_frame_up_to_the_last(monkeypatch):
+    """`present lecture --start N` opens frame N (frames counted from 1, as its help says), the last frame
+    included; one past the last is refused."""
+    import rnntui.cli as cli
+    import rnntui.present
+    from rnntui.deck import load
+
+    opened = []
+    monkeypatch.setattr(cli, "require_terminal", lambda *a: None)
+    monkeypatch.setattr(cli, "run_tui", lambda app: 0)
+    monkeypatch.setattr(rnntui.present, "PresentApp", lambda deck, theme, start: opened.append(
+        (start, deck.frames[start])))
+    frames = load("lecture").frames
+    for n in (1, 3, len(frames)):
+        assert main(["present", "lecture", "--start", str(n)]) == 0 and opened[-1] == (n - 1, frames[n - 1])
+    assert main(["present", "lecture", "--start", str(len(frames) + 1)]) == 2
+
+
+def test_size_scale_and_port_take_their_documented_bounds(monkeypatch):
+    """--size from 40x12 to 500x200 and --scale from 0.25 to 8 (as their errors say), --port up to 65535:
+    the bounds themselves are taken, one step past them refused."""
+    import rnntui.cli as cli
+    from rnntui import serve
+    from rnntui.state import BadValue
+
+    assert cli.parse_size("40x12") == (40, 12) and cli.parse_size("500x200") == (500, 200)
+    for bad in ("39x12", "40x11", "501x200", "500x201"):
+        with pytest.raises(BadValue, match="from 40x12 to 500x200"):
+            cli.parse_size(bad)
+    assert cli.parse_scale("8") == 8.0 and cli.parse_scale("0.25") == 0.25
+    with pytest.raises(BadValue, match="from 0.25 to 8"):
+        cli.parse_scale("8.5")
+    ports = []
+    monkeypatch.setattr(serve, "check_installed", lambda: None)
+    monkeypatch.setattr(serve, "serve", lambda args, host, port, *rest: ports.append(port))
+    assert main(["serve", "--port", "65535"]) == 0 and main(["serve", "--port", "1"]) == 0 and ports == [65535, 1]
+    assert main(["serve", "--port", "65536"]) == 2
