@@ -386,3 +386,22 @@ def test_size_scale_and_port_take_their_documented_bounds(monkeypatch):
     monkeypatch.setattr(serve, "serve", lambda args, host, port, *rest: ports.append(port))
     assert main(["serve", "--port", "65535"]) == 0 and main(["serve", "--port", "1"]) == 0 and ports == [65535, 1]
     assert main(["serve", "--port", "65536"]) == 2
+
+
+@pytest.mark.parametrize("signum", [None, 1, 15])
+def test_a_stop_by_a_signal_exits_128_plus_its_number(monkeypatch, signum):
+    """Stopped by SIGTERM the app exits 143, by SIGHUP 129, by ctrl+c 130 (128 + the signal's number), as a
+    shell script or a service manager reads it."""
+    import signal
+
+    import rnntui.cli as cli
+
+    stop = KeyboardInterrupt()
+    if signum is not None:
+        stop.signum = signum
+
+    def stopped(args):
+        raise stop
+
+    monkeypatch.setattr(cli, "open_app", stopped)
+    assert main(["recurrence"]) == 128 + (signum or signal.SIGINT)
