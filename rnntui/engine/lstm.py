@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from rnntui.engine.gradients import backward_products, chain_tokens, hop_factors
+from rnntui.engine.gradients import chain
 from rnntui.engine.recurrence import TOKENS, W_H, sigmoid
 
 # The scalar cell's default weights, one (W: from x, U: from h, b) per gate. The candidate reuses
@@ -155,7 +155,10 @@ def bias_survival(b_f, k=20):
 def rnn_product(hops: int = 100, w_h: float = W_H, n: int | None = None) -> np.ndarray:
     """T2's product of per-hop factors tanh'(z)·W_h for the plain RNN on T2's chain of n tokens (hops + 1
     unless given): products[k] = gradient left after k hops back from its last state (products[0] = 1)."""
-    p = backward_products(hop_factors(chain_tokens(n or hops + 1), w_h))[:hops + 1]
+    n = n or hops + 1
+    if n < hops + 1:
+        raise ValueError(f"a chain of {n} tokens has {n - 1} hops, not {hops}")
+    p = chain(n, w_h)[1][:hops + 1]
     p.setflags(write=False)
     return p
 
