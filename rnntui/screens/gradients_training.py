@@ -63,8 +63,8 @@ class ClipView(FigureView):
 
 
 def source_note(r) -> str:
-    """The source's three numbers beside ours (under the table where the plot keeps its rows; in help)."""
-    (a, b, e), one = r.seed_norms, r.seed_share  # (e: its 10⁻¹⁰ at 60 went unremarked, a researcher)
+    """The source's four numbers beside ours (under the table where the plot keeps its rows; in help)."""
+    (a, b, e), one = r.seed_norms, r.seed_share  # (e: its "60 步外 10⁻¹⁰" went unremarked, a researcher)
     return _("source: its {one_said} (c={one_c}, at {one_d}) is a share, ours {ours_one}; its {a_said} (c={a_c}, "
              "at {a_d}), {b_said} (c={b_c}, at {b_d}) and {e_said} (c={e_c}, at {e_d}) are its code's norms from "
              "‖∂L/∂h_T‖ = 8: shares {a}, {b} and {e}, ours {ours_a}, {ours_b} and {ours_e} (another random draw)").format(

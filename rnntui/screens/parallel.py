@@ -161,14 +161,13 @@ class TimingView(FigureView):  # E6
     spaced = False  # a blank line between the table's rows
 
     def _spaced(self, r) -> bool:
-        """Blank lines between the rows from 24 rows up, where the plot keeps twice its least rows with them: the rows a
-        plot-less view's line asks for then bring the plot, not the blank lines (they went to the blank lines);
-        and a plot in its fewest rows has them first (at 100x30, the lecture's slide, it drew 3 decades in 4
-        rows under 3 blank lines, a lecturer's slides)."""
+        """Blank lines between the rows from 24 rows up, where the plot keeps twice its least rows with them:
+        the rows a plot-less view's line asks for then bring the plot, not the blank lines (they went to the
+        blank lines); and a plot in its fewest rows has them first (at 100x30, the lecture's slide, it drew 3
+        decades in 4 rows under 3 blank lines, a lecturer's slides; the app too)."""
         blanks, plot = len(r.table) - 1, self.query_one(Plot)
         room = plot.size.height + (blanks if self.spaced else 0)  # the plot's rows with the rows single
-        self.spaced = (self.size.height or 0) >= 24 and room - blanks >= 2 * plot.least  # (at its least, 3 decades
-        # in 4 rows of curves)
+        self.spaced = (self.size.height or 0) >= 24 and room - blanks >= 2 * plot.least
         return self.spaced
 
     def show(self, s: TimingState) -> None:

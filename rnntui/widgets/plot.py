@@ -132,7 +132,7 @@ def decade_labels(powers) -> list[str]:
 
 def number_label(t: float) -> str:
     """A linear axis's tick label: plain from 1e-4 to below 1e6 (1200, 0.0005), else as few significant digits
-    in e-notation as give the value back (1e+06, 1.2e+06: 1.2e6 and 1.5e6 read "1e+06" and "2e+06", a trial)."""
+    in e-notation as give the value back (1e+06, 1.2e+06: 1.2e6 and 1.5e6 read "1e+06" and "2e+06", an audit)."""
     if t == 0 or 1e-4 <= abs(t) < 1e6:
         return f"{t:.10g}"
     for digits in range(10):
