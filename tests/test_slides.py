@@ -978,3 +978,58 @@ def test_the_timing_slide_gives_its_rows_to_the_plot(tmp_path, monkeypatch):
     assert len(rows) == 4 and rows == list(range(rows[0], rows[0] + 4)), lines
     top, bottom = (next(i for i, line in enumerate(lines) if mark in line) for mark in ("┌", "└"))
     assert bottom - top - 1 >= 5, lines  # rows of curves
+
+
+def test_a_decks_index_shows_its_pngs_counts_its_frames_and_redraws_beside_them(tmp_path):
+    """index.md of `export --deck … --format svg,png,txt`: each slide's picture is its PNG (what any
+    viewer shows), "N frames" is the number of slides written, and each `rnntui shot` line writes a file
+    of its own, not over the exported slide it sits beside."""
+    deck = small_deck(tmp_path / "d.toml", "".join(f'[[frame]]\nfigure = "recurrence/track"\nstep = {t}\n'
+                                                   for t in (0, 3, 7)))
+    out = tmp_path / "slides"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg,png,txt", "--size", "80x24"]) == 0
+    written = sorted(p.name for p in out.iterdir())
+    pngs = [n for n in written if n.endswith(".png")]
+    index = (out / "index.md").read_text()
+    assert re.findall(r"!\[[^]]*\]\(([^)]+)\)", index) == pngs and len(pngs) == 3
+    assert f"\n{len(pngs)} frames, rendered" in index  # (one run of one figure: it said "1 frames")
+    shots = [l.split("`")[1].split() for l in index.splitlines() if l.startswith("recurrence/track · ")]
+    assert len(shots) == 3
+    for words in shots:
+        assert words[-2] == "-o" and words[-1] not in written, words[-1]
+
+
+def test_a_second_export_without_force_says_how_many_files_it_would_replace(tmp_path, capsys):
+    """Exporting into a folder an export wrote names one file and how many more exist: as many as the
+    folder holds, less the one named."""
+    deck = small_deck(tmp_path / "d.toml", GOOD)
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt,svg"]) == 0
+    there = len(list(out.iterdir()))
+    capsys.readouterr()
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt,svg"]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"exists and (\d+) more", err).group(1) == str(there - 1), err
+
+
+def test_a_format_may_be_given_as_a_suffix(tmp_path):
+    """`--format .txt,.SVG` (as a file's suffix) writes txt and svg files, as `--format txt,svg` does."""
+    deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "recurrence/track"\n')
+    assert main(["export", str(tmp_path / "o"), "--deck", str(deck), "--format", ".txt,.SVG"]) == 0
+    assert sorted(p.suffix for p in (tmp_path / "o").iterdir()) == [".md", ".svg", ".txt"]
+
+
+def test_an_export_of_a_topic_names_the_topic_in_its_title(tmp_path):
+    """`rnntui export DIR memory/` is titled "rnntui: memory at …", not "memory/ at …"."""
+    assert main(["export", str(tmp_path / "m"), "memory/", "--format", "txt", "--size", "80x24"]) == 0
+    assert (tmp_path / "m" / "index.md").read_text().startswith("# rnntui: memory at their key steps\n")
+
+
+def test_a_whole_number_step_is_written_as_the_deck_writes_it(tmp_path):
+    """A deck's `set = { z = 2 }` (recurrence/tanh's axis, a float) is copied into its shot line as z=2,
+    and `--step 2` stays `--step 2`, not 2.0."""
+    deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "recurrence/tanh"\nset = { z = 2 }\n'
+                                           '[[frame]]\nfigure = "recurrence/tanh"\nstep = 2\n')
+    by_set, by_step = load(str(deck)).frames
+    assert by_set.shot_command().split()[2:5] == ["recurrence/tanh", "--set", "z=2"]
+    assert by_step.shot_command().split()[2:5] == ["recurrence/tanh", "--step", "2"]
