@@ -1,5 +1,6 @@
 """Languages (issue 17): choosing one, the catalogue, live switching, and Chinese that fits its cells."""
 import gettext
+import html
 import io
 import re
 import string
@@ -673,3 +674,55 @@ def test_no_space_follows_a_full_width_colon():
         # and a Chinese label's colon is full-width ("编码器: BERT", "路径长度: O(n)" were not)
         assert not re.search(r"[\u4e00-\u9fff]:", text), (address, re.findall(r".{6}[\u4e00-\u9fff]:.{6}", text))
     assert "编码器：BERT" in shown["attention/masks"] and "路径长度：O(n)" in shown["attention/summary"]
+
+
+def _cells(line: str) -> list[str]:
+    """A line's cells: a wide character, then "" for its second cell."""
+    return [part for ch in line for part in ((ch, "") if cell_len(ch) == 2 else (ch,))]
+
+
+def _zh_shot(tmp_path, suffix: str) -> Path:
+    out = tmp_path / f"zh.{suffix}"
+    assert main(["shot", "recurrence/track", "--lang", "zh", "--size", "80x24", "-o", str(out)]) == 0
+    return out
+
+
+def test_a_chinese_svg_puts_each_word_on_the_cells_the_screen_gives_it(tmp_path):
+    """In an SVG of a Chinese screen every word and character stands on its own columns, as the screen
+    text counts them (a Chinese character two cells): after Chinese, Latin words did not drift left, and
+    each Chinese glyph (1 em) is centred on its two cells."""
+    doc = _zh_shot(tmp_path, "svg").read_text(encoding="utf-8")
+    lines = _zh_shot(tmp_path, "txt").read_text(encoding="utf-8").splitlines()
+    cell_w, cell_h = 20 * 0.61, 20 * 1.22  # Rich's cell, of its 20 px font
+    em = float(re.search(r"-matrix \{[^}]*font-size: ([\d.]+)px", doc).group(1))
+    placed = re.findall(r'<text class="[^"]*-r\d+" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', doc)
+    wide = 0
+    for x, y, text in placed:
+        text, row = html.unescape(text), round((float(y) - 20) / cell_h)
+        centred = (2 * cell_w - em) / 2 if cell_len(text) == 2 * len(text) else 0.0
+        col = (float(x) - centred) / cell_w
+        assert col == pytest.approx(round(col), abs=0.01), (text, row, col)
+        col = round(col)
+        assert "".join(_cells(lines[row])[col:col + cell_len(text)]) == text, (text, row, col)
+        wide += centred > 0
+    assert wide > 20 and any(text == "帮" for *_, text in placed)  # Chinese on the screen, as its own texts
+
+
+def test_a_chinese_svgs_backgrounds_cover_each_line_end_to_end(tmp_path):
+    """Each line's background rects (the tabs, the footer's keys, the panels) cover its 80 columns with no
+    gap and no overlap: a run of Chinese has a background two cells wide per character."""
+    doc = _zh_shot(tmp_path, "svg").read_text(encoding="utf-8")
+    lines = _zh_shot(tmp_path, "txt").read_text(encoding="utf-8").splitlines()
+    cell_w, cell_h = 20 * 0.61, 20 * 1.22
+    rows: dict[int, list] = {}
+    for x, y, w in re.findall(r'<rect fill="#[0-9a-f]{6}" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" '
+                              r'height="[\d.]+" shape-rendering="crispEdges"/>', doc):
+        rows.setdefault(round((float(y) - 1.5) / cell_h), []).append((float(x), float(w)))
+    assert sorted(rows) == list(range(len(lines))) == list(range(24))
+    for row, rects in rows.items():
+        end = 0.0
+        for x, w in sorted(rects):
+            assert x == pytest.approx(end, abs=0.01), (row, x, end)
+            end = x + w
+        assert end == pytest.approx(80 * cell_w, abs=0.01), row  # --size 80x24
+    assert any(re.search(r"[\u4e00-\u9fff]", line) for line in lines[:2] + lines[-1:])
