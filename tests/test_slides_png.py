@@ -519,3 +519,27 @@ def test_a_missing_character_asks_for_a_cjk_font_only_when_it_is_one():
     with pytest.raises(BadValue) as e:
         glyphs.check(["猫"], files=())  # no CJK font at all
     assert "install a CJK font" in str(e.value)
+
+
+def test_braille_after_chinese_in_one_run_is_drawn_on_its_own_cell():
+    """"梯度⣿" in one colour: the braille's dots and the bars joining them are drawn in its cell, columns
+    4 (梯度 takes four cells), not two cells to the left over the Chinese."""
+    doc = rich_svg("[#ff0000]梯度⣿[/]", width=10)
+    (data,) = re.findall(r'<path fill="#ff0000" d="([^"]+)"', doc)
+    xs = [float(x) for x in re.findall(r"[ML](-?[\d.]+) ", data)]
+    assert xs and all(4 * CELL - 0.01 <= x <= 5 * CELL + 0.01 for x in xs), sorted(set(xs))
+
+
+@pytest.mark.parametrize("theme", ["dark", "projector"])
+def test_an_svgs_title_reads_on_its_window(tmp_path, theme):
+    """The window's title is grey that reads on the window's own colour (4.5:1), dark on a light
+    slide and light on a dark one, and its edge is a shade between them."""
+    out = tmp_path / "t.svg"
+    assert main(["shot", "recurrence/track", "--theme", theme, "--size", "80x24", "-o", str(out)]) == 0
+    doc = out.read_text()
+    window, edge = re.search(r'<rect fill="(#[0-9a-f]{6})" stroke="(#[0-9a-f]{6})" stroke-width="1" x="1" y="1"',
+                             doc).groups()
+    ink = re.search(r'<text class="[^"]*-title" fill="(#[0-9a-f]{6})"', doc).group(1)
+    rgb = lambda c: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))  # noqa: E731
+    assert _ratio(rgb(ink), rgb(window)) >= 4.5, (theme, ink, window)
+    assert 1.2 < _ratio(rgb(edge), rgb(window)) < _ratio(rgb(ink), rgb(window)), (theme, edge, window)
