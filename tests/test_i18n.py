@@ -726,3 +726,34 @@ def test_a_chinese_svgs_backgrounds_cover_each_line_end_to_end(tmp_path):
             end = x + w
         assert end == pytest.approx(80 * cell_w, abs=0.01), row  # --size 80x24
     assert any(re.search(r"[\u4e00-\u9fff]", line) for line in lines[:2] + lines[-1:])
+
+
+def test_a_chinese_png_starts_each_word_on_the_column_the_screen_gives_it(tmp_path):
+    """In a PNG of a Chinese screen a Latin word after Chinese text ("token", "h_7", "end") starts at its
+    column as the screen text counts cells (a Chinese character two): it did not drift left."""
+    from PIL import Image
+
+    from rnntui.png import CELL_H, CELL_W, ORIGIN_X, ORIGIN_Y, ROW_TOP
+
+    out = tmp_path / "zh.png"
+    assert main(["shot", "recurrence/track", "--lang", "zh", "--size", "80x24", "--scale", "2", "-o", str(out)]) == 0
+    image = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    lines = _zh_shot(tmp_path, "txt").read_text(encoding="utf-8").splitlines()
+    x_at = lambda col: round((ORIGIN_X + col * CELL_W) * 2)  # noqa: E731
+    checked = 0
+    for row, line in enumerate(lines):
+        cells = _cells(line)
+        if not any(cell_len(ch) == 2 for ch in line):
+            continue
+        top = round((ORIGIN_Y + row * CELL_H + ROW_TOP) * 2)
+        band = image[top + 2:top + round(CELL_H * 2) - 2]
+        for m in re.finditer(r"(?<= )[A-Za-z][A-Za-z0-9_]*", "".join(c or "\0" for c in cells)):
+            if not any(cell_len(c) == 2 for c in "".join(cells[:m.start()])):
+                continue  # only words after Chinese text
+            col = m.start()
+            window = band[:, x_at(col - 1):x_at(m.end())]
+            inked = np.nonzero((window != band[0, x_at(col) + 1]).any(axis=(0, 2)))[0]
+            left = x_at(col - 1) + inked[0]
+            assert x_at(col) <= left < x_at(col) + CELL_W, (row, m.group(), left, x_at(col))
+            checked += 1
+    assert checked >= 4
