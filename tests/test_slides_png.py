@@ -543,3 +543,17 @@ def test_an_svgs_title_reads_on_its_window(tmp_path, theme):
     rgb = lambda c: tuple(int(c[i:i + 2], 16) for i in (1, 3, 5))  # noqa: E731
     assert _ratio(rgb(ink), rgb(window)) >= 4.5, (theme, ink, window)
     assert 1.2 < _ratio(rgb(edge), rgb(window)) < _ratio(rgb(ink), rgb(window)), (theme, edge, window)
+
+
+def test_png_cells_take_the_svgs_colours_dim_and_reversed_too():
+    """A dim block and a reversed word (Chinese and Latin) are the same colours in the PNG as in the
+    SVG of the same screen: the block's fill, and the reversed cells' background."""
+    line = "[dim #ff0000]██[/] [reverse]梯度 ab[/]"
+    doc, image = rich_svg(line, width=12), pixels(png.draw(rich_grid(line, width=12), 2.0))
+    dim = re.search(r'<path fill="(#[0-9a-f]{6})"', doc).group(1)
+    rects = re.findall(r'<rect fill="(#[0-9a-f]{6})" x="([\d.]+)" y="1.5" width="([\d.]+)"', doc)
+    reversed_fill = next(f for f, x, w in rects if round(float(x) / CELL) == 3)
+    hex_at = lambda col: "#%02x%02x%02x" % image.getpixel((round((png.ORIGIN_X + (col + 0.5) * CELL) * 2),  # noqa: E731
+                                                           round((png.ORIGIN_Y + 2) * 2)))
+    assert hex_at(0) == hex_at(1) == dim
+    assert all(hex_at(col) == reversed_fill for col in (3, 5, 7, 8, 9)), [hex_at(c) for c in range(3, 10)]
