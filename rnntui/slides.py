@@ -218,12 +218,18 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
     once, then each frame's step, picture, files and `rnntui shot` line. (Each frame had its own
     section, and recurrence/track's caption was printed eight times over.)"""
     picture = next((f for f in ("png", "svg") if f in formats), None)
-    about = (_("{n} frames, rendered by rnntui at {size} with the {theme} theme, drawn as `rnntui present` "
-               "shows them. Each frame's `rnntui shot` line draws its state again in the app.") if present else
-             _("{n} frames, rendered by rnntui at {size} with the {theme} theme. "
-               "Each frame's `rnntui shot` line draws it again. The lecture's slides, as `rnntui present lecture` "
-               "shows them, are `rnntui export OUTDIR --deck lecture`."))
-    lines = [f"# {title}", "", about.format(n=len(planned), size=f"{size[0]}x{size[1]}", theme=theme), ""]
+    n = len(planned)  # ("1 frames", a helper's test)
+    about = (ngettext("{n} frame, rendered by rnntui at {size} with the {theme} theme, drawn as `rnntui present` "
+                      "shows it. Its `rnntui shot` line draws its state again in the app.",
+                      "{n} frames, rendered by rnntui at {size} with the {theme} theme, drawn as `rnntui present` "
+                      "shows them. Each frame's `rnntui shot` line draws its state again in the app.", n) if present
+             else ngettext("{n} frame, rendered by rnntui at {size} with the {theme} theme. Its `rnntui shot` line "
+                           "draws it again. The lecture's slides, as `rnntui present lecture` shows them, are "
+                           "`rnntui export OUTDIR --deck lecture`.",
+                           "{n} frames, rendered by rnntui at {size} with the {theme} theme. Each frame's `rnntui "
+                           "shot` line draws it again. The lecture's slides, as `rnntui present lecture` shows them, "
+                           "are `rnntui export OUTDIR --deck lecture`.", n))
+    lines = [f"# {title}", "", about.format(n=n, size=f"{size[0]}x{size[1]}", theme=theme), ""]
     for run in runs(planned):
         first = run[0][0]
         grouped = len(run) > 1 or not first.local("title")  # (a figure's one frame too: every figure's

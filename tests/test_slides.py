@@ -1033,3 +1033,17 @@ def test_a_whole_number_step_is_written_as_the_deck_writes_it(tmp_path):
     by_set, by_step = load(str(deck)).frames
     assert by_set.shot_command().split()[2:5] == ["recurrence/tanh", "--set", "z=2"]
     assert by_step.shot_command().split()[2:5] == ["recurrence/tanh", "--step", "2"]
+
+
+@pytest.mark.parametrize("deck", [True, False])
+def test_an_index_of_one_frame_says_frame(tmp_path, deck):
+    """An export of one frame wrote "1 frames" in index.md (a helper's test): its count takes its number."""
+    args = ["--deck", str(small_deck(tmp_path / "d.toml", GOOD.split("\n\n[[frame]]")[0]))] if deck else ["gradients/hop"]
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--format", "txt", *args]) == 0
+    written = list(out.glob("*.txt"))
+    index = (out / "index.md").read_text()
+    if len(written) == 1:
+        assert "1 frame," in index and "1 frames" not in index
+    else:
+        assert f"{len(written)} frames," in index
