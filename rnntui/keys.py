@@ -91,8 +91,6 @@ def bindings(scope: str) -> list[Binding]:
     return out
 
 
-
-
 def key_shown(key: str) -> str:
     """One Textual key name as help writes it: "right" → "→", "question_mark" → "?", "shift+left" →
     "shift+←"."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from textual.message import Message
 
-from rnntui.figure import Lab, LabRun, failure_line  # noqa: F401 - failure_line: the runner's, tests read it here
+from rnntui.figure import Lab, LabRun, failure_line
 from rnntui.i18n import _
 
 POLL_S = 0.05  # how often the worker looks for a cancel while the child is silent

@@ -11,7 +11,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from rnntui.cli import Parser as CommandParser, whole
+from rnntui.cli import Parser as CommandParser, encodes, whole
 from rnntui.files import check_creatable, make_folder, path_arg
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
@@ -144,15 +144,6 @@ def terminal(stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def takes(stream, text: str) -> bool:
-    """Whether `stream`'s encoding can write `text` (not under PYTHONIOENCODING=ascii)."""
-    try:
-        text.encode(getattr(stream, "encoding", None) or "utf-8")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
 def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -> bool:
     """A learning curve (y in percent on a linear axis, 0–100) drawn in the shell with plotext 5.3.2; plain
     (no colour codes) when `stream` (stdout) is not a terminal, so `> out.txt` keeps it (it was dropped, a
@@ -160,7 +151,7 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     import shutil
 
     stream = stream or sys.stdout
-    if not len(steps) or not takes(stream, "⣿┤"):
+    if not len(steps) or not encodes("⣿┤", stream):
         return False
     try:
         import plotext as plt

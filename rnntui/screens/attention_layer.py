@@ -11,10 +11,10 @@ from rnntui.fmt import fixed, grouped, pct, sci, si, small
 from rnntui.i18n import N_, _, aside, colon, language, spaced
 from rnntui.screens.base import FigureView
 from rnntui.widgets.cells import fit
-from rnntui.widgets.matrix import HeatMap, Matrices, MatrixSpec, drawn_large, index_labels
+from rnntui.widgets.matrix import SOLID, HeatMap, Matrices, MatrixSpec, drawn_large, index_labels
 from rnntui.widgets.readouts import Readouts, readout_text, spelled, stage_text
 
-VISIBLE, HIDDEN, TILE = "●", "·", "█"  # (TILE: a visible cell drawn large, matrix.tile_lines)
+VISIBLE, HIDDEN = "●", "·"
 WORDS = {  # the engine's names of families, blocks and models, as drawn
     "encoder": N_("encoder"), "decoder": N_("decoder"), "encoder-decoder": N_("encoder-decoder"),
     "self": N_("self"), "cross": N_("cross"), "original Transformer": N_("original Transformer"),
@@ -51,7 +51,7 @@ class MasksView(FigureView):
         grid = self.query_one(Matrices)
         grid.show(specs)
         # drawn large, a cell that may read is a solid tile: the legend's ● named nothing drawn (a lecturer's slides)
-        visible = TILE if drawn_large(specs, grid.size.width, grid.size.height) else VISIBLE
+        visible = SOLID if drawn_large(specs, grid.size.width, grid.size.height) else VISIBLE
         counts = ["+".join(map(str, c)) for c in r.counts]
         lines = [
             readout_text([(_("visible cells"), _("{full} full · {causal} causal · {both} (decoder self + cross)")

@@ -617,6 +617,7 @@ def _in_bands(specs: list[MatrixSpec], width: int, height: int) -> list[Text] | 
     return out
 
 
+SOLID = "█"  # a ● drawn large fills its tile with this (a legend names it)
 TILES = (5, 4, 3)  # marks across a tile, largest first; a tile is one line fewer tall (2 × 1 read as two columns)
 
 
@@ -650,7 +651,7 @@ def _tile(mark: str, m: int, line: int) -> str:
     to a cell at 200x60, a trial), any other mark repeated."""
     tw, th = 2 * m - 1, m - 1
     if mark == "●":
-        return "█" * tw
+        return SOLID * tw
     if mark == "·":
         return fit("·" if line == (th - 1) // 2 else "", tw, "center")
     return " ".join([mark] * m) if mark.strip() else " " * tw
