@@ -277,10 +277,23 @@ import asyncio, gc, sys, time
 sys.path.insert(0, {root!r})
 sys.path.insert(0, {bench!r})
 
-def rss_mb():
-    for line in open("/proc/self/status"):
+def rss_mb(pid="self"):
+    for line in open(f"/proc/{{pid}}/status"):
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
+
+def children_mb():  # what the app's living children hold (multiprocessing's spawn left ~13 MB)
+    import os
+    from pathlib import Path
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == os.getpid() and fields[0] != "Z":
+                total += rss_mb(stat.parent.name)
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
 
 async def main(which):
     if which == "bare":
@@ -305,7 +318,8 @@ async def main(which):
             await asyncio.sleep(0.2)
         await pilot.pause()
         gc.collect()
-        print(rss_mb(), screen.state.run.status)
+        await asyncio.sleep(0.5)  # (the child reaped)
+        print(rss_mb(), screen.state.run.status, children_mb())
 
 asyncio.run(main(sys.argv[1]))
 """
@@ -323,7 +337,7 @@ def row_memory() -> dict:
         fields = r.stdout.split()
         out[which] = float(fields[0])
         if which == "rnntui":
-            out["lab status"] = fields[1]
+            out["lab status"], out["children"] = fields[1], float(fields[2])
     shutil.rmtree(cache, ignore_errors=True)
     return out
 
@@ -473,7 +487,8 @@ def main() -> None:
     if "memory" in rows:
         r = row_memory()
         print(f"memory after the timing lab: bare {r['bare']:.0f} MB, rnntui {r['rnntui']:.0f} MB "
-              f"({r['rnntui'] / r['bare']:.2f}x bare; lab {r['lab status']})", flush=True)
+              f"({r['rnntui'] / r['bare']:.2f}x bare; lab {r['lab status']}); its children after the lab: "
+              f"{r['children']:.0f} MB", flush=True)
         table.append(("app RSS after a lab", f"{r['rnntui']:.0f} MB = {r['rnntui'] / r['bare']:.2f}x bare",
                       "≤ 120 MB", r["rnntui"] <= 120))
     if "train" in rows:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import subprocess
 import sys
-
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,30 +26,9 @@ from textual.message import Message
 
 from rnntui.figure import Lab, LabRun, failure_line
 from rnntui.i18n import _
+from rnntui.lab_child import CHILD
 
 POLL_S = 0.05  # how often the worker looks for a cancel while the child is silent
-
-
-def _child(target: str, state: Any, conn) -> None:
-    """In the child process: run the lab, report over `conn`."""
-    try:  # the child draws nothing: the terminal belongs to the app
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
-    except OSError:
-        pass
-
-    def report(done: int, total: int, label: str = "", partial: Any = None) -> None:
-        conn.send(("progress", (done, total, label, partial)))
-
-    try:
-        module, _, name = target.partition(":")
-        result = getattr(importlib.import_module(module), name)(state, report)
-        conn.send(("done", result))
-    except BaseException as e:  # one line back to the app, never a traceback on its screen
-        conn.send(("failed", f"{type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''}"))
-    finally:
-        conn.close()
 
 
 @dataclass
@@ -79,16 +58,8 @@ class LabRunner:
         first = getattr(state, "first_partial", None)
         started = replace(run, status="running", number=run.number + 1, done=0, total=0,
                           label=_("starting torch"), partial=first() if first else None, message="")
-        import multiprocessing  # here, not at startup: the first frame does not need it
-
-        ctx = multiprocessing.get_context("spawn")
-        _start_resource_tracker()
-        here, there = ctx.Pipe(duplex=False)
         state = replace(state, run=LabRun()) if hasattr(state, "run") else state
-        self.process = ctx.Process(target=_child, args=(lab.target, state, there), daemon=True,
-                                   name=f"rnntui lab {figure_id}")
-        self.process.start()
-        there.close()
+        self.process, here = _spawn(lab.target, state)
         self.worker = self.screen.run_worker(lambda: self._watch(figure_id, started, here, self.process),
                                              thread=True, group="lab", exit_on_error=False,
                                              name=f"lab {figure_id}")
@@ -138,24 +109,39 @@ class LabRunner:
         self.process = None
 
 
-def _start_resource_tracker() -> None:
-    """Spawning starts multiprocessing's resource tracker, handing it sys.stderr's descriptor; inside
-    a running app sys.stderr is Textual's capture, whose fileno() is -1, and the start fails ("bad
-    value(s) in fds_to_keep"). Start it with the real stderr (or none) instead."""
-    from multiprocessing import resource_tracker
+class Child(subprocess.Popen):
+    """A lab's process, asked what multiprocessing's Process was asked."""
 
-    captured = sys.stderr
+    def is_alive(self) -> bool:
+        return self.poll() is None
+
+
+def _spawn(target: str, state: Any) -> tuple[Child, Any]:
+    """A new child running lab_child on (target, state), and the end of its pipe to read reports from."""
+    import pickle  # here, not at startup: the first frame does not need them
+    from multiprocessing.connection import Connection
+
+    read, write = os.pipe()
     try:
-        sys.stderr = sys.__stderr__
-        resource_tracker.ensure_running()
+        child = Child([sys.executable, "-c", CHILD, str(write)], stdin=subprocess.PIPE,
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,))
+    except BaseException:
+        os.close(read)
+        raise
     finally:
-        sys.stderr = captured
+        os.close(write)
+    try:  # (a few hundred bytes: within a pipe's buffer, so this never waits for the child)
+        child.stdin.write(pickle.dumps(sys.path) + pickle.dumps((target, state)))
+        child.stdin.close()
+    except OSError:  # it ended at once: the watcher says so
+        pass
+    return child, Connection(read, writable=False)
 
 
 def _kill(process) -> None:
     if process is not None and process.is_alive():
         process.kill()
-        process.join(timeout=1)
+        process.wait(timeout=1)
 
 
 def run_here(target: str, state: Any, report=None) -> Any:

@@ -484,11 +484,11 @@ def test_the_lab_fails_in_one_line_without_torch(tmp_path):
         "sys.modules['torch'] = None\n"
         "from rnntui.screens.memory import MemoryScreen\n"
         "from rnntui.figures.memory import CopyState\n"
-        "from rnntui import labs\n"
+        "from rnntui import lab_child\n"
         "assert CopyState().readings().table\n"
         "here, there = multiprocessing.Pipe(duplex=False)\n"
         "out = open(sys.argv[1], 'w')\n"
-        "labs._child('rnntui.engine.lab_memory:run_lab', CopyState(T='5'), there)\n"
+        "lab_child.run('rnntui.engine.lab_memory:run_lab', CopyState(T='5'), there)\n"
         "out.write(repr(here.recv()))\n"
     )
     result = tmp_path / "got.txt"

@@ -795,6 +795,47 @@ async def test_timing_lab_runs_in_a_child_reports_cancels_and_lands(monkeypatch)
         assert app.topic_screen() is not screen
 
 
+def _children() -> dict[int, str]:
+    """This process's living children: pid → command line."""
+    import os
+    from pathlib import Path
+
+    out = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == os.getpid() and fields[0] != "Z":
+                out[int(stat.parent.name)] = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, IndexError, ValueError):
+            pass  # (a process that ended while read)
+    return out
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc/self"), reason="reads /proc")
+async def test_after_a_lab_the_app_is_alone_again(monkeypatch):
+    """A lab's child ends with the lab and leaves nothing beside the app: multiprocessing's spawn started
+    its resource tracker, ~13 MB more in each student's session until the app quit (a server of 60)."""
+    from dataclasses import replace
+
+    from rnntui.app import RnnApp
+    from rnntui.figure import Lab
+    from rnntui.screens.parallel import ParallelScreen
+
+    monkeypatch.setattr(ParallelScreen, "FIGURES", tuple(
+        replace(f, lab=Lab("rnntui.labs:demo_lab_quick", "measure")) if f.lab else f for f in ParallelScreen.FIGURES))
+    before = _children()
+    app = RnnApp("parallel", "timing")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("t")
+        child = screen.labs.process.pid
+        assert child in _children()  # the lab runs in a child of the app's
+        assert await wait_for(lambda: screen.state.run.status == "done", 30)
+        assert screen.state.run.result["pid"] == child
+        assert await wait_for(lambda: _children().keys() <= before.keys(), 2.0), _children()
+    assert not any("resource_tracker" in line for line in _children().values())
+
+
 async def test_t_only_acts_on_the_timing_figure():
     from rnntui.app import RnnApp
 
