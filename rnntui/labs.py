@@ -123,7 +123,9 @@ def _spawn(target: str, state: Any) -> tuple[Child, Any]:
 
     read, write = os.pipe()
     try:
-        child = Child([sys.executable, "-c", CHILD, str(write)], stdin=subprocess.PIPE,
+        # the interpreter's own flags (-B, -X …) as multiprocessing passed them
+        flags = subprocess._args_from_interpreter_flags()
+        child = Child([sys.executable, *flags, "-c", CHILD, str(write)], stdin=subprocess.PIPE,
                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,))
     except BaseException:
         os.close(read)
