@@ -1,9 +1,8 @@
-"""A lab's child process, started by labs.LabRunner as `python -c CHILD FD`.
+"""A lab's child process, started by labs.LabRunner as `python -c CHILD FD LABEL`.
 
 It reads the app's sys.path and then the lab's (target, state) from stdin, pickled, and reports over
-the pipe at descriptor FD. It imports what the lab needs (torch, numpy, the figure's state), not
-Textual. It is a plain process, not multiprocessing's: spawning one started multiprocessing's
-resource tracker, a process of ~13 MB that stayed beside the app until it quit.
+the pipe at descriptor FD (LABEL only names it in `ps`). It imports what the lab needs (torch, numpy,
+the figure's state), not Textual, and it ends when the app does: the app holds its stdin open.
 """
 from __future__ import annotations
 
@@ -11,6 +10,7 @@ import importlib
 import os
 import pickle
 import sys
+import threading
 from typing import Any
 
 # what the child runs: the app's sys.path first, so that it imports the app's own rnntui
@@ -20,8 +20,23 @@ CHILD = "import pickle, sys; sys.path[:] = pickle.load(sys.stdin.buffer); from r
 def main() -> None:
     from multiprocessing.connection import Connection
 
-    target, state = pickle.load(sys.stdin.buffer)
-    run(target, state, Connection(int(sys.argv[1]), readable=False))
+    conn = Connection(int(sys.argv[1]), readable=False)
+    try:
+        target, state = pickle.load(sys.stdin.buffer)
+    except BaseException as e:  # (an app older than this rnntui: its state does not read here)
+        conn.send(("failed", failure(e)))
+        conn.close()
+        return
+    threading.Thread(target=_end_with_app, args=(os.dup(0),), daemon=True).start()
+    run(target, state, conn)
+
+
+def _end_with_app(fd: int) -> None:
+    """Ends this process once its stdin closes: the app is gone (killed, or crashed). A lab's steps
+    report seconds apart, or never (timing's longest row), so its pipe would tell it too late."""
+    while os.read(fd, 4096):
+        pass
+    os._exit(1)
 
 
 def run(target: str, state: Any, conn) -> None:
@@ -41,6 +56,10 @@ def run(target: str, state: Any, conn) -> None:
         result = getattr(importlib.import_module(module), name)(state, report)
         conn.send(("done", result))
     except BaseException as e:  # one line back to the app, never a traceback on its screen
-        conn.send(("failed", f"{type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''}"))
+        conn.send(("failed", failure(e)))
     finally:
         conn.close()
+
+
+def failure(e: BaseException) -> str:
+    return f"{type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''}"

@@ -59,7 +59,10 @@ class LabRunner:
         started = replace(run, status="running", number=run.number + 1, done=0, total=0,
                           label=_("starting torch"), partial=first() if first else None, message="")
         state = replace(state, run=LabRun()) if hasattr(state, "run") else state
-        self.process, here = _spawn(lab.target, state)
+        try:
+            self.process, here = _spawn(lab.target, state, figure_id)
+        except OSError as e:  # (no Python at sys.executable, no process to spare)
+            return replace(started, status="failed", label="", message=failure_line(f"{type(e).__name__}: {e}"))
         self.worker = self.screen.run_worker(lambda: self._watch(figure_id, started, here, self.process),
                                              thread=True, group="lab", exit_on_error=False,
                                              name=f"lab {figure_id}")
@@ -78,14 +81,17 @@ class LabRunner:
                     post(replace(run, status="cancelled", message=_("cancelled")))
                     return
                 if not conn.poll(POLL_S):
-                    if not process.is_alive() and not conn.poll(0):
-                        post(replace(run, status="failed", message=_("the lab process ended without a result")))
+                    if not process.is_alive() and not conn.poll(0) and not worker.is_cancelled:
+                        post(replace(run, status="failed", message=_ended(process)))
                         return
                     continue
                 try:
                     kind, payload = conn.recv()
-                except (EOFError, OSError):
-                    continue
+                except (EOFError, OSError):  # it ended without a word (killed, crashed): nothing more comes
+                    if worker.is_cancelled:  # (killed by `cancel`, which cancels this worker first)
+                        continue
+                    post(replace(run, status="failed", message=_ended(process)))
+                    return
                 if kind == "progress":
                     done, total, label, partial = payload
                     run = replace(run, done=done, total=total, label=label, partial=partial)
@@ -116,8 +122,9 @@ class Child(subprocess.Popen):
         return self.poll() is None
 
 
-def _spawn(target: str, state: Any) -> tuple[Child, Any]:
-    """A new child running lab_child on (target, state), and the end of its pipe to read reports from."""
+def _spawn(target: str, state: Any, label: str) -> tuple[Child, Any]:
+    """A new child running lab_child on (target, state), and the end of its pipe to read reports from
+    (POSIX: the pipe is passed by its descriptor)."""
     import pickle  # here, not at startup: the first frame does not need them
     from multiprocessing.connection import Connection
 
@@ -125,8 +132,9 @@ def _spawn(target: str, state: Any) -> tuple[Child, Any]:
     try:
         # the interpreter's own flags (-B, -X …) as multiprocessing passed them
         flags = subprocess._args_from_interpreter_flags()
-        child = Child([sys.executable, *flags, "-c", CHILD, str(write)], stdin=subprocess.PIPE,
-                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,))
+        child = Child([sys.executable, *flags, "-c", CHILD, str(write), f"rnntui-lab:{label}"],
+                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                      pass_fds=(write,))
     except BaseException:
         os.close(read)
         raise
@@ -134,16 +142,39 @@ def _spawn(target: str, state: Any) -> tuple[Child, Any]:
         os.close(write)
     try:  # (a few hundred bytes: within a pipe's buffer, so this never waits for the child)
         child.stdin.write(pickle.dumps(sys.path) + pickle.dumps((target, state)))
-        child.stdin.close()
+        child.stdin.flush()  # and kept open until the lab ends (`_kill`): the child ends when it closes
     except OSError:  # it ended at once: the watcher says so
         pass
     return child, Connection(read, writable=False)
 
 
+def _ended(process) -> str:
+    """What the screen says of a child that ended without a result: how it ended, where known."""
+    try:
+        code = process.wait(timeout=1)  # (its pipe closed: it is ending)
+    except subprocess.TimeoutExpired:
+        code = None
+    if code is not None and code < 0:
+        return _("the lab process ended without a result (killed by signal {n})").format(n=-code)
+    if code:
+        return _("the lab process ended without a result (exit status {n})").format(n=code)
+    return _("the lab process ended without a result")
+
+
 def _kill(process) -> None:
-    if process is not None and process.is_alive():
+    if process is None:
+        return
+    if process.is_alive():
         process.kill()
-        process.wait(timeout=1)
+        try:
+            process.wait(timeout=1)
+        except subprocess.TimeoutExpired:  # (not reaped yet: stuck in the kernel; a later poll reaps it)
+            pass
+    if getattr(process, "stdin", None) is not None:
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
 
 
 def run_here(target: str, state: Any, report=None) -> Any:

@@ -830,7 +830,67 @@ async def test_after_a_lab_the_app_is_alone_again(monkeypatch):
         assert await wait_for(lambda: screen.state.run.status == "done", 30)
         assert screen.state.run.result["pid"] == child != os.getpid()  # it ran in the app's child
         assert await wait_for(lambda: _children().keys() <= before.keys(), 2.0), _children()
-    assert not any("resource_tracker" in line for line in _children().values())
+    assert not {pid: line for pid, line in _children().items() if pid not in before}  # (named if any)
+
+
+async def test_a_lab_that_ends_without_a_word_says_how_at_once(monkeypatch):
+    """A child that crashes or is killed after a report: the screen says it ended without a result and
+    how, at once (it said "running" for ever while the watcher spun a core on the closed pipe)."""
+    from dataclasses import replace
+
+    from rnntui.app import RnnApp
+    from rnntui.figure import Lab
+    from rnntui.screens.parallel import ParallelScreen
+
+    def use(target: str) -> None:
+        monkeypatch.setattr(ParallelScreen, "FIGURES", tuple(
+            replace(f, lab=Lab(target, "measure")) if f.lab else f for f in ParallelScreen.FIGURES))
+
+    app = RnnApp("parallel", "timing")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        for target, said in (("lab_standins:exits", "(exit status 3)"), ("lab_standins:killed", "(killed by signal 9)")):
+            use(target)
+            await pilot.press("t")
+            assert await wait_for(lambda: screen.state.run.status == "failed", 10), screen.state.run
+            assert screen.state.run.message == f"the lab process ended without a result {said}"
+            assert await wait_for(lambda: not screen.labs.busy, 1.0) and not screen.labs.process.is_alive()
+
+
+async def test_a_lab_that_cannot_start_says_so_in_one_line(monkeypatch):
+    """No Python where sys.executable says: `t` said nothing and the app ended in a traceback."""
+    import sys
+
+    from rnntui.app import RnnApp
+
+    app = RnnApp("parallel", "timing")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+        await pilot.press("t")
+        run = screen.state.run
+        assert run.status == "failed" and run.message.startswith("FileNotFoundError: ") and "\n" not in run.message
+        assert app.is_running and not screen.labs.busy
+
+
+def test_a_lab_child_ends_when_the_app_is_gone():
+    """The app holds the child's stdin open; killed (SIGKILL, SIGTERM), its end closes and the child
+    ends at once, not at its next report (a timing row reports after seconds, a stuck step never)."""
+    import time
+
+    from rnntui import labs
+
+    child, conn = labs._spawn("lab_standins:silent", None, "test")
+    try:
+        assert conn.poll(30) and conn.recv()[0] == "progress"  # it runs, then sleeps a minute
+        assert child.is_alive()
+        child.stdin.close()  # what the kernel does as the app dies
+        gone = time.monotonic()
+        child.wait(timeout=5)
+        assert time.monotonic() - gone < 1.0
+    finally:
+        conn.close()
+        labs._kill(child)
 
 
 async def test_t_only_acts_on_the_timing_figure():

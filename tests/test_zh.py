@@ -143,6 +143,9 @@ def test_lab_runner_words_are_translated_when_made(zh, monkeypatch):
         def is_alive(self):
             return False
 
+        def wait(self, timeout=None):
+            return 0
+
     class Quiet:  # a pipe with nothing in it
         def poll(self, timeout=0):
             return False

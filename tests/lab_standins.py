@@ -1,0 +1,23 @@
+"""Torch-free labs that end badly, for the lab runner's tests (run in the lab's child process)."""
+import os
+import signal
+import time
+
+
+def exits(state, report):
+    """One report, then the process ends with status 3 and no result (a crash)."""
+    report(0, 2, "one")
+    os._exit(3)
+
+
+def killed(state, report):
+    """One report, then SIGKILL (the OOM killer taking a 330 MB torch child)."""
+    report(0, 2, "one")
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def silent(state, report):
+    """One report, then a minute without one (a long step)."""
+    report(0, 1, "one")
+    time.sleep(60)
+    return {}
