@@ -453,6 +453,28 @@ def test_the_share_bar_gives_each_token_its_share():
     assert thin[2][0] == "▏" and set(thin[2][1:]) <= {"░", "▒"} and "texture" in thin[0]
 
 
+@pytest.mark.parametrize("n,cols", [(8, 76), (16, 40), (3, 40), (7, 40), (32, 76), (64, 76), (1024, 76)])
+def test_the_share_bar_ruler_ticks_over_the_first_column_of_each_share(n, cols):
+    """A column of the bar is the token's whose share covers its middle (so the texture is drawn);
+    the ruler's ┼ stands over the first column of each share. At n = 8 on 80 columns the sixth tick
+    stood one column right of where x5's ▒ began (x5 starts at 47.5 cells: round() took ties to even)."""
+    from fractions import Fraction
+
+    from rnntui.widgets.sharebar import share_lines
+
+    lines = share_lines(512, n, cols)
+    ruler, bar = lines[1].plain, "".join(words for words, _style in lines[2])
+
+    def owner(c: int) -> int:  # the token whose share [i·cols/n, (i+1)·cols/n) holds column c's middle, exactly
+        return math.floor(Fraction(2 * c + 1, 2) * n / cols)
+
+    assert ruler == "".join("┼" if c == 0 or owner(c) != owner(c - 1) else "─" for c in range(cols))
+    if n <= cols:  # shares a column or wider: past the first share, each column in its token's texture
+        first = Fraction(cols, n)
+        assert bar[:math.floor(first)] == "█" * math.floor(first)
+        assert bar[math.ceil(first):] == "".join("▒" if owner(c) % 2 else "░" for c in range(math.ceil(first), cols))
+
+
 @pytest.mark.parametrize("n", [128, 1024, 2048, 4096])
 def test_shares_thinner_than_a_character_are_an_even_texture(n):
     """At n = 4096 on 76 columns the bar showed 8 bands (the token at each column's middle, aliased),
