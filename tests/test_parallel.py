@@ -430,9 +430,9 @@ def test_share_labels_stand_apart_over_their_shares(n, cols):
     assert all(b > a + len(w) for (a, w), (b, _w) in zip(words, words[1:]))  # a space at least between two
     k = int(words[1][1][1:]) - int(words[0][1][1:])
     assert [int(w[1:]) for _at, w in words] == list(range(0, n, k))  # none skipped
-    for at, w in words:  # its middle within its share
-        i = int(w[1:])
-        assert i * cols / n <= at + len(w) / 2 <= (i + 1) * cols / n
+    for at, w in words:  # its middle within half a cell of its share's middle (not only within the share:
+        i = int(w[1:])  # a label a cell off centre reads as the next share's at 16 tokens on 76 columns)
+        assert abs(at + len(w) / 2 - (i + 0.5) * cols / n) <= 0.5
 
 
 def test_the_share_bar_gives_each_token_its_share():
