@@ -254,6 +254,47 @@ def test_gate_bar_widths_add_up_and_survive_nan_and_inf():
     assert sum(widths([5.0, 5.0], 1.0, 10)) == 10  # longer than the track: clipped, not overflowing
 
 
+def test_gate_bar_parts_round_to_their_nearest_cells_when_those_add_up():
+    """4.6 and 5.4 cells of 10: the larger remainder takes the spare cell, 5 and 5 (not 4 and 6)."""
+    assert widths([0.46, 0.54], 1.0, 10) == [round(4.6), round(5.4)] == [5, 5]
+    assert widths([0.54, 0.46], 1.0, 10) == [5, 5]
+
+
+def test_a_gate_bar_draws_its_label_once_and_its_track_at_one_cell_on_every_row():
+    """Three rows: the label and the suffix on the middle one, the others padded as wide, so the bar's
+    ▕ and ▏ stand in one column; each row as wide as the widget; the legend under the bar, each swatch
+    in its part's colour, values to two decimals."""
+    from rnntui.widgets.gatebar import GateBar, update_segments
+
+    bar = GateBar("c_t", rows=3)  # label width: the label and a space
+    bar.show(update_segments((0.4, 0.36, 0.24), "kept", "written", "discarded"), suffix="= 1.00")
+    track = 25  # 0.4, 0.36, 0.24 of 25 cells: 10, 9 and 6 whole
+    width = len("c_t ") + 1 + track + 1 + len(" = 1.00")
+    lines = bar.lines(width)
+    rows = [line.plain for line in lines[:3]]
+    assert rows[1] == "c_t ▕" + "█" * 10 + "▓" * 9 + "░" * 6 + "▏ = 1.00"
+    assert rows[0] == rows[2] == " " * 4 + rows[1][4:4 + 1 + track + 1] + " " * 7
+    assert [str(span.style) for span in lines[1].spans if lines[1].plain[span.start:span.end] == "c_t "] == ["bold"]
+    assert [line.plain for line in lines[3:]] == [" " * 4 + "██ kept 0.40   ▓▓ written 0.36",  # 34 cells left
+                                                  " " * 4 + "░░ discarded 0.24"]
+    bar_style = {lines[1].plain[s.start]: s.style for s in lines[1].spans}
+    key = {line.plain[s.start]: s.style for line in lines[3:] for s in line.spans if line.plain[s.start] in "█▓░"}
+    assert key == {fill: bar_style[fill] for fill in "█▓░"}  # the key's colours are the bar's
+
+
+def test_a_gate_bar_dots_the_unused_track_and_splits_two_alike_parts():
+    from rnntui.widgets.gatebar import GateBar, Segment, legend_lines
+
+    bar = GateBar("p", legend=False)
+    bar.show([Segment(0.5, "a", "green")], scale=1.0)  # half the scale: half the track dotted
+    assert bar.lines(2 + 1 + 10 + 1)[0].plain == "p ▕" + "█" * 5 + "·" * 5 + "▏"
+    bar.show([Segment(0.5, "a", "green"), Segment(0.5, "b", "green")])  # the same look: a half block apart
+    assert bar.lines(2 + 1 + 10 + 1)[0].plain == "p ▕" + "█" * 4 + "▌" + "█" * 5 + "▏"
+    items = [Segment(0.5, "kept"), Segment(0.25, "lost")]  # "█ kept 0.50" "█ lost 0.25": 12 cells each
+    assert [line.plain for line in legend_lines(items, 12 + 3 + 12)] == ["██ kept 0.50   ██ lost 0.25"]  # just fits
+    assert len(legend_lines(items, 12 + 3 + 11)) == 2
+
+
 # -- what a user sees ------------------------------------------------------------------------------------
 def _shot(tmp_path, *args, name="out.txt"):
     out = tmp_path / name
