@@ -1040,6 +1040,73 @@ def test_heat_map_shades_every_sampled_entry_as_shade_does():
                 assert KINDS[kind] == shade(values[r][c] if c < len(values[r]) else float("nan"))
 
 
+def _styles_at(line, cell: int) -> set[str]:
+    """The styles a line of Text draws the character at `cell` in (ASCII and one-cell marks only)."""
+    return {str(span.style) for span in line.spans if span.start <= cell < span.end}
+
+
+def test_heat_map_cells_take_their_shade_by_size_and_their_colour_by_sign():
+    """░▒▓█ by |v| in quarters, a + in the positive colour or a − in the negative one; near zero a dim ·,
+    not a number a ? in the error colour; row labels right-aligned (the cells start in one column)."""
+    from rnntui.widgets.matrix import heat_lines
+    from rnntui.widgets.tints import BAD, NEGATIVE, POSITIVE
+
+    values = ((0.9, -0.9, 0.3, -0.3), (0.01, -0.6, float("nan"), 0.6))
+    lines = heat_lines(values, ("a", "bb"), ("0", "1", "2", "3"), width=40, height=10)
+    assert [line.plain[:3] for line in lines[1:]] == [" a ", "bb "]
+    for line, row in zip(lines[1:], values):
+        for j, v in enumerate(row):
+            at = 3 + 2 * j  # two cells an entry, after the labels' 2 cells and a space
+            cells, styles = line.plain[at:at + 2], _styles_at(line, at) | _styles_at(line, at + 1)
+            if math.isnan(v):
+                assert (cells, styles) == ("? ", {BAD})
+            elif abs(v) < 0.05:
+                assert (cells, styles) == ("· ", {"dim"})
+            else:
+                quarter = min(int(abs(v) / 0.25), 3)  # 0.3: ▒ (second quarter), 0.6: ▓, 0.9: █
+                assert cells == "░▒▓█"[quarter] + ("+" if v > 0 else "−")
+                assert styles == {POSITIVE if v > 0 else NEGATIVE}
+
+
+def test_a_transposed_heat_map_draws_the_columns_as_rows_with_their_labels():
+    """attention/positions draws each position's encoding as a column (d down the side): the labels go
+    with the entries they name."""
+    from rnntui.widgets.matrix import HeatMap
+
+    values = ((0.9, -0.9, 0.0), (0.3, -0.3, 0.6))  # 2 positions × 3 dimensions
+    heat = HeatMap()
+    heat.show(values, ("0", "1"), ("d0", "d1", "d2"), "d\\p", transpose=True)
+    lines = ["".join(words for words, _style in row) for row in heat.lines(40, 10)]
+    assert lines[0] == "d\\p 0 1"  # the positions across, two cells each
+    assert [line[:4] for line in lines[1:]] == [" d0 ", " d1 ", " d2 "]  # right-aligned under the corner's 3 cells
+    assert [line[4:] for line in lines[1:]] == ["█+▒+", "█−▒−", "· ▓+"]  # row k: dimension k of position 0, then 1
+
+
+def test_masked_tiles_are_dim_and_a_dot_tile_has_its_dot_in_the_middle():
+    """attention/masks' tiles: an entry in `faint` is drawn dim like its mark in the small grid; a · tile
+    one dot at its centre."""
+    from rnntui.widgets.matrix import SOLID, tile_lines
+
+    m = 3
+    tw = 2 * m - 1
+    spec = MatrixSpec((("●", "·"), ("●", "●")), rows=("a", "b"), cols=("x", "y"), faint=((1, 0),))
+    lines = tile_lines(spec, m)
+    first, second = lines[1], lines[1 + (m - 1) + 1]  # the first line of each row's tiles
+    start = 1 + 1 + 1  # " " + the label (1 cell) + " "
+    assert first.plain[start:start + tw] == SOLID * tw
+    assert first.plain[start + tw + 2:start + 2 * tw + 2] == " " * (tw // 2) + "·" + " " * (tw // 2)
+    assert _styles_at(second, start) == {"dim"} and _styles_at(second, start + tw + 2) == set()
+    assert _styles_at(first, start) == set()
+
+
+def test_a_number_that_is_not_a_number_is_drawn_in_the_error_colour():
+    from rnntui.widgets.tints import BAD
+
+    line = matrix_lines(MatrixSpec(((1.0, float("nan")),), rows=("r",)))[-1]
+    at = line.plain.index("NaN")
+    assert BAD in " ".join(_styles_at(line, at)) and BAD not in " ".join(_styles_at(line, line.plain.index("1.00")))
+
+
 def test_the_heat_map_is_drawn_darker_on_the_light_theme():
     """attention/positions' ░▒▓█ and +/− were dim on the light theme, pale orange and blue on grey at
     about 1.7:1 (a trial): they are the palette's colours darkened for a light background."""
