@@ -143,6 +143,38 @@ def test_bars_are_as_tall_as_the_weights():
     assert bars == ["  █", " ██"]  # 0.5 of two lines is one full block
 
 
+@pytest.mark.parametrize("height", [4, 5, 8, 9])
+def test_every_current_row_is_drawn_in_a_short_window(height):
+    """Whichever output step is current, its row is drawn (label and marks, reversed), never the ┊ that
+    stands for rows left out, which only the window's cut ends carry."""
+    w = np.eye(16)
+    labels = [f"{k:>2}" for k in range(16)]
+    for current in range(16):
+        text = matrix_text(w, current=current, row_labels=labels, height=height)
+        lines = text.plain.splitlines()
+        assert len(lines) == height
+        row = next(i for i, line in enumerate(lines) if line.startswith(labels[current] + " "))
+        assert lines[row].split()[1:] == ["#" if j == current else "." for j in range(16)]
+        reversed_ = [s for s in text.spans if "reverse" in str(s.style)]
+        assert reversed_ and all(text.plain[:s.start].count("\n") == row for s in reversed_)
+        assert {i for i, line in enumerate(lines) if "┊" in line} <= {1, height - 1}  # only at the window's ends
+
+
+def test_a_weight_that_is_not_a_number_is_a_question_mark_in_the_error_colour():
+    from rnntui.widgets.tints import BAD
+
+    text = matrix_text([[0.9, float("nan"), 0.1]], col_labels="abc", row_labels=["r"])
+    line = text.plain.splitlines()[1]
+    assert line.split() == ["r", "#", "?", "."]
+    at = text.plain.index("?")
+    assert {str(s.style) for s in text.spans if s.start <= at < s.end} == {BAD}
+
+
+def test_bars_write_their_label_once_on_the_bottom_line():
+    bars = bars_text([1.0, 0.5], lines=2, label="α_k ").plain.splitlines()
+    assert bars == ["    █ ", "α_k ██"]  # the upper line indented as much as the label
+
+
 # -- figures ---------------------------------------------------------------------------------------
 def test_matrix_data_marks_the_wrong_tokens():
     d = MatrixState(sample=0).data()
