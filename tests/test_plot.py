@@ -39,6 +39,32 @@ def test_nice_ticks_are_round_and_inside():
     assert nice_ticks(-4, 4, most=5)[0] == [-4, -2, 0, 2, 4]
 
 
+def test_an_axis_ending_on_a_tick_labels_its_end():
+    """0.3 / 0.1 is 2.9999999999999996 in floating point: the tick at the axis's end is still drawn and
+    labelled, under the frame's last column."""
+    assert nice_ticks(0, 0.3)[1] == ["0", "0.1", "0.2", "0.3"]
+    assert nice_ticks(0.07, 0.1)[1] == ["0.07", "0.08", "0.09", "0.1"]  # and its start: 0.07 / 0.01 is 7.000000000000001
+    lines = text_of(PlotSpec(series=(Series((0, 0.1, 0.2, 0.3), (0.5, 0.2, 0.3, 0.5)),), xlim=(0, 0.3)), (40, 12))
+    bottom = next(i for i, line in enumerate(lines.splitlines()) if "└" in line)
+    frame, labels = lines.splitlines()[bottom], lines.splitlines()[bottom + 1]
+    assert frame.rstrip().endswith("┬┘") and frame.lstrip().startswith("└┬")  # ticks at both ends
+    assert labels.split() == ["0", "0.1", "0.2", "0.3"] and len(labels) <= 40
+    assert labels.index("0.3") <= frame.index("┘") - 1 < labels.index("0.3") + 3  # under the last tick
+
+
+@pytest.mark.parametrize("outside,cut", [
+    (((1, 2, 4, 5), (0.2, 0.4, 0.9, 0.1)), ((1, 2, 3), (0.2, 0.4, 0.65))),  # a slope wholly right of x = 3
+    (((1, 2, 4, 4), (0.3, 0.3, 0.1, 0.9)), ((1, 2, 3), (0.3, 0.3, 0.2)))])  # an upright step right of it
+def test_a_line_beyond_the_x_range_is_cut_at_the_frame_not_drawn_along_it(outside, cut):
+    """With xlim (0, 3), the parts of a line past x = 3 are left out: the cells drawn are those of the
+    same line ended by hand where it meets x = 3 (not a streak down the last column)."""
+    def cells(x, y):
+        text = text_of(PlotSpec(series=(Series(x, y, "a", RED),), xlim=(0, 3), ylim=(0, 1)), (40, 12))
+        return [[ch != " " for ch in line] for line in text.splitlines()]
+
+    assert cells(*outside) == cells(*cut)
+
+
 def test_non_finite_points_are_found_where_they_first_occur():
     marks = dict((w, x) for x, w in non_finite_marks(Series(XS, BAD), log=True))
     assert marks == {"0": 3, "inf": 6, "NaN": 7}
