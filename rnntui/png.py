@@ -227,11 +227,11 @@ def draw(grid: Grid, scale: float = 2.0) -> bytes:
                 if glyph is not None:
                     mask, dx, dy = glyph
                     image.paste(look.fg, (xs[c] + dx, baseline + dy), mask)
-            if look.underline or look.strike:
-                thick = max(1, round(s))
+            if (look.underline or look.strike) and char:  # across all its cells: a Chinese word's line ran
+                thick, right = max(1, round(s)), xs[c + get_character_cell_size(char)]  # under every other cell
                 for on, y in ((look.underline, baseline + 2 * s), (look.strike, baseline - 6 * s)):
-                    if on and char:
-                        pen.rectangle([xs[c], round(y), xs[c + 1] - 1, round(y) + thick - 1], fill=look.fg)
+                    if on:
+                        pen.rectangle([xs[c], round(y), right - 1, round(y) + thick - 1], fill=look.fg)
     for fill, bars in links(dots, ox, oy + ROW_TOP * s, cw, ch).items():
         _shapes(pen, bars, fill)
     return encode(image)

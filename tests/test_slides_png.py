@@ -302,6 +302,29 @@ def test_png_glyphs_stay_on_their_cells_and_are_not_tofu():
     assert arrow[0].tobytes() != notdef[0].tobytes()  # the shipped font has the arrow: no tofu
 
 
+def test_an_underline_runs_unbroken_under_its_words_below_the_baseline_and_inside_the_row():
+    """"梯度 ab" underlined: one line under all seven cells (under the Chinese it covered only each
+    character's first cell, a dashed line), under the letters' baseline and above the next row, its
+    gap and thickness growing with the scale like the rest of the picture."""
+    found = {}
+    for scale in (2.0, 4.0):
+        image = pixels(png.draw(rich_grid("[u #ffffff]梯度 ab[/] [#ffffff]x[/]", width=12), scale))
+
+        def lit(y: int, col0: float, col1: float) -> list[bool]:
+            return [sum(image.getpixel((x, y))) > 600 for x in range(round((png.ORIGIN_X + col0 * CELL) * scale) + 1,
+                                                                    round((png.ORIGIN_X + col1 * CELL) * scale) - 1)]
+
+        rows = [y for y in range(image.height) if all(lit(y, 0, 7))]  # lit across all seven cells
+        x_ink = [y for y in range(image.height) if any(lit(y, 8, 9))]  # the x after them: on the baseline
+        next_row = (png.ORIGIN_Y + png.ROW_TOP + png.CELL_H) * scale
+        assert rows and rows == list(range(rows[0], rows[-1] + 1)), rows  # one line
+        assert max(x_ink) < rows[0] and rows[-1] < next_row  # under the letters, inside the row
+        assert not any(any(lit(y, 8, 9)) for y in rows)  # the x is not underlined
+        found[scale] = (rows[0] - max(x_ink), len(rows))
+    (gap2, thick2), (gap4, thick4) = found[2.0], found[4.0]
+    assert thick4 == 2 * thick2 and abs(gap4 - 2 * gap2) <= 2, found
+
+
 @pytest.mark.parametrize("theme,light", [("projector", True), ("light", True), ("dark", False)])
 def test_png_frame_follows_the_theme(tmp_path, monkeypatch, theme, light):
     no_converter(monkeypatch)
