@@ -302,6 +302,43 @@ def test_png_glyphs_stay_on_their_cells_and_are_not_tofu():
     assert arrow[0].tobytes() != notdef[0].tobytes()  # the shipped font has the arrow: no tofu
 
 
+def _ink(image, scale: float, col0: float, col1: float, rows: int = 1) -> list[tuple[int, int]]:
+    """(x, y) of the light pixels in cells col0 … col1 of the first `rows` rows."""
+    return [(x, y) for x in range(round((png.ORIGIN_X + col0 * CELL) * scale), round((png.ORIGIN_X + col1 * CELL) * scale))
+            for y in range(round(png.ORIGIN_Y * scale), round((png.ORIGIN_Y + rows * png.CELL_H) * scale))
+            if sum(image.getpixel((x, y))) > 300]
+
+
+def test_png_glyphs_sit_on_the_svgs_baseline_and_chinese_is_centred_on_its_two_cells():
+    """口 and 田 (symmetric) centred on their two cells, as the SVG centres them; an x's foot on the
+    baseline the SVG gives its text (y = 20 in the terminal group)."""
+    scale, line = 2.0, "[#ffffff]口田 x[/]"
+    image = pixels(png.draw(rich_grid(line, width=8), scale))
+    for col in (0, 2):
+        xs = [x for x, _y in _ink(image, scale, col, col + 2)]
+        assert abs((min(xs) + max(xs)) / 2 - (png.ORIGIN_X + (col + 1) * CELL) * scale) <= 1.5, col
+    (y_svg,) = {y for _x, y, t in texts(rich_svg(line, width=8)) if t == "x"}
+    foot = max(y for _x, y in _ink(image, scale, 5, 6))
+    assert abs(foot + 1 - (png.ORIGIN_Y + y_svg) * scale) <= 1  # the row of pixels just above the baseline
+
+
+def test_png_bold_is_heavier_for_latin_and_chinese():
+    scale = 2.0
+    for word in ("H", "口"):
+        plain = len(_ink(pixels(png.draw(rich_grid(f"[#ffffff]{word}[/]", width=4), scale)), scale, 0, 2))
+        bold = len(_ink(pixels(png.draw(rich_grid(f"[bold #ffffff]{word}[/]", width=4), scale)), scale, 0, 2))
+        assert bold > 1.1 * plain, (word, plain, bold)
+
+
+def test_a_reversed_block_over_two_rows_has_no_seam_between_them():
+    scale = 2.0
+    line = "[reverse #ffffff]  [/][on #101010]" + " " * 10 + "[/]"  # (the dark cells the screen's background)
+    image = pixels(png.draw(rich_grid(line, line, width=12), scale))
+    x = round((png.ORIGIN_X + CELL) * scale)
+    top, bottom = (png.ORIGIN_Y + png.ROW_TOP) * scale, (png.ORIGIN_Y + png.ROW_TOP + 2 * png.CELL_H) * scale
+    assert {image.getpixel((x, y)) for y in range(math.ceil(top), math.floor(bottom))} == {(255, 255, 255)}
+
+
 def test_an_underline_runs_unbroken_under_its_words_below_the_baseline_and_inside_the_row():
     """"梯度 ab" underlined: one line under all seven cells (under the Chinese it covered only each
     character's first cell, a dashed line), under the letters' baseline and above the next row, its
