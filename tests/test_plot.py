@@ -52,6 +52,29 @@ def test_an_axis_ending_on_a_tick_labels_its_end():
     assert labels.index("0.3") <= frame.index("┘") - 1 < labels.index("0.3") + 3  # under the last tick
 
 
+def test_a_long_tick_label_at_the_right_edge_is_drawn_whole_inside_the_plot():
+    """100000's tick is the frame's last column: centred on it, the label would run two cells past the
+    plot (cut to "1000" by the terminal); it is moved in, whole, still touching its tick."""
+    lines = text_of(PlotSpec(series=(Series((0, 50000, 100000), (0, 1, 0.5)),), xlim=(0, 100000)), (40, 10))
+    lines = lines.splitlines()
+    bottom = next(i for i, line in enumerate(lines) if "└" in line)
+    tick, labels = lines[bottom].index("┘") - 1, lines[bottom + 1]
+    assert lines[bottom][tick] == "┬" and labels.split()[-1] == "100000"
+    assert len(labels) <= 40 and labels.index("100000") <= tick < labels.index("100000") + len("100000")
+
+
+def test_an_x_tick_stands_in_the_column_its_value_is_drawn_in():
+    """A step straight up at x = 2 (of 0…4) is drawn in one column; the tick ┬ and the label "2" are in
+    that column at every width (ticks placed by truncating the dot put them a column left at odd widths)."""
+    for width in range(30, 61):
+        lines = text_of(PlotSpec(series=(Series((0, 2, 2, 4), (0, 0, 1, 1), "a", RED),), xlim=(0, 4)), (width, 12))
+        lines = lines.splitlines()
+        bottom = next(i for i, line in enumerate(lines) if "└" in line)
+        tick = lines[bottom + 1].index("2")  # a one-character label, over its tick
+        upright = {c for line in lines[4:6] for c, ch in enumerate(line) if "\u2800" < ch <= "\u28ff"}  # mid-step
+        assert lines[bottom][tick] == "┬" and upright == {tick}, width
+
+
 @pytest.mark.parametrize("outside,cut", [
     (((1, 2, 4, 5), (0.2, 0.4, 0.9, 0.1)), ((1, 2, 3), (0.2, 0.4, 0.65))),  # a slope wholly right of x = 3
     (((1, 2, 4, 4), (0.3, 0.3, 0.1, 0.9)), ((1, 2, 3), (0.3, 0.3, 0.2)))])  # an upright step right of it
