@@ -431,7 +431,7 @@ def test_share_labels_stand_apart_over_their_shares(n, cols):
     k = int(words[1][1][1:]) - int(words[0][1][1:])
     assert [int(w[1:]) for _at, w in words] == list(range(0, n, k))  # none skipped
     for at, w in words:  # its middle within half a cell of its share's middle (not only within the share:
-        i = int(w[1:])  # a label a cell off centre reads as the next share's at 16 tokens on 76 columns)
+        i = int(w[1:])  # flooring without the half put labels up to a cell left of centre, 16 tokens on 76 columns)
         assert abs(at + len(w) / 2 - (i + 0.5) * cols / n) <= 0.5
 
 
