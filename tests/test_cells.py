@@ -93,17 +93,20 @@ def _wrap_by_measuring(text: str, width: int) -> list[str]:
     """wrap as it was: the line measured whole after each character (slow; the reference)."""
     from rich.cells import cell_len
 
-    import re
-
     from rnntui.widgets.cells import _breakable
 
     lines = []
     for paragraph in text.split("\n"):
         line, last_break = "", -1
-        kept = set()  # a short (…) or （…） in Chinese text stays whole: no break inside one of ≤ 24 cells
-        for m in re.finditer(r"[（(][^（()）]*[)）]", "" if paragraph.isascii() else paragraph):
-            if cell_len(m.group()) <= min(24, max(width, 1)):
-                kept.update(range(m.start() + 1, m.end()))
+        kept = set()  # a short (…) or （…） in Chinese text stays whole: no break inside one of ≤ 24 cells;
+        opened = []  # brackets nest (hypothesis found "a（，（））": the regex this had kept only the inner pair)
+        for i, ch in enumerate("" if paragraph.isascii() else paragraph):
+            if ch in "(（":
+                opened.append(i)
+            elif ch in ")）" and opened and cell_len(paragraph[opened[-1]:i + 1]) <= min(24, max(width, 1)):
+                kept.update(range(opened.pop() + 1, i + 1))
+            elif ch in ")）" and opened:
+                opened.pop()
         for i, ch in enumerate(paragraph):
             if line and _breakable(line[-1], ch) and i not in kept:
                 last_break = len(line)
