@@ -453,6 +453,21 @@ def test_the_share_bar_gives_each_token_its_share():
     assert thin[2][0] == "▏" and set(thin[2][1:]) <= {"░", "▒"} and "texture" in thin[0]
 
 
+@pytest.mark.parametrize("n,cols", [(32, 76), (64, 76), (76, 76), (77, 76), (1024, 76), (8, 16)])
+def test_the_share_bar_says_texture_only_where_shares_are_thinner_than_a_column(n, cols):
+    """At 32 tokens on 80 columns (2.4 columns a share) the heading said "shares thinner than a character
+    blur into texture" over shares two and three columns wide (a mutation audit): shares a column or
+    wider are named, every k-th token over its own share; thinner ones are said to blur."""
+    from rnntui.widgets.sharebar import share_lines
+
+    head = share_lines(512, n, cols)[0].plain
+    if cols / n >= 1:
+        named = [int(w) for w in re.findall(r"x(\d+)", head)]
+        assert "texture" not in head and named[0] == 0 and len(named) > 1 and named[-1] + (named[1] - named[0]) >= n
+    else:
+        assert head == f"x0 … x{n - 1}: shares thinner than a character blur into texture"
+
+
 @pytest.mark.parametrize("n,cols", [(8, 76), (16, 40), (3, 40), (7, 40), (32, 76), (64, 76), (1024, 76)])
 def test_the_share_bar_ruler_ticks_over_the_first_column_of_each_share(n, cols):
     """A column of the bar is the token's whose share covers its middle (so the texture is drawn);

@@ -40,7 +40,7 @@ def share_lines(width: int, n: int, cols: int, rows: int = 2) -> list:
             token = int((c + 0.5) / share) if share >= 1 else c  # made bands of aliasing: at n = 4096 it
             cells.append(("▒", ODD) if token % 2 else ("░", EVEN))  # drew 8, coarser than at 2048)
     bar = joined(cells)
-    if share >= 3:
+    if share >= 1:  # (a share of 1–3 columns was said to blur into texture: it does not, a mutation audit)
         head = Text(share_labels(n, share, cols), style="bold")
     else:
         head = Text(_("x0 … x{last}: shares thinner than a character blur into texture").format(last=n - 1),
