@@ -23,7 +23,7 @@ def main() -> None:
     conn = Connection(int(sys.argv[1]), readable=False)
     try:
         target, state = pickle.load(sys.stdin.buffer)
-    except BaseException as e:  # (an app older than this rnntui: its state does not read here)
+    except BaseException as e:  # (rnntui upgraded under a running app: its state may not read here)
         conn.send(("failed", failure(e)))
         conn.close()
         return
