@@ -277,23 +277,14 @@ import asyncio, gc, sys, time
 sys.path.insert(0, {root!r})
 sys.path.insert(0, {bench!r})
 
-def rss_mb(pid="self"):
-    for line in open(f"/proc/{{pid}}/status"):
+def rss_mb():
+    for line in open("/proc/self/status"):
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
 
 def children_mb():  # what the app's living children hold (multiprocessing's spawn left ~13 MB)
-    import os
-    from pathlib import Path
-    total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == os.getpid() and fields[0] != "Z":
-                total += rss_mb(stat.parent.name)
-        except (OSError, ValueError, IndexError):
-            pass
-    return total
+    import psutil
+    return sum(c.memory_info().rss for c in psutil.Process().children() if c.status() != psutil.STATUS_ZOMBIE) / 2**20
 
 async def main(which):
     if which == "bare":

@@ -26,7 +26,7 @@ from textual.message import Message
 
 from rnntui.figure import Lab, LabRun, failure_line
 from rnntui.i18n import _
-from rnntui.lab_child import CHILD
+from rnntui.lab_child import CHILD, failure
 
 POLL_S = 0.05  # how often the worker looks for a cancel while the child is silent
 
@@ -62,7 +62,7 @@ class LabRunner:
         try:
             self.process, here = _spawn(lab.target, state, figure_id)
         except OSError as e:  # (no Python at sys.executable, no process to spare)
-            return replace(started, status="failed", label="", message=failure_line(f"{type(e).__name__}: {e}"))
+            return replace(started, status="failed", label="", message=failure_line(failure(e)))
         self.worker = self.screen.run_worker(lambda: self._watch(figure_id, started, here, self.process),
                                              thread=True, group="lab", exit_on_error=False,
                                              name=f"lab {figure_id}")
