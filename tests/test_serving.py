@@ -589,7 +589,7 @@ def test_the_way_back_leaves_its_grids_out_where_they_do_not_fit(size):
 def test_the_way_backs_grids_show_at_the_lecture_size(size):
     """At 100x30, the lecture's size, the slide "trained as a masked n×n matrix, served as a recurrence S_t"
     showed neither: the family list and the plot took the rows, and at 100 columns the grids took 110 (a
-    lecturer's trial). With four cells a value and z_t on a line of its own they fit: every row of the
+    lecturer's trial). With four cells a value and z_t on a line of its own (a line apart) they fit: every row of the
     matrix, each state row beside the matrix's row of its number, whole; the family and the plot give
     way at 100x30, named on one line, and stay at 100x48."""
     import re
@@ -603,8 +603,12 @@ def test_the_way_backs_grids_show_at_the_lecture_size(size):
     for i, line in enumerate(rows[: r.d]):
         state = re.findall(r"[+-]\d+(?:\.\d)?", line)  # the state's row i, beside the matrix's (weights: no sign)
         assert len(state) == r.d and [float(v) for v in state] == pytest.approx(np.asarray(r.S)[i], abs=0.51)
-    z = next(line for line in lines if "z_11 " in line).split("z_11 ")[1].split("│")[0].split()
+    at = next(y for y, line in enumerate(lines) if "z_11 = " in line)
+    z = lines[at].split("z_11 = ")[1].split("│")[0].split()
     assert [float(v) for v in z] == pytest.approx(r.z, abs=0.51)
+    # z_i goes with S's row i: a blank line apart, not a ninth row under S's columns (a lecturer's slides)
+    state_column = rows[0].index(re.findall(r"[+-]\d+(?:\.\d)?", rows[0])[0])
+    assert lines.index(rows[r.d - 1]) == at - 2 and not lines[at - 1][state_column:].strip("│ ")
     text = "".join(lines)
     if size == (100, 30):
         assert "--size 120x40 also shows RetNet, Mamba, RWKV in a line each and the recall plot" in text

@@ -29,7 +29,7 @@ def masked_matrix_text(rows, t: int, short: bool = False) -> Text:
 def state_text(S, z, t: int, places: int | None = None) -> Text:
     """The state S_t, d×d, with its normaliser z_t (dim) beside each row; `places` (where the grids side
     by side are wider than the view): that many decimals, each value as wide as the widest needs; 0: in
-    four cells a value (`_four`), z_t on a line of its own under S_t and the title over the lines it
+    four cells a value (`_four`), z_t on its own line, a blank line under S_t, and the title over the lines it
     fits (z beside each row, the grids took 110 columns: at 100 they were left out)."""
     if places == 0:
         return _narrow_state(S, z, t)
@@ -51,7 +51,8 @@ def _narrow_lines(S, z, t: int) -> tuple[list[str], list[str], str]:
     """`state_text`'s lines at places 0: (title lines, rows of S_t, the line of z_t)."""
     width = max(len(_four(v)) for row in S for v in row)
     rows = [" ".join(_four(v).rjust(width) for v in row) for row in S]
-    z_line = f"z_{t} " + " ".join(_four(v, "") for v in z)
+    z_line = f"z_{t} = " + " ".join(_four(v, "") for v in z)  # (z_i goes with row i of S: not a row under its
+    # columns, where it read as one whose values missed them, a lecturer's slides)
     # a line shorter: its rows beside the matrix's rows of the same number, as at 120 columns (d×d and d are
     # in the readout above, "state 8×8 + 8")
     title = _("state {S} and {z}: all that is kept").format(S=f"S_{t}", z=f"z_{t}")
@@ -63,7 +64,7 @@ def _narrow_state(S, z, t: int) -> Text:
     out = Text()
     for line in titles:
         out.append(line + "\n", style="bold")
-    out.append("\n".join(rows) + "\n")
+    out.append("\n".join(rows) + "\n\n")  # (a blank line first: the matrix's n = 12 rows beside leave room)
     out.append(z_line + "\n", style="dim")
     return out
 
