@@ -280,12 +280,18 @@ def test_attentions_one_edge_stands_before_recurrences_stairs(k):
     trial: it looked broken). Recurrence's k stairs stand dim behind it: their stops above the edge are
     drawn ·, dim, the path's own two ends stay the only ●, and a line under it says what they are."""
     from rnntui.widgets.staircase import staircase_runs
+    from rnntui.widgets.tints import HIGHLIGHT
 
     lines = staircase_runs(par.path_hops("attention", k), 12, k, 96, 4 * k + 3, par.path_hops("recurrent", k), "dim!")
     cells = [(ch, style) for line in lines for words, style in line for ch in words]
     assert sum(ch == "●" for ch, _ in cells) == 2
     assert [style for ch, style in cells if ch == "·"] == ["dim"] * (k - 1)  # stops 2 … k (1 is on the edge)
     assert ("".join(words for words, _ in lines[-1]) == "dim!") == (k > 1) and len(lines) <= 4 * k + 3
+    # the first dim stair climbs off the edge: "┴" where its riser meets it, not a riser over "─" in mid-air
+    rows = [[(ch, style) for words, style in line for ch in words] for line in lines]
+    edge = next(y for y, row in enumerate(rows) if ("●", HIGHLIGHT) in row)  # (the top ●: the edge's end, k)
+    joins = [x for x, (ch, _) in enumerate(rows[edge]) if ch == "┴"]
+    assert len(joins) == (k > 1) and all(rows[edge - 1][x] == ("│", "dim") for x in joins)
 
 
 @pytest.mark.parametrize("sets,size,drawn", [(["mode=attention"], (100, 30), True),

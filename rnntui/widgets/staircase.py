@@ -88,7 +88,8 @@ def staircase_runs(hops, n: int, k: int, width: int, height: int, behind=(), not
         lv = top.get(y)
         lines.append(joined([(f"{lv if lv is not None else '':>{label_w - 1}} ", "bold" if lv else "dim"),
                              *((("●", HIGHLIGHT if at[y, x] in (0, k) else "bold") if (y, x) in at
-                                else (BOX.get(bits, " "), LINK) if bits
+                                else (BOX.get(bits | faint[y][x], " "), LINK) if bits  # (a dim stair off
+                                # the path joins it: "┴", not a riser over "─" in mid-air, a lecturer's slides)
                                 else ("·", "dim") if (y, x) in faint_at
                                 else (BOX.get(faint[y][x], " "), "dim" if faint[y][x] else None))
                                for x, bits in enumerate(grid[y]))]))
