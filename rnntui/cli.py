@@ -312,12 +312,17 @@ def check_writable(path: str) -> None:
 
 
 def list_text() -> str:
-    from rnntui.keys import BY_ID
+    from rnntui.keys import BY_ID, KeysInUse, user_keymap
     from rnntui.state import _shown
     from rnntui.topics import topics
 
     from rich.cells import cell_len
+    from textual.app import App
 
+    moved, problem = user_keymap()  # the keys as the app runs with them (it listed the defaults after a keymap
+    if problem:  # moved them, a keyboard audit); a keymap the app would ignore is said, as the app says it
+        sys.stderr.write(problem + "\n")
+    used = KeysInUse(App._normalize_keymap(moved))
     screens = topics()
     figures = [(screen, f) for screen in screens for f in screen.FIGURES]
     wide = max(len(f"{screen.TOPIC_ID}/{f.id}") for screen, f in figures)  # columns in cells: Chinese
@@ -329,11 +334,11 @@ def list_text() -> str:
             # --set's names, each after its letter key where it has one, as the footer writes it: `[e]pe` (a
             # student pressed p, the previous topic, for positions' PE), and what the screen calls it where that
             # differs: `scale (input std)` (the list and the screen read as two parameters, a student's trial)
-            keys = " ".join((f"[{p.key}]" if p.key else "") + p.name
+            keys = " ".join((f"[{used.one(f'toggle_{p.name}', p.key)}]" if p.key else "") + p.name
                             + (f" ({_(p.label)})" if _shown(_(p.label)) != _shown(p.name) else "")
                             for p in f.state_type.params())
             # and its other keys, as the footer says them: a lab's t, a table's links (neither was listed, an audit)
-            keys += "".join(f" · {BY_ID[id].shown} {_(BY_ID[id].footer)}" for id, has in (
+            keys += "".join(f" · {used.all(id)} {_(BY_ID[id].footer)}" for id, has in (
                 ("lab", f.lab is not None), ("open_link", f.links)) if has)
             title = _(f.title)
             lines.append(f"    {screen.TOPIC_ID + '/' + f.id:<{wide}}  {f.refs:<8} {title}"

@@ -225,6 +225,21 @@ def test_list_names_the_figures_with_a_lab_and_the_table_whose_cells_open_figure
     assert sum("·" in line for line in lines.values()) == 4
 
 
+def test_list_names_the_keys_a_keymap_moved(keymap, capsys):
+    """--list named a parameter's letter and the lab's t as the contract has them after the user's keymap moved
+    them (the app and its help used the keymap's); a keymap the app ignores is said, and the defaults listed."""
+    from rnntui.cli import list_text
+
+    keymap('[keys]\ntoggle_act = "g"\nlab = "ctrl+t"\n')
+    lines = {line.split()[0]: line for line in list_text().splitlines() if line.startswith("    ")}
+    assert "[g]act" in lines["gradients/bptt"] and "[a]act" not in lines["gradients/bptt"]
+    assert lines["seq2seq/matrix"].endswith(" · ctrl+t lab") and lines["attention/summary"].endswith(" · enter open")
+    keymap("[keys\n")
+    lines = {line.split()[0]: line for line in list_text().splitlines() if line.startswith("    ")}
+    assert "[a]act" in lines["gradients/bptt"] and lines["seq2seq/matrix"].endswith(" · t lab")
+    assert "keymap.toml ignored" in capsys.readouterr().err
+
+
 def test_list_and_version():
     r = run("--list")
     assert r.returncode == 0 and "recurrence/track" in r.stdout and "w_h" in r.stdout
