@@ -159,7 +159,8 @@ def check_readable(states, since: int | None = None) -> None:
     """Every state's data read (and cached for drawing) before anything is written, or BadValue in one
     line: a damaged shipped file (it drew "unreadable" slides, or a traceback), or a corrupt cache set aside
     since the command began (`since`: records.corrupt_seen() then) rather than its note drawn into the
-    picture: the next run draws without one set aside; one that could not be, once it is removed."""
+    picture: the next run draws without one set aside; one that could not be, once it is removed; one
+    unreadable (a folder, no permission), once it is readable or removed."""
     from rnntui.engine import records
 
     seen = records.corrupt_seen() if since is None else since
@@ -168,7 +169,8 @@ def check_readable(states, since: int | None = None) -> None:
     if len(records.CORRUPT) > seen:
         report, moved = records.CORRUPT[seen]
         advice = (_("{report}; nothing written: run it again to draw without it") if moved else
-                  _("{report}; nothing written: remove it, then run it again"))
+                  _("{report}; nothing written: make it readable or remove it, then run it again") if moved is None
+                  else _("{report}; nothing written: remove it, then run it again"))
         raise BadValue(advice.format(report=report))
 
 

@@ -142,6 +142,28 @@ def test_a_corrupt_cache_that_cannot_be_set_aside_stops_a_shot_saying_to_remove_
     assert path.read_bytes() == b"AAA"  # (kept where it was)
 
 
+def test_an_unreadable_cache_stops_a_shot_and_an_export_saying_so(capsys, monkeypatch):
+    """A cache that cannot be read at all (here a folder where the file goes; also no permission, or
+    $XDG_CACHE_HOME not a folder) was drawn into shots and slides as a note, exit 0 (an audit): one line,
+    exit 2, nothing written, the folder left as it was."""
+    from rnntui.cli import main
+    from rnntui.engine import lab_timing
+    from rnntui.figures import parallel
+
+    path = lab_timing.cache_path()
+    path.mkdir(parents=True)
+    out = path.parent / "x.txt"
+    assert main(["shot", "parallel/timing", "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{path} unreadable (Is a directory)" in err[0] and not out.exists()
+    assert err[0].endswith("nothing written: make it readable or remove it, then run it again")
+    monkeypatch.setattr(parallel, "_CACHED", {})  # (as a second command would: a process of its own)
+    assert main(["export", str(path.parent / "slides"), "parallel/timing"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unreadable (Is a directory)" in err[0] and not (path.parent / "slides").exists()
+    assert path.is_dir() and not any(path.iterdir())
+
+
 def test_a_good_timing_cache_loads():
     from rnntui.engine import lab_timing
 

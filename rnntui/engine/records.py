@@ -141,8 +141,8 @@ def load_json(data: str | bytes) -> Any:
     return value
 
 
-CORRUPT: list[tuple[str, bool]] = []  # (report, set aside) for each corrupt cache load_cache met in this
-# process: shot and export refuse to draw its note into a picture, a slide
+CORRUPT: list[tuple[str, bool | None]] = []  # (report, set aside; None: unreadable) for each corrupt or
+# unreadable cache load_cache met in this process: shot and export refuse to draw its note into a picture, a slide
 
 
 def corrupt_seen() -> int:
@@ -159,8 +159,9 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
         data = Path(path).read_bytes()
     except FileNotFoundError:
         return None, None
-    except OSError as e:
-        return None, f"{name} {path} unreadable ({e.strerror or e}); {then}"
+    except OSError as e:  # (a folder, no permission, $XDG_CACHE_HOME not a folder: drawn into shots, exit 0, an audit)
+        CORRUPT.append((f"{name} {path} unreadable ({e.strerror or e})", None))
+        return None, f"{CORRUPT[-1][0]}; {then}"
     try:
         return parse(data), None
     except ValueError as e:  # RecordError and the engines' own one-line errors
