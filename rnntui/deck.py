@@ -83,10 +83,17 @@ def load(path: str | Path) -> Deck:
         raise
 
 
+MAX_DECK_BYTES = 1_000_000  # the lecture's deck is ~20 KB
+
+
 def _read(path: Path) -> Deck:
     tomllib = _toml()
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:  # (no more than a deck can hold: /dev/zero ended in MemoryError, an audit)
+            raw = file.read(MAX_DECK_BYTES + 1)
+        if len(raw) > MAX_DECK_BYTES:
+            raise OSError(_("larger than {n} MB: not a deck").format(n=MAX_DECK_BYTES // 1_000_000))
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise BadValue(_("deck {path}: no such file (shipped decks: {decks})").format(
             path=path, decks=", ".join(shipped()))) from None

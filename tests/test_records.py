@@ -164,6 +164,22 @@ def test_an_unreadable_cache_stops_a_shot_and_an_export_saying_so(capsys, monkey
     assert path.is_dir() and not any(path.iterdir())
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/zero and RLIMIT_AS")
+def test_an_endless_cache_is_refused_without_reading_it_all(tmp_path):
+    """A cache linked to /dev/zero was read whole: MemoryError and a traceback under a memory limit (an
+    audit), all the memory without one. Read up to a byte past the most a record holds: corrupt, set aside."""
+    cache = tmp_path / "cache" / "rnntui"
+    cache.mkdir(parents=True)
+    (cache / "memory.json").symlink_to("/dev/zero")
+    limit = "import resource; resource.setrlimit(resource.RLIMIT_AS, (3_000_000_000, 3_000_000_000)); "
+    r = subprocess.run([sys.executable, "-c", limit + "from rnntui.cli import main; raise SystemExit(main("
+                        f"['shot', 'memory/copy', '-o', {str(tmp_path / 'x.txt')!r}]))"],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT,
+                       env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and "(larger than 4 MB)" in r.stderr, r.stderr[-300:]
+    assert (cache / "memory.json.corrupt").is_symlink() and not (tmp_path / "x.txt").exists()
+
+
 def test_a_good_timing_cache_loads():
     from rnntui.engine import lab_timing
 

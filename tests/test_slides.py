@@ -533,6 +533,9 @@ BAD = [
     # (a deck has no options: it said "step 1 and --set z=3", a lecturer's trial)
     ('[[frame]]\nfigure = "recurrence/tanh"\nset = { z = 3 }\nstep = 1\n', "frame 1",
      ": step 1 and set z=3 both set z; give one"),
+    # (read whole: /dev/zero as a deck ended in MemoryError, an audit)
+    ("#" + "x" * 1_000_000 + '\n[[frame]]\nfigure = "recurrence/track"\n', "cannot read it",
+     "(larger than 1 MB: not a deck)"),
 ]
 
 

@@ -156,7 +156,8 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
     moved aside (….corrupt, or ….corrupt-2 … beside an older one) so the next save starts clean. `name`
     says which cache, `then` what happens instead ("using the shipped results")."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as file:  # (a byte over the most a record holds is enough to refuse it: an endless
+            data = file.read(MAX_BYTES + 1)  # file, /dev/zero, ended in MemoryError, an audit)
     except FileNotFoundError:
         return None, None
     except OSError as e:  # (a folder, no permission, $XDG_CACHE_HOME not a folder: drawn into shots, exit 0, an audit)
