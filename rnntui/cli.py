@@ -75,6 +75,15 @@ class Parser(argparse.ArgumentParser):
             message = _("{message} ({missing})").format(message=message, missing=self.missing)
         raise BadValue(message)
 
+    def _print_message(self, message, file=None):
+        """--help and --version as argparse prints them, but a standard output that refuses them is an OSError
+        (one line, exit 2): argparse drops it (`--help >/dev/full` said nothing, exit 0, an audit)."""
+        if message and (file is None or file is sys.stdout):
+            sys.stdout.write(message)
+            sys.stdout.flush()
+            return
+        super()._print_message(message, file)
+
     def parse_args(self, args=None, namespace=None):
         if self.intermixed and self.usage is None:  # argparse's intermixed parsing keeps format_usage()[7:],
             # "usage: " cut off; "用法：" is 3 letters ("用法：ui export", a Chinese student's trial)

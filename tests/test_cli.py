@@ -304,6 +304,16 @@ def test_an_output_that_cannot_take_the_text_is_one_line_not_a_traceback(monkeyp
     assert capsys.readouterr().err == "rnntui: Bad file descriptor: standard output\n"
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["shot", "--help"], ["train", "--help"]])
+def test_help_that_cannot_be_written_says_so(args):
+    """`rnntui --help >/dev/full` said nothing and exited 0 (argparse drops the write's error; an audit): the
+    one line --list gives there, and status 2."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "rnntui", *args], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert (r.returncode, r.stderr) == (2, "rnntui: no space left on the device\n")
+
+
 def test_a_bad_step_names_the_axis_it_sets(capsys):
     """`lstm/params --step 3` said "expected a whole number from 64 to 4096" without saying --step is d
     there (a trial)."""
