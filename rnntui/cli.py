@@ -510,6 +510,7 @@ def run_app(argv: list[str]) -> int:
             [f"--step {args.step}"] if args.step is not None else [])
         if any(extra):  # (they were ignored: rc 0, a trial)
             raise BadValue(_("--list takes nothing else (got {extra})").format(extra=" ".join(e for e in extra if e)))
+        check_theme(args.theme)  # (no use here, but a bad one is refused as everywhere: rc 0, an audit)
         sys.stdout.write(list_text())
         return 0
     # No garbage collection while Textual and the topics are imported (on again once they are frozen:

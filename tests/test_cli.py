@@ -88,6 +88,7 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["--lang", "", "--list"], "--lang '': choose en or zh"),
     (["--list", "nosuch"], "--list takes nothing else (got nosuch)"),
     (["--list", "--set", "w_h=1"], "--list takes nothing else (got --set w_h=1)"),
+    (["--list", "--theme", "nosuch"], "--theme 'nosuch': choose dark, light, projector or a Textual theme"),
     (["shot", "recurrence/track", "-o", ".svg"], "-o .svg: name the file, such as recurrence-track.svg"),
     (["shot", "recurrence/track", "--set", "w_h=1\n2", "-o", "x.txt"], "w_h=1\\n2: expected a number"),
     (["shot", "recurrence/track", "--set", "w_h=1\u202e2", "-o", "x.txt"], "w_h=1\\u202e2: expected a number"),
