@@ -57,10 +57,10 @@ def seq2seq_parser() -> Parser:
                              "never saw.").format(every=s2s.EVERY, fresh=s2s.N_FRESH))
     p.add_argument("--scoring", choices=s2s.SCORINGS,
                    help=_("attention score (default additive; with --eval, the checkpoint's own)"))
-    p.add_argument("--seed", type=count(0, 2**31 - 1), default=0, help=_("initialisation and batches (default 0)"))
-    p.add_argument("--steps", type=count(1, 100_000), default=2000, metavar="N",
+    p.add_argument("--seed", type=count(0, 2**31 - 1), help=_("initialisation and batches (default 0)"))
+    p.add_argument("--steps", type=count(1, 100_000), metavar="N",
                    help=_("most training steps (default 2000)"))
-    p.add_argument("--until", type=fraction, default=s2s.TARGET, metavar="ACC",
+    p.add_argument("--until", type=fraction, metavar="ACC",
                    help=_("stop at the first evaluation with this exact-sequence accuracy (default {target}; "
                           "1 runs every step)").format(target=s2s.TARGET))
     p.add_argument("--out", type=path_arg, metavar="FILE",
@@ -223,6 +223,13 @@ def run_seq2seq(argv: list[str]) -> int:
     if args.eval is not None:
         from rnntui.engine import lab_seq2seq as lab
 
+        unused = [option for option, value in (("--out", args.out), ("--steps", args.steps), ("--seed", args.seed),
+                                               ("--until", args.until), ("--full-eval", args.full_eval),
+                                               ("--force", args.force)) if value not in (None, False)]
+        if unused:  # (`--eval C.npz --out new.npz` wrote nothing, exit 0, a CLI audit)
+            raise BadValue(_("--eval scores a checkpoint and trains nothing: {options} would do nothing").format(
+                options=", ".join(unused)))
+
         try:
             arrays, _record = lab.read_checkpoint(args.eval, args.scoring)
         except s2s.BadCheckpoint as e:
@@ -245,6 +252,9 @@ def run_seq2seq(argv: list[str]) -> int:
             exact=f"{exact:.3f}", token=f"{token:.3f}"))
         return 0
 
+    args.seed = 0 if args.seed is None else args.seed
+    args.steps = 2000 if args.steps is None else args.steps
+    args.until = s2s.TARGET if args.until is None else args.until
     if args.out is not None:
         out = check_out(args.out, force=args.force)
     else:
@@ -306,8 +316,8 @@ def memory_parser() -> Parser:
                description=_("Train the copy-first-token task (T tokens from 10; output the first) with the fast "
                              "trainer, one CPU thread, scoring {n} fresh sequences every {every} steps.").format(
                    n=mem.N_EVAL, every=mem.EVERY))
-    p.add_argument("--cell", default="lstm-bf2", choices=mem.CELLS, help=_("default lstm-bf2"))
-    p.add_argument("--T", type=whole, choices=mem.TS, default=20, help=_("sequence length (default 20)"))
+    p.add_argument("--cell", choices=mem.CELLS, help=_("default lstm-bf2"))
+    p.add_argument("--T", type=whole, choices=mem.TS, help=_("sequence length (default 20)"))
     p.add_argument("--steps", type=count(1, 100_000), metavar="N",
                    help=_("most steps (default {steps}; {long} for the forget-bias cells, which stop early at the "
                           "first multiple of {every} steps whose accuracy is 100%%)").format(
@@ -326,6 +336,11 @@ def memory_parser() -> Parser:
 def run_memory(argv: list[str]) -> int:
     args = memory_parser().parse_args(argv)
     from rnntui.engine import memory as mem
+
+    unused = [option for option, value in (("--cell", args.cell), ("--T", args.T)) if value is not None]
+    if args.all and unused:  # (`--all --cell rnn --T 5` trained every cell and T, a CLI audit)
+        raise BadValue(_("--all trains every cell and T: {options} would do nothing").format(options=", ".join(unused)))
+    args.cell, args.T = args.cell or "lstm-bf2", 20 if args.T is None else args.T
 
     # where the result goes, checked before training (a read-only --out was found after the run)
     out = check_out(args.out, (".json",), args.force) if args.out is not None else None  # (JSON went into m.npz)

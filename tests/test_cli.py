@@ -97,6 +97,10 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["serve", "--idle-minutes", "soon"], "argument --idle-minutes: 'soon' is not a number"),
     (["present", "lecture", "--start", "1.5"], "argument --start: '1.5' is not a whole number"),
     (["train", "memory", "--T", "x"], "train memory: argument --T: 'x' is not a whole number"),
+    # options that would do nothing (rc 0, no new.npz written; every cell and T trained: a CLI audit)
+    (["train", "seq2seq", "--eval", "c.npz", "--out", "new.npz", "--steps", "5"],
+     "--eval scores a checkpoint and trains nothing: --out, --steps would do nothing"),
+    (["train", "memory", "--all", "--cell", "rnn", "--T", "5"], "--all trains every cell and T: --cell, --T would do nothing"),
     # --scale was ignored for .svg and .txt without a word
     (["shot", "recurrence/track", "--scale", "3", "-o", "x.txt"], "--scale 3: only PNG output has pixels to scale (this writes txt)"),
     (["export", "out", "--format", "svg,txt", "--scale", "3"], "(this writes svg,txt)"),

@@ -289,7 +289,8 @@ def test_train_memory_keeps_an_existing_out_file_unless_forced(extra, tmp_path, 
     notes.write_text('{"my":"notes"}')
     monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking --out"))
     monkeypatch.setattr(lab_memory, "write_grid", lambda *a, **k: pytest.fail("trained before checking --out"))
-    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1", "--out", str(notes), *extra]) == 2
+    which = extra or ["--cell", "rnn", "--T", "5"]  # (--all trains every cell and T: neither is taken with it)
+    assert main(["train", "memory", *which, "--steps", "1", "--out", str(notes)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(notes) in err[0] and "--force" in err[0]
     assert notes.read_text() == '{"my":"notes"}'
