@@ -138,7 +138,8 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             logging.basicConfig(level="WARNING", format="rnntui serve: %(message)s")
 
         async def on_startup(self, app) -> None:
-            url = f"http://{'localhost' if host in ('127.0.0.1', 'localhost') else host}:{port}"
+            shown = "localhost" if host in ("127.0.0.1", "localhost") else f"[{host}]" if ":" in host else host
+            url = f"http://{shown}:{port}"  # (an IPv6 address in brackets: "http://::1:8767" opened nothing, an audit)
             if loopback(host):
                 who = _("only this machine can open it (--host 0.0.0.0 lets others in)")
             elif host in ("0.0.0.0", "::"):

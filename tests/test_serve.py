@@ -117,6 +117,37 @@ class Served:
             raise
 
 
+def test_an_ipv6_host_is_printed_as_a_url_a_browser_opens():
+    """`--host ::1` printed "open http://::1:8767", which no browser opens (a CLI audit): the address goes
+    in brackets, and the page is served there."""
+    pytest.importorskip("textual_serve")
+    import urllib.request
+
+    try:
+        with socket.socket(socket.AF_INET6) as s6:
+            s6.bind(("::1", 0))
+            port = s6.getsockname()[1]
+    except OSError:
+        pytest.skip("no IPv6 here")
+    proc = subprocess.Popen([sys.executable, "-m", "rnntui", "serve", "--host", "::1", "--port", str(port)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        banner = proc.stdout.readline()
+        assert f"open http://[::1]:{port} " in banner, banner
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://[::1]:{port}", timeout=2) as page:
+                    assert page.status == 200 and b"rnntui" in page.read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("nothing served at the printed address")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
+
+
 async def open_session(url: str, text: bytes = b"One token at a time"):
     import aiohttp
 
