@@ -93,7 +93,7 @@ def _read(path: Path) -> Deck:
             raw = file.read(MAX_DECK_BYTES + 1)
         if len(raw) > MAX_DECK_BYTES:
             raise OSError(_("larger than {n} MB: not a deck").format(n=MAX_DECK_BYTES // 1_000_000))
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # (line ends as read_text reads them)
     except FileNotFoundError:
         raise BadValue(_("deck {path}: no such file (shipped decks: {decks})").format(
             path=path, decks=", ".join(shipped()))) from None

@@ -933,6 +933,24 @@ def test_every_id_help_offers_is_one_a_keymap_takes_and_topic_is_refused(tmp_pat
     assert keymap == {} and "unknown id or value for topic" in problem
 
 
+def test_a_keymap_too_large_or_with_old_line_ends_or_no_folder(tmp_path):
+    """A keymap read whole: one linked to /dev/zero ended `--list` (and the app) in MemoryError (a review);
+    read up to 100 KB, a larger one is ignored in one line. Lines ended by a lone CR still load, and a config
+    folder that is not one ($XDG_CONFIG_HOME=/dev/null) means no keymap, said nowhere."""
+    import os
+    from pathlib import Path
+
+    from rnntui.keys import user_keymap
+
+    path = tmp_path / "keymap.toml"
+    path.write_bytes(b"# " + b"x" * 100_000 + b'\n[keys]\nhelp = "f1"\n')
+    keymap, problem = user_keymap(path)
+    assert keymap == {} and problem == f"keymap {path} ignored: larger than 100 KB"
+    path.write_bytes(b'[keys]\rhelp = "f1"\rstep_back = "h"\r')
+    assert user_keymap(path) == ({"help": "f1", "step_back": "h"}, None)
+    assert user_keymap(Path(os.devnull) / "rnntui" / "keymap.toml") == ({}, None)
+
+
 async def test_a_keymap_moves_a_topics_key_and_the_palettes(keymap):
     """topic_3 = "f5" opens lstm; palette = "f2" opens the palette (ctrl+p no longer does), and the footer's
     right end and help say f2."""

@@ -487,6 +487,19 @@ def test_a_frames_figure_is_read_in_any_case():
     assert parse({"frame": [{"figure": "Recurrence/Track", "step": 3}]}).frames[0].address == "recurrence/track"
 
 
+def test_a_deck_with_old_mac_line_ends_loads(tmp_path):
+    """Lines ended by a lone CR were read as lines (read_text's newlines); the capped read refused them as
+    "not valid TOML" (a review)."""
+    from rnntui.deck import load
+
+    text = '[[frame]]\nfigure = "recurrence/track"\nstep = 3\n[[frame]]\nfigure = "recurrence/tanh"\n'
+    for end in ("\r", "\r\n"):
+        deck = tmp_path / "cr.toml"
+        deck.write_bytes(text.replace("\n", end).encode())
+        frames = load(str(deck)).frames
+        assert [f.figure.id for f in frames] == ["track", "tanh"] and frames[0].state.step == 3
+
+
 def test_sample_deck_follows_the_lecture(capsys):
     """Frames of topics not built yet are skipped here (named below); all others must check out."""
     data = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))

@@ -141,7 +141,7 @@ def load_json(data: str | bytes) -> Any:
     return value
 
 
-CORRUPT: list[tuple[str, bool | None]] = []  # (report, set aside; None: unreadable) for each corrupt or
+CORRUPT: list[tuple[str, bool | None]] = []  # (report, set aside; None: unreadable, not a folder) for each corrupt or
 # unreadable cache load_cache met in this process: shot and export refuse to draw its note into a picture, a slide
 
 
@@ -158,10 +158,11 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
     try:
         with open(path, "rb") as file:  # (a byte over the most a record holds is enough to refuse it: an endless
             data = file.read(MAX_BYTES + 1)  # file, /dev/zero, ended in MemoryError, an audit)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # (none there: $XDG_CACHE_HOME=/dev/null turns caches off)
         return None, None
-    except OSError as e:  # (a folder, no permission, $XDG_CACHE_HOME not a folder: drawn into shots, exit 0, an audit)
-        CORRUPT.append((f"{name} {path} unreadable ({e.strerror or e})", None))
+    except OSError as e:  # (a folder in its place, no permission: drawn into shots, exit 0, an audit)
+        CORRUPT.append((f"{name} {path} unreadable ({e.strerror or e})", False if isinstance(e, IsADirectoryError)
+                        else None))  # (a folder: removing it is the remedy; else making it readable too)
         return None, f"{CORRUPT[-1][0]}; {then}"
     try:
         return parse(data), None
