@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rnntui.files import read_small_text
 from rnntui.i18n import LANGUAGES, _, invisible, language
 from rnntui.slides import Frame
 from rnntui.state import BadValue
@@ -89,11 +90,8 @@ MAX_DECK_BYTES = 1_000_000  # the lecture's deck is ~20 KB
 def _read(path: Path) -> Deck:
     tomllib = _toml()
     try:
-        with path.open("rb") as file:  # (no more than a deck can hold: /dev/zero ended in MemoryError, an audit)
-            raw = file.read(MAX_DECK_BYTES + 1)
-        if len(raw) > MAX_DECK_BYTES:
-            raise OSError(_("larger than {n} MB: not a deck").format(n=MAX_DECK_BYTES // 1_000_000))
-        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # (line ends as read_text reads them)
+        text = read_small_text(path, MAX_DECK_BYTES, _("larger than {n} MB: not a deck").format(
+            n=MAX_DECK_BYTES // 1_000_000))
     except FileNotFoundError:
         raise BadValue(_("deck {path}: no such file (shipped decks: {decks})").format(
             path=path, decks=", ".join(shipped()))) from None

@@ -1,4 +1,5 @@
-"""Writing output files so that a failure leaves any old file whole."""
+"""Writing output files so that a failure leaves any old file whole; reading small ones no further than they
+can be."""
 from __future__ import annotations
 
 import argparse
@@ -10,6 +11,22 @@ from pathlib import Path
 
 from rnntui.i18n import N_, _
 from rnntui.state import BadValue
+
+
+def read_head(path, most: int) -> bytes:
+    """A file's first `most` + 1 bytes: a caller refuses it when it got more than `most` (a deck, a cache or
+    a keymap linked to /dev/zero was read whole: MemoryError, an audit)."""
+    with open(path, "rb") as file:
+        return file.read(most + 1)
+
+
+def read_small_text(path, most: int, too_large: str) -> str:
+    """A UTF-8 file of `most` bytes at most, with its line ends as `Path.read_text` gives them (a lone CR
+    too); larger, OSError(`too_large`)."""
+    raw = read_head(path, most)
+    if len(raw) > most:
+        raise OSError(too_large)
+    return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
 REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part of the path is a file, not a folder"),

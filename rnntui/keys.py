@@ -154,13 +154,11 @@ MAX_KEYMAP_BYTES = 100_000  # a keymap names a few dozen bindings
 
 def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     """(binding id → keys, None), or ({}, one-line problem) when the file is unreadable or wrong."""
+    from rnntui.files import read_small_text
+
     path = path or keymap_path()
     try:
-        with path.open("rb") as file:  # (no more than a keymap can hold: /dev/zero ended in MemoryError, a review)
-            raw = file.read(MAX_KEYMAP_BYTES + 1)
-        if len(raw) > MAX_KEYMAP_BYTES:
-            raise OSError(f"larger than {MAX_KEYMAP_BYTES // 1000} KB")
-        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+        text = read_small_text(path, MAX_KEYMAP_BYTES, f"larger than {MAX_KEYMAP_BYTES // 1000} KB")
     except (FileNotFoundError, NotADirectoryError):  # (also $XDG_CONFIG_HOME=/dev/null: no keymap)
         return {}, None  # (the usual case: no toml parser imported at startup)
     except (OSError, UnicodeDecodeError) as e:

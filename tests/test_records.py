@@ -176,7 +176,9 @@ def test_a_cache_without_permission_is_refused_saying_to_make_it_readable(monkey
     def refuse(*_args, **_kwargs):
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(records, "open", refuse, raising=False)
+    from rnntui import files
+
+    monkeypatch.setattr(files, "read_head", refuse)
     out = path.parent / "x.txt"
     assert main(["shot", "parallel/timing", "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()

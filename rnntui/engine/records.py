@@ -155,9 +155,10 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
     line) when it is unreadable or `parse` refuses it (RecordError or ValueError) — a refused file is
     moved aside (….corrupt, or ….corrupt-2 … beside an older one) so the next save starts clean. `name`
     says which cache, `then` what happens instead ("using the shipped results")."""
+    from rnntui.files import read_head
+
     try:
-        with open(path, "rb") as file:  # (a byte over the most a record holds is enough to refuse it: an endless
-            data = file.read(MAX_BYTES + 1)  # file, /dev/zero, ended in MemoryError, an audit)
+        data = read_head(path, MAX_BYTES)  # (a byte over the most a record holds is enough to refuse it)
     except (FileNotFoundError, NotADirectoryError):  # (none there: $XDG_CACHE_HOME=/dev/null turns caches off)
         return None, None
     except OSError as e:  # (a folder in its place, no permission: drawn into shots, exit 0, an audit)
