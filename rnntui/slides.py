@@ -159,8 +159,8 @@ def check_readable(states, since: int | None = None) -> None:
     """Every state's data read (and cached for drawing) before anything is written, or BadValue in one
     line: a damaged shipped file (it drew "unreadable" slides, or a traceback), or a corrupt cache set aside
     since the command began (`since`: records.corrupt_seen() then) rather than its note drawn into the
-    picture: the next run draws without one set aside; one that could not be, once it is removed; one
-    unreadable (a folder, no permission), once it is readable or removed."""
+    picture: the next run draws without one set aside; one that could not be (or a folder in its place),
+    once it is removed; one the user may not read, once it is readable or removed."""
     from rnntui.engine import records
 
     seen = records.corrupt_seen() if since is None else since

@@ -141,8 +141,9 @@ def load_json(data: str | bytes) -> Any:
     return value
 
 
-CORRUPT: list[tuple[str, bool | None]] = []  # (report, set aside; None: unreadable, not a folder) for each corrupt or
-# unreadable cache load_cache met in this process: shot and export refuse to draw its note into a picture, a slide
+CORRUPT: list[tuple[str, bool | None]] = []  # (report, whether it was set aside; None: unreadable, to be made readable
+# or removed) for each corrupt or unreadable cache load_cache met in this process: shot and export refuse to draw its
+# note into a picture, a slide
 
 
 def corrupt_seen() -> int:
