@@ -27,26 +27,21 @@ def main() -> None:
         conn.send(("failed", failure(e)))
         conn.close()
         return
-    threading.Thread(target=_end_with_app, args=(os.dup(0),), daemon=True).start()
+    threading.Thread(target=_end_with_app, daemon=True).start()
     run(target, state, conn)
 
 
-def _end_with_app(fd: int) -> None:
+def _end_with_app() -> None:
     """Ends this process once its stdin closes: the app is gone (killed, or crashed). A lab's steps
     report seconds apart, or never (timing's longest row), so its pipe would tell it too late."""
-    while os.read(fd, 4096):
+    while os.read(0, 4096):
         pass
     os._exit(1)
 
 
 def run(target: str, state: Any, conn) -> None:
-    """Run the lab, report over `conn`."""
-    try:  # the child draws nothing: the terminal belongs to the app
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
-    except OSError:
-        pass
+    """Run the lab, report over `conn` (its output goes nowhere: the app starts it with stdout and stderr
+    on /dev/null, the terminal being the app's)."""
 
     def report(done: int, total: int, label: str = "", partial: Any = None) -> None:
         conn.send(("progress", (done, total, label, partial)))
