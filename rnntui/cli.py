@@ -393,6 +393,9 @@ def run_export(argv: list[str]) -> int:
 
     since = corrupt_seen()  # (a cache set aside while the frames are built is refused too)
     args = export_parser().parse_args(argv)
+    if args.outdir == "-":  # (it made a folder named "-", a CLI audit)
+        raise BadValue(_("export writes a folder of files, not standard output; "
+                         "for one figure as text: rnntui shot TOPIC/FIGURE -o -"))
     formats = slides.parse_formats(args.format)
     size = parse_size(args.size)
     scale = parse_scale(args.scale, formats)

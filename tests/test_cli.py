@@ -74,6 +74,7 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     # w_h=recurrence/track": a topic is not a value, a review)
     (["shot", "-o", "x.txt", "--set=d_k", "64", "attention/scaling"], "such as --set d_k=64"),
     (["export", "out", "./elsewhere"], "./elsewhere is not a topic (the folder comes first"),
+    (["export", "-", "--format", "txt"], "export writes a folder of files, not standard output; for one figure as text: rnntui shot TOPIC/FIGURE -o -"),
     (["shot", "recurrence/track", "-o", "x.doc"], "suffix"),
     (["shot", "recurrence/track", "-o", "."], "-o .: that is a folder; -o takes a file, such as ./recurrence-track.svg"),
     (["shot", "recurrence/track", "-o", "new/"], "such as new/recurrence-track.svg"),
