@@ -190,8 +190,8 @@ class GruView(FigureView):
         self.query_one(Plot).show(PlotSpec(
             xlim=(0.0, 1.0), ylim=(0.0, 1.0), xlabel=_("keep f →   write ↑ (LSTM i, GRU 1 − f)"),  # (no word for y, a trial)
             series=(Series(r.line_keep, r.line_write, _("GRU: write = 1 − keep"), ORANGE),
-                    Series((s.f,), (s.i,), "LSTM: (f, i)", GREEN, marker="●", scatter=True),
-                    Series((s.f,), (r.gru_write,), "GRU: (f, 1 − f)", ORANGE, marker="◆", scatter=True)),
+                    Series((s.f,), (s.i,), _("LSTM: (f, i)"), GREEN, marker="●", scatter=True),
+                    Series((s.f,), (r.gru_write,), _("GRU: (f, 1 − f)"), ORANGE, marker="◆", scatter=True)),
         ))
 
 
