@@ -81,13 +81,16 @@ def few_colours(app) -> bool:
 @functools.cache
 def sturdy(driver_class):
     """The driver an app runs in (its `get_driver_class`): Textual's Linux driver writes through
-    `Gone`; any other driver (a browser's, Windows') is used as it is."""
+    `Gone`, on stdout when stderr is not the terminal; any other driver (a browser's, Windows') is used
+    as it is."""
     if driver_class.__name__ != "LinuxDriver":
         return driver_class
 
     class Driver(driver_class):
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
+            if not (self._file and self._file.isatty()):  # Textual draws on stderr: `rnntui 2>/dev/null`
+                self._file = sys.__stdout__  # drew nowhere, `2>&-` hung (require_terminal: stdout is one)
             self._file = Gone(self._file)
 
     return Driver
