@@ -556,13 +556,32 @@ def encodes(text: str, stream) -> bool:
 
 
 class _Closed:
-    """Standard output when it was closed: writing to it is an OSError (EBADF), said in one line."""
+    """Standard output or error when it was closed: writing to it is an OSError (EBADF), said in one line
+    (print's file=None is standard output: an error line went into `shot -o - 2>&-`'s text)."""
+
+    encoding = "utf-8"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def isatty(self) -> bool:
+        return False
 
     def write(self, _text: str) -> int:
-        raise OSError(errno.EBADF, os.strerror(errno.EBADF), "standard output")
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF), self.name)
 
     def flush(self) -> None:
         pass
+
+
+def _say(line: str) -> None:
+    """A line on standard error; when that is full or closed, nothing: exit status 2 says it, not 1 from a
+    second failure in the handler (a CLI audit)."""
+    try:
+        print(line, file=sys.stderr)
+        sys.stderr.flush()
+    except OSError:
+        sys.stderr = _Closed("standard error")  # (not flushed again at exit, which made it 120)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -570,7 +589,9 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else argv
     if sys.stdout is None:  # closed (`>&-`): a write says so in one line, not AttributeError's traceback
-        sys.stdout = _Closed()
+        sys.stdout = _Closed("standard output")
+    if sys.stderr is None:
+        sys.stderr = _Closed("standard error")
     gc.disable()  # as the app's imports are (run_app): the catalogue and the command line are read without
     # collections too (a larger catalogue tipped one in, 1 of the ~55 young collections the start avoids)
     try:
@@ -597,15 +618,15 @@ def main(argv: list[str] | None = None) -> int:
         said = one_line(f"rnntui: {e}")
         if isinstance(e, Marked) and not encodes(said, sys.stderr):  # (a Latin-1 terminal: English, not \u7ec8…)
             said = one_line(f"rnntui: {e.english()}")
-        print(said, file=sys.stderr)
+        _say(said)
         return 2
     except OSError as e:
         where = getattr(e, "filename", "") or ""
-        print(f"rnntui: {spaced(colon(reason(e)))}{where}" if where else f"rnntui: {reason(e)}", file=sys.stderr)
+        _say(f"rnntui: {spaced(colon(reason(e)))}{where}" if where else f"rnntui: {reason(e)}")
         return 2
     except UnicodeEncodeError as e:  # standard output in ASCII or Latin-1 (PYTHONIOENCODING): ours is Unicode
         words = _("the output takes {encoding} only; set PYTHONIOENCODING=utf-8").format(encoding=e.encoding)
-        print(f"rnntui: {words}", file=sys.stderr)
+        _say(f"rnntui: {words}")
         return 2
     except KeyboardInterrupt as e:  # (Stopped: SIGTERM 143, SIGHUP 129)
         return 128 + getattr(e, "signum", 2)

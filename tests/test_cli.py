@@ -2,6 +2,7 @@
 import json
 import math
 import os
+import shlex
 import subprocess
 import sys
 
@@ -318,6 +319,20 @@ def test_help_that_cannot_be_written_says_so(args):
     with open("/dev/full", "w") as full:
         r = subprocess.run([sys.executable, "-m", "rnntui", *args], stdout=full, stderr=subprocess.PIPE, text=True)
     assert (r.returncode, r.stderr) == (2, "rnntui: no space left on the device\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("stderr", ["/dev/full", "closed"])
+def test_an_error_that_cannot_be_said_still_exits_2(stderr, tmp_path):
+    """With stderr full, a bad topic and a shot (its "wrote" line) ended 1, from a second failure in the
+    handler; with it closed, print's file=None put the error line into stdout's text (a CLI audit)."""
+    shot = ["shot", "recurrence/track", "-o", str(tmp_path / "x.txt")]
+    for args in (["nosuch"], ["shot", "nosuch", "-o", "-"], shot):
+        words = " ".join(map(shlex.quote, [sys.executable, "-m", "rnntui", *args]))
+        r = subprocess.run(["bash", "-c", words + (" 2>/dev/full" if stderr == "/dev/full" else " 2>&-")],
+                           capture_output=True, text=True, cwd=ROOT, stdin=subprocess.DEVNULL)
+        assert (r.returncode, r.stdout) == (2, ""), args
+    assert (tmp_path / "x.txt").read_text().count("Token track") == 1  # (written; only the line is lost)
 
 
 def test_a_bad_step_names_the_axis_it_sets(capsys):
