@@ -268,7 +268,7 @@ class VisibilityView(FigureView):
         lab_b, lab_a = r.lab["numbers"]
         self.query_one("#counts", Readouts).show([
             (_("bottleneck") + " d =", f"{r.bottleneck:,}"),
-            (_("attention") + f" n·d = {n}×{s.d} =", f"{r.attention:,}"), (_("ratio"), f"{r.ratio}×"),
+            (_("attention") + f" n·d = {n:,}×{s.d:,} =", f"{r.attention:,}"), (_("ratio"), f"{r.ratio}×"),
         ])
         self.query_one("#lab", Readouts).show([  # a line of its own: it never breaks inside "(n=16, d=64)"
             (_("this lab (n={n},\u00a0d={d})").format(n=r.lab["n"], d=r.lab["d"]),  # (zh: full-width, a trial)
