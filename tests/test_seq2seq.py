@@ -679,6 +679,8 @@ def test_the_matrix_shows_fresh_scores_and_names_the_set_training_stopped_on(lan
         assert row.split(sc, 1)[1].split()[:3] == [pct(fresh["exact"]), pct(fresh["token"]), pct(val)], row
         end = cell_len(row[:row.rindex(pct(val)) + len(pct(val))])
         assert end == cell_len(header[:header.rindex("val." if lang == "en" else "验证") + (4 if lang == "en" else 2)])
+    dot = next(line for line in lines if re.search(r" dot +[0-9.]+%", line))  # 3162/4000 = 79.05%, half up
+    assert s2s.shipped_fresh("dot")["exact"] * 4000 == 3162 and " 79.1% " in dot  # (it read 79.0%, an audit)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
