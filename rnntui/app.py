@@ -352,7 +352,12 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         event.prevent_default()  # (App's own handler, which this one is with the word added, is not run too)
         if await self._check_bindings(event.key) or await dispatch_key(self, event):
             return
-        if event.is_printable and isinstance(self.screen, TopicScreen):
+        back = any(b.id == "back" for b in self._bindings.key_to_bindings.get(event.key, ()))
+        if back and isinstance(self.screen, TopicScreen):  # (check_action: off without a link to go back along;
+            # b said "no key on lstm/cell" beside help's "b: back to the table a link came from", an audit)
+            self.screen.at_end.say(_("{key}: nothing to go back to; it returns from a link you followed")
+                                   .format(key=keys.key_shown(event.key)))
+        elif event.is_printable and isinstance(self.screen, TopicScreen):
             words = _("{key}: no key on {figure}; {help} lists its keys").format(
                 key=event.character, figure=f"{self.screen.TOPIC_ID}/{self.screen.figure.id}",
                 help=keys.in_use(self).one("help"))

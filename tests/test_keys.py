@@ -432,6 +432,20 @@ async def test_a_key_nothing_takes_says_so_once_and_a_bound_key_acts_once():
         assert screen_of(app).at_end.said == "" and not app._notifications
 
 
+async def test_back_without_a_link_says_there_is_nothing_to_go_back_to():
+    """`b` said "b: no key on lstm/cell" while help lists "backspace / b: back to the table a link came
+    from"; backspace said nothing (a keyboard audit). Both say why they do nothing, and still go back
+    after a link (tests/test_attention.py)."""
+    app = RnnApp("lstm")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, shown in (("b", "b"), ("backspace", "⌫")):
+            await pilot.press(key)
+            await pilot.pause()
+            edge = bottom_edge(app)
+            assert f"─ {shown}: nothing to go back to; it returns from a link you followed" in edge, edge
+            assert "no key" not in edge and screen_of(app).TOPIC_ID == "lstm"
+
+
 def bottom_edge(app) -> str:
     """The panel's bottom edge as drawn: the row above the footer."""
     from rnntui.svg import screen_segments
