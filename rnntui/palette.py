@@ -7,7 +7,7 @@ from textual.command import CommandInput, CommandList, DiscoveryHit, Hit, Provid
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from rnntui.i18n import LANGUAGES, NAMES, N_, _
 from rnntui.screens.backdrop import SeeThrough
@@ -17,22 +17,29 @@ from rnntui.topics import imported
 
 
 class ValuePrompt(SeeThrough, AtTerminalSize, ModalScreen[str | None]):
-    """Ask for one parameter's new value."""
+    """Ask for one parameter's new value; a value `check` refuses is said under the field, which stays open
+    (it closed on a notice, and the value had to be typed again from the palette: a keyboard audit)."""
 
     BINDINGS = [("escape", "dismiss(None)", N_("cancel"))]
-    DEFAULT_CSS = "ValuePrompt { align: center middle; } ValuePrompt Input { width: 60; }"
+    DEFAULT_CSS = ("ValuePrompt { align: center middle; } ValuePrompt Input { width: 60; }"
+                   " ValuePrompt #problem { width: 60; height: auto; padding: 0 1; text-style: bold; }")
 
-    def __init__(self, prompt: str, value: str) -> None:
+    def __init__(self, prompt: str, value: str, check=lambda text: None) -> None:
         super().__init__()
-        self.prompt, self.value = prompt, value
+        self.prompt, self.value, self.check = prompt, value, check
 
     def compose(self):
         field = Input(value=self.value, placeholder=self.prompt)
         field.border_title = self.prompt
         yield field
+        yield Static(id="problem")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        problem = self.check(event.value)
+        if problem:
+            self.query_one("#problem", Static).update(problem)
+        else:
+            self.dismiss(event.value)
 
 
 class PaletteList(CommandList):
@@ -147,7 +154,15 @@ class RnnCommands(Provider):
             if text is not None:
                 self.app.call_later(self.set_value, topic.TOPIC_ID, p.name, text, topic.figure.id)
 
-        self.app.push_screen(ValuePrompt(f"{p.said}: {p.allowed(topic.state)}", p.typed(getattr(topic.state, p.name))), done)
+        def check(text: str) -> str | None:
+            try:
+                topic.state.with_value(p.name, text)
+            except BadValue:
+                return p.refused(text, topic.state)
+            return None
+
+        self.app.push_screen(ValuePrompt(f"{p.said}: {p.allowed(topic.state)}", p.typed(getattr(topic.state, p.name)),
+                                         check), done)
 
     TYPED = 1e9  # the score of "set KEY VALUE": above any match of Textual's (fuzzy scores pass 20)
 
@@ -203,8 +218,9 @@ class RnnCommands(Provider):
         text = _("Set {name} to {value}").format(name=p.said, value=value) + where
         try:
             state.with_value(p.name, value)
-        except BadValue as e:
-            return Hit(self.TYPED, text, partial(self.app.notify, str(e), severity="error"), help=str(e))
+        except BadValue:  # (named as the screen names it: "k=999" for steps, a keyboard audit)
+            said = p.refused(value, state)
+            return Hit(self.TYPED, text, partial(self.app.notify, said, severity="error"), help=said)
         return Hit(self.TYPED, text, partial(self.set_value, topic_id, p.name, value, fid), help=p.allowed(state))
 
     def state_of(self, topic_id: str, figure_id: str):

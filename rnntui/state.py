@@ -154,6 +154,10 @@ class Param:
         return BadValue(_("{name}={value}: expected {allowed}").format(name=self.name, value=text,
                                                                        allowed=self.allowed(state)))
 
+    def refused(self, text: Any, state: Any) -> str:
+        """`expected` as the app says it, by the label it shows: "steps 999", not the --set key's "k=999"."""
+        return _("{name} {value}: expected {allowed}").format(name=self.said, value=text, allowed=self.allowed(state))
+
     def parse(self, text: str, state: Any) -> Any:
         """Turn text (or a number) into a checked value, or raise BadValue. Text typed with a Chinese
         input method is read as it reads: full-width digits and letters (１．４), 。 and − (NFKC)."""

@@ -688,6 +688,33 @@ async def test_the_palette_sets_a_value_typed_with_its_name():
         assert s.state.z == 1.5 and any("99" in str(n.message) for n in app._notifications)
 
 
+async def test_a_value_the_prompt_refuses_keeps_it_open_and_names_the_parameter_as_shown():
+    """lstm/bias's "Set steps" took 999, closed, and said "k=999: expected …", the --set key, which the
+    screen never shows (k is other figures' word); the value had to be typed again (a keyboard audit)."""
+    from rnntui.palette import ValuePrompt
+
+    app = RnnApp("lstm", "bias")
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = app.topic_screen()
+        await pilot.press("ctrl+p", *"set steps 999")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        said = [str(n.message) for n in app._notifications]
+        assert said == ["steps 999: expected a whole number from 5 to 100"] and s.state.k == 20
+        await pilot.press("ctrl+p", *"steps")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+u", *"999", "enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ValuePrompt) and s.state.k == 20  # open, with the value typed
+        assert "steps 999: expected a whole number from 5 to 100" in str(app.screen.query_one("#problem").render())
+        await pilot.press("ctrl+u", *"50", "enter")
+        await pilot.pause(0.2)
+        assert app.screen is s and s.state.k == 50
+
+
 async def test_the_palette_takes_the_label_the_screen_shows():
     """The footer says W_h and "window k": the palette names a parameter so, and "set" takes the label
     typed as shown, spaces and all (a label with a space found nothing: its words were split)."""
@@ -700,7 +727,7 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         assert str(hit.text) == "Set window k to 3"
         await hit.command()
         assert app.topic_screen().state.window == 3
-        assert commands.set_typed("set window k 0").help.startswith("window=0: expected a whole number from 1")
+        assert commands.set_typed("set window k 0").help.startswith("window k 0: expected a whole number from 1")
         assert commands.set_typed("set nothing 3") is None
         texts = [text for text, *_ in commands.commands()]
         assert any(t.startswith("Set window k (now 3)") for t in texts)
@@ -724,13 +751,13 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         # "set scoring dot" and "set T 40" found nothing from recurrence, or recurrence's t)
         commands = RnnCommands(app.screen)
         assert str(commands.set_typed("set scoring dot").text) == "Set scoring to dot (seq2seq/matrix)"
-        assert commands.set_typed("set W_h 2.5").help.startswith("w_h=2.5: expected")  # (not lstm's: none)
+        assert commands.set_typed("set W_h 2.5").help.startswith("W_h 2.5: expected")  # (not lstm's: none)
         await app.goto("recurrence", "track")
         commands = RnnCommands(app.screen)
         assert str(commands.set_typed("set t 3").text) == "Set t to 3"
         hit = commands.set_typed("set T 40")
         assert str(hit.text) == "Set T to 40 (memory/copy)"
-        assert commands.set_typed("set W_h 5").help.startswith("w_h=5: expected")  # this topic's, not another's
+        assert commands.set_typed("set W_h 5").help.startswith("W_h 5: expected")  # this topic's, not another's
         memory = RnnCommands(app.screen)  # (still recurrence: the hit below is not run yet)
         assert memory.set_typed("set T 40").help == "one of 5, 10, 20, 40, 80"
         await hit.command()
@@ -739,7 +766,7 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         # this topic's key without its case still decides here (a reviewer: "set t 5" went to recurrence)
         commands = RnnCommands(app.screen)
         assert str(commands.set_typed("set t 5").text) == "Set T to 5"
-        assert commands.set_typed("set t 256").help.startswith("T=256: expected one of 5, 10, 20, 40, 80")
+        assert commands.set_typed("set t 256").help.startswith("T 256: expected one of 5, 10, 20, 40, 80")
         # a source's id finds its figure first ("E6" gave gradients/bptt)
         ids = RnnCommands(app.screen).by_id("e6")
         assert [str(h.text) for h in ids] == ["Go to parallel/timing: Timing lab"] and ids[0].score > 1e6
