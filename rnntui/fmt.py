@@ -113,11 +113,12 @@ def ms(seconds: float) -> str:
 def pct(x: float | None, digits: int = 1) -> str:
     """A fraction as a percentage with one decimal (or `digits`), halves rounded up as `figures` does:
     78.2%, and 79.1% for 3162/4000 (the float under 79.05 is a hair less: it read 79.0%, a numbers audit)."""
-    from decimal import ROUND_HALF_UP, Decimal
+    from decimal import ROUND_HALF_UP, Context, Decimal
 
     if (word := _finite(x)) is not None:
         return word if word != "NaN" else "–"
-    rounded = Decimal(repr(100 * float(x))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    rounded = Decimal(repr(100 * float(x))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP,
+                                                     context=Context(prec=999))  # (1e300: every digit)
     return f"{rounded:f}%"
 
 
