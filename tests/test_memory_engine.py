@@ -263,3 +263,20 @@ def test_the_shipped_distractor_profiles():
             assert 0 <= u < mem.HIDDEN
         if g.held_units:
             assert min(g.held_forget[1:]) > mem.HOLD
+
+
+def test_runs_saved_at_once_are_all_kept(tmp_path):
+    """Eight `train memory` runs that finished together into one cache printed "-> memory.json" each, and
+    the file held seven (a teaching-server trial): each read-merge-write is locked."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from rnntui.engine import memory as mem; cell, T = sys.argv[1], int(sys.argv[2]); "
+            "run = mem.make_run(cell, T, 200, 0, [(100, 0.5, 1.0), (200, 1.0, 0.1)], 1.0, 'x'); "
+            "[mem.save_cache(mem.Results((run,))) for _ in range(20)]")
+    env = {**__import__("os").environ, "XDG_CACHE_HOME": str(tmp_path)}
+    pairs = [(cell, T) for cell in ("rnn", "lstm", "lstm-bf1", "lstm-bf2") for T in (5, 10)]
+    procs = [subprocess.Popen([sys.executable, "-c", code, cell, str(T)], env=env) for cell, T in pairs]
+    assert [p.wait(60) for p in procs] == [0] * len(pairs)
+    kept = mem.parse((tmp_path / "rnntui" / "memory.json").read_bytes())
+    assert sorted((r.cell, r.T) for r in kept.runs) == sorted(pairs)

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 from types import SimpleNamespace
 
 import numpy as np
@@ -544,6 +546,10 @@ def test_tiny_lab_run_measures_and_caches(tmp_path):
     path = lab_timing.save_cache(result)
     assert path.parent == tmp_path / "cache" / "rnntui"
     assert lab_timing.load_cache() == (result, None)
+    # readable as a new file is (umask): 0600 refused a shared cache's other students (a teaching-server trial)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask and (0o666 & ~umask) & stat.S_IROTH
 
 
 def test_lab_stops_between_forwards_with_the_rows_so_far():

@@ -11,7 +11,6 @@ import os
 import platform
 import re
 import statistics
-import tempfile
 import time
 from pathlib import Path
 
@@ -63,19 +62,13 @@ def load_cache(path: Path | None = None) -> tuple[dict | None, str | None]:
 
 
 def save_cache(result: dict, path: Path | None = None) -> Path:
-    """Write atomically (beside the target, then rename)."""
+    """Write atomically (beside the target, then rename), readable as the other caches are (its own
+    mkstemp made it 0600: on a shared cache another student's export was refused, a trial)."""
+    from rnntui.files import write_atomic
+
     path = path or cache_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".timing-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(result, out, indent=1)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(str(path), json.dumps(result, indent=1))
     return path
 
 
@@ -191,6 +184,8 @@ def run_lab(state, report) -> dict:
                                                                     {"rows": list(partial["rows"])}))
     try:
         save_cache(result)
-    except OSError as e:
-        result["cache_note"] = f"measured, but not cached: {e.strerror or e}"
+    except OSError as e:  # (the folder: no path in it, "permission denied" alone)
+        result["cache_note"] = f"measured, but not cached: {e.strerror or e}" + (f": {e.filename}" if e.filename else "")
+    except ValueError as e:  # (files.cannot_write's BadValue: "cannot write PATH: why")
+        result["cache_note"] = f"measured, but not cached: {e}"
     return result

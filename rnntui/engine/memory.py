@@ -377,12 +377,13 @@ def load(path: Path | None = None) -> tuple[Results, str | None]:
 
 def save_cache(results: Results, path: Path | None = None) -> Path:
     """Merge `results` into the user cache (atomically); a corrupt cache is replaced."""
-    from rnntui.files import write_atomic
+    from rnntui.files import locked, write_atomic
 
     path = path or cache_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    old, _ = load_cache(path)
-    write_atomic(str(path), (old.merged(results) if old else results).dumps())
+    with locked(path.parent):  # (another lab's save between this read and write was lost)
+        old, _ = load_cache(path)
+        write_atomic(str(path), (old.merged(results) if old else results).dumps())
     return path
 
 
