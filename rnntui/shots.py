@@ -31,6 +31,7 @@ def write_shot(svg: str, folder: Path, name: str) -> str:
     in one second, or on one slide, make two files); its path. BadValue (one line) when it cannot be."""
     from rnntui.files import make_folder, write_atomic
 
+    folder = folder.absolute()  # (a refusal named "rnntui-shots", not where that is: a trial)
     make_folder(folder)
     path, k = folder / name, 1
     while path.exists():  # the app's shots are one at a time (ONE_AT_A_TIME): no other write between

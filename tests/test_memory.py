@@ -440,6 +440,29 @@ def test_a_run_it_could_not_save_says_so_once_in_the_readers_words():
     assert "saved to your cache" not in text and "Errno" not in text
 
 
+def test_a_run_it_could_not_save_names_where(monkeypatch):
+    """With a read-only HOME the lab said "not saved: permission denied" and named nothing (a teaching-server
+    trial): the folder it could not make is named, as the command line names it."""
+    pytest.importorskip("torch")
+    import errno
+    from types import SimpleNamespace
+
+    from rnntui.engine import lab_memory as lab
+    from rnntui.figure import LabRun
+
+    def refuse(_results):
+        raise PermissionError(errno.EACCES, "Permission denied", "/srv/home/ann/.cache/rnntui")
+
+    run = mem.make_run("rnn", 5, 300, 0, [(100, 0.5, 1.2), (300, 1.0, 0.05)], 2.0, "x")
+    monkeypatch.setattr(lab, "train", lambda *a, **k: SimpleNamespace(run=run))  # (no torch run: its end only)
+    monkeypatch.setattr(mem, "save_cache", refuse)
+    record = lab.run_lab(CopyState(cell="rnn", T="5"), lambda *a: None)
+    assert "saved" not in record and record["save_errno"] == errno.EACCES
+    s = CopyState(cell="rnn", T="5", run=LabRun(status="done", number=1, result=record))
+    said = " ".join(txt(s, size=(100, 30)).replace("│", " ").split())
+    assert "not saved: cannot write /srv/home/ann/.cache/rnntui: permission denied" in said
+
+
 async def wait_for(condition, seconds):
     deadline = time.monotonic() + seconds
     while not condition() and time.monotonic() < deadline:

@@ -25,6 +25,7 @@ Two ways to train the same model:
 """
 from __future__ import annotations
 
+import os
 import time
 import warnings
 from dataclasses import dataclass
@@ -523,7 +524,9 @@ def run_lab(state, report) -> dict:
         record["saved"] = str(mem.save_cache(mem.Results((done.run,))))
     except (OSError, ValueError) as e:
         record["save_errno"] = getattr(e, "errno", None)  # (the app says why in its language)
-        first = str(e).splitlines()[0][:80] if str(e) else type(e).__name__
+        if getattr(e, "filename", None):  # (where: "not saved: permission denied" named nothing, a trial)
+            record["save_path"] = os.fsdecode(e.filename)
+        first = str(e).splitlines()[0][:300] if str(e) else type(e).__name__
         record["save_error"] = getattr(e, "strerror", None) or first
     report(done.run.steps, done.run.steps, label, partial(done.run.steps))
     return record

@@ -87,6 +87,7 @@ class LiveReadings:
     steps: int
     message: str = ""
     errno: int | None = None  # why the cache was not written, for the screen to say in its language
+    path: str | None = None  # the file or folder it could not write (with errno)
 
 
 @dataclass(frozen=True)
@@ -248,7 +249,8 @@ class CopyState(FigureState):
         saved = d.get("save_error", "")
         return LiveReadings(status, cell, T, int(d.get("step", d.get("steps", 0)) or 0),
                             int(d.get("steps", mem.STEPS[cell]) or 0),
-                            run.message if run.status == "failed" else str(saved), d.get("save_errno"))
+                            run.message if run.status == "failed" else str(saved), d.get("save_errno"),
+                            d.get("save_path"))
 
 
 # -- E7: the gates with distractors -------------------------------------------------------------------------

@@ -56,6 +56,8 @@ def live_line(live) -> Text:
     else:
         if live.message:  # ("saved to your cache (not saved: …)" said both, a TA's trial)
             why = reason(OSError(live.errno, live.message)) if live.errno else live.message
+            if live.errno and live.path:
+                why = _("cannot write {path}: {reason}").format(path=live.path, reason=why)
             out.append(_("trained {name} in {steps} steps; not saved: {reason}").format(
                 name=name, steps=live.step, reason=why), style=BAD)
         else:
