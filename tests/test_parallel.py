@@ -726,6 +726,22 @@ def test_one_measured_point_is_a_square_not_the_cursors_dot():
         assert "■ time here" in text and text.count("■") == 2, (size, ratio)
 
 
+def test_a_corrupt_cache_is_said_whole_at_80x24():
+    """The status line cut it at "…was corrupt (not JSON (Unterminated string star…": what was done with the
+    file and what comes next were never seen (a teaching-server trial). A note or a problem wraps."""
+    from rnntui.engine import lab_timing
+    from rnntui.figures.parallel import TimingState
+    from rnntui.screens.parallel import ParallelScreen
+
+    path = lab_timing.cache_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('{"version": 1, "rows": [{"T": 64, "rnn')
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(), (80, 24))
+    said = " ".join(text.replace("│", " ").split())
+    assert f"timing cache {path.name} was corrupt (not JSON" in said
+    assert f"set aside as {path.name}.corrupt; the next run rebuilds it" in said and "…" not in said
+
+
 def test_corrupt_cache_is_reported_in_one_line_and_rebuilt(tmp_path):
     from rnntui.engine import lab_timing
 

@@ -172,7 +172,9 @@ class TimingView(FigureView):  # E6
 
     def show(self, s: TimingState) -> None:
         r = s.readings()
-        self.query_one("#status", Static).update(timing_status(r, self.presenting))
+        status = self.query_one("#status", Static)
+        status.set_class(r.status in ("note", "problem"), "-whole")
+        status.update(timing_status(r, self.presenting))
         self.query_one("#table", Picture).update(timing_table(r.table, s.T, "\n\n" if self._spaced(r) else "\n"))
         here, seed = r.here, r.seed_laptop
         said = spaced(_("RNN does {share},").format(share=share_words(here.flop_ratio))) + (
