@@ -345,6 +345,10 @@ def test_a_corrupt_cache_is_set_aside_and_the_shipped_results_shown():
     assert r.table == tuple(mem.table(mem.shipped())) and r.source == "shipped"
     assert "was corrupt" in txt(CopyState())
     assert CopyState(cell="rnn").readings().note == r.note  # said on every later state too
+    # until a run rebuilds the cache: then the note is old (it stayed beside the new run, a teaching-server trial)
+    mem.save_cache(mem.Results((mem.make_run("rnn", 5, 200, 0, [(100, 0.5, 1.0), (200, 1.0, 0.1)], 1.0, "x"),)))
+    rebuilt = CopyState(cell="rnn", T="5").readings()
+    assert rebuilt.note == "" and rebuilt.source == "cache" and "was corrupt" not in txt(CopyState(cell="rnn", T="5"))
 
 
 def test_a_cached_run_replaces_the_shipped_one():

@@ -47,7 +47,10 @@ def loaded() -> tuple[mem.Results, str]:
         results, report = mem.load()
         if report and report not in _NOTES:
             _NOTES.append(report)
-        _LOADED.update(key=_cache_key(), results=results)
+        key = _cache_key()
+        if not report and key[1] is not None:  # a cache read whole again (a lab rebuilt it): the note is old
+            _NOTES.clear()  # (it still said "…was corrupt… using the shipped results" beside the new run, a trial)
+        _LOADED.update(key=key, results=results)
     return _LOADED["results"], (_NOTES[-1] if _NOTES else "")
 
 
