@@ -259,6 +259,7 @@ def run_seq2seq(argv: list[str]) -> int:
         out = check_out(args.out, force=args.force)
     else:
         out = check_cache(cache_dir() / f"seq2seq-{args.scoring}-seed{args.seed}.npz")
+        _corrupt_set_aside(out, args.scoring)
     from rnntui.engine import lab_seq2seq as lab
 
     until = None if args.until >= 1.0 else args.until
@@ -297,6 +298,24 @@ def run_seq2seq(argv: list[str]) -> int:
         steps=result.steps, seconds=f"{result.seconds:.1f}", wall=f"{wall:.1f}", out=out)
           + ("" if kept is None else _("; the earlier one kept as {path}").format(path=kept)))
     return 0
+
+
+def _corrupt_set_aside(path: Path, scoring: str) -> None:
+    """A cached model that does not read set aside now, and said: after the run it was kept as the
+    .previous one, over a good earlier model, and nothing said it was corrupt (a teaching-server trial)."""
+    from rnntui.engine import seq2seq as s2s
+    from rnntui.engine.records import corrupt_name
+
+    try:
+        s2s.read_npz(path, scoring)
+    except s2s.BadCheckpoint as e:
+        aside = corrupt_name(path)
+        if aside is not None:
+            os.replace(path, aside)
+            print("rnntui: " + _("the cached model {path} was corrupt ({error}); set aside as {aside}").format(
+                path=path, error=e.said(_), aside=aside.name), file=sys.stderr)
+    except OSError:  # (none there; one it cannot read is refused where it is written)
+        pass
 
 
 def _set_aside(path: Path) -> Path | None:

@@ -227,6 +227,30 @@ def test_a_run_into_the_cache_keeps_the_earlier_model_beside_it(tmp_path, capsys
     assert f"the earlier one kept as {kept}" in capsys.readouterr().out
 
 
+def test_a_corrupt_cached_model_is_set_aside_not_kept_over_the_earlier_one(tmp_path, capsys, monkeypatch):
+    """A truncated cached model was kept as NAME.previous.npz over a good earlier one, and nothing said it
+    was corrupt (a teaching-server trial): it is set aside as NAME.corrupt and said before the run."""
+    from rnntui.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cached = tmp_path / "rnntui" / "seq2seq-dot-seed0.npz"
+    assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "3", "--until", "1"]) == 0
+    assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "4", "--until", "1"]) == 0
+    previous = cached.with_name("seq2seq-dot-seed0.previous.npz")
+    good = previous.read_bytes()
+    truncated = cached.read_bytes()[:len(cached.read_bytes()) // 2]
+    cached.write_bytes(truncated)
+    capsys.readouterr()
+    assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "5", "--until", "1"]) == 0
+    said = capsys.readouterr()
+    aside = cached.with_name("seq2seq-dot-seed0.npz.corrupt")
+    assert aside.read_bytes() == truncated and previous.read_bytes() == good  # (the good one kept)
+    assert s2s.read_npz(cached, "dot")[1]["steps"] == 5 and "kept as" not in said.out
+    [line] = [line for line in said.err.splitlines() if "corrupt" in line]
+    assert line.startswith(f"rnntui: the cached model {cached} was corrupt (not a weights file (")
+    assert line.endswith("set aside as seq2seq-dot-seed0.npz.corrupt")
+
+
 def test_eval_of_a_bad_file_says_so_in_one_line_and_exits_2(tmp_path, capsys):
     from rnntui.cli import main
 

@@ -151,6 +151,12 @@ def corrupt_seen() -> int:
     return len(CORRUPT)
 
 
+def corrupt_name(path: Path) -> Path | None:
+    """A free name to set a corrupt file aside under: NAME.corrupt, else NAME.corrupt-2, …"""
+    names = (path.with_name(f"{path.name}.corrupt" + ("" if k == 1 else f"-{k}")) for k in range(1, 1000))
+    return next((name for name in names if not name.exists()), None)
+
+
 def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tuple[Any, str | None]:
     """A cache file read with `parse`: (value, None); (None, None) when there is none; or (None, one
     line) when it is unreadable or `parse` refuses it (RecordError or ValueError) — a refused file is
@@ -170,8 +176,7 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
         return parse(data), None
     except ValueError as e:  # RecordError and the engines' own one-line errors
         path = Path(path)
-        names = (path.with_name(f"{path.name}.corrupt" + ("" if k == 1 else f"-{k}")) for k in range(1, 1000))
-        aside = next((name for name in names if not name.exists()), None)
+        aside = corrupt_name(path)
         try:  # (a second corrupt file replaced the first one set aside, a trial)
             if aside is None:
                 raise OSError
