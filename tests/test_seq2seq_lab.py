@@ -166,12 +166,13 @@ def test_ctrl_c_during_train_says_nothing_was_saved(out, tmp_path, monkeypatch, 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     cached = tmp_path / "rnntui" / "seq2seq-additive-seed0.npz"
     cached.parent.mkdir()
-    cached.write_bytes(b"the earlier model")
+    earlier = s2s.shipped_path("additive").read_bytes()  # (a model that reads: a corrupt one is set aside)
+    cached.write_bytes(earlier)
     monkeypatch.setattr(lab, "train", ctrl_c)
     target = cached if out is None else tmp_path / out
     assert main(["train", "seq2seq"] + ([] if out is None else ["--out", str(target)])) == 130
     assert capsys.readouterr().err.strip().splitlines()[-1] == f"rnntui: cancelled: nothing saved to {target}"
-    assert cached.read_bytes() == b"the earlier model" and not (tmp_path / "run.npz").exists()
+    assert cached.read_bytes() == earlier and not (tmp_path / "run.npz").exists()
     assert sorted(p.name for p in cached.parent.iterdir()) == ["seq2seq-additive-seed0.npz"]
 
 
