@@ -227,12 +227,20 @@ def check_creatable(path: str | Path) -> None:
     by creating (and removing) a temporary file beside it, as `write_atomic` will."""
     if Path(path).is_dir():
         raise BadValue(_("cannot write {path}: it is a folder").format(path=path))
+    folder = Path(path).resolve().parent
     try:
-        fd, tmp = tempfile.mkstemp(dir=Path(path).resolve().parent, prefix=".rnntui-", suffix=".probe")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rnntui-", suffix=".probe")
     except OSError as e:
         raise cannot_write(path, e) from None
     os.close(fd)
     os.unlink(tmp)
+    try:  # a shared folder (sticky, as /tmp): only the file's owner renames over it; found after training, a trial
+        mine, there = os.stat(folder), os.stat(followed(str(path)))
+    except OSError:
+        return
+    if mine.st_mode & stat.S_ISVTX and os.geteuid() not in (0, there.st_uid, mine.st_uid):
+        raise BadValue(_("cannot write {path}: another user's file in a shared folder, which only they can "
+                         "replace").format(path=path))
 
 
 def path_arg(text: str) -> str:

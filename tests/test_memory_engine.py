@@ -280,3 +280,26 @@ def test_runs_saved_at_once_are_all_kept(tmp_path):
     assert [p.wait(60) for p in procs] == [0] * len(pairs)
     kept = mem.parse((tmp_path / "rnntui" / "memory.json").read_bytes())
     assert sorted((r.cell, r.T) for r in kept.runs) == sorted(pairs)
+
+
+def test_another_users_cache_in_a_shared_folder_is_refused_before_training(tmp_path, monkeypatch):
+    """In a sticky shared cache folder (as /tmp), a second student's `train` passed the check, trained, and
+    then failed to replace the first student's file (a teaching-server trial): refused before it trains."""
+    import os
+
+    from rnntui.files import check_creatable
+    from rnntui.train_cli import check_cache
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    theirs = shared / "memory.json"
+    theirs.write_text("{}")
+    owner = theirs.stat().st_uid
+    check_creatable(theirs)  # its owner may
+    monkeypatch.setattr(os, "geteuid", lambda: owner + 4242)  # another user (the folder is not theirs either)
+    with pytest.raises(BadValue, match=r"^cannot write .*memory\.json: another user's file in a shared folder"):
+        check_cache(theirs)
+    check_creatable(shared / "new.json")  # a new file there is fine
+    shared.chmod(0o777)
+    check_creatable(theirs)  # not sticky: anyone who may write the folder may replace it
