@@ -467,6 +467,26 @@ def test_a_run_it_could_not_save_names_where(monkeypatch):
     assert "not saved: cannot write /srv/home/ann/.cache/rnntui: permission denied" in said
 
 
+def test_a_state_after_a_longer_note_draws_as_it_does_alone():
+    """After a run whose "not saved" line took two rows, the next state's plot kept the height that left it
+    (no title, no x label, curves unnamed) in the same app (the tests' shared app; the app after a key)."""
+    import errno
+
+    from rnntui.figure import LabRun
+
+    run = mem.make_run("rnn", 5, 300, 0, [(100, 0.5, 1.2), (300, 1.0, 0.05)], 2.0, "x")
+    record = {**run.record(), "save_errno": errno.EACCES, "save_error": "Permission denied",
+              "save_path": "/srv/home/ann/.cache/rnntui"}
+    two_rows = CopyState(cell="rnn", T="5", run=LabRun(status="done", number=1, result=record))
+    lines = txt(two_rows, size=(100, 30)).splitlines()
+    at = next(i for i, line in enumerate(lines) if "not saved" in line)
+    assert "denied" not in lines[at] and "denied" in lines[at + 1]  # (two rows)
+    after = txt(CopyState(), size=(100, 30))
+    alone = render(MemoryScreen, MemoryScreen.figure_by_id("copy"), CopyState(), "txt", (100, 30))
+    assert after.splitlines()[:-1] == alone.splitlines()[:-1]  # (the footer: a shared app's lab may run: "t stop")
+    assert "lstm T=20: accuracy on 2000 fresh sequences" in after and "training step" in after
+
+
 async def wait_for(condition, seconds):
     deadline = time.monotonic() + seconds
     while not condition() and time.monotonic() < deadline:
