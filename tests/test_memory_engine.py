@@ -303,3 +303,18 @@ def test_another_users_cache_in_a_shared_folder_is_refused_before_training(tmp_p
     check_creatable(shared / "new.json")  # a new file there is fine
     shared.chmod(0o777)
     check_creatable(theirs)  # not sticky: anyone who may write the folder may replace it
+
+
+def test_a_folder_without_locks_still_saves(tmp_path, monkeypatch):
+    """On an NFS mount flock fails (ENOLCK, or EBADF on a folder opened to read): the save goes on without
+    the lock, as it did before there was one, not "not saved: bad file descriptor" after training (a review)."""
+    import fcntl
+
+    def no_locks(fd, op):
+        raise OSError(9, "Bad file descriptor")
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    run = mem.make_run("rnn", 5, 200, 0, [(100, 0.5, 1.0), (200, 1.0, 0.1)], 1.0, "x")
+    mem.save_cache(mem.Results((run,)))
+    assert mem.parse(mem.cache_path().read_bytes()).run("rnn", 5).steps == 200
