@@ -120,6 +120,20 @@ def test_fmt_never_raises_on_awkward_numbers():
     assert fmt.binary_bytes(2**36) == "64 GiB" and fmt.binary_bytes(2**18) == "256 KiB"
 
 
+def test_a_percentage_rounds_every_exact_half_up():
+    """3162/4000 = 79.05% read 79.0% (a numbers audit), and 29/400 = 7.25% read 7.2% after the first fix (a
+    review): each k/N whose percentage is exact at two decimals, against integer arithmetic's half up."""
+    from rnntui import fmt
+
+    for n in (200, 400, 1000, 1600, 2000, 4000, 8000):
+        for k in range(n + 1):
+            if (k * 10_000) % n:
+                continue  # (not exact at two decimals)
+            hundredths = k * 10_000 // n  # 100·k/n in hundredths of a percent
+            tenths = (hundredths + 5) // 10  # half up
+            assert fmt.pct(k / n) == f"{tenths // 10}.{tenths % 10}%", (k, n)
+
+
 def test_view_class_names_are_unique_so_stylesheet_rules_hit_one_view():
     from rnntui.screens.base import FigureView
 
