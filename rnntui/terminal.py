@@ -78,6 +78,14 @@ def few_colours(app) -> bool:
     return not (app.is_headless or app.is_web) and app.console.color_system in ("standard", "windows")
 
 
+def same_terminal(a, b) -> bool:
+    """Whether two open files are one terminal (stderr sent elsewhere is not)."""
+    try:
+        return a.isatty() and os.path.samestat(os.fstat(a.fileno()), os.fstat(b.fileno()))
+    except (AttributeError, OSError, ValueError):  # (closed: None, or a file without a descriptor)
+        return False
+
+
 @functools.cache
 def sturdy(driver_class):
     """The driver an app runs in (its `get_driver_class`): Textual's Linux driver writes through
@@ -89,9 +97,9 @@ def sturdy(driver_class):
     class Driver(driver_class):
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
-            if not (self._file and self._file.isatty()):  # Textual draws on stderr: `rnntui 2>/dev/null`
-                self._file = sys.__stdout__  # drew nowhere, `2>&-` hung (require_terminal: stdout is one)
-            self._file = Gone(self._file)
+            if not same_terminal(self._file, sys.__stdout__):  # Textual draws on stderr: `rnntui 2>/dev/null`
+                self._file = sys.__stdout__  # drew nowhere, `2>&-` hung, `2>/dev/pts/7` drew in another pane
+            self._file = Gone(self._file)  # (require_terminal: stdout is the terminal)
 
     return Driver
 
