@@ -204,7 +204,7 @@ def test_visibility_numbers_from_the_seed():
 def test_visibility_groups_every_count_on_its_line_alike():
     """"n·d = 24×1000 = 24,000" grouped one thousand and not the other (a numbers audit)."""
     said = " ".join(txt_shot("seq2seq/visibility", 24, (100, 30), sets=["d=1000"]).split())
-    assert "bottleneck d = 1,000" in said and "n·d = 24×1,000 = 24,000" in said and 24 * 1000 == 24_000
+    assert "bottleneck d = 1,000" in said and "n·d = 24×1,000 = 24,000" in said
 
 
 def test_visibility_presses_return_to_the_seeds_n_and_reach_the_labs():

@@ -184,8 +184,10 @@ def run_lab(state, report) -> dict:
                                                                     {"rows": list(partial["rows"])}))
     try:
         save_cache(result)
-    except OSError as e:  # (the folder: no path in it, "permission denied" alone)
-        result["cache_note"] = f"measured, but not cached: {e.strerror or e}" + (f": {e.filename}" if e.filename else "")
-    except ValueError as e:  # (files.cannot_write's BadValue: "cannot write PATH: why")
-        result["cache_note"] = f"measured, but not cached: {e}"
+    except (OSError, ValueError) as e:  # (write_atomic's BadValue says "cannot write PATH: why"; mkdir's OSError
+        # said "permission denied" alone, a trial)
+        from rnntui.files import cannot_write
+
+        said = str(cannot_write(e.filename or cache_path(), e)) if isinstance(e, OSError) else str(e)
+        result["cache_note"] = f"measured, but not cached: {said}"
     return result
