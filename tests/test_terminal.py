@@ -161,6 +161,9 @@ def test_the_app_draws_on_the_terminal_with_stderr_sent_elsewhere(elsewhere):
         assert wait_or_kill(p, 5) == 0
         assert b"recurrence" not in read_until(other_master, b"recurrence", 0.5)
     finally:
+        if p.poll() is None:  # (a failure left the app running: it hung blank before the fix)
+            p.kill()
+            p.wait()
         os.close(master)
         os.close(other_master)
 
