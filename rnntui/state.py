@@ -198,6 +198,16 @@ class Param:
         return f"{value:{self.fmt}}"
 
 
+def via_home(value: float, notches: int, press, home) -> float:
+    """`value` moved `notches` presses, each `press(value, +1 or -1)`, stopping at `home` (the default) where a
+    press would pass it: a default off the presses' grid or ladder comes back without r."""
+    new, up = value, notches > 0
+    for _press in range(abs(notches)):
+        nxt = press(new, 1 if up else -1)
+        new = home if home is not None and (new < home < nxt if up else nxt < home < new) else nxt
+    return new
+
+
 def _plain(text: str) -> str:
     """A name as typed, compared: lower case, every dash a hyphen, spaces single."""
     return " ".join(re.sub(r"[‐‑‒–—−]", "-", text).lower().split())
@@ -310,17 +320,17 @@ class FigureState:
             return replace(self, **{name: p.values[min(max(i, 0), len(p.values) - 1)]}).clamped()
         lo, hi = p.bounds(self)
         step = p.notch if fine else p.coarse_notch(self)
-        if p.log and not fine:
-            new = p.ladder(value, notches, lo, hi)
+        if p.log and not fine:  # a rung a press, stopping at a default off the ladder (BERT's d = 768 came
+            # back only with r: + went 512 → 1024, a help audit)
+            new = via_home(value, notches, lambda v, way: p.ladder(v, way, lo, hi), self.defaults().get(name))
         elif step == p.notch:
             new = value + notches * step
         else:  # land on multiples of the coarse notch: 0.9 → 1.0 → 1.2 with a notch of 0.2, stopping at the
             # default on the way (1.0 → 0.9 → 0.8 and back: topic 1's 0.90 came back only with r, a student's trial)
-            home, new, up = self.defaults().get(name), value, notches > 0
-            for _press in range(abs(notches)):
-                k = math.floor(new / step + 1e-9) + 1 if up else math.ceil(new / step - 1e-9) - 1
-                passes = home is not None and (new < home < k * step if up else k * step < home < new)
-                new = home if passes else k * step
+            def multiple(v: float, way: int) -> float:
+                return (math.floor(v / step + 1e-9) + 1 if way > 0 else math.ceil(v / step - 1e-9) - 1) * step
+
+            new = via_home(value, notches, multiple, self.defaults().get(name))
         new = min(max(new, lo), hi)
         new = int(round(new)) if p.kind == "int" else round(new, 10)
         return replace(self, **{name: new}).clamped()

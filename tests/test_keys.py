@@ -1031,7 +1031,7 @@ def _numbers():
 
 
 @pytest.mark.parametrize("screen,figure,state,p", _numbers())
-def test_helps_how_column_says_where_a_press_multiplies(screen, figure, state, p):
+def test_helps_how_column_says_where_a_press_multiplies(screen, figure, state, p, monkeypatch):
     """lstm/params' → doubled d while shift+→ added 64, parallel/cost's → doubled n, attention/heads' + took n
     5 → 8 → 16: help's "how" said only "← →" or "↑↓ then + -" (a keyboard audit). Where presses from the low end
     go along powers of N, help says "powers of N", and for the axis what shift does; where they add a step,
@@ -1042,6 +1042,8 @@ def test_helps_how_column_says_where_a_press_multiplies(screen, figure, state, p
 
     rows = help_text(SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure, state=state))[3]
     how = next(row[3] for row in rows if row[0].split(" ")[0] == p.name)
+    monkeypatch.setattr(type(state), "defaults", classmethod(lambda cls: {}))  # (the ladder itself: presses stop
+    # at a default off it on the way, tests/test_state.py)
     s, seen = state.to_end(p.name, -1), []
     for _press in range(4):
         s = s.nudged(p.name, 1)

@@ -400,3 +400,23 @@ def test_help_says_where_a_press_takes_a_parameter_and_it_goes_there():
     from rnntui.figures.attention import QkvState
     q = QkvState()
     assert param_keys(q.param("query"), q) == "↑↓ then + -: 1 a press"
+
+
+def test_a_default_off_the_ladder_is_a_stop_on_the_way():
+    """attention/block's d = 768 (BERT-base) and attention/heads' n = 5 came back only with r: + and - moved
+    along powers of 2 (512 → 1024; 8 → 4; a help audit). As on a linear grid, a press stops at the default
+    where it would pass it; the powers stay the powers."""
+    from rnntui.figures.attention import BlockState, HeadsState
+
+    def presses(state, name, ups, downs):
+        seen = [getattr(state, name)]
+        for way, times in ((1, ups), (-1, downs)):
+            for _ in range(times):
+                state = state.nudged(name, way)
+                seen.append(getattr(state, name))
+        return seen
+
+    assert presses(BlockState(), "d", 2, 4) == [768, 1024, 2048, 1024, 768, 512, 256]
+    assert presses(BlockState(), "d_ff", 1, 3) == [3072, 4096, 3072, 2048, 1024]
+    assert presses(HeadsState(), "n", 2, 4) == [5, 8, 16, 8, 5, 4, 2]
+    assert presses(HeadsState(), "h", 1, 2) == [8, 16, 8, 4]  # (a default on the ladder: nothing changes)

@@ -11,7 +11,7 @@ import numpy as np
 from rnntui.engine import attention as at
 from rnntui.engine import block as bl
 from rnntui.i18n import N_, _
-from rnntui.state import FigureState, param
+from rnntui.state import FigureState, param, via_home
 
 TOKENS = at.TOKENS
 GLOSS = at.GLOSS
@@ -58,9 +58,10 @@ class Stepped(FigureState):
 
     def nudged(self, name, notches, fine=False):
         value = getattr(self, name)
-        if name in self.GEOMETRIC and notches:
+        if name in self.GEOMETRIC and notches:  # (attention/heads' n = 5 came back only with r, a help audit)
             lo, hi = self.param(name).bounds(self)
-            return replace(self, **{name: int(min(max(_power_step(value, notches), lo), hi))})
+            new = via_home(value, notches, _power_step, self.defaults().get(name))
+            return replace(self, **{name: int(min(max(new, lo), hi))})
         return super().nudged(name, notches, fine)
 
 

@@ -14,7 +14,7 @@ from rnntui.engine import lab_timing
 from rnntui.engine import parallel as par
 from rnntui.figure import LabRun
 from rnntui.i18n import N_
-from rnntui.state import FigureState, param
+from rnntui.state import FigureState, param, via_home
 
 MODE = dict(kind="choice", choices=par.MODES, key="m", label="mode",
             means=N_("the layer drawn: a recurrent one (a chain of steps) or self-attention"))
@@ -44,7 +44,8 @@ class Geometric(FigureState):
         if base is None or not notches:
             return super().nudged(name, notches, fine)
         lo, hi = self.param(name).bounds(self)
-        new = min(max(_power_step(getattr(self, name), notches, base), lo), hi)
+        new = via_home(getattr(self, name), notches, lambda v, way: _power_step(v, way, base), self.defaults().get(name))
+        new = min(max(new, lo), hi)
         return replace(self, **{name: int(new)}).clamped()
 
 
