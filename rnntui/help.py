@@ -20,6 +20,9 @@ from rnntui.widgets.cells import longest_word
 from rnntui.widgets.lines import RenderedLines, wrap
 
 
+REMAP_EXAMPLE = 'step_forward = "right,f"'  # (its "l" was attention/block's norm toggle, a help audit)
+
+
 def axis_keys(p, state, used=None) -> str:
     """How the axis moves: "← →", and by how much a press and a shift+press move it where they differ
     (gradients/product's ← moved 10 hops, and hop 178 took shift, said only in the key table; a trial), or
@@ -152,7 +155,7 @@ def help_renderable(screen, text: tuple | None = None) -> Group:
     keys.add_column(key_heads[2], style="dim", no_wrap=True)
     for row in key_rows:  # (Rich cut "（attentio" / "n/summary" and began a line with "、", a Chinese trial)
         keys.add_row(row[0], Wrapped(row[1]), *row[2:])
-    remap = Text("\n" + remap + "\n" + '  [keys]\n  step_forward = "l,right"\n', style="dim")
+    remap = Text("\n" + remap + "\n" + f"  [keys]\n  {REMAP_EXAMPLE}\n", style="dim")
     return Group(about, params, Text(""), Text(keys_head, style="bold underline"), keys, remap,
                  Text(closing, style="dim"))
 

@@ -4,8 +4,8 @@ Every binding has an id, so a user can remap it in a keymap file (TOML, one `id 
 line, under [keys]) at $XDG_CONFIG_HOME/rnntui/keymap.toml (default ~/.config/rnntui/keymap.toml):
 
     [keys]
-    step_forward = "l,right"
-    step_back = "h,left"
+    step_forward = "right,f"
+    step_back = "left,v"
 """
 from __future__ import annotations
 

@@ -802,7 +802,7 @@ def test_help_gives_topic_1s_w_x_and_b_on_the_figures_that_use_them():
     for fid in ("hop", "backward", "factors", "product", "bptt"):
         _screen, figure = find(f"gradients/{fid}")
         prose = help_text(SimpleNamespace(TOPIC_ID="gradients", figure=figure, state=figure.state_type()))[1]
-        said = f"z_t = W_h·h_{{t−1}} + W_x·x_t + b from h_{{−1}} = 0, with topic 1's W_x = {rnn.W_X:g} and b = {rnn.B:g}"
+        said = f"z_t = W_h·h_{{t−1}} + W_x·x_t + b from h_{{−1}} = 0, with topic 1's default W_x = {rnn.W_X:g} and b = {rnn.B:g}, fixed here"
         assert (said in prose) == (fid != "bptt"), fid
         assert ("x_t = x_(t mod 8)" in prose) == (fid in ("factors", "product")), fid
 

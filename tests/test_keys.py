@@ -1058,3 +1058,35 @@ def test_helps_how_column_says_where_a_press_multiplies(screen, figure, state, p
         at = s.with_value(p.name, v1)
         fine = getattr(at.nudged(p.name, 1, fine=True), p.name)
         assert how.endswith("shift too") if fine == v1 * base else how.endswith(f"shift by {fine - v1}"), (fine, how)
+
+
+def test_helps_keymap_example_takes_no_key_a_figure_or_the_contract_uses():
+    """Help's example `step_forward = "l,right"` took attention/block's l (norm): with it, l stepped the stage
+    while help still said "l: post/pre-norm" (a help audit)."""
+    from rnntui.help import REMAP_EXAMPLE
+    from rnntui.keys import CONTRACT
+    from rnntui.topics import topics
+
+    added = {k.strip() for k in REMAP_EXAMPLE.split('"')[1].split(",")} - {"right"}
+    letters = {p.key for s in topics() for f in s.FIGURES for p in f.state_type().params() if p.key}
+    contract = {k for key in CONTRACT if key.id != "step_forward" for k in key.keys.split(",")}
+    assert added and letters and not added & (letters | contract), added & (letters | contract)
+
+
+def test_help_says_what_each_choice_of_a_curve_or_a_weight_set_means():
+    """seq2seq/scoring's c showed the training loss while help said only "validation accuracy every 25
+    steps"; attention/qkv's random weights were said nowhere (a help audit)."""
+    from types import SimpleNamespace
+
+    from rnntui.help import help_text
+    from rnntui.topics import find
+
+    def rows(address):
+        _screen, figure = find(address)
+        table = help_text(SimpleNamespace(TOPIC_ID=address.split("/")[0], figure=figure, state=figure.state_type()))[3]
+        return " ".join(" ".join(map(str, row)) for row in table)
+
+    scoring, qkv = rows("seq2seq/scoring"), rows("attention/qkv")
+    assert "accuracy: validation exact-sequence accuracy on the 1000, every 25 steps" in scoring
+    assert "loss: training loss, the mean of the last 25 steps" in scoring
+    assert "random: seed 002's draw: x ~ N(0, 1), 5×64; W ~ 0.02·N(0, 1); d_k = 64" in qkv

@@ -725,12 +725,12 @@ def test_a_finished_live_run_and_help_say_it_trains_past_the_shipped_models_stop
         assert first in (None, record["steps"])  # stopped at the first ≥ 76%, or ran all its steps
         stops[sc] = first or record["steps"]
     if lang == "en":
-        assert "A live run (t) does not stop at 76%: it trains all 1000 steps" in said
+        assert "A live run (t on seq2seq/matrix) does not stop at 76%: it trains all 1000 steps" in said
         assert (f"until their first ≥ 76% there (additive at step {stops['additive']}, dot at step {stops['dot']}; "
                 f"the none model never got there and ran all {stops['none']} steps)") in said
         assert "stops at its first" not in said
     else:
-        assert "现场训练（t）不在 76% 停：它跑满 1000 步" in said and f"跑满了 {stops['none']} 步" in said
+        assert "现场训练（在 seq2seq/matrix 上按 t）不在 76% 停：它跑满 1000 步" in said and f"跑满了 {stops['none']} 步" in said
 
 
 def test_the_scoring_figure_says_its_curves_are_validation_scores_and_the_fresh_ones():

@@ -99,7 +99,8 @@ class QkvState(FigureState):
     AXIS: ClassVar[str] = "stage"
     query: int = param(N - 1, "int", lo=0, hi=N - 1, label="query", fmt="d")  # first: +/- move it at once
     mask: str = _mask()
-    weights: str = param("toy", "choice", choices=at.WEIGHT_SETS, key="w", label="weights")
+    weights: str = param("toy", "choice", choices=at.WEIGHT_SETS, key="w", label="weights", means=(
+        N_("hand-set: 5 tokens of d = 4, d_k = 4"), N_("seed 002's draw: x ~ N(0, 1), 5×64; W ~ 0.02·N(0, 1); d_k = 64")))
     later: str = param("kept", "choice", choices=("kept", "redrawn"), key="x", label="x₃ x₄",
                        does=N_("redraw"))  # (the footer said "x x₃ x₄", a trial; "redraw x₃ x₄" did not
                        # fit at 80; "edit" promised typing, a keyboard audit)

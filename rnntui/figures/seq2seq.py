@@ -9,6 +9,7 @@ import numpy as np
 
 from rnntui.engine import seq2seq as s2s
 from rnntui.figure import LabRun
+from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
 LETTERS = "abcdefghijklmnopqrst"  # token id → the letter it is drawn as
@@ -171,7 +172,9 @@ class ScoringReadings:
 class ScoringState(FigureState):
     """E5: validation accuracy (or training loss) of the additive, dot and no-attention runs."""
 
-    metric: str = param("accuracy", "choice", choices=("accuracy", "loss"), key="c", label="curve")
+    metric: str = param("accuracy", "choice", choices=("accuracy", "loss"), key="c", label="curve", means=(
+        N_("validation exact-sequence accuracy on the 1000, every 25 steps"),
+        N_("training loss, the mean of the last 25 steps")))  # (help read loss as validation's, a help audit)
     step: int = param(_additive_end(), "int", lo=s2s.EVERY, hi="last_step", notch=s2s.EVERY, grid=True, label="step",
                       fmt="d")
 

@@ -216,8 +216,8 @@ class AttentionScreen(TopicScreen):
                "per row, and each output is a weighted sum of values."),
                key_steps=tuple(range(len(fa.QKV_STAGES)))),
         Figure("scaling", N_("Why divide by √d_k"), "T5", ScalingState, ScalingView,
-               N_("Random q and k: q·k has variance d_k. Without the scale the softmax saturates to one-hot "
-               "and passes no gradient; with it nothing depends on d_k."), key_steps=(4, 64, 512)),
+               N_("Random q and k: q·k has variance d_k. Unscaled, the softmax nears one-hot as d_k grows and "
+               "passes ever less gradient; scaled, d_k barely matters."), key_steps=(4, 64, 512)),
         Figure("masks", N_("Three families, three masks"), "T5", MasksState, MasksView,
                N_("Who may read whom: encoder-only reads everything, decoder-only its past, encoder–decoder "
                "both its past and, across, the whole source."), key_steps=(0, 1, 2)),

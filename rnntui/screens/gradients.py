@@ -24,8 +24,9 @@ class Network:
 
     @classmethod
     def explained(cls, s) -> str:
-        said = _("Every z here is z_t = W_h·h_{{t−1}} + W_x·x_t + b from h_{{−1}} = 0, with topic 1's W_x = {w_x} and "
-                 "b = {b}; W_h and act are this topic's.").format(w_x=f"{W_X:g}", b=f"{B:g}")
+        said = _("Every z here is z_t = W_h·h_{{t−1}} + W_x·x_t + b from h_{{−1}} = 0, with topic 1's default "
+                 "W_x = {w_x} and b = {b}, fixed here (topic 1's keys do not change them); W_h and act are this "
+                 "topic's.").format(w_x=f"{W_X:g}", b=f"{B:g}")
         if cls.CHAIN:
             said += " " + _("The chain's tokens are T1's eight, repeated: x_t = x_(t mod 8).")
         return said

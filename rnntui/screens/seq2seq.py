@@ -230,7 +230,8 @@ def fresh_told(fresh: dict, validation: dict) -> str:
     return _("The 1000 validation sequences are scored every {every} steps while a model trains. The shipped "
              "models were trained until their first ≥ {target} there ({stopped}; the {never} model never got there and ran "
              "all {steps} steps): the 1000 chose the stopping point, so a score there can read high. {n} fresh "
-             "sequences, never scored in training, give the held-out figure: {scores}. A live run (t) does not stop "
+             "sequences, never scored in training, give the held-out figure: {scores}. A live run (t on seq2seq/matrix) does "
+             "not stop "
              "at {target}: it trains all {live} steps (unless t stops it), its learning rate warming up and then "
              "decaying (the shipped runs kept a constant one), so its val. score can end well above theirs.").format(
         every=EVERY, target=pct(TARGET, 0), live=LIVE_STEPS, n=fresh_count(fresh),
