@@ -1090,3 +1090,9 @@ def test_help_says_what_each_choice_of_a_curve_or_a_weight_set_means():
     assert "accuracy: validation exact-sequence accuracy on the 1000, every 25 steps" in scoring
     assert "loss: training loss, the mean of the last 25 steps" in scoring
     assert "random: seed 002's draw: x ~ N(0, 1), 5×64; W ~ 0.02·N(0, 1); d_k = 64" in qkv
+    # attention/block's d, d_ff, layers and n seemed to change its matrices too: the toy's stay d = 4
+    _screen, block = find("attention/block")
+    said = help_text(SimpleNamespace(TOPIC_ID="attention", figure=block, state=block.state_type()))[1]
+    defaults = block.state_type()
+    assert (defaults.d, defaults.d_ff, defaults.layers, defaults.n) == (768, 3072, 12, 512)  # BERT-base
+    assert "d, d_ff, layers and n set the parameter and FLOP counts only" in said and "toy sentence's, d = 4" in said

@@ -178,6 +178,12 @@ NOTES = {
 
 
 class BlockView(FigureView):
+    @classmethod
+    def explained(cls, s) -> str:
+        """Help: what d, d_ff, layers and n set (they seemed to change the matrices too, a help audit)."""
+        return _("d, d_ff, layers and n set the parameter and FLOP counts only (their defaults are BERT-base: "
+                 "d = 768, d_ff = 3072, 12 layers, 512 tokens); the matrices stay the toy sentence's, d = 4.")
+
     def compose(self):
         yield TextLines(id="stages")
         yield Matrices()
