@@ -198,6 +198,13 @@ class Param:
         return f"{value:{self.fmt}}"
 
 
+def power_step(value: float, notches: int, base: int = 2) -> int:
+    """The next power of `base` above (notches > 0) or below (notches < 0) value, `notches` powers on."""
+    e = math.log(value, base) if value > 0 else 0.0
+    e = math.floor(e + 1e-9) + 1 if notches > 0 else math.ceil(e - 1e-9) - 1
+    return int(round(base ** (e + (notches - 1 if notches > 0 else notches + 1))))
+
+
 def via_home(value: float, notches: int, press, home) -> float:
     """`value` moved `notches` presses, each `press(value, +1 or -1)`, stopping at `home` (the default) where a
     press would pass it: a default off the presses' grid or ladder comes back without r."""

@@ -11,7 +11,7 @@ import numpy as np
 from rnntui.engine import attention as at
 from rnntui.engine import block as bl
 from rnntui.i18n import N_, _
-from rnntui.state import FigureState, param, via_home
+from rnntui.state import FigureState, param, power_step, via_home
 
 TOKENS = at.TOKENS
 GLOSS = at.GLOSS
@@ -39,13 +39,6 @@ def _bools(a) -> tuple:
     return tuple(tuple(bool(v) for v in r) for r in np.asarray(a))
 
 
-def _power_step(value: int, notches: int) -> int:
-    """The next power of 2 above (notches > 0) or below (notches < 0) value."""
-    e = np.log2(max(value, 1))
-    e = np.floor(e + 1e-9) + notches if notches > 0 else np.ceil(e - 1e-9) + notches
-    return int(2 ** e)
-
-
 @dataclass(frozen=True)
 class Stepped(FigureState):
     """A state whose GEOMETRIC parameters double and halve on +/- (any value settable). (Parameters
@@ -60,7 +53,7 @@ class Stepped(FigureState):
         value = getattr(self, name)
         if name in self.GEOMETRIC and notches:  # (attention/heads' n = 5 came back only with r, a help audit)
             lo, hi = self.param(name).bounds(self)
-            new = via_home(value, notches, _power_step, self.defaults().get(name))
+            new = via_home(value, notches, power_step, self.defaults().get(name))
             return replace(self, **{name: int(min(max(new, lo), hi))})
         return super().nudged(name, notches, fine)
 

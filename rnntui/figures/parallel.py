@@ -14,18 +14,11 @@ from rnntui.engine import lab_timing
 from rnntui.engine import parallel as par
 from rnntui.figure import LabRun
 from rnntui.i18n import N_
-from rnntui.state import FigureState, param, via_home
+from rnntui.state import FigureState, param, power_step, via_home
 
 MODE = dict(kind="choice", choices=par.MODES, key="m", label="mode",
             means=N_("the layer drawn: a recurrent one (a chain of steps) or self-attention"))
 TIMING_T = par.TIMING_T
-
-
-def _power_step(value: float, notches: int, base: int) -> int:
-    """The next power of `base` above (notches > 0) or below (notches < 0) value."""
-    e = math.log(value, base) if value > 0 else 0.0
-    e = math.floor(e + 1e-9) + 1 if notches > 0 else math.ceil(e - 1e-9) - 1
-    return int(round(base ** (e + (notches - 1 if notches > 0 else notches + 1))))
 
 
 @dataclass(frozen=True)
@@ -44,7 +37,7 @@ class Geometric(FigureState):
         if base is None or not notches:
             return super().nudged(name, notches, fine)
         lo, hi = self.param(name).bounds(self)
-        new = via_home(getattr(self, name), notches, lambda v, way: _power_step(v, way, base), self.defaults().get(name))
+        new = via_home(getattr(self, name), notches, lambda v, way: power_step(v, way, base), self.defaults().get(name))
         new = min(max(new, lo), hi)
         return replace(self, **{name: int(new)}).clamped()
 

@@ -13,9 +13,7 @@ from rnntui.widgets.tints import BAD
 def timing_status(r, presenting: bool = False) -> Text:
     """Where the timing lab stands, from its readings `r`: measuring (with progress), a note or a
     problem, not measured yet, or where and when it was measured."""
-    whole = r.status in ("note", "problem")  # (wrapped: "…was corrupt (not JSON (Unterminated string star…" hid
-    # what it did and what happens next, a trial)
-    out = Text(no_wrap=not whole, overflow="fold" if whole else "ellipsis")
+    out = Text(no_wrap=True, overflow="ellipsis")  # (one line; a note or a problem wraps: TimingView's "-whole")
     if r.status == "measuring":
         done, total, label = r.progress
         out.append(_("measuring") + " ", style="bold")
