@@ -40,9 +40,12 @@ def axis_keys(p, state, used=None) -> str:
     if times:
         return _("{keys} powers of {factor}, {fine_keys} by {fine}").format(factor=times, **words)
     coarse = p.coarse_notch(state)
-    if coarse == p.notch:
-        return words["keys"]
-    return _("{keys} by {coarse}, {fine_keys} by {fine}").format(coarse=step_shown(p, coarse), **words)
+    if coarse == p.notch:  # (lstm/gates' f moved by 0.05, said nowhere: a help audit)
+        return words["keys"] if p.kind == "int" and coarse == 1 else _("{keys} by {step}").format(
+            step=step_shown(p, coarse), **words)
+    # (a press lands on the next multiple, as on a parameter's row: "by 2" read as 5 → 7, a help audit)
+    return _("{keys} to the next multiple of {coarse}, {fine_keys} by {fine}").format(
+        coarse=step_shown(p, coarse), **words)
 
 
 def step_shown(p, step: float) -> str:

@@ -618,11 +618,22 @@ def test_help_names_a_parameter_as_set_takes_it_and_as_the_footer_shows_it():
     # the axis's row says how far a press and a shift+press move it where they differ: product's ← moved 10
     # hops and hop 178 took shift, said only in the key table (a trial); the steps are what the keys do
     screen, figure = find("gradients/product")
-    state = figure.state_type(hop=170)
+    state = figure.state_type(hop=173)
     row = next(r for r in help_text(SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure, state=state))[3]
                if r[0] == "hop")
-    coarse, fine = state.nudged("hop", 1).hop - 170, state.nudged("hop", 1, fine=True).hop - 170
-    assert row[3] == f"← → by {coarse}, shift by {fine}" and (coarse, fine) == (10, 1)
+    # a press lands on the next multiple (it read "by 10", and 173 went to 180: a help audit)
+    assert row[3] == "← → to the next multiple of 10, shift by 1"
+    assert [state.nudged("hop", n).hop for n in (1, 2, -1)] == [180, 190, 170]
+    assert [state.nudged("hop", n, fine=True).hop for n in (1, -1)] == [174, 172]
+    # a press that moves by its notch says by how much where that is not 1 (lstm/gates' f: said nowhere, an audit)
+    screen, figure = find("lstm/gates")
+    state = figure.state_type()
+    row = next(r for r in help_text(SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure, state=state))[3]
+               if r[0] == "f")
+    assert row[3] == "← → by 0.05" and round(state.nudged("f", 1).f - state.f, 9) == 0.05
+    screen, figure = find("gradients/hop")  # (a whole number a press: the keys alone)
+    assert next(r for r in help_text(SimpleNamespace(TOPIC_ID=screen.TOPIC_ID, figure=figure,
+                                                     state=figure.state_type()))[3] if r[0] == "hop")[3] == "← →"
 
 
 async def test_help_the_palette_and_its_prompt_show_the_topic_behind_them_tinted_as_textual_tints_it():
