@@ -247,6 +247,12 @@ def check_creatable(path: str | Path) -> None:
                          "replace").format(path=path))
 
 
+def check_savable(path: Path) -> None:
+    """check_creatable, its folder made first (BadValue, one line): a run's cache, checked before it trains."""
+    make_folder(path.parent, named=path)
+    check_creatable(path)
+
+
 def path_arg(text: str) -> str:
     """argparse type for a path: an empty string is a bad value, not "not given"."""
     if not text.strip():

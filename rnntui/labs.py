@@ -55,9 +55,10 @@ class LabRunner:
         """Start the lab on `state`; returns the LabRun to show while it starts, its partial what the
         state's `first_partial()` says of the run before the lab's first report (if it has one)."""
         self.cancel()
-        first = getattr(state, "first_partial", None)
+        first, note = getattr(state, "first_partial", None), getattr(state, "lab_note", None)
         started = replace(run, status="running", number=run.number + 1, done=0, total=0,
-                          label=_("starting torch"), partial=first() if first else None, message="")
+                          label=_("starting torch"), partial=first() if first else None,
+                          message=note() if note else "")  # (kept to its end: why it will not be saved)
         state = replace(state, run=LabRun()) if hasattr(state, "run") else state
         try:
             self.process, here = _spawn(lab.target, state, figure_id)

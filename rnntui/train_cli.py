@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rnntui.cli import Parser as CommandParser, encodes, whole
-from rnntui.files import check_creatable, make_folder, path_arg
+from rnntui.files import check_creatable, check_savable, path_arg
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
@@ -198,8 +198,7 @@ def check_cache(path: Path) -> Path:
     """The cache file a run is saved in, checked (its folder made) before training; refused, the line says
     where else a run can go (it named neither, an admin's trial)."""
     try:
-        make_folder(path.parent, named=path)
-        check_creatable(path)
+        check_savable(path)
     except BadValue as e:
         raise BadValue(str(e) + _("; --out FILE or XDG_CACHE_HOME=FOLDER puts it elsewhere")) from None
     return path

@@ -719,3 +719,36 @@ async def test_help_says_where_the_sources_entries_come_from():
     async with app.run_test(size=(100, 30)):
         prose = help_text(app.topic_screen())[1]
     assert "deep-learning-foundations/expected/06_rnn_attention.txt" in prose and "did not come through" in prose
+
+
+async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeypatch):
+    """The lab said "not saved: cannot write …" only once it had trained (a minute at T = 80), while `train`
+    refuses before it trains (a review): the cache is checked as `t` starts it, and the line says so while it
+    trains and after."""
+    from rnntui.app import RnnApp
+    from rnntui.figure import Lab
+
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # the cache's folder cannot be made
+    monkeypatch.setattr(MemoryScreen, "FIGURES", tuple(  # (torch-free: a report, then a minute's sleep)
+        replace(f, lab=Lab("lab_standins:silent", "train")) if f.lab else f for f in MemoryScreen.FIGURES))
+    app = RnnApp("memory", "copy")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("t")
+        run = screen.state.run
+        assert run.status == "running" and run.message.startswith(f"cannot write {tmp_path}/file/rnntui/memory.json: ")
+        await pilot.press("t")  # (cancelled)
+    def said(state):  # (the long path wraps anywhere: compared without spaces)
+        return "".join(txt(replace(CopyState(), run=state), size=(100, 30)).replace("│", "").split())
+
+    at = [said(run).find(words) for words in ("traininglstmT=20:step0/", "itwillnotbesaved:" + "".join(run.message.split()))]
+    assert 0 <= at[0] < at[1]
+    record = mem.make_run("lstm", 20, 300, 0, [(100, 0.5, 1.2), (300, 1.0, 0.05)], 2.0, "x").record()
+    done = replace(run, status="done", result={**record, "save_error": "Not a directory", "save_errno": 20})
+    assert "trainedlstmT=20in300steps;notsaved:" + "".join(run.message.split()) in said(done)  # the check's words
+    saved = replace(done, result={**record, "saved": "x"})  # (it saved after all: the folder was made meanwhile)
+    assert "lstmT=20(justtrained):100@300" in said(saved) and "notsaved" not in said(saved)
+    assert CopyState().lab_note() == run.message
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert CopyState().lab_note() == "" and (tmp_path / "cache" / "rnntui").is_dir()

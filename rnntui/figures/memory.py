@@ -13,7 +13,7 @@ import numpy as np
 from rnntui.engine import memory as mem
 from rnntui.figure import LabRun
 from rnntui.i18n import N_, _
-from rnntui.state import FigureState, param
+from rnntui.state import BadValue, FigureState, param
 
 CELLS = mem.CELLS
 TS = mem.TS
@@ -174,6 +174,17 @@ class CopyState(FigureState):
         """The run's cell × T, known before its first report (torch's import left a second with no line)."""
         return {"cell": self.cell, "T": self.length, "step": 0, "steps": mem.STEPS[self.cell], "curve": []}
 
+    def lab_note(self) -> str:
+        """Why the run `t` starts would not be saved, checked as it starts (said only after training, a
+        review), or ""."""
+        from rnntui.files import check_savable
+
+        try:
+            check_savable(mem.cache_path())
+        except BadValue as e:
+            return str(e)
+        return ""
+
     def needs_confirm(self) -> bool:
         """A live run at T = 80 takes minutes: the first `t` only asks."""
         return self.length == CONFIRM_T
@@ -249,10 +260,10 @@ class CopyState(FigureState):
         status = {"running": "training", "done": "trained", "failed": "failed"}.get(run.status, "stopped")
         d = d or {}
         cell, T = d.get("cell", self.cell), int(d.get("T", self.length))
-        saved = d.get("save_error", "")
-        return LiveReadings(status, cell, T, int(d.get("step", d.get("steps", 0)) or 0),
-                            int(d.get("steps", mem.STEPS[cell]) or 0),
-                            run.message if run.status == "failed" else str(saved), d.get("save_errno"),
+        step, steps = int(d.get("step", d.get("steps", 0)) or 0), int(d.get("steps", mem.STEPS[cell]) or 0)
+        if run.status == "failed" or run.message and run.status != "cancelled" and "saved" not in d:
+            return LiveReadings(status, cell, T, step, steps, run.message)  # (its note: why it is not saved)
+        return LiveReadings(status, cell, T, step, steps, str(d.get("save_error", "")), d.get("save_errno"),
                             d.get("save_path"))
 
 

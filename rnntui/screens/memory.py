@@ -140,6 +140,8 @@ class CopyView(FigureView):
                 now.append(_(" · step {step}: ").format(step=step), style="dim")
                 now.append(_("acc {p}").format(p=pct(acc)), style=style(BLUE, bold=True))
                 now.append(_(" loss {loss}").format(loss=f"{loss:.3f}"), style=style(ORANGE, bold=True))
+        if live is not None and live.status == "training" and live.message:  # (said once trained, a review)
+            now.append("\n" + _("it will not be saved: {reason}").format(reason=live.message), style=WARN)
         self.query_one("#now", TextLines).update(now)
 
         if r.forget_bias is None:
