@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from textual.app import App
 
-from rnntui.widgets.plot import (GREY, RED, Line, Plot, PlotSpec, Series, decade_label, log_ticks, nice_ticks,
+from rnntui.widgets.axes import decade_label, log_ticks, nice_ticks
+from rnntui.widgets.plot import (GREY, RED, Line, Plot, PlotSpec, Series,
                                  non_finite_marks, render_plot)
 
 F32_TINY, F32_MAX = 1.1754944e-38, 3.4028235e38
@@ -467,7 +468,7 @@ def test_a_lines_label_goes_to_the_end_of_its_row_that_hides_less_of_the_curves(
 def test_ticks_stay_within_half_a_step_of_the_range_asked_for(rows):
     """recurrence/track's h_t plot asks for -1 … 1; at 4 rows its axis read "0┤ … -2┤" (a review). No
     tick is labelled half a step or more beyond the range; -1, 0 and 1 are among those drawn."""
-    from rnntui.widgets.plot import y_axis
+    from rnntui.widgets.axes import y_axis
 
     _y0, _y1, ticks = y_axis(-1.0, 1.0, rows, False)
     values = [value for _row, _label, value in ticks]
@@ -482,7 +483,7 @@ RANGES = [(0, 1400), (0, 1.4e6), (1e-4, 1e-3), (-1400, -200), (-3e6, 3e6), (0, 3
 def test_each_tick_label_reads_back_as_its_tick(lo, hi):
     """memory/copy's x axis read "1e+03 1e+03 1e+03" for 1000, 1200, 1400: every label, x axis or y axis,
     names its own value, so no two ticks read alike, and from 1e-4 to below 1e6 it is written plainly."""
-    from rnntui.widgets.plot import y_axis
+    from rnntui.widgets.axes import y_axis
 
     ticks, labels = nice_ticks(lo, hi, most=8)
     pairs = list(zip(ticks, labels)) + [(t, label) for _row, label, t in y_axis(lo, hi, 20, False)[2]]
