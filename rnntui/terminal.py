@@ -18,8 +18,6 @@ from contextlib import contextmanager
 from rnntui.i18n import N_
 from rnntui.state import BadValue, Marked
 
-HANGUP_STATUS = 128 + signal.SIGHUP  # what a shell reports for a job ended by SIGHUP
-
 
 def require_terminal(what: str = "") -> None:
     """Raise BadValue (one line, exit 2) unless stdin and stdout are both a terminal."""
@@ -118,16 +116,19 @@ def hung_up(fd: int = 0) -> bool:
 
 
 def end_on_hangup(app) -> None:
-    """Call from the app's on_mount: SIGHUP, or the terminal closing under us, ends the app. Not headless
-    (shot, export): there the command's own handler stops it between frames (`stop_between_frames`)."""
+    """Call from the app's on_mount: SIGHUP, or the terminal closing under us, ends the app, as SIGTERM does
+    (it killed the app and left the terminal in its alternate screen, cursor hidden, mouse on: a trial), each
+    with the shell's status for it. Not headless (shot, export): there the command's own handler stops it
+    between frames (`stop_between_frames`)."""
     if app.is_headless:
         return
 
-    def hang_up() -> None:
-        app.exit(return_code=HANGUP_STATUS)
+    def hang_up(signum: int = signal.SIGHUP) -> None:
+        app.exit(return_code=128 + signum)
 
     try:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, hang_up)
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            asyncio.get_running_loop().add_signal_handler(signum, hang_up, signum)
     except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals here
         pass
     if sys.__stdin__ is not None and sys.__stdin__.isatty():

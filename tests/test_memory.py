@@ -752,3 +752,30 @@ async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeyp
     assert CopyState().lab_note() == run.message
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert CopyState().lab_note() == "" and (tmp_path / "cache" / "rnntui").is_dir()
+
+
+async def test_help_and_the_palette_over_a_running_lab_keep_it_and_leaving_the_topic_stops_it(monkeypatch):
+    """`?` or ctrl+p during a live run stopped it ("stopped lstm T=20 at step 622 of 1500; nothing saved", a
+    trial): a screen over the topic keeps its lab; another topic stops it, as help says."""
+    from rnntui.app import RnnApp
+    from rnntui.figure import Lab
+    from rnntui.help import HelpScreen
+
+    monkeypatch.setattr(MemoryScreen, "FIGURES", tuple(  # (torch-free: a report, then a minute's sleep)
+        replace(f, lab=Lab("lab_standins:silent", "train")) if f.lab else f for f in MemoryScreen.FIGURES))
+    app = RnnApp("memory", "copy")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("t")
+        process = screen.labs.process
+        for keys in (("question_mark",), ("ctrl+p",)):
+            await pilot.press(*keys)
+            await pilot.pause(0.2)
+            assert app.screen is not screen and (keys[0] != "question_mark" or isinstance(app.screen, HelpScreen))
+            await pilot.press("escape")
+            await pilot.pause(0.2)
+            assert app.screen is screen and screen.state.run.status == "running" and process.is_alive()
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        assert app.topic_screen() is not screen and screen.state.run.status != "running"
+        assert await wait_for(lambda: not process.is_alive(), 5)

@@ -112,15 +112,22 @@ def wait_or_kill(p, secs: float):
         return "still running"
 
 
-def test_sighup_ends_the_app_within_a_second():
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+def test_sighup_or_sigterm_ends_the_app_within_a_second_and_gives_the_terminal_back(signum):
+    """SIGTERM killed the app in its alternate screen, cursor hidden, mouse reported (a trial)."""
     p, master = start_in_pty()
     try:
         assert b"recurrence" in read_until(master, b"recurrence")
-        p.send_signal(signal.SIGHUP)
+        p.send_signal(signum)
         t0 = time.monotonic()
-        assert wait_or_kill(p, 2) == 128 + signal.SIGHUP  # ended by the app, not killed by the signal
+        assert wait_or_kill(p, 2) == 128 + signum  # ended by the app, not killed by the signal
         assert time.monotonic() - t0 < 1.5
+        rest = read_until(master, b"\x1b[?25h", 1)
+        assert b"\x1b[?1049l" in rest and b"\x1b[?25h" in rest  # the main screen back, the cursor shown
     finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
         os.close(master)
 
 

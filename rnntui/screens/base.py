@@ -433,7 +433,7 @@ class TopicScreen(WholeFrames):
             fresh = replace(fresh, run=run if run.running else replace(fresh.run, number=run.number + 1))
         self.set_state(fresh)
 
-    # -- labs: `t` starts the focused figure's lab, `t` again (or leaving, or q) stops it -------
+    # -- labs: `t` starts the focused figure's lab, `t` again (another topic, or q) stops it -------
     def action_lab(self) -> None:
         f, state = self.figure, self.state
         if f.lab is None or not hasattr(state, "run"):
@@ -489,7 +489,8 @@ class TopicScreen(WholeFrames):
     def on_screen_suspend(self) -> None:
         self.pause()
         self.at_end.hush()
-        self.stop_labs()
+        if self not in self.app.screen_stack:  # another topic; help or the palette over it keep its lab (they
+            self.stop_labs()  # stopped a minute-long run, a trial)
         self._styled_by = self.app.stylesheet._rules
 
     def on_unmount(self) -> None:
