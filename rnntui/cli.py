@@ -7,13 +7,14 @@ import gc
 import os
 import re
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, followed, path_arg, reason, write_atomic
 from rnntui.i18n import N_, _, colon, one_line, spaced
 from rnntui.state import BadValue, Marked
-from rnntui.terminal import require_terminal
+from rnntui.terminal import require_terminal, stopped_by_signals
 from rnntui.terminal import run as run_tui
 
 
@@ -355,6 +356,18 @@ def list_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+@contextmanager
+def said_if_stopped(path: str):
+    """ctrl+c, SIGTERM or SIGHUP inside: one line saying nothing was written (shot and export ended without a
+    word, a trial), then on to the exit status 128 + the signal's number."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if path != "-":
+            _say("rnntui: " + _("stopped: nothing written to {path}").format(path=path))
+        raise
+
+
 def run_shot(argv: list[str]) -> int:
     from rnntui.engine.records import corrupt_seen
     from rnntui.render import render
@@ -376,12 +389,14 @@ def run_shot(argv: list[str]) -> int:
 
         check_route()
         check_pixels(size, scale)
-    text = render(screen, figure, state, fmt, size, args.theme, scale=scale)
+    with said_if_stopped(args.output):
+        text = render(screen, figure, state, fmt, size, args.theme, scale=scale)
+        replaced = args.output != "-" and Path(args.output).exists()
+        if args.output != "-":
+            write_atomic(args.output, text)
     if args.output == "-":
         sys.stdout.write(text)
     else:  # a file there is replaced (slides made again by the same command), not silently (a trial)
-        replaced = Path(args.output).exists()
-        write_atomic(args.output, text)
         words = _("wrote {path} (replaced the file that was there)") if replaced else _("wrote {path}")
         print(words.format(path=args.output), file=sys.stderr)
     return 0
@@ -412,8 +427,9 @@ def run_export(argv: list[str]) -> int:
         frames = _only(frames, args.only, deck is not None)
         if deck is None:
             title = _("rnntui: {what} at their key steps").format(what=", ".join(a.rstrip("/") for a in args.only))
-    report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
-                           progress=sys.stderr.isatty(), deck=deck, batch=True, since=since)
+    with said_if_stopped(args.outdir):
+        report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
+                               progress=sys.stderr.isatty(), deck=deck, batch=True, since=since)
     print(report.line(Path(args.outdir)), file=sys.stderr)
     if deck is not None and (english := slides.untranslated_line(frames, deck)):
         print(english, file=sys.stderr)
@@ -602,7 +618,8 @@ def main(argv: list[str] | None = None) -> int:
         if command in ("shot", "export", "present", "serve", "train"):
             gc.enable()  # (their own schedules: export's batch, a lab's training)
         if command == "shot":
-            return run_shot(argv[1:])
+            with stopped_by_signals():
+                return run_shot(argv[1:])
         if command == "export":
             return run_export(argv[1:])
         if command == "present":
@@ -612,7 +629,8 @@ def main(argv: list[str] | None = None) -> int:
         if command == "train":
             from rnntui.train_cli import run_train
 
-            return run_train(argv[1:])
+            with stopped_by_signals():
+                return run_train(argv[1:])
         return run_app(argv)
     except BadValue as e:  # one line, whatever was typed (a newline in a --set value made three)
         said = one_line(f"rnntui: {e}")

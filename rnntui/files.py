@@ -7,6 +7,7 @@ import errno
 import os
 import stat
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -174,16 +175,26 @@ def write_beside(path: str, text: str | bytes) -> str:
 class Staged:
     """Files written beside their targets and put in place together, all or none (`commit`): an export
     that failed on its 9th frame left frames 1–8 new and the rest old, under the old index.md (a trial).
-    `write` may be called from several threads."""
+    `write` may be called from several threads; once discarded, a write leaves nothing (a PNG thread still
+    drawing after a second ctrl+c left ~100 temporary files, a trial)."""
 
     def __init__(self) -> None:
         self.files: dict[str, str] = {}  # target → its new content's temporary name
+        self.closed = False  # discarded: writes from now on leave no file
+        self._lock = threading.Lock()
 
     def write(self, path: str, text: str | bytes) -> None:
+        if self.closed:
+            return
         target = followed(path)
-        if target in self.files:  # (two names linked to one file: the last written is kept, once)
-            Path(self.files.pop(target)).unlink(missing_ok=True)
-        self.files[target] = write_beside(path, text)
+        tmp = write_beside(path, text)
+        with self._lock:  # (two names linked to one file: the last written is kept, once)
+            if self.closed:  # (discarded while it was written: it goes too)
+                old = tmp
+            else:
+                old, self.files[target] = self.files.get(target), tmp
+        if old:
+            Path(old).unlink(missing_ok=True)
 
     def commit(self) -> None:
         """Every file to its target, an old one set aside first. If one fails, or the run is stopped
@@ -221,9 +232,12 @@ class Staged:
         self.files.clear()
 
     def discard(self) -> None:
-        for tmp in list(self.files.values()):
+        with self._lock:
+            self.closed = True
+            tmps = list(self.files.values())
+            self.files.clear()
+        for tmp in tmps:
             Path(tmp).unlink(missing_ok=True)
-        self.files.clear()
 
 
 def check_creatable(path: str | Path) -> None:

@@ -10,7 +10,7 @@ import asyncio
 import os
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
@@ -332,7 +332,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     try:
         with stop_between_frames() as asked:
             render_seconds = asyncio.run(_render_all(planned, outdir, formats, size, theme, scale, progress,
-                                                     staged.write, deck, batch, asked))
+                                                     staged, deck, batch, asked))
             if asked:
                 raise Stopped(asked[0])
         staged.write(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
@@ -352,7 +352,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     return Report(len(frames), len(paths) - 1, time.perf_counter() - started, render_seconds, len(removed))
 
 
-async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, write, deck=None,
+async def _render_all(planned, outdir: Path, formats, size, theme, scale, progress, staged, deck=None,
                       batch=False, asked=()) -> float:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -362,17 +362,18 @@ async def _render_all(planned, outdir: Path, formats, size, theme, scale, progre
                    disable=not progress)
     with bar, ThreadPoolExecutor(max_workers=PNG_THREADS) as pool:  # PNGs drawn while frames render
         try:
-            return await _render_into(pool, bar, planned, outdir, formats, size, theme, scale, write, deck, batch,
+            return await _render_into(pool, bar, planned, outdir, formats, size, theme, scale, staged, deck, batch,
                                       asked)
         except BaseException:  # (stopped or failed: it drew every PNG queued before letting go)
             pool.shutdown(cancel_futures=True)  # the PNGs queued are not drawn; those being drawn finish
             raise
 
 
-async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, scale, write, deck, batch,
+async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, scale, staged, deck, batch,
                        asked=()) -> float:
-    """Each frame rendered and its files written (`write`), its PNG drawn in `pool`; the seconds spent
-    rendering. A signal in `asked` (stop_between_frames) stops it before the next frame."""
+    """Each frame rendered and its files written (`staged`, files.Staged), its PNG drawn in `pool`; the seconds
+    spent rendering. A signal in `asked` (stop_between_frames) stops it before the next frame, or while the
+    last PNGs are drawn (it waited for them all: 4.5 s, a trial)."""
     from rnntui.glyphs import check as check_glyphs
     from rnntui.png import draw
     from rnntui.render import Session
@@ -396,13 +397,19 @@ async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, s
                 check_glyphs(ch for row in grid.rows for ch, _look in row)  # before any thread draws it
             spent += time.perf_counter() - t0
             for fmt in text_formats:
-                write(str(outdir / f"{stem}.{fmt}"), texts[fmt])
-            if grid is not None:
-                pending.append(pool.submit(lambda g=grid, p=outdir / f"{stem}.png": write(str(p), draw(g, scale))))
+                staged.write(str(outdir / f"{stem}.{fmt}"), texts[fmt])
+            if grid is not None:  # (not drawn once the export is given up)
+                pending.append(pool.submit(lambda g=grid, p=outdir / f"{stem}.png":
+                                           staged.closed or staged.write(str(p), draw(g, scale))))
             for done in [p for p in pending if p.done()]:
                 done.result()  # a failed conversion stops the export here
                 pending.remove(done)
             bar.advance(task)
-    for p in pending:
-        p.result()  # re-raises a conversion error
+    while pending:
+        if asked:
+            raise Stopped(asked[0])
+        done, waiting = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
+        for p in done:
+            p.result()  # re-raises a conversion error
+        pending = list(waiting)
     return spent

@@ -13,6 +13,7 @@ import os
 import select
 import signal
 import sys
+import time
 from contextlib import contextmanager
 
 from rnntui.i18n import N_
@@ -144,17 +145,25 @@ class Stopped(KeyboardInterrupt):
         self.signum = signum
 
 
+PATIENCE_S = 1.0  # a command asked to stop acts on it well within this (a frame, or 0.1 s drawing PNGs)
+
+
 @contextmanager
 def stop_between_frames():
     """While it lasts, ctrl+c, SIGTERM and SIGHUP (a closed SSH session) only ask to stop: the list it
     gives holds the signal, for the command to raise Stopped where it can stop cleanly (a ctrl+c in the
     middle of a frame ended in a traceback from the app's tasks; SIGTERM left its temporary files; SIGHUP
-    ended the app under the export, which went on at 0.5 frames/s). A second ctrl+c stops at once."""
+    ended the app under the export, which went on at 0.5 frames/s). A second ctrl+c a second or more after
+    the first, not yet acted on, stops at once; one sooner, only asks again (an impatient second press landed
+    in the app's tasks or the clean-up: a traceback, or ~100 temporary files left, a trial)."""
     asked: list[int] = []
+    first = [0.0]
 
     def ask(signum, _frame) -> None:
-        if asked and signum == signal.SIGINT:
+        if asked and signum == signal.SIGINT and time.monotonic() - first[0] >= PATIENCE_S:
             raise Stopped(signum)
+        if not asked:
+            first[0] = time.monotonic()
         asked.append(signum)
 
     kept = {}
@@ -165,6 +174,27 @@ def stop_between_frames():
         pass
     try:
         yield asked
+    finally:
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)
+
+
+@contextmanager
+def stopped_by_signals():
+    """While it lasts, SIGTERM and SIGHUP raise Stopped where the command is, as ctrl+c raises
+    KeyboardInterrupt, so that its clean-up runs: they killed `shot` and `train` outright, leaving a temporary
+    file, or a cached model set aside under its .previous name (a trial)."""
+    def stop(signum, _frame) -> None:
+        raise Stopped(signum)
+
+    kept = {}
+    try:
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            kept[signum] = signal.signal(signum, stop)
+    except ValueError:  # not the main thread: signals stay as they were
+        pass
+    try:
+        yield
     finally:
         for signum, handler in kept.items():
             signal.signal(signum, handler)

@@ -450,4 +450,11 @@ def run_train(argv: list[str]) -> int:
         from rnntui.figure import check_torch
 
         check_torch()  # (a traceback ending in "No module named 'torch'", an admin's trial)
-    return LABS[lab](argv[1:])
+    from rnntui.terminal import Gone
+
+    kept = sys.stdout, sys.stderr  # a terminal gone under a run in the background (`&`, then the ssh session
+    sys.stdout, sys.stderr = Gone(sys.stdout), Gone(sys.stderr)  # closed) ended it at its bar's next write,
+    try:  # EIO, and the run was lost (a trial): what it writes there goes nowhere, and it trains and saves
+        return LABS[lab](argv[1:])
+    finally:
+        sys.stdout, sys.stderr = kept

@@ -451,3 +451,32 @@ def test_a_stop_by_a_signal_exits_128_plus_its_number(monkeypatch, signum):
 
     monkeypatch.setattr(cli, "open_app", stopped)
     assert main(["recurrence"]) == 128 + (signum or signal.SIGINT)
+
+
+@pytest.mark.parametrize("signum", [1, 15])
+def test_sigterm_or_sighup_stops_shot_and_train_as_ctrl_c_does(tmp_path, monkeypatch, capsys, signum):
+    """SIGTERM and SIGHUP killed `shot` and `train` outright: a temporary file left beside the target, a cached
+    model left under its .previous name, and no word (a trial). They stop as ctrl+c does: the clean-up runs,
+    one line says nothing was written, the status is 128 + the signal's number, and the handlers are put back."""
+    import os
+    import signal
+
+    import rnntui.render as render
+
+    def killed(*_args, **_kwargs):
+        os.kill(os.getpid(), signum)
+        raise AssertionError("the signal did not stop it")
+
+    monkeypatch.setattr(render, "render", killed)
+    out = tmp_path / "x.svg"
+    assert main(["shot", "recurrence/track", "-o", str(out)]) == 128 + signum
+    assert capsys.readouterr().err == f"rnntui: stopped: nothing written to {out}\n" and list(tmp_path.iterdir()) == []
+    assert signal.getsignal(signum) == signal.SIG_DFL
+    pytest.importorskip("torch")
+    from rnntui.engine import lab_memory
+
+    monkeypatch.setattr(lab_memory, "train", killed)
+    out = tmp_path / "m.json"
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--out", str(out)]) == 128 + signum
+    assert capsys.readouterr().err.splitlines()[-1] == f"rnntui: cancelled: nothing saved to {out}"
+    assert list(tmp_path.iterdir()) == [] and signal.getsignal(signum) == signal.SIG_DFL

@@ -779,3 +779,27 @@ async def test_help_and_the_palette_over_a_running_lab_keep_it_and_leaving_the_t
         await pilot.pause(0.2)
         assert app.topic_screen() is not screen and screen.state.run.status != "running"
         assert await wait_for(lambda: not process.is_alive(), 5)
+
+
+def test_a_run_whose_terminal_is_gone_still_trains_and_saves(tmp_path, monkeypatch):
+    """`rnntui train … &` whose ssh session closed: its progress bar's write failed (EIO) and the run ended,
+    exit 2, nothing saved (a trial). What it writes goes nowhere; it trains and saves."""
+    pytest.importorskip("torch")
+    import errno
+
+    class Gone:
+        def write(self, _text):
+            raise OSError(errno.EIO, "Input/output error")
+
+        def flush(self):
+            raise OSError(errno.EIO, "Input/output error")
+
+        def isatty(self):
+            return True
+
+    out = tmp_path / "bg.json"
+    monkeypatch.setattr(sys, "stdout", Gone())
+    monkeypatch.setattr(sys, "stderr", Gone())
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "30", "--out", str(out)]) == 0
+    assert mem.parse(out.read_bytes()).run("rnn", 5).steps == 30
+    assert isinstance(sys.stdout, Gone) and isinstance(sys.stderr, Gone)  # (the streams given back as they were)

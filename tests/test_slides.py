@@ -427,7 +427,8 @@ def test_a_signal_stops_an_export_between_frames_leaving_the_folder_as_it_was(tm
     """ctrl+c in the middle of a frame ended in a traceback from the app's tasks (3 times in 25); SIGTERM
     left 136 temporary files beside the slides; SIGHUP (an SSH session closed) ended the app under the
     export, which went on at 0.5 frames/s (a trial). Each now stops it before the next frame: the status
-    128 + the signal's number, no word on stderr, the earlier export as it was and nothing beside it."""
+    128 + the signal's number, one line (it said nothing, a trial), the earlier export as it was and nothing
+    beside it."""
     import os
     import signal
 
@@ -449,7 +450,7 @@ def test_a_signal_stops_an_export_between_frames_leaving_the_folder_as_it_was(tm
     capsys.readouterr()
     deck = small_deck(tmp_path / "d.toml", GOOD.replace("w_h = 1.4", "w_h = 1.2"))
     assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--force"]) == status
-    assert capsys.readouterr().err == "" and len(calls) == 2
+    assert capsys.readouterr().err == f"rnntui: stopped: nothing written to {out}\n" and len(calls) == 2
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # every old file, and nothing new
     assert signal.getsignal(signum) is not None and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
     monkeypatch.undo()
@@ -1063,3 +1064,73 @@ def test_an_index_of_one_frame_says_frame(tmp_path, deck):
         assert "1 frame," in index and "1 frames" not in index
     else:
         assert f"{len(written)} frames," in index
+
+
+def test_ctrl_c_while_the_last_pngs_are_drawn_stops_at_once_and_leaves_nothing(tmp_path, capsys, monkeypatch):
+    """ctrl+c once every frame was rendered waited for every PNG queued to be drawn (4.5 s), and an impatient
+    second ctrl+c landed in the clean-up, leaving ~100 temporary files (a trial): it stops now, the queued
+    PNGs are never drawn, and a PNG still being drawn as the export is given up leaves no file."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from rnntui import png
+    from rnntui.render import Session
+
+    real_slide, real_draw, slides_done, drawn = Session.slide, png.draw, [], []
+    frames = 6
+
+    async def slide(self, index, fmts=("svg",)):
+        slides_done.append(index)
+        if len(slides_done) == frames:  # the last frame: the export now only waits for its PNGs
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)  # (an impatient second press: only asks again)
+        return await real_slide(self, index, fmts)
+
+    def draw(grid, scale=2.0):
+        drawn.append(threading.get_ident())
+        time.sleep(0.4)
+        return real_draw(grid, scale)
+
+    monkeypatch.setattr(Session, "slide", slide)
+    monkeypatch.setattr(png, "draw", draw)
+    deck = small_deck(tmp_path / "d.toml", "".join(f'[[frame]]\nfigure = "recurrence/track"\nstep = {t}\n'
+                                                   for t in range(frames)))
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "png", "--size", "80x24"]) == 130
+    assert capsys.readouterr().err == f"rnntui: stopped: nothing written to {out}\n"
+    assert len(slides_done) == frames and len(drawn) < frames  # (the PNGs queued were not drawn)
+    assert not out.exists()  # the folder it made, gone with every file in it
+
+
+def test_a_staged_write_after_a_discard_leaves_no_file(tmp_path):
+    """A PNG thread that finished drawing after the export was given up wrote its file beside the slides."""
+    from rnntui.files import Staged
+
+    staged = Staged()
+    staged.write(str(tmp_path / "a.svg"), "<svg/>")
+    assert len(list(tmp_path.iterdir())) == 1  # its temporary file
+    staged.discard()
+    staged.write(str(tmp_path / "b.png"), b"png")
+    assert list(tmp_path.iterdir()) == [] and staged.files == {}
+
+
+def test_a_second_ctrl_c_soon_after_the_first_only_asks_and_a_later_one_stops_at_once(monkeypatch):
+    """An impatient second ctrl+c raised inside the app's tasks or the clean-up (a trial); one a second later,
+    the first not acted on (a frame that hangs), still stops at once."""
+    import os
+    import signal
+
+    from rnntui import terminal
+
+    clock = [100.0]
+    monkeypatch.setattr(terminal.time, "monotonic", lambda: clock[0])
+    with terminal.stop_between_frames() as asked:
+        os.kill(os.getpid(), signal.SIGINT)
+        clock[0] += 0.05
+        os.kill(os.getpid(), signal.SIGINT)
+        assert asked == [signal.SIGINT, signal.SIGINT]
+        clock[0] += terminal.PATIENCE_S
+        with pytest.raises(terminal.Stopped):
+            os.kill(os.getpid(), signal.SIGINT)
