@@ -73,6 +73,7 @@ class PresentApp(Shots, QuietCollections, App):
         Binding("end", "jump(-1)", N_("last"), priority=True),
         Binding("ctrl+s", "shot", N_("save"), priority=True),
         Binding("q", "quit", N_("quit"), priority=True),  # not escape: a reflexive one ended the talk
+        Binding("ctrl+z", "suspend_process", N_("suspend"), show=False, priority=True),  # (it did nothing, a trial)
         Binding("question_mark,f1", "keys", N_("keys"), priority=True),  # (the slides show none)
     ]
 

@@ -131,6 +131,32 @@ def test_sighup_or_sigterm_ends_the_app_within_a_second_and_gives_the_terminal_b
         os.close(master)
 
 
+@pytest.mark.parametrize("command", ["", "present"])
+def test_ctrl_z_suspends_the_app_to_the_shell_and_it_comes_back(command):
+    """ctrl+z did nothing in the app or in present: the terminal is raw, and nothing was bound (a trial)."""
+    code = f"from rnntui.cli import main; raise SystemExit(main({['present', 'lecture'] if command else []!r}))"
+    p, master = start_in_pty(code)
+    try:
+        assert read_until(master, b"recurrence" if not command else b"1/")
+        os.write(master, b"\x1a")
+        for _try in range(50):
+            pid, status = os.waitpid(p.pid, os.WUNTRACED | os.WNOHANG)
+            if pid:
+                break
+            time.sleep(0.1)
+        assert pid and os.WIFSTOPPED(status)
+        assert b"\x1b[?1049l" in read_until(master, b"\x1b[?1049l", 1)  # the shell's screen back meanwhile
+        os.kill(p.pid, signal.SIGCONT)  # (what fg does)
+        assert b"\x1b[?1049h" in read_until(master, b"\x1b[?1049h", 3)  # and the app's again
+        os.write(master, b"q")
+        assert wait_or_kill(p, 5) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(master)
+
+
 def test_terminal_closing_without_sighup_ends_the_app():
     p, master = start_in_pty()
     assert b"recurrence" in read_until(master, b"recurrence")
