@@ -24,7 +24,8 @@ from rnntui.i18n import _, language, set_language
 from rnntui.palette import PaletteInput, PaletteList, RnnCommands, ValuePrompt
 from rnntui.screens.base import TopicScreen
 from rnntui.screens.backdrop import SeeThrough
-from rnntui.screens.whole import AtTerminalSize, LaidOutOnMount, forget_arrangements
+from rnntui.screens.whole import AtTerminalSize, forget_arrangements
+from rnntui.widgets.mounting import LaidOutOnMount
 from rnntui.shots import Shots
 from rnntui.state import FigureState
 from rnntui.terminal import end_on_hangup, few_colours, sturdy
@@ -571,8 +572,12 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
             return self.came_from is not None
         return True
 
-    async def follow(self, topic: str, figure: str, state: FigureState) -> None:
-        """Open a figure in a given state, remembering where we were for `back`."""
+    async def follow(self, address: str, sets=(), step=None) -> None:
+        """Open a figure (`topic/figure`) in the state `--set` and `--step` would give it, remembering where we
+        were for `back`; BadValue (nothing opened) if the address or a value is refused."""
+        screen, found = topics.find(address, sets)
+        state = topics.build_state(found, sets, step)
+        topic, figure = screen.TOPIC_ID, found.id
         here, opened = self.topic_screen(), self.opened_topic(topic)
         if opened is None:  # composed at the linked figure (its first was drawn for a moment)
             self.opening[topic] = (figure, None)

@@ -47,6 +47,19 @@ def test_views_draw_text_through_the_quiet_static(path):
         assert "textual.widgets.Static" not in imported_names(path), f"{path.name}: import Static from rnntui.widgets.quiet"
 
 
+UPPER = {"widgets": ("screens", "figures", "topics", "app", "cli", "slides", "render", "present"),
+         "figures": ("screens", "topics", "app", "cli", "slides", "render", "present"),
+         "screens": ("topics", "app", "cli", "slides", "render", "present")}
+
+
+@pytest.mark.parametrize("path", [p for folder in UPPER for p in modules_under(folder)], ids=lambda p: p.parent.name + "/" + p.name)
+def test_imports_point_one_way(path):
+    """SPEC §1: command line → rendering → app → topic registry → screens → widgets; a widget knows no topic
+    (the footer imported a screen module; attention's summary, a figure and its screen, the registry: an audit)."""
+    bad = [n for n in imported_names(path) if n.startswith("rnntui.") and n.split(".")[1] in UPPER[path.parent.name]]
+    assert not bad, f"{path.parent.name}/{path.name} imports {bad}"
+
+
 @pytest.mark.parametrize("path", modules_under("engine"), ids=lambda p: p.name)
 def test_the_engine_knows_no_screen(path):
     bad = [n for n in imported_names(path)

@@ -360,13 +360,6 @@ N_SUMMARY_COLS = len(SUMMARY_COLUMNS)
 N_SUMMARY_CELLS = len(bl.SUMMARY) * N_SUMMARY_COLS
 
 
-def registered(target: str) -> bool:
-    """Is the link's topic in this build's registry (another branch may build it)?"""
-    from rnntui.topics import IDS
-
-    return target.partition("/")[0] in IDS
-
-
 @dataclass(frozen=True)
 class SummaryReadings:
     headers: tuple[str, ...]
@@ -405,8 +398,7 @@ class SummaryState(FigureState):
             table.append(tuple(c.text for c in cells))
             links.append(tuple(None if c.link is None else {
                 "target": c.link.target, "sets": tuple(f"{k}={v}" for k, v in c.link.sets.items()),
-                "step": c.link.step, "command": "rnntui " + " ".join(c.link.argv()),
-                "open": registered(c.link.target)} for c in cells))
+                "step": c.link.step, "command": "rnntui " + " ".join(c.link.argv())} for c in cells))
         row, col = divmod(self.cell, N_SUMMARY_COLS)
         return SummaryReadings(tuple(label for _, label in bl.SUMMARY_COLUMNS), bl.SUMMARY_SHORT,
                                tuple(r.model for r in bl.SUMMARY),

@@ -253,15 +253,10 @@ class AttentionScreen(TopicScreen):
 
     async def action_open_link(self) -> None:
         link = self.state.readings().link
-        if link is None or not link["open"]:
-            self.notify(_("this cell has no figure in this build"), timeout=2)
+        if link is None:
+            self.notify(_("no figure for this cell"), timeout=2)
             return
-        from rnntui.topics import build_state, find
-
         try:
-            screen, figure = find(link["target"], link["sets"])
-            state = build_state(figure, link["sets"], link["step"])
+            await self.app.follow(link["target"], link["sets"], link["step"])
         except BadValue as e:
             self.notify(str(e), severity="warning")
-            return
-        await self.app.follow(screen.TOPIC_ID, figure.id, state)

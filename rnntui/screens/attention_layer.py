@@ -245,7 +245,7 @@ class SummaryView(FigureView):
         # on a slide nothing opens: no ⏎ marks; and the cursor's cell and its line only where the deck chose a cell
         # (the lecture's summary slide, at cell 0, read as an app's, not a slide's: a lecturer's slides)
         slide, bare = self.presenting, self.presenting and s.cell == 0
-        table = tuple(tuple(_(text) + (LINK if link and link["open"] and not slide else "") for text, link in zip(row, links))
+        table = tuple(tuple(_(text) + (LINK if link and not slide else "") for text, link in zip(row, links))
                       for row, links in zip(r.table, r.links))
         # short column labels where the columns are narrow ("path le…│parallel i…" at 80 columns, a trial): the
         # line under the table names the chosen cell's column in full
@@ -268,12 +268,10 @@ class SummaryView(FigureView):
             out.append("\n")
             if link is None:
                 out.append(_("no figure for this cell"), style="dim")
-            elif link["open"]:
+            else:
                 opens = colon(used.one("open_link")) if "open_link" in used.moved else _("Enter:")
                 out.append_text(spelled(spaced(opens), link["command"].removeprefix("rnntui "),
                                         " · " + _("{key}: back").format(key=used.one("back"))))
-            else:
-                out.append(_("{target}: not in this build (plain text)").format(target=link["target"]), style="dim")
             hint = (_("{along} along a row, {between} between rows; a cell ending in {link} opens a figure") if wide
                     else _("{along} along a row, then to {columns} (shown here); {between} between rows; a cell "
                            "ending in {link} opens a figure")).format(

@@ -13,7 +13,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel
 
 from rnntui.i18n import N_, _, language
-from rnntui.screens.whole import LaidOutOnMount
+from rnntui.widgets.mounting import LaidOutOnMount
 from rnntui.widgets.quiet import lay_out
 
 
