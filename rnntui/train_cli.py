@@ -150,6 +150,8 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     trial). Skipped when plotext is missing or the stream cannot take braille (ASCII). True if drawn."""
     import shutil
 
+    from rnntui.widgets.axes import nice_ticks
+
     stream = stream or sys.stdout
     if not len(steps) or not encodes("⣿┤", stream):
         return False
@@ -165,6 +167,7 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     for at, _label in lines:
         plt.hline(float(at))
     plt.ylim(0, 100)
+    plt.xticks(*nice_ticks(float(min(steps)), float(max(steps)), most=8))  # (plotext's own read 25.0 168.8 312.5 …, a trial)
     plt.title(title)
     plt.xlabel("training step")
     plt.ylabel(ylabel)

@@ -614,6 +614,10 @@ def test_the_plot_copes_with_one_point_a_file_and_ascii(capsys):
     f = Stream(False)
     assert train_cli.plot_curve([100, 200], [50.0, 90.0], "a file", "accuracy %", stream=f)
     assert "a file" in f.text and "┤" in f.text and "\x1b" not in f.text
+    steps = Stream(False)  # the step axis in round numbers: plotext's own read "25.0 168.8 312.5 456.2 600.0" (a trial)
+    assert train_cli.plot_curve(list(range(25, 625, 25)), [50.0] * 24, "seq2seq", "exact %", stream=steps)
+    axis = next(line for line in reversed(steps.text.splitlines()) if line.split() and line.split()[0].isdigit()).split()
+    assert axis == ["100", "200", "300", "400", "500", "600"]
     ascii_out = Stream(False, "ascii")  # (PYTHONIOENCODING=ascii: braille would end the run in an error)
     assert not train_cli.plot_curve([100], [50.0], "x", "accuracy %", stream=ascii_out) and ascii_out.text == ""
 
