@@ -217,7 +217,7 @@ class GradientsScreen(TopicScreen):
                N_("A 200-token chain's factors, multiplied: what reaches the first token. On a log axis a steady "
                   "factor is a straight line, heading for float32's limits."),
                key_steps=(0, 50, 100, 150, PRODUCT_N - 1)),
-        Figure("clipping", N_("Gradient clipping"), "F9", ClipState, ClipView,
+        Figure("clipping", N_("Gradient clipping (Pascanu et al. 2013)"), "F9", ClipState, ClipView,
                N_("Clipping rescales a gradient whose norm passes the threshold and keeps its direction. "
                   "It is a ceiling: a vanishing gradient passes untouched."),
                key_steps=(5.0, 20.0, 84.0)),
