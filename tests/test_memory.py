@@ -807,3 +807,16 @@ def test_a_run_whose_terminal_is_gone_still_trains_and_saves(tmp_path, monkeypat
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "30", "--out", str(out)]) == 0
     assert mem.parse(out.read_bytes()).run("rnn", 5).steps == 30
     assert isinstance(sys.stdout, Gone) and isinstance(sys.stderr, Gone)  # (the streams given back as they were)
+
+
+def test_help_says_ours_are_one_seed_and_that_the_step_moves_with_it():
+    """The seed's "b_f = 1 learns 40 by step 500" against our 100@700 went unexplained (a SPEC audit): help says
+    each shipped run is one seed, 0, as the shipped file records, and quotes that run's first step at 100%."""
+    from rnntui.screens.memory import CopyView
+
+    runs = raw()["runs"]
+    bf2 = next(r for r in runs if (r["cell"], r["T"]) == ("lstm-bf2", 40))
+    first = next(step for step, acc, _loss in bf2["curve"] if acc == 1.0)
+    said = CopyView.explained(CopyState())
+    assert {r["seed"] for r in runs} == {0} and "one run each, seed 0" in said
+    assert f"our lstm-bf2 at T = 40 reads 100@{first}" in said and "--seed 2" in said
