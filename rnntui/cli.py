@@ -14,7 +14,7 @@ from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, followed, path_arg, reason, write_atomic
 from rnntui.i18n import N_, _, colon, one_line, spaced
 from rnntui.state import BadValue, Marked
-from rnntui.terminal import require_terminal, stopped_by_signals
+from rnntui.terminal import Stopped, require_terminal, stop_between_frames, stopped_by_signals
 from rnntui.terminal import run as run_tui
 
 
@@ -390,7 +390,10 @@ def run_shot(argv: list[str]) -> int:
         check_route()
         check_pixels(size, scale)
     with said_if_stopped(args.output):
-        text = render(screen, figure, state, fmt, size, args.theme, scale=scale)
+        with stop_between_frames() as asked:  # (raised inside the headless app's tasks: a traceback, a review)
+            text = render(screen, figure, state, fmt, size, args.theme, scale=scale)
+        if asked:
+            raise Stopped(asked[0])
         replaced = args.output != "-" and Path(args.output).exists()
         if args.output != "-":
             write_atomic(args.output, text)

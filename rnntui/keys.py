@@ -89,7 +89,8 @@ def bindings(scope: str) -> list[Binding]:
             out.append(Binding(k.keys, action, PALETTE, show=False, priority=True, tooltip=k.does, id=k.id))
             continue
         out.append(Binding(k.keys, action, k.footer or k.does, show=bool(k.footer) and k.id not in FIRST,
-                           key_display=FOOTER_KEYS.get(k.id), id=k.id, priority=k.keys in ("tab", "shift+tab")))
+                           key_display=FOOTER_KEYS.get(k.id), id=k.id,
+                           priority=k.keys in ("tab", "shift+tab") or k.id == "suspend"))  # (help, the palette)
     return out
 
 

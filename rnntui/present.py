@@ -40,7 +40,7 @@ def read_all(frames: list[Frame]) -> None:
 
 
 KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · ctrl+s save · "
-           "esc hides this · q quit")
+           "esc hides this · ctrl+z suspend · q quit")
 LAST = N_("the last slide; home goes to the first")
 
 

@@ -338,11 +338,12 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
         staged.write(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
         staged.commit()
     except BaseException:
-        staged.discard()
-        for folder in made:  # (a frame it could not draw left the folders it made empty)
-            if any(folder.iterdir()):
-                break
-            folder.rmdir()
+        with stop_between_frames():  # (a second ctrl+c in the clean-up left its temporary files, a review)
+            staged.discard()
+            for folder in made:  # (a frame it could not draw left the folders it made empty)
+                if any(folder.iterdir()):
+                    break
+                folder.rmdir()
         raise
     removed = stale(outdir, paths, earlier) if force else []
     for path in removed:

@@ -169,7 +169,8 @@ def stop_between_frames():
     kept = {}
     try:
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            kept[signum] = signal.signal(signum, ask)
+            if signal.getsignal(signum) != signal.SIG_IGN:  # (nohup: a hangup stays ignored, a review)
+                kept[signum] = signal.signal(signum, ask)
     except ValueError:  # not the main thread: signals stay as they were
         pass
     try:
@@ -190,7 +191,8 @@ def stopped_by_signals():
     kept = {}
     try:
         for signum in (signal.SIGTERM, signal.SIGHUP):
-            kept[signum] = signal.signal(signum, stop)
+            if signal.getsignal(signum) != signal.SIG_IGN:  # (nohup: a hangup stays ignored, a review)
+                kept[signum] = signal.signal(signum, stop)
     except ValueError:  # not the main thread: signals stay as they were
         pass
     try:

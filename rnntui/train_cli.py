@@ -162,12 +162,13 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     cols = shutil.get_terminal_size((80, 24)).columns
     plt.clf()
     plt.theme("clear")  # the terminal's own colours (and none under NO_COLOR)
-    plt.plot_size(max(min(cols, 100), 40), 18)
+    width = max(min(cols, 100), 40)
+    plt.plot_size(width, 18)
     plt.plot([float(s) for s in steps], [float(v) for v in percent], marker="braille", label=ylabel)
     for at, _label in lines:
         plt.hline(float(at))
     plt.ylim(0, 100)
-    plt.xticks(*nice_ticks(float(min(steps)), float(max(steps)), most=8))  # (plotext's own read 25.0 168.8 312.5 …, a trial)
+    plt.xticks(*nice_ticks(float(min(steps)), float(max(steps)), most=max(width // 10, 3)))  # (plotext's own read 25.0 168.8 312.5 …, a trial)
     plt.title(title)
     plt.xlabel("training step")
     plt.ylabel(ylabel)
@@ -455,9 +456,9 @@ def run_train(argv: list[str]) -> int:
         check_torch()  # (a traceback ending in "No module named 'torch'", an admin's trial)
     from rnntui.terminal import Gone
 
-    kept = sys.stdout, sys.stderr  # a terminal gone under a run in the background (`&`, then the ssh session
-    sys.stdout, sys.stderr = Gone(sys.stdout), Gone(sys.stderr)  # closed) ended it at its bar's next write,
-    try:  # EIO, and the run was lost (a trial): what it writes there goes nowhere, and it trains and saves
+    kept = sys.stdout, sys.stderr  # a terminal gone under a run in the background (`nohup`, then the ssh session
+    sys.stdout, sys.stderr = (Gone(s) if terminal(s) else s for s in kept)  # closed) ended it at its bar's next
+    try:  # write, EIO, and the run was lost (a trial): what it writes there goes nowhere, it trains and saves
         return LABS[lab](argv[1:])
     finally:
         sys.stdout, sys.stderr = kept

@@ -467,7 +467,11 @@ def test_sigterm_or_sighup_stops_shot_and_train_as_ctrl_c_does(tmp_path, monkeyp
         os.kill(os.getpid(), signum)
         raise AssertionError("the signal did not stop it")
 
-    monkeypatch.setattr(render, "render", killed)
+    def killed_drawing(*_args, **_kwargs):  # (shot acts on it once its frame is drawn: raised in the headless
+        os.kill(os.getpid(), signum)  # app's tasks it printed a traceback, a review)
+        return "<svg/>"
+
+    monkeypatch.setattr(render, "render", killed_drawing)
     out = tmp_path / "x.svg"
     assert main(["shot", "recurrence/track", "-o", str(out)]) == 128 + signum
     assert capsys.readouterr().err == f"rnntui: stopped: nothing written to {out}\n" and list(tmp_path.iterdir()) == []
@@ -480,3 +484,21 @@ def test_sigterm_or_sighup_stops_shot_and_train_as_ctrl_c_does(tmp_path, monkeyp
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--out", str(out)]) == 128 + signum
     assert capsys.readouterr().err.splitlines()[-1] == f"rnntui: cancelled: nothing saved to {out}"
     assert list(tmp_path.iterdir()) == [] and signal.getsignal(signum) == signal.SIG_DFL
+
+
+def test_a_signal_ignored_stays_ignored(monkeypatch):
+    """`nohup rnntui train …` (or export) was stopped by the hangup it was started to outlive: the handlers
+    that turn SIGTERM and SIGHUP into a stop took over an ignored signal too (a review)."""
+    import signal
+
+    from rnntui.terminal import stop_between_frames, stopped_by_signals
+
+    kept = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        for context in (stopped_by_signals, stop_between_frames):
+            with context():
+                assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+                assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN)
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, kept)

@@ -1134,3 +1134,33 @@ def test_a_second_ctrl_c_soon_after_the_first_only_asks_and_a_later_one_stops_at
         clock[0] += terminal.PATIENCE_S
         with pytest.raises(terminal.Stopped):
             os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_a_ctrl_c_during_the_clean_up_does_not_cut_it_short(tmp_path, capsys, monkeypatch):
+    """A second ctrl+c that landed while a stopped export removed its files cut the removal short: 247
+    temporary files left beside the slides (a review). The clean-up finishes; the status is ctrl+c's."""
+    import os
+    import signal
+
+    from rnntui.files import Staged
+    from rnntui.render import Session
+
+    real_slide, real_discard, calls = Session.slide, Staged.discard, []
+
+    async def slide(self, index, fmts=("svg",)):
+        calls.append(index)
+        if len(calls) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+        return await real_slide(self, index, fmts)
+
+    def discard(self):
+        os.kill(os.getpid(), signal.SIGINT)  # (a press in the middle of it)
+        real_discard(self)
+
+    monkeypatch.setattr(Session, "slide", slide)
+    monkeypatch.setattr(Staged, "discard", discard)
+    deck = small_deck(tmp_path / "d.toml", "".join(f'[[frame]]\nfigure = "recurrence/track"\nstep = {t}\n'
+                                                   for t in range(5)))
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--size", "80x24"]) == 130
+    assert capsys.readouterr().err == f"rnntui: stopped: nothing written to {out}\n" and not out.exists()

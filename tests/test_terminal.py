@@ -123,7 +123,8 @@ def test_sighup_or_sigterm_ends_the_app_within_a_second_and_gives_the_terminal_b
         assert wait_or_kill(p, 2) == 128 + signum  # ended by the app, not killed by the signal
         assert time.monotonic() - t0 < 1.5
         rest = read_until(master, b"\x1b[?25h", 1)
-        assert b"\x1b[?1049l" in rest and b"\x1b[?25h" in rest  # the main screen back, the cursor shown
+        assert b"\x1b[?1049l" in rest and b"\x1b[?25h" in rest  # the main screen back, the cursor shown,
+        assert b"\x1b[?1000l" in rest  # and the mouse no longer reported
     finally:
         if p.poll() is None:
             p.kill()
@@ -131,13 +132,17 @@ def test_sighup_or_sigterm_ends_the_app_within_a_second_and_gives_the_terminal_b
         os.close(master)
 
 
-@pytest.mark.parametrize("command", ["", "present"])
+@pytest.mark.parametrize("command", ["", "help", "present"])
 def test_ctrl_z_suspends_the_app_to_the_shell_and_it_comes_back(command):
-    """ctrl+z did nothing in the app or in present: the terminal is raw, and nothing was bound (a trial)."""
-    code = f"from rnntui.cli import main; raise SystemExit(main({['present', 'lecture'] if command else []!r}))"
+    """ctrl+z did nothing in the app or in present: the terminal is raw, and nothing was bound (a trial); nor
+    over help or the palette, which take no app key that is not a priority (a review)."""
+    code = f"from rnntui.cli import main; raise SystemExit(main({['present', 'lecture'] if command == 'present' else []!r}))"
     p, master = start_in_pty(code)
     try:
-        assert read_until(master, b"recurrence" if not command else b"1/")
+        assert read_until(master, b"recurrence" if command != "present" else b"1/")
+        if command == "help":
+            os.write(master, b"?")
+            assert read_until(master, b"Keys", 5)
         os.write(master, b"\x1a")
         for _try in range(50):
             pid, status = os.waitpid(p.pid, os.WUNTRACED | os.WNOHANG)
@@ -148,6 +153,8 @@ def test_ctrl_z_suspends_the_app_to_the_shell_and_it_comes_back(command):
         assert b"\x1b[?1049l" in read_until(master, b"\x1b[?1049l", 1)  # the shell's screen back meanwhile
         os.kill(p.pid, signal.SIGCONT)  # (what fg does)
         assert b"\x1b[?1049h" in read_until(master, b"\x1b[?1049h", 3)  # and the app's again
+        os.write(master, b"\x1b" if command == "help" else b"")  # (help closes, then q quits)
+        time.sleep(0.3)
         os.write(master, b"q")
         assert wait_or_kill(p, 5) == 0
     finally:

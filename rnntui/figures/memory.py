@@ -261,8 +261,9 @@ class CopyState(FigureState):
         d = d or {}
         cell, T = d.get("cell", self.cell), int(d.get("T", self.length))
         step, steps = int(d.get("step", d.get("steps", 0)) or 0), int(d.get("steps", mem.STEPS[cell]) or 0)
-        if run.status == "failed" or run.message and run.status != "cancelled" and "saved" not in d:
-            return LiveReadings(status, cell, T, step, steps, run.message)  # (its note: why it is not saved)
+        if run.status in ("failed", "running"):  # (running: its note, why it will not be saved)
+            return LiveReadings(status, cell, T, step, steps, run.message)
+        # (done: why it was not saved, said in the reader's language now: the note is in the one of its start)
         return LiveReadings(status, cell, T, step, steps, str(d.get("save_error", "")), d.get("save_errno"),
                             d.get("save_path"))
 
