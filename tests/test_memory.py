@@ -727,17 +727,23 @@ async def test_help_says_where_the_sources_entries_come_from():
     assert "deep-learning-foundations/expected/06_rnn_attention.txt" in prose and "did not come through" in prose
 
 
+def silent_lab(monkeypatch) -> None:
+    """memory/copy's lab, torch-free: one report, then a minute's sleep (tests/lab_standins.py)."""
+    from rnntui.figure import Lab
+
+    monkeypatch.setattr(MemoryScreen, "FIGURES", tuple(
+        replace(f, lab=Lab("lab_standins:silent", "train")) if f.lab else f for f in MemoryScreen.FIGURES))
+
+
 async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeypatch):
     """The lab said "not saved: cannot write …" only once it had trained (a minute at T = 80), while `train`
     refuses before it trains (a review): the cache is checked as `t` starts it, and the line says so while it
     trains and after."""
     from rnntui.app import RnnApp
-    from rnntui.figure import Lab
 
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # the cache's folder cannot be made
-    monkeypatch.setattr(MemoryScreen, "FIGURES", tuple(  # (torch-free: a report, then a minute's sleep)
-        replace(f, lab=Lab("lab_standins:silent", "train")) if f.lab else f for f in MemoryScreen.FIGURES))
+    silent_lab(monkeypatch)
     app = RnnApp("memory", "copy")
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.topic_screen()
@@ -745,6 +751,7 @@ async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeyp
         run = screen.state.run
         assert run.status == "running" and run.message.startswith(f"cannot write {tmp_path}/file/rnntui/memory.json: ")
         await pilot.press("t")  # (cancelled)
+
     def said(state):  # (the long path wraps anywhere: compared without spaces)
         return "".join(txt(replace(CopyState(), run=state), size=(100, 30)).replace("│", "").split())
 
@@ -767,11 +774,9 @@ async def test_help_and_the_palette_over_a_running_lab_keep_it_and_leaving_the_t
     """`?` or ctrl+p during a live run stopped it ("stopped lstm T=20 at step 622 of 1500; nothing saved", a
     trial): a screen over the topic keeps its lab; another topic stops it, as help says."""
     from rnntui.app import RnnApp
-    from rnntui.figure import Lab
     from rnntui.help import HelpScreen
 
-    monkeypatch.setattr(MemoryScreen, "FIGURES", tuple(  # (torch-free: a report, then a minute's sleep)
-        replace(f, lab=Lab("lab_standins:silent", "train")) if f.lab else f for f in MemoryScreen.FIGURES))
+    silent_lab(monkeypatch)
     app = RnnApp("memory", "copy")
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.topic_screen()
