@@ -28,7 +28,7 @@ from rnntui.screens.whole import AtTerminalSize, forget_arrangements
 from rnntui.widgets.mounting import LaidOutOnMount
 from rnntui.shots import Shots
 from rnntui.state import FigureState
-from rnntui.terminal import end_on_hangup, few_colours, sturdy
+from rnntui.terminal import end_on_hangup, few_colours, sturdy, suspend
 from rnntui.toasts import MOUNT_MOST, WholeToastRows
 from rnntui.topics import IDS, NUMBERS, topic
 
@@ -554,6 +554,9 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
 
     async def action_previous_topic(self) -> None:
         await self.goto(IDS[(IDS.index(self.current_mode) - 1) % len(IDS)])
+
+    def action_suspend(self) -> None:
+        suspend(self)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

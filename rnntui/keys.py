@@ -57,7 +57,7 @@ CONTRACT: tuple[Key, ...] = (
     Key("screenshot", "ctrl+s", "app.shot", "ctrl+s", N_("save a screenshot (SVG) and say where"), scope="app"),
     Key("palette", "ctrl+p", "app.command_palette", "ctrl+p",
         N_("command palette: topics, figures, parameters, theme, screenshot, language"), scope="app"),
-    Key("suspend", "ctrl+z", "app.suspend_process", "ctrl+z",  # (it did nothing: the terminal is raw, a trial)
+    Key("suspend", "ctrl+z", "app.suspend", "ctrl+z",  # (it did nothing: the terminal is raw, a trial)
         N_("suspend to the shell (fg brings it back)"), scope="app"),
     Key("quit", "q", "app.quit", "q", N_("quit"), N_("quit"), scope="app"),
 )

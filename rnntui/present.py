@@ -22,7 +22,7 @@ from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame, untranslated_line
-from rnntui.terminal import end_on_hangup, sturdy
+from rnntui.terminal import end_on_hangup, sturdy, suspend
 from rnntui.toasts import say_once, unsay
 from rnntui.widgets.cells import cell_len, cut
 from rnntui.widgets.prose import Prose
@@ -73,7 +73,7 @@ class PresentApp(Shots, QuietCollections, App):
         Binding("end", "jump(-1)", N_("last"), priority=True),
         Binding("ctrl+s", "shot", N_("save"), priority=True),
         Binding("q", "quit", N_("quit"), priority=True),  # not escape: a reflexive one ended the talk
-        Binding("ctrl+z", "suspend_process", N_("suspend"), show=False, priority=True),  # (it did nothing, a trial)
+        Binding("ctrl+z", "suspend", N_("suspend"), show=False, priority=True),  # (it did nothing, a trial)
         Binding("question_mark,f1", "keys", N_("keys"), priority=True),  # (the slides show none)
     ]
 
@@ -206,6 +206,9 @@ class PresentApp(Shots, QuietCollections, App):
         self.typed = ""
         if not self.note.hush():
             self.show_foot()
+
+    def action_suspend(self) -> None:
+        suspend(self)
 
     def action_keys(self) -> None:
         """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened. (Once: ? again

@@ -109,6 +109,27 @@ def run(app) -> int:
     return app.return_code or 0
 
 
+def job_control() -> bool:
+    """Whether a shell with job control started us (our job has a process group of its own): ctrl+z then
+    stops us and `fg` brings us back. Started without one (`ssh -t host rnntui`, `bash -c`), nothing would:
+    the app stayed stopped, the session frozen (a tmux check)."""
+    try:
+        return os.getpgrp() != os.getsid(0)
+    except (AttributeError, OSError):  # (no process groups: Windows)
+        return False
+
+
+def suspend(app) -> None:
+    """ctrl+z: to the shell where one can bring the app back, else one line saying why not."""
+    from rnntui.i18n import _
+
+    if job_control():
+        app.action_suspend_process()
+    else:
+        app.notify(_("ctrl+z: no shell to go back to (started without job control, as ssh -t host rnntui is); "
+                     "q quits"), timeout=4)
+
+
 def hung_up(fd: int = 0) -> bool:
     """True once the terminal on `fd` is gone (poll reports a hangup or an error)."""
     poller = select.poll()

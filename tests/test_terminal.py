@@ -135,8 +135,10 @@ def test_sighup_or_sigterm_ends_the_app_within_a_second_and_gives_the_terminal_b
 @pytest.mark.parametrize("command", ["", "help", "present"])
 def test_ctrl_z_suspends_the_app_to_the_shell_and_it_comes_back(command):
     """ctrl+z did nothing in the app or in present: the terminal is raw, and nothing was bound (a trial); nor
-    over help or the palette, which take no app key that is not a priority (a review)."""
-    code = f"from rnntui.cli import main; raise SystemExit(main({['present', 'lecture'] if command == 'present' else []!r}))"
+    over help or the palette, which take no app key that is not a priority (a review). Started by a shell with
+    job control (here: as if, a process group of its own)."""
+    code = ("import os; os.getsid = lambda pid: -1; from rnntui.cli import main; "  # (our job's own group)
+            f"raise SystemExit(main({['present', 'lecture'] if command == 'present' else []!r}))")
     p, master = start_in_pty(code)
     try:
         assert read_until(master, b"recurrence" if command != "present" else b"1/")
@@ -155,6 +157,24 @@ def test_ctrl_z_suspends_the_app_to_the_shell_and_it_comes_back(command):
         assert b"\x1b[?1049h" in read_until(master, b"\x1b[?1049h", 3)  # and the app's again
         os.write(master, b"\x1b" if command == "help" else b"")  # (help closes, then q quits)
         time.sleep(0.3)
+        os.write(master, b"q")
+        assert wait_or_kill(p, 5) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        os.close(master)
+
+
+def test_ctrl_z_without_job_control_says_why_and_keeps_the_app():
+    """`ssh -t host rnntui` (or `bash -c`) runs the app with no shell to `fg` it: ctrl+z stopped it for good and
+    froze the session (a tmux check). It says so in one line and the app goes on."""
+    p, master = start_in_pty()  # (its own session, as sshd starts one: no job control)
+    try:
+        assert read_until(master, b"recurrence")
+        os.write(master, b"\x1a")
+        assert b"no shell to go back to" in read_until(master, b"no shell to go back to", 5)
+        assert os.waitpid(p.pid, os.WUNTRACED | os.WNOHANG) == (0, 0)  # still running
         os.write(master, b"q")
         assert wait_or_kill(p, 5) == 0
     finally:
