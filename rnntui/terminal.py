@@ -170,6 +170,24 @@ PATIENCE_S = 1.0  # a command asked to stop acts on it well within this (a frame
 
 
 @contextmanager
+def handling(signums: tuple, handler):
+    """While it lasts, `handler` for each of `signums` not ignored (nohup: a hangup stays ignored, a review);
+    the handlers before it put back after. Not the main thread: signals stay as they were."""
+    kept = {}
+    try:
+        for signum in signums:
+            if signal.getsignal(signum) != signal.SIG_IGN:
+                kept[signum] = signal.signal(signum, handler)
+    except ValueError:
+        pass
+    try:
+        yield
+    finally:
+        for signum, old in kept.items():
+            signal.signal(signum, old)
+
+
+@contextmanager
 def stop_between_frames():
     """While it lasts, ctrl+c, SIGTERM and SIGHUP (a closed SSH session) only ask to stop: the list it
     gives holds the signal, for the command to raise Stopped where it can stop cleanly (a ctrl+c in the
@@ -187,18 +205,8 @@ def stop_between_frames():
             first[0] = time.monotonic()
         asked.append(signum)
 
-    kept = {}
-    try:
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            if signal.getsignal(signum) != signal.SIG_IGN:  # (nohup: a hangup stays ignored, a review)
-                kept[signum] = signal.signal(signum, ask)
-    except ValueError:  # not the main thread: signals stay as they were
-        pass
-    try:
+    with handling((signal.SIGINT, signal.SIGTERM, signal.SIGHUP), ask):
         yield asked
-    finally:
-        for signum, handler in kept.items():
-            signal.signal(signum, handler)
 
 
 @contextmanager
@@ -209,15 +217,5 @@ def stopped_by_signals():
     def stop(signum, _frame) -> None:
         raise Stopped(signum)
 
-    kept = {}
-    try:
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            if signal.getsignal(signum) != signal.SIG_IGN:  # (nohup: a hangup stays ignored, a review)
-                kept[signum] = signal.signal(signum, stop)
-    except ValueError:  # not the main thread: signals stay as they were
-        pass
-    try:
+    with handling((signal.SIGTERM, signal.SIGHUP), stop):
         yield
-    finally:
-        for signum, handler in kept.items():
-            signal.signal(signum, handler)
