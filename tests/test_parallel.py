@@ -1087,3 +1087,30 @@ def test_cost_says_its_ratio_is_table_1s_terms_and_help_names_the_projections_le
     figure = ParallelScreen.figure_by_id("cost")
     prose = help_text(SimpleNamespace(TOPIC_ID="parallel", figure=figure, state=state))[1]
     assert "Table 1's per-layer terms" in prose and "projections" in prose and "leaves out" in prose
+
+
+async def test_a_measurement_that_cannot_be_cached_says_so_as_it_starts(tmp_path, monkeypatch):
+    """As memory/copy's lab: the timing lab said "measured, but not cached: cannot write …" only once it had
+    measured. `t` checks the cache first, and the status says why it will not be cached while it measures."""
+    from dataclasses import replace
+
+    from rnntui.app import RnnApp
+    from rnntui.figure import Lab
+    from rnntui.screens.parallel import ParallelScreen
+
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # the cache's folder cannot be made
+    monkeypatch.setattr(ParallelScreen, "FIGURES", tuple(  # (torch-free: a report, then a minute's sleep)
+        replace(f, lab=Lab("lab_standins:silent", "measure")) if f.lab else f for f in ParallelScreen.FIGURES))
+    app = RnnApp("parallel", "timing")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("t")
+        run = screen.state.run
+        assert run.status == "running" and run.message.startswith(f"cannot write {tmp_path}/file/rnntui/timing-")
+        await pilot.press("t")  # (cancelled)
+    measuring = TimingState(run=run)
+    assert (measuring.readings().status, measuring.readings().note) == ("measuring", run.message)
+    said = "".join(one_app.txt(*find("parallel/timing"), measuring, (100, 30)).replace("│", "").split())
+    assert "itwillnotbecached:" + "".join(run.message.split()) in said
+    assert TimingState().readings().note == "" and TimingState().lab_note() == run.message

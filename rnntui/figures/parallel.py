@@ -14,7 +14,7 @@ from rnntui.engine import lab_timing
 from rnntui.engine import parallel as par
 from rnntui.figure import LabRun
 from rnntui.i18n import N_
-from rnntui.state import FigureState, param, power_step, via_home
+from rnntui.state import BadValue, FigureState, param, power_step, via_home
 
 MODE = dict(kind="choice", choices=par.MODES, key="m", label="mode",
             means=N_("the layer drawn: a recurrent one (a chain of steps) or self-attention"))
@@ -280,6 +280,16 @@ class TimingState(Geometric):
                    values=par.TIMING_T)  # (the lab times these; T=100 read "not measured yet")
     run: LabRun = field(default=LabRun(), compare=False)
 
+    def lab_note(self) -> str:
+        """Why the measurement `t` starts would not be cached, checked as it starts (as memory/copy's lab), or ""."""
+        from rnntui.files import check_savable
+
+        try:
+            check_savable(lab_timing.cache_path())
+        except BadValue as e:
+            return str(e)
+        return ""
+
     def read(self) -> TimingReadings:
         run, d = self.run, par.TIMING_D
         cached, problem = cached_timing()
@@ -297,7 +307,7 @@ class TimingState(Geometric):
 
         status, note, failure = "measured", "", None
         if run.running:
-            status = "measuring"
+            status, note = "measuring", run.message  # (its note: why it will not be cached)
         elif run.status == "cancelled":
             status, note = "note", (N_("cancelled: the table keeps the last full run") if full else
                                     N_("cancelled: rows measured so far, not cached; t runs again"))

@@ -173,7 +173,7 @@ class TimingView(FigureView):  # E6
     def show(self, s: TimingState) -> None:
         r = s.readings()
         status = self.query_one("#status", Static)
-        status.set_class(r.status in ("note", "problem"), "-whole")  # (wrapped: "…was corrupt (not JSON
+        status.set_class(r.status in ("note", "problem") or bool(r.note), "-whole")  # (wrapped: "…was corrupt (not JSON
         # (Unterminated string star…" hid what was done with the file and what comes next, a trial)
         status.update(timing_status(r, self.presenting))
         self.query_one("#table", Picture).update(timing_table(r.table, s.T, "\n\n" if self._spaced(r) else "\n"))

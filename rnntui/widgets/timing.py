@@ -21,6 +21,8 @@ def timing_status(r, presenting: bool = False) -> Text:
         out.append("" if presenting else _("t cancels") + "   ", style="dim")
         if any(row.fresh for row in r.table):  # (said before a row had one, a trial)
             out.append(_("* this run's rows"), style="dim")
+        if r.note:  # (checked as it starts: said only after the run, as memory/copy's lab did)
+            out.append("\n" + _("it will not be cached: {reason}").format(reason=r.note), style="bold")
     elif r.status == "note":
         failure = getattr(r, "failure", None)
         out.append(_("the timing lab failed: {message}").format(message=failure) if failure else _(r.note),
