@@ -357,15 +357,21 @@ def list_text() -> str:
 
 
 @contextmanager
-def said_if_stopped(path: str):
-    """ctrl+c, SIGTERM or SIGHUP inside: one line saying nothing was written (shot and export ended without a
-    word, a trial), then on to the exit status 128 + the signal's number."""
+def said_if_stopped(said):
+    """ctrl+c, SIGTERM or SIGHUP inside: one line on stderr, `said()` (what was and was not saved; none if
+    empty), then on to the exit status 128 + the signal's number (shot, export and train ended without a word
+    after ^C, trials)."""
     try:
         yield
     except KeyboardInterrupt:
-        if path != "-":
-            _say("rnntui: " + _("stopped: nothing written to {path}").format(path=path))
+        if line := said():
+            _say(f"rnntui: {line}")
         raise
+
+
+def nothing_written(path: str) -> str:
+    """What a stopped shot or export says: nothing (standard output: what reached it is there)."""
+    return "" if path == "-" else _("stopped: nothing written to {path}").format(path=path)
 
 
 def run_shot(argv: list[str]) -> int:
@@ -389,7 +395,7 @@ def run_shot(argv: list[str]) -> int:
 
         check_route()
         check_pixels(size, scale)
-    with said_if_stopped(args.output):
+    with said_if_stopped(lambda: nothing_written(args.output)):
         with stop_between_frames() as asked:  # (raised inside the headless app's tasks: a traceback, a review)
             text = render(screen, figure, state, fmt, size, args.theme, scale=scale)
         if asked:
@@ -430,7 +436,7 @@ def run_export(argv: list[str]) -> int:
         frames = _only(frames, args.only, deck is not None)
         if deck is None:
             title = _("rnntui: {what} at their key steps").format(what=", ".join(a.rstrip("/") for a in args.only))
-    with said_if_stopped(args.outdir):
+    with said_if_stopped(lambda: nothing_written(args.outdir)):
         report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
                                progress=sys.stderr.isatty(), deck=deck, batch=True, since=since)
     print(report.line(Path(args.outdir)), file=sys.stderr)

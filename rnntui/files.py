@@ -267,6 +267,15 @@ def check_savable(path: Path) -> None:
     check_creatable(path)
 
 
+def why_unsavable(path: Path) -> str:
+    """check_savable's one line, or "" where the file can be written: a lab's note as `t` starts it."""
+    try:
+        check_savable(path)
+    except BadValue as e:
+        return str(e)
+    return ""
+
+
 def path_arg(text: str) -> str:
     """argparse type for a path: an empty string is a bad value, not "not given"."""
     if not text.strip():

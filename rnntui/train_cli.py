@@ -8,10 +8,9 @@ import argparse
 import os
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
-from rnntui.cli import Parser as CommandParser, encodes, whole
+from rnntui.cli import Parser as CommandParser, encodes, said_if_stopped, whole
 from rnntui.files import check_creatable, check_savable, path_arg
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
@@ -123,17 +122,6 @@ class Bar:
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
-
-
-@contextmanager
-def on_ctrl_c(said):
-    """Ctrl+C inside: one line on stderr, `said()` (what was and was not saved), then on to exit status 130
-    (it ended silently after the progress bar's ^C, a trial)."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        print(f"rnntui: {said()}", file=sys.stderr, flush=True)
-        raise
 
 
 def nothing_saved(path) -> str:
@@ -272,7 +260,7 @@ def run_seq2seq(argv: list[str]) -> int:
           file=sys.stderr)
     bar = Bar(args.steps)
     start = time.perf_counter()
-    with on_ctrl_c(lambda: nothing_saved(out)):
+    with said_if_stopped(lambda: nothing_saved(out)):
         try:
             result = lab.train(args.scoring, args.seed, steps=args.steps, until=until, on_progress=bar,
                                screen=not args.full_eval)
@@ -396,7 +384,7 @@ def run_memory(argv: list[str]) -> int:
                 "cancelled: the {n} runs that finished are in {path}", len(finished)).format(
                 n=len(finished), path=grid)
 
-        with on_ctrl_c(said):  # (--steps, --seed: they were ignored, 1500/6000 steps from seed 0)
+        with said_if_stopped(said):  # (--steps, --seed: they were ignored, 1500/6000 steps from seed 0)
             results = lab.write_grid(grid, gates=False, log=log, steps=args.steps, seed=args.seed)
         recipe = args.steps is None and args.seed == mem.SEED
         if out is None and recipe:
@@ -407,7 +395,7 @@ def run_memory(argv: list[str]) -> int:
                     "is in {path}").format(cache=mem.cache_path(), path=grid), file=sys.stderr)
         return 0
     bar = Bar(args.steps or mem.STEPS[args.cell], scored=N_("accuracy {acc}"))  # (on fresh sequences: it said held-out)
-    with on_ctrl_c(lambda: nothing_saved(out or mem.cache_path())):
+    with said_if_stopped(lambda: nothing_saved(out or mem.cache_path())):
         try:
             done = lab.train(args.cell, args.T, steps=args.steps, seed=args.seed,
                              progress=lambda p: bar(_as_bar(p)))

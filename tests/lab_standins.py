@@ -21,3 +21,13 @@ def silent(state, report):
     report(0, 1, "one")
     time.sleep(60)
     return {}
+
+
+def use(monkeypatch, screen, target: str = "lab_standins:silent") -> None:
+    """For a test, `screen`'s figures that have a lab run `target` instead (a torch-free stand-in)."""
+    from dataclasses import replace
+
+    from rnntui.figure import Lab
+
+    monkeypatch.setattr(screen, "FIGURES", tuple(
+        replace(f, lab=Lab(target, f.lab.label)) if f.lab else f for f in screen.FIGURES))

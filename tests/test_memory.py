@@ -20,6 +20,7 @@ from rnntui.figures.memory import CopyState, GateState
 from rnntui.render import render
 from rnntui.screens.memory import MemoryScreen, grid_text
 
+import lab_standins
 import one_app
 
 SHIPPED = Path(mem.__file__).parent.parent / "data" / "memory_grid.json"
@@ -727,14 +728,6 @@ async def test_help_says_where_the_sources_entries_come_from():
     assert "deep-learning-foundations/expected/06_rnn_attention.txt" in prose and "did not come through" in prose
 
 
-def silent_lab(monkeypatch) -> None:
-    """memory/copy's lab, torch-free: one report, then a minute's sleep (tests/lab_standins.py)."""
-    from rnntui.figure import Lab
-
-    monkeypatch.setattr(MemoryScreen, "FIGURES", tuple(
-        replace(f, lab=Lab("lab_standins:silent", "train")) if f.lab else f for f in MemoryScreen.FIGURES))
-
-
 async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeypatch):
     """The lab said "not saved: cannot write …" only once it had trained (a minute at T = 80), while `train`
     refuses before it trains (a review): the cache is checked as `t` starts it, and the line says so while it
@@ -743,7 +736,7 @@ async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeyp
 
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # the cache's folder cannot be made
-    silent_lab(monkeypatch)
+    lab_standins.use(monkeypatch, MemoryScreen)  # (torch-free: a report, then a minute's sleep)
     app = RnnApp("memory", "copy")
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.topic_screen()
@@ -776,7 +769,7 @@ async def test_help_and_the_palette_over_a_running_lab_keep_it_and_leaving_the_t
     from rnntui.app import RnnApp
     from rnntui.help import HelpScreen
 
-    silent_lab(monkeypatch)
+    lab_standins.use(monkeypatch, MemoryScreen)  # (torch-free: a report, then a minute's sleep)
     app = RnnApp("memory", "copy")
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.topic_screen()

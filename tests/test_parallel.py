@@ -18,6 +18,7 @@ from rnntui.state import BadValue
 from rnntui.topics import build_state, find
 from rnntui.widgets.wallclock import Tally, grid_text
 
+import lab_standins
 import one_app
 
 
@@ -810,15 +811,12 @@ async def test_timing_lab_runs_in_a_child_reports_cancels_and_lands(monkeypatch)
     """The one lab runner, on the timing figure, with torch-free stand-in labs from rnntui.labs."""
     import os
     import time
-    from dataclasses import replace
 
     from rnntui.app import RnnApp
-    from rnntui.figure import Lab
     from rnntui.screens.parallel import ParallelScreen
 
     def use(target: str) -> None:
-        monkeypatch.setattr(ParallelScreen, "FIGURES", tuple(
-            replace(f, lab=Lab(target, "measure")) if f.lab else f for f in ParallelScreen.FIGURES))
+        lab_standins.use(monkeypatch, ParallelScreen, target)
 
     use("rnntui.labs:demo_lab")
     app = RnnApp("parallel", "timing")
@@ -901,15 +899,11 @@ async def test_after_a_lab_the_app_is_alone_again(monkeypatch):
 async def test_a_lab_that_ends_without_a_word_says_how_at_once(monkeypatch):
     """A child that crashes or is killed after a report: the screen says it ended without a result and
     how, at once (it said "running" for ever while the watcher spun a core on the closed pipe)."""
-    from dataclasses import replace
-
     from rnntui.app import RnnApp
-    from rnntui.figure import Lab
     from rnntui.screens.parallel import ParallelScreen
 
     def use(target: str) -> None:
-        monkeypatch.setattr(ParallelScreen, "FIGURES", tuple(
-            replace(f, lab=Lab(target, "measure")) if f.lab else f for f in ParallelScreen.FIGURES))
+        lab_standins.use(monkeypatch, ParallelScreen, target)
 
     app = RnnApp("parallel", "timing")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -1092,16 +1086,12 @@ def test_cost_says_its_ratio_is_table_1s_terms_and_help_names_the_projections_le
 async def test_a_measurement_that_cannot_be_cached_says_so_as_it_starts(tmp_path, monkeypatch):
     """As memory/copy's lab: the timing lab said "measured, but not cached: cannot write …" only once it had
     measured. `t` checks the cache first, and the status says why it will not be cached while it measures."""
-    from dataclasses import replace
-
     from rnntui.app import RnnApp
-    from rnntui.figure import Lab
     from rnntui.screens.parallel import ParallelScreen
 
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # the cache's folder cannot be made
-    monkeypatch.setattr(ParallelScreen, "FIGURES", tuple(  # (torch-free: a report, then a minute's sleep)
-        replace(f, lab=Lab("lab_standins:silent", "measure")) if f.lab else f for f in ParallelScreen.FIGURES))
+    lab_standins.use(monkeypatch, ParallelScreen)  # (torch-free: a report, then a minute's sleep)
     app = RnnApp("parallel", "timing")
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.topic_screen()

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import termios
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -92,6 +93,24 @@ def start_in_pty(code: str = "from rnntui.cli import main; raise SystemExit(main
     return p, master
 
 
+@contextmanager
+def app_in_pty(code: str = "from rnntui.cli import main; raise SystemExit(main())"):
+    """start_in_pty's (process, master); after, the app killed if a failure left it running, the master closed."""
+    p, master = start_in_pty(code)
+    try:
+        yield p, master
+    finally:
+        ended(p)
+        os.close(master)
+
+
+def ended(p) -> None:
+    """The app killed if it still runs: a test that failed must not leave it behind."""
+    if p.poll() is None:
+        p.kill()
+        p.wait()
+
+
 def read_until(master: int, text: bytes, secs: float = 20) -> bytes:
     seen, end = b"", time.monotonic() + secs
     while text not in seen and time.monotonic() < end:
@@ -115,8 +134,7 @@ def wait_or_kill(p, secs: float):
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
 def test_sighup_or_sigterm_ends_the_app_within_a_second_and_gives_the_terminal_back(signum):
     """SIGTERM killed the app in its alternate screen, cursor hidden, mouse reported (a trial)."""
-    p, master = start_in_pty()
-    try:
+    with app_in_pty() as (p, master):
         assert b"recurrence" in read_until(master, b"recurrence")
         p.send_signal(signum)
         t0 = time.monotonic()
@@ -125,11 +143,6 @@ def test_sighup_or_sigterm_ends_the_app_within_a_second_and_gives_the_terminal_b
         rest = read_until(master, b"\x1b[?25h", 1)
         assert b"\x1b[?1049l" in rest and b"\x1b[?25h" in rest  # the main screen back, the cursor shown,
         assert b"\x1b[?1000l" in rest  # and the mouse no longer reported
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(master)
 
 
 @pytest.mark.parametrize("command", ["", "help", "present"])
@@ -139,8 +152,7 @@ def test_ctrl_z_suspends_the_app_to_the_shell_and_it_comes_back(command):
     job control (here: as if, a process group of its own)."""
     code = ("import os; os.getsid = lambda pid: -1; from rnntui.cli import main; "  # (our job's own group)
             f"raise SystemExit(main({['present', 'lecture'] if command == 'present' else []!r}))")
-    p, master = start_in_pty(code)
-    try:
+    with app_in_pty(code) as (p, master):
         assert read_until(master, b"recurrence" if command != "present" else b"1/")
         if command == "help":
             os.write(master, b"?")
@@ -159,29 +171,18 @@ def test_ctrl_z_suspends_the_app_to_the_shell_and_it_comes_back(command):
         time.sleep(0.3)
         os.write(master, b"q")
         assert wait_or_kill(p, 5) == 0
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(master)
 
 
 def test_ctrl_z_without_job_control_says_why_and_keeps_the_app():
     """`ssh -t host rnntui` (or `bash -c`) runs the app with no shell to `fg` it: ctrl+z stopped it for good and
     froze the session (a tmux check). It says so in one line and the app goes on."""
-    p, master = start_in_pty()  # (its own session, as sshd starts one: no job control)
-    try:
+    with app_in_pty() as (p, master):  # (its own session, as sshd starts one: no job control)
         assert read_until(master, b"recurrence")
         os.write(master, b"\x1a")
         assert b"no shell to go back to" in read_until(master, b"no shell to go back to", 5)
         assert os.waitpid(p.pid, os.WUNTRACED | os.WNOHANG) == (0, 0)  # still running
         os.write(master, b"q")
         assert wait_or_kill(p, 5) == 0
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(master)
 
 
 def test_terminal_closing_without_sighup_ends_the_app():
@@ -221,9 +222,7 @@ def test_the_app_draws_on_the_terminal_with_stderr_sent_elsewhere(elsewhere):
         assert wait_or_kill(p, 5) == 0
         assert b"recurrence" not in read_until(other_master, b"recurrence", 0.5)
     finally:
-        if p.poll() is None:  # (a failure left the app running: it hung blank before the fix)
-            p.kill()
-            p.wait()
+        ended(p)  # (a failure left the app running: it hung blank before the fix)
         os.close(master)
         os.close(other_master)
 

@@ -13,7 +13,7 @@ import numpy as np
 from rnntui.engine import memory as mem
 from rnntui.figure import LabRun
 from rnntui.i18n import N_, _
-from rnntui.state import BadValue, FigureState, param
+from rnntui.state import FigureState, param
 
 CELLS = mem.CELLS
 TS = mem.TS
@@ -177,13 +177,9 @@ class CopyState(FigureState):
     def lab_note(self) -> str:
         """Why the run `t` starts would not be saved, checked as it starts (said only after training, a
         review), or ""."""
-        from rnntui.files import check_savable
+        from rnntui.files import why_unsavable
 
-        try:
-            check_savable(mem.cache_path())
-        except BadValue as e:
-            return str(e)
-        return ""
+        return why_unsavable(mem.cache_path())
 
     def needs_confirm(self) -> bool:
         """A live run at T = 80 takes minutes: the first `t` only asks."""

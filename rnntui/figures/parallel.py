@@ -14,7 +14,7 @@ from rnntui.engine import lab_timing
 from rnntui.engine import parallel as par
 from rnntui.figure import LabRun
 from rnntui.i18n import N_
-from rnntui.state import BadValue, FigureState, param, power_step, via_home
+from rnntui.state import FigureState, param, power_step, via_home
 
 MODE = dict(kind="choice", choices=par.MODES, key="m", label="mode",
             means=N_("the layer drawn: a recurrent one (a chain of steps) or self-attention"))
@@ -282,13 +282,9 @@ class TimingState(Geometric):
 
     def lab_note(self) -> str:
         """Why the measurement `t` starts would not be cached, checked as it starts (as memory/copy's lab), or ""."""
-        from rnntui.files import check_savable
+        from rnntui.files import why_unsavable
 
-        try:
-            check_savable(lab_timing.cache_path())
-        except BadValue as e:
-            return str(e)
-        return ""
+        return why_unsavable(lab_timing.cache_path())
 
     def read(self) -> TimingReadings:
         run, d = self.run, par.TIMING_D
