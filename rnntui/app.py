@@ -351,6 +351,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         """A key nothing takes says so on a figure, briefly (a student pressed `a`, gradients' key, on
         recurrence and saw nothing happen: a trial). Keys typed into the palette never come here."""
         event.prevent_default()  # (App's own handler, which this one is with the word added, is not run too)
+        if self._exit:  # quitting: keys typed after q opened a topic as the app closed, and a note said on it,
+            return  # never laid out, ended the app with a traceback (a trial)
         if await self._check_bindings(event.key) or await dispatch_key(self, event):
             return
         back = any(b.id == "back" for b in self._bindings.key_to_bindings.get(event.key, ()))

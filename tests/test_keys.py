@@ -1107,3 +1107,18 @@ def test_help_says_what_each_choice_of_a_curve_or_a_weight_set_means():
     defaults = block.state_type()
     assert (defaults.d, defaults.d_ff, defaults.layers, defaults.n) == (768, 3072, 12, 512)  # BERT-base
     assert "d, d_ff, layers and n set the parameter and FLOP counts only" in said and "toy sentence's, d = 4" in said
+
+
+async def test_keys_typed_after_q_do_nothing_as_the_app_ends():
+    """`q` then `n`, `a` before the app had ended (a trial typed "question_mark" into tmux): `n` opened the
+    next topic as the app closed, and `a`'s "no key" note, said on a screen never laid out, ended the app
+    with a traceback and status 1."""
+    from textual import events
+
+    app = RnnApp("seq2seq", "matrix")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for key in "qna":  # all queued before the quit is handled
+            app.post_message(events.Key(key, key))
+        await pilot.pause()
+    assert app.return_code == 0 and app.current_mode == "seq2seq", app.current_mode  # (n did not act)
