@@ -37,6 +37,12 @@ REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part
            errno.EISDIR: N_("it is a folder"), errno.ELOOP: N_("its symbolic links go round in a loop")}
 
 
+def home_short(path: Path) -> str:
+    """A path as short as a shell takes it: ~/… under the home folder."""
+    home = Path(os.path.expanduser("~"))  # ("~" itself where there is no home: nothing is under it)
+    return f"~/{path.relative_to(home)}" if home.is_absolute() and path.is_relative_to(home) else str(path)
+
+
 def reason(e: OSError) -> str:
     """Why a file could not be written or read, in the app's language (the system's words, in English
     whatever the language, were shown as they came: 无法写入 /proc/x.svg：No such file or directory)."""

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -345,6 +347,63 @@ def shipped_fresh(scoring: str) -> dict:
         return kept
     return fresh_accuracy(shipped(scoring), scoring)
 
+
+
+# -- the models `rnntui train seq2seq` cached: the matrix figure draws the newest on request ----------------
+@dataclass(frozen=True, eq=False)
+class Cached:
+    """The newest model cached for a scoring: its file, weights and record; or why none can be drawn."""
+
+    scoring: str
+    path: Path | None  # None: nothing cached for this scoring
+    version: tuple = ()  # (path, mtime, size): what a decoding is cached under
+    arrays: dict | None = None  # None with a path: it does not read (`problem` says why)
+    record: dict | None = None
+    problem: BadCheckpoint | OSError | None = None
+
+    def decode(self, index: int) -> Decoded:
+        """This model on one validation sample (it reads: `arrays` is not None)."""
+        return _decode_cached(self.version, self.scoring, index)
+
+
+def cached_path(scoring: str) -> Path | None:
+    """The newest seq2seq-SCORING-seedN.npz in the cache (`train`'s default --out), or None; the earlier
+    model it keeps (NAME.previous.npz) is not one."""
+    pattern = re.compile(rf"seq2seq-{re.escape(scoring)}-seed\d+\.npz")
+    try:
+        found = [(e.stat().st_mtime_ns, e.name) for e in os.scandir(records.cache_dir())
+                 if pattern.fullmatch(e.name) and e.is_file()]
+    except OSError:  # no cache folder yet (or none readable): nothing cached
+        return None
+    return records.cache_dir() / max(found)[1] if found else None
+
+
+def cached(scoring: str) -> Cached:
+    """The newest cached model for `scoring`, read once per version of its file (a key re-reads nothing)."""
+    path = cached_path(scoring)
+    if path is None:
+        return Cached(scoring, None)
+    try:
+        st = path.stat()
+    except OSError as e:  # gone since it was listed
+        return Cached(scoring, path, problem=e)
+    return _read_cached((str(path), st.st_mtime_ns, st.st_size), scoring)
+
+
+@lru_cache(maxsize=8)
+def _read_cached(version: tuple, scoring: str) -> Cached:
+    try:
+        arrays, record = read_npz(version[0], scoring)
+    except (OSError, BadCheckpoint) as e:
+        return Cached(scoring, Path(version[0]), version, problem=e)
+    for a in arrays.values():
+        a.setflags(write=False)
+    return Cached(scoring, Path(version[0]), version, arrays, record)
+
+
+@lru_cache(maxsize=64)
+def _decode_cached(version: tuple, scoring: str, index: int) -> Decoded:
+    return greedy(_read_cached(version, scoring).arrays, scoring, sample(index)[None, :])
 
 # -- F20: what the decoder may read -----------------------------------------------------------
 def visible_numbers(n_tokens: int, d: int) -> tuple[int, int]:

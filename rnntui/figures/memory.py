@@ -3,9 +3,7 @@ learning curve, σ(b_f)^T, and the gates of a trained LSTM with distractors (E7)
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -13,6 +11,7 @@ import numpy as np
 from rnntui.engine import memory as mem
 from rnntui.figure import LabRun
 from rnntui.i18n import N_, _
+from rnntui.files import home_short, why_unsavable
 from rnntui.state import FigureState, param
 
 CELLS = mem.CELLS
@@ -120,12 +119,6 @@ class CopyReadings:
     cache: str = ""  # the file the user's runs are kept in
 
 
-def _home(path: Path) -> str:
-    """A path as short as a shell takes it: ~/… under the home folder."""
-    home = Path(os.path.expanduser("~"))  # ("~" itself where there is no home: nothing is under it)
-    return f"~/{path.relative_to(home)}" if home.is_absolute() and path.is_relative_to(home) else str(path)
-
-
 def _entry(run: mem.Run | None) -> dict:
     return {"final_acc": run.final_acc if run else None, "reached_100_at": run.reached_100_at if run else None,
             "steps": run.steps if run else None}
@@ -177,8 +170,6 @@ class CopyState(FigureState):
     def lab_note(self) -> str:
         """Why the run `t` starts would not be saved, checked as it starts (said only after training, a
         review), or ""."""
-        from rnntui.files import why_unsavable
-
         return why_unsavable(mem.cache_path())
 
     def needs_confirm(self) -> bool:
@@ -240,7 +231,7 @@ class CopyState(FigureState):
             mem.seed_final(cell, T), mem.seed_reached(cell, T), steps, acc, loss,
             tuple(v / LN_VOCAB for v in loss), at, CHANCE, b, None if b is None else mem.sigmoid(b),
             mem.cell_survival(cell, T), {t: mem.cell_survival(cell, t) for t in TS}, story, note, live,
-            _home(mem.cache_path()))
+            home_short(mem.cache_path()))
 
     def _live_readings(self, d: dict | None) -> LiveReadings | None:
         """The run's line: this cell × T's, or a run of another one while it trains, stops or fails (it

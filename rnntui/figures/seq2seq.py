@@ -9,6 +9,7 @@ import numpy as np
 
 from rnntui.engine import seq2seq as s2s
 from rnntui.figure import LabRun
+from rnntui.files import home_short
 from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
@@ -39,8 +40,20 @@ class LiveReadings:
 
 
 @dataclass(frozen=True)
+class CachedReadings:
+    """The model `rnntui train seq2seq` cached last for this scoring (the `w` key's "cached")."""
+
+    path: str  # ~/… where it is; "" where nothing is cached
+    seed: int | None
+    steps: int | None
+    validation: dict | None  # {"exact", "token"} on the 1000, as recorded when it was trained
+    fresh: dict | None  # {"exact", "token", "n", "seed"} on the fresh set (records before it was added: None)
+    problem: str = ""  # why it does not read (English; the screen says it in the app's language), or ""
+
+
+@dataclass(frozen=True)
 class MatrixReadings:
-    weights: str  # "live" or "shipped"
+    weights: str  # the model drawn: "live", "cached" or "shipped"
     x: tuple[int, ...]
     target: tuple[int, ...]
     output: tuple[int, ...]
@@ -60,6 +73,7 @@ class MatrixReadings:
     #                   trained, and the steps its run took (stopped at its first 76% there, or all of them)
     seed: dict
     live: LiveReadings | None
+    cached: CachedReadings | None = None  # `w` chose the cached model: it, or why the shipped one is drawn
 
 
 def live_snapshot(run: LabRun) -> dict | None:
@@ -74,6 +88,9 @@ class MatrixState(FigureState):
     scoring: str = param("additive", "choice", choices=ORDER, key="s", label="scoring")
     sample: int = param(0, "int", lo=0, hi=s2s.N_HELD_OUT - 1, draw=True, label="sample", fmt="d")
     step: int = param(0, "int", lo=0, hi=LAST_K, label="k", fmt="d")
+    weights: str = param("shipped", "choice", choices=("shipped", "cached"), key="w", label="weights", means=(
+        N_("the model that ships with rnntui"),
+        N_("the newest one `rnntui train seq2seq --scoring SCORING` cached (the shipped one where there is none)")))
     run: LabRun = field(default=LabRun(), compare=False)
 
     def first_partial(self) -> dict:
@@ -85,10 +102,39 @@ class MatrixState(FigureState):
         live = live_snapshot(self.run)
         return bool(live) and live["scoring"] == self.scoring and bool(live.get("arrays"))
 
-    def decoded(self) -> s2s.Decoded:
+    def cached_model(self) -> s2s.Cached | None:
+        """The model `train` cached for this scoring, where `w` chose it (read once per file version)."""
+        return s2s.cached(self.scoring) if self.weights == "cached" else None
+
+    def source(self) -> str:
+        """The model drawn: a live run's (once it has sent weights), else the cached one `w` chose where
+        it reads, else the shipped one."""
         if self.is_live():
+            return "live"
+        c = self.cached_model()
+        return "cached" if c is not None and c.arrays is not None else "shipped"
+
+    def decoded(self) -> s2s.Decoded:
+        source = self.source()
+        if source == "live":
             return s2s.greedy(live_snapshot(self.run)["arrays"], self.scoring, s2s.sample(self.sample)[None, :])
+        if source == "cached":
+            return self.cached_model().decode(self.sample)
         return s2s.decode_sample(self.scoring, self.sample)
+
+    def cached_readings(self) -> CachedReadings | None:
+        c = self.cached_model()
+        if c is None:
+            return None
+        if c.path is None:
+            return CachedReadings("", None, None, None, None)
+        if c.arrays is None:
+            return CachedReadings(home_short(c.path), None, None, None, None, str(c.problem))
+        r, fresh = c.record or {}, (c.record or {}).get("fresh")
+        same_set = fresh is not None and (fresh["seed"], fresh["n"]) == (s2s.FRESH_SEED, s2s.N_FRESH)
+        return CachedReadings(home_short(c.path), r.get("seed"), r.get("steps"),
+                              {"exact": r["exact"], "token": r["token"]} if "exact" in r else None,
+                              fresh if same_set else None)  # (scored on the shipped models' fresh set, or not shown)
 
     def live(self) -> LiveReadings | None:
         run, live = self.run, live_snapshot(self.run) or {}
@@ -111,14 +157,14 @@ class MatrixState(FigureState):
         attends = self.scoring != "none"
         looks = int(np.argmax(alpha[self.step])) if attends else None
         return MatrixReadings(
-            "live" if self.is_live() else "shipped", tuple(int(v) for v in x), tuple(int(v) for v in y),
+            self.source(), tuple(int(v) for v in x), tuple(int(v) for v in y),
             tuple(int(v) for v in out), tuple(bool(v) for v in right),
             tuple(int(k) for k in np.flatnonzero(~right)), int(np.sum(~right)),
             tuple(map(tuple, alpha.tolist())) if attends else None,
             tuple(alpha[self.step].tolist()) if attends else None,
             looks, float(alpha[self.step, looks]) if attends else None,
             LAST_K - self.step, looks - (LAST_K - self.step) if attends else None,
-            *shipped_scores(), {"none": 0.0, "additive": s2s.TARGET}, self.live())
+            *shipped_scores(), {"none": 0.0, "additive": s2s.TARGET}, self.live(), self.cached_readings())
 
 
 def shipped_scores() -> tuple[dict, dict]:

@@ -1,6 +1,8 @@
 """T4 `seq2seq`: the bottleneck, and attention's birth — a trained alignment matrix, live training."""
 from __future__ import annotations
 
+import os
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
@@ -100,7 +102,7 @@ class MatrixView(FigureView):
             if lines > 1:
                 row.append("\n" + " " * cell_len(names[3]) + letters(r.x), style="dim")
             row.append("\n" + legend(), style="dim")
-            shift.append(shift_line(r, k, not s.is_live()), style="dim")
+            shift.append(shift_line(r, k, r.weights == "shipped"), style="dim")
         self.query_one("#row", TextLines).update(row)
         self.query_one("#shift", TextLines).update(shift)
         self.query_one("#shift", TextLines).display = bool(shift.plain)
@@ -108,21 +110,29 @@ class MatrixView(FigureView):
         # (it said "held-out 1000" of the set whose first 76% ended each run: 78.2% there, 75.9% on sequences
         # never seen; a student's check. Fresh ones first, the 1000 beside them named for what they did)
         acc = Text()
-        acc.append(_("shipped, {n} fresh sequences").format(n=fresh_count(r.fresh)) + "\n", style="dim")
+        acc.append((_("{n} fresh sequences") if r.weights == "cached" else
+                    _("shipped, {n} fresh sequences")).format(n=fresh_count(r.fresh)) + "\n", style="dim")
         acc.append(" " * 12 + fit(_("exact"), 6, "right") + " " + fit(_("token"), 6, "right") + " "
                    + fit(_("val."), 6, "right") + "\n", style="dim")
         for sc, a in r.fresh.items():
             acc.append(f"{sc:<12}", style="bold" if sc == s.scoring else "")
             acc.append(f"{pct(a['exact']):>6} {pct(a['token']):>6} ")
             acc.append(f"{pct(r.validation[sc]['exact']):>6}\n", style="dim")
-        if r.live is None or (self.size.height or 0) >= 30:  # (at 80x24 a live run's lines need its row; help says it)
+        if r.weights == "cached":  # the model drawn, scored as the shipped ones are (its record holds both)
+            fresh, val = r.cached.fresh or {}, r.cached.validation or {}
+            acc.append(fit(_("yours"), 12), style="bold")
+            acc.append(f"{pct(fresh.get('exact')):>6} {pct(fresh.get('token')):>6} ")
+            acc.append(f"{pct(val.get('exact')):>6}\n", style="dim")
+        said = r.live is not None or (r.cached is not None and r.weights != "cached")  # why not yours: 2–3 lines
+        if not said or (self.size.height or 0) >= 30:  # (at 80x24 a live run's lines need its row; help says it)
             # (it read "val.: the 1000 training stops on", a cut-off sentence, a trial)
             acc.append(_("val.: 1000 scored while training") + "\n", style="dim")  # (none's never stopped it)
-        if r.live is None:  # (a live run's lines take its place: at 80x24 the last of them went under the edge)
-            acc.append(_("source: none 0%, additive 76%"), style="dim")
+        if r.live is None and r.cached is None:  # (a live run's lines take its place: at 80x24 the last of them
+            acc.append(_("source: none 0%, additive 76%"), style="dim")  # went under the edge; the cached one's too)
         acc.rstrip()
         self.query_one("#acc", TextLines).update(acc)
-        self.query_one("#live", TextLines).update(live_text(r.live, self.presenting, s.is_live(), s.scoring))
+        self.query_one("#live", TextLines).update(live_text(r.live, self.presenting, r.weights, s.scoring,
+                                                                     r.cached))
 
     @classmethod
     def explained(cls, s: MatrixState) -> str:
@@ -130,15 +140,36 @@ class MatrixView(FigureView):
         r = s.readings()
         return _("The table: each shipped model's exact-sequence and token accuracy on fresh sequences; "
                  "val.: its exact-sequence accuracy on the 1000 validation sequences. "
-                 "“this run: val. exact”: a live run's latest score on the same 1000.") + "\n" + fresh_told(
+                 "“this run: val. exact”: a live run's latest score on the same 1000. “yours” (w: cached): the "
+                 "model `rnntui train seq2seq` cached last for this scoring, as scored when it was trained.") + "\n" + fresh_told(
                      r.fresh, r.validation)
 
 
-def live_text(live, presenting: bool = False, drawn_live: bool = False, scoring: str = "") -> Text:
-    """The side panel's lines about a live run (LiveReadings or None), and which model the matrix draws
-    (`drawn_live`: the run's; else the shipped `scoring` one: they were mixed up under `s`, a trial)."""
+def drawn_text(drawn: str, scoring: str, cached) -> Text:
+    """Which model the matrix draws (`drawn`: "live", "cached", "shipped"; they were mixed up under `s`, a
+    trial), and why not the cached one `w` chose (CachedReadings) where it is not."""
+    out = Text()
+    if drawn == "live":
+        out.append(_("matrix: this run's weights") + "\n", style="dim")
+    elif drawn == "cached":
+        out.append(_("matrix: yours, seed {seed}, {steps} steps").format(seed=cached.seed, steps=cached.steps) + "\n",
+                   style="dim")
+    else:
+        out.append(_("matrix: the shipped {scoring} model").format(scoring=scoring) + "\n", style="dim")
+    if drawn == "shipped" and cached is not None and cached.problem:
+        out.append(_("{name} does not read: {why}").format(name=os.path.basename(cached.path), why=cached.problem) + "\n", style=BAD)
+    elif drawn == "shipped" and cached is not None:
+        out.append(_("none cached: rnntui train seq2seq --scoring {scoring}").format(scoring=scoring) + "\n",
+                   style=BAD)
+    return out
+
+
+def live_text(live, presenting: bool = False, drawn: str = "shipped", scoring: str = "", cached=None) -> Text:
+    """The side panel's lines about a live run (LiveReadings or None), and which model the matrix draws."""
     out = Text()
     if live is None:
+        if cached is not None:  # `w` chose the cached model: which is drawn, or why not
+            return drawn_text(drawn, scoring, cached)
         out.append("" if presenting else _("t trains this scoring live"), style="dim")
         return out
     # (a live run trains all its steps: at 1000/1000 it read 93.5% beside help's "stops at its first ≥ 76%",
@@ -147,8 +178,7 @@ def live_text(live, presenting: bool = False, drawn_live: bool = False, scoring:
                + (" · " + _("t stops") if live.status == "training" else
                   aside(_("(all steps)")) if live.status == "trained" else "")  # (", no 76% stop": terse, a review)
                + "\n", style=HIGHLIGHT)
-    out.append((_("matrix: this run's weights") if drawn_live else
-                _("matrix: the shipped {scoring} model").format(scoring=scoring)) + "\n", style="dim")
+    out.append_text(drawn_text(drawn, scoring, cached))
     if live.message:
         out.append(live.message, style=BAD)
     elif not live.loaded:
@@ -159,7 +189,7 @@ def live_text(live, presenting: bool = False, drawn_live: bool = False, scoring:
         # (scored as the shipped models above are: "exact 93.1%" alone left open on what; a newcomer's trial)
         # (the 1000, as "val." above); beside another model's matrix, named (a live additive run's 93.5% read as
         # the dot model's, a student's trial)
-        said = _("this run: val. exact {exact}") if drawn_live or live.scoring == scoring else _(
+        said = _("this run: val. exact {exact}") if drawn == "live" or live.scoring == scoring else _(
             "{scoring} run: val. exact {exact}")
         out.append(said.format(exact=pct(live.exact), scoring=live.scoring))
     return out

@@ -1,0 +1,130 @@
+"""seq2seq/matrix's `w` (weights: cached): the model `rnntui train seq2seq` cached last is drawn, scored
+as its record says, or one line says why the shipped one is drawn instead."""
+import os
+
+import numpy as np
+import pytest
+
+from rnntui.engine import seq2seq as s2s
+from rnntui.figures.seq2seq import MatrixState
+from rnntui.fmt import pct
+from rnntui.screens.seq2seq import Seq2seqScreen
+
+import one_app
+
+MATRIX = Seq2seqScreen.figure_by_id("matrix")
+A = 0  # token a
+
+
+def always(token: int, scoring: str = "additive") -> dict:
+    """The shipped weights with the output bias of one token raised by 1000: argmax picks it at every step,
+    whatever the state (|W_o s| ≤ 64·max|W_o| is far below 1000)."""
+    arrays = {k: np.array(v) for k, v in s2s.shipped(scoring).items()}
+    assert 64 * np.abs(arrays["out.W"]).max() < 500
+    arrays["out.b"][token] += 1000.0
+    return arrays
+
+
+def record(seed: int, exact: float, token: float, steps: int, fresh=(0.5, 0.75)) -> dict:
+    return {"scoring": "additive", "seed": seed, "steps": steps, "exact": exact, "token": token, "curve": [],
+            "fresh": s2s.fresh_scores(*fresh)}
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "rnntui"
+    folder.mkdir()
+    return folder
+
+
+def save(folder, name: str, arrays: dict, rec: dict, mtime: int) -> None:
+    s2s.write_npz(folder / name, arrays, rec)
+    os.utime(folder / name, ns=(mtime, mtime))
+
+
+def text(state: MatrixState, size=(80, 24)) -> str:
+    return " ".join(line.strip("│ ") for line in one_app.txt(Seq2seqScreen, MATRIX, state, size).splitlines())
+
+
+def test_the_newest_cached_model_of_the_scoring_is_drawn_and_scored_as_recorded(cache):
+    """Of seed 3 (older), seed 7 (newer), the .previous one `train` keeps and another scoring's, the newest
+    seed file of this scoring is drawn: its outputs are all a, as its raised bias forces."""
+    save(cache, "seq2seq-additive-seed3.npz", s2s.shipped("additive"), record(3, 0.8, 0.9, 300), 10**18)
+    save(cache, "seq2seq-additive-seed7.npz", always(A), record(7, 0.125, 0.625, 275, (0.25, 0.375)), 2 * 10**18)
+    save(cache, "seq2seq-additive-seed7.previous.npz", always(5), record(7, 0.1, 0.1, 9), 3 * 10**18)
+    save(cache, "seq2seq-dot-seed1.npz", always(6, "dot"), {**record(1, 0.1, 0.1, 9), "scoring": "dot"}, 4 * 10**18)
+    assert s2s.cached_path("additive") == cache / "seq2seq-additive-seed7.npz"
+
+    r = MatrixState(weights="cached", sample=4).readings()
+    assert r.weights == "cached" and r.output == (A,) * s2s.LENGTH
+    assert r.n_wrong == sum(t != A for t in s2s.reverse_target(s2s.sample(4)))
+    assert (r.cached.seed, r.cached.steps) == (7, 275) and r.cached.path.endswith("seq2seq-additive-seed7.npz")
+    shown = text(MatrixState(weights="cached", sample=4))
+    assert "matrix: yours, seed 7, 275 steps" in shown
+    assert f"yours {pct(0.25)} {pct(0.375)} {pct(0.125)}" in " ".join(shown.split())  # fresh exact, token; val.
+    assert "source: none 0%" not in shown  # (its row takes that line's place at 80x24)
+    # shipped: the default, as before; the shipped model's own outputs
+    assert MatrixState(sample=4).readings().output == tuple(int(t) for t in s2s.decode_sample("additive", 4).tokens[0])
+    assert "yours" not in text(MatrixState(sample=4)) and "4000 fresh sequences" in shown and "shipped, 4000" not in shown
+
+
+def test_a_model_trained_while_the_app_is_open_is_read_at_the_next_key(cache):
+    save(cache, "seq2seq-additive-seed7.npz", always(A), record(7, 0.1, 0.1, 25), 10**18)
+    assert MatrixState(weights="cached").readings().output == (A,) * s2s.LENGTH
+    save(cache, "seq2seq-additive-seed7.npz", always(2), record(7, 0.1, 0.1, 50), 2 * 10**18)  # `train` again
+    r = MatrixState(weights="cached").readings()
+    assert r.output == (2,) * s2s.LENGTH and r.cached.steps == 50
+
+
+def test_without_a_cached_model_the_shipped_one_is_drawn_and_the_command_named(cache):
+    save(cache, "seq2seq-additive-seed7.previous.npz", always(A), record(7, 0.1, 0.1, 25), 10**18)  # not one
+    r = MatrixState(weights="cached", sample=2).readings()
+    assert r.weights == "shipped" and r.cached.path == ""
+    assert r.output == tuple(int(t) for t in s2s.decode_sample("additive", 2).tokens[0])
+    shown = text(MatrixState(weights="cached", sample=2), (120, 30))
+    assert "matrix: the shipped additive model" in shown
+    assert "none cached: rnntui train seq2seq --scoring additive" in " ".join(shown.split())
+
+
+def test_a_cached_model_that_does_not_read_is_said_and_the_shipped_one_drawn(cache):
+    (cache / "seq2seq-additive-seed2.npz").write_text("not an archive")
+    r = MatrixState(weights="cached").readings()
+    assert r.weights == "shipped" and "not an .npz archive" in r.cached.problem
+    shown = " ".join(text(MatrixState(weights="cached"), (120, 30)).split())
+    assert "seq2seq-additive-seed2.npz does not read: not a weights file (not an .npz archive)" in shown
+    assert "matrix: the shipped additive model" in shown
+    # a checkpoint of another scoring under this scoring's name: the same, with what is missing
+    save(cache, "seq2seq-additive-seed2.npz", s2s.shipped("dot"), {**record(2, 0.1, 0.1, 9), "scoring": "dot"},
+         10**18)
+    assert "not a checkpoint of `additive` (missing att.U_a" in MatrixState(weights="cached").readings().cached.problem
+
+
+def test_the_shift_line_claims_nothing_of_a_cached_model(cache):
+    """Its "k≥1: # one column right of its token" was read off the shipped models' rows only."""
+    save(cache, "seq2seq-additive-seed7.npz", always(A), record(7, 0.8, 0.9, 300), 10**18)
+    assert "k≥1: # one column right" in " ".join(text(MatrixState(), (120, 30)).split())
+    wrong = " ".join(text(MatrixState(weights="cached", step=1), (120, 30)).split())
+    assert "matrix: yours" in wrong and "should copy x_14" in wrong
+    save(cache, "seq2seq-additive-seed7.npz", s2s.shipped("additive"), record(7, 0.8, 0.9, 300), 2 * 10**18)
+    same = " ".join(text(MatrixState(weights="cached"), (120, 30)).split())  # the shipped weights, as yours
+    assert "matrix: yours" in same and "copies x_15 from h_15 itself" in same and "k≥1" not in same
+
+
+async def test_w_picks_the_cached_model_and_a_live_run_is_drawn_over_it(cache):
+    from dataclasses import replace
+
+    from rnntui.app import RnnApp
+    from rnntui.figure import LabRun
+
+    save(cache, "seq2seq-additive-seed7.npz", always(A), record(7, 0.8, 0.9, 300), 10**18)
+    app = RnnApp("seq2seq", "matrix")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("w")
+        assert screen.state.weights == "cached" and screen.state.readings().output == (A,) * s2s.LENGTH
+        live = {"scoring": "additive", "arrays": s2s.shipped("additive"), "step": 5, "steps": 1000}
+        screen.set_state(replace(screen.state, run=LabRun(status="running", number=1, partial=live)))
+        assert screen.state.readings().weights == "live"
+        await pilot.press("w")
+        assert screen.state.weights == "shipped"
