@@ -367,6 +367,10 @@ class FigureState:
     def at_axis_end(self) -> bool:
         return getattr(self, self.AXIS) >= self.param(self.AXIS).bounds(self)[1]
 
+    def started(self) -> "FigureState":
+        """This state as its lab starts (or runs on through `r`): a figure that draws the run picks it."""
+        return self
+
     def read(self) -> Any:
         """Every number the figure shows, as one frozen dataclass; figures override this."""
         return None

@@ -358,7 +358,7 @@ def test_live_and_shipped_accuracies_are_labelled():
 
     run = LabRun(status="done", result={"scoring": "additive", "arrays": s2s.shipped("additive"), "exact": 0.846,
                                         "token": 0.95, "step": 2000, "steps": 2000, "loss": 0.1})
-    state = replace(MatrixState(), run=run)
+    state = replace(MatrixState(weights="live"), run=run)  # (t picks the run's weights)
     text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (80, 24))
     assert "shipped, 4000 fresh sequences" in text
     assert "2000/2000 loss 0.100" in text and f"this run: val. exact {pct(0.846)}" in text
@@ -379,7 +379,7 @@ async def test_r_lets_a_finished_live_run_go_and_keeps_a_running_one():
         for status, kept in (("running", True), ("done", False)):
             run = LabRun(status=status, number=3, result={"scoring": "additive", "arrays": live},
                          partial={"scoring": "additive", "arrays": live})
-            screen.set_state(replace(screen.state, sample=5, run=run))
+            screen.set_state(replace(screen.state, sample=5, run=run).started())  # as t leaves it
             assert screen.state.is_live()
             await pilot.press("r")
             assert screen.state.sample == 0 and screen.state.is_live() is kept
@@ -402,11 +402,11 @@ def test_the_side_says_which_model_the_matrix_draws(status, says):
     sent = {"scoring": "additive", "arrays": weights, "step": 300, "steps": 1000, "loss": 0.5, "exact": 0.4}
     run = LabRun(status=status, number=1, partial=sent, result=sent)
     figure = Seq2seqScreen.figure_by_id("matrix")
-    dot = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(scoring="dot"), run=run), (80, 24))
+    dot = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(scoring="dot", weights="live"), run=run), (80, 24))
     assert f"{says} additive live" in dot
     # the run named beside another model (its 93.5% read as the dot model's, a student's trial)
     assert "matrix: the shipped dot model" in dot and "additive run: val. exact 40.0%" in dot and "this run" not in dot
-    mine = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(), run=run), (80, 24))
+    mine = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(weights="live"), run=run), (80, 24))
     assert "matrix: this run's weights" in mine and "one column right" not in mine
     assert "this run: val. exact 40.0%" in mine
     assert "copies x_15 from h_15 itself" in mine
@@ -422,7 +422,7 @@ def test_a_live_run_names_its_scoring_before_its_first_report():
 
     started = LabRun(status="running", number=1, partial=MatrixState().first_partial())
     for status, says in (("running", "training"), ("cancelled", "stopped"), ("failed", "failed")):
-        state = replace(MatrixState(scoring="dot"), run=replace(started, status=status))
+        state = replace(MatrixState(scoring="dot", weights="live"), run=replace(started, status=status))
         text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (100, 30))
         assert f"{says} additive live" in text and "dot live" not in text
         assert not state.is_live() and "matrix: the shipped dot model" in text
@@ -706,7 +706,7 @@ def test_a_finished_live_run_and_help_say_it_trains_past_the_shipped_models_stop
     figure = Seq2seqScreen.figure_by_id("matrix")
     set_language(lang)
     try:
-        done, running = (render(Seq2seqScreen, figure, replace(MatrixState(step=3), run=LabRun(
+        done, running = (render(Seq2seqScreen, figure, replace(MatrixState(step=3, weights="live"), run=LabRun(
             status=st, result=sent, partial=sent)), "txt", (80, 24)) for st in ("done", "running"))
         said = help_text(SimpleNamespace(TOPIC_ID="seq2seq", figure=figure, state=MatrixState()))[1]
     finally:

@@ -54,7 +54,7 @@ def test_the_newest_cached_model_of_the_scoring_is_drawn_and_scored_as_recorded(
     save(cache, "seq2seq-additive-seed7.npz", always(A), record(7, 0.125, 0.625, 275, (0.25, 0.375)), 2 * 10**18)
     save(cache, "seq2seq-additive-seed7.previous.npz", always(5), record(7, 0.1, 0.1, 9), 3 * 10**18)
     save(cache, "seq2seq-dot-seed1.npz", always(6, "dot"), {**record(1, 0.1, 0.1, 9), "scoring": "dot"}, 4 * 10**18)
-    assert s2s.cached_path("additive") == cache / "seq2seq-additive-seed7.npz"
+    assert s2s.cached_paths("additive") == [cache / "seq2seq-additive-seed7.npz", cache / "seq2seq-additive-seed3.npz"]
 
     r = MatrixState(weights="cached", sample=4).readings()
     assert r.weights == "cached" and r.output == (A,) * s2s.LENGTH
@@ -84,13 +84,13 @@ def test_without_a_cached_model_the_shipped_one_is_drawn_and_the_command_named(c
     assert r.output == tuple(int(t) for t in s2s.decode_sample("additive", 2).tokens[0])
     shown = text(MatrixState(weights="cached", sample=2), (120, 30))
     assert "matrix: the shipped additive model" in shown
-    assert "none cached: rnntui train seq2seq --scoring additive" in " ".join(shown.split())
+    assert "nothing cached: rnntui train seq2seq --scoring additive" in " ".join(shown.split())
 
 
 def test_a_cached_model_that_does_not_read_is_said_and_the_shipped_one_drawn(cache):
     (cache / "seq2seq-additive-seed2.npz").write_text("not an archive")
     r = MatrixState(weights="cached").readings()
-    assert r.weights == "shipped" and "not an .npz archive" in r.cached.problem
+    assert r.weights == "shipped" and r.cached.unread.endswith("seed2.npz") and "not an .npz archive" in r.cached.problem
     shown = " ".join(text(MatrixState(weights="cached"), (120, 30)).split())
     assert "seq2seq-additive-seed2.npz does not read: not a weights file (not an .npz archive)" in shown
     assert "matrix: the shipped additive model" in shown
@@ -98,6 +98,31 @@ def test_a_cached_model_that_does_not_read_is_said_and_the_shipped_one_drawn(cac
     save(cache, "seq2seq-additive-seed2.npz", s2s.shipped("dot"), {**record(2, 0.1, 0.1, 9), "scoring": "dot"},
          10**18)
     assert "not a checkpoint of `additive` (missing att.U_a" in MatrixState(weights="cached").readings().cached.problem
+
+
+def test_an_older_model_that_reads_is_drawn_past_a_newer_one_that_does_not(cache):
+    """A newer file that does not read (a copy gone wrong) hid the seed-9 model behind it (a student's trial)."""
+    save(cache, "seq2seq-additive-seed9.npz", always(A), record(9, 0.5, 0.5, 100), 10**18)
+    (cache / "seq2seq-additive-seed10.npz").write_bytes(b"PK\x03\x04 cut short")
+    os.utime(cache / "seq2seq-additive-seed10.npz", ns=(2 * 10**18, 2 * 10**18))
+    r = MatrixState(weights="cached").readings()
+    assert r.weights == "cached" and r.cached.seed == 9 and r.output == (A,) * s2s.LENGTH
+    assert r.cached.unread.endswith("seq2seq-additive-seed10.npz") and "not a weights file" in r.cached.problem
+    shown = " ".join(text(MatrixState(weights="cached"), (120, 30)).split())
+    assert "matrix: yours, seed 9, 100 steps" in shown and "seq2seq-additive-seed10.npz does not read: not a" in shown
+
+
+def test_why_a_cached_model_does_not_read_is_said_in_the_apps_language(cache):
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+
+    (cache / "seq2seq-dot-seed2.npz").write_text("not an archive")
+    set_language("zh")
+    try:
+        shown = render(Seq2seqScreen, MATRIX, MatrixState(weights="cached", scoring="dot"), "txt", (120, 30))
+    finally:
+        set_language("en")
+    assert "seq2seq-dot-seed2.npz 读不出来：不是权重文件" in shown and "（不是 .npz 归档）" in shown  # (wrapped)
 
 
 def test_the_shift_line_claims_nothing_of_a_cached_model(cache):
@@ -111,20 +136,23 @@ def test_the_shift_line_claims_nothing_of_a_cached_model(cache):
     assert "matrix: yours" in same and "copies x_15 from h_15 itself" in same and "k≥1" not in same
 
 
-async def test_w_picks_the_cached_model_and_a_live_run_is_drawn_over_it(cache):
-    from dataclasses import replace
-
+async def test_w_cycles_shipped_cached_live_and_t_picks_the_live_run(cache):
+    """After a live run, w changed only its label: the run was drawn over whatever it chose (a student's
+    trial). The run is now one of w's choices, which t picks as it starts."""
     from rnntui.app import RnnApp
     from rnntui.figure import LabRun
 
     save(cache, "seq2seq-additive-seed7.npz", always(A), record(7, 0.8, 0.9, 300), 10**18)
+    live = {"scoring": "additive", "arrays": always(3), "step": 5, "steps": 1000}
     app = RnnApp("seq2seq", "matrix")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.topic_screen()
-        await pilot.press("w")
-        assert screen.state.weights == "cached" and screen.state.readings().output == (A,) * s2s.LENGTH
-        live = {"scoring": "additive", "arrays": s2s.shipped("additive"), "step": 5, "steps": 1000}
-        screen.set_state(replace(screen.state, run=LabRun(status="running", number=1, partial=live)))
-        assert screen.state.readings().weights == "live"
-        await pilot.press("w")
-        assert screen.state.weights == "shipped"
+        screen.labs.start = lambda *_: LabRun(status="running", number=1, partial=live)  # a run that has sent weights
+        await pilot.press("t")
+        assert screen.state.weights == "live" and screen.state.readings().output == (3,) * s2s.LENGTH
+        drawn = []
+        for _ in range(3):
+            await pilot.press("w")
+            drawn.append((screen.state.weights, screen.state.readings().weights, screen.state.readings().output[0]))
+        shipped = int(s2s.decode_sample("additive", 0).tokens[0][0])
+        assert drawn == [("shipped", "shipped", shipped), ("cached", "cached", A), ("live", "live", 3)]

@@ -21,7 +21,7 @@ import io
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -352,42 +352,48 @@ def shipped_fresh(scoring: str) -> dict:
 # -- the models `rnntui train seq2seq` cached: the matrix figure draws the newest on request ----------------
 @dataclass(frozen=True, eq=False)
 class Cached:
-    """The newest model cached for a scoring: its file, weights and record; or why none can be drawn."""
+    """The newest model cached for a scoring that reads: its file, weights and record; and the newest file,
+    where that one does not read, with why."""
 
     scoring: str
-    path: Path | None  # None: nothing cached for this scoring
+    path: Path | None = None  # None: nothing cached reads (or nothing is cached)
     version: tuple = ()  # (path, mtime, size): what a decoding is cached under
-    arrays: dict | None = None  # None with a path: it does not read (`problem` says why)
+    arrays: dict | None = None
     record: dict | None = None
-    problem: BadCheckpoint | OSError | None = None
+    unread: Path | None = None  # a newer file that does not read (a run cut short, a copy gone wrong)
+    problem: BadCheckpoint | OSError | None = None  # why
 
     def decode(self, index: int) -> Decoded:
-        """This model on one validation sample (it reads: `arrays` is not None)."""
+        """This model on one validation sample (one reads: `arrays` is not None)."""
         return _decode_cached(self.version, self.scoring, index)
 
 
-def cached_path(scoring: str) -> Path | None:
-    """The newest seq2seq-SCORING-seedN.npz in the cache (`train`'s default --out), or None; the earlier
+def cached_paths(scoring: str) -> list[Path]:
+    """The seq2seq-SCORING-seedN.npz files in the cache (`train`'s default --out), newest first; the earlier
     model it keeps (NAME.previous.npz) is not one."""
     pattern = re.compile(rf"seq2seq-{re.escape(scoring)}-seed\d+\.npz")
     try:
         found = [(e.stat().st_mtime_ns, e.name) for e in os.scandir(records.cache_dir())
                  if pattern.fullmatch(e.name) and e.is_file()]
     except OSError:  # no cache folder yet (or none readable): nothing cached
-        return None
-    return records.cache_dir() / max(found)[1] if found else None
+        return []
+    return [records.cache_dir() / name for _, name in sorted(found, reverse=True)]
 
 
 def cached(scoring: str) -> Cached:
-    """The newest cached model for `scoring`, read once per version of its file (a key re-reads nothing)."""
-    path = cached_path(scoring)
-    if path is None:
-        return Cached(scoring, None)
-    try:
-        st = path.stat()
-    except OSError as e:  # gone since it was listed
-        return Cached(scoring, path, problem=e)
-    return _read_cached((str(path), st.st_mtime_ns, st.st_size), scoring)
+    """The newest cached model for `scoring` that reads, each file read once per version (a key re-reads
+    nothing); a newer one that does not read is named, with why."""
+    unread = None
+    for path in cached_paths(scoring):
+        try:
+            st = path.stat()
+            found = _read_cached((str(path), st.st_mtime_ns, st.st_size), scoring)
+        except OSError as e:  # gone since it was listed
+            found = Cached(scoring, unread=path, problem=e)
+        if found.arrays is not None:
+            return replace(found, unread=unread.unread, problem=unread.problem) if unread else found
+        unread = unread or found
+    return unread or Cached(scoring)
 
 
 @lru_cache(maxsize=8)
@@ -395,7 +401,7 @@ def _read_cached(version: tuple, scoring: str) -> Cached:
     try:
         arrays, record = read_npz(version[0], scoring)
     except (OSError, BadCheckpoint) as e:
-        return Cached(scoring, Path(version[0]), version, problem=e)
+        return Cached(scoring, unread=Path(version[0]), problem=e)
     for a in arrays.values():
         a.setflags(write=False)
     return Cached(scoring, Path(version[0]), version, arrays, record)
@@ -404,6 +410,7 @@ def _read_cached(version: tuple, scoring: str) -> Cached:
 @lru_cache(maxsize=64)
 def _decode_cached(version: tuple, scoring: str, index: int) -> Decoded:
     return greedy(_read_cached(version, scoring).arrays, scoring, sample(index)[None, :])
+
 
 # -- F20: what the decoder may read -----------------------------------------------------------
 def visible_numbers(n_tokens: int, d: int) -> tuple[int, int]:

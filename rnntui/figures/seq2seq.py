@@ -2,7 +2,7 @@
 the decoder may read (F20)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
@@ -15,6 +15,7 @@ from rnntui.state import FigureState, param
 
 LETTERS = "abcdefghijklmnopqrst"  # token id → the letter it is drawn as
 ORDER = ("additive", "dot", "none")  # the `s` key cycles in this order
+WEIGHTS = ("shipped", "cached", "live")  # the `w` key: the model the matrix draws
 LAST_K = s2s.LENGTH - 1
 EVERY = s2s.EVERY  # the recorded runs evaluated every this many steps
 TARGET = s2s.TARGET  # the seed's exact-sequence accuracy with additive attention
@@ -43,12 +44,13 @@ class LiveReadings:
 class CachedReadings:
     """The model `rnntui train seq2seq` cached last for this scoring (the `w` key's "cached")."""
 
-    path: str  # ~/… where it is; "" where nothing is cached
+    path: str  # ~/… where it is; "" where nothing cached reads
     seed: int | None
     steps: int | None
     validation: dict | None  # {"exact", "token"} on the 1000, as recorded when it was trained
     fresh: dict | None  # {"exact", "token", "n", "seed"} on the fresh set (records before it was added: None)
-    problem: str = ""  # why it does not read (English; the screen says it in the app's language), or ""
+    unread: str = ""  # a newer cached file that does not read, or ""
+    problem: str = ""  # why (English; the screen says it in the app's language), or ""
 
 
 @dataclass(frozen=True)
@@ -88,27 +90,31 @@ class MatrixState(FigureState):
     scoring: str = param("additive", "choice", choices=ORDER, key="s", label="scoring")
     sample: int = param(0, "int", lo=0, hi=s2s.N_HELD_OUT - 1, draw=True, label="sample", fmt="d")
     step: int = param(0, "int", lo=0, hi=LAST_K, label="k", fmt="d")
-    weights: str = param("shipped", "choice", choices=("shipped", "cached"), key="w", label="weights", means=(
+    weights: str = param("shipped", "choice", choices=WEIGHTS, key="w", label="weights", means=(
         N_("the model that ships with rnntui"),
-        N_("the newest one `rnntui train seq2seq --scoring SCORING` cached (the shipped one where there is none)")))
+        N_("the newest one `rnntui train seq2seq --scoring SCORING` cached that reads (else the shipped one)"),
+        N_("the live run's, once it has sent some (t starts one and picks it; else the shipped one)")))
     run: LabRun = field(default=LabRun(), compare=False)
 
     def first_partial(self) -> dict:
         """The run's scoring, known before its first report (its label followed `s` till then; a reviewer)."""
         return {"scoring": self.scoring}
 
+    def started(self) -> "MatrixState":
+        """As `t` starts a live run (or `r` keeps a running one): its weights are drawn as they come."""
+        return replace(self, weights="live")
+
     def is_live(self) -> bool:
-        """Draw the live run's weights (once it has sent some) rather than the shipped ones."""
+        """Draw the live run's weights: `w` chose them, and the run has sent some for this scoring."""
         live = live_snapshot(self.run)
-        return bool(live) and live["scoring"] == self.scoring and bool(live.get("arrays"))
+        return self.weights == "live" and bool(live) and live["scoring"] == self.scoring and bool(live.get("arrays"))
 
     def cached_model(self) -> s2s.Cached | None:
         """The model `train` cached for this scoring, where `w` chose it (read once per file version)."""
         return s2s.cached(self.scoring) if self.weights == "cached" else None
 
     def source(self) -> str:
-        """The model drawn: a live run's (once it has sent weights), else the cached one `w` chose where
-        it reads, else the shipped one."""
+        """The model drawn: the one `w` chose (live, cached) where there is one, else the shipped one."""
         if self.is_live():
             return "live"
         c = self.cached_model()
@@ -126,15 +132,15 @@ class MatrixState(FigureState):
         c = self.cached_model()
         if c is None:
             return None
+        unread = home_short(c.unread) if c.unread else ""
         if c.path is None:
-            return CachedReadings("", None, None, None, None)
-        if c.arrays is None:
-            return CachedReadings(home_short(c.path), None, None, None, None, str(c.problem))
+            return CachedReadings("", None, None, None, None, unread, str(c.problem or ""))
         r, fresh = c.record or {}, (c.record or {}).get("fresh")
         same_set = fresh is not None and (fresh["seed"], fresh["n"]) == (s2s.FRESH_SEED, s2s.N_FRESH)
         return CachedReadings(home_short(c.path), r.get("seed"), r.get("steps"),
                               {"exact": r["exact"], "token": r["token"]} if "exact" in r else None,
-                              fresh if same_set else None)  # (scored on the shipped models' fresh set, or not shown)
+                              fresh if same_set else None,  # (scored on the shipped models' fresh set, or not shown)
+                              unread, str(c.problem or ""))
 
     def live(self) -> LiveReadings | None:
         run, live = self.run, live_snapshot(self.run) or {}

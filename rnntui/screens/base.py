@@ -430,7 +430,8 @@ class TopicScreen(WholeFrames):
         fresh = self.figure.state_type()
         if hasattr(fresh, "run"):
             run = self.state.run
-            fresh = replace(fresh, run=run if run.running else replace(fresh.run, number=run.number + 1))
+            fresh = replace(fresh, run=run).started() if run.running else replace(
+                fresh, run=replace(fresh.run, number=run.number + 1))
         self.set_state(fresh)
 
     # -- labs: `t` starts the focused figure's lab, `t` again (another topic, or q) stops it -------
@@ -445,7 +446,7 @@ class TopicScreen(WholeFrames):
         if f.lab.confirm and getattr(state, "needs_confirm", lambda: False)() and run.status != "confirm":
             self.set_state(replace(state, run=replace(run, status="confirm", message=f.lab.confirm)))
             return
-        self.set_state(replace(state, run=self.labs.start(f.id, f.lab, state, run)))
+        self.set_state(replace(state, run=self.labs.start(f.id, f.lab, state, run)).started())
         self.refresh_bindings()  # "t stop"
 
     def on_lab_message(self, message: LabMessage) -> None:

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.containers import Horizontal, Vertical
 
 from rnntui.figure import Figure, Lab
+from rnntui.files import reason
 from rnntui.figures.seq2seq import (EVERY, LAST_K, LIVE_STEPS, ORDER, TARGET, MatrixState, ScoringState,
                                     VisibilityState, letters, shipped_scores)
 from rnntui.fmt import pct, progress_bar
@@ -123,16 +124,18 @@ class MatrixView(FigureView):
             acc.append(fit(_("yours"), 12), style="bold")
             acc.append(f"{pct(fresh.get('exact')):>6} {pct(fresh.get('token')):>6} ")
             acc.append(f"{pct(val.get('exact')):>6}\n", style="dim")
-        said = r.live is not None or (r.cached is not None and r.weights != "cached")  # why not yours: 2–3 lines
-        if not said or (self.size.height or 0) >= 30:  # (at 80x24 a live run's lines need its row; help says it)
+        why_not = r.cached is not None and (r.cached.unread or r.weights == "shipped")  # 2–3 lines on why not yours
+        tall = (self.size.height or 0) >= 22
+        if tall or not (r.live or why_not):  # (at 80x24 a live run's lines need its row; help says it)
             # (it read "val.: the 1000 training stops on", a cut-off sentence, a trial)
             acc.append(_("val.: 1000 scored while training") + "\n", style="dim")  # (none's never stopped it)
-        if r.live is None and r.cached is None:  # (a live run's lines take its place: at 80x24 the last of them
-            acc.append(_("source: none 0%, additive 76%"), style="dim")  # went under the edge; the cached one's too)
+        if r.live is None and (tall or s.weights == "shipped"):  # (a live run's lines take its place: at 80x24
+            acc.append(_("source: none 0%, additive 76%"), style="dim")  # the last of them went under the edge)
         acc.rstrip()
         self.query_one("#acc", TextLines).update(acc)
         self.query_one("#live", TextLines).update(live_text(r.live, self.presenting, r.weights, s.scoring,
-                                                                     r.cached))
+                                                                     r.cached, s.weights, problem_said(
+                                                                         getattr(s.cached_model(), "problem", None))))
 
     @classmethod
     def explained(cls, s: MatrixState) -> str:
@@ -145,9 +148,10 @@ class MatrixView(FigureView):
                      r.fresh, r.validation)
 
 
-def drawn_text(drawn: str, scoring: str, cached) -> Text:
+def drawn_text(drawn: str, scoring: str, cached, why: str = "") -> Text:
     """Which model the matrix draws (`drawn`: "live", "cached", "shipped"; they were mixed up under `s`, a
-    trial), and why not the cached one `w` chose (CachedReadings) where it is not."""
+    trial), and, where `w` chose the cached one (CachedReadings), a newer file that does not read (`why`, said
+    in the app's language) or that nothing is cached."""
     out = Text()
     if drawn == "live":
         out.append(_("matrix: this run's weights") + "\n", style="dim")
@@ -156,21 +160,34 @@ def drawn_text(drawn: str, scoring: str, cached) -> Text:
                    style="dim")
     else:
         out.append(_("matrix: the shipped {scoring} model").format(scoring=scoring) + "\n", style="dim")
-    if drawn == "shipped" and cached is not None and cached.problem:
-        out.append(_("{name} does not read: {why}").format(name=os.path.basename(cached.path), why=cached.problem) + "\n", style=BAD)
-    elif drawn == "shipped" and cached is not None:
-        out.append(_("none cached: rnntui train seq2seq --scoring {scoring}").format(scoring=scoring) + "\n",
+    if cached is not None and cached.unread:  # (beside a live run's lines, without why: at 80x24 they went under)
+        name = os.path.basename(cached.unread)
+        out.append((_("{name} does not read: {why}").format(name=name, why=why) if why else
+                    _("{name} does not read").format(name=name)) + "\n", style=BAD)
+    elif cached is not None and drawn == "shipped":
+        out.append(_("nothing cached: rnntui train seq2seq --scoring {scoring}").format(scoring=scoring) + "\n",
                    style=BAD)
     return out
 
 
-def live_text(live, presenting: bool = False, drawn: str = "shipped", scoring: str = "", cached=None) -> Text:
-    """The side panel's lines about a live run (LiveReadings or None), and which model the matrix draws."""
+def problem_said(problem) -> str:
+    """Why a cached model does not read, in the app's language (BadCheckpoint or OSError; None: "")."""
+    if problem is None:
+        return ""
+    return problem.said(_) if hasattr(problem, "said") else reason(problem)
+
+
+def live_text(live, presenting: bool = False, drawn: str = "shipped", scoring: str = "", cached=None,
+              weights: str = "shipped", why: str = "") -> Text:
+    """The side panel's lines about a live run (LiveReadings or None), and which model the matrix draws
+    where `w` chose another than the shipped one."""
     out = Text()
     if live is None:
-        if cached is not None:  # `w` chose the cached model: which is drawn, or why not
-            return drawn_text(drawn, scoring, cached)
-        out.append("" if presenting else _("t trains this scoring live"), style="dim")
+        if weights != "shipped":  # `w` chose one: which is drawn, and why not the one chosen
+            out.append_text(drawn_text(drawn, scoring, cached, why))
+        if weights != "cached":
+            out.append("" if presenting else _("t trains this scoring live"), style="dim")
+        out.rstrip()
         return out
     # (a live run trains all its steps: at 1000/1000 it read 93.5% beside help's "stops at its first ≥ 76%",
     # said of the shipped runs, a trial; help says both)
