@@ -156,3 +156,32 @@ async def test_w_cycles_shipped_cached_live_and_t_picks_the_live_run(cache):
             drawn.append((screen.state.weights, screen.state.readings().weights, screen.state.readings().output[0]))
         shipped = int(s2s.decode_sample("additive", 0).tokens[0][0])
         assert drawn == [("shipped", "shipped", shipped), ("cached", "cached", A), ("live", "live", 3)]
+
+
+def test_each_sample_goes_through_the_cached_model(cache):
+    """The shipped additive weights saved as yours: each sample's outputs are the shipped model's for that
+    sample (a second method: the shipped decoding), and two samples differ."""
+    save(cache, "seq2seq-additive-seed7.npz", s2s.shipped("additive"), record(7, 0.8, 0.9, 300), 10**18)
+    outs = [MatrixState(weights="cached", sample=i).readings().output for i in (0, 1)]
+    assert outs == [tuple(int(t) for t in s2s.decode_sample("additive", i).tokens[0]) for i in (0, 1)]
+    assert outs[0] != outs[1] and MatrixState(weights="cached").readings().weights == "cached"
+
+
+def test_a_file_made_readable_is_read_at_the_next_key(cache, monkeypatch):
+    """"does not read: permission denied" stayed after a chmod that let it be read: the file was read again only
+    when its mtime or size changed, and a chmod changes its ctime alone."""
+    import errno
+
+    save(cache, "seq2seq-additive-seed7.npz", always(A), record(7, 0.8, 0.9, 300), 10**18)
+    real = s2s.read_npz
+
+    def denied(path, scoring):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr(s2s, "read_npz", denied)  # (as root, chmod 000 would not stop a read here)
+    r = MatrixState(weights="cached").readings()
+    assert r.weights == "shipped" and r.cached.problem_errno == errno.EACCES
+    assert "does not read: permission denied" in " ".join(text(MatrixState(weights="cached"), (120, 30)).split())
+    monkeypatch.setattr(s2s, "read_npz", real)
+    os.chmod(cache / "seq2seq-additive-seed7.npz", 0o644)  # its ctime moves on; mtime and size do not
+    assert MatrixState(weights="cached").readings().output == (A,) * s2s.LENGTH

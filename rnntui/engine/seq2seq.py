@@ -21,7 +21,7 @@ import io
 import json
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -357,21 +357,23 @@ class Cached:
 
     scoring: str
     path: Path | None = None  # None: nothing cached reads (or nothing is cached)
-    version: tuple = ()  # (path, mtime, size): what a decoding is cached under
     arrays: dict | None = None
     record: dict | None = None
     unread: Path | None = None  # a newer file that does not read (a run cut short, a copy gone wrong)
     problem: BadCheckpoint | OSError | None = None  # why
+    decoded: dict = field(default_factory=dict, repr=False)  # sample → Decoded, kept with the arrays read
 
     def decode(self, index: int) -> Decoded:
         """This model on one validation sample (one reads: `arrays` is not None)."""
-        return _decode_cached(self.version, self.scoring, index)
+        if index not in self.decoded:
+            self.decoded[index] = greedy(self.arrays, self.scoring, sample(index)[None, :])
+        return self.decoded[index]
 
 
 def cached_paths(scoring: str) -> list[Path]:
     """The seq2seq-SCORING-seedN.npz files in the cache (`train`'s default --out), newest first; the earlier
     model it keeps (NAME.previous.npz) is not one."""
-    pattern = re.compile(rf"seq2seq-{re.escape(scoring)}-seed\d+\.npz")
+    pattern = re.compile(rf"seq2seq-{re.escape(scoring)}-seed[0-9]+\.npz")
     try:
         found = [(e.stat().st_mtime_ns, e.name) for e in os.scandir(records.cache_dir())
                  if pattern.fullmatch(e.name) and e.is_file()]
@@ -387,7 +389,8 @@ def cached(scoring: str) -> Cached:
     for path in cached_paths(scoring):
         try:
             st = path.stat()
-            found = _read_cached((str(path), st.st_mtime_ns, st.st_size), scoring)
+            found = _read_cached((str(path), st.st_mtime_ns, st.st_ctime_ns, st.st_size), scoring)  # (ctime:
+            # a chmod that lets it be read changes only that)
         except OSError as e:  # gone since it was listed
             found = Cached(scoring, unread=path, problem=e)
         if found.arrays is not None:
@@ -398,18 +401,14 @@ def cached(scoring: str) -> Cached:
 
 @lru_cache(maxsize=8)
 def _read_cached(version: tuple, scoring: str) -> Cached:
+    """The file at version[0], read once per (path, mtime, ctime, size)."""
     try:
         arrays, record = read_npz(version[0], scoring)
     except (OSError, BadCheckpoint) as e:
         return Cached(scoring, unread=Path(version[0]), problem=e)
     for a in arrays.values():
         a.setflags(write=False)
-    return Cached(scoring, Path(version[0]), version, arrays, record)
-
-
-@lru_cache(maxsize=64)
-def _decode_cached(version: tuple, scoring: str, index: int) -> Decoded:
-    return greedy(_read_cached(version, scoring).arrays, scoring, sample(index)[None, :])
+    return Cached(scoring, Path(version[0]), arrays, record)
 
 
 # -- F20: what the decoder may read -----------------------------------------------------------

@@ -50,7 +50,10 @@ class CachedReadings:
     validation: dict | None  # {"exact", "token"} on the 1000, as recorded when it was trained
     fresh: dict | None  # {"exact", "token", "n", "seed"} on the fresh set (records before it was added: None)
     unread: str = ""  # a newer cached file that does not read, or ""
-    problem: str = ""  # why (English; the screen says it in the app's language), or ""
+    problem: str = ""  # why, in English, or ""
+    problem_errno: int | None = None  # for the screen to say it in the app's language: the OSError's errno,
+    problem_id: str = ""  # or the message's msgid and its words
+    problem_words: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -110,8 +113,13 @@ class MatrixState(FigureState):
         return self.weights == "live" and bool(live) and live["scoring"] == self.scoring and bool(live.get("arrays"))
 
     def cached_model(self) -> s2s.Cached | None:
-        """The model `train` cached for this scoring, where `w` chose it (read once per file version)."""
-        return s2s.cached(self.scoring) if self.weights == "cached" else None
+        """The model `train` cached for this scoring, where `w` chose it: looked up once per state, so that
+        one frame draws one model however the cache changes meanwhile (each file is read once per version)."""
+        if self.weights != "cached":
+            return None
+        if "_cached" not in self.__dict__:
+            object.__setattr__(self, "_cached", s2s.cached(self.scoring))  # (as `readings()` keeps its own)
+        return self.__dict__["_cached"]
 
     def source(self) -> str:
         """The model drawn: the one `w` chose (live, cached) where there is one, else the shipped one."""
@@ -132,15 +140,17 @@ class MatrixState(FigureState):
         c = self.cached_model()
         if c is None:
             return None
-        unread = home_short(c.unread) if c.unread else ""
+        e = c.problem
+        unread = (home_short(c.unread) if c.unread else "", str(e or ""), getattr(e, "errno", None),
+                  getattr(e, "message", ""), getattr(e, "words", {}))  # (a BadCheckpoint's template and words)
         if c.path is None:
-            return CachedReadings("", None, None, None, None, unread, str(c.problem or ""))
+            return CachedReadings("", None, None, None, None, *unread)
         r, fresh = c.record or {}, (c.record or {}).get("fresh")
         same_set = fresh is not None and (fresh["seed"], fresh["n"]) == (s2s.FRESH_SEED, s2s.N_FRESH)
         return CachedReadings(home_short(c.path), r.get("seed"), r.get("steps"),
                               {"exact": r["exact"], "token": r["token"]} if "exact" in r else None,
                               fresh if same_set else None,  # (scored on the shipped models' fresh set, or not shown)
-                              unread, str(c.problem or ""))
+                              *unread)
 
     def live(self) -> LiveReadings | None:
         run, live = self.run, live_snapshot(self.run) or {}

@@ -133,9 +133,8 @@ class MatrixView(FigureView):
             acc.append(_("source: none 0%, additive 76%"), style="dim")  # the last of them went under the edge)
         acc.rstrip()
         self.query_one("#acc", TextLines).update(acc)
-        self.query_one("#live", TextLines).update(live_text(r.live, self.presenting, r.weights, s.scoring,
-                                                                     r.cached, s.weights, problem_said(
-                                                                         getattr(s.cached_model(), "problem", None))))
+        self.query_one("#live", TextLines).update(live_text(r.live, self.presenting, r.weights, s.scoring, r.cached,
+                                                            s.weights, tall))
 
     @classmethod
     def explained(cls, s: MatrixState) -> str:
@@ -144,14 +143,16 @@ class MatrixView(FigureView):
         return _("The table: each shipped model's exact-sequence and token accuracy on fresh sequences; "
                  "val.: its exact-sequence accuracy on the 1000 validation sequences. "
                  "“this run: val. exact”: a live run's latest score on the same 1000. “yours” (w: cached): the "
-                 "model `rnntui train seq2seq` cached last for this scoring, as scored when it was trained.") + "\n" + fresh_told(
+                 "newest model `rnntui train seq2seq` cached for this scoring that reads, as scored when it was "
+                 "trained.") + "\n" + fresh_told(
                      r.fresh, r.validation)
 
 
-def drawn_text(drawn: str, scoring: str, cached, why: str = "") -> Text:
+def drawn_text(drawn: str, scoring: str, cached, tall: bool = True, quiet: bool = False) -> Text:
     """Which model the matrix draws (`drawn`: "live", "cached", "shipped"; they were mixed up under `s`, a
-    trial), and, where `w` chose the cached one (CachedReadings), a newer file that does not read (`why`, said
-    in the app's language) or that nothing is cached."""
+    trial), and, where `w` chose the cached one (CachedReadings), a newer file that does not read or that
+    nothing is cached. Not `tall` (80x24), why a file does not read is said only where no model of yours is
+    drawn: beside "yours" its last words went under the edge (a review). `quiet`: neither is said."""
     out = Text()
     if drawn == "live":
         out.append(_("matrix: this run's weights") + "\n", style="dim")
@@ -160,31 +161,33 @@ def drawn_text(drawn: str, scoring: str, cached, why: str = "") -> Text:
                    style="dim")
     else:
         out.append(_("matrix: the shipped {scoring} model").format(scoring=scoring) + "\n", style="dim")
-    if cached is not None and cached.unread:  # (beside a live run's lines, without why: at 80x24 they went under)
+    if quiet or cached is None:
+        return out
+    if cached.unread:
         name = os.path.basename(cached.unread)
-        out.append((_("{name} does not read: {why}").format(name=name, why=why) if why else
-                    _("{name} does not read").format(name=name)) + "\n", style=BAD)
-    elif cached is not None and drawn == "shipped":
+        out.append((_("{name} does not read: {why}").format(name=name, why=problem_said(cached))
+                    if tall or drawn == "shipped" else _("{name} does not read").format(name=name)) + "\n", style=BAD)
+    elif drawn == "shipped":
         out.append(_("nothing cached: rnntui train seq2seq --scoring {scoring}").format(scoring=scoring) + "\n",
                    style=BAD)
     return out
 
 
-def problem_said(problem) -> str:
-    """Why a cached model does not read, in the app's language (BadCheckpoint or OSError; None: "")."""
-    if problem is None:
-        return ""
-    return problem.said(_) if hasattr(problem, "said") else reason(problem)
+def problem_said(c) -> str:
+    """Why a cached model does not read (CachedReadings), in the app's language."""
+    if c.problem_errno is not None:
+        return reason(OSError(c.problem_errno, c.problem))
+    return _(c.problem_id).format(**c.problem_words) if c.problem_id else c.problem
 
 
 def live_text(live, presenting: bool = False, drawn: str = "shipped", scoring: str = "", cached=None,
-              weights: str = "shipped", why: str = "") -> Text:
+              weights: str = "shipped", tall: bool = True) -> Text:
     """The side panel's lines about a live run (LiveReadings or None), and which model the matrix draws
-    where `w` chose another than the shipped one."""
+    where `w` chose another than the shipped one. Not `tall`, a live run's lines come before the cache's."""
     out = Text()
     if live is None:
         if weights != "shipped":  # `w` chose one: which is drawn, and why not the one chosen
-            out.append_text(drawn_text(drawn, scoring, cached, why))
+            out.append_text(drawn_text(drawn, scoring, cached, tall))
         if weights != "cached":
             out.append("" if presenting else _("t trains this scoring live"), style="dim")
         out.rstrip()
@@ -195,7 +198,7 @@ def live_text(live, presenting: bool = False, drawn: str = "shipped", scoring: s
                + (" · " + _("t stops") if live.status == "training" else
                   aside(_("(all steps)")) if live.status == "trained" else "")  # (", no 76% stop": terse, a review)
                + "\n", style=HIGHLIGHT)
-    out.append_text(drawn_text(drawn, scoring, cached))
+    out.append_text(drawn_text(drawn, scoring, cached, tall, quiet=not tall))  # (the run's lines went under)
     if live.message:
         out.append(live.message, style=BAD)
     elif not live.loaded:
