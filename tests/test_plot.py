@@ -625,3 +625,28 @@ def test_a_plot_short_of_rows_leaves_out_its_x_label_then_puts_its_legend_on_top
     assert len(rows) == 5 and rows[0].lstrip().startswith("┌─ ━━ up  ┈┈ down")  # the legend in the top edge
     assert [r.lstrip()[:2] for r in rows[1:3]] == ["1┤", "0┤"] and rows[3].lstrip().startswith("└")
     assert text_of(spec, (60, 4)) == "(too small to plot)"
+
+
+class TallApp(App):
+    def compose(self):
+        yield Plot(PlotSpec(series=(Series(XS, tuple(np.linspace(0, 1, 20)), "acc"),), title="the title",
+                            xlabel="the x label", legend="below", marks=((XS[-1], 1.0, "acc end"),)), tall=9)
+
+
+async def test_a_plot_leaves_out_its_tall_only_parts_below_tall_rows_as_it_is_drawn():
+    """memory/copy chose its plot's title, x label and marks from the plot's height before its layout: on 8
+    rows after a state whose plot had 9, and its check once laid out came too late for some exports (the
+    lecture deck's memory/copy frame came out two ways, 3 exports in 10). The plot decides at its height."""
+    app = TallApp()
+    async with app.run_test(size=(60, 9)) as pilot:
+        plot = app.query_one(Plot)
+        drawn = {}
+        for h in (9, 8, 9):
+            await pilot.resize_terminal(60, h)
+            await pilot.pause()
+            assert plot.size.height == h
+            drawn.setdefault(h, []).append("\n".join("".join(t for t, _s in row) for row in plot.lines(*plot.size)))
+    tall, short = drawn[9][0], drawn[8][0]
+    assert all(part in tall for part in ("the title", "the x label", "acc end", "━━ acc"))
+    assert not any(part in short for part in ("the title", "the x label", "acc end"))
+    assert short.splitlines()[0].lstrip().startswith("┌─ ━━ acc") and drawn[9][1] == tall  # (legend: top edge)

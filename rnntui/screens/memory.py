@@ -71,7 +71,6 @@ class CopyView(FigureView):
     SHORT, NARROW = 22, 110  # a view below both tells the lstm-bf2 story short (it wraps to 3+ lines)
     TALL = 9  # a plot this tall or more has its title, x label and each curve named at its end
     stories: tuple = ()  # the lstm-bf2 story, short and whole
-    recheck = True  # whether a show looks again, once laid out, at the plot's height it assumed
 
     @classmethod
     def explained(cls, s) -> str:
@@ -88,7 +87,8 @@ class CopyView(FigureView):
 
     def compose(self):
         yield Static(id="grid")
-        yield Plot(least=5)  # (under 5 rows, what it lacks: its min-height of 5 cut the text below, a trial)
+        yield Plot(least=5, tall=self.TALL)  # (under 5 rows, what it lacks: its min-height of 5 cut the text
+        # below, a trial)
         yield TextLines(id="now")  # a key changes a line of it: drawn through Lines, not Textual's Content
         yield TextLines(id="story")
 
@@ -102,8 +102,7 @@ class CopyView(FigureView):
         slides = getattr(self.app, "offscreen", False) or getattr(self.app, "slides", False)  # a shot, present
         # (short: the path's two lines at 80x24 took the plot's last row once a run was yours; help says it)
         self.query_one("#grid", Static).update(grid_text(r, path=not slides and not self._short(self.size.height)))
-        tall = (self.query_one(Plot).size.height or 0) >= self.TALL
-        self.query_one(Plot).show(PlotSpec(
+        self.query_one(Plot).show(PlotSpec(  # (below TALL rows the plot leaves out its title, x label and marks)
             series=(Series(r.curve_steps, r.curve_acc, _("accuracy"), BLUE),
                     Series(r.curve_steps, r.curve_loss_rel, _("loss ÷ ln 10 (1: guessing)"), ORANGE)),
             lines=(Line(r.chance, _("chance {p}").format(p=pct(r.chance, 0)), GREY, align="right", keyed=True,
@@ -113,10 +112,10 @@ class CopyView(FigureView):
             # beside a failing model (a lecturer's trial)
             marks=tuple((r.curve_steps[-1], y[-1], name) for y, name in ((r.curve_loss_rel, _("loss ÷ ln 10")),
                                                                         (r.curve_acc, _("accuracy")))
-                        if tall and len(r.curve_steps) and len(y)),  # (short: the legend on the top edge names them)
-            xlabel=_("training step") if tall else "", legend="below" if tall else "top",
+                        if len(r.curve_steps) and len(y)),  # (short: the legend on the top edge names them)
+            xlabel=_("training step"), legend="below",
             title=_("{cell} T={T}: accuracy on 2000 fresh sequences every {every} steps").format(
-                cell=r.cell, T=r.T, every=EVERY) if tall else ""))
+                cell=r.cell, T=r.T, every=EVERY)))
 
         now = Text()
         if r.note:
@@ -167,22 +166,16 @@ class CopyView(FigureView):
         # the story short where it wraps to 3+ lines on a short view: at 80x24 they left the plot two rows
         self.stories = (short, whole)
         self.query_one("#story", TextLines).update(short if self._short(self.size.height) else whole)
-        recheck, self.recheck = self.recheck, True
-        self.call_after_refresh(self._plot_short_of, tall if recheck else None)
+        self.call_after_refresh(self._plot_short_of)
 
     def _short(self, height: int) -> bool:
         return (height or 40) < self.SHORT and (self.size.width or 80) < self.NARROW
 
-    def _plot_short_of(self, tall: bool | None = None) -> None:
-        """Once laid out: drawn again if the plot is not as tall as `tall`, what the show assumed (it had the
-        height the last state's text left it). Then the rows the plot lacks, counted from what the view's
-        other parts take (they take rows first: at 44 or 70 columns the size named grew as it was given, a
-        review), the whole story included where that many rows more tell it."""
+    def _plot_short_of(self) -> None:
+        """Once laid out: the rows the plot lacks, counted from what the view's other parts take (they take
+        rows first: at 44 or 70 columns the size named grew as it was given, a review), the whole story
+        included where that many rows more tell it."""
         plot, width = self.query_one(Plot), self.content_region.width
-        if tall is not None and self.drawn is not None and (plot.size.height >= self.TALL) != tall:
-            self.recheck = False  # (once) the plot's height comes from the other parts' new text: a two-line
-            self._show(self.drawn)  # note left the next state's plot without its title (a test's order)
-            return
         if plot.size.height >= plot.drawn_from() and plot.more is None:
             return  # drawn: nothing to count (most keys)
         others = sum(w.outer_size.height for w in self.children if w is not plot and w.display)

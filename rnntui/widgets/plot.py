@@ -899,17 +899,29 @@ class Plot(Lines):
 
     DEFAULT_CSS = "Plot { width: 1fr; height: 1fr; min-height: 6; }"
 
-    def __init__(self, spec: PlotSpec | None = None, least: int = 0, **kwargs) -> None:
+    def __init__(self, spec: PlotSpec | None = None, least: int = 0, tall: int = 0, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.spec = spec or PlotSpec()
+        self.whole = spec or PlotSpec()  # what `show` was given
         self.least = least  # fewer rows than this: a line saying a taller terminal shows it (an extra plot)
+        self.tall = tall  # fewer rows than this: no title, x label or marks, the legend in the top edge
         self.more: int | None = None  # the rows a taller terminal needs, where its view's other parts give up
         # rows for the plot (lstm/params' bars); None: `fewest()` less the rows it has
 
+    @property
+    def spec(self) -> PlotSpec:
+        """What it draws at its height: `whole`, less its tall-only parts below `tall` rows. Decided here, as
+        it is drawn: a view that chose them from the plot's height before its layout drew them on 8 rows
+        after a state whose plot had 9, and its check once laid out was sometimes too early for an export
+        (memory/copy in the lecture deck came out two ways, 3 exports in 10)."""
+        whole = self.whole
+        if not self.tall or (self.size.height or 0) >= self.tall:
+            return whole
+        return replace(whole, title="", xlabel="", marks=(), legend="top" if whole.legend == "below" else whole.legend)
+
     def show(self, spec: PlotSpec) -> None:
-        if same(spec, self.spec):
+        if same(spec, self.whole):
             return
-        self.spec = spec
+        self.whole = spec
         self.changed()
 
     def lacks(self, more: int | None) -> None:
