@@ -348,7 +348,6 @@ def shipped_fresh(scoring: str) -> dict:
     return fresh_accuracy(shipped(scoring), scoring)
 
 
-
 # -- the models `rnntui train seq2seq` cached: the matrix figure draws the newest on request ----------------
 @dataclass(frozen=True, eq=False)
 class Cached:
@@ -366,6 +365,8 @@ class Cached:
     def decode(self, index: int) -> Decoded:
         """This model on one validation sample (one reads: `arrays` is not None)."""
         if index not in self.decoded:
+            if len(self.decoded) >= 64:  # (a sample's is ~2 KB: kept for the samples stepped through lately)
+                self.decoded.clear()
             self.decoded[index] = greedy(self.arrays, self.scoring, sample(index)[None, :])
         return self.decoded[index]
 

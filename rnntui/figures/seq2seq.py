@@ -42,7 +42,7 @@ class LiveReadings:
 
 @dataclass(frozen=True)
 class CachedReadings:
-    """The model `rnntui train seq2seq` cached last for this scoring (the `w` key's "cached")."""
+    """The newest model `rnntui train seq2seq` cached for this scoring that reads (the `w` key's "cached")."""
 
     path: str  # ~/… where it is; "" where nothing cached reads
     seed: int | None
