@@ -483,8 +483,9 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         super()._check_resize()
 
     async def run_action(self, action, default_namespace=None) -> bool:
-        """Every key's action goes through here: below MIN_SIZE only quitting runs."""
-        if self.too_small() and parse_action(action)[1] not in ("quit", "help_quit"):
+        """Every key's action goes through here: below MIN_SIZE only quitting runs; once quitting, none
+        (q then tab, a priority key, switched figure as the app closed: a traceback, a trial)."""
+        if self._exit or (self.too_small() and parse_action(action)[1] not in ("quit", "help_quit")):
             return True  # swallowed
         return await super().run_action(action, default_namespace)
 

@@ -1118,7 +1118,7 @@ async def test_keys_typed_after_q_do_nothing_as_the_app_ends():
     app = RnnApp("seq2seq", "matrix")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        for key in "qna":  # all queued before the quit is handled
-            app.post_message(events.Key(key, key))
-        await pilot.pause()
+        for key in ("q", "n", "a", "tab", "shift+tab"):  # all queued before the quit is handled; tab and
+            app.post_message(events.Key(key, None))  # shift+tab are priority keys, acted on before the screen
+        await pilot.pause()  # sees a key (q tab: "Can't mount widget(s) before ContentSwitcher() is mounted")
     assert app.return_code == 0 and app.current_mode == "seq2seq", app.current_mode  # (n did not act)
