@@ -21,6 +21,7 @@ from rnntui import keys, topics
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.help import HelpScreen
 from rnntui.i18n import _, language, set_language
+from rnntui.keyorder import KeysInOrder
 from rnntui.palette import PaletteInput, PaletteList, RnnCommands, ValuePrompt
 from rnntui.screens.base import TopicScreen
 from rnntui.screens.backdrop import SeeThrough
@@ -271,7 +272,7 @@ class TooSmall(Static):
             w=width, h=height, mw=MIN_SIZE[0], mh=MIN_SIZE[1]))
 
 
-class RnnApp(Shots, WholeToastRows, QuietCollections, App):
+class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
     TITLE = "rnntui"
     CSS_PATH = "rnntui.tcss"
     MODES = {topic_id: _opener(topic_id) for topic_id in IDS}
@@ -353,6 +354,8 @@ class RnnApp(Shots, WholeToastRows, QuietCollections, App):
         event.prevent_default()  # (App's own handler, which this one is with the word added, is not run too)
         if self._exit:  # quitting: keys typed after q opened a topic as the app closed, and a note said on it,
             return  # never laid out, ended the app with a traceback (a trial)
+        if await self.ran_late(event):  # a priority key typed behind others (rnntui.keyorder)
+            return
         if await self._check_bindings(event.key) or await dispatch_key(self, event):
             return
         back = any(b.id == "back" for b in self._bindings.key_to_bindings.get(event.key, ()))

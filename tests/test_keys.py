@@ -1122,3 +1122,28 @@ async def test_keys_typed_after_q_do_nothing_as_the_app_ends():
             app.post_message(events.Key(key, None))  # shift+tab are priority keys, acted on before the screen
         await pilot.pause()  # sees a key (q tab: "Can't mount widget(s) before ContentSwitcher() is mounted")
     assert app.return_code == 0 and app.current_mode == "seq2seq", app.current_mode  # (n did not act)
+
+
+@pytest.mark.parametrize("burst, topic, figure", [
+    (("3", "tab"), "lstm", 1),  # tab moved topic 1's figure, then 3 opened lstm at its first
+    (("2", "1", "2", "tab"), "gradients", 1),  # a revisit: both lost, topic 1 stayed
+    (("right", "right", "tab"), "recurrence", 1),
+])
+async def test_a_burst_of_keys_is_acted_on_in_the_order_typed(burst, topic, figure):
+    """A terminal over SSH hands keys over in bursts: tab and shift+tab, priority keys, ran as they reached
+    the app, before keys typed ahead of them that the screen had not yet handed back (a trial)."""
+    from textual import events
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        for key in burst:  # all queued at once, as a burst arrives
+            app.post_message(events.Key(key, None))
+        for _ in range(5):
+            await pilot.pause()
+        screen = app.topic_screen()
+        assert (screen.TOPIC_ID, screen.index) == (topic, figure), (screen.TOPIC_ID, screen.index)
+        if burst[0] == "right":
+            first = screen.states[screen.FIGURES[0].id]  # (the two steps landed on the figure they were typed on)
+            fresh = type(first)()
+            assert first == fresh.nudged(fresh.AXIS, 1).nudged(fresh.AXIS, 1) != fresh
