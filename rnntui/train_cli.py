@@ -197,13 +197,13 @@ def check_cache(path: Path) -> Path:
 
 
 def _read(lab, path: str, scoring: str):
-    """(arrays, record) if the checkpoint reads as a `scoring` model's, else None."""
+    """(arrays, record) if the checkpoint reads as a `scoring` model's, else why not (BadCheckpoint)."""
     from rnntui.engine import seq2seq as s2s
 
     try:
         return lab.read_checkpoint(path, scoring)
-    except s2s.BadCheckpoint:
-        return None
+    except s2s.BadCheckpoint as e:
+        return e
 
 
 def run_seq2seq(argv: list[str]) -> int:
@@ -224,8 +224,11 @@ def run_seq2seq(argv: list[str]) -> int:
         try:
             arrays, _record = lab.read_checkpoint(args.eval, args.scoring)
         except s2s.BadCheckpoint as e:
-            fits, read = next(((s, got) for s in s2s.SCORINGS if s != args.scoring
-                               and (got := _read(lab, args.eval, s))), (None, None))
+            tried = {s: _read(lab, args.eval, s) for s in s2s.SCORINGS if s != args.scoring}
+            fits, read = next(((s, got) for s, got in tried.items() if not isinstance(got, s2s.BadCheckpoint)),
+                              (None, None))
+            if not given and fits is None:  # what is wrong with the model its record names (a NaN, a shape), not
+                e = tried.get(lab.checkpoint_scoring(args.eval), e)  # with additive, tried first (a trial)
             if given or fits is None:  # (--scoring asked for another model: said, not guessed)
                 hint = "" if fits is None else _("; it is a {scoring} checkpoint: add --scoring {scoring}").format(
                     scoring=fits)  # (it did not say which, a trial)

@@ -476,3 +476,21 @@ def test_the_fast_trainer_does_not_import_torchs_compiler_stack():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("file", ["nan.npz", "nan.pt"])
+def test_eval_without_scoring_of_a_damaged_checkpoint_says_what_is_wrong_with_it(file, tmp_path, capsys):
+    """A dot checkpoint with a NaN, no --scoring: it said "not a checkpoint of `additive` (missing att.U_a…)",
+    the default tried first (a student's trial). It says what is wrong with the dot model it holds."""
+    from rnntui.cli import main
+
+    name, shape = sorted(s2s.shapes("dot"))[0], s2s.shapes("dot")[sorted(s2s.shapes("dot"))[0]]
+    broken = tmp_path / file
+    lab.save(broken, dict(s2s.shipped("dot"), **{name: np.full(shape, np.nan)}), s2s.record("dot"))
+    assert main(["train", "seq2seq", "--eval", str(broken)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"rnntui: --eval {broken}: {name} holds NaN or inf"]
+    junk = tmp_path / "junk.npz"  # nothing of ours: the first reason, as before
+    junk.write_text("hello")
+    assert main(["train", "seq2seq", "--eval", str(junk)]) == 2
+    assert capsys.readouterr().err.strip() == f"rnntui: --eval {junk}: not a weights file (not an .npz archive)"

@@ -667,6 +667,20 @@ def save(path: str | Path, arrays: dict, record: dict) -> None:
     write_atomic(str(path), data)
 
 
+def checkpoint_scoring(path: str | Path) -> str | None:
+    """The scoring a checkpoint's record names, where it has one that reads, else None."""
+    try:
+        if Path(path).suffix != ".pt":
+            with np.load(path, allow_pickle=False) as z:
+                return s2s.parse_record(str(z[s2s.RECORD_KEY]))["scoring"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            obj = torch.load(path, map_location="cpu", weights_only=True)
+        return s2s.parse_record(obj[s2s.RECORD_KEY])["scoring"]
+    except Exception:  # noqa: BLE001 - no record, or none that reads: nothing named
+        return None
+
+
 def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
     """(arrays, record) from a .pt (torch.load with weights_only=True) or an .npz; raises BadCheckpoint."""
     path = Path(path)
