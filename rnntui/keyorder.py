@@ -21,9 +21,8 @@ class KeysInOrder:
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._sent: dict[int, float] = {}  # id of a key sent to the screen → when
-        self._late: set[int] = set()  # ids of priority keys sent after them, to be run as they come back
-        self._holding = False
+        self._sent: dict[int, float] = {}  # id of a key sent to the screen, not yet back → when
+        self._late: set[int] = set()  # ids of keys sent behind them, priority ones to be run as they come back
 
     async def on_event(self, event: events.Event) -> None:
         if not isinstance(event, events.Key):
@@ -34,18 +33,15 @@ class KeysInOrder:
         now = time.monotonic()
         self._sent = {k: t for k, t in self._sent.items() if now - t < WAIT_S}
         self._late &= self._sent.keys()
-        self._holding = bool(self._sent)
-        try:
-            await super().on_event(event)  # Textual's priority bindings (none while holding), else to the screen
-        finally:
-            self._holding = False
+        behind = bool(self._sent)
+        await super().on_event(event)  # Textual's priority bindings (none while keys are out), else to the screen
         if event.is_forwarded:
             self._sent[id(event)] = now
-            if self._sent.keys() - {id(event)}:
+            if behind:
                 self._late.add(id(event))
 
     async def _check_bindings(self, key: str, priority: bool = False) -> bool:
-        if priority and self._holding:
+        if priority and self._sent:  # (Textual's priority pass, as a key reaches the app: it waits its turn)
             return False
         return await super()._check_bindings(key, priority)
 
@@ -54,4 +50,4 @@ class KeysInOrder:
         if id(event) not in self._late:
             return False
         self._late.discard(id(event))
-        return await self._check_bindings(event.key, priority=True)
+        return await super()._check_bindings(event.key, priority=True)

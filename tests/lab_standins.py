@@ -31,3 +31,17 @@ def use(monkeypatch, screen, target: str = "lab_standins:silent") -> None:
 
     monkeypatch.setattr(screen, "FIGURES", tuple(
         replace(f, lab=Lab(target, f.lab.label)) if f.lab else f for f in screen.FIGURES))
+
+
+async def first_run(monkeypatch, screen, figure: str, size=(100, 30)):
+    """The run `t` starts on `screen`'s figure with a stand-in lab (`silent`), as it stands once started; `t`
+    again cancels it before the app closes."""
+    from rnntui.app import RnnApp
+
+    use(monkeypatch, screen)
+    app = RnnApp(screen.TOPIC_ID, figure)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("t")
+        run = app.topic_screen().state.run
+        await pilot.press("t")
+    return run

@@ -732,18 +732,10 @@ async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeyp
     """The lab said "not saved: cannot write …" only once it had trained (a minute at T = 80), while `train`
     refuses before it trains (a review): the cache is checked as `t` starts it, and the line says so while it
     trains and after."""
-    from rnntui.app import RnnApp
-
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # the cache's folder cannot be made
-    lab_standins.use(monkeypatch, MemoryScreen)  # (torch-free: a report, then a minute's sleep)
-    app = RnnApp("memory", "copy")
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = app.topic_screen()
-        await pilot.press("t")
-        run = screen.state.run
-        assert run.status == "running" and run.message.startswith(f"cannot write {tmp_path}/file/rnntui/memory.json: ")
-        await pilot.press("t")  # (cancelled)
+    run = await lab_standins.first_run(monkeypatch, MemoryScreen, "copy")  # (torch-free: a report, then a sleep)
+    assert run.status == "running" and run.message.startswith(f"cannot write {tmp_path}/file/rnntui/memory.json: ")
 
     def said(state):  # (the long path wraps anywhere: compared without spaces)
         return "".join(txt(replace(CopyState(), run=state), size=(100, 30)).replace("│", "").split())

@@ -1086,19 +1086,12 @@ def test_cost_says_its_ratio_is_table_1s_terms_and_help_names_the_projections_le
 async def test_a_measurement_that_cannot_be_cached_says_so_as_it_starts(tmp_path, monkeypatch):
     """As memory/copy's lab: the timing lab said "measured, but not cached: cannot write …" only once it had
     measured. `t` checks the cache first, and the status says why it will not be cached while it measures."""
-    from rnntui.app import RnnApp
     from rnntui.screens.parallel import ParallelScreen
 
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))  # the cache's folder cannot be made
-    lab_standins.use(monkeypatch, ParallelScreen)  # (torch-free: a report, then a minute's sleep)
-    app = RnnApp("parallel", "timing")
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = app.topic_screen()
-        await pilot.press("t")
-        run = screen.state.run
-        assert run.status == "running" and run.message.startswith(f"cannot write {tmp_path}/file/rnntui/timing-")
-        await pilot.press("t")  # (cancelled)
+    run = await lab_standins.first_run(monkeypatch, ParallelScreen, "timing")  # (torch-free: a report, a sleep)
+    assert run.status == "running" and run.message.startswith(f"cannot write {tmp_path}/file/rnntui/timing-")
     measuring = TimingState(run=run)
     assert (measuring.readings().status, measuring.readings().note) == ("measuring", run.message)
     said = "".join(one_app.txt(*find("parallel/timing"), measuring, (100, 30)).replace("│", "").split())

@@ -12,7 +12,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.widget import MountError
 from textual.widgets import ContentSwitcher
 
 from rnntui import keys
@@ -232,10 +231,6 @@ class TopicScreen(WholeFrames):
                 await self.query_one(ContentSwitcher).add_content(figure.view(id=figure.id))
             except NoMatches:  # closing down
                 return
-            except MountError:  # the app quit while it mounted (q then tab in one burst, a trial)
-                if self.app._exit:
-                    return
-                raise
             finally:
                 del self.adding[figure.id]
                 done.set()

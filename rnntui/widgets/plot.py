@@ -904,6 +904,7 @@ class Plot(Lines):
         self.whole = spec or PlotSpec()  # what `show` was given
         self.least = least  # fewer rows than this: a line saying a taller terminal shows it (an extra plot)
         self.tall = tall  # fewer rows than this: no title, x label or marks, the legend in the top edge
+        self._short: tuple = (None, None)  # (whole, whole without its tall-only parts)
         self.more: int | None = None  # the rows a taller terminal needs, where its view's other parts give up
         # rows for the plot (lstm/params' bars); None: `fewest()` less the rows it has
 
@@ -916,7 +917,10 @@ class Plot(Lines):
         whole = self.whole
         if not self.tall or (self.size.height or 0) >= self.tall:
             return whole
-        return replace(whole, title="", xlabel="", marks=(), legend="top" if whole.legend == "below" else whole.legend)
+        if self._short[0] is not whole:  # (made once per spec: a render asks several times)
+            self._short = (whole, replace(whole, title="", xlabel="", marks=(),
+                                          legend="top" if whole.legend == "below" else whole.legend))
+        return self._short[1]
 
     def show(self, spec: PlotSpec) -> None:
         if same(spec, self.whole):
