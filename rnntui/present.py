@@ -42,6 +42,7 @@ def read_all(frames: list[Frame]) -> None:
 KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · ctrl+s save · "
            "esc hides this · ctrl+z suspend · q quit")
 LAST = N_("the last slide; home goes to the first")
+VALUES_KEPT = 16  # cells of a slide's values a note in the foot leaves them ("t 11   γ 1.00")
 
 
 def view_id(frame: Frame) -> str:
@@ -68,7 +69,8 @@ class PresentApp(Shots, QuietCollections, App):
         Binding("enter", "enter", N_("next, or the slide typed"), priority=True),
         *(Binding(str(d), f"type({d})", show=False, priority=True) for d in range(10)),  # 7 enter: slide 7 (a trial)
         Binding("escape", "hush", show=False, priority=True),
-        Binding("left,pageup,backspace,p", "move(-1)", N_("back"), priority=True),
+        Binding("left,pageup,p", "move(-1)", N_("back"), priority=True),
+        Binding("backspace", "backspace", N_("back"), show=False, priority=True),  # or a typed digit off
         Binding("home", "jump(0)", N_("first"), priority=True),
         Binding("end", "jump(-1)", N_("last"), priority=True),
         Binding("ctrl+s", "shot", N_("save"), priority=True),
@@ -155,9 +157,11 @@ class PresentApp(Shots, QuietCollections, App):
         where = Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim")
         if self.typed:
             where = Text.assemble((_("slide {n}: enter goes there").format(n=self.typed) + "   ", "bold"), where)
-        room = self.size.width // 2 - where.cell_len - 7  # (the slide's values keep half the line: "t 11 …" lost γ)
-        if self.note.said and room >= 8:
-            where = Text.assemble((cut(self.note.said, room, "…") + "   ", "bold"), where)
+        # a note, for its seconds, leaves the slide's values their first VALUES_KEPT cells ("the last slide; home
+        # goes t…" at 80 columns, a lecturer's trial); the deck's title only what they leave ("t 11 …" lost γ)
+        room = self.size.width - min(cell_len("   ".join(said)), VALUES_KEPT) - where.cell_len - 10
+        if self.note.said and room >= 8:  # (3 spaces before it, after the values' "…")
+            where = Text.assemble(("   " + cut(self.note.said, room, "…") + "   ", "bold"), where)
         # the deck's title, where the slide's values still fit whole (it showed nowhere, a lecturer's trial)
         elif not self.typed and 0 < cell_len(title := self.deck.heading()) <= room and (
                 cell_len("   ".join(said)) + where.cell_len + cell_len(title) + 10 <= self.size.width):
@@ -187,6 +191,16 @@ class PresentApp(Shots, QuietCollections, App):
     def action_type(self, digit: int) -> None:
         typed = (self.typed + str(digit)).lstrip("0")  # ("0" alone is kept: enter says there is no slide 0,
         self.typed = (typed or "0")[:len(str(len(self.deck.frames))) + 1]  # it went on to the next, a trial)
+        if not self.note.hush():  # (a number typed after "no slide 99" is the answer to it)
+            self.show_foot()
+
+    def action_backspace(self) -> None:
+        """Back a slide, or, while a slide number is typed, its last digit off (it went back a slide and the
+        number was lost, a lecturer's trial)."""
+        if not self.typed:
+            self.action_move(-1)
+            return
+        self.typed = self.typed[:-1]
         self.show_foot()
 
     def action_enter(self) -> None:

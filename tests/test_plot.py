@@ -286,6 +286,21 @@ def test_a_curves_name_covers_none_of_the_curves():
     assert _braille_cells(named, (60, 14)) == _braille_cells(bare, (60, 14))
 
 
+def test_a_curves_name_steps_aside_from_the_cursors_point():
+    """memory/copy at its last step, at 80x24: the accuracy curve's name ended at the cursor's point, which
+    wrote over its last letter ("accurac●┤", a lecturer's trial). The name steps aside, as a line's label does."""
+    from rnntui.widgets.tints import BLUE, ORANGE
+
+    xs = tuple(float(x) for x in range(40))
+    spec = PlotSpec(series=(Series(xs, (1.0,) * 40, "", ORANGE), Series(xs, (0.1,) * 40, "", BLUE)),
+                    ylim=(0.0, 1.0), cursor=39.0, marks=((39.0, 1.0, "loss ÷ ln 10"), (39.0, 0.1, "accuracy")))
+    for size in ((60, 5), (40, 5)):  # three rows: the loss's name takes the free one, accuracy's stays on its curve
+        rows = text_of(spec, size).splitlines()
+        row = next(r for r in rows if "accura" in r)
+        assert "●" in row and row.index("●") > row.index("accuracy") + len("accuracy"), rows
+        assert "loss ÷ ln 10" in text_of(spec, size)
+
+
 def test_curves_that_share_a_row_of_cells_take_turns_there():
     """Two curves a few dots apart in one row of cells: a cell shows one colour, and the curve drawn
     last had every cell, so the other vanished along the whole stretch (parallel/cost at 80x24 lost

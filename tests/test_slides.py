@@ -17,6 +17,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 from rnntui.cli import main
 from rnntui.deck import load, parse
+from rnntui.engine.block import SUMMARY
 from rnntui.render import Session, render
 from rnntui.figure import Figure
 from rnntui.screens.base import FigureView
@@ -644,6 +645,27 @@ async def test_present_walks_the_deck(tmp_path, monkeypatch):
     assert app.return_code == 0
 
 
+async def test_present_at_80_columns_says_its_notes_whole_and_backspace_takes_a_typed_digit_off(tmp_path):
+    """At 80x24 the foot said "the last slide; home goes t…" and "no slide 99: this deck has …"; backspace
+    while a slide number was typed went back a slide and lost the number (a lecturer's trial)."""
+    from rnntui.present import PresentApp
+
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("end", "space")
+        assert "the last slide; home goes to the first   3/3" in text_of(app)
+        await pilot.press("9", "9", "enter")
+        assert "no slide 99: this deck has 3   3/3" in text_of(app)
+        await pilot.press("1", "2", "backspace")
+        assert app.index == 2 and "slide 1: enter goes there   3/3" in text_of(app)
+        await pilot.press("backspace")  # the number gone, the slide kept
+        assert app.index == 2 and "enter goes there" not in text_of(app)
+        await pilot.press("backspace")  # nothing typed: back a slide, as before
+        assert app.index == 1
+        await pilot.press("1", "backspace", "enter")  # (enter with nothing typed: next)
+        assert app.index == 2
+
+
 async def test_present_shows_every_slide_of_the_lecture_without_naming_this_machines_files():
     """`present lecture` ended in a traceback at its first memory/copy slide: the view asked the app for
     a shot's flag that only the rnntui app has (a lecturer's trial). Every slide shows, and a run trained
@@ -959,6 +981,11 @@ async def test_the_lectures_summary_slide_is_a_table_not_an_app():
             await pilot.pause()
             shown = text_of(app)
         assert "⏎" not in shown and "▸" not in shown and "O(n)" in shown, size
+        if size == (80, 24):  # narrow: the two columns of sentences under the table, a model a line (its caption
+            # promised "what each fixed and what it left" over four columns and blank rows, a lecturer's trial)
+            words = " ".join(line.strip(" │") for line in shown.splitlines())
+            for row in SUMMARY:
+                assert f"{row.model} · fixed: {row.fixed.text} · left: {row.left.text}" in words, row.model
     picked = PresentApp(parse({"frame": [{"figure": "attention/summary", "set": {"cell": 1}}]}, "summary"))
     async with picked.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
@@ -980,6 +1007,19 @@ def test_the_lectures_wayback_slides_name_no_size(tmp_path):
             assert "state S_11" in text or size == "80x24", slide.name
     assert main(["shot", "serving/wayback", "--step", "11", "-o", str(tmp_path / "app.txt")]) == 0
     assert "--size 120x40 also shows" in (tmp_path / "app.txt").read_text()
+
+
+@pytest.mark.parametrize("figure", ["lstm/params", "serving/cell"])
+def test_a_slide_too_short_for_its_plot_names_no_size(tmp_path, figure):
+    """At 80x24 the lecture's slides 18, 44 and 45 told the room "--size 80x25 shows a plot here" (in
+    `present`: "a terminal 1 row taller shows a plot here"), a line for the lecturer (a lecturer's trial)."""
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", "lecture", "--format", "txt", "--size", "80x24", figure]) == 0
+    slides = sorted(out.glob("*.txt"))
+    assert slides
+    for slide in slides:
+        text = slide.read_text()
+        assert "shows a plot here" not in text and "--size" not in text, slide.name
 
 
 def test_the_timing_slide_gives_its_rows_to_the_plot(tmp_path, monkeypatch):

@@ -259,7 +259,7 @@ class SummaryView(FigureView):
                                                   cell=(r.row, r.col) if r.col < shown and not bare else None,
                                                   shrink=True)])
         if bare:  # no cell chosen: no cell's line (at 80x24 it still said "▸ RNN · path length: O(n)", a review)
-            self.query_one(Readouts).update(Text())
+            self.query_one(Readouts).update(Text() if wide else self.left_out(r, table, shown))
             return
         out = Text.assemble((f"▸ {spaced(colon(f'{r.models[r.row]} · {_(r.headers[r.col + 1])}'))}", "bold"), _(r.text))
         link = r.link
@@ -279,3 +279,15 @@ class SummaryView(FigureView):
                 along=used.two("step_back", "step_forward"), between=used.two("previous_param", "next_param"))
             out.append("\n" + hint, style="dim")
         self.query_one(Readouts).update(out)
+
+    @staticmethod
+    def left_out(r, table, shown: int) -> Text:
+        """A slide's narrow table: the columns of sentences left out, a model a line, under it (the lecture's
+        caption promised "what each fixed and what it left" over four columns and blank rows, a lecturer's trial)."""
+        out = Text()
+        for model, row in zip(r.models, table):
+            out.append(("\n" if out else "") + model, style="bold")
+            for short, text in zip(r.short_headers[shown:], row[shown:]):
+                out.append(" · " + spaced(colon(_(short))), style="dim")
+                out.append(text)
+        return out

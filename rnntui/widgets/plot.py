@@ -732,7 +732,9 @@ def _scene(spec: PlotSpec, width: int, height: int):
             if r is not None and cell_len(words) > 1:  # a curve's name moves off the curves, not over them
                 c, align = cv.clear_of_lines(c, words, align)
                 r = cv.clear_row(r, c, words, align)
-            cv.text(r, c, words, None, align)
+            start = cv.text(r, c, words, None, align)
+            if start is not None and cell_len(words) > 1:  # it steps aside from a cursor's point, as a line's
+                placed.append((r, start, words, None))  # label does (memory/copy at its last step: "accurac●")
 
     # a tick on the row of a labelled line at another value goes: "1e50┤float32 max 3.40e+38" read as
     # float32's max at 1e50 (5 rows of 20 decades, a student's trial); the line's label says its value
@@ -1011,6 +1013,8 @@ class Plot(Lines):
     def short(self, height: int) -> str:
         """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
         read as a plot that failed (a trial). In an export the remedy is --size (a review)."""
+        if any(node.has_class("-present") for node in self.ancestors):
+            return ""  # a slide names no remedy: the room cannot size the lecturer's terminal (a lecturer's trial)
         more = max(self.drawn_from() - height, 1) if self.more is None else self.more
         try:
             app = self.app
