@@ -267,16 +267,31 @@ def check_creatable(path: str | Path) -> None:
                          "replace").format(path=path))
 
 
-def check_savable(path: Path) -> None:
-    """check_creatable, its folder made first (BadValue, one line): a run's cache, checked before it trains."""
+def check_savable(path: Path, merged: bool = False) -> None:
+    """check_creatable, its folder made first (BadValue, one line): a run's cache, checked before it trains.
+    `merged`: the run is merged into what the file holds, which must then read."""
     make_folder(path.parent, named=path)
     check_creatable(path)
+    if merged:
+        check_mergeable(path)
 
 
-def why_unsavable(path: Path) -> str:
+def check_mergeable(path: Path) -> None:
+    """BadValue unless a file that a save merges into is absent or reads: an unreadable memory.json was
+    replaced by the new run alone, and the runs in it were lost (a student's trial)."""
+    try:
+        read_head(path, 1)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):  # (nothing to keep; a folder: check_creatable's line)
+        return
+    except OSError as e:
+        raise BadValue(_("cannot save in {path}: it does not read ({why}) and the runs in it would be lost; "
+                         "make it readable or remove it").format(path=path, why=reason(e))) from None
+
+
+def why_unsavable(path: Path, merged: bool = False) -> str:
     """check_savable's one line, or "" where the file can be written: a lab's note as `t` starts it."""
     try:
-        check_savable(path)
+        check_savable(path, merged)
     except BadValue as e:
         return str(e)
     return ""

@@ -186,11 +186,11 @@ def check_out(path: str, suffixes=(".npz", ".pt"), force: bool = False) -> Path:
     return out
 
 
-def check_cache(path: Path) -> Path:
-    """The cache file a run is saved in, checked (its folder made) before training; refused, the line says
-    where else a run can go (it named neither, an admin's trial)."""
+def check_cache(path: Path, merged: bool = False) -> Path:
+    """The cache file a run is saved in (`merged` into), checked (its folder made) before training; refused,
+    the line says where else a run can go (it named neither, an admin's trial)."""
     try:
-        check_savable(path)
+        check_savable(path, merged)
     except BadValue as e:
         raise BadValue(str(e) + _("; --out FILE or XDG_CACHE_HOME=FOLDER puts it elsewhere")) from None
     return path
@@ -359,7 +359,7 @@ def run_memory(argv: list[str]) -> int:
     out = check_out(args.out, (".json",), args.force) if args.out is not None else None  # (JSON went into m.npz)
     grid = out or mem.cache_path().with_name("memory-grid.json")  # where --all writes its runs
     if out is None:  # the cache: checked, and a corrupt one set aside now and said (it was, without a word, a trial)
-        check_cache(mem.cache_path())
+        check_cache(mem.cache_path(), merged=True)
         _cached, report = mem.load_cache()
         if report:
             print(f"rnntui: {report}", file=sys.stderr)

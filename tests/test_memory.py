@@ -280,6 +280,35 @@ def test_a_cache_it_cannot_write_names_where_else_a_run_can_go(tmp_path, monkeyp
     assert len(err.splitlines()) == 1 and err.endswith("; --out FILE or XDG_CACHE_HOME=FOLDER puts it elsewhere")
 
 
+def test_a_cache_that_does_not_read_is_kept_and_no_run_is_merged_into_it(monkeypatch, capsys):
+    """An unreadable memory.json (no permission) was replaced by the next run alone, from `train memory` and
+    from the app's `t`: the runs in it were lost (a student's trial). Refused before training, as `t` starts,
+    and at the save itself; the file is left as it was."""
+    from rnntui import files
+    from rnntui.engine import lab_memory
+
+    path = mem.cache_path()
+    mem.save_cache(mem.Results((mem.make_run("rnn", 5, 200, 0, [(100, 0.5, 1.0), (200, 1.0, 0.1)], 1.0, "t"),)))
+    before = path.read_bytes()
+    real = files.read_head
+
+    def refuse(where, most):
+        if str(where) == str(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(where, most)
+
+    monkeypatch.setattr(files, "read_head", refuse)
+    monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking the cache"))
+    assert main(["train", "memory", "--cell", "rnn", "--T", "10", "--steps", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "does not read (permission denied)" in err[0].lower(), err
+    assert "make it readable or remove it" in err[0]
+    assert "make it readable or remove it" in CopyState(cell="rnn", T="10").lab_note()  # the app's `t`
+    with pytest.raises(ValueError, match="the runs in it would be lost"):
+        mem.save_cache(mem.Results((mem.make_run("rnn", 10, 1, 0, [(1, 0.1, 1.0)], 1.0, "t"),)))
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize("extra", [[], ["--all"]])
 def test_train_memory_keeps_an_existing_out_file_unless_forced(extra, tmp_path, monkeypatch, capsys):
     """`--out notes.json` replaced a TA's notes without a word (a trial): refused before training, one line

@@ -376,12 +376,14 @@ def load(path: Path | None = None) -> tuple[Results, str | None]:
 
 
 def save_cache(results: Results, path: Path | None = None) -> Path:
-    """Merge `results` into the user cache (atomically); a corrupt cache is replaced."""
-    from rnntui.files import locked, write_atomic
+    """Merge `results` into the user cache (atomically); a corrupt cache is set aside and replaced, one that
+    does not read is refused (BadValue): the runs in it were lost."""
+    from rnntui.files import check_mergeable, locked, write_atomic
 
     path = path or cache_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     with locked(path.parent):  # (another lab's save between this read and write was lost)
+        check_mergeable(path)
         old, _ = load_cache(path)
         write_atomic(str(path), (old.merged(results) if old else results).dumps())
     return path

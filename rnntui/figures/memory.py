@@ -170,7 +170,7 @@ class CopyState(FigureState):
     def lab_note(self) -> str:
         """Why the run `t` starts would not be saved, checked as it starts (said only after training, a
         review), or ""."""
-        return why_unsavable(mem.cache_path())
+        return why_unsavable(mem.cache_path(), merged=True)
 
     def needs_confirm(self) -> bool:
         """A live run at T = 80 takes minutes: the first `t` only asks."""
