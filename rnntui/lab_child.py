@@ -42,18 +42,58 @@ def _end_with_app() -> None:
 def run(target: str, state: Any, conn) -> None:
     """Run the lab, report over `conn` (its output goes nowhere: the app starts it with stdout and stderr
     on /dev/null, the terminal being the app's)."""
+    latest = Latest(conn)
 
     def report(done: int, total: int, label: str = "", partial: Any = None) -> None:
-        conn.send(("progress", (done, total, label, partial)))
+        latest.put(("progress", (done, total, label, partial)))
 
     try:
         module, _, name = target.partition(":")
         result = getattr(importlib.import_module(module), name)(state, report)
+        latest.close()
         conn.send(("done", result))
     except BaseException as e:  # one line back to the app, never a traceback on its screen
+        latest.close()
         conn.send(("failed", failure(e)))
     finally:
         conn.close()
+
+
+class Latest:
+    """Progress sent from a thread of its own, the newest only: the lab never waits on the pipe. With the app
+    suspended (ctrl+z) nothing reads it, and seq2seq's reports (its weights, ~50 KB) filled it within a
+    second: the run stopped until `fg` (a student's trial). Each report is whole (the app keeps the last)."""
+
+    def __init__(self, conn) -> None:
+        self.conn, self.item, self.closed = conn, None, False
+        self.ready = threading.Condition()
+        self.thread = threading.Thread(target=self._send, daemon=True, name="rnntui-lab-progress")
+        self.thread.start()
+
+    def put(self, item) -> None:
+        with self.ready:
+            self.item = item  # (one not yet sent is replaced)
+            self.ready.notify()
+
+    def close(self) -> None:
+        """Once the report in hand is sent: the pipe is then free for the result."""
+        with self.ready:
+            self.closed = True
+            self.ready.notify()
+        self.thread.join()
+
+    def _send(self) -> None:
+        while True:
+            with self.ready:
+                while self.item is None and not self.closed:
+                    self.ready.wait()
+                if self.item is None:
+                    return
+                item, self.item = self.item, None
+            try:
+                self.conn.send(item)
+            except OSError:  # (the app has gone: the result's send says so)
+                return
 
 
 def failure(e: BaseException) -> str:

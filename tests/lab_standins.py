@@ -23,6 +23,15 @@ def silent(state, report):
     return {}
 
 
+def floods(state, report):
+    """50 reports of 100 KB (seq2seq's carry its weights), then a file at `state` says the work is done."""
+    for i in range(50):
+        report(i, 50, "", b"x" * 100_000)
+    with open(state, "w") as done:
+        done.write("done")
+    return {"n": 50}
+
+
 def use(monkeypatch, screen, target: str = "lab_standins:silent") -> None:
     """For a test, `screen`'s figures that have a lab run `target` instead (a torch-free stand-in)."""
     from dataclasses import replace

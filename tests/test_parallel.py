@@ -952,6 +952,31 @@ def test_a_lab_child_ends_when_the_app_is_gone():
         labs._kill(child)
 
 
+def test_a_lab_works_on_while_nothing_reads_its_reports(tmp_path):
+    """With the app suspended (ctrl+z) nothing reads the pipe: seq2seq's reports, which carry its weights,
+    filled it and its live run stopped until `fg` (a student's trial). The lab goes on, the reports it made
+    meanwhile come to the newest one, and the result comes after it."""
+    import time
+
+    from rnntui import labs
+
+    marker = tmp_path / "worked"
+    child, conn = labs._spawn("lab_standins:floods", str(marker), "test")
+    try:
+        until = time.monotonic() + 10
+        while not marker.exists() and time.monotonic() < until:  # the pipe unread meanwhile
+            time.sleep(0.05)
+        assert marker.exists()
+        got = []
+        while not got or got[-1][0] == "progress":
+            assert conn.poll(10)
+            got.append(conn.recv())
+        assert got[-1] == ("done", {"n": 50}) and got[-2][1][0] == 49 and len(got) < 50
+    finally:
+        conn.close()
+        labs._kill(child)
+
+
 async def test_t_only_acts_on_the_timing_figure():
     from rnntui.app import RnnApp
 
