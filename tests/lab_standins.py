@@ -36,10 +36,8 @@ def use(monkeypatch, screen, target: str = "lab_standins:silent") -> None:
     """For a test, `screen`'s figures that have a lab run `target` instead (a torch-free stand-in)."""
     from dataclasses import replace
 
-    from rnntui.figure import Lab
-
     monkeypatch.setattr(screen, "FIGURES", tuple(
-        replace(f, lab=Lab(target, f.lab.label)) if f.lab else f for f in screen.FIGURES))
+        replace(f, lab=replace(f.lab, target=target)) if f.lab else f for f in screen.FIGURES))
 
 
 async def first_run(monkeypatch, screen, figure: str, size=(100, 30)):

@@ -524,6 +524,28 @@ async def wait_for(condition, seconds):
     return condition()
 
 
+async def test_the_question_at_T_80_goes_when_T_does(monkeypatch):
+    """"T = 80 trains longest: press t again to start" followed T: after - it read "T = 40 trains longest"
+    (a student's trial). The question is withdrawn when the run it asked about changes, not when the
+    cursor moves; back at 80, t asks again."""
+    from rnntui.app import RnnApp
+
+    app = RnnApp("memory", "copy")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.topic_screen()
+        lab_standins.use(monkeypatch, screen)
+        screen.set_state(screen.state.with_value("T", "80"))
+        await pilot.press("t", "left")
+        live = screen.state.readings().live
+        assert screen.state.run.status == "confirm" and (live.status, live.message[:21]) == ("asks", "T = 80 trains longest")
+        screen.set_state(screen.state.with_value("T", "40"))
+        await pilot.pause()
+        assert screen.state.run.status == "idle" and screen.state.readings().live is None
+        screen.set_state(screen.state.with_value("T", "80"))
+        await pilot.press("t")
+        assert screen.state.run.status == "confirm" and screen.labs.process is None
+
+
 async def test_the_live_run_asks_at_80_trains_in_a_child_and_cancels_cleanly():
     pytest.importorskip("torch")
     import os

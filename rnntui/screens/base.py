@@ -240,6 +240,11 @@ class TopicScreen(WholeFrames):
         """Replace the focused figure's state (keys, palette and command line all end here). A
         SHARED parameter that changed is set on every sibling figure that has one of that name."""
         old = self.states[self.figure.id]
+        if (getattr(state, "run", None) is not None and state.run.status == "confirm"
+                and replace(state, **{state.AXIS: getattr(old, state.AXIS)}) != old):
+            # a lab's question is about what it was asked on (the cursor aside): "T = 80 trains longest: press
+            # t again" read "T = 40 …" after -, and t started T = 40 (a student's trial); runs compare equal
+            state = replace(state, run=replace(state.run, status="idle", message=""))
         self.states[self.figure.id] = state
         if state != old:  # an end-of-range notice would contradict it ("step 1500 is the last" after c made it 500)
             self.at_end.hush()
