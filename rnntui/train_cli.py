@@ -228,7 +228,9 @@ def run_seq2seq(argv: list[str]) -> int:
             fits, read = next(((s, got) for s, got in tried.items() if not isinstance(got, s2s.BadCheckpoint)),
                               (None, None))
             if not given and fits is None:  # what is wrong with the model its record names (a NaN, a shape), not
-                e = tried.get(lab.checkpoint_scoring(args.eval), e)  # with additive, tried first (a trial)
+                # with additive, tried first (a trial); no record that reads: the record of the model its arrays are
+                e = tried.get(lab.checkpoint_scoring(args.eval)) or next(
+                    (got for got in (e, *tried.values()) if got.message.startswith("its record")), e)
             if given or fits is None:  # (--scoring asked for another model: said, not guessed)
                 hint = "" if fits is None else _("; it is a {scoring} checkpoint: add --scoring {scoring}").format(
                     scoring=fits)  # (it did not say which, a trial)

@@ -185,3 +185,14 @@ def test_a_file_made_readable_is_read_at_the_next_key(cache, monkeypatch):
     monkeypatch.setattr(s2s, "read_npz", real)
     os.chmod(cache / "seq2seq-additive-seed7.npz", 0o644)  # its ctime moves on; mtime and size do not
     assert MatrixState(weights="cached").readings().output == (A,) * s2s.LENGTH
+
+
+def test_a_cached_model_without_a_record_is_named_by_its_file(cache):
+    """A checkpoint without its record (copied in by hand) said "matrix: yours, seed None, None steps" (a
+    student's trial): its seed is the one its name gives, and it says it has no record."""
+    arrays = {k: np.asarray(v, dtype=np.float32) for k, v in always(A).items()}
+    np.savez_compressed(cache / "seq2seq-additive-seed9.npz", **arrays)
+    r = MatrixState(weights="cached").readings()
+    assert r.weights == "cached" and r.cached.seed == 9 and r.cached.steps is None
+    shown = text(MatrixState(weights="cached"), (100, 30))
+    assert "matrix: yours, seed 9, no record of its training" in shown and "None" not in shown

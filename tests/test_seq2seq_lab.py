@@ -494,3 +494,48 @@ def test_eval_without_scoring_of_a_damaged_checkpoint_says_what_is_wrong_with_it
     junk.write_text("hello")
     assert main(["train", "seq2seq", "--eval", str(junk)]) == 2
     assert capsys.readouterr().err.strip() == f"rnntui: --eval {junk}: not a weights file (not an .npz archive)"
+
+
+def test_eval_without_scoring_of_a_checkpoint_whose_record_is_bad_says_so(tmp_path, capsys):
+    """A dot checkpoint whose record is not JSON, no --scoring: "not a checkpoint of `additive` (missing …)"
+    (a student's trial). Its arrays are a dot model's: what is wrong with it is its record."""
+    import zipfile
+
+    from rnntui.cli import main
+
+    bad = tmp_path / "b.npz"
+    lab.save(bad, s2s.shipped("dot"), s2s.record("dot"))
+    with zipfile.ZipFile(bad) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    record = next(name for name in parts if name.startswith(s2s.RECORD_KEY))
+    with zipfile.ZipFile(bad, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data if name != record else _npy_text("{not json"))
+    assert main(["train", "seq2seq", "--eval", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "its record is not one of ours" in err[0] and "additive" not in err[0], err
+
+
+def _npy_text(text: str) -> bytes:
+    """An .npy of one string, as np.savez writes the record."""
+    import io
+
+    out = io.BytesIO()
+    np.save(out, np.array(text))
+    return out.getvalue()
+
+
+def test_eval_of_a_cut_pt_names_the_file(tmp_path, capsys):
+    """A .pt cut short: torch's reader raised OSError(22) and the line was "rnntui: Invalid argument",
+    naming nothing (a student's trial)."""
+    from rnntui.cli import main
+
+    whole = tmp_path / "m.pt"
+    lab.save(whole, s2s.shipped("additive"), s2s.record("additive"))
+    data = whole.read_bytes()
+    for n in (50_000, 5_000, 100):
+        cut = tmp_path / f"cut{n}.pt"
+        cut.write_bytes(data[:n])
+        assert main(["train", "seq2seq", "--eval", str(cut)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"rnntui: --eval {cut}: refused by torch.load"), err

@@ -690,9 +690,9 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
         with warnings.catch_warnings():  # torch warns about pickle protocols of files it then refuses
             warnings.simplefilter("ignore")
             obj = torch.load(path, map_location="cpu", weights_only=True)
-    except OSError:
-        raise
     except Exception as e:  # noqa: BLE001 - a refused pickle, a truncated file, …: one line
+        if isinstance(e, OSError) and e.filename is not None:  # the file itself (no permission, a folder); a cut
+            raise  # one's OSError(22) from torch's reader names none ("rnntui: Invalid argument", a trial)
         first = (str(e).strip().splitlines() or [""])[0][:80]
         raise s2s.BadCheckpoint(N_("refused by torch.load(weights_only=True) ({error})"),
                                 error=f"{type(e).__name__}: {first}") from None

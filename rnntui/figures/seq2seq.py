@@ -2,6 +2,8 @@
 the decoder may read (F20)."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -147,7 +149,8 @@ class MatrixState(FigureState):
             return CachedReadings("", None, None, None, None, *unread)
         r, fresh = c.record or {}, (c.record or {}).get("fresh")
         same_set = fresh is not None and (fresh["seed"], fresh["n"]) == (s2s.FRESH_SEED, s2s.N_FRESH)
-        return CachedReadings(home_short(c.path), r.get("seed"), r.get("steps"),
+        named = re.search(r"seed([0-9]+)\.npz$", c.path.name)  # (no record: "seed None, None steps", a trial)
+        return CachedReadings(home_short(c.path), r.get("seed", int(named[1]) if named else None), r.get("steps"),
                               {"exact": r["exact"], "token": r["token"]} if "exact" in r else None,
                               fresh if same_set else None,  # (scored on the shipped models' fresh set, or not shown)
                               *unread)

@@ -157,8 +157,9 @@ def drawn_text(drawn: str, scoring: str, cached, tall: bool = True, quiet: bool 
     if drawn == "live":
         out.append(_("matrix: this run's weights") + "\n", style="dim")
     elif drawn == "cached":
-        out.append(_("matrix: yours, seed {seed}, {steps} steps").format(seed=cached.seed, steps=cached.steps) + "\n",
-                   style="dim")
+        said = (_("matrix: yours, seed {seed}, {steps} steps") if cached.steps is not None else
+                _("matrix: yours, seed {seed}, no record of its training"))  # ("None steps", a student's trial)
+        out.append(said.format(seed=cached.seed, steps=cached.steps) + "\n", style="dim")
     else:
         out.append(_("matrix: the shipped {scoring} model").format(scoring=scoring) + "\n", style="dim")
     if quiet or cached is None:
