@@ -61,10 +61,12 @@ def cannot_write(path, e: OSError) -> BadValue:
 
 
 def make_folder(folder: Path, named=None) -> None:
-    """The folder and its parents made, or BadValue (one line naming `named`, default the folder)."""
+    """The folder and its parents made, or BadValue (one line naming `named`, default the folder, and the
+    file standing where a folder goes: "…/memory.json: File exists" named neither, a student's trial)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        check_no_file_in_the_way(folder / "x" if named is None else named)
         raise cannot_write(folder if named is None else named, e) from None
 
 

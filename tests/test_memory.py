@@ -268,16 +268,20 @@ def test_train_memory_checks_out_before_it_trains(out, says, tmp_path, monkeypat
     assert len(err.splitlines()) == 1 and says.format(tmp=tmp_path) in err
 
 
-def test_a_cache_it_cannot_write_names_where_else_a_run_can_go(tmp_path, monkeypatch, capsys):
-    """"cannot write …/rnntui/memory.json: …" named neither --out nor XDG_CACHE_HOME (an admin's trial)."""
+@pytest.mark.parametrize("in_the_way", ["cache", "cache/rnntui"])
+def test_a_cache_it_cannot_write_names_where_else_a_run_can_go(in_the_way, tmp_path, monkeypatch, capsys):
+    """"cannot write …/rnntui/memory.json: …" named neither --out nor XDG_CACHE_HOME (an admin's trial), nor
+    the file where its folder goes ("File exists", a student's trial)."""
     from rnntui.engine import lab_memory
 
-    (tmp_path / "cache").write_text("a file where the folder should be")
+    (tmp_path / in_the_way).parent.mkdir(exist_ok=True)
+    (tmp_path / in_the_way).write_text("a file where the folder should be")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking the cache"))
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.endswith("; --out FILE or XDG_CACHE_HOME=FOLDER puts it elsewhere")
+    assert f": {tmp_path / in_the_way} is a file, not a folder;" in err, err
 
 
 def test_a_cache_that_does_not_read_is_kept_and_no_run_is_merged_into_it(monkeypatch, capsys):
@@ -797,8 +801,8 @@ async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeyp
     folder = f"{tmp_path}/file/rnntui"  # (done: the child's errno and path, said in the language of the moment)
     done = replace(run, status="done", result={**record, "save_error": "Not a directory", "save_errno": 20,
                                                "save_path": folder})
-    assert "trainedlstmT=20in300steps;notsaved:" + "".join(run.message.split()).replace("/memory.json", "") \
-        in said(done) and "itwillnot" not in said(done)
+    assert f"trainedlstmT=20in300steps;notsaved:cannotwrite{folder}:apartofthepathisafile,notafolder" in \
+        said(done) and "itwillnot" not in said(done)  # (the folder the child could not make, and its errno)
     saved = replace(done, result={**record, "saved": "x"})  # (it saved after all: the folder was made meanwhile)
     assert "lstmT=20(justtrained):100@300" in said(saved) and "notsaved" not in said(saved)
     assert CopyState().lab_note() == run.message

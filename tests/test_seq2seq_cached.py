@@ -196,3 +196,16 @@ def test_a_cached_model_without_a_record_is_named_by_its_file(cache):
     assert r.weights == "cached" and r.cached.seed == 9 and r.cached.steps is None
     shown = text(MatrixState(weights="cached"), (100, 30))
     assert "matrix: yours, seed 9, no record of its training" in shown and "None" not in shown
+
+
+def test_a_cache_folder_that_does_not_read_is_said_not_nothing_cached(cache, monkeypatch):
+    """With the cache folder unreadable, w (cached) said "nothing cached: rnntui train seq2seq …" beside the
+    models in it (a student's trial): the folder is named, with why."""
+    save(cache, "seq2seq-additive-seed3.npz", always(A), record(3, 0.8, 0.9, 300), 10**18)
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(s2s.os, "scandir", refuse)
+    shown = text(MatrixState(weights="cached"), (100, 30))
+    assert "rnntui/ does not read: permission denied" in shown.lower() and "nothing cached" not in shown, shown

@@ -378,8 +378,8 @@ def cached_paths(scoring: str) -> list[Path]:
     try:
         found = [(e.stat().st_mtime_ns, e.name) for e in os.scandir(records.cache_dir())
                  if pattern.fullmatch(e.name) and e.is_file()]
-    except OSError:  # no cache folder yet (or none readable): nothing cached
-        return []
+    except (FileNotFoundError, NotADirectoryError):  # no cache folder yet ($XDG_CACHE_HOME=/dev/null): nothing cached
+        return []  # (one that does not read raises: "nothing cached" stood beside models there, a student's trial)
     return [records.cache_dir() / name for _, name in sorted(found, reverse=True)]
 
 
@@ -387,7 +387,11 @@ def cached(scoring: str) -> Cached:
     """The newest cached model for `scoring` that reads, each file read once per version (a key re-reads
     nothing); a newer one that does not read is named, with why."""
     unread = None
-    for path in cached_paths(scoring):
+    try:
+        paths = cached_paths(scoring)
+    except OSError as e:  # the folder does not read (no permission)
+        return Cached(scoring, unread=records.cache_dir(), problem=e)
+    for path in paths:
         try:
             st = path.stat()
             found = _read_cached((str(path), st.st_mtime_ns, st.st_ctime_ns, st.st_size), scoring)  # (ctime:

@@ -142,8 +142,10 @@ class MatrixState(FigureState):
         c = self.cached_model()
         if c is None:
             return None
-        e = c.problem
-        unread = (home_short(c.unread) if c.unread else "", str(e or ""), getattr(e, "errno", None),
+        e, where = c.problem, home_short(c.unread) if c.unread else ""
+        if c.unread and c.unread.is_dir():  # the cache folder, which does not read
+            where += "/"
+        unread = (where, str(e or ""), getattr(e, "errno", None),
                   getattr(e, "message", ""), getattr(e, "words", {}))  # (a BadCheckpoint's template and words)
         if c.path is None:
             return CachedReadings("", None, None, None, None, *unread)

@@ -165,7 +165,7 @@ def drawn_text(drawn: str, scoring: str, cached, tall: bool = True, quiet: bool 
     if quiet or cached is None:
         return out
     if cached.unread:
-        name = os.path.basename(cached.unread)
+        name = os.path.basename(cached.unread) or cached.unread  # (a folder, "~/.cache/rnntui/": whole)
         out.append((_("{name} does not read: {why}").format(name=name, why=problem_said(cached))
                     if tall or drawn == "shipped" else _("{name} does not read").format(name=name)) + "\n", style=BAD)
     elif drawn == "shipped":
