@@ -66,8 +66,10 @@ def make_folder(folder: Path, named=None) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        check_no_file_in_the_way(folder / "x" if named is None else named)
-        raise cannot_write(folder if named is None else named, e) from None
+        target = folder if named is None else named
+        if blocking := file_in_the_way(folder / "x"):  # (the folder itself, or one above it)
+            raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=target, file=blocking))
+        raise cannot_write(target, e) from None
 
 
 def file_in_the_way(path: str | Path) -> Path | None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rnntui.cli import Parser as CommandParser, encodes, said_if_stopped, whole
 from rnntui.files import check_creatable, check_savable, path_arg
+from rnntui.fmt import pct
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
@@ -109,7 +110,7 @@ class Bar:
         self.last = now
         width = 24
         filled = round(width * p.step / self.total)
-        acc = "" if self.exact is None else "  " + _(self.scored).format(acc=f"{self.exact:6.1%}")
+        acc = "" if self.exact is None else "  " + _(self.scored).format(acc=pct(self.exact).rjust(6))
         line = (f"[{'█' * filled}{'░' * (width - filled)}] {p.step:>5}/{self.total}  "
                 + _("loss {loss}").format(loss=f"{p.loss:.3f}") + f"{acc}  {p.seconds:5.1f}s")
         if self.tty:
@@ -244,8 +245,8 @@ def run_seq2seq(argv: list[str]) -> int:
         fresh = s2s.fresh_accuracy(arrays, args.scoring)
         print(_("{name}: exact-sequence accuracy {fresh} on {n} fresh sequences (token {fresh_token}); {exact} on "
                 "the 1000 validation sequences (token {token})").format(
-            name=args.eval, fresh=f"{fresh['exact']:.3f}", n=fresh["n"], fresh_token=f"{fresh['token']:.3f}",
-            exact=f"{exact:.3f}", token=f"{token:.3f}"))
+            name=args.eval, fresh=pct(fresh['exact']), n=fresh["n"], fresh_token=pct(fresh['token']),
+            exact=pct(exact), token=pct(token)))  # (as the app rounds them: "0.790" beside its 79.1%, a trial)
         return 0
 
     args.seed = 0 if args.seed is None else args.seed
@@ -288,9 +289,9 @@ def run_seq2seq(argv: list[str]) -> int:
                  _("{exact} on the 1000 validation sequences (token {token})"))
     print(_("seq2seq {scoring} seed {seed}: exact-sequence accuracy {fresh} on {n} fresh sequences (token "
             "{fresh_token}); {validated}; after {steps} steps ({seconds} s training, {wall} s in all) -> {out}").format(
-        scoring=args.scoring, seed=args.seed, fresh=f"{result.fresh['exact']:.3f}", n=result.fresh["n"],
-        fresh_token=f"{result.fresh['token']:.3f}",
-        validated=validated.format(exact=f"{result.exact:.3f}", token=f"{result.token:.3f}"),
+        scoring=args.scoring, seed=args.seed, fresh=pct(result.fresh['exact']), n=result.fresh["n"],
+        fresh_token=pct(result.fresh['token']),
+        validated=validated.format(exact=pct(result.exact), token=pct(result.token)),
         steps=result.steps, seconds=f"{result.seconds:.1f}", wall=f"{wall:.1f}", out=out)
           + ("" if kept is None else _("; the earlier one kept as {path}").format(path=kept)))
     return 0
@@ -416,9 +417,9 @@ def run_memory(argv: list[str]) -> int:
     seed = mem.seed_final(args.cell, args.T)
     print(ngettext("memory {cell} T={T}: accuracy {acc} after {steps} step, {reached} ({seconds} s)",
                    "memory {cell} T={T}: accuracy {acc} after {steps} steps, {reached} ({seconds} s)", run.steps).format(
-        cell=args.cell, T=args.T, acc=f"{run.final_acc:.1%}", steps=run.steps, reached=reached,
+        cell=args.cell, T=args.T, acc=pct(run.final_acc), steps=run.steps, reached=reached,
         seconds=f"{run.seconds:.1f}")
-          + ("" if seed is None else _("; the source's: {acc}").format(acc=f"{seed:.1%}"))
+          + ("" if seed is None else _("; the source's: {acc}").format(acc=pct(seed)))
           + f" -> {out or mem.cache_path()}")
     return 0
 

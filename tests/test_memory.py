@@ -638,7 +638,7 @@ def test_train_memory_ends_with_a_summary_and_a_plot_also_into_a_file(tmp_path, 
     assert main(argv) == 0
     printed = capsys.readouterr().out
     run = mem.parse(out.read_bytes()).run("rnn", 5)
-    assert printed.strip().splitlines()[-1].startswith(f"memory rnn T=5: accuracy {run.final_acc:.1%}")
+    assert printed.strip().splitlines()[-1].startswith(f"memory rnn T=5: accuracy {fmt.pct(run.final_acc)}")
     assert "accuracy %" in printed and "training step" in printed and "┤" in printed  # plotext's plot
     assert "\x1b" not in printed  # not a terminal: plain text
     monkeypatch.setattr(train_cli, "terminal", lambda stream: True)
@@ -870,3 +870,10 @@ def test_help_says_ours_are_one_seed_and_that_the_step_moves_with_it():
     said = CopyView.explained(CopyState())
     assert {r["seed"] for r in runs} == {0} and "one run each, seed 0" in said
     assert f"our lstm-bf2 at T = 40 reads 100@{first}" in said and "--seed 2" in said
+
+
+def test_a_percentage_short_of_all_never_reads_100():
+    """`train memory`'s bar said "accuracy 100.0%" at 1999 of 2000 right, where learning needs all 2000 (a
+    student's trial): short of all, as many decimals as it takes; all, 100.0%."""
+    assert [fmt.pct(k / 2000) for k in (1999, 2000, 1)] == ["99.95%", "100.0%", "0.1%"]
+    assert fmt.pct(3162 / 4000) == "79.1%" and fmt.pct(0.996, 0) == "99.6%" and fmt.pct(0.994, 0) == "99%"

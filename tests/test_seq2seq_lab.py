@@ -11,6 +11,7 @@ import torch.nn.functional as F  # noqa: E402
 
 from rnntui.engine import lab_seq2seq as lab  # noqa: E402
 from rnntui.engine import seq2seq as s2s  # noqa: E402
+from rnntui.fmt import pct  # noqa: E402
 
 
 def batch(seed=5, n=lab.BATCH):
@@ -193,8 +194,8 @@ def test_train_command_trains_writes_and_reads_back(tmp_path, capsys):
     fresh = s2s.fresh_accuracy(arrays, "dot")  # numpy, where the trainer decodes with torch
     assert record["fresh"]["n"] == 4000 and record["fresh"]["exact"] == pytest.approx(fresh["exact"], abs=1e-3)
     assert record["fresh"]["token"] == pytest.approx(fresh["token"], abs=1e-3)
-    assert (f"exact-sequence accuracy {record['fresh']['exact']:.3f} on 4000 fresh sequences "
-            f"(token {record['fresh']['token']:.3f}); {record['exact']:.3f} on the 1000 validation sequences") in said
+    assert (f"exact-sequence accuracy {pct(record['fresh']['exact'])} on 4000 fresh sequences "
+            f"(token {pct(record['fresh']['token'])}); {pct(record['exact'])} on the 1000 validation sequences") in said
     assert "held-out" not in said and "chose where it stopped" not in said  # (--until 1: nothing stopped it)
 
 
@@ -208,7 +209,7 @@ def test_a_run_stopped_by_the_validation_set_says_so(tmp_path, capsys):
     said = capsys.readouterr().out
     record = s2s.read_npz(out, "none")[1]
     assert record["steps"] == 25 and record["fresh"]["n"] == 4000  # (stopped at its first evaluation)
-    assert f"on 4000 fresh sequences (token {record['fresh']['token']:.3f}); {record['exact']:.3f} on the 1000 " \
+    assert f"on 4000 fresh sequences (token {pct(record['fresh']['token'])}); {pct(record['exact'])} on the 1000 " \
            "validation sequences that chose where it stopped" in said
 
 
@@ -306,7 +307,7 @@ def test_eval_of_another_models_checkpoint_names_the_scoring_it_fits(scoring, tm
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].endswith("; it is a dot checkpoint: add --scoring dot")
     assert main(["train", "seq2seq", "--eval", str(dot), "--scoring", "dot"]) == 0
-    assert f"{s2s.record('dot')['exact']:.3f}" in capsys.readouterr().out
+    assert f"{pct(s2s.record('dot')['exact'])}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", ["d.pt", "d.npz"])
@@ -323,8 +324,8 @@ def test_eval_without_scoring_scores_a_checkpoint_with_its_own(name, tmp_path, c
     arrays = lab.read_checkpoint(dot, "dot")[0]  # scored as the dot model
     fresh = s2s.fresh_accuracy(arrays, "dot")
     exact = s2s.accuracy(s2s.greedy(arrays, "dot", s2s.held_out()).tokens, s2s.reverse_target(s2s.held_out()))[0]
-    assert f"exact-sequence accuracy {fresh['exact']:.3f} on 4000 fresh" in said[1]
-    assert f"{exact:.3f} on the 1000 validation" in said[1] and exact > 0.5
+    assert f"exact-sequence accuracy {pct(fresh['exact'])} on 4000 fresh" in said[1]
+    assert f"{pct(exact)} on the 1000 validation" in said[1] and exact > 0.5
 
 
 def test_eval_of_a_good_file_scores_it(tmp_path, capsys):
@@ -334,8 +335,10 @@ def test_eval_of_a_good_file_scores_it(tmp_path, capsys):
     lab.save(good, s2s.shipped("additive"), s2s.record("additive"))
     assert main(["train", "seq2seq", "--eval", str(good)]) == 0
     fresh, val = s2s.record("additive")["fresh"], s2s.record("additive")["exact"]
-    assert (f"exact-sequence accuracy {fresh['exact']:.3f} on 4000 fresh sequences (token {fresh['token']:.3f}); "
-            f"{val:.3f} on the 1000 validation sequences") in capsys.readouterr().out
+    assert (f"exact-sequence accuracy {pct(fresh['exact'])} on 4000 fresh sequences (token {pct(fresh['token'])}); "
+            f"{pct(val)} on the 1000 validation sequences") in capsys.readouterr().out
+    assert main(["train", "seq2seq", "--eval", str(s2s.shipped_path("dot"))]) == 0  # 3162 of 4000: "0.790" beside
+    assert "exact-sequence accuracy 79.1% on 4000 fresh" in capsys.readouterr().out  # the app table's 79.1%
     assert main(["train", "seq2seq", "--steps", "0"]) == 2
     assert main(["train", "seq2seq", "--out", str(tmp_path / "x.txt")]) == 2
 
