@@ -642,6 +642,15 @@ class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
     def action_shot(self) -> None:
         self.take_shot(self.shot_name())
 
+    def action_help_quit(self) -> None:
+        """ctrl+c: how to quit, in the app's language, in the panel's edge on a topic (Textual's toast was
+        English under zh and covered a running lab's lines, a student's trial)."""
+        words = _("{key} quits the app (ctrl+c does not)").format(key=keys.in_use(self).one("quit"))
+        if isinstance(self.screen, TopicScreen):
+            self.screen.at_end.say(words)
+        else:
+            self.notify(words)
+
     def hush_notes(self) -> bool:
         screen = self.screen
         return isinstance(screen, TopicScreen) and screen.at_end.hush()

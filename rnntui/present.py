@@ -221,6 +221,10 @@ class PresentApp(Shots, QuietCollections, App):
         if not self.note.hush():
             self.show_foot()
 
+    def action_help_quit(self) -> None:
+        """ctrl+c: how to end the talk, in the foot and the talk's language (Textual's toast was English)."""
+        self.note.say(_("q ends the talk (ctrl+c does not)"), 3)
+
     def action_suspend(self) -> None:
         suspend(self)
 

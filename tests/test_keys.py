@@ -413,6 +413,23 @@ def test_in_16_colours_on_light_the_highlight_reads_on_white():
     assert code in xterm and code != 0 and 1.05 / (luminance(xterm[code]) + 0.05) >= 3, code
 
 
+@pytest.mark.parametrize("lang, words", [("en", "q quits the app (ctrl+c does not)"), ("zh", "q 退出应用（ctrl+c 不会）")])
+async def test_ctrl_c_says_how_to_quit_in_the_apps_language_in_the_panels_edge(lang, words):
+    """ctrl+c said Textual's "Do you want to quit? Press q to quit the app", in English under zh, in a toast
+    over a running lab's lines (a student's trial)."""
+    from rnntui import i18n
+
+    i18n.set_language(lang)
+    try:
+        app = RnnApp("memory")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert words in bottom_edge(app) and not app._notifications and app.return_code is None
+    finally:
+        i18n.set_language("en")
+
+
 async def test_a_key_nothing_takes_says_so_once_and_a_bound_key_acts_once():
     """`a` is gradients' key; on recurrence it did nothing and said nothing (a trial). A key nothing takes
     says so, one notice however many; keys that are bound act once (not twice through a second handler);

@@ -664,6 +664,9 @@ async def test_present_at_80_columns_says_its_notes_whole_and_backspace_takes_a_
         assert app.index == 1
         await pilot.press("1", "backspace", "enter")  # (enter with nothing typed: next)
         assert app.index == 2
+        await pilot.press("ctrl+c")  # (Textual's English toast over the slide: in the foot, the talk goes on)
+        assert "q ends the talk (ctrl+c does not)   3/3" in text_of(app) and not app._notifications
+        assert app.return_code is None
 
 
 async def test_present_shows_every_slide_of_the_lecture_without_naming_this_machines_files():
