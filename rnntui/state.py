@@ -23,6 +23,11 @@ class BadValue(ValueError):
     """A parameter name or value the figure does not accept; the message is one line."""
 
 
+def said(template: str, **words) -> str:
+    """An N_-marked template in the reader's language now, its words filled in (the engine has no `_`)."""
+    return _(template).format(**words)
+
+
 class Marked(BadValue):
     """A BadValue raised where nothing translates (the engine): an N_-marked template and its words,
     said in the reader's language when shown (a damaged install's line was English among Chinese)."""
@@ -32,7 +37,7 @@ class Marked(BadValue):
         self.template, self.words = template, words
 
     def __str__(self) -> str:
-        return _(self.template).format(**self.words)
+        return said(self.template, **self.words)
 
     def english(self) -> str:
         """As written, for an output that cannot take the reader's language (a Latin-1 terminal)."""

@@ -351,6 +351,26 @@ def test_train_memory_says_it_set_a_corrupt_cache_aside(tmp_path, monkeypatch, c
     assert mem.load_cache(cache)[0].run("rnn", 5).steps == 1
 
 
+def test_a_corrupt_cache_is_said_in_the_readers_language(tmp_path, monkeypatch, capsys):
+    """With `--lang zh`, "memory cache memory.json was corrupt (…); set aside as memory.json.corrupt" stayed
+    English before the Chinese "未写入任何文件…", where seq2seq's cached model is said in Chinese (a
+    student's trial)."""
+    cache = mem.cache_path()
+    cache.parent.mkdir(parents=True)
+    cache.write_text("{ not json")
+    assert main(["shot", "memory/copy", "-o", str(tmp_path / "x.txt"), "--lang", "zh"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("rnntui: 记忆实验的缓存 memory.json 已损坏（not JSON") and "已改名为 memory.json.corrupt" in err
+    assert "was corrupt" not in err and "set aside" not in err and "；未写入任何文件" in err, err
+    cache.write_text("{ not json")
+    from rnntui.i18n import set_language
+
+    set_language("en")
+    _results, report = mem.load_cache()  # (English where English is asked for)
+    assert report.startswith("memory cache memory.json was corrupt (not JSON") and report.endswith(
+        "; set aside as memory.json.corrupt-2; using the shipped results")
+
+
 def test_a_damaged_results_file_is_one_line_and_status_2(tmp_path, monkeypatch, capsys):
     bad = tmp_path / "memory_grid.json"
     bad.write_text('{"version": 1, "runs": [{"cell": "gru"}]}')

@@ -137,7 +137,7 @@ def test_a_corrupt_cache_that_cannot_be_set_aside_stops_a_shot_saying_to_remove_
     out = path.parent / "x.txt"
     assert main(["shot", "parallel/timing", "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "could not be set aside (Permission denied)" in err[0]
+    assert len(err) == 1 and "could not be set aside (permission denied)" in err[0]
     assert err[0].endswith("nothing written: remove it, then run it again") and not out.exists()
     assert path.read_bytes() == b"AAA"  # (kept where it was)
 
@@ -155,12 +155,12 @@ def test_an_unreadable_cache_stops_a_shot_and_an_export_saying_so(capsys, monkey
     out = path.parent / "x.txt"
     assert main(["shot", "parallel/timing", "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and f"{path} unreadable (Is a directory)" in err[0] and not out.exists()
+    assert len(err) == 1 and f"{path} unreadable (it is a folder)" in err[0] and not out.exists()
     assert err[0].endswith("nothing written: remove it, then run it again")
     monkeypatch.setattr(parallel, "_CACHED", {})  # (as a second command would: a process of its own)
     assert main(["export", str(path.parent / "slides"), "parallel/timing"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "unreadable (Is a directory)" in err[0] and not (path.parent / "slides").exists()
+    assert len(err) == 1 and "unreadable (it is a folder)" in err[0] and not (path.parent / "slides").exists()
     assert path.is_dir() and not any(path.iterdir())
 
 
@@ -182,7 +182,7 @@ def test_a_cache_without_permission_is_refused_saying_to_make_it_readable(monkey
     out = path.parent / "x.txt"
     assert main(["shot", "parallel/timing", "-o", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "unreadable (Permission denied)" in err[0] and not out.exists()
+    assert len(err) == 1 and "unreadable (permission denied)" in err[0] and not out.exists()
     assert err[0].endswith("nothing written: make it readable or remove it, then run it again")
 
 

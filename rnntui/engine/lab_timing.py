@@ -14,7 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
-from rnntui.engine import records
+from rnntui.engine import N_, records
 from rnntui.engine.parallel import TIMING_D, TIMING_T, attention_flops, rnn_flops
 from rnntui.engine.records import Const, Many, Num
 
@@ -57,8 +57,8 @@ SCHEMA = {"version": Const(VERSION), "machine": {"host": str, "arch?": str, "sys
 def load_cache(path: Path | None = None) -> tuple[dict | None, str | None]:
     """(result, None), (None, None) when nothing is cached, or (None, one-line report) when the
     file is corrupt; a corrupt file is moved aside (…json.corrupt) so the next run rebuilds it."""
-    return records.load_cache(path or cache_path(), lambda data: records.parse(data, SCHEMA), "timing cache",
-                              "the next run rebuilds it")
+    return records.load_cache(path or cache_path(), lambda data: records.parse(data, SCHEMA), N_("timing cache"),
+                              N_("the next run rebuilds it"))
 
 
 def save_cache(result: dict, path: Path | None = None) -> Path:

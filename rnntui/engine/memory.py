@@ -365,7 +365,7 @@ def shipped() -> Results:
 def load_cache(path: Path | None = None) -> tuple[Results | None, str | None]:
     """(results, None), (None, None) when nothing is cached, or (None, one-line report) when the cache
     is corrupt; a corrupt cache is moved aside (memory.json.corrupt) so the next save starts clean."""
-    return records.load_cache(path or cache_path(), parse, "memory cache", "using the shipped results")
+    return records.load_cache(path or cache_path(), parse, N_("memory cache"), N_("using the shipped results"))
 
 
 def load(path: Path | None = None) -> tuple[Results, str | None]:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from rnntui.engine import N_
+
 MAX_TEXT = 1000  # characters in any one string
 MAX_BYTES = 4_000_000  # a record file larger than this is not one of ours
 
@@ -162,16 +164,20 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
     line) when it is unreadable or `parse` refuses it (RecordError or ValueError) — a refused file is
     moved aside (….corrupt, or ….corrupt-2 … beside an older one) so the next save starts clean. `name`
     says which cache, `then` what happens instead ("using the shipped results")."""
-    from rnntui.files import read_head
+    from rnntui.files import read_head, reason
+    from rnntui.state import said
 
+    # (`name` and `then` are N_-marked: the lines are said in the reader's language, as seq2seq's are; they were
+    # English under zh, a student's trial)
     try:
         data = read_head(path, MAX_BYTES)  # (a byte over the most a record holds is enough to refuse it)
     except (FileNotFoundError, NotADirectoryError):  # (none there: $XDG_CACHE_HOME=/dev/null turns caches off)
         return None, None
     except OSError as e:  # (a folder in its place, no permission: drawn into shots, exit 0, an audit)
-        CORRUPT.append((f"{name} {path} unreadable ({e.strerror or e})", False if isinstance(e, IsADirectoryError)
-                        else None))  # (a folder: removing it is the remedy; else making it readable too)
-        return None, f"{CORRUPT[-1][0]}; {then}"
+        # (a folder: removing it is the remedy; else making it readable too)
+        CORRUPT.append((said(N_("{name} {path} unreadable ({why})"), name=said(name), path=path, why=reason(e)),
+                        False if isinstance(e, IsADirectoryError) else None))
+        return None, said(N_("{line}; {then}"), line=CORRUPT[-1][0], then=said(then))
     try:
         return parse(data), None
     except ValueError as e:  # RecordError and the engines' own one-line errors
@@ -182,11 +188,13 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
                 raise OSError
             os.replace(path, aside)
         except OSError as moving:
-            CORRUPT.append((f"{name} {path} is corrupt ({str(e)[:120]}) and could not be set aside "
-                            f"({moving.strerror or 'no free name'})", False))
+            CORRUPT.append((said(N_("{name} {path} is corrupt ({error}) and could not be set aside ({why})"),
+                                 name=said(name), path=path, error=str(e)[:120],
+                                 why=reason(moving) if moving.errno else said(N_("no free name"))), False))
         else:
-            CORRUPT.append((f"{name} {path.name} was corrupt ({str(e)[:120]}); set aside as {aside.name}", True))
-        return None, f"{CORRUPT[-1][0]}; {then}"
+            CORRUPT.append((said(N_("{name} {file} was corrupt ({error}); set aside as {aside}"), name=said(name),
+                                 file=path.name, error=str(e)[:120], aside=aside.name), True))
+        return None, said(N_("{line}; {then}"), line=CORRUPT[-1][0], then=said(then))
 
 
 def cache_dir() -> Path:
