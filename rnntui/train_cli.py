@@ -139,6 +139,8 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     trial). Skipped when plotext is missing or the stream cannot take braille (ASCII). True if drawn."""
     import shutil
 
+    from rich.cells import cell_len
+
     from rnntui.widgets.axes import nice_ticks
 
     stream = stream or sys.stdout
@@ -153,16 +155,18 @@ def plot_curve(steps, percent, title: str, ylabel: str, lines=(), stream=None) -
     plt.theme("clear")  # the terminal's own colours (and none under NO_COLOR)
     width = max(min(cols, 100), 40)
     plt.plot_size(width, 18)
-    plt.plot([float(s) for s in steps], [float(v) for v in percent], marker="braille", label=ylabel)
+    plt.plot([float(s) for s in steps], [float(v) for v in percent], marker="braille")
     for at, _label in lines:
         plt.hline(float(at))
     plt.ylim(0, 100)
     plt.xticks(*nice_ticks(float(min(steps)), float(max(steps)), most=max(width // 10, 3)))  # (plotext's own read 25.0 168.8 312.5 …, a trial)
-    plt.title(title)
-    plt.xlabel("training step")
-    plt.ylabel(ylabel)
     text = plt.build()
+    # title, legend and x label written here: plotext counts characters, not cells, and Chinese ones ran past the
+    # plot's edge and wrapped (91 cells at 80, a student's trial)
+    stream.write(" " * max((width - cell_len(title)) // 2, 0) + title + "\n")
     stream.write((text if terminal(stream) else plt.uncolorize(text)) + "\n")
+    named = "   ".join(["⢕⢕ " + ylabel, *("── " + label for _at, label in lines if label), _("x: training step")])
+    stream.write("      " + named + "\n")
     stream.flush()
     return True
 
@@ -281,7 +285,7 @@ def run_seq2seq(argv: list[str]) -> int:
             os.replace(kept, out)  # (back where it was)
         raise
     plot_curve([row[0] for row in result.curve], [100 * row[2] for row in result.curve],
-               _("seq2seq {scoring}: validation exact-sequence accuracy").format(scoring=args.scoring), "exact %",
+               _("seq2seq {scoring}: validation exact-sequence accuracy").format(scoring=args.scoring), _("exact %"),
                lines=((100 * s2s.TARGET, _("the source's")),))
     # (it said "held-out" of the 1000 whose first score ≥ 76% ended the run: the fresh set's score comes first)
     validated = (_("{exact} on the 1000 validation sequences that chose where it stopped (token {token})")
@@ -411,7 +415,7 @@ def run_memory(argv: list[str]) -> int:
     save(mem.Results((run,)))
     plot_curve([p.step for p in run.curve], [100 * p.acc for p in run.curve],
                _("memory {cell} T={T}: accuracy on {n} fresh sequences").format(cell=args.cell, T=args.T, n=mem.N_EVAL),
-               "accuracy %", lines=((100 * mem.CHANCE, _("chance")),))
+               _("accuracy %"), lines=((100 * mem.CHANCE, _("chance")),))
     reached = (_("never reached 100%") if run.reached_100_at is None
                else _("100% at step {step}").format(step=run.reached_100_at))
     seed = mem.seed_final(args.cell, args.T)

@@ -698,6 +698,13 @@ def test_the_plot_copes_with_one_point_a_file_and_ascii(capsys, monkeypatch):
     assert axis == ["100", "200", "300", "400", "500", "600"]
     ascii_out = Stream(False, "ascii")  # (PYTHONIOENCODING=ascii: braille would end the run in an error)
     assert not train_cli.plot_curve([100], [50.0], "x", "accuracy %", stream=ascii_out) and ascii_out.text == ""
+    from rich.cells import cell_len  # Chinese words: the title ran 91 cells wide at 80 and wrapped (a student's
+    zh = Stream(False)  # trial); every line within the terminal, each word once, whole
+    assert train_cli.plot_curve([100, 200], [50.0, 90.0], "memory rnn T=5：在 2000 条新序列上的准确率", "准确率 %",
+                                lines=((10.0, "随机猜测"),), stream=zh)
+    lines = zh.text.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80, [line for line in lines if cell_len(line) > 80]
+    assert lines[0].strip() == "memory rnn T=5：在 2000 条新序列上的准确率" and "⢕⢕ 准确率 %   ── 随机猜测" in zh.text
 
 
 def test_memory_sits_between_parallel_and_serving():
