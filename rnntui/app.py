@@ -358,6 +358,8 @@ class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
             return
         if await self._check_bindings(event.key) or await dispatch_key(self, event):
             return
+        if event.key == "escape" and isinstance(self.screen, TopicScreen) and self.screen.withdraw_question():
+            return
         back = any(b.id == "back" for b in self._bindings.key_to_bindings.get(event.key, ()))
         if back and isinstance(self.screen, TopicScreen):  # (check_action: off without a link to go back along;
             # b said "no key on lstm/cell" beside help's "b: back to the table a link came from", an audit)

@@ -549,9 +549,9 @@ async def wait_for(condition, seconds):
 
 
 async def test_the_question_at_T_80_goes_when_T_does(monkeypatch):
-    """"T = 80 trains longest: press t again to start" followed T: after - it read "T = 40 trains longest"
-    (a student's trial). The question is withdrawn when the run it asked about changes, not when the
-    cursor moves; back at 80, t asks again."""
+    """"T = 80 trains longest: press t again to start" followed T: after - it read "T = 40 trains longest",
+    and escape left it asked (a student's trial). The question is withdrawn when the run it asked about
+    changes, not when the cursor moves, and at escape; back at 80, t asks again."""
     from rnntui.app import RnnApp
 
     app = RnnApp("memory", "copy")
@@ -567,6 +567,8 @@ async def test_the_question_at_T_80_goes_when_T_does(monkeypatch):
         assert screen.state.run.status == "idle" and screen.state.readings().live is None
         screen.set_state(screen.state.with_value("T", "80"))
         await pilot.press("t")
+        assert screen.state.run.status == "confirm" and screen.labs.process is None
+        await pilot.press("escape", "t")  # escape withdraws it: t asks again (it started the run)
         assert screen.state.run.status == "confirm" and screen.labs.process is None
 
 

@@ -69,6 +69,15 @@ class EdgeNote:
         return bool(said)
 
 
+def asking(state) -> bool:
+    """Whether a lab asks before it starts (memory/copy at T = 80: "press t again")."""
+    return getattr(state, "run", None) is not None and state.run.status == "confirm"
+
+
+def unasked(state):
+    return replace(state, run=replace(state.run, status="idle", message=""))
+
+
 def shared_labels(figures: tuple, shared: tuple, figure_id: str, state: FigureState) -> list[str]:
     """The labels of this figure's parameters that hold one value for the whole topic: shared, and had by
     another of its figures (the parameter line's "W_h act: whole topic", and help's words for it)."""
@@ -236,15 +245,21 @@ class TopicScreen(WholeFrames):
                 done.set()
         self.redraw()
 
+    def withdraw_question(self) -> bool:
+        """escape: a lab's question goes (it stayed, and the next t started the run, a student's trial)."""
+        if not asking(self.state):
+            return False
+        self.set_state(unasked(self.state))
+        return True
+
     def set_state(self, state: FigureState) -> None:
         """Replace the focused figure's state (keys, palette and command line all end here). A
         SHARED parameter that changed is set on every sibling figure that has one of that name."""
         old = self.states[self.figure.id]
-        if (getattr(state, "run", None) is not None and state.run.status == "confirm"
-                and replace(state, **{state.AXIS: getattr(old, state.AXIS)}) != old):
+        if asking(state) and replace(state, **{state.AXIS: getattr(old, state.AXIS)}) != old:
             # a lab's question is about what it was asked on (the cursor aside): "T = 80 trains longest: press
             # t again" read "T = 40 …" after -, and t started T = 40 (a student's trial); runs compare equal
-            state = replace(state, run=replace(state.run, status="idle", message=""))
+            state = unasked(state)
         self.states[self.figure.id] = state
         if state != old:  # an end-of-range notice would contradict it ("step 1500 is the last" after c made it 500)
             self.at_end.hush()
