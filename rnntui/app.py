@@ -517,7 +517,7 @@ class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
     def get_system_commands(self, screen):
         """None of Textual's own: its Theme opens a second palette with themes outside ours (and bug 1
         above), Screenshot and Keys duplicate ctrl+s and ?, and Quit listed first made ctrl+p, enter
-        end the app; q and ctrl+c quit."""
+        end the app; q quits."""
         yield from ()
 
     def action_command_palette(self) -> None:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rnntui.i18n import N_, _
-from rnntui.state import BadValue
+from rnntui.state import BadValue, Said
 
 
 def read_head(path, most: int) -> bytes:
@@ -50,6 +50,12 @@ def reason(e: OSError) -> str:
     return _(known) if known else str(e.strerror or e)
 
 
+def reason_kept(e: OSError) -> Said | str:
+    """reason(e) for a line that is kept: said in the language of the moment it is shown."""
+    known = REASONS.get(e.errno)
+    return Said(known) if known else str(e.strerror or e)
+
+
 def cannot_write(path, e: OSError) -> BadValue:
     """The one line for a file or folder that could not be written. A new name refused in a folder that
     is there (/proc) says so, not "no such file"."""
@@ -67,23 +73,24 @@ def make_folder(folder: Path, named=None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         target = folder if named is None else named
-        if blocking := file_in_the_way(folder / "x"):  # (the folder itself, or one above it)
-            raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=target, file=blocking))
+        check_no_file_in_the_way(folder / "x", named=target)  # (the folder itself, or one above it)
         raise cannot_write(target, e) from None
 
 
 def file_in_the_way(path: str | Path) -> Path | None:
     """The file standing where `path` needs a folder (`notes.txt/x.svg`), if there is one."""
     for folder in Path(path).absolute().parents:
-        if folder.exists():
+        if folder.exists() or folder.is_symlink():  # (a link to nothing is in the way too, a review)
             return None if folder.is_dir() else folder
     return None
 
 
-def check_no_file_in_the_way(path: str | Path) -> None:
-    """BadValue (one line) naming the file that stands where `path` needs a folder."""
+def check_no_file_in_the_way(path: str | Path, named=None) -> None:
+    """BadValue (one line, naming `named`, default `path`) naming the file that stands where `path` needs a
+    folder."""
     if blocking := file_in_the_way(path):
-        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=path, file=blocking))
+        raise BadValue(_("cannot write {path}: {file} is a file, not a folder").format(path=named or path,
+                                                                                        file=blocking))
 
 
 def umask() -> int:

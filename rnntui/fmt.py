@@ -113,18 +113,16 @@ def ms(seconds: float) -> str:
 def pct(x: float | None, digits: int = 1) -> str:
     """A fraction as a percentage with one decimal (or `digits`), halves rounded up as `figures` does:
     78.2%, and 79.1% for 3162/4000 (the float under 79.05 is a hair less: it read 79.0%, a numbers audit)."""
-    from decimal import ROUND_HALF_UP, Context, Decimal
+    from decimal import ROUND_DOWN, ROUND_HALF_UP, Context, Decimal
 
     if (word := _finite(x)) is not None:
         return word if word != "NaN" else "–"
     # (the shortest decimal of x itself: 100·x in floats lost the half of 29/400, 7.2%, a review)
-    exact = Decimal(repr(float(x))).scaleb(2)
-    while True:
-        rounded = exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP,
-                                 context=Context(prec=999))  # (1e300: every digit)
-        if not (rounded == 100 and exact < 100) or digits >= 6:  # short of all, never "100.0%": 1999 of 2000
-            return f"{rounded:f}%"  # read 100.0% where learning needs every one (a student's trial): 99.95%
-        digits += 1
+    exact, unit, context = Decimal(repr(float(x))).scaleb(2), Decimal(1).scaleb(-digits), Context(prec=999)
+    rounded = exact.quantize(unit, rounding=ROUND_HALF_UP, context=context)  # (1e300: every digit)
+    if rounded == 100 and exact < 100:  # short of all, never "100.0%": 1999 of 2000 read 100.0% where learning
+        rounded = exact.quantize(unit, rounding=ROUND_DOWN, context=context)  # needs all (a student's trial)
+    return f"{rounded:f}%"
 
 
 def figures(x: float, digits: int = 5) -> str:

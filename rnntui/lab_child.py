@@ -11,6 +11,7 @@ import os
 import pickle
 import sys
 import threading
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 # what the child runs: the app's sys.path first, so that it imports the app's own rnntui
@@ -62,7 +63,9 @@ def run(target: str, state: Any, conn) -> None:
 class Latest:
     """Progress sent from a thread of its own, the newest only: the lab never waits on the pipe. With the app
     suspended (ctrl+z) nothing reads it, and seq2seq's reports (its weights, ~50 KB) filled it within a
-    second: the run stopped until `fg` (a student's trial). Each report is whole (the app keeps the last)."""
+    second: the run stopped until `fg` (a student's trial). Each report is whole (the app keeps the last),
+    pickled as it is made, in the lab's thread: what the lab changes next is not in it, and a report that
+    cannot be pickled fails the lab in one line, as before."""
 
     def __init__(self, conn) -> None:
         self.conn, self.item, self.closed = conn, None, False
@@ -71,8 +74,9 @@ class Latest:
         self.thread.start()
 
     def put(self, item) -> None:
+        data = ForkingPickler.dumps(item)  # (what Connection.send does before it writes)
         with self.ready:
-            self.item = item  # (one not yet sent is replaced)
+            self.item = data  # (one not yet sent is replaced)
             self.ready.notify()
 
     def close(self) -> None:
@@ -91,7 +95,7 @@ class Latest:
                     return
                 item, self.item = self.item, None
             try:
-                self.conn.send(item)
+                self.conn.send_bytes(item)
             except OSError:  # (the app has gone: the result's send says so)
                 return
 

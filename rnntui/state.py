@@ -28,6 +28,27 @@ def said(template: str, **words) -> str:
     return _(template).format(**words)
 
 
+class Said(str):
+    """An N_-marked template and its words (Said ones among them), said in the reader's language each time
+    it is shown, as str() or in a format: a cache's line, kept, stayed in the language it was read in after
+    the palette switched it (a review). As a str (compared, searched, joined with +) it is the English."""
+
+    def __new__(cls, template: str, **words) -> "Said":
+        english = template.format(**{k: v.english() if isinstance(v, Said) else v for k, v in words.items()})
+        self = super().__new__(cls, english)
+        self.template, self.words = template, words
+        return self
+
+    def english(self) -> str:
+        return str.__str__(self)
+
+    def __str__(self) -> str:
+        return said(self.template, **{k: str(v) if isinstance(v, Said) else v for k, v in self.words.items()})
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
 class Marked(BadValue):
     """A BadValue raised where nothing translates (the engine): an N_-marked template and its words,
     said in the reader's language when shown (a damaged install's line was English among Chinese)."""

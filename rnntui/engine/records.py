@@ -164,20 +164,20 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
     line) when it is unreadable or `parse` refuses it (RecordError or ValueError) — a refused file is
     moved aside (….corrupt, or ….corrupt-2 … beside an older one) so the next save starts clean. `name`
     says which cache, `then` what happens instead ("using the shipped results")."""
-    from rnntui.files import read_head, reason
-    from rnntui.state import said
+    from rnntui.files import read_head, reason_kept
+    from rnntui.state import Said
 
-    # (`name` and `then` are N_-marked: the lines are said in the reader's language, as seq2seq's are; they were
-    # English under zh, a student's trial)
+    # (`name` and `then` are N_-marked: the lines are said in the reader's language as they are shown, as
+    # seq2seq's are; they were English under zh, a student's trial)
     try:
         data = read_head(path, MAX_BYTES)  # (a byte over the most a record holds is enough to refuse it)
     except (FileNotFoundError, NotADirectoryError):  # (none there: $XDG_CACHE_HOME=/dev/null turns caches off)
         return None, None
     except OSError as e:  # (a folder in its place, no permission: drawn into shots, exit 0, an audit)
         # (a folder: removing it is the remedy; else making it readable too)
-        CORRUPT.append((said(N_("{name} {path} unreadable ({why})"), name=said(name), path=path, why=reason(e)),
+        CORRUPT.append((Said(N_("{name} {path} unreadable ({why})"), name=Said(name), path=path, why=reason_kept(e)),
                         False if isinstance(e, IsADirectoryError) else None))
-        return None, said(N_("{line}; {then}"), line=CORRUPT[-1][0], then=said(then))
+        return None, Said(N_("{line}; {then}"), line=CORRUPT[-1][0], then=Said(then))
     try:
         return parse(data), None
     except ValueError as e:  # RecordError and the engines' own one-line errors
@@ -188,13 +188,13 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
                 raise OSError
             os.replace(path, aside)
         except OSError as moving:
-            CORRUPT.append((said(N_("{name} {path} is corrupt ({error}) and could not be set aside ({why})"),
-                                 name=said(name), path=path, error=str(e)[:120],
-                                 why=reason(moving) if moving.errno else said(N_("no free name"))), False))
+            CORRUPT.append((Said(N_("{name} {path} is corrupt ({error}) and could not be set aside ({why})"),
+                                 name=Said(name), path=path, error=str(e)[:120],
+                                 why=reason_kept(moving) if moving.errno else Said(N_("no free name"))), False))
         else:
-            CORRUPT.append((said(N_("{name} {file} was corrupt ({error}); set aside as {aside}"), name=said(name),
+            CORRUPT.append((Said(N_("{name} {file} was corrupt ({error}); set aside as {aside}"), name=Said(name),
                                  file=path.name, error=str(e)[:120], aside=aside.name), True))
-        return None, said(N_("{line}; {then}"), line=CORRUPT[-1][0], then=said(then))
+        return None, Said(N_("{line}; {then}"), line=CORRUPT[-1][0], then=Said(then))
 
 
 def cache_dir() -> Path:

@@ -360,6 +360,7 @@ class Cached:
     record: dict | None = None
     unread: Path | None = None  # a newer file that does not read (a run cut short, a copy gone wrong)
     problem: BadCheckpoint | OSError | None = None  # why
+    folder: bool = False  # `unread` is the cache folder, which does not read
     decoded: dict = field(default_factory=dict, repr=False)  # sample → Decoded, kept with the arrays read
 
     def decode(self, index: int) -> Decoded:
@@ -371,13 +372,21 @@ class Cached:
         return self.decoded[index]
 
 
+CACHED_NAME = re.compile(r"seq2seq-(?P<scoring>[a-z]+)-seed(?P<seed>[0-9]+)\.npz")  # `train`'s default --out
+
+
+def seed_named(path: Path) -> int | None:
+    """The seed a cached file's name gives (a file without its record: "seed None", a student's trial)."""
+    m = CACHED_NAME.fullmatch(path.name)
+    return int(m["seed"]) if m else None
+
+
 def cached_paths(scoring: str) -> list[Path]:
     """The seq2seq-SCORING-seedN.npz files in the cache (`train`'s default --out), newest first; the earlier
     model it keeps (NAME.previous.npz) is not one."""
-    pattern = re.compile(rf"seq2seq-{re.escape(scoring)}-seed[0-9]+\.npz")
     try:
         found = [(e.stat().st_mtime_ns, e.name) for e in os.scandir(records.cache_dir())
-                 if pattern.fullmatch(e.name) and e.is_file()]
+                 if (m := CACHED_NAME.fullmatch(e.name)) and m["scoring"] == scoring and e.is_file()]
     except (FileNotFoundError, NotADirectoryError):  # no cache folder yet ($XDG_CACHE_HOME=/dev/null): nothing cached
         return []  # (one that does not read raises: "nothing cached" stood beside models there, a student's trial)
     return [records.cache_dir() / name for _, name in sorted(found, reverse=True)]
@@ -390,7 +399,7 @@ def cached(scoring: str) -> Cached:
     try:
         paths = cached_paths(scoring)
     except OSError as e:  # the folder does not read (no permission)
-        return Cached(scoring, unread=records.cache_dir(), problem=e)
+        return Cached(scoring, unread=records.cache_dir(), problem=e, folder=True)
     for path in paths:
         try:
             st = path.stat()

@@ -2,8 +2,6 @@
 the decoder may read (F20)."""
 from __future__ import annotations
 
-import re
-
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -142,17 +140,14 @@ class MatrixState(FigureState):
         c = self.cached_model()
         if c is None:
             return None
-        e, where = c.problem, home_short(c.unread) if c.unread else ""
-        if c.unread and c.unread.is_dir():  # the cache folder, which does not read
-            where += "/"
+        e, where = c.problem, home_short(c.unread) + ("/" if c.folder else "") if c.unread else ""
         unread = (where, str(e or ""), getattr(e, "errno", None),
                   getattr(e, "message", ""), getattr(e, "words", {}))  # (a BadCheckpoint's template and words)
         if c.path is None:
             return CachedReadings("", None, None, None, None, *unread)
         r, fresh = c.record or {}, (c.record or {}).get("fresh")
         same_set = fresh is not None and (fresh["seed"], fresh["n"]) == (s2s.FRESH_SEED, s2s.N_FRESH)
-        named = re.search(r"seed([0-9]+)\.npz$", c.path.name)  # (no record: "seed None, None steps", a trial)
-        return CachedReadings(home_short(c.path), r.get("seed", int(named[1]) if named else None), r.get("steps"),
+        return CachedReadings(home_short(c.path), r.get("seed", s2s.seed_named(c.path)), r.get("steps"),
                               {"exact": r["exact"], "token": r["token"]} if "exact" in r else None,
                               fresh if same_set else None,  # (scored on the shipped models' fresh set, or not shown)
                               *unread)

@@ -119,7 +119,7 @@ class CopyView(FigureView):
 
         now = Text()
         if r.note:
-            now.append(r.note + "\n", style=WARN)
+            now.append(f"{r.note}\n", style=WARN)
         live = r.live if r.live is not None and (r.live.status != "trained" or r.live.message) else None
         if live is not None:
             now.append_text(live_line(live))
@@ -225,7 +225,7 @@ class GateView(FigureView):
             (_("their mean f"), "–" if r.held_forget_mean is None else f"{r.held_forget_mean:.3f}")])
         says = Text()
         if r.note:
-            says.append(r.note + "\n", style=WARN)
+            says.append(f"{r.note}\n", style=WARN)
         says.append(_("The input gate does not learn to close: "), style="bold")
         says.append(_("it stays ≈{mean} over the distractors. The memory is held by the {n} units whose forget gate "
                       "stays above {hold} — what our run measures; the source leaves whether the gate learns to close as "

@@ -1012,7 +1012,8 @@ class Plot(Lines):
 
     def short(self, height: int) -> str:
         """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
-        read as a plot that failed (a trial). In an export the remedy is --size (a review)."""
+        read as a plot that failed (a trial). In an export the remedy is --size (a review). On a slide nothing:
+        the line was for the lecturer, not the room."""
         if any(node.has_class("-present") for node in self.ancestors):
             return ""  # a slide names no remedy: the room cannot size the lecturer's terminal (a lecturer's trial)
         more = max(self.drawn_from() - height, 1) if self.more is None else self.more

@@ -28,7 +28,7 @@ def timing_status(r, presenting: bool = False) -> Text:
         out.append(_("the timing lab failed: {message}").format(message=failure) if failure else _(r.note),
                    style="bold")
     elif r.status == "problem":
-        out.append(r.note, style=f"bold {BAD}")
+        out.append(str(r.note), style=f"bold {BAD}")  # (a cache's line: said in the language of now)
     elif r.status == "unmeasured":
         out.append(_("not measured here yet"), style="bold")
         out.append("" if presenting else _(": t runs it (torch, in the background, ~10 s)"))
