@@ -11,7 +11,6 @@ import os
 import pickle
 import sys
 import threading
-from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 # what the child runs: the app's sys.path first, so that it imports the app's own rnntui
@@ -68,13 +67,15 @@ class Latest:
     cannot be pickled fails the lab in one line, as before."""
 
     def __init__(self, conn) -> None:
-        self.conn, self.item, self.closed = conn, None, False
+        from multiprocessing.reduction import ForkingPickler  # (here: the app imports this module for CHILD)
+
+        self.dumps, self.conn, self.item, self.closed = ForkingPickler.dumps, conn, None, False
         self.ready = threading.Condition()
         self.thread = threading.Thread(target=self._send, daemon=True, name="rnntui-lab-progress")
         self.thread.start()
 
     def put(self, item) -> None:
-        data = ForkingPickler.dumps(item)  # (what Connection.send does before it writes)
+        data = self.dumps(item)  # (what Connection.send does before it writes)
         with self.ready:
             self.item = data  # (one not yet sent is replaced)
             self.ready.notify()
