@@ -42,8 +42,8 @@ class Said(str):
     def english(self) -> str:
         return str.__str__(self)
 
-    def __str__(self) -> str:
-        return said(self.template, **{k: str(v) if isinstance(v, Said) else v for k, v in self.words.items()})
+    def __str__(self) -> str:  # (Said words are said too: str.format formats each)
+        return said(self.template, **self.words)
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
