@@ -667,16 +667,20 @@ def save(path: str | Path, arrays: dict, record: dict) -> None:
     write_atomic(str(path), data)
 
 
+def load_pt(path: str | Path):
+    """torch.load with weights_only=True, quietly: torch warns about pickle protocols of files it then refuses."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return torch.load(path, map_location="cpu", weights_only=True)
+
+
 def checkpoint_scoring(path: str | Path) -> str | None:
     """The scoring a checkpoint's record names, where it has one that reads, else None."""
     try:
         if Path(path).suffix != ".pt":
             with np.load(path, allow_pickle=False) as z:
                 return s2s.parse_record(str(z[s2s.RECORD_KEY]))["scoring"]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            obj = torch.load(path, map_location="cpu", weights_only=True)
-        return s2s.parse_record(obj[s2s.RECORD_KEY])["scoring"]
+        return s2s.parse_record(load_pt(path)[s2s.RECORD_KEY])["scoring"]
     except Exception:  # noqa: BLE001 - no record, or none that reads: nothing named
         return None
 
@@ -687,9 +691,7 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
     if path.suffix != ".pt":
         return s2s.read_npz(path, scoring)
     try:
-        with warnings.catch_warnings():  # torch warns about pickle protocols of files it then refuses
-            warnings.simplefilter("ignore")
-            obj = torch.load(path, map_location="cpu", weights_only=True)
+        obj = load_pt(path)
     except Exception as e:  # noqa: BLE001 - a refused pickle, a truncated file, …: one line
         if isinstance(e, OSError) and e.filename is not None:  # the file itself (no permission, a folder); a cut
             raise  # one's OSError(22) from torch's reader names none ("rnntui: Invalid argument", a trial)
