@@ -22,7 +22,7 @@ from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame, untranslated_line
-from rnntui.terminal import end_on_hangup, sturdy, suspend
+from rnntui.terminal import end_on_hangup, few_colours, sturdy, suspend
 from rnntui.toasts import say_once, unsay
 from rnntui.widgets.cells import cell_len, cut
 from rnntui.widgets.prose import Prose
@@ -62,6 +62,9 @@ class PresentApp(Shots, QuietCollections, App):
     #slide-views { height: 1fr; padding: 0 2; }
     FigureView.-present { align: center middle; }
     #slide-foot { height: 1; padding: 0 2; color: $text-muted; }
+    /* in 16 colours $text-muted, dimmed, on white went out as white (1.3:1, a lecturer's trial): black, dimmed,
+    goes out as grey (4:1) */
+    App.-few-colours.-light-mode #slide-words, App.-few-colours.-light-mode #slide-foot { color: #000000; }
     """
     BINDINGS = [
         # n, p: the app's topic keys, which did nothing here (a lecturer's trial)
@@ -108,6 +111,8 @@ class PresentApp(Shots, QuietCollections, App):
 
     def on_mount(self) -> None:
         end_on_hangup(self)
+        # the app's 16 colours apart (rnntui.ink): a slide's numbers went out yellow on white, a lecturer's trial
+        self.set_class(few_colours(self), "-few-colours")
         self.hold_full_collections()
         self.show()
         # in the foot, not over the slide (the room saw a warning box over a plot's axis, a lecturer's trial);
@@ -155,8 +160,10 @@ class PresentApp(Shots, QuietCollections, App):
         foot.add_column(ratio=1, no_wrap=True)
         foot.add_column(justify="right", no_wrap=True)
         where = Text(f"{self.index + 1}/{len(self.deck.frames)}", style="dim")
-        if self.typed:
-            where = Text.assemble((_("slide {n}: enter goes there").format(n=self.typed) + "   ", "bold"), where)
+        if self.typed:  # (a number past the deck said so only at enter, its fourth digit dropped: a trial)
+            n, last = int(self.typed), len(self.deck.frames)
+            typed = _("slide {n}: enter goes there") if 1 <= n <= last else _("no slide {n}: this deck has {last}")
+            where = Text.assemble(("   " + typed.format(n=n, last=last) + "   ", "bold"), where)  # ("t 3slide 1")
         # a note, for its seconds, leaves the slide's values their first VALUES_KEPT cells ("the last slide; home
         # goes t…" at 80 columns, a lecturer's trial); the deck's title only what they leave ("t 11 …" lost γ)
         room = self.size.width - min(cell_len("   ".join(said)), VALUES_KEPT) - where.cell_len - 10

@@ -656,8 +656,11 @@ async def test_present_at_80_columns_says_its_notes_whole_and_backspace_takes_a_
         assert "the last slide; home goes to the first   3/3" in text_of(app)
         await pilot.press("9", "9", "enter")
         assert "no slide 99: this deck has 3   3/3" in text_of(app)
+        await pilot.press("4")  # past the deck: said as it is typed (only at enter, a fourth digit dropped, a trial)
+        assert "no slide 4: this deck has 3   3/3" in text_of(app) and "enter goes there" not in text_of(app)
+        await pilot.press("escape")
         await pilot.press("1", "2", "backspace")
-        assert app.index == 2 and "slide 1: enter goes there   3/3" in text_of(app)
+        assert app.index == 2 and "   slide 1: enter goes there   3/3" in text_of(app)  # (apart: "t 3slide 1")
         await pilot.press("backspace")  # the number gone, the slide kept
         assert app.index == 2 and "enter goes there" not in text_of(app)
         await pilot.press("backspace")  # nothing typed: back a slide, as before
@@ -1207,3 +1210,37 @@ def test_a_ctrl_c_during_the_clean_up_does_not_cut_it_short(tmp_path, capsys, mo
     out = tmp_path / "out"
     assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--size", "80x24"]) == 130
     assert capsys.readouterr().err == f"rnntui: stopped: nothing written to {out}\n" and not out.exists()
+
+
+@pytest.mark.parametrize("theme", ["projector", "light"])
+async def test_present_in_16_colours_on_white_keeps_its_numbers_and_foot_readable(tmp_path, monkeypatch, theme):
+    """`present --theme projector` in 16 colours (TERM=xterm over SSH) drew a slide's numbers yellow on white
+    (1.7:1 in xterm's colours) and, light, its foot white on white: the app's 16 colours (rnntui.ink) were
+    not on in present (a lecturer's trial). The track's values and the foot go out as codes that keep 3:1
+    on white in xterm's default colours."""
+    from rich.color import ColorSystem
+
+    from rnntui import present
+    from rnntui.present import PresentApp
+
+    xterm = {0: (0, 0, 0), 1: (205, 0, 0), 2: (0, 205, 0), 3: (205, 205, 0), 4: (0, 0, 238), 5: (205, 0, 205),
+             6: (0, 205, 205), 7: (229, 229, 229), 8: (127, 127, 127)}
+
+    def contrast(code):  # against white, in xterm's default colours (a code from 9 up is a bright one: none pass)
+        lin = [(c / 255 / 12.92) if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in xterm.get(code, (255,) * 3)]
+        return 1.05 / (0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2] + 0.05)
+
+    monkeypatch.setattr(present, "few_colours", lambda app: True, raising=False)  # (headless: full colour)
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)), theme=theme)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = app.screen._compositor.render_update(full=True).strips
+        codes = {}
+        for line in rows:
+            for seg in (seg for strip in line for seg in strip):
+                if seg.style and seg.style.color and seg.text.strip():
+                    codes.setdefault(seg.text.strip(), seg.style.color.downgrade(ColorSystem.STANDARD).number)
+        values = [code for text, code in codes.items() if re.fullmatch(r"-?\d\.\d{3}", text)]  # the track's h and x
+        foot = [code for text, code in codes.items() if "1/3" in text]
+        assert values and foot, codes
+        assert all(contrast(code) >= 3 for code in values + foot), (values, foot)
