@@ -42,6 +42,7 @@ def read_all(frames: list[Frame]) -> None:
 KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · ctrl+s save · "
            "esc hides this · ctrl+z suspend · q quit")
 LAST = N_("the last slide; home goes to the first")
+FIRST = N_("the first slide; end goes to the last")  # (← there said nothing, → on the last did: a trial)
 VALUES_KEPT = 16  # cells of a slide's values a note in the foot leaves them ("t 11   γ 1.00")
 
 
@@ -182,10 +183,8 @@ class PresentApp(Shots, QuietCollections, App):
         if new != self.index:
             self.index = new
             self.show()
-        elif delta > 0:  # (space on the last slide did nothing, and nothing said why; once, not stacked)
-            self.note.say(_(LAST))
-        else:
-            self.show_foot()
+        else:  # (space on the last slide did nothing, and nothing said why; once, not stacked)
+            self.note.say(_(LAST if delta > 0 else FIRST))
 
     def hush_notes(self) -> bool:
         return self.note.hush()

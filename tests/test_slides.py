@@ -652,6 +652,8 @@ async def test_present_at_80_columns_says_its_notes_whole_and_backspace_takes_a_
 
     app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
     async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("left")  # (on the first slide it said nothing; on the last, right said so: a trial)
+        assert app.index == 0 and "the first slide; end goes to the last   1/3" in text_of(app)
         await pilot.press("end", "space")
         assert "the last slide; home goes to the first   3/3" in text_of(app)
         await pilot.press("9", "9", "enter")
