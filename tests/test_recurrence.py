@@ -1,5 +1,6 @@
 """T1 against closed forms and the seed's figures (seed 001: 0.310, 0.841; tanh' 1.000 and 0.071)."""
 import math
+import os
 
 import numpy as np
 import pytest
@@ -107,6 +108,34 @@ async def test_the_track_plots_the_states_computed_so_far_once_its_first_frame_i
         assert plot.spec.cursor == 3
         drawn = "\n".join("".join(text for text, _style in row) for row in plot.lines(*plot.size))
         assert "h_t, computed so far" in drawn and "●" in drawn
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_tracks_plot_comes_drawn_in_its_first_frame_not_empty_first(size):
+    """The plot, mounted after the app's first frame, was mounted empty and given its curve after: for a
+    frame or more it said "a terminal 3 rows taller shows a plot here" (80x24) or drew an empty frame on a
+    y axis of 0.4…1 (a trial). Every frame the app sends with the plot in it has its curve."""
+    from rich.console import Console
+    from textual._compositor import CompositorUpdate
+
+    from rnntui.app import RnnApp
+
+    app, frames = RnnApp("recurrence"), []
+    original = app._display
+
+    def display(screen, renderable):  # (as the terminal gets it; held frames are not sent)
+        if isinstance(renderable, CompositorUpdate) and not app._batch_count:
+            console = Console(width=size[0], height=size[1], record=True, file=open(os.devnull, "w"))
+            console.print(app.screen._compositor.render_update(full=True))
+            frames.append(console.export_text())
+        return original(screen, renderable)
+
+    app._display = display
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.3)
+    with_plot = [f for f in frames if "h_t, computed so far" in f or "shows a plot" in f]
+    assert with_plot and frames, len(frames)
+    assert all("●" in f and "shows a plot" not in f for f in with_plot), [f for f in with_plot if "●" not in f][:1]
 
 
 def test_a_taller_terminal_never_loses_the_tracks_plot():

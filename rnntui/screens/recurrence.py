@@ -26,9 +26,9 @@ class TrackView(FigureView):
     async def _add_plot(self) -> None:
         from rnntui.widgets.plot import extra_plot
 
-        await self.mount(extra_plot())
-        if self.drawn is not None:
-            self._plot(self.drawn)
+        # made with what it draws: mounted empty, it was drawn for a frame or more as "a terminal 3 rows taller
+        # shows a plot here" (80x24) or an empty frame on another y axis (a trial)
+        await self.mount(extra_plot(spec=None if self.drawn is None else self._spec(self.drawn)))
 
     def show(self, s: TrackState) -> None:
         r, t = s.readings(), s.step
@@ -62,14 +62,18 @@ class TrackView(FigureView):
                 later = getattr(self.app, "after_first_frame", self.call_later)  # (present: at once)
                 later(self._add_plot)
             return
+        plot.show(self._spec(s))
+
+    @staticmethod
+    def _spec(s: TrackState):
         from rnntui.widgets.plot import Line, PlotSpec, Series
 
         r, ts = s.readings(), tuple(range(s.step + 1))
-        plot.show(PlotSpec(  # (the tokens in it hid the states' points: they stay in the track)
+        return PlotSpec(  # (the tokens in it hid the states' points: they stay in the track)
             series=(Series(ts, r.h, _("h_t, computed so far"), BLUE),),
             lines=(Line(0.0, "", GREY),), cursor=float(s.step), xlim=(-0.5, LAST_T + 0.5), ylim=(-1, 1), xlabel="t",
             xcols=CellColumns(LAST_T + 1),  # t under its cell
-        ))
+        )
 
 
 class TanhView(FigureView):

@@ -1043,7 +1043,7 @@ class Plot(Lines):
             return 0
 
 
-def extra_plot(least: int = EXTRA_ROWS) -> Plot:
+def extra_plot(least: int = EXTRA_ROWS, spec: PlotSpec | None = None) -> Plot:
     """A figure's extra plot, below its other parts: it takes the rows they leave (`.extra` has no
     min-height), a plot from `least` rows, fewer a line saying how many more show one."""
-    return Plot(least=least, classes="extra")
+    return Plot(spec, least=least, classes="extra")
