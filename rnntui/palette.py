@@ -176,14 +176,16 @@ class RnnCommands(Provider):
         if words and words[0].casefold() != "set" and "=" in query:  # "w_h=1.4", as --set takes it: "No matches
             words = ["set", *words]  # found" (a lecturer's trial)
         topic = self.app.topic_screen()
-        if len(words) < 3 or words[0].casefold() != "set" or topic is None:
+        if len(words) < 2 or words[0].casefold() != "set" or topic is None:
             return None
-        key, value = " ".join(words[1:-1]), words[-1]
         from rnntui.topics import topics
 
         here = [(topic.TOPIC_ID, f.id) for f in sorted(topic.FIGURES, key=lambda f: f.id != topic.figure.id)]
         there = [(screen.TOPIC_ID, f.id) for screen in topics() if screen.TOPIC_ID != topic.TOPIC_ID
                  for f in screen.FIGURES]
+        if len(words) == 2:
+            return self.set_asked(topic, words[1], here, there)
+        key, value = " ".join(words[1:-1]), words[-1]
         mine = None  # this topic's refusal
         for places, exact in ((here, True), (here, False), (there, True), (there, False)):
             if places is there and not exact and mine is not None:
@@ -203,6 +205,30 @@ class RnnCommands(Provider):
             elif refused is not None and mine is None:
                 mine = refused
         return mine
+
+    def set_asked(self, topic, key: str, here: list, there: list) -> Hit | None:
+        """"set seed" with no value yet: the first figure with that key (this topic's first, as typed first),
+        its value asked at Enter; "No matches found" stood there until a digit was typed (a trial). None on the
+        focused figure: its own "Set seed (now 0)" is listed."""
+        for places, exact in ((here, True), (here, False), (there, True), (there, False)):
+            for topic_id, fid in places:
+                state = topic.states[fid] if topic_id == topic.TOPIC_ID else self.state_of(topic_id, fid)
+                try:
+                    p = state.param(state.name_of(key))
+                except BadValue:
+                    continue
+                if exact and key not in (p.name, p.label, p.said):
+                    continue
+                if (topic_id, fid) == here[0]:
+                    return None
+                text = _("Set {name} to {value}").format(name=p.said, value="…") + f" ({topic_id}/{fid})"
+                return Hit(self.TYPED, text, partial(self.ask_at, topic_id, fid, p.name), help=p.allowed(state))
+        return None
+
+    async def ask_at(self, topic_id: str, figure_id: str, name: str) -> None:
+        """A figure shown, then its parameter's value asked (as the palette's "Set seed (now 0)" asks)."""
+        await self.app.goto(topic_id, figure_id)
+        self.ask(self.app.topic_screen().state.param(name))
 
     def _set_hit(self, topic, topic_id: str, fid: str, key: str, value: str, exact: bool, focused) -> Hit | None:
         """The hit that sets `key` on one figure (a refusal's notice if the value does not fit), or None

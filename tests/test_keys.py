@@ -743,6 +743,30 @@ async def test_a_value_the_prompt_refuses_keeps_it_open_and_names_the_parameter_
         assert app.screen is s and s.state.k == 50
 
 
+async def test_the_palette_offers_a_key_typed_without_its_value_and_asks_for_it():
+    """"set seed " (README: ctrl+p then `set seed 500`) said "No matches found" until a digit was typed (a
+    trial). The figure with that key is offered first; Enter shows it and asks for the value. On the
+    figure that has the key its own "Set seed (now 0)" is listed, and nothing is offered twice."""
+    from textual.widgets import Input
+
+    from rnntui.palette import RnnCommands
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        commands = RnnCommands(app.screen)
+        assert commands.set_typed("set nothing") is None and commands.set_typed("set") is None
+        hit = commands.set_typed("set seed ")
+        assert str(hit.text) == "Set seed to … (gradients/bptt)" and hit.help == "a whole number from 0 to 999"
+        await hit.command()
+        await pilot.pause()
+        assert app.topic_screen().TOPIC_ID == "gradients" and app.topic_screen().figure.id == "bptt"
+        await pilot.press("ctrl+u", *"500", "enter")  # the value asked, as the palette's "Set seed" asks it
+        await pilot.pause(0.2)
+        assert app.topic_screen().state.seed == 500
+        assert RnnCommands(app.screen).set_typed("set seed") is None  # (its own command is listed)
+        assert any(t.startswith("Set seed (now 500)") for t, *_ in RnnCommands(app.screen).commands())
+
+
 async def test_the_palette_takes_the_label_the_screen_shows():
     """The footer says W_h and "window k": the palette names a parameter so, and "set" takes the label
     typed as shown, spaces and all (a label with a space found nothing: its words were split)."""
