@@ -998,19 +998,17 @@ class Plot(Lines):
         if not self.least or height < BARE or self.spec is None or not self.spec.series:
             return None
         key = legend_runs(self.spec)
-        below = [] if not key or top_key_fits(self.spec, width) else legend_lines(self.spec, width - 1)
-        # (unnamed curves read as nothing: lstm/cell's c and h)
+        if not key or top_key_fits(self.spec, width):
+            spec = replace(self.spec, xlabel="", title="", legend="top" if key else "none")
+            rows = plot_rows(spec, width, height + 2)  # (its bottom edge and x ticks: cut off)
+            return rows[:height] if len(rows) == height + 2 else None
+        below = legend_lines(self.spec, width - 1)  # (unnamed curves read as nothing: lstm/cell's c and h)
         if height < BARE + len(below):
             return None
-        spec = replace(self.spec, xlabel="", title="", legend="top" if key and not below else "none")
-        rows = height - len(below)
-        # its x ticks cut off; and its bottom edge too where that leaves fewer than three rows of curves (an open
-        # frame read as a plot cut off, slides 38 and 46 at 80x24: a trial)
-        cut = 2 if rows <= BARE else 1
-        drawn = plot_rows(spec, width, rows + cut)
-        if len(drawn) != rows + cut:
+        rows = plot_rows(replace(self.spec, xlabel="", title="", legend="none"), width, height - len(below) + 2)
+        if len(rows) != height - len(below) + 2:
             return None
-        return drawn[:rows] + [[(" ", None), *line] for line in below]
+        return rows[:height - len(below)] + [[(" ", None), *line] for line in below]
 
     def short(self, height: int) -> str:
         """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
