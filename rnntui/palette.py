@@ -130,8 +130,7 @@ class RnnCommands(Provider):
         if topic is not None:
             state = topic.state
             for p in state.params():
-                out.append((_("Set {name} (now {value})").format(name=p.said, value=p.show(getattr(state, p.name))),
-                            partial(self.ask, p), p.allowed(state), f"Set {p.name} {p.label} {p.said}"))
+                out.append((*self.set_command(state, p), f"Set {p.name} {p.label} {p.said}"))
         out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS"),
                     "Save screenshot (SVG)"))
         out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector, pick Theme projector"),
@@ -146,6 +145,11 @@ class RnnCommands(Provider):
                 out.append((f"Language / 语言: {NAMES[lang]} ({lang})", partial(setattr, app, "language", lang),
                             _("redraw every text in {name}").format(name=NAMES[lang]), ""))
         return out
+
+    def set_command(self, state, p) -> tuple:
+        """(text, command, help) of the command that asks for a parameter of the focused figure."""
+        return (_("Set {name} (now {value})").format(name=p.said, value=p.show(getattr(state, p.name))),
+                partial(self.ask, p), p.allowed(state))
 
     def ask(self, p) -> None:
         topic = self.app.topic_screen()
@@ -183,8 +187,8 @@ class RnnCommands(Provider):
         here = [(topic.TOPIC_ID, f.id) for f in sorted(topic.FIGURES, key=lambda f: f.id != topic.figure.id)]
         there = [(screen.TOPIC_ID, f.id) for screen in topics() if screen.TOPIC_ID != topic.TOPIC_ID
                  for f in screen.FIGURES]
-        if len(words) == 2:
-            return self.set_asked(topic, words[1], here, there)
+        if len(words) == 2 or self.takes_key(topic, " ".join(words[1:]), here + there):  # ("set window k": "to k")
+            return self.set_asked(topic, " ".join(words[1:]), here, there)
         key, value = " ".join(words[1:-1]), words[-1]
         mine = None  # this topic's refusal
         for places, exact in ((here, True), (here, False), (there, True), (there, False)):
@@ -207,12 +211,12 @@ class RnnCommands(Provider):
         return mine
 
     def set_asked(self, topic, key: str, here: list, there: list) -> Hit | None:
-        """"set seed" with no value yet: the first figure with that key (this topic's first, as typed first),
-        its value asked at Enter; "No matches found" stood there until a digit was typed (a trial). None on the
-        focused figure: its own "Set seed (now 0)" is listed."""
-        for places, exact in ((here, True), (here, False), (there, True), (there, False)):
+        """"set seed" with no value yet: the first figure with that key (as typed first, this topic's first),
+        its value asked at Enter; "No matches found" stood there until a digit was typed (a trial). On the
+        focused figure, its own "Set seed (now 0)" (in Chinese its words did not match "set t", a review)."""
+        for places, exact in ((here, True), (there, True), (here, False), (there, False)):
             for topic_id, fid in places:
-                state = topic.states[fid] if topic_id == topic.TOPIC_ID else self.state_of(topic_id, fid)
+                state = self.state_at(topic, topic_id, fid)
                 try:
                     p = state.param(state.name_of(key))
                 except BadValue:
@@ -220,10 +224,21 @@ class RnnCommands(Provider):
                 if exact and key not in (p.name, p.label, p.said):
                     continue
                 if (topic_id, fid) == here[0]:
-                    return None
+                    text, command, help = self.set_command(state, p)
+                    return Hit(self.TYPED, text, command, help=help)
                 text = _("Set {name} to {value}").format(name=p.said, value="…") + f" ({topic_id}/{fid})"
                 return Hit(self.TYPED, text, partial(self.ask_at, topic_id, fid, p.name), help=p.allowed(state))
         return None
+
+    def takes_key(self, topic, key: str, places: list) -> bool:
+        """Whether a figure has `key`, with its space, as typed: "set window k" is that key, not "window" set to
+        k (refused, a review)."""
+        return " " in key and any(key in (p.label, p.said) for topic_id, fid in places
+                                  for p in self.state_at(topic, topic_id, fid).params())
+
+    def state_at(self, topic, topic_id: str, figure_id: str):
+        """A figure's state: the open topic's as it holds it, another's by `state_of`."""
+        return topic.states[figure_id] if topic_id == topic.TOPIC_ID else self.state_of(topic_id, figure_id)
 
     async def ask_at(self, topic_id: str, figure_id: str, name: str) -> None:
         """A figure shown, then its parameter's value asked (as the palette's "Set seed (now 0)" asks)."""
@@ -233,7 +248,7 @@ class RnnCommands(Provider):
     def _set_hit(self, topic, topic_id: str, fid: str, key: str, value: str, exact: bool, focused) -> Hit | None:
         """The hit that sets `key` on one figure (a refusal's notice if the value does not fit), or None
         when the figure has no such key (as typed, when `exact`)."""
-        state = topic.states[fid] if topic_id == topic.TOPIC_ID else self.state_of(topic_id, fid)
+        state = self.state_at(topic, topic_id, fid)
         try:
             p = state.param(state.name_of(key))
         except BadValue:
@@ -306,9 +321,7 @@ class RnnCommands(Provider):
         topic or description hold it: in Chinese, 位置编码 found nothing (attention/positions says it
         in its description), nor "theme" or "forget" (a newcomer's trial)."""
         await self.drawn_first()
-        if (typed := self.set_typed(query)) is not None:
-            yield typed
-        named = self.by_id(query)
+        named = [hit for hit in (self.set_typed(query),) if hit is not None] + self.by_id(query)
         for hit in named:
             yield hit
         matcher, folded = self.matcher(query), query.strip().casefold()
