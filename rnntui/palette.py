@@ -302,12 +302,13 @@ class RnnCommands(Provider):
 
     def by_id(self, query: str) -> list[Hit]:
         """The figures whose source id is the query ("E6", "f8", "T5"), first: a fuzzy match put
-        gradients/bptt above parallel/timing for "E6" (a trial)."""
+        gradients/bptt above parallel/timing for "E6" (a trial); and a topic's figures for its number,
+        its key ("3" put gradients/clipping first, a trial)."""
         from rnntui.topics import topics
 
         folded = query.strip().casefold()
         return [Hit(self.TYPED, text, go, help=help) for screen in topics() for f in screen.FIGURES
-                if folded and folded in {ref.casefold() for ref in f.refs.split("+")}
+                if folded and (folded in {ref.casefold() for ref in f.refs.split("+")} or folded == str(screen.NUMBER))
                 for text, go, help in (self.go_to(screen, f),)]
 
     def go_to(self, screen, f) -> tuple:

@@ -835,6 +835,9 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         # a source's id finds its figure first ("E6" gave gradients/bptt)
         ids = RnnCommands(app.screen).by_id("e6")
         assert [str(h.text) for h in ids] == ["Go to parallel/timing: Timing lab"] and ids[0].score > 1e6
+        # a topic's number, its key, gives its figures first ("3" gave gradients/clipping, a trial)
+        hits = [str(h.text) async for h in RnnCommands(app.screen).search("3")]
+        assert [h.split(":")[0] for h in hits[:6]] == [f"Go to lstm/{f}" for f in ("cell", "gates", "path", "bias", "gru", "params")]
 
 
 async def test_a_notice_leaves_the_figure_and_its_parameter_line_in_view():
