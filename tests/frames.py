@@ -24,6 +24,31 @@ def now_cells(app) -> list:
     return frame_cells(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens).strips)
 
 
+XTERM = {0: (0, 0, 0), 1: (205, 0, 0), 2: (0, 205, 0), 3: (205, 205, 0), 4: (0, 0, 238), 5: (205, 0, 205),
+         6: (0, 205, 205), 7: (229, 229, 229), 8: (127, 127, 127)}  # xterm's default colours for the 16's first codes
+
+
+def contrast_on_white(code: int) -> float:
+    """WCAG's contrast of one of the 16 colours, as xterm draws it by default, against white (a bright one,
+    from code 9 up, counts as white: none reads on white)."""
+    lin = [c / 255 / 12.92 if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4
+           for c in XTERM.get(code, (255, 255, 255))]
+    return 1.05 / (0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2] + 0.05)
+
+
+def colour_codes(app, chars: int | None = None) -> dict:
+    """Each text the screen draws now (stripped, its first `chars`) and its colour as one of the 16, as a
+    16-colour terminal gets it: the first one drawn of each."""
+    from rich.color import ColorSystem
+
+    codes = {}
+    for row in app.screen._compositor.render_update(full=True).strips:
+        for segment in (segment for strip in row for segment in strip):
+            if segment.style and segment.style.color and segment.text.strip():
+                codes.setdefault(segment.text.strip()[:chars], segment.style.color.downgrade(ColorSystem.STANDARD).number)
+    return codes
+
+
 def record_frames(app) -> list:
     """The updates the app sends from now on (None: nothing to send, and any while drawing is held,
     which Textual drops: left out)."""

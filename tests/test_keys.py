@@ -370,6 +370,7 @@ async def test_in_16_colours_the_palettes_meanings_stay_apart():
     is one of the 16 apart: on the dark theme the curve bright yellow, its limits bright red."""
     from rich.color import Color, ColorSystem
 
+    from frames import colour_codes
     from rnntui.widgets.tints import BAD, BLUE, FEW_ON_DARK, FEW_ON_LIGHT, GREY, NEGATIVE, ORANGE, POSITIVE, PURPLE, RED, _triplet
 
     def code(rgb):
@@ -383,12 +384,7 @@ async def test_in_16_colours_the_palettes_meanings_stay_apart():
     async with app.run_test(size=(80, 24)) as pilot:
         app.set_class(True, "-few-colours")
         await pilot.pause()
-        rows = app.screen._compositor.render_update(full=True).strips
-        seen = {}
-        for line in rows:
-            for segment in (segment for strip in line for segment in strip):
-                if segment.style and segment.style.color and segment.text.strip():
-                    seen.setdefault(segment.text.strip()[:12], segment.style.color.downgrade(ColorSystem.STANDARD).number)
+        seen = colour_codes(app, 12)
         assert seen["float32 min "] == 9 and seen["●"] == 11  # the limit bright red; float32's curve yellow
         assert seen["┈┈"] == 11 and seen["━━"] == 12  # and their legend: float32 yellow, float64 blue
 
@@ -400,17 +396,11 @@ def test_in_16_colours_on_light_the_highlight_reads_on_white():
     as the text's black: the path's inner ● are bold black, its ends must differ."""
     from rich.color import Color, ColorSystem
 
+    from frames import XTERM, contrast_on_white
     from rnntui.widgets.tints import FEW_ON_LIGHT, YELLOW
 
-    xterm = {0: (0, 0, 0), 1: (205, 0, 0), 2: (0, 205, 0), 3: (205, 205, 0), 4: (0, 0, 238), 5: (205, 0, 205),
-             6: (0, 205, 205), 7: (229, 229, 229), 8: (127, 127, 127)}
-
-    def luminance(rgb):
-        lin = [(c / 255 / 12.92) if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
     code = Color.from_rgb(*FEW_ON_LIGHT[YELLOW]).downgrade(ColorSystem.STANDARD).number
-    assert code in xterm and code != 0 and 1.05 / (luminance(xterm[code]) + 0.05) >= 3, code
+    assert code in XTERM and code != 0 and contrast_on_white(code) >= 3, code
 
 
 @pytest.mark.parametrize("lang, words", [("en", "q quits the app (ctrl+c does not)"), ("zh", "q 退出应用（ctrl+c 不会）")])

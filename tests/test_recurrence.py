@@ -1,6 +1,5 @@
 """T1 against closed forms and the seed's figures (seed 001: 0.310, 0.841; tanh' 1.000 and 0.071)."""
 import math
-import os
 
 import numpy as np
 import pytest
@@ -116,23 +115,19 @@ async def test_the_tracks_plot_comes_drawn_in_its_first_frame_not_empty_first(si
     frame or more it said "a terminal 3 rows taller shows a plot here" (80x24) or drew an empty frame on a
     y axis of 0.4…1 (a trial). Every frame the app sends with the plot in it has its curve."""
     from rich.console import Console
-    from textual._compositor import CompositorUpdate
 
+    from frames import Terminal, record_frames
     from rnntui.app import RnnApp
 
-    app, frames = RnnApp("recurrence"), []
-    original = app._display
-
-    def display(screen, renderable):  # (as the terminal gets it; held frames are not sent)
-        if isinstance(renderable, CompositorUpdate) and not app._batch_count:
-            console = Console(width=size[0], height=size[1], record=True, file=open(os.devnull, "w"))
-            console.print(app.screen._compositor.render_update(full=True))
-            frames.append(console.export_text())
-        return original(screen, renderable)
-
-    app._display = display
+    app = RnnApp("recurrence")
+    sent = record_frames(app)
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.3)
+    shown, frames = Terminal(*size), []
+    console = Console(width=size[0], height=size[1], force_terminal=True, color_system="truecolor")
+    for update in sent:  # (as a terminal shows each)
+        shown.feed(update.render_segments(console))
+        frames.append("\n".join("".join(char for char, _sgr in row) for row in shown.cells))
     with_plot = [f for f in frames if "h_t, computed so far" in f or "shows a plot" in f]
     assert with_plot and frames, len(frames)
     assert all("●" in f and "shows a plot" not in f for f in with_plot), [f for f in with_plot if "●" not in f][:1]

@@ -1220,29 +1220,17 @@ async def test_present_in_16_colours_on_white_keeps_its_numbers_and_foot_readabl
     (1.7:1 in xterm's colours) and, light, its foot white on white: the app's 16 colours (rnntui.ink) were
     not on in present (a lecturer's trial). The track's values and the foot go out as codes that keep 3:1
     on white in xterm's default colours."""
-    from rich.color import ColorSystem
+    from frames import colour_codes, contrast_on_white
 
     from rnntui import present
     from rnntui.present import PresentApp
-
-    xterm = {0: (0, 0, 0), 1: (205, 0, 0), 2: (0, 205, 0), 3: (205, 205, 0), 4: (0, 0, 238), 5: (205, 0, 205),
-             6: (0, 205, 205), 7: (229, 229, 229), 8: (127, 127, 127)}
-
-    def contrast(code):  # against white, in xterm's default colours (a code from 9 up is a bright one: none pass)
-        lin = [(c / 255 / 12.92) if c / 255 <= 0.03928 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in xterm.get(code, (255,) * 3)]
-        return 1.05 / (0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2] + 0.05)
 
     monkeypatch.setattr(present, "few_colours", lambda app: True, raising=False)  # (headless: full colour)
     app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)), theme=theme)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        rows = app.screen._compositor.render_update(full=True).strips
-        codes = {}
-        for line in rows:
-            for seg in (seg for strip in line for seg in strip):
-                if seg.style and seg.style.color and seg.text.strip():
-                    codes.setdefault(seg.text.strip(), seg.style.color.downgrade(ColorSystem.STANDARD).number)
+        codes = colour_codes(app)
         values = [code for text, code in codes.items() if re.fullmatch(r"-?\d\.\d{3}", text)]  # the track's h and x
         foot = [code for text, code in codes.items() if "1/3" in text]
         assert values and foot, codes
-        assert all(contrast(code) >= 3 for code in values + foot), (values, foot)
+        assert all(contrast_on_white(code) >= 3 for code in values + foot), (values, foot)
