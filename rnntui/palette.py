@@ -10,10 +10,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from rnntui.i18n import LANGUAGES, NAMES, N_, _
+from rnntui.keyorder import InputInTurn
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import AtTerminalSize
 from rnntui.state import BadValue
 from rnntui.topics import imported
+
+
+class PromptInput(InputInTurn, Input):
+    pass
 
 
 class ValuePrompt(SeeThrough, AtTerminalSize, ModalScreen[str | None]):
@@ -29,7 +34,7 @@ class ValuePrompt(SeeThrough, AtTerminalSize, ModalScreen[str | None]):
         self.prompt, self.value, self.check = prompt, value, check
 
     def compose(self):
-        field = Input(value=self.value, placeholder=self.prompt)
+        field = PromptInput(value=self.value, placeholder=self.prompt)
         field.border_title = self.prompt
         yield field
         yield Static(id="problem")
@@ -91,7 +96,7 @@ class PaletteList(CommandList):
         return resized
 
 
-class PaletteInput(CommandInput):
+class PaletteInput(InputInTurn, CommandInput):
     """The palette's input: a change that starts a search holds drawing until its matches are in the
     list (`Palette.hold_for_matches`), so the letter typed and the list it matches come in one frame."""
 

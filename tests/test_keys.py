@@ -770,6 +770,39 @@ async def test_the_palette_offers_a_key_typed_without_its_value_and_asks_for_it(
             i18n.set_language("en")
 
 
+async def test_keys_typed_in_one_burst_into_the_palette_and_the_value_prompt_act_in_their_order():
+    """Textual runs an input's own keys (backspace, ctrl+u, ←) on the way back from the screen, after a letter
+    typed behind them in one burst (over SSH, or tmux) has gone in: "ctrl+u 7" left "" and "backspace 4 5"
+    gave "4" in the value prompt, "set seex" then backspace d gave "set seex" in the palette (a trial). Keys
+    posted at once, as the terminal's reader posts a burst, act in their order."""
+    from textual import events
+    from textual.widgets import Input
+
+    from rnntui.palette import RnnCommands
+
+    def burst(app, *keys):
+        for key in keys:
+            app.post_message(events.Key(key, key if len(key) == 1 else {"backspace": "\x7f", "ctrl+u": "\x15"}.get(key)))
+
+    app = RnnApp("gradients", "bptt")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p", *"set seex")
+        burst(app, "backspace", "d")
+        await pilot.pause(0.2)
+        assert app.screen.query_one(Input).value == "set seed"
+        await pilot.press("escape")
+        RnnCommands(app.screen).set_typed("set seed").command()  # (its own "Set seed (now 0)": asks)
+        await pilot.pause()
+        burst(app, "ctrl+u", "7")
+        await pilot.pause(0.2)
+        assert app.screen.query_one(Input).value == "7"
+        burst(app, "backspace", "4", "5", "left", "1")
+        await pilot.pause(0.2)
+        assert app.screen.query_one(Input).value == "415"
+        await pilot.press("enter")
+        assert app.topic_screen().state.seed == 415
+
+
 async def test_the_palette_takes_the_label_the_screen_shows():
     """The footer says W_h and "window k": the palette names a parameter so, and "set" takes the label
     typed as shown, spaces and all (a label with a space found nothing: its words were split)."""
