@@ -59,7 +59,9 @@ class InputInTurn:
     behind them in one burst has gone in: "ctrl+u 7" left "", "backspace 4 5" gave "4" (a trial, over tmux)."""
 
     async def _on_key(self, event: events.Key) -> None:
-        if not event.is_printable:
+        # (not enter: it submits as before, once the palette has searched for the letters before it; at once,
+        # "set seed 5" and enter in one burst closed the palette with nothing done, a check in tmux)
+        if not event.is_printable and event.key != "enter":
             for binding in self._bindings.key_to_bindings.get(event.key, ()):
                 if await self.app.run_action(binding.action, self):
                     event.stop()

@@ -782,7 +782,8 @@ async def test_keys_typed_in_one_burst_into_the_palette_and_the_value_prompt_act
 
     def burst(app, *keys):
         for key in keys:
-            app.post_message(events.Key(key, key if len(key) == 1 else {"backspace": "\x7f", "ctrl+u": "\x15"}.get(key)))
+            app.post_message(events.Key(key, key if len(key) == 1 else {"backspace": "\x7f", "ctrl+u": "\x15",
+                                                                        "enter": "\r"}.get(key)))
 
     app = RnnApp("gradients", "bptt")
     async with app.run_test(size=(100, 30)) as pilot:
@@ -801,6 +802,12 @@ async def test_keys_typed_in_one_burst_into_the_palette_and_the_value_prompt_act
         assert app.screen.query_one(Input).value == "415"
         await pilot.press("enter")
         assert app.topic_screen().state.seed == 415
+        # and a whole command with its enter in one burst still runs it, once its letters are searched (enter
+        # acting at once closed the palette with nothing done, a check in tmux)
+        await pilot.press("ctrl+p")
+        burst(app, *"set seed 51", "enter")
+        await pilot.pause(0.5)
+        assert app.topic_screen().figure.id == "bptt" and app.topic_screen().state.seed == 51
 
 
 async def test_the_palette_takes_the_label_the_screen_shows():
