@@ -46,8 +46,7 @@ def home_short(path: Path) -> str:
 def reason(e: OSError) -> str:
     """Why a file could not be written or read, in the app's language (the system's words, in English
     whatever the language, were shown as they came: 无法写入 /proc/x.svg：No such file or directory)."""
-    known = REASONS.get(e.errno)
-    return _(known) if known else str(e.strerror or e)
+    return str(reason_kept(e))
 
 
 def reason_kept(e: OSError) -> Said | str:
