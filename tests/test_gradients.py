@@ -605,9 +605,14 @@ def test_e1_says_which_of_the_seeds_shares_are_its_codes_norms():
     assert f"{one.share:.0%}" == one.said
     text = " ".join(_shown(BpttState(), "bptt", (100, 30)).replace("│", " ").split())
     ours = gr.bptt_norms(1.0, 0)[20], gr.bptt_norms(1.5, 0)[40], gr.bptt_norms(1.5, 0)[20], gr.bptt_norms(1.0, 0)[59]
+    # its code's norms on screen, as it prints them, so that each share shown is one of them ÷ 8 (0.7% ÷ 8 is
+    # 8.75e-04, not the 9.13e-04 shown: 7.3e-03 ÷ 8, a student could not tell)
+    code = [f"{norms[c][d]:.1e}" for c, d in (("1.0", 20), ("1.5", 40), ("1.0", 59))]
+    assert code == ["4.0e-03", "7.3e-03", "1.0e-10"]
+    shares = [f"{float(n) / 8:.2e}" for n in code]
     assert (f"source: its 5% (c=1.5, at 20) is a share, ours {100 * ours[2]:.1f}%; its 0.4% (c=1.0, at 20), 0.7% "
-            f"(c=1.5, at 40) and 10⁻¹⁰ (c=1.0, at 59) are its code's norms from ‖∂L/∂h_T‖ = 8: shares 5.00e-04, "
-            f"9.13e-04 and 1.25e-11, ours {ours[0]:.2e}, {ours[1]:.2e} and {ours[3]:.2e} (another random draw)") in text
+            f"(c=1.5, at 40) and 10⁻¹⁰ (c=1.0, at 59) are its code's norms {', '.join(code)}: ÷ ‖∂L/∂h_T‖ = 8, "
+            f"shares {', '.join(shares)}; ours {ours[0]:.2e}, {ours[1]:.2e}, {ours[3]:.2e} (another random draw)") in text
     assert BpttState(act="relu").readings().seed_norms == () and "source" not in _shown(BpttState(scale=0.8), "bptt")
 
 
