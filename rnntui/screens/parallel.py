@@ -210,7 +210,7 @@ class TimingView(FigureView):  # E6
         series.append(Series((float(seed_T),), (seed_ratio,), _("time, source's laptop"), GREEN, marker="◆", scatter=True))
         self.query_one(Plot).show(PlotSpec(
             series=tuple(series), lines=(Line(1.0, "", GREY),), cursor=float(s.T), log_x=True, log_y=True,
-            ylim=ratios["ylim"], xlabel=_("T; RNN ÷ attention, both axes log")))
+            xlabel=_("T; RNN ÷ attention, both axes log")))
 
 
 class ParallelScreen(TopicScreen):
