@@ -1,6 +1,8 @@
 """The help screen (`?`): the keyboard contract and what the focused figure shows."""
 from __future__ import annotations
 
+import math
+
 from rich.cells import cell_len
 from rich.console import Group
 from rich.measure import Measurement
@@ -36,16 +38,30 @@ def axis_keys(p, state, used=None) -> str:
         return words["keys"]
     times = state.press_base(p.name)
     if times and p.name in getattr(state, "GEOMETRIC", {}):  # (a shift+press moves along the powers too)
-        return _("{keys} powers of {factor}, {fine_keys} too").format(factor=times, **words)
+        return _("{keys} powers of {factor}, {fine_keys} too").format(factor=times, **words) + stops_at(p, state, times)
     if times:
-        return _("{keys} powers of {factor}, {fine_keys} by {fine}").format(factor=times, **words)
+        return _("{keys} powers of {factor}, {fine_keys} by {fine}").format(factor=times, **words) + stops_at(
+            p, state, times)
     coarse = p.coarse_notch(state)
     if coarse == p.notch:  # (lstm/gates' f moved by 0.05, said nowhere: a help audit)
         return words["keys"] if p.kind == "int" and coarse == 1 else _("{keys} by {step}").format(
             step=step_shown(p, coarse), **words)
     # (a press lands on the next multiple, as on a parameter's row: "by 2" read as 5 → 7, a help audit)
     return _("{keys} to the next multiple of {coarse}, {fine_keys} by {fine}").format(
-        coarse=step_shown(p, coarse), **words)
+        coarse=step_shown(p, coarse), **words) + stops_at(p, state, step=coarse)
+
+
+def stops_at(p, state, base: int | None = None, step: float | None = None) -> str:
+    """"; stops at 0.90, the default" where a press stops at a default off its multiples of `step` or its
+    powers of `base` (state.via_home): help said "to the next multiple of 0.20" and W_h went 0.80 → 0.90 →
+    1.00, a student's trial. "" where the default is on them."""
+    home = type(state).defaults().get(p.name)
+    if not isinstance(home, (int, float)) or isinstance(home, bool) or home <= 0 or home in p.bounds(state):
+        return ""  # (at an end a press stops anyway)
+    units = math.log(home, base) if base else home / step
+    if abs(units - round(units)) < 1e-9:
+        return ""
+    return _("; stops at {home}, the default").format(home=p.show(home))
 
 
 def step_shown(p, step: float) -> str:
@@ -63,12 +79,13 @@ def param_keys(p, state, used=None) -> str:
         return _("{choose} then {change}").format(**words)
     times = state.press_base(p.name)
     if times:
-        return _("{choose} then {change}: powers of {factor}").format(factor=times, **words)
+        return _("{choose} then {change}: powers of {factor}").format(factor=times, **words) + stops_at(p, state, times)
     coarse = p.coarse_notch(state)
     step = step_shown(p, coarse)
     if coarse == p.notch:
         return _("{choose} then {change}: {step} a press").format(step=step, **words)
-    return _("{choose} then {change}: to the next multiple of {step}").format(step=step, **words)
+    return _("{choose} then {change}: to the next multiple of {step}").format(step=step, **words) + stops_at(
+        p, state, step=coarse)
 
 
 def meaning(p) -> str:

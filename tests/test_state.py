@@ -390,7 +390,8 @@ def test_help_says_where_a_press_takes_a_parameter_and_it_goes_there():
 
     s = TrackState()
     p = s.param("w_h")
-    assert param_keys(p, s) == "↑↓ then + -: to the next multiple of 0.20"
+    # and that it stops at the default: 0.80 → 0.90 → 1.00 read as not what help said (a student's trial)
+    assert param_keys(p, s) == "↑↓ then + -: to the next multiple of 0.20; stops at 0.90, the default"
     seen = [s.w_h]
     for _press in range(3):
         s = s.nudged("w_h", 1)
@@ -420,3 +421,7 @@ def test_a_default_off_the_ladder_is_a_stop_on_the_way():
     assert presses(BlockState(), "d_ff", 1, 3) == [3072, 4096, 3072, 2048, 1024]
     assert presses(HeadsState(), "n", 2, 4) == [5, 8, 16, 8, 5, 4, 2]
     assert presses(HeadsState(), "h", 1, 2) == [8, 16, 8, 4]  # (a default on the ladder: nothing changes)
+    # and help says so, where the default is off the powers (said nowhere, a student's trial)
+    from rnntui.help import param_keys
+    for state, name, said in ((BlockState(), "d", "768"), (BlockState(), "layers", "12"), (HeadsState(), "n", "5")):
+        assert param_keys(state.param(name), state) == f"↑↓ then + -: powers of 2; stops at {said}, the default"
