@@ -345,7 +345,10 @@ def memory_parser() -> Parser:
     # (it said they "stop at 100%": lstm-bf2 T=20 at 100% at step 300 ran on to 500, a TA's trial)
     p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))
     p.add_argument("--out", type=path_arg, metavar="FILE",
-                   help=_("write the result(s) here as JSON; default: merge into {path}").format(path=mem.cache_path()))
+                   help=_("write the result(s) here as JSON; default: merge into {path} (with --steps or --seed other "
+                          "than the recipe's, into {trials}; --all: {grid})").format(
+                       path=mem.cache_path(), trials=mem.cache_path().with_name("memory-trials.json"),
+                       grid=mem.cache_path().with_name("memory-grid.json")))
     _force(p)
     p.add_argument("--all", action="store_true",
                    help=_("train every cell × T, each with --steps and --seed, and print the table"))
@@ -365,6 +368,10 @@ def run_memory(argv: list[str]) -> int:
     # where the result goes, checked before training (a read-only --out was found after the run)
     out = check_out(args.out, (".json",), args.force) if args.out is not None else None  # (JSON went into m.npz)
     grid = out or mem.cache_path().with_name("memory-grid.json")  # where --all writes its runs
+    # the app's runs (shot, export and present draw them) take the recipe's runs only: a quick --steps 100 run
+    # put its 17.5✗ on the lecture's slide in place of 100@700 (a CLI trial); --all already kept such a grid apart
+    recipe = args.steps is None and args.seed == mem.SEED
+    kept = mem.cache_path() if recipe else mem.cache_path().with_name("memory-trials.json")  # (one run, merged)
     if out is None:  # the cache: checked, and a corrupt one set aside now and said (it was, without a word, a trial)
         check_cache(mem.cache_path(), merged=True)
         _cached, report = mem.load_cache()
@@ -372,6 +379,8 @@ def run_memory(argv: list[str]) -> int:
             print(f"rnntui: {report}", file=sys.stderr)
         if args.all:
             check_cache(grid)
+        elif not recipe:
+            check_cache(kept, merged=True)
     from rnntui.engine import lab_memory as lab
     from rnntui.files import write_atomic
 
@@ -379,7 +388,7 @@ def run_memory(argv: list[str]) -> int:
         if out is not None:
             write_atomic(str(out), results.dumps())
         else:
-            mem.save_cache(results)
+            mem.save_cache(results, kept)
 
     if args.all:
         finished = []
@@ -396,7 +405,6 @@ def run_memory(argv: list[str]) -> int:
 
         with said_if_stopped(said):  # (--steps, --seed: they were ignored, 1500/6000 steps from seed 0)
             results = lab.write_grid(grid, gates=False, log=log, steps=args.steps, seed=args.seed)
-        recipe = args.steps is None and args.seed == mem.SEED
         if out is None and recipe:
             mem.save_cache(results)
         print(mem.format_table(results))
@@ -405,7 +413,7 @@ def run_memory(argv: list[str]) -> int:
                     "is in {path}").format(cache=mem.cache_path(), path=grid), file=sys.stderr)
         return 0
     bar = Bar(args.steps or mem.STEPS[args.cell], scored=N_("accuracy {acc}"))  # (on fresh sequences: it said held-out)
-    with said_if_stopped(lambda: nothing_saved(out or mem.cache_path())):
+    with said_if_stopped(lambda: nothing_saved(out or kept)):
         try:
             done = lab.train(args.cell, args.T, steps=args.steps, seed=args.seed,
                              progress=lambda p: bar(_as_bar(p)))
@@ -424,7 +432,10 @@ def run_memory(argv: list[str]) -> int:
         cell=args.cell, T=args.T, acc=pct(run.final_acc), steps=run.steps, reached=reached,
         seconds=f"{run.seconds:.1f}")
           + ("" if seed is None else _("; the source's: {acc}").format(acc=pct(seed)))
-          + f" -> {out or mem.cache_path()}")
+          + f" -> {out or kept}")
+    if out is None and not recipe:
+        print(_("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe").format(
+            cache=mem.cache_path()), file=sys.stderr)
     return 0
 
 

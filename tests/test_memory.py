@@ -340,7 +340,7 @@ def test_train_memory_force_replaces_the_out_file(tmp_path, capsys):
 
 def test_train_memory_says_it_set_a_corrupt_cache_aside(tmp_path, monkeypatch, capsys):
     """`train memory` moved a corrupt memory.json aside without a word, where shot and the app say so
-    (a trial): one line on stderr, and the run still goes into a fresh cache."""
+    (a trial): one line on stderr, and the run is still saved (a run of --steps 1 with the trials)."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     cache = tmp_path / "rnntui" / "memory.json"
     cache.parent.mkdir()
@@ -348,7 +348,7 @@ def test_train_memory_says_it_set_a_corrupt_cache_aside(tmp_path, monkeypatch, c
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1"]) == 0
     err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("rnntui:")]
     assert len(err) == 1 and "memory cache" in err[0] and cache.with_name("memory.json.corrupt").exists()
-    assert mem.load_cache(cache)[0].run("rnn", 5).steps == 1
+    assert mem.load_cache(cache.with_name("memory-trials.json"))[0].run("rnn", 5).steps == 1
 
 
 def test_a_corrupt_cache_is_said_in_the_readers_language(tmp_path, monkeypatch, capsys):

@@ -201,6 +201,24 @@ def test_a_grid_off_the_recipe_stays_out_of_the_apps_runs(tmp_path, monkeypatch,
         f"is in {grid}")
 
 
+def test_one_run_off_the_recipe_stays_out_of_the_apps_runs_and_the_slides(tmp_path, monkeypatch, capsys):
+    """`train memory --cell lstm-bf2 --T 40 --steps 100` merged its 17.5✗ into the cache the app, shot and
+    export draw: the lecture's slide said "(ours: 17.5✗)" for 100@700 (a CLI trial). As with --all, a run off
+    the recipe (--steps or --seed) is kept apart, in memory-trials.json, and a line says so."""
+    from rnntui.cli import main
+    from rnntui.figures.memory import CopyState
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    before = CopyState(cell="rnn", T=5).readings()
+    for extra in (("--steps", "2"), ("--seed", "3", "--steps", "3")):
+        assert main(["train", "memory", "--cell", "rnn", "--T", "5", *extra]) == 0
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err[-1] == f"not merged into the app's runs ({mem.cache_path()}): --steps or --seed differ from the recipe"
+    trials = mem.cache_path().with_name("memory-trials.json")
+    assert not mem.cache_path().exists() and mem.parse(trials.read_bytes()).run("rnn", 5).steps == 3  # (the newest)
+    assert CopyState(cell="rnn", T=5).readings() == before  # the shipped run, drawn as before
+
+
 def test_ctrl_c_during_train_memory_says_nothing_was_saved_and_exits_130(tmp_path):
     """Ctrl+C ended `train memory` silently after the bar's "…365/6000 … 3.6s^C" (a TA's trial): one line
     says it was cancelled and that nothing was saved, status 130, no traceback."""
