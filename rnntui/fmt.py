@@ -233,7 +233,8 @@ def acc_at(acc, reached=None) -> str:
     source does not say when), – (no run)."""
     if acc is None or _finite(acc) is not None:
         return "–"
-    value = "100" if acc >= 1.0 else f"{100 * acc:.1f}"
+    # rounded as `pct` (a run's 0.1755 read 17.5✗ beside its "acc 17.6%", and 0.9995 read 100.0✗, a CLI trial)
+    value = "100" if acc >= 1.0 else pct(acc).removesuffix("%")
     if reached is None or (reached == "?" and acc < 1.0):
         return value + "✗"
     return f"{value}@{reached}"

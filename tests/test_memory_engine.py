@@ -204,6 +204,22 @@ def test_the_table_puts_the_seed_beside_ours():
     assert len(text.splitlines()) == 1 + len(mem.CELLS) * len(mem.TS)
 
 
+def test_an_accuracy_reads_the_same_in_the_table_as_in_the_runs_line():
+    """A run's 0.1755 (351 of 2000) read 17.5✗ in the copy table and in `--all`'s table beside its line's
+    "acc 17.6%", and 1999 of 2000 read 100.0✗ (a CLI trial): one rounding, halves up, never 100 short of all."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    from rnntui.fmt import acc_at
+
+    for k in range(2001):
+        percent = (Decimal(k) / 20).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)  # k/2000 as a percentage
+        want = "100" if k == 2000 else str(min(percent, Decimal("99.9")))
+        assert acc_at(k / 2000) == want + "✗", k
+    res = mem.parse(file_text(run_record("lstm-bf2", 40, (0.1, 0.1755)), run_record("lstm", 80, (0.5, 0.9995))))
+    rows = {tuple(line.split()[:2]): line.split()[2] for line in mem.format_table(res).splitlines()[1:]}
+    assert rows["lstm-bf2", "40"] == "17.6" and rows["lstm", "80"] == "99.9"
+
+
 def test_reading_results_needs_no_torch():
     import subprocess
     import sys

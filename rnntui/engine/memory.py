@@ -407,8 +407,10 @@ def table(results: Results) -> list[dict]:
 
 
 def format_table(results: Results) -> str:
-    def pct(v):
-        return "    –" if v is None else f"{100 * v:5.1f}"
+    from rnntui import fmt
+
+    def pct(v):  # rounded as the app rounds them (17.5 here beside the run's 17.6%, a CLI trial)
+        return "    –" if v is None else f"{fmt.pct(v).removesuffix('%'):>5}"
 
     lines = [f"{'cell':<9}{'T':>4}  {'ours %':>6} {'@100%':>6} {'steps':>6} {'secs':>6}   {'source %':>8} "
              f"{'@100%':>6}   σ(b_f)^T"]
