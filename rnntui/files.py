@@ -129,15 +129,38 @@ def followed(path: str) -> str:
     return os.path.realpath(path)
 
 
-def write_atomic(path: str, text: str | bytes) -> None:
-    """Write beside the target, then rename: a failure leaves any old file whole."""
+def write_atomic(path: str, text: str | bytes, replace: bool = True) -> None:
+    """Write beside the target, then rename: a failure leaves any old file whole. Not `replace`: never over a
+    file, FileExistsError where one is there (a file made at a --out path while training was replaced, a
+    CLI trial)."""
     target = followed(path)
     tmp = write_beside(path, text)
     try:
-        os.replace(tmp, target)
+        if replace:
+            os.replace(tmp, target)
+        else:
+            _link_new(tmp, target)
+    except FileExistsError:
+        Path(tmp).unlink(missing_ok=True)
+        raise
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
         raise cannot_write(path, e) from None
+
+
+def _link_new(tmp: str, target: str) -> None:
+    """`tmp` named `target` where nothing is: a hard link fails at once where a file is; without hard links
+    (FAT, some network disks), checked and then renamed."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), target) from None
+        os.replace(tmp, target)
+        return
+    Path(tmp).unlink(missing_ok=True)
 
 
 @contextmanager

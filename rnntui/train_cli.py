@@ -191,6 +191,26 @@ def check_out(path: str, suffixes=(".npz", ".pt"), force: bool = False) -> Path:
     return out
 
 
+def saved_anew(out: Path, write, force: bool) -> Path:
+    """`write(path, replace)` at --out. Without --force a file that appeared there while the run trained (or
+    another run's, to the same --out) is kept and this run goes beside it, NAME-1.npz, …, with a line that
+    says so: one of them was replaced without a word (a CLI trial)."""
+    if force:
+        write(out, True)
+        return out
+    for n in range(1000):
+        path = out if n == 0 else out.with_name(f"{out.stem}-{n}{out.suffix}")
+        try:
+            write(path, False)
+        except FileExistsError:
+            continue
+        if n:
+            print("rnntui: " + _("{path} appeared while this run trained: it is kept, and this run is in {new}").format(
+                path=out, new=path), file=sys.stderr)
+        return path
+    raise BadValue(_("--out {path}: the file exists; add --force to replace it").format(path=out))
+
+
 def check_cache(path: Path, merged: bool = False) -> Path:
     """The cache file a run is saved in (`merged` into), checked (its folder made) before training; refused,
     the line says where else a run can go (it named neither, an admin's trial)."""
@@ -279,7 +299,11 @@ def run_seq2seq(argv: list[str]) -> int:
     wall = time.perf_counter() - start
     kept = _set_aside(out) if args.out is None else None  # the cache's earlier model is not lost
     try:
-        lab.save(out, result.arrays, result.record())
+        if args.out is None:
+            lab.save(out, result.arrays, result.record())
+        else:
+            out = saved_anew(out, lambda path, replace: lab.save(path, result.arrays, result.record(), replace),
+                             args.force)
     except BaseException:
         if kept is not None:
             os.replace(kept, out)  # (back where it was)
@@ -384,11 +408,11 @@ def run_memory(argv: list[str]) -> int:
     from rnntui.engine import lab_memory as lab
     from rnntui.files import write_atomic
 
-    def save(results: mem.Results) -> None:
+    def save(results: mem.Results) -> Path:
         if out is not None:
-            write_atomic(str(out), results.dumps())
-        else:
-            mem.save_cache(results, kept)
+            return saved_anew(out, lambda path, replace: write_atomic(str(path), results.dumps(), replace), args.force)
+        mem.save_cache(results, kept)
+        return kept
 
     if args.all:
         finished = []
@@ -420,7 +444,7 @@ def run_memory(argv: list[str]) -> int:
         finally:
             bar.close()
     run = done.run
-    save(mem.Results((run,)))
+    where = save(mem.Results((run,)))
     plot_curve([p.step for p in run.curve], [100 * p.acc for p in run.curve],
                _("memory {cell} T={T}: accuracy on {n} fresh sequences").format(cell=args.cell, T=args.T, n=mem.N_EVAL),
                _("accuracy %"), lines=((100 * mem.CHANCE, _("chance")),))
@@ -432,7 +456,7 @@ def run_memory(argv: list[str]) -> int:
         cell=args.cell, T=args.T, acc=pct(run.final_acc), steps=run.steps, reached=reached,
         seconds=f"{run.seconds:.1f}")
           + ("" if seed is None else _("; the source's: {acc}").format(acc=pct(seed)))
-          + f" -> {out or kept}")
+          + f" -> {where}")
     if out is None and not recipe:
         print(_("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe").format(
             cache=mem.cache_path()), file=sys.stderr)

@@ -330,6 +330,26 @@ def test_train_memory_keeps_an_existing_out_file_unless_forced(extra, tmp_path, 
     assert notes.read_text() == '{"my":"notes"}'
 
 
+def test_train_memory_keeps_a_file_that_appears_at_out_while_it_trains(tmp_path, monkeypatch, capsys):
+    """--out was checked only before training: notes made there meanwhile were replaced without a word (a CLI
+    trial). They are kept, and the run goes beside them, with a line that says so."""
+    from rnntui.engine import lab_memory
+
+    notes, real = tmp_path / "late.json", lab_memory.train
+
+    def meanwhile(*a, **k):
+        notes.write_text('{"my":"notes"}')
+        return real(*a, **k)
+
+    monkeypatch.setattr(lab_memory, "train", meanwhile)
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1", "--out", str(notes)]) == 0
+    beside = tmp_path / "late-1.json"
+    assert notes.read_text() == '{"my":"notes"}' and mem.parse(beside.read_bytes()).run("rnn", 5).steps == 1
+    said = capsys.readouterr()
+    assert f"{notes} appeared while this run trained: it is kept, and this run is in {beside}" in said.err
+    assert said.out.rstrip().endswith(f"-> {beside}")
+
+
 def test_train_memory_force_replaces_the_out_file(tmp_path, capsys):
     pytest.importorskip("torch")
     notes = tmp_path / "notes.json"

@@ -155,6 +155,28 @@ def test_an_existing_out_is_kept_unless_forced(tmp_path, monkeypatch, capsys):
     assert out.read_bytes() == b"my own checkpoint"
 
 
+def test_a_file_that_appears_at_out_while_training_is_kept(tmp_path, monkeypatch, capsys):
+    """--out was checked only before training: a file made there meanwhile (or a second run's, to the same
+    --out) was replaced without a word (a CLI trial). It is kept, the run goes beside it, and a line says so."""
+    from rnntui.cli import main
+
+    out = tmp_path / "late.npz"
+    real = lab.train
+
+    def meanwhile(*a, **k):
+        out.write_bytes(b"the user's own file")
+        return real(*a, **k)
+
+    monkeypatch.setattr(lab, "train", meanwhile)
+    assert main(["train", "seq2seq", "--scoring", "dot", "--steps", "5", "--until", "1", "--out", str(out)]) == 0
+    beside = tmp_path / "late-1.npz"
+    assert out.read_bytes() == b"the user's own file" and s2s.read_npz(beside, "dot")[1]["steps"] == 5
+    said = capsys.readouterr()
+    assert f"rnntui: {out} appeared while this run trained: it is kept, and this run is in {beside}" in said.err
+    assert f"-> {beside}" in said.out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["late-1.npz", "late.npz"]  # (no temporary file left)
+
+
 @pytest.mark.parametrize("out", [None, "run.npz"])
 def test_ctrl_c_during_train_says_nothing_was_saved(out, tmp_path, monkeypatch, capsys):
     """Ctrl+C ended `train seq2seq` silently (a TA's trial): one line, cancelled and nothing saved (the

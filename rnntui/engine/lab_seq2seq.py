@@ -660,11 +660,11 @@ def pt_bytes(arrays: dict, record: dict) -> bytes:
     return buffer.getvalue()
 
 
-def save(path: str | Path, arrays: dict, record: dict) -> None:
+def save(path: str | Path, arrays: dict, record: dict, replace: bool = True) -> None:
     """.pt or anything else as .npz, written atomically: a failure leaves any old file whole and
-    raises BadValue naming the file."""
+    raises BadValue naming the file (not `replace`: FileExistsError where a file is, `write_atomic`)."""
     data = pt_bytes(arrays, record) if Path(path).suffix == ".pt" else s2s.npz_bytes(arrays, record)
-    write_atomic(str(path), data)
+    write_atomic(str(path), data, replace)
 
 
 def load_pt(path: str | Path):
