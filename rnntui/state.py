@@ -214,7 +214,7 @@ class Param:
                 self.grid and self.off_grid(number, lo) and number != hi):  # (a run's last step may be off it)
             raise self.expected(text, state)
         number = min(max(number, lo), hi)
-        return int(number) if self.kind == "int" else round(number, 10)
+        return int(number) if self.kind == "int" else round(number, 10) + 0.0  # (+ 0.0: -0 read "W_h -0.00", a trial)
 
     def show(self, value: Any) -> str:
         if self.kind == "choice":

@@ -13,6 +13,13 @@ def test_with_value_parses_and_returns_a_new_frozen_state():
         t.w_h = 0.0  # frozen
 
 
+@pytest.mark.parametrize("typed", ["-0", "-0.0", "－０"])
+def test_minus_zero_is_zero(typed):
+    """`--set w_h=-0` drew "W_h -0.00" (a CLI trial): a float's −0 is 0, shown without a sign."""
+    s = TrackState().with_value("w_h", typed)
+    assert s.param("w_h").show(s.w_h) == "0.00" and s.readings() == TrackState(w_h=0.0).readings()
+
+
 @pytest.mark.parametrize("key,value", [("w_h", "banana"), ("w_h", "9"), ("w_h", "nan"), ("step", "8"),
                                        ("step", "1.5"), ("step", "-1")])
 def test_bad_values_name_the_allowed_range(key, value):
