@@ -257,7 +257,7 @@ def run_seq2seq(argv: list[str]) -> int:
                 e = tried.get(lab.checkpoint_scoring(args.eval)) or next(
                     (got for got in (e, *tried.values()) if got.message.startswith("its record")), e)
             if given or fits is None:  # (--scoring asked for another model: said, not guessed)
-                hint = "" if fits is None else _("; it is a {scoring} checkpoint: add --scoring {scoring}").format(
+                hint = "" if fits is None else _("; its scoring is {scoring}: add --scoring {scoring}").format(
                     scoring=fits)  # (it did not say which, a trial)
                 raise BadValue(_("--eval {file}: {error}").format(file=args.eval, error=e.said(_)) + hint) from None
             # no --scoring: the checkpoint's own (a dot checkpoint was refused as "not additive", a trial)

@@ -327,7 +327,7 @@ def test_eval_of_another_models_checkpoint_names_the_scoring_it_fits(scoring, tm
     lab.save(dot, s2s.shipped("dot"), s2s.record("dot"))
     assert main(["train", "seq2seq", "--eval", str(dot), "--scoring", scoring]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].endswith("; it is a dot checkpoint: add --scoring dot")
+    assert len(err) == 1 and err[0].endswith("; its scoring is dot: add --scoring dot")
     assert main(["train", "seq2seq", "--eval", str(dot), "--scoring", "dot"]) == 0
     assert f"{pct(s2s.record('dot')['exact'])}" in capsys.readouterr().out
 
