@@ -89,6 +89,10 @@ def test_pickled_object_in_a_torch_file_is_refused(tmp_path):
     with pytest.raises(s2s.BadCheckpoint) as e:
         lab.read_checkpoint(path, "dot")
     assert "weights_only" in str(e.value) and "\n" not in str(e.value)
+    # and it names what was refused, not torch's notice cut mid-word ("…value of the `w)", a CLI trial)
+    said = str(e.value).partition("(")[2]
+    assert "GLOBAL" in said and "Payload" in said, said
+    assert said.endswith(")") and "In PyTorch 2.6" not in said
 
 
 def test_checkpoints_round_trip(tmp_path):

@@ -695,7 +695,11 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
     except Exception as e:  # noqa: BLE001 - a refused pickle, a truncated file, …: one line
         if isinstance(e, OSError) and e.filename is not None:  # the file itself (no permission, a folder); a cut
             raise  # one's OSError(22) from torch's reader names none ("rnntui: Invalid argument", a trial)
-        first = (str(e).strip().splitlines() or [""])[0][:80]
+        # the line naming what was refused, cut at a word: torch's first line is its 2.6 notice, and it was cut
+        # mid-word ("…the default value of the `w)", a CLI trial)
+        lines = [line.strip() for line in str(e).splitlines() if line.strip()] or [""]
+        first = next((line for line in lines if "GLOBAL" in line or "nsupported" in line), lines[0])
+        first = first if len(first) <= 100 else first[:100].rsplit(" ", 1)[0] + "…"
         raise s2s.BadCheckpoint(N_("refused by torch.load(weights_only=True) ({error})"),
                                 error=f"{type(e).__name__}: {first}") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("arrays"), dict):
