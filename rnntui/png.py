@@ -72,7 +72,10 @@ def check_pixels(size: tuple[int, int], scale: float) -> None:
     w, h = image_size(*size, scale)
     if w * h <= MOST_PIXELS:
         return
-    fits = max([k / 4 for k in range(1, 33) if math.prod(image_size(*size, k / 4)) <= MOST_PIXELS] + [0.25])
+    # the largest to two decimals (quarters said 1.5 where 1.72 fits, a CLI trial), from the units' ratio down
+    fits = math.floor(scale * math.sqrt(MOST_PIXELS / (w * h)) * 100 + 1) / 100
+    while fits > 0.01 and math.prod(image_size(*size, fits)) > MOST_PIXELS:
+        fits = round(fits - 0.01, 2)
     raise BadValue(_("--size {cols}x{rows} at --scale {scale} makes a {w}×{h} PNG ({mpx} Mpx), more than image "
                      "viewers open (89 Mpx): use --scale {fits} or a smaller --size").format(
         cols=size[0], rows=size[1], scale=f"{scale:g}", w=w, h=h, mpx=round(w * h / 1e6), fits=f"{fits:g}"))
