@@ -9,7 +9,6 @@ line, under [keys]) at $XDG_CONFIG_HOME/rnntui/keymap.toml (default ~/.config/rn
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,8 +147,9 @@ def footer_word(description: str) -> str:
 
 
 def keymap_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "rnntui" / "keymap.toml"
+    from rnntui.engine.records import user_dir
+
+    return user_dir("XDG_CONFIG_HOME", ".config") / "rnntui" / "keymap.toml"
 
 
 MAX_KEYMAP_BYTES = 100_000  # a keymap names a few dozen bindings

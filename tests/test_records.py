@@ -309,3 +309,19 @@ def test_a_pt_checkpoint_with_a_bad_record_is_one_line(tmp_path):
             lab.read_checkpoint(tmp_path / "bad.pt", "dot")
     torch.save({"arrays": arrays, s2s.RECORD_KEY: json.dumps(s2s.record("dot"))}, tmp_path / "ok.pt")
     assert lab.read_checkpoint(tmp_path / "ok.pt", "dot")[1] == s2s.record("dot")
+
+
+@pytest.mark.parametrize("variable, fallback, where", [("XDG_CACHE_HOME", ".cache", records.cache_dir),
+                                                        ("XDG_CONFIG_HOME", ".config", None)])
+def test_a_relative_xdg_folder_is_ignored(variable, fallback, where, tmp_path, monkeypatch):
+    """XDG_CACHE_HOME=relative/dir wrote the labs' runs under whatever folder the command ran in (a CLI
+    trial): the XDG spec has a relative path ignored, for ~/.cache (or ~/.config); an absolute one is used."""
+    from rnntui.keys import keymap_path
+
+    where = where or (lambda: keymap_path().parent)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(variable, "relative/dir")
+    assert where() == tmp_path / "home" / fallback / "rnntui"
+    monkeypatch.setenv(variable, str(tmp_path / "abs"))
+    assert where() == tmp_path / "abs" / "rnntui"

@@ -197,7 +197,13 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
         return None, Said(N_("{line}; {then}"), line=CORRUPT[-1][0], then=Said(then))
 
 
+def user_dir(variable: str, fallback: str) -> Path:
+    """$XDG_CACHE_HOME or the like where it is an absolute path, else ~/`fallback`: the XDG spec has a relative
+    one ignored (XDG_CACHE_HOME=relative/dir wrote under whatever folder the command ran in, a CLI trial)."""
+    base = os.environ.get(variable, "")
+    return Path(base if os.path.isabs(base) else os.path.join(os.path.expanduser("~"), fallback))
+
+
 def cache_dir() -> Path:
     """Where the labs keep what they measured and trained: $XDG_CACHE_HOME/rnntui (~/.cache/rnntui)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rnntui"
+    return user_dir("XDG_CACHE_HOME", ".cache") / "rnntui"
