@@ -196,11 +196,13 @@ def test_results_round_trip_through_their_text():
 
 
 def test_the_table_puts_the_seed_beside_ours():
+    from rnntui.train_cli import memory_table
+
     res = mem.parse(file_text(run_record("lstm-bf2", 20, (1.0,))))
     row = next(r for r in mem.table(res) if r["cell"] == "lstm-bf2" and r["T"] == 20)
     assert row["final_acc"] == 1.0 and row["seed_final"] == 1.0 and row["seed_reached"] == 500
     assert row["survival"] == pytest.approx(sig(2) ** 20)
-    text = mem.format_table(res)
+    text = memory_table(res)
     assert len(text.splitlines()) == 1 + len(mem.CELLS) * len(mem.TS)
 
 
@@ -210,13 +212,14 @@ def test_an_accuracy_reads_the_same_in_the_table_as_in_the_runs_line():
     from decimal import ROUND_HALF_UP, Decimal
 
     from rnntui.fmt import acc_at
+    from rnntui.train_cli import memory_table
 
     for k in range(2001):
         percent = (Decimal(k) / 20).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)  # k/2000 as a percentage
         want = "100" if k == 2000 else str(min(percent, Decimal("99.9")))
         assert acc_at(k / 2000) == want + "✗", k
     res = mem.parse(file_text(run_record("lstm-bf2", 40, (0.1, 0.1755)), run_record("lstm", 80, (0.5, 0.9995))))
-    rows = {tuple(line.split()[:2]): line.split()[2] for line in mem.format_table(res).splitlines()[1:]}
+    rows = {tuple(line.split()[:2]): line.split()[2] for line in memory_table(res).splitlines()[1:]}
     assert rows["lstm-bf2", "40"] == "17.6" and rows["lstm", "80"] == "99.9"
 
 

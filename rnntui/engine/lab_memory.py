@@ -481,7 +481,7 @@ if __name__ == "__main__":
     import sys
 
     out = sys.argv[1] if len(sys.argv) > 1 else str(mem.shipped_path())
-    print(mem.format_table(write_grid(out, log=lambda line: print(line, flush=True))))
+    write_grid(out, log=lambda line: print(line, flush=True))  # (`rnntui train memory --all` prints its table)
 
 
 # -- the live lab: `t` on the copy figure ---------------------------------------------------------------

@@ -404,22 +404,3 @@ def table(results: Results) -> list[dict]:
                          "seed_final": seed_final(cell, T), "seed_reached": seed_reached(cell, T),
                          "survival": cell_survival(cell, T)})
     return rows
-
-
-def format_table(results: Results) -> str:
-    from rnntui import fmt
-
-    def pct(v):  # rounded as the app rounds them (17.5 here beside the run's 17.6%, a CLI trial)
-        return "    –" if v is None else f"{fmt.pct(v).removesuffix('%'):>5}"
-
-    lines = [f"{'cell':<9}{'T':>4}  {'ours %':>6} {'@100%':>6} {'steps':>6} {'secs':>6}   {'source %':>8} "
-             f"{'@100%':>6}   σ(b_f)^T"]
-    for r in table(results):
-        ran = r["steps"] is not None
-        reached = "–" if not ran else "never" if r["reached_100_at"] is None else str(r["reached_100_at"])
-        seed_at = {None: "never", "?": "?"}.get(r["seed_reached"], str(r["seed_reached"]))
-        secs = "–" if r["seconds"] is None else f"{r['seconds']:.0f}"
-        surv = "" if r["survival"] is None else f"{r['survival']:.2g}"
-        lines.append(f"{r['cell']:<9}{r['T']:>4}  {pct(r['final_acc']):>6} {reached:>6} {r['steps'] or '–':>6} "
-                     f"{secs:>6}   {pct(r['seed_final']):>8} {seed_at:>6}   {surv}")
-    return "\n".join(lines)
