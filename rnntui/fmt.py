@@ -125,6 +125,15 @@ def pct(x: float | None, digits: int = 1) -> str:
     return f"{rounded:f}%"
 
 
+def share(x: float, digits: int = 4, most: int = 5) -> str:
+    """x whole where `most` significant figures hold it exactly (1.5625, 0.78125, 3.125), else to `digits`
+    (33.33, 1.707: five figures, 1.7067 and 0.39063, read as noise beside the app's three or four, a student's trial)."""
+    from decimal import Decimal
+
+    exact = figures(x, most)
+    return exact if _finite(x) is None and Decimal(exact) == Decimal(repr(float(x))) else figures(x, digits)
+
+
 def figures(x: float, digits: int = 5) -> str:
     """x to `digits` significant figures, halves rounded up, no trailing zeros: 2, 0.125, 170.67, and
     0.39063 for 0.390625 (Python's 0.39062 rounds the exact half down, to even: a student's trial)."""

@@ -6,7 +6,7 @@ from textual.containers import Horizontal
 
 from rnntui.figure import Figure, Lab
 from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridState, PathState, TimingState
-from rnntui.fmt import figures, ratio, sci3, share_words, si, times
+from rnntui.fmt import ratio, sci3, share, share_words, si, times
 from rnntui.i18n import N_, _, ngettext, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.picture import Picture
@@ -139,9 +139,10 @@ class CapacityView(FigureView):  # F14
         self.query_one("#share", Readouts).show([
             ((_("{width} numbers shared by {n} token:") if s.n == 1 else
               _("{width} numbers shared by {n} tokens:")).format(width=s.width, n=s.n),
-             # whole shares whole, and five figures at most: "16.00 each", "3.12%" for 1/32 (a trial; 0.125 read 0.12)
-             _("{share} each").format(share=figures(r.share))),
-            (_("first token's share"), _("{share} of the state").format(share=f"{figures(100 * r.first_share)}%")),
+             # whole shares whole, exact ones exact, others to 4 figures: "16.00 each", "3.12%" for 1/32 (a trial;
+             # 0.125 read 0.12), 1.7067 (a student's trial)
+             _("{share} each").format(share=share(r.share))),
+            (_("first token's share"), _("{share} of the state").format(share=f"{share(100 * r.first_share)}%")),
         ], sep="\n")
         self.query_one(ShareBar).show(s.width, s.n)
         self.query_one("#note", Readouts).show(
