@@ -70,6 +70,13 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, formatter_class=kwargs.pop("formatter_class", CellsFormatter), **kwargs)
 
+    def add_argument(self, *args, **kwargs):
+        """Every option that takes one value takes it once (`Once`): a second --size, --theme or -o took the
+        last without a word, where a second --step is refused (a CLI trial)."""
+        if args and args[0].startswith("-") and kwargs.get("action", "store") == "store":
+            kwargs["action"] = Once
+        return super().add_argument(*args, **kwargs)
+
     def error(self, message: str):
         required = argparse._("the following arguments are required: %s").partition("%s")[0]
         if self.missing and message.startswith(required):
@@ -122,9 +129,11 @@ class Once(argparse.Action):
     """An option given at most once: a second --step silently won, where --set refuses a key given twice."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        if getattr(namespace, self.dest) is not None:
+        given = namespace.__dict__.setdefault("_given", set())  # (an option with a default is given once too)
+        if self.dest in given:
             raise BadValue(_("{option} is given twice ({first}, {second}); give it once").format(
-                option=self.option_strings[0], first=getattr(namespace, self.dest), second=values))
+                option=self.option_strings[-1], first=getattr(namespace, self.dest), second=values))
+        given.add(self.dest)
         setattr(namespace, self.dest, values)
 
 
@@ -145,7 +154,7 @@ def number(text: str) -> float:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_("set a parameter (repeatable)"))
-    p.add_argument("--step", action=Once, metavar="N", help=_("the focused figure's time axis (t, hop, step, …)"))
+    p.add_argument("--step", metavar="N", help=_("the focused figure's time axis (t, hop, step, …)"))
     p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector (black on white), or any Textual theme"))
     _lang(p)

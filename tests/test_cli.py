@@ -70,6 +70,12 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["shot", "attention/qkv", "--set", "d_k", "64", "-o", "x.txt"], "--set 'd_k': expected KEY=VALUE, such as --set d_k=64"),
     (["shot", "recurrence/track", "--step", "3", "--step", "4", "-o", "x.txt"], "--step is given twice (3, 4); give it once"),
     (["recurrence", "--step", "3", "--step", "4"], "--step is given twice (3, 4); give it once"),
+    # every option of one value, defaults or not: the last took it without a word (a CLI trial)
+    (["shot", "recurrence", "--size", "80x24", "--size", "120x40", "-o", "x.txt"], "--size is given twice (80x24, 120x40)"),
+    (["shot", "recurrence", "-o", "a.txt", "--output", "b.txt"], "--output is given twice (a.txt, b.txt)"),
+    (["recurrence", "--theme", "light", "--theme", "dark"], "--theme is given twice (light, dark)"),
+    (["export", "out", "--format", "txt", "--format", "svg"], "--format is given twice (txt, svg)"),
+    (["train", "memory", "--seed", "1", "--seed", "2"], "--seed is given twice (1, 2)"),
     (["--set", "w_h", "-1"], "--set 'w_h': expected KEY=VALUE, such as --set w_h=-1"),
     (["--set", "w_h", "recurrence/track"], "--set 'w_h': expected KEY=VALUE"),  # (no "such as --set
     # w_h=recurrence/track": a topic is not a value, a review)
