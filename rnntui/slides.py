@@ -336,6 +336,8 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
             if asked:
                 raise Stopped(asked[0])
         staged.write(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
+        if not force:  # again: another export into OUTDIR since the check (two at once both wrote, a CLI trial)
+            check_outdir(outdir, paths, force)
         staged.commit()
     except BaseException:
         with stop_between_frames():  # (a second ctrl+c in the clean-up left its temporary files, a review)

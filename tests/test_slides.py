@@ -334,6 +334,25 @@ def test_frames_that_differ_in_a_value_other_than_the_axis_are_told_apart_in_the
     # of a figure reads as its steps do (it was "## 03 · The squashing curve · F2 · z = 2.00", a lecturer's trial)
 
 
+def test_an_export_made_meanwhile_into_the_same_folder_is_kept(tmp_path, monkeypatch, capsys):
+    """OUTDIR was checked only before rendering: two exports at once, neither with --force, both wrote, the
+    second over the first (a CLI trial). Files that appeared meanwhile are kept; this one writes nothing."""
+    from rnntui import slides
+
+    deck = small_deck(tmp_path / "d.toml", GOOD)
+    out, real = tmp_path / "out", slides._render_all
+
+    async def meanwhile(*args, **kwargs):
+        (out / "index.md").write_text("the other export's")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(slides, "_render_all", meanwhile)
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "index.md exists" in err[0] and "--force" in err[0]
+    assert [p.name for p in out.iterdir()] == ["index.md"] and (out / "index.md").read_text() == "the other export's"
+
+
 def test_force_removes_what_an_earlier_export_listed_and_nothing_else(tmp_path, capsys):
     """--force removes the files an earlier export listed in its index.md and this one does not write
     (a longer deck's last frames, in each format it wrote), and nothing else: it removed any file with
