@@ -52,7 +52,7 @@ def axis_keys(p, state, used=None) -> str:
 
 
 def stops_at(p, state, base: int | None = None, step: float | None = None) -> str:
-    """"; stops at 0.90, the default" where a press stops at a default off its multiples of `step` or its
+    """The words "; stops at 0.90, the default" where a press stops at a default off its multiples of `step` or its
     powers of `base` (state.via_home): help said "to the next multiple of 0.20" and W_h went 0.80 → 0.90 →
     1.00, a student's trial. "" where the default is on them."""
     home = type(state).defaults().get(p.name)

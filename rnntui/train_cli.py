@@ -217,7 +217,7 @@ def check_cache(path: Path, merged: bool = False) -> Path:
     try:
         check_savable(path, merged)
     except BadValue as e:
-        raise BadValue(str(e) + _("; --out FILE or XDG_CACHE_HOME=FOLDER puts it elsewhere")) from None
+        raise BadValue(str(e) + _("; --out FILE or XDG_CACHE_HOME=/FOLDER (absolute) puts it elsewhere")) from None
     return path
 
 
@@ -370,7 +370,7 @@ def memory_parser() -> Parser:
     p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))
     p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the result(s) here as JSON; default: merge into {path} (with --steps or --seed other "
-                          "than the recipe's, into {trials}; --all: {grid})").format(
+                          "than the recipe's, into {trials}; --all: {grid}, and the recipe's grid into both)").format(
                        path=mem.cache_path(), trials=mem.cache_path().with_name("memory-trials.json"),
                        grid=mem.cache_path().with_name("memory-grid.json")))
     _force(p)
@@ -415,17 +415,17 @@ def run_memory(argv: list[str]) -> int:
     grid = out or mem.cache_path().with_name("memory-grid.json")  # where --all writes its runs
     # the app's runs (shot, export and present draw them) take the recipe's runs only: a quick --steps 100 run
     # put its 17.5✗ on the lecture's slide in place of 100@700 (a CLI trial); --all already kept such a grid apart
-    recipe = args.steps is None and args.seed == mem.SEED
+    # (--steps 1500 --seed 0 for rnn is the recipe's run, said to differ from it, a review)
+    recipe = args.steps in (None, *(() if args.all else (mem.STEPS[args.cell],))) and args.seed == mem.SEED
     kept = mem.cache_path() if recipe else mem.cache_path().with_name("memory-trials.json")  # (one run, merged)
     if out is None:  # the cache: checked, and a corrupt one set aside now and said (it was, without a word, a trial)
-        check_cache(mem.cache_path(), merged=True)
-        _cached, report = mem.load_cache()
-        if report:
-            print(f"rnntui: {report}", file=sys.stderr)
+        for path in [mem.cache_path()] + ([kept] if kept != mem.cache_path() and not args.all else []):
+            check_cache(path, merged=True)
+            _cached, report = mem.load_cache(path)
+            if report:
+                print(f"rnntui: {report}", file=sys.stderr)
         if args.all:
             check_cache(grid)
-        elif not recipe:
-            check_cache(kept, merged=True)
     from rnntui.engine import lab_memory as lab
     from rnntui.files import write_atomic
 
@@ -436,26 +436,33 @@ def run_memory(argv: list[str]) -> int:
         return kept
 
     if args.all:
-        finished = []
+        finished, claimed = [], []  # claimed: where the grid goes (--out, or beside a file made there meanwhile)
 
         def log(line: str) -> None:  # a line per finished run, each saved in `grid` before it
             finished.append(line)
             print(line, file=sys.stderr, flush=True)
 
+        def write(text: str) -> None:  # the first run claims its file (saved_anew), the next ones rewrite it
+            if claimed:
+                write_atomic(str(claimed[0]), text)
+            else:
+                claimed.append(saved_anew(grid, lambda path, replace: write_atomic(str(path), text, replace),
+                                          args.force or out is None))
+
         def said() -> str:
             return nothing_saved(grid) if not finished else ngettext(
                 "cancelled: the {n} run that finished is in {path}",
                 "cancelled: the {n} runs that finished are in {path}", len(finished)).format(
-                n=len(finished), path=grid)
+                n=len(finished), path=claimed[0])
 
         with said_if_stopped(said):  # (--steps, --seed: they were ignored, 1500/6000 steps from seed 0)
-            results = lab.write_grid(grid, gates=False, log=log, steps=args.steps, seed=args.seed)
+            results = lab.write_grid(grid, gates=False, log=log, steps=args.steps, seed=args.seed, write=write)
         if out is None and recipe:
             mem.save_cache(results)
         print(memory_table(results))
         if out is None and not recipe:  # (a quick --steps 50 grid took all 15 places in the app, a review)
-            print(_("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe; the grid "
-                    "is in {path}").format(cache=mem.cache_path(), path=grid), file=sys.stderr)
+            print("rnntui: " + _("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe; "
+                                 "the grid is in {path}").format(cache=mem.cache_path(), path=claimed[0]), file=sys.stderr)
         return 0
     bar = Bar(args.steps or mem.STEPS[args.cell], scored=N_("accuracy {acc}"))  # (on fresh sequences: it said held-out)
     with said_if_stopped(lambda: nothing_saved(out or kept)):
@@ -479,7 +486,7 @@ def run_memory(argv: list[str]) -> int:
           + ("" if seed is None else _("; the source's: {acc}").format(acc=pct(seed)))
           + f" -> {where}")
     if out is None and not recipe:
-        print(_("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe").format(
+        print("rnntui: " + _("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe").format(
             cache=mem.cache_path()), file=sys.stderr)
     return 0
 

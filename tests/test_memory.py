@@ -280,7 +280,7 @@ def test_a_cache_it_cannot_write_names_where_else_a_run_can_go(in_the_way, tmp_p
     monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking the cache"))
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1"]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and err.endswith("; --out FILE or XDG_CACHE_HOME=FOLDER puts it elsewhere")
+    assert len(err.splitlines()) == 1 and err.endswith("; --out FILE or XDG_CACHE_HOME=/FOLDER (absolute) puts it elsewhere")
     assert f": {tmp_path / in_the_way} is a file, not a folder;" in err, err
 
 
@@ -366,7 +366,7 @@ def test_train_memory_says_it_set_a_corrupt_cache_aside(tmp_path, monkeypatch, c
     cache.parent.mkdir()
     cache.write_text("{ not json")
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "1"]) == 0
-    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("rnntui:")]
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("rnntui:") and "corrupt" in line]
     assert len(err) == 1 and "memory cache" in err[0] and cache.with_name("memory.json.corrupt").exists()
     assert mem.load_cache(cache.with_name("memory-trials.json"))[0].run("rnn", 5).steps == 1
 

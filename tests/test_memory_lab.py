@@ -197,7 +197,7 @@ def test_a_grid_off_the_recipe_stays_out_of_the_apps_runs(tmp_path, monkeypatch,
     grid = mem.cache_path().with_name("memory-grid.json")
     assert not mem.cache_path().exists() and len(mem.parse(grid.read_bytes()).runs) == len(mem.CELLS) * len(mem.TS)
     assert capsys.readouterr().err.strip().splitlines()[-1] == (
-        f"not merged into the app's runs ({mem.cache_path()}): --steps or --seed differ from the recipe; the grid "
+        f"rnntui: not merged into the app's runs ({mem.cache_path()}): --steps or --seed differ from the recipe; the grid "
         f"is in {grid}")
 
 
@@ -213,10 +213,52 @@ def test_one_run_off_the_recipe_stays_out_of_the_apps_runs_and_the_slides(tmp_pa
     for extra in (("--steps", "2"), ("--seed", "3", "--steps", "3")):
         assert main(["train", "memory", "--cell", "rnn", "--T", "5", *extra]) == 0
         err = capsys.readouterr().err.strip().splitlines()
-        assert err[-1] == f"not merged into the app's runs ({mem.cache_path()}): --steps or --seed differ from the recipe"
+        assert err[-1] == f"rnntui: not merged into the app's runs ({mem.cache_path()}): --steps or --seed differ from the recipe"
     trials = mem.cache_path().with_name("memory-trials.json")
     assert not mem.cache_path().exists() and mem.parse(trials.read_bytes()).run("rnn", 5).steps == 3  # (the newest)
     assert CopyState(cell="rnn", T=5).readings() == before  # the shipped run, drawn as before
+
+
+def test_the_recipes_own_steps_and_seed_are_the_recipe(tmp_path, monkeypatch, capsys):
+    """`--steps 1500 --seed 0` for rnn is the recipe's run: it went with the trials and the line said it
+    differed from the recipe (a review). And a corrupt trials file is said, as a corrupt cache is."""
+    from types import SimpleNamespace
+
+    from rnntui.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    def train(cell, T, steps=None, seed=0, **k):  # (a run as the recipe's trainer returns it, at once)
+        steps = steps or mem.STEPS[cell]
+        return SimpleNamespace(run=mem.make_run(cell, T, steps, seed, [(steps, 1.0, 0.1)], 1.0, "t"))
+
+    monkeypatch.setattr(lab, "train", train)
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", str(mem.STEPS["rnn"]), "--seed", "0"]) == 0
+    assert "not merged" not in capsys.readouterr().err and mem.load_cache()[0].run("rnn", 5).steps == mem.STEPS["rnn"]
+    trials = mem.cache_path().with_name("memory-trials.json")
+    trials.write_text("garbage")
+    assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "7"]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "corrupt" in line]
+    assert len(said) == 1 and said[0].startswith("rnntui: ") and "memory-trials.json" in said[0]
+    assert mem.parse(trials.read_bytes()).run("rnn", 5).steps == 7
+
+
+def test_a_file_made_at_out_while_the_grid_trains_is_kept(tmp_path, monkeypatch, capsys):
+    """`--all --out g.json` replaced notes made there while the grid trained, without a word (a review): the
+    first finished run finds them, and the grid goes beside them, with a line that says so."""
+    from rnntui.cli import main
+
+    out = tmp_path / "g.json"
+
+    def grid(cells, Ts, on_run, steps=None, seed=0):
+        out.write_text('{"my":"notes"}')
+        for T in (5, 10):
+            on_run(mem.make_run("rnn", T, 2, seed, [(2, 0.5, 1.0)], 1.0, "t"))
+
+    monkeypatch.setattr(lab, "run_grid", grid)
+    assert main(["train", "memory", "--all", "--steps", "2", "--out", str(out)]) == 0
+    beside = tmp_path / "g-1.json"
+    assert out.read_text() == '{"my":"notes"}' and {r.T for r in mem.parse(beside.read_bytes()).runs} == {5, 10}
+    assert f"{out} appeared while this run trained: it is kept, and this run is in {beside}" in capsys.readouterr().err
 
 
 def test_ctrl_c_during_train_memory_says_nothing_was_saved_and_exits_130(tmp_path):

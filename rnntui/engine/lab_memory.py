@@ -451,17 +451,19 @@ def distractor_gates(distractors: str, cell: str = mem.DISTRACTOR_CELL, T: int =
 
 # -- the shipped grid -----------------------------------------------------------------------------------
 def write_grid(path, cells=mem.CELLS, Ts=mem.TS, gates: bool = True, log=print, steps: int | None = None,
-               seed: int = mem.SEED) -> mem.Results:
+               seed: int = mem.SEED, write=None) -> mem.Results:
     """Train the whole grid (and the two distractor runs) with the fast trainer, rewriting `path`
-    after every run so that an interrupted run leaves a valid file. `steps`, `seed`: the grid's runs'."""
+    after every run so that an interrupted run leaves a valid file. `steps`, `seed`: the grid's runs';
+    `write(text)`: how the file is written (default: atomically at `path`)."""
     from rnntui.files import write_atomic
 
+    write = write or (lambda text: write_atomic(str(path), text))
     results = mem.Results(())
 
     def keep(run: mem.Run) -> None:
         nonlocal results
         results = results.merged(mem.Results((run,)))
-        write_atomic(str(path), results.dumps())
+        write(results.dumps())
         reached = "never" if run.reached_100_at is None else run.reached_100_at
         log(f"{run.cell:<9} T={run.T:<3} acc {run.final_acc:7.2%}  100% at {reached}  "
             f"{run.steps} steps  {run.seconds:.1f} s")
@@ -471,7 +473,7 @@ def write_grid(path, cells=mem.CELLS, Ts=mem.TS, gates: bool = True, log=print, 
         for kind in mem.DISTRACTORS:
             g = distractor_gates(kind)
             results = results.merged(mem.Results((), (g,)))
-            write_atomic(str(path), results.dumps())
+            write(results.dumps())
             log(f"distractors {kind}: acc {g.acc:.2%} after {g.steps} steps; input gate mean "
                 f"{np.mean(g.input_gate):.2f}; {len(g.held_units)} units hold (f > {mem.HOLD} throughout)")
     return results

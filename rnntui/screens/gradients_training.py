@@ -67,7 +67,8 @@ def source_note(r) -> str:
     (a, b, e), one = r.seed_norms, r.seed_share  # (e: its "60 步外 10⁻¹⁰" went unremarked, a researcher)
     return _("source: its {one_said} (c={one_c}, at {one_d}) is a share, ours {ours_one}; its {a_said} (c={a_c}, "
              "at {a_d}), {b_said} (c={b_c}, at {b_d}) and {e_said} (c={e_c}, at {e_d}) are its code's norms {na}, {nb}, "
-             "{ne}: ÷ ‖∂L/∂h_T‖ = 8, shares {a}, {b}, {e}; ours {ours_a}, {ours_b}, {ours_e} (another random draw)").format(
+             "{ne}, ÷ ‖∂L/∂h_T‖ = 8: shares {a}, {b}, {e}; ours {ours_a}, {ours_b}, {ours_e} (another "
+             "draw)").format(
         one_said=one.said, one_c=one.c, one_d=one.distance, ours_one=pct(r.table[one.c][str(one.distance)]),
         **{f"{k}_{w}": v for k, n in zip("abe", (a, b, e)) for w, v in (("said", n.said), ("c", n.c), ("d", n.distance))},
         # the code's norms as it prints them: 0.7% ÷ 8 is 8.75e-04, not the 9.13e-04 shown (7.3e-3 ÷ 8), a student
