@@ -95,6 +95,20 @@ def test_pickled_object_in_a_torch_file_is_refused(tmp_path):
     assert said.endswith(")") and "In PyTorch 2.6" not in said
 
 
+def test_a_refusal_is_said_without_torchs_escape_codes(tmp_path, monkeypatch):
+    """torch writes some of its errors with terminal escapes (\x1b[1m): the one line said them as they were."""
+    path = tmp_path / "odd.pt"
+    path.write_bytes(b"x")
+
+    def refuse(_path):
+        raise RuntimeError("\x1b[1mthe archive is odd\x1b[0m in a way")
+
+    monkeypatch.setattr(lab, "load_pt", refuse)
+    with pytest.raises(s2s.BadCheckpoint) as e:
+        lab.read_checkpoint(path, "dot")
+    assert str(e.value).endswith("(RuntimeError: the archive is odd in a way)") and "\x1b" not in str(e.value)
+
+
 def test_checkpoints_round_trip(tmp_path):
     arrays = s2s.shipped("additive")
     for name in ("a.pt", "a.npz"):

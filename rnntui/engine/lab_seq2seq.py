@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -697,7 +698,7 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
             raise  # one's OSError(22) from torch's reader names none ("rnntui: Invalid argument", a trial)
         # the line naming what was refused, cut at a word: torch's first line is its 2.6 notice, and it was cut
         # mid-word ("…the default value of the `w)", a CLI trial)
-        lines = [line.strip() for line in str(e).splitlines() if line.strip()] or [""]
+        lines = [line.strip() for line in re.sub(r"\x1b\[[0-9;]*m", "", str(e)).splitlines() if line.strip()] or [""]
         first = next((line for line in lines if "GLOBAL" in line or "nsupported" in line), lines[0])
         first = first if len(first) <= 100 else first[:100].rsplit(" ", 1)[0] + "…"
         raise s2s.BadCheckpoint(N_("refused by torch.load(weights_only=True) ({error})"),
