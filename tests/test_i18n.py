@@ -406,6 +406,34 @@ async def test_a_language_switch_redraws_every_figure_as_an_app_started_in_it():
     assert {k for k in fresh if switched[k] != fresh[k]} == set()
 
 
+@pytest.mark.parametrize("first", ["en", "zh"])
+async def test_the_figure_on_screen_is_laid_out_again_for_its_new_words(first):
+    """memory/distractor lays its plot out for the rows its words leave (its title and x label in or out): a
+    live switch kept the other language's layout until a resize (a keyboard audit). The figure on screen is
+    drawn as an app started in the new language draws it."""
+    from rnntui.app import RnnApp
+
+    def screen(app) -> str:
+        console = Console(record=True, width=80, height=24, file=io.StringIO(), force_terminal=True)
+        console.print(app.screen._compositor.render_update(full=True))
+        return console.export_text()
+
+    second = {"en": "zh", "zh": "en"}[first]
+    shown = {}
+    for lang, switch in ((first, True), (second, False)):
+        set_language(lang)
+        app = RnnApp("memory", "distractor")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            if switch:
+                app.language = second
+            for _pause in range(3):
+                await pilot.pause()
+            shown[switch] = screen(app)
+    assert ("? 帮助" if second == "zh" else "? help") in shown[False]
+    assert shown[True] == shown[False]
+
+
 async def test_a_language_switch_sends_the_figures_words_to_the_terminal():
     """The words a switch changes are repainted, not only drawn: replaying every byte sent, the
     terminal shows parallel/capacity's bar in Chinese, as a fresh frame draws it."""
