@@ -864,6 +864,22 @@ async def test_a_run_that_cannot_be_saved_says_so_as_it_starts(tmp_path, monkeyp
     assert CopyState().lab_note() == "" and (tmp_path / "cache" / "rnntui").is_dir()
 
 
+def test_a_run_leaves_the_cursor_at_its_end():
+    """From step 100 (home), `t`: the line read "step 400, the run's latest" while it trained, and the cursor went
+    back to step 100 as it ended (a keyboard audit). As `t` starts a run the cursor goes to the end, where the
+    run that ends leaves it."""
+    from rnntui.figure import LabRun
+
+    home = CopyState().with_value("step", "100")
+    assert home.step == 100
+    running = LabRun(status="running", number=1, partial={"cell": "lstm", "T": 20, "step": 0, "steps": 1500,
+                                                          "curve": []})
+    started = replace(home, run=running).started()
+    record = mem.make_run("lstm", 20, 400, 0, [(100, 0.5, 1.2), (400, 1.0, 0.05)], 2.0, "x").record()
+    ended = replace(started, run=replace(running, status="done", result={**record, "saved": "x"}))
+    assert ended.step == 400 == ended.readings().at[0]
+
+
 async def test_help_and_the_palette_over_a_running_lab_keep_it_and_leaving_the_topic_stops_it(monkeypatch):
     """`?` or ctrl+p during a live run stopped it ("stopped lstm T=20 at step 622 of 1500; nothing saved", a
     trial): a screen over the topic keeps its lab; another topic stops it, as help says."""

@@ -163,6 +163,11 @@ class CopyState(FigureState):
             return super().axis_shown()
         return _("{step}, the run's latest").format(step=int(d.get("step", 0) or 0))
 
+    def started(self) -> "CopyState":
+        """As `t` starts a run: the cursor goes to its end, which the readouts follow while it trains (from step
+        100 it went back there as the run ended, "step 400, the run's latest" one frame before, a keyboard audit)."""
+        return replace(self, step=END)
+
     def first_partial(self) -> dict:
         """The run's cell × T, known before its first report (torch's import left a second with no line)."""
         return {"cell": self.cell, "T": self.length, "step": 0, "steps": mem.STEPS[self.cell], "curve": []}
