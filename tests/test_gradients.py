@@ -141,6 +141,15 @@ def test_clipping_says_a_true_comparison_at_and_around_the_norm(threshold):
     assert f"exploding ‖g‖ {norm:.1f} {sign} {threshold:g}" in words
 
 
+@pytest.mark.parametrize("threshold, scale", [(5, "0.05952"), (10, "0.1190"), (1, "0.01190"), (42, "0.5000")])
+def test_a_clipping_scale_reads_to_four_figures_its_zeros_kept(threshold, scale):
+    """10/84 read 0.119 and 1/84 0.0119 beside 5/84's 0.05952 (a keyboard audit): four figures, zeros kept."""
+    norm = math.sqrt(sum(v * v for v in gr.G_EXPLODING))
+    assert float(scale) == pytest.approx(threshold / norm, abs=5.01 * 10 ** (math.floor(math.log10(threshold / norm)) - 4))
+    words = _words(_shown(ClipState(threshold=float(threshold)), "clipping", (100, 30)))
+    assert f"scale {threshold}/{norm:.1f} = {scale} " in words
+
+
 def test_clipping_tells_its_two_gradients_apart_without_colour(capsys, monkeypatch):
     """Both points were ● (red and blue): under NO_COLOR, or on a grey projector, the legend could not
     say which was which. Each has its own marker, once on the plot, at its own norm's side."""
@@ -559,7 +568,7 @@ def test_clipping_follows_the_topics_w_h_and_act():
     words = _words(_shown(ClipState(w_h=1.0, act="relu"), "clipping"))
     assert "steady ‖g‖ 1.00 < 5: scale 1 after 1.00 unchanged" in words and "exploding g (F7)" not in words
     words = _words(_shown(ClipState(w_h=1.0, act="relu", threshold=0.5), "clipping"))
-    assert "steady ‖g‖ 1.00 ≥ 0.5: scale 0.5/1.00 = 0.5 after 0.50" in words
+    assert "steady ‖g‖ 1.00 ≥ 0.5: scale 0.5/1.00 = 0.5000 after 0.50" in words
 
 
 async def test_clipping_takes_the_w_h_and_act_set_on_another_figure():

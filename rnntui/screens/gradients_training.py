@@ -40,7 +40,7 @@ class ClipView(FigureView):
         rule = (_("exploding ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} =") if r.clips
                 else _("exploding ‖g‖ {norm} < {threshold}: scale")).format(norm=norm, threshold=threshold)
         self.query_one("#big", Readouts).show([
-            (rule, f"{r.scale:.4g}"), (_("after"), f"{r.clipped_norm:.2f}"),
+            (rule, scale_shown(r.scale)), (_("after"), f"{r.clipped_norm:.2f}"),
             ("\n  g " + vector(r.g) + " →", vector(r.clipped)), (_("same direction"), "")])
         small = sci3(v.norm)
         if v.scale < 1:  # (at ReLU, W_h 1.40 it is 5.0e5: clipped like the other, a researcher; under a threshold
@@ -58,8 +58,14 @@ class ClipView(FigureView):
         source = (_("(from the factors figure: its {n} hops multiplied, W_h {w_h}, {act})") if v.norm else  # (where
                   _("(from the factors figure: its {n} hops multiplied, W_h {w_h}, {act}: a factor of exactly 0)"))
         self.query_one("#small", Readouts).show([  # 7.85e-09 came from was said nowhere, a student's trial)
-            (rule, f"{v.scale:.4g}"), (_("after"), after),
+            (rule, scale_shown(v.scale)), (_("after"), after),
             (source.format(n=v.hops, w_h=f"{v.w_h:.2f}", act=v.act), "")])
+
+
+def scale_shown(scale: float) -> str:
+    """A clipping scale to 4 figures, its zeros kept (10/84 read 0.119 beside 5/84's 0.05952, a keyboard audit);
+    1, no scaling, as 1."""
+    return "1" if scale == 1 else f"{scale:#.4g}"
 
 
 def source_note(r) -> str:
