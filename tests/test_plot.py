@@ -9,7 +9,7 @@ from textual.app import App
 
 from rnntui.widgets.axes import decade_label, log_ticks, nice_ticks
 from rnntui.widgets.plot import (GREY, RED, Line, Plot, PlotSpec, Series,
-                                 non_finite_marks, render_plot)
+                                 non_finite_marks, plot_rows, render_plot)
 
 F32_TINY, F32_MAX = 1.1754944e-38, 3.4028235e38
 
@@ -665,3 +665,14 @@ async def test_a_plot_leaves_out_its_tall_only_parts_below_tall_rows_as_it_is_dr
     assert all(part in tall for part in ("the title", "the x label", "acc end", "━━ acc"))
     assert not any(part in short for part in ("the title", "the x label", "acc end"))
     assert short.splitlines()[0].lstrip().startswith("┌─ ━━ acc") and drawn[9][1] == tall  # (legend: top edge)
+
+
+def test_a_plot_leaves_its_title_and_x_label_out_below_labels_from():
+    """A view chose them for the rows its plot had as it drew: after a switch of language the plot's rows
+    changed with its neighbours' words, and the choice was the other language's (a keyboard audit). The plot
+    makes it at its own height as it draws."""
+    spec = PlotSpec(series=(Series((0.0, 1.0, 2.0), (0.0, 1.0, 0.5), "y"),), title="the title", xlabel="the x label",
+                    labels_from=10)
+    for height, shown in ((9, False), (10, True), (14, True)):
+        text = "\n".join("".join(t for t, _s in row) for row in plot_rows(spec, 60, height))
+        assert ("the title" in text, "the x label" in text) == (shown, shown), height

@@ -347,15 +347,6 @@ class TopicScreen(WholeFrames):
         self.redraw()
         for lines in self.query(Lines):  # a widget given the input it drew skips it, but its words changed
             lines.changed()
-        self.call_after_refresh(self.laid_out_again)
-
-    def laid_out_again(self) -> None:
-        """The focused view drawn again once its new words are laid out, where it is laid out for its parts'
-        sizes (as after its first layout): memory/distractor kept the other language's plot, its title and x
-        label in or out for the rows the other words left, until a resize (a keyboard audit)."""
-        view = self.view_of(self.figure) if self.is_mounted else None
-        if view is not None and view.REDRAW_ON_RESIZE and view.drawn is not None:
-            view._show(view.drawn)
 
     _styled_by = None  # the app's CSS rules when another screen went over this one (on_screen_suspend)
 

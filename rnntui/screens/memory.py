@@ -187,8 +187,6 @@ class CopyView(FigureView):
 
 
 class GateView(FigureView):
-    REDRAW_ON_RESIZE = True  # laid out for its own size
-
     def compose(self):
         yield Plot()
         yield Readouts(id="at")
@@ -206,13 +204,12 @@ class GateView(FigureView):
                   Series(r.positions, r.forget_gate, _("forget gate f"), ORANGE)]
         if r.held_forget:
             series.append(Series(r.positions, r.held_forget, _("f of the {n} units that hold").format(n=r.n_held), GREEN))
-        tall = (self.query_one(Plot).size.height or 0) >= 10
         self.query_one(Plot).show(PlotSpec(
             series=tuple(series), lines=(Line(r.hold, f"f = {r.hold:g}", GREY, align="right", aside=True),),
             cursor=float(s.position), xlim=(0.0, float(r.last_position)), ylim=(0.5, 1.0),
-            xlabel=_("position (0: the token to remember; then distractors)") if tall else "",
+            xlabel=_("position (0: the token to remember; then distractors)"),
             title=_("{cell} T={T}, {distractors} distractors: {acc} after {steps} steps").format(
-                cell=r.cell, T=r.T, distractors=r.distractors, acc=pct(r.acc), steps=r.steps) if tall else ""))
+                cell=r.cell, T=r.T, distractors=r.distractors, acc=pct(r.acc), steps=r.steps), labels_from=10))
         what = _("the token to remember") if s.position == 0 else _("a distractor")
         held = "–" if r.held_forget_at is None else f"{r.held_forget_at:.3f}"
         self.query_one("#at", Readouts).show([

@@ -101,6 +101,8 @@ class PlotSpec:
     marks: tuple[tuple[float, float, str], ...] = field(default=())  # (x, y, text) in data units
     legend: str = "below"  # "inside" (top left of the canvas), "below" (a line under the plot), "top" (in
     # the frame's top edge: for plots too short to give it a row) or "none"
+    labels_from: int = 0  # in fewer rows than this, no title and no x label: the curves keep the rows (the plot
+    # decides at its own size as it draws; a view that decided it was behind a layout, a keyboard audit)
     xcols: Callable[[int], tuple[float, float, float, float]] | None = None  # at a width, (x_a, column a, x_b,
     # column b), columns from the widget's left: xlim is set so that x_a and x_b fall there (a plot under a
     # track lines its ticks up with the track's cells: `track.CellColumns`); hashable, compared by value
@@ -768,6 +770,8 @@ def _keys_whole(spec: PlotSpec, width: int) -> PlotSpec:
 def plot_rows(spec: PlotSpec, width: int, height: int) -> list[list[tuple[str, Style | None]]]:
     """The whole plot (frame, ticks, labels, legend) as at most `height` rows of (text, style) runs,
     each at most `width` cells."""
+    if height < spec.labels_from and (spec.title or spec.xlabel):
+        spec = replace(spec, title="", xlabel="")
     spec = _keys_whole(spec, width)
     bare = replace(spec, cursor=None)  # a key that only moves the cursor reuses everything else
     try:
