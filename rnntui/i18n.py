@@ -144,24 +144,27 @@ def default_language(environ=None) -> str:
 def take_lang(argv: list[str]) -> tuple[list[str], str | None]:
     """(argv without `--lang X` / `--lang=X`, X or None). Read before any parser is built, so that
     the parsers' help and messages come out in that language."""
+    from rnntui.state import BadValue
+
     out, lang, i = [], None, 0
     while i < len(argv):
         arg = argv[i]
         if arg == "--":
             out += argv[i:]
             break
-        if arg == "--lang":
-            if i + 1 >= len(argv):
-                from rnntui.state import BadValue
-
-                raise BadValue("--lang: choose " + " or ".join(LANGUAGES))
-            lang = argv[i + 1]
-            i += 2
-            continue
-        if arg.startswith("--lang="):
-            lang = arg.split("=", 1)[1]
-        else:
+        name, eq, value = arg.partition("=")
+        if name not in ("--la", "--lan", "--lang"):  # (argparse took --la as --lang, and nothing read it: a review)
             out.append(arg)
+            i += 1
+            continue
+        if not eq:
+            if i + 1 >= len(argv):
+                raise BadValue("--lang: choose " + " or ".join(LANGUAGES))
+            value, i = argv[i + 1], i + 1
+        if lang is not None:  # (the last took it without a word, as every option given twice did: a review)
+            raise BadValue(_("{option} is given twice ({first}, {second}); give it once").format(
+                option="--lang", first=lang, second=value))
+        lang = value
         i += 1
     return out, lang
 

@@ -337,7 +337,10 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
                 raise Stopped(asked[0])
         staged.write(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
         if not force:  # again: another export into OUTDIR since the check (two at once both wrote, a CLI trial)
-            check_outdir(outdir, paths, force)
+            try:
+                check_outdir(outdir, paths, force)
+            except BadValue as e:
+                raise BadValue(_("{line} (made while this export drew; it wrote nothing)").format(line=e)) from None
         staged.commit()
     except BaseException:
         with stop_between_frames():  # (a second ctrl+c in the clean-up left its temporary files, a review)

@@ -421,7 +421,8 @@ def run_memory(argv: list[str]) -> int:
     if out is None:  # the cache: checked, and a corrupt one set aside now and said (it was, without a word, a trial)
         for path in [mem.cache_path()] + ([kept] if kept != mem.cache_path() and not args.all else []):
             check_cache(path, merged=True)
-            _cached, report = mem.load_cache(path)
+            # (the trials file said "using the shipped results" of itself, a review)
+            _cached, report = mem.load_cache(path, *(() if path == mem.cache_path() else (N_("this run starts it anew"),)))
             if report:
                 print(f"rnntui: {report}", file=sys.stderr)
         if args.all:
@@ -460,6 +461,8 @@ def run_memory(argv: list[str]) -> int:
         if out is None and recipe:
             mem.save_cache(results)
         print(memory_table(results))
+        if out is not None:  # (where it went, after the table: NAME-1 was said only before 40 lines, a review)
+            print(f"-> {claimed[0]}")
         if out is None and not recipe:  # (a quick --steps 50 grid took all 15 places in the app, a review)
             print("rnntui: " + _("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe; "
                                  "the grid is in {path}").format(cache=mem.cache_path(), path=claimed[0]), file=sys.stderr)

@@ -14,6 +14,7 @@ from rich.console import Console
 from rnntui import i18n
 from rnntui.cli import main
 from rnntui.i18n import _, default_language, language, set_language, take_lang
+from rnntui.state import BadValue
 
 LOCALE = Path(i18n.__file__).parent / "locale"
 PO = LOCALE / "zh" / "LC_MESSAGES" / "rnntui.po"
@@ -42,6 +43,10 @@ def test_lang_is_taken_out_of_any_command_line():
     assert take_lang(["shot", "x/y", "--lang", "zh", "-o", "a.txt"]) == (["shot", "x/y", "-o", "a.txt"], "zh")
     assert take_lang(["--lang=en", "present", "lecture"]) == (["present", "lecture"], "en")
     assert take_lang(["train", "seq2seq"]) == (["train", "seq2seq"], None)
+    # argparse took --la as --lang, and nothing read it: the app stayed English; a second --lang won silently (a review)
+    assert take_lang(["shot", "--la", "zh"]) == (["shot"], "zh") and take_lang(["--lan=zh"]) == ([], "zh")
+    with pytest.raises(BadValue, match=r"--lang is given twice \(zh, en\); give it once"):
+        take_lang(["--lang=zh", "shot", "--lang", "en"])
 
 
 @pytest.mark.parametrize("argv, words", [

@@ -180,8 +180,9 @@ def test_train_memory_all_runs_every_cell_with_the_steps_and_seed_asked(tmp_path
     assert main(["train", "memory", "--all", "--steps", "2", "--seed", "3", "--out", str(out)]) == 0
     runs = mem.parse(out.read_bytes()).runs
     assert len(runs) == len(mem.CELLS) * len(mem.TS) and {(r.steps, r.seed) for r in runs} == {(2, 3)}
-    rows = capsys.readouterr().out.strip().splitlines()[1:]
+    *rows, where = capsys.readouterr().out.strip().splitlines()[1:]
     assert len(rows) == len(runs) and {row.split()[4] for row in rows} == {"2"}  # the steps column
+    assert where == f"-> {out}"
     alone = lab.train("lstm", 10, steps=2, seed=3).run  # the same run as one cell: seed 3's, not seed 0's
     assert mem.parse(out.read_bytes()).run("lstm", 10).final_acc == alone.final_acc
     assert alone.final_acc != lab.train("lstm", 10, steps=2, seed=0).run.final_acc
@@ -239,6 +240,7 @@ def test_the_recipes_own_steps_and_seed_are_the_recipe(tmp_path, monkeypatch, ca
     assert main(["train", "memory", "--cell", "rnn", "--T", "5", "--steps", "7"]) == 0
     said = [line for line in capsys.readouterr().err.splitlines() if "corrupt" in line]
     assert len(said) == 1 and said[0].startswith("rnntui: ") and "memory-trials.json" in said[0]
+    assert said[0].endswith("; this run starts it anew") and "shipped" not in said[0]  # (it is no cache of them)
     assert mem.parse(trials.read_bytes()).run("rnn", 5).steps == 7
 
 
@@ -258,7 +260,9 @@ def test_a_file_made_at_out_while_the_grid_trains_is_kept(tmp_path, monkeypatch,
     assert main(["train", "memory", "--all", "--steps", "2", "--out", str(out)]) == 0
     beside = tmp_path / "g-1.json"
     assert out.read_text() == '{"my":"notes"}' and {r.T for r in mem.parse(beside.read_bytes()).runs} == {5, 10}
-    assert f"{out} appeared while this run trained: it is kept, and this run is in {beside}" in capsys.readouterr().err
+    said = capsys.readouterr()
+    assert f"{out} appeared while this run trained: it is kept, and this run is in {beside}" in said.err
+    assert said.out.rstrip().endswith(f"-> {beside}")  # (and after the table: said only before it, a review)
 
 
 def test_ctrl_c_during_train_memory_says_nothing_was_saved_and_exits_130(tmp_path):

@@ -109,6 +109,22 @@ def test_a_refusal_is_said_without_torchs_escape_codes(tmp_path, monkeypatch):
     assert str(e.value).endswith("(RuntimeError: the archive is odd in a way)") and "\x1b" not in str(e.value)
 
 
+def test_a_refusal_names_the_unpicklers_reason(tmp_path, monkeypatch):
+    """torch's notice came first and hid the reason of a refusal with no GLOBAL in it (a review)."""
+    path = tmp_path / "odd.pt"
+    path.write_bytes(b"x")
+
+    def refuse(_path):
+        raise RuntimeError("Weights only load failed. In PyTorch 2.6, we changed the default value of the `weights_only`"
+                           " argument.\n\n\nWeightsUnpickler error: Can only extend lists, but got <class 'set'>\n\n"
+                           "Check the documentation of torch.load.")
+
+    monkeypatch.setattr(lab, "load_pt", refuse)
+    with pytest.raises(s2s.BadCheckpoint) as e:
+        lab.read_checkpoint(path, "dot")
+    assert str(e.value).endswith("(RuntimeError: Can only extend lists, but got <class 'set'>)")
+
+
 def test_checkpoints_round_trip(tmp_path):
     arrays = s2s.shipped("additive")
     for name in ("a.pt", "a.npz"):

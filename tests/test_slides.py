@@ -350,6 +350,7 @@ def test_an_export_made_meanwhile_into_the_same_folder_is_kept(tmp_path, monkeyp
     assert main(["export", str(out), "--deck", str(deck), "--format", "txt"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "index.md exists" in err[0] and "--force" in err[0]
+    assert err[0].endswith("(made while this export drew; it wrote nothing)")  # (not "exists" alone, a review)
     assert [p.name for p in out.iterdir()] == ["index.md"] and (out / "index.md").read_text() == "the other export's"
 
 

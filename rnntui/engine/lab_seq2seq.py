@@ -699,7 +699,8 @@ def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
         # the line naming what was refused, cut at a word: torch's first line is its 2.6 notice, and it was cut
         # mid-word ("…the default value of the `w)", a CLI trial)
         lines = [line.strip() for line in re.sub(r"\x1b\[[0-9;]*m", "", str(e)).splitlines() if line.strip()] or [""]
-        first = next((line for line in lines if "GLOBAL" in line or "nsupported" in line), lines[0])
+        said = [line.split("WeightsUnpickler error:", 1)[1].strip() for line in lines if "WeightsUnpickler error:" in line]
+        first = next((line for line in said + lines if "GLOBAL" in line or "nsupported" in line), (said or lines)[0])
         first = first if len(first) <= 100 else first[:100].rsplit(" ", 1)[0] + "…"
         raise s2s.BadCheckpoint(N_("refused by torch.load(weights_only=True) ({error})"),
                                 error=f"{type(e).__name__}: {first}") from None
