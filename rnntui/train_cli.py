@@ -416,13 +416,16 @@ def run_memory(argv: list[str]) -> int:
     # the app's runs (shot, export and present draw them) take the recipe's runs only: a quick --steps 100 run
     # put its 17.5✗ on the lecture's slide in place of 100@700 (a CLI trial); --all already kept such a grid apart
     # (--steps 1500 --seed 0 for rnn is the recipe's run, said to differ from it, a review)
-    recipe = args.steps in (None, *(() if args.all else (mem.STEPS[args.cell],))) and args.seed == mem.SEED
+    recipe_steps = (None,) if args.all else (None, mem.STEPS[args.cell])
+    recipe = args.steps in recipe_steps and args.seed == mem.SEED
     kept = mem.cache_path() if recipe else mem.cache_path().with_name("memory-trials.json")  # (one run, merged)
     if out is None:  # the cache: checked, and a corrupt one set aside now and said (it was, without a word, a trial)
-        for path in [mem.cache_path()] + ([kept] if kept != mem.cache_path() and not args.all else []):
+        caches = [(mem.cache_path(), N_("using the shipped results"))]
+        if not (recipe or args.all):  # (the trials file said "using the shipped results" of itself, a review)
+            caches.append((kept, N_("this run starts it anew")))
+        for path, then in caches:
             check_cache(path, merged=True)
-            # (the trials file said "using the shipped results" of itself, a review)
-            _cached, report = mem.load_cache(path, *(() if path == mem.cache_path() else (N_("this run starts it anew"),)))
+            _cached, report = mem.load_cache(path, then)
             if report:
                 print(f"rnntui: {report}", file=sys.stderr)
         if args.all:
