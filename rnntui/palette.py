@@ -221,13 +221,9 @@ class RnnCommands(Provider):
         focused figure, its own "Set seed (now 0)" (in Chinese its words did not match "set t", a review)."""
         for places, exact in ((here, True), (there, True), (here, False), (there, False)):
             for topic_id, fid in places:
-                state = self.state_at(topic, topic_id, fid)
-                try:
-                    p = state.param(state.name_of(key))
-                except BadValue:
+                if (found := self.param_at(topic, topic_id, fid, key, exact)) is None:
                     continue
-                if exact and key not in (p.name, p.label, p.said):
-                    continue
+                state, p = found
                 if (topic_id, fid) == here[0]:
                     text, command, help = self.set_command(state, p)
                     return Hit(self.TYPED, text, command, help=help)
@@ -241,6 +237,15 @@ class RnnCommands(Provider):
         return " " in key and any(key in (p.label, p.said) for topic_id, fid in places
                                   for p in self.state_at(topic, topic_id, fid).params())
 
+    def param_at(self, topic, topic_id: str, figure_id: str, key: str, exact: bool) -> tuple | None:
+        """(state, parameter) of a figure that has `key` (as typed, when `exact`), or None."""
+        state = self.state_at(topic, topic_id, figure_id)
+        try:
+            p = state.param(state.name_of(key))
+        except BadValue:
+            return None
+        return None if exact and key not in (p.name, p.label, p.said) else (state, p)
+
     def state_at(self, topic, topic_id: str, figure_id: str):
         """A figure's state: the open topic's as it holds it, another's by `state_of`."""
         return topic.states[figure_id] if topic_id == topic.TOPIC_ID else self.state_of(topic_id, figure_id)
@@ -253,13 +258,9 @@ class RnnCommands(Provider):
     def _set_hit(self, topic, topic_id: str, fid: str, key: str, value: str, exact: bool, focused) -> Hit | None:
         """The hit that sets `key` on one figure (a refusal's notice if the value does not fit), or None
         when the figure has no such key (as typed, when `exact`)."""
-        state = self.state_at(topic, topic_id, fid)
-        try:
-            p = state.param(state.name_of(key))
-        except BadValue:
+        if (found := self.param_at(topic, topic_id, fid, key, exact)) is None:
             return None
-        if exact and key not in (p.name, p.label, p.said):
-            return None
+        state, p = found
         where = "" if (topic_id, fid) == focused else f" ({topic_id}/{fid})"
         text = _("Set {name} to {value}").format(name=p.said, value=value) + where
         try:

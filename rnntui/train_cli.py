@@ -420,7 +420,7 @@ def run_memory(argv: list[str]) -> int:
     recipe = args.steps in recipe_steps and args.seed == mem.SEED
     kept = mem.cache_path() if recipe else mem.cache_path().with_name("memory-trials.json")  # (one run, merged)
     if out is None:  # the cache: checked, and a corrupt one set aside now and said (it was, without a word, a trial)
-        caches = [(mem.cache_path(), N_("using the shipped results"))]
+        caches = [(mem.cache_path(), None)]
         if not (recipe or args.all):  # (the trials file said "using the shipped results" of itself, a review)
             caches.append((kept, N_("this run starts it anew")))
         for path, then in caches:

@@ -362,11 +362,11 @@ def shipped() -> Results:
                           file="memory_grid.json", why=e) from None
 
 
-def load_cache(path: Path | None = None, then: str = N_("using the shipped results")) -> tuple[Results | None, str | None]:
+def load_cache(path: Path | None = None, then: str | None = None) -> tuple[Results | None, str | None]:
     """(results, None), (None, None) when nothing is cached, or (None, one-line report) when the cache
     is corrupt; a corrupt cache is moved aside (memory.json.corrupt) so the next save starts clean. `then`:
-    what the line says happens instead."""
-    return records.load_cache(path or cache_path(), parse, N_("memory cache"), then)
+    what the line says happens instead (the shipped results are used)."""
+    return records.load_cache(path or cache_path(), parse, N_("memory cache"), then or N_("using the shipped results"))
 
 
 def load(path: Path | None = None) -> tuple[Results, str | None]:
