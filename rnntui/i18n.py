@@ -98,13 +98,14 @@ def language() -> str:
     return _current
 
 
-def check_language(lang: str) -> str:
-    """The language code for `lang` (zh, zh_CN, zh-Hans, en_GB, … are accepted); BadValue otherwise."""
+def check_language(lang: str, where: str = "--lang") -> str:
+    """The language code for `lang` (zh, zh_CN, zh-Hans, en_GB, … are accepted); BadValue otherwise,
+    naming `where` it was given."""
     code = normalise(lang)
     if code is None:
         from rnntui.state import BadValue
 
-        raise BadValue(f"--lang {lang!r}: choose " + " or ".join(LANGUAGES))
+        raise BadValue(f"{where}{'=' if where.isupper() else ' '}{lang!r}: choose " + " or ".join(LANGUAGES))
     return code
 
 
@@ -128,12 +129,12 @@ def set_language(lang: str) -> None:
 
 
 def default_language(environ=None) -> str:
-    """RNNTUI_LANG if set, else the locale (LC_ALL, LC_MESSAGES, LANG: the first one set): zh_* → zh,
-    anything else → en."""
+    """RNNTUI_LANG if set (BadValue for a language rnntui does not speak, as --lang), else the locale
+    (LC_ALL, LC_MESSAGES, LANG: the first one set): zh_* → zh, anything else → en."""
     env = os.environ if environ is None else environ
     chosen = env.get("RNNTUI_LANG", "").strip()
-    if chosen:
-        return normalise(chosen) or "en"
+    if chosen:  # (RNNTUI_LANG=fr gave English without a word, while --lang fr was refused)
+        return check_language(chosen, "RNNTUI_LANG")
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(name, "").strip()
         if value:

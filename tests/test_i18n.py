@@ -74,6 +74,16 @@ def test_an_unknown_language_is_one_line_and_status_2(capsys):
     assert err.count("\n") == 1 and "--lang 'fr'" in err and "zh" in err
 
 
+def test_an_unknown_rnntui_lang_is_refused_as_lang_is(capsys, monkeypatch):
+    """RNNTUI_LANG=fr gave English without a word, while --lang fr was refused (a user's trial): it is
+    one line and status 2 too, before anything is drawn; a --lang given wins over it."""
+    monkeypatch.setenv("RNNTUI_LANG", "fr")
+    assert main(["--list"]) == 2
+    assert capsys.readouterr().err == "rnntui: RNNTUI_LANG='fr': choose en or zh\n"
+    assert main(["--list", "--lang", "zh"]) == 0 and "一次一个 token" in capsys.readouterr().out
+    assert default_language({"RNNTUI_LANG": "zh-Hans", "LANG": "en_US.UTF-8"}) == "zh"
+
+
 def test_environment_picks_chinese_and_lang_overrides_it(capsys, monkeypatch):
     monkeypatch.setenv("RNNTUI_LANG", "zh")
     assert main(["shot", "recurrence/track", "--set", "w_h=9", "-o", "x.txt"]) == 2

@@ -219,8 +219,8 @@ def accelerator_share(nbytes, capacity: float = ACCELERATOR_BYTES):
 
 def full_at(capacity: float = ACCELERATOR_BYTES, layers: int = LAYERS, width: int = WIDTH, gqa: int = 1,
             dtype: str = DTYPE) -> int:
-    """The shortest context whose KV cache alone fills `capacity` bytes: ⌈capacity / bytes a token⌉."""
-    return math.ceil(capacity / kv_cache_bytes(1, layers, width, gqa, dtype))
+    """The shortest context whose KV cache alone is over `capacity` bytes: ⌊capacity / bytes a token⌋ + 1."""
+    return int(capacity // kv_cache_bytes(1, layers, width, gqa, dtype)) + 1
 
 
 @dataclass(frozen=True, eq=False)

@@ -105,7 +105,7 @@ class KvReadings:
     accelerator_bytes: float  # an "80 GB" accelerator, decimal
     share: float  # kv / accelerator_bytes
     fits: bool  # the cache alone fits on one accelerator
-    full_at: int  # the context whose cache alone fills it
+    full_at: int  # the first context whose cache alone is over the accelerator's bytes
 
 
 @dataclass(frozen=True)
