@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from textual.binding import Binding
-from textual.keys import format_key
+from textual.keys import _normalize_key_list, format_key
 
 from rnntui.i18n import N_, _
 
@@ -180,4 +180,21 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     if bad:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,
                                                                                   ids=", ".join(map(str, bad[:3])))
+    both = clash(table)
+    if both:  # (quit = "n" made n quit, and nothing said next_topic had lost it: a keyboard audit)
+        return {}, _("keymap {path} ignored: {key} is given to both {first} and {second}").format(
+            path=path, key=key_shown(both[0]), first=both[1], second=both[2])
     return dict(table), None
+
+
+def clash(moved: dict[str, str]) -> tuple[str, str, str] | None:
+    """(key, id, id) for a key that `moved` leaves on two bindings, one of them the contract's (two figures'
+    letters may share one: they are never on one screen); None when every key has one binding."""
+    owners: dict[str, str] = {}
+    defaults = {k.id: k.keys for k in CONTRACT if k.id != "topic"} | dict(zip(TOPIC_IDS, "12345678"))
+    for id, keys in (defaults | moved).items():
+        for key in _normalize_key_list(keys).split(","):
+            first = owners.setdefault(key, id) if key else id
+            if first != id and not (first.startswith("toggle_") and id.startswith("toggle_")):
+                return key, first, id
+    return None

@@ -1072,6 +1072,23 @@ def test_every_id_help_offers_is_one_a_keymap_takes_and_topic_is_refused(tmp_pat
     assert keymap == {} and "unknown id or value for topic" in problem
 
 
+def test_a_keymap_that_gives_one_key_to_two_bindings_is_ignored_in_one_line(tmp_path):
+    """quit = "n" made n quit, and nothing said that next topic had lost its key (a keyboard audit): a key
+    left on two bindings, one of them the contract's, is said and the keymap ignored, as an unknown id is.
+    Moving the other one away first loads; two figures' letters may share a key (never on one screen)."""
+    from rnntui.keys import user_keymap
+
+    path = tmp_path / "keymap.toml"
+    for text, said in (('quit = "n"', "n is given to both next_topic and quit"),
+                       ('toggle_cell = "?"', "? is given to both help and toggle_cell"),
+                       ('step_back = "h"\ntopic_2 = "h"', "h is given to both step_back and topic_2")):
+        path.write_text(f"[keys]\n{text}\n", encoding="utf-8")
+        assert user_keymap(path) == ({}, f"keymap {path} ignored: {said}"), text
+    path.write_text('[keys]\nquit = "n"\nnext_topic = "pagedown"\ntoggle_cell = "x"\ntoggle_mask = "x"\n')
+    assert user_keymap(path) == ({"quit": "n", "next_topic": "pagedown", "toggle_cell": "x", "toggle_mask": "x"},
+                                 None)
+
+
 def test_a_keymap_too_large_or_with_old_line_ends_or_no_folder(tmp_path):
     """A keymap read whole: one linked to /dev/zero ended `--list` (and the app) in MemoryError (a review);
     read up to 100 KB, a larger one is ignored in one line. Lines ended by a lone CR still load, and a config
