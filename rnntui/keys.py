@@ -67,6 +67,12 @@ FOOTER_KEYS = {"next_figure": "tab", "step_forward": "←→", "lab": "t", "help
 FIRST = ("help", "quit", "back")  # first in a topic's footer, so a narrow terminal never hides them; back
 # where a link was followed (the app's check_action): nothing said how to return, a trial
 BY_ID = {k.id: k for k in CONTRACT}
+# the figures' letter keys (toggle ids), for a keymap's clashes without importing every figure at startup;
+# a test holds it to the figures' own
+LETTERS = {"toggle_act": "a", "toggle_activation": "a", "toggle_cell": "c", "toggle_distractors": "d",
+           "toggle_dtype": "d", "toggle_gqa": "g", "toggle_head": "h", "toggle_later": "x", "toggle_mask": "m",
+           "toggle_metric": "c", "toggle_mode": "m", "toggle_norm": "l", "toggle_pe": "e", "toggle_scaling": "s",
+           "toggle_scoring": "s", "toggle_weights": "w"}
 
 
 def bindings(scope: str) -> list[Binding]:
@@ -180,21 +186,29 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     if bad:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,
                                                                                   ids=", ".join(map(str, bad[:3])))
-    both = clash(table)
+    found = clashes(table)
+    both = next(((key, a, b) for key, a, b in found if not b.startswith("toggle_")), None)
     if both:  # (quit = "n" made n quit, and nothing said next_topic had lost it: a keyboard audit)
         return {}, _("keymap {path} ignored: {key} is given to both {first} and {second}").format(
             path=path, key=key_shown(both[0]), first=both[1], second=both[2])
+    if found:  # the contract's key wins on that figure, and its letter does nothing: loaded, and said
+        key, first, second = found[0]
+        return dict(table), _("keymap {path}: {key} is {first}'s, so {second} has no key; give it one").format(
+            path=path, key=key_shown(key), first=first, second=second)
     return dict(table), None
 
 
-def clash(moved: dict[str, str]) -> tuple[str, str, str] | None:
-    """(key, id, id) for a key that `moved` leaves on two bindings, one of them the contract's (two figures'
-    letters may share one: they are never on one screen); None when every key has one binding."""
-    owners: dict[str, str] = {}
-    defaults = {k.id: k.keys for k in CONTRACT if k.id != "topic"} | dict(zip(TOPIC_IDS, "12345678"))
+def clashes(moved: dict[str, str]) -> list[tuple[str, str, str]]:
+    """(key, contract id, id) for each key that `moved` leaves on two bindings, one of them the contract's
+    (two figures' letters may share one: they are never on one screen), the letter's id last. On a figure
+    the contract's key wins and the letter does nothing (step_back = "h": recurrence/readout's head)."""
+    owners: dict[str, list[str]] = {}
+    defaults = {k.id: k.keys for k in CONTRACT if k.id != "topic"} | dict(zip(TOPIC_IDS, "12345678")) | LETTERS
     for id, keys in (defaults | moved).items():
-        for key in _normalize_key_list(keys).split(","):
-            first = owners.setdefault(key, id) if key else id
-            if first != id and not (first.startswith("toggle_") and id.startswith("toggle_")):
-                return key, first, id
-    return None
+        for key in filter(None, _normalize_key_list(keys).split(",")):
+            owners.setdefault(key, []).append(id)
+    found = []
+    for key, ids in owners.items():
+        ids = sorted(dict.fromkeys(ids), key=lambda id: id.startswith("toggle_"))  # the contract's first
+        found += [(key, ids[0], other) for other in ids[1:] if not ids[0].startswith("toggle_")]
+    return found
