@@ -353,7 +353,7 @@ def list_text() -> str:
             # --set's names, each after its letter key where it has one, as the footer writes it: `[e]pe` (a
             # student pressed p, the previous topic, for positions' PE), and what the screen calls it where that
             # differs: `scale (input std)` (the list and the screen read as two parameters, a student's trial)
-            keys = " ".join((f"[{used.one(f'toggle_{p.name}', p.key)}]" if p.key else "") + p.name
+            keys = " ".join((f"[{used.letter(p)}]" if used.letter(p) else "") + p.name
                             + (f" ({_(p.label)})" if _shown(_(p.label)) != _shown(p.name) else "")
                             for p in f.state_type.params())
             # and its other keys, as the footer says them: a lab's t, a table's links (neither was listed, an audit)

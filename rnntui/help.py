@@ -112,13 +112,12 @@ def help_text(screen) -> tuple:
     params = tuple((p.name if p.said.casefold() in ("", p.name.casefold()) else f"{p.name} ({p.said})",
                     p.show(getattr(state, p.name)), with_meaning(p.allowed(state), meaning(p)),
                     axis_keys(p, state, used) if p.name == state.AXIS else (
-                        _("key {key}").format(key=used.one(f"toggle_{p.name}", p.key)) if p.key
-                        else param_keys(p, state, used)))
+                        _("key {key}").format(key=used.letter(p)) if used.letter(p) else param_keys(p, state, used)))
                    for p in state.params())
     rows = ON_ROWS if hasattr(state, "row_moved") else {}  # (↑/↓ "choose the parameter" on summary, an audit)
     keys = tuple((used.all(k.id), _(rows.get(k.id, k.does)), offered(k)) for k in CONTRACT
                  if not (k.id == "lab" and f.lab is None or k.id == "open_link" and not f.links))
-    keys += tuple((used.all(f"toggle_{p.name}", p.key), _("cycle {label} ({choices})").format(
+    keys += tuple((used.all(f"toggle_{p.name}", p.key) or "—", _("cycle {label} ({choices})").format(
         label=p.said, choices=", ".join(p.choices)), f"toggle_{p.name}") for p in state.params() if p.key)
     more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)
     # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained; T5's words only where it is)

@@ -114,16 +114,24 @@ class KeysInUse:
     moved: dict  # binding id → Textual key names, comma separated (the app's keymap)
 
     def all(self, id: str, default: str = "") -> str:
-        """Every key bound to `id`: "n / pgdn"; `default` for a key not in the contract (a toggle's letter)."""
+        """Every key bound to `id`: "n / pgdn"; `default` for a key not in the contract (a toggle's letter);
+        "" for a letter the keymap gave to a contract binding."""
         if id == "topic" and set(TOPIC_IDS) & self.moved.keys():
             return " ".join(self.one(topic, topic[-1]) for topic in TOPIC_IDS)
         if id not in self.moved:
+            if id in LETTERS and any(LETTERS[id] in keys.split(",") for other, keys in self.moved.items()
+                                     if other not in LETTERS):  # a contract key took the letter (user_keymap says)
+                return ""
             return BY_ID[id].shown if id in BY_ID else default
         return " / ".join(key_shown(k) for k in self.moved[id].split(",") if k.strip())
 
     def one(self, id: str, default: str = "") -> str:
         """The first of them: what a notice names ("? lists its keys")."""
         return self.all(id, default).split(" / ")[0]
+
+    def letter(self, p) -> str:
+        """A parameter's letter key, as the keymap has it; "" for none (or one a contract key took)."""
+        return self.one(f"toggle_{p.name}", p.key) if p.key else ""
 
     def two(self, first: str, second: str, sep: str = "") -> str:
         """Two keys as one item, "←→" or "+-"; apart with "/" once one is moved: "←/l"."""

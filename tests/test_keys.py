@@ -1049,6 +1049,29 @@ async def test_a_keymap_is_what_help_the_parameter_line_and_notices_name(keymap)
         assert not isinstance(app.screen, HelpScreen)
 
 
+
+async def test_a_letter_a_keymap_took_is_offered_nowhere(keymap):
+    """step_back = "h" takes recurrence/readout's head letter: h steps back there, so the parameter line,
+    help and the footer stop offering h for head (they said "[h] head", a trial of the clash notice)."""
+    from rnntui.help import help_text
+
+    keymap('[keys]\nstep_back = "h"\n')
+    app = RnnApp("recurrence", "readout")
+    async with app.run_test(size=(100, 30)) as pilot:
+        s = screen_of(app)
+        assert any("h is step_back's, so toggle_head has no key" in n.message for n in app._notifications)
+        line = Text(" ").join(s.param_line()).plain
+        assert "h/→ t 7" in line and "head cls" in line and "[h]" not in line
+        text = help_text(s)
+        assert {row[2]: row[0] for row in text[6]}["toggle_head"] == "—"
+        assert {row[0].split(" ")[0]: row[3] for row in text[3]}["head"] == "↑↓ then + -"  # as for a parameter with no letter
+        from textual.widgets._footer import FooterKey
+
+        shown = [(k.key_display, k.description) for k in app.screen.query(FooterKey) if k.display]
+        assert ("space", "play") in shown and not any(d == "head" or key == "h" for key, d in shown)
+        await pilot.press("h")
+        assert (s.state.step, s.state.head) == (6, "cls")
+
 def test_every_id_help_offers_is_one_a_keymap_takes_and_topic_is_refused(tmp_path):
     """Help offered `topic` (for 1…8) and `palette`: a keymap naming them loaded without a word and the keys
     did nothing (a keyboard audit). Every id in help's right column loads; `topic` is refused, as an unknown

@@ -371,7 +371,7 @@ class TopicScreen(WholeFrames):
         if knobs:
             items.append((f"{used.two('previous_param', 'next_param')} {used.two('raise', 'lower')}", "", False, ""))
         items += [(p.said, p.show(getattr(state, p.name)), p.name == chosen,
-                   used.one(f"toggle_{p.name}", p.key) if p.key else "") for p in knobs]
+                   used.letter(p)) for p in knobs]
         pieces = param_items(items)
         shared = shared_labels(self.FIGURES, self.SHARED, self.figure.id, state)
         if shared:  # shared: one value for the topic
