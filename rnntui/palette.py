@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import CommandInput, CommandList, DiscoveryHit, Hit, Provider
+from textual.content import Content
 from textual.geometry import Region
 from textual.reactive import reactive
 from textual.screen import ModalScreen
@@ -37,7 +38,7 @@ class ValuePrompt(SeeThrough, AtTerminalSize, ModalScreen[str | None]):
         field = PromptInput(value=self.value, placeholder=self.prompt)
         field.border_title = self.prompt
         yield field
-        yield Static(id="problem")
+        yield Static(id="problem", markup=False)  # (it quotes what was typed: "[/]" ended the app, a review)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         problem = self.check(event.value)
@@ -267,8 +268,10 @@ class RnnCommands(Provider):
             state.with_value(p.name, value)
         except BadValue:  # (named as the screen names it: "k=999" for steps, a keyboard audit)
             said = p.refused(value, state)
-            return Hit(self.TYPED, text, partial(self.app.notify, said, severity="error"), help=said)
-        return Hit(self.TYPED, text, partial(self.set_value, topic_id, p.name, value, fid), help=p.allowed(state))
+            return Hit(self.TYPED, Content(text), partial(self.app.notify, said, severity="error"), help=Content(said),
+                       text=text)  # (as typed, not markup: "set w_h [/]" ended the app, a review)
+        return Hit(self.TYPED, Content(text), partial(self.set_value, topic_id, p.name, value, fid),
+                   help=p.allowed(state), text=text)
 
     def state_of(self, topic_id: str, figure_id: str):
         """A figure's state in another topic: as its screen holds it, or its defaults before a first visit."""

@@ -25,6 +25,11 @@ MOUNT_MOST = 0.25  # and then for its toasts: a few ms here, over Textual's 50 o
 
 
 class WholeToastRows:
+    def notify(self, message: str, *, markup: bool = True, **how) -> None:
+        """As Textual's, never read as markup: a toast quotes what was typed, or a path ("[/]" typed in
+        the palette ended the app, a review)."""
+        super().notify(message, markup=False, **how)
+
     def _refresh_notifications(self) -> None:
         super()._refresh_notifications()
         self.call_after_refresh(self._repaint_toast_rows, TRIES)

@@ -295,6 +295,32 @@ async def test_palette_jumps_to_a_figure_and_sets_a_parameter():
         assert s.state.b_f == 2.0
 
 
+async def test_brackets_typed_or_in_a_path_are_shown_as_they_are(tmp_path, monkeypatch):
+    """"set w_h [/]" in the palette, or "[/]" entered in its value prompt, ended the app (Textual read what
+    was typed as markup: a review); a screenshot folder named so would have too. Each is said as typed."""
+    from rnntui.palette import ValuePrompt
+
+    folder = tmp_path / "[/]b"
+    monkeypatch.setenv("RNNTUI_SHOTS", str(folder))
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p", *"set w_h [/]")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        s = app.topic_screen()
+        assert s.state.w_h == 0.9 and [n.message for n in app._notifications][-1].startswith("W_h [/]: expected")
+        await pilot.press("ctrl+p", *"set w_h")
+        await pilot.pause(0.3)
+        await pilot.press("enter", "ctrl+a", "ctrl+k", *"[/]", "enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ValuePrompt)
+        assert str(app.screen.query_one("#problem").render()).startswith("W_h [/]: expected")
+        await pilot.press("escape", "ctrl+s")
+        await pilot.pause(0.5)
+        assert len(list(folder.glob("*.svg"))) == 1 and str(folder) in [n.message for n in app._notifications][-1]
+
+
 async def test_under_no_color_the_palettes_chosen_command_is_a_light_bar(monkeypatch):
     """Under NO_COLOR the chosen command differed from the rest by a grey 50 against 29 (about 1.3:1; a
     colour trial): Textual's reverse for it is lost on the way to the screen. It is a light bar now."""
@@ -822,7 +848,7 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         assert str(hit.text) == "Set window k to 3"
         await hit.command()
         assert app.topic_screen().state.window == 3
-        assert commands.set_typed("set window k 0").help.startswith("window k 0: expected a whole number from 1")
+        assert commands.set_typed("set window k 0").help.plain.startswith("window k 0: expected a whole number from 1")
         assert commands.set_typed("set nothing 3") is None
         texts = [text for text, *_ in commands.commands()]
         assert any(t.startswith("Set window k (now 3)") for t in texts)
@@ -846,13 +872,13 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         # "set scoring dot" and "set T 40" found nothing from recurrence, or recurrence's t)
         commands = RnnCommands(app.screen)
         assert str(commands.set_typed("set scoring dot").text) == "Set scoring to dot (seq2seq/matrix)"
-        assert commands.set_typed("set W_h 2.5").help.startswith("W_h 2.5: expected")  # (not lstm's: none)
+        assert commands.set_typed("set W_h 2.5").help.plain.startswith("W_h 2.5: expected")  # (not lstm's: none)
         await app.goto("recurrence", "track")
         commands = RnnCommands(app.screen)
         assert str(commands.set_typed("set t 3").text) == "Set t to 3"
         hit = commands.set_typed("set T 40")
         assert str(hit.text) == "Set T to 40 (memory/copy)"
-        assert commands.set_typed("set W_h 5").help.startswith("W_h 5: expected")  # this topic's, not another's
+        assert commands.set_typed("set W_h 5").help.plain.startswith("W_h 5: expected")  # this topic's, not another's
         memory = RnnCommands(app.screen)  # (still recurrence: the hit below is not run yet)
         assert memory.set_typed("set T 40").help == "one of 5, 10, 20, 40, 80"
         await hit.command()
@@ -861,7 +887,7 @@ async def test_the_palette_takes_the_label_the_screen_shows():
         # this topic's key without its case still decides here (a reviewer: "set t 5" went to recurrence)
         commands = RnnCommands(app.screen)
         assert str(commands.set_typed("set t 5").text) == "Set T to 5"
-        assert commands.set_typed("set t 256").help.startswith("T 256: expected one of 5, 10, 20, 40, 80")
+        assert commands.set_typed("set t 256").help.plain.startswith("T 256: expected one of 5, 10, 20, 40, 80")
         # a source's id finds its figure first ("E6" gave gradients/bptt)
         ids = RnnCommands(app.screen).by_id("e6")
         assert [str(h.text) for h in ids] == ["Go to parallel/timing: Timing lab"] and ids[0].score > 1e6
