@@ -408,6 +408,9 @@ class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
         did: ~90 ms both). The palette's commands are still held: Textual holds drawing as the
         palette closes."""
         self._opening = mode in self.MODES and not self._screen_stacks.get(mode)
+        left = self.topic_screen() if mode != self.current_mode else None
+        if left is not None:  # its lab stops (the topic screen stops it when suspended; under help, the
+            left.stop_labs()  # palette going to another topic suspended help alone, and the run went on: a review)
         # (a topic under a toast is held until its toasts are mounted: Textual mounts them on its screen
         # after its first frame, and the toast went away for ~60-100 ms; WholeToastRows.hold_for_toasts)
         self._switching = True

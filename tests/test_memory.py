@@ -905,6 +905,25 @@ async def test_help_and_the_palette_over_a_running_lab_keep_it_and_leaving_the_t
         assert await wait_for(lambda: not process.is_alive(), 5)
 
 
+async def test_going_to_another_topic_from_help_over_a_running_lab_stops_it(monkeypatch):
+    """? then ctrl+p to recurrence/track: help was the screen suspended, the topic under it not, and the run
+    finished unseen and went into the cache (a review). Another topic stops it, from under help too."""
+    from rnntui.app import RnnApp
+
+    lab_standins.use(monkeypatch, MemoryScreen)
+    app = RnnApp("memory", "copy")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.topic_screen()
+        await pilot.press("t", "question_mark", "ctrl+p", *"recurrence/track")
+        await pilot.pause(0.3)
+        assert screen.state.run.status == "running" and screen.labs.process.is_alive()
+        process = screen.labs.process
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert app.topic_screen().TOPIC_ID == "recurrence" and screen.state.run.status == "cancelled"
+        assert await wait_for(lambda: not process.is_alive(), 5)
+
+
 def test_a_run_whose_terminal_is_gone_still_trains_and_saves(tmp_path, monkeypatch):
     """`rnntui train … &` whose ssh session closed: its progress bar's write failed (EIO) and the run ended,
     exit 2, nothing saved (a trial). What it writes goes nowhere; it trains and saves."""
