@@ -614,7 +614,8 @@ class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
                 was = link.states[fid]
                 undo = {n: getattr(was, n) for n, v in link.set.items()
                         if hasattr(now, n) and getattr(now, n) == v != getattr(was, n)}
-                there.states[fid] = replace(now, **undo) if undo else now
+                # (clamped: a value the user moved after the link can be out of the undone one's range, k 11 of n 4)
+                there.states[fid] = replace(now, **undo).clamped() if undo else now
             there.focus_figure(link.figure)
             # its view mounted and drawn before leaving: a new one (the linked topic's first visit) held the
             # frame of the table we came back to until the next key (a trial: "the first backspace is ignored")

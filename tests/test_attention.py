@@ -937,6 +937,25 @@ async def test_back_from_a_link_puts_the_topic_it_opened_back_as_it_was():
         assert {(s.act, s.w_h) for s in gradients.states.values() if hasattr(s, "w_h")} == {("tanh", 1.4)}
 
 
+
+async def test_back_from_a_link_leaves_no_value_out_of_its_range():
+    """parallel/path at n 4; the table's link set n 12, k 8; shift+→ made k 11; backspace put n back to 4 and
+    left k at 11: "token 0 → token 11" over 4 tokens, and → jumped k to 3 (a review). k comes back inside
+    the range n 4 allows: at most n − 1, the last token."""
+    from rnntui.figures.parallel import PathState
+
+    app = RnnApp("parallel", "path", PathState(n=4, k=3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        parallel = app.topic_screen()
+        await app.goto("attention", "summary")
+        assert app.topic_screen().state.readings().link["target"] == "parallel/path"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert (parallel.state.n, parallel.state.k) == (12, 8)
+        await pilot.press("shift+right", "shift+right", "shift+right", "backspace")
+        await pilot.pause()
+        assert (parallel.states["path"].n, parallel.states["path"].k) == (4, 3)
+
 async def test_keys_on_the_qkv_figure():
     app = RnnApp("attention", "qkv")
     async with app.run_test(size=(80, 24)) as pilot:
