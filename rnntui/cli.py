@@ -279,7 +279,7 @@ def serve_parser() -> Parser:
 
 def parse_size(text: str) -> tuple[int, int]:
     w, x, h = text.lower().partition("x")
-    if not (x and w.isdigit() and h.isdigit()) or not (40 <= int(w) <= 500 and 12 <= int(h) <= 200):
+    if not (x and w.isdecimal() and h.isdecimal()) or not (40 <= int(w) <= 500 and 12 <= int(h) <= 200):
         raise BadValue(_("--size {text!r}: expected WxH, from 40x12 to 500x200").format(text=text))
     return int(w), int(h)
 

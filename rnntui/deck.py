@@ -104,6 +104,8 @@ def _read(path: Path) -> Deck:
         # ([frame] twice: the parser's words alone, a trial)
         hint = _("; each slide is a [[frame]] table") if "('frame',)" in str(e) else ""
         raise BadValue(_("deck {path}: not valid TOML: {error}").format(path=path, error=e) + hint) from None
+    except RecursionError:  # (arrays nested 3000 deep: a traceback, a review)
+        raise BadValue(_("deck {path}: not valid TOML: {error}").format(path=path, error=_("nested too deep"))) from None
     return parse(data, str(path))
 
 

@@ -9,11 +9,12 @@ line, under [keys]) at $XDG_CONFIG_HOME/rnntui/keymap.toml (default ~/.config/rn
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from textual.binding import Binding
-from textual.keys import _normalize_key_list, format_key
+from textual.keys import KEY_NAME_REPLACEMENTS, Keys, _character_to_key, _normalize_key_list, format_key
 
 from rnntui.i18n import N_, _
 
@@ -186,14 +187,20 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
         import tomli as tomllib
     try:
         raw = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as e:  # (nested 3000 deep)
         return {}, _("keymap {path} ignored: {problem}").format(path=path, problem=str(e).splitlines()[0][:80])
     table = raw.get("keys", raw)
-    known = {k.id for k in CONTRACT if k.id != "topic"} | set(TOPIC_IDS)  # (`topic` loaded and moved nothing)
-    bad = [k for k, v in table.items() if not isinstance(v, str) or not (k in known or k.startswith("toggle_"))]
+    if not isinstance(table, dict):  # (keys = "f" ended every command in AttributeError, a review)
+        return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path, ids="keys")
+    known = {k.id for k in CONTRACT if k.id != "topic"} | set(TOPIC_IDS) | LETTERS.keys()  # (`topic` moved nothing)
+    bad = [k for k, v in table.items() if not isinstance(v, str) or k not in known]
     if bad:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,
                                                                                   ids=", ".join(map(str, bad[:3])))
+    unknown = [(id, key) for id, keys in table.items() for key in keys.split(",") if not known_key(key)]
+    if unknown:  # (step_forward = "rigth": → stopped stepping and the footer said "←/rigth", a lecturer's trial)
+        return {}, _("keymap {path} ignored: {id} names no key a terminal sends: {key}").format(
+            path=path, id=unknown[0][0], key=repr(unknown[0][1].strip()))
     found = clashes(table)
     both = next(((key, a, b) for key, a, b in found if not b.startswith("toggle_")), None)
     if both:  # (quit = "n" made n quit, and nothing said next_topic had lost it: a keyboard audit)
@@ -204,6 +211,24 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
         return dict(table), _("keymap {path}: {key} is {first}'s, so {second} has no key; give it one").format(
             path=path, key=key_shown(key), first=first, second=second)
     return dict(table), None
+
+
+KEY_NAMES = {k.value for k in Keys} | set(KEY_NAME_REPLACEMENTS.values())
+MODIFIERS = {"ctrl", "shift", "alt", "meta", "super", "hyper"}
+
+
+def known_key(key: str) -> bool:
+    """Whether `key` names a key as Textual names the one a terminal sends: "right", "ctrl+s", "?",
+    "question_mark" (and "banana", 🍌's name)."""
+    *modifiers, last = key.strip().split("+")
+    if not last or not set(modifiers) <= MODIFIERS:
+        return False
+    if len(last) == 1 or last in KEY_NAMES:
+        return True
+    try:
+        return _character_to_key(unicodedata.lookup(last.replace("_", " "))) == last
+    except KeyError:
+        return False
 
 
 def clashes(moved: dict[str, str]) -> list[tuple[str, str, str]]:

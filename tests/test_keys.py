@@ -1151,6 +1151,30 @@ def test_a_keymap_that_gives_one_key_to_two_bindings_is_ignored_or_said(tmp_path
                                   "step_back": "h", "toggle_head": "H"}, None)
 
 
+def test_a_keymap_naming_no_key_or_no_binding_is_ignored_in_one_line(tmp_path):
+    """step_forward = "rigth" loaded: → stopped stepping and the footer said "←/rigth" (a lecturer's trial);
+    keys = "f" and a table nested 3000 deep ended every command in a traceback; toggle_foo moved nothing (a
+    review). Each is one line, and the keymap is ignored."""
+    from rnntui.keys import user_keymap
+
+    path = tmp_path / "keymap.toml"
+    for text, said in (('[keys]\nstep_forward = "right,rigth"', "step_forward names no key a terminal sends: 'rigth'"),
+                       ('[keys]\nhelp = "F1"', "help names no key a terminal sends: 'F1'"),
+                       ('[keys]\nquit = "cmd+q"', "quit names no key a terminal sends: 'cmd+q'"),
+                       ('keys = "f"', "unknown id or value for keys"),
+                       ('[keys]\ntoggle_foo = "y"', "unknown id or value for toggle_foo")):
+        path.write_text(text + "\n", encoding="utf-8")
+        assert user_keymap(path) == ({}, f"keymap {path} ignored: {said}"), text
+    path.write_text("x = " + "[" * 3000 + "]" * 3000 + "\n", encoding="utf-8")
+    moved, problem = user_keymap(path)
+    assert moved == {} and problem.startswith(f"keymap {path} ignored: ") and "\n" not in problem
+    # what a terminal sends, as Textual names it: a character, its name, a named key, with modifiers
+    path.write_text('[keys]\nhelp = "f1, ?"\nquit = "ctrl+shift+x"\nback = "left_square_bracket"\n'
+                    'step_forward = "right,l"\n', encoding="utf-8")
+    assert user_keymap(path)[0] == {"help": "f1, ?", "quit": "ctrl+shift+x", "back": "left_square_bracket",
+                                    "step_forward": "right,l"}
+
+
 def test_a_keymap_too_large_or_with_old_line_ends_or_no_folder(tmp_path):
     """A keymap read whole: one linked to /dev/zero ended `--list` (and the app) in MemoryError (a review);
     read up to 100 KB, a larger one is ignored in one line. Lines ended by a lone CR still load, and a config

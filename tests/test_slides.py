@@ -571,6 +571,7 @@ BAD = [
     # (read whole: /dev/zero as a deck ended in MemoryError, an audit)
     ("#" + "x" * 1_000_000 + '\n[[frame]]\nfigure = "recurrence/track"\n', "cannot read it",
      "(larger than 1 MB: not a deck)"),
+    ("x = " + "[" * 3000 + "]" * 3000 + "\n", "not valid TOML", "nested too deep"),  # (a traceback, a review)
 ]
 
 
