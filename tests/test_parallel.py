@@ -778,6 +778,25 @@ def test_corrupt_cache_is_reported_in_one_line_and_rebuilt(tmp_path):
     assert lab_timing.load_cache()[1].startswith("timing cache")
 
 
+
+def test_the_timing_figure_reads_a_run_saved_after_it_was_drawn(tmp_path):
+    """The cache was read once a process: after a lab's run saved it, r still said "unmeasured" (a review).
+    It is read again when the file changes; a corrupt one's note stays until a run writes a new one."""
+    from rnntui.engine import lab_timing
+
+    path = lab_timing.cache_path()
+    assert TimingState().readings().status == "unmeasured"
+    good = {"version": 1, "machine": {"host": "box"}, "torch": "2.3.0", "threads": 4, "when": "2026-01-01 10:00",
+            "rows": [{"T": 64, "rnn_s": 1e-3, "attention_s": 2e-3, "rnn_flops": 1, "attention_flops": 1}]}
+    lab_timing.save_cache(good)
+    r = TimingState().readings()
+    assert r.status == "measured" and r.machine["host"] == "box"
+    path.write_text('{"version": 1, "rows": [')
+    assert "was corrupt" in TimingState().readings().note and not path.exists()
+    assert "was corrupt" in TimingState().readings().note  # (the file was set aside: the note stays)
+    lab_timing.save_cache(good)
+    assert TimingState().readings().status == "measured" and "corrupt" not in TimingState().readings().note
+
 def test_timing_json_lists_flops_and_seed(tmp_path):
     out = tmp_path / "t.json"
     assert main(["shot", "parallel/timing", "-o", str(out)]) == 0

@@ -178,16 +178,27 @@ class CapacityState(Geometric):
         return CapacityReadings(self.share(), self.share() / self.width)
 
 
-_CACHED: dict = {}
+_CACHED: dict = {}  # cache path → (its stamp when read, what was read)
+
+
+def _stamp(path) -> tuple | None:
+    try:
+        st = path.stat()
+        return st.st_mtime_ns, st.st_size
+    except OSError:
+        return None
 
 
 def cached_timing() -> tuple[dict | None, str | None]:
-    """The cached measurement of this machine and a one-line problem, read once per cache file
-    (when the timing figure is first drawn; no torch)."""
+    """The cached measurement of this machine and a one-line problem (no torch), read again when the file
+    changes: read once, a run the lab had just saved was "unmeasured" after r (a review). A corrupt file
+    is moved aside as it is read; its note stays until a run writes a new one."""
     path = lab_timing.cache_path()
-    if path not in _CACHED:
-        _CACHED[path] = lab_timing.load_cache(path)
-    return _CACHED[path]
+    held = _CACHED.get(path)
+    if held is None or held[0] != _stamp(path):
+        found = lab_timing.load_cache(path)
+        _CACHED[path] = held = (_stamp(path), found)
+    return held[1]
 
 
 BUSY = 2.0  # the slowest repeat of a forward over its fastest, from which the machine was busy
