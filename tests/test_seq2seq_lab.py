@@ -126,12 +126,15 @@ def test_a_refusal_names_the_unpicklers_reason(tmp_path, monkeypatch):
 
 
 def test_checkpoints_round_trip(tmp_path):
+    """.PT is a torch file as .pt is: `--out model.PT` passed the suffix check (any case) and was written as
+    an .npz, which torch.load refused (a review)."""
     arrays = s2s.shipped("additive")
-    for name in ("a.pt", "a.npz"):
+    for name in ("a.pt", "a.npz", "b.PT"):
         lab.save(tmp_path / name, arrays, {**s2s.record("additive"), "seed": 7})
         back, record = lab.read_checkpoint(tmp_path / name, "additive")
         assert record == {**s2s.record("additive"), "seed": 7}
         assert all(np.allclose(back[k], arrays[k], atol=1e-6) for k in arrays)
+    assert lab.load_pt(tmp_path / "b.PT")[s2s.RECORD_KEY]  # a torch file (an .npz is a zip torch refuses)
 
 
 def disk_full(*args):

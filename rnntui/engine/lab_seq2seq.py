@@ -664,7 +664,7 @@ def pt_bytes(arrays: dict, record: dict) -> bytes:
 def save(path: str | Path, arrays: dict, record: dict, replace: bool = True) -> None:
     """.pt or anything else as .npz, written atomically: a failure leaves any old file whole and
     raises BadValue naming the file (not `replace`: FileExistsError where a file is, `write_atomic`)."""
-    data = pt_bytes(arrays, record) if Path(path).suffix == ".pt" else s2s.npz_bytes(arrays, record)
+    data = pt_bytes(arrays, record) if Path(path).suffix.lower() == ".pt" else s2s.npz_bytes(arrays, record)
     write_atomic(str(path), data, replace)
 
 
@@ -678,7 +678,7 @@ def load_pt(path: str | Path):
 def checkpoint_scoring(path: str | Path) -> str | None:
     """The scoring a checkpoint's record names, where it has one that reads, else None."""
     try:
-        if Path(path).suffix != ".pt":
+        if Path(path).suffix.lower() != ".pt":
             with np.load(path, allow_pickle=False) as z:
                 return s2s.parse_record(str(z[s2s.RECORD_KEY]))["scoring"]
         return s2s.parse_record(load_pt(path)[s2s.RECORD_KEY])["scoring"]
@@ -689,7 +689,7 @@ def checkpoint_scoring(path: str | Path) -> str | None:
 def read_checkpoint(path: str | Path, scoring: str) -> tuple[dict, dict]:
     """(arrays, record) from a .pt (torch.load with weights_only=True) or an .npz; raises BadCheckpoint."""
     path = Path(path)
-    if path.suffix != ".pt":
+    if path.suffix.lower() != ".pt":
         return s2s.read_npz(path, scoring)
     try:
         obj = load_pt(path)
