@@ -315,8 +315,11 @@ def run_seq2seq(argv: list[str]) -> int:
     validated = (_("{exact} on the 1000 validation sequences that chose where it stopped (token {token})")
                  if until is not None and result.exact >= until else
                  _("{exact} on the 1000 validation sequences (token {token})"))
-    print(_("seq2seq {scoring} seed {seed}: exact-sequence accuracy {fresh} on {n} fresh sequences (token "
-            "{fresh_token}); {validated}; after {steps} steps ({seconds} s training, {wall} s in all) -> {out}").format(
+    print(ngettext("seq2seq {scoring} seed {seed}: exact-sequence accuracy {fresh} on {n} fresh sequences (token "
+                   "{fresh_token}); {validated}; after {steps} step ({seconds} s training, {wall} s in all) -> {out}",
+                   "seq2seq {scoring} seed {seed}: exact-sequence accuracy {fresh} on {n} fresh sequences (token "
+                   "{fresh_token}); {validated}; after {steps} steps ({seconds} s training, {wall} s in all) -> {out}",
+                   result.steps).format(
         scoring=args.scoring, seed=args.seed, fresh=pct(result.fresh['exact']), n=result.fresh["n"],
         fresh_token=pct(result.fresh['token']),
         validated=validated.format(exact=pct(result.exact), token=pct(result.token)),

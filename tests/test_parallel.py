@@ -621,7 +621,11 @@ def test_lab_entry_saves_the_cache_and_the_table_reads_the_run(monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(lab_timing, "save_cache", refuse)
-    assert lab_timing.run_lab(TimingState(), lambda *a: None)["cache_note"].startswith("measured, but not cached")
+    result = lab_timing.run_lab(TimingState(), lambda *a: None)
+    assert result["cache_note"] == "cannot write " + str(lab_timing.cache_path()) + ": no space left on the device"
+    done = replace(s, run=LabRun(status="done", number=3, result=result))
+    assert "measured, but not cached: cannot write" in one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"),
+                                                                  done, (100, 30)).replace("│", " ")
 
 
 def _measured(speedups: dict) -> TimingState:

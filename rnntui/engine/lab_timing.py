@@ -189,5 +189,5 @@ def run_lab(state, report) -> dict:
         from rnntui.files import cannot_write
 
         said = str(cannot_write(e.filename or cache_path(), e)) if isinstance(e, OSError) else str(e)
-        result["cache_note"] = f"measured, but not cached: {said}"
+        result["cache_note"] = said  # (why; the figure says it in its language: it was English in Chinese, a review)
     return result

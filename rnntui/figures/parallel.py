@@ -257,7 +257,7 @@ class TimingReadings:
     table: tuple[TimingRow, ...]  # every T of the lab and the chosen one
     here: TimingRow  # at the chosen T
     seed_share: Fraction  # the seed laptop's FLOP ratio
-    status: str  # measuring, note, problem, unmeasured or measured
+    status: str  # measuring, note, uncached (measured, the save refused), problem, unmeasured or measured
     note: str  # the line for a note or a problem
     progress: tuple  # (done, total, label) while measuring
     machine: dict | None  # host, when, torch, threads of the measurement shown
@@ -320,7 +320,7 @@ class TimingState(Geometric):
         elif run.status == "failed":
             status, note, failure = "note", f"the timing lab failed: {run.message}", run.message
         elif result and result.get("cache_note"):
-            status, note = "note", result["cache_note"]
+            status, note = "uncached", result["cache_note"]
         elif problem and not result:
             status, note = "problem", problem
         elif full is None:

@@ -12,7 +12,7 @@ from rnntui.files import reason
 from rnntui.figures.seq2seq import (EVERY, LAST_K, LIVE_STEPS, ORDER, TARGET, MatrixState, ScoringState,
                                     VisibilityState, letters, shipped_scores)
 from rnntui.fmt import pct, progress_bar
-from rnntui.i18n import N_, _, aside, spaced
+from rnntui.i18n import N_, _, aside, ngettext, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.alignment import AlignmentMatrix, bars_text, legend
 from rnntui.widgets.cells import aligned, fit
@@ -157,7 +157,8 @@ def drawn_text(drawn: str, scoring: str, cached, tall: bool = True, quiet: bool 
     if drawn == "live":
         out.append(_("matrix: this run's weights") + "\n", style="dim")
     elif drawn == "cached":
-        said = (_("matrix: yours, seed {seed}, {steps} steps") if cached.steps is not None else
+        said = (ngettext("matrix: yours, seed {seed}, {steps} step", "matrix: yours, seed {seed}, {steps} steps",
+                         cached.steps) if cached.steps is not None else
                 _("matrix: yours, seed {seed}, no record of its training"))  # ("None steps", a student's trial)
         out.append(said.format(seed=cached.seed, steps=cached.steps) + "\n", style="dim")
     else:

@@ -27,6 +27,8 @@ def timing_status(r, presenting: bool = False) -> Text:
         failure = getattr(r, "failure", None)
         out.append(_("the timing lab failed: {message}").format(message=failure) if failure else _(r.note),
                    style="bold")
+    elif r.status == "uncached":
+        out.append(_("measured, but not cached: {reason}").format(reason=r.note), style="bold")
     elif r.status == "problem":
         out.append(str(r.note), style=f"bold {BAD}")  # (a cache's line: said in the language of now)
     elif r.status == "unmeasured":
