@@ -19,7 +19,7 @@ from rnntui.figure import Figure
 from rnntui.files import check_no_file_in_the_way, make_folder
 from rnntui.i18n import _, aside, language, ngettext
 from rnntui.state import BadValue, FigureState
-from rnntui.terminal import Stopped, stop_between_frames
+from rnntui.terminal import Stopped, stop_between_frames, stopped_by_signals
 
 EXPORT_FORMATS = ("svg", "png", "txt", "json")
 # threads drawing PNGs beside the one rendering frames: deflating lets the others run, and one drawing
@@ -341,7 +341,8 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
                 check_outdir(outdir, paths, force)
             except BadValue as e:
                 raise BadValue(_("{line} (made while this export drew; it wrote nothing)").format(line=e)) from None
-        staged.commit()
+        with stopped_by_signals():  # (SIGTERM or SIGHUP here killed it mid-swap, new files beside old: a review)
+            staged.commit()  # all back as they were, as ctrl+c puts them
     except BaseException:
         with stop_between_frames():  # (a second ctrl+c in the clean-up left its temporary files, a review)
             staged.discard()

@@ -480,6 +480,34 @@ def test_a_signal_stops_an_export_between_frames_leaving_the_folder_as_it_was(tm
     assert not list(out.glob(".rnntui-*"))  # --force replaces the folder's export, its leftovers too
 
 
+
+@pytest.mark.parametrize("signum, status", [(15, 143), (1, 129)])
+def test_a_signal_while_an_export_puts_its_files_in_place_puts_the_old_ones_back(tmp_path, capsys, monkeypatch,
+                                                                              signum, status):
+    """SIGTERM or SIGHUP while the new files were swapped in (after the frames) killed the export there: new
+    files beside old ones and .rnntui-old-* left (a review). They put everything back, as ctrl+c does."""
+    import os
+
+    from rnntui import files
+
+    out = tmp_path / "out"
+    assert main(["export", str(out), "--deck", str(small_deck(tmp_path / "d.toml", GOOD)), "--format", "svg"]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real, calls = os.replace, []
+
+    def replace(src, dst):
+        calls.append(dst)
+        if len(calls) == 4:  # the second new file: one is in place, its old one set aside
+            os.kill(os.getpid(), signum)
+        return real(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    deck = small_deck(tmp_path / "d2.toml", GOOD.replace("w_h = 1.4", "w_h = 1.2"))
+    capsys.readouterr()
+    assert main(["export", str(out), "--deck", str(deck), "--format", "svg", "--force"]) == status
+    assert capsys.readouterr().err == f"rnntui: stopped: nothing written to {out}\n" and len(calls) > 4
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # every old file, and nothing new
+
 def test_a_folder_where_a_slide_goes_is_named_as_a_folder(tmp_path, capsys):
     """With --force a folder where a slide goes was set aside and failed as "a part of the path is a file,
     not a folder" (a review): it is refused first, as a folder, with or without --force."""
