@@ -34,11 +34,15 @@ def write_shot(svg: str, folder: Path, name: str) -> str:
     folder = folder.absolute()  # (a refusal named "rnntui-shots", not where that is: a trial)
     make_folder(folder)
     path, k = folder / name, 1
-    while path.exists():  # the app's shots are one at a time (ONE_AT_A_TIME): no other write between
+    while True:  # never over a file: another app saving into this folder in the same second (a review)
+        try:
+            if not path.exists():
+                write_atomic(str(path), svg, replace=False)
+                return str(path)
+        except FileExistsError:
+            pass
         k += 1
         path = folder / f"{Path(name).stem}-{k}{Path(name).suffix}"
-    write_atomic(str(path), svg)
-    return str(path)
 
 
 class Shots:

@@ -116,6 +116,21 @@ async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
         assert any(str(files[0].name) in str(n.message) for n in app._notifications)
 
 
+
+def test_a_shot_never_replaces_a_file_even_one_that_came_after_the_look(tmp_path, monkeypatch):
+    """Two ctrl+s in a second make name-2; a file another app saved there after the look for one (two apps,
+    one folder, one second) was replaced (a review): the write itself refuses to replace."""
+    from pathlib import Path
+
+    from rnntui.shots import write_shot
+
+    (tmp_path / "a.svg").write_text("another app's")
+    assert write_shot("<svg 1>", tmp_path, "a.svg") == str(tmp_path / "a-2.svg")
+    monkeypatch.setattr(Path, "exists", lambda self: False)  # as if each file came just after the look
+    assert write_shot("<svg 2>", tmp_path, "a.svg") == str(tmp_path / "a-3.svg")
+    assert [(tmp_path / n).read_text() for n in ("a.svg", "a-2.svg", "a-3.svg")] == ["another app's", "<svg 1>",
+                                                                                     "<svg 2>"]
+
 async def test_a_shots_notice_keeps_its_name_whole_and_says_the_whole_folder(tmp_path, monkeypatch):
     """At 80x24 "memory-distractor-position1-043828.svg" broke as "….s" / "vg", under "saved in rnntui-shots"
     (a newcomer's trial): where is that?"""
