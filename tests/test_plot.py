@@ -89,6 +89,26 @@ def test_a_line_beyond_the_x_range_is_cut_at_the_frame_not_drawn_along_it(outsid
     assert cells(*outside) == cells(*cut)
 
 
+
+@pytest.mark.parametrize("width", [60, 80, 110, 150])
+def test_a_solid_line_lights_every_dot_column_it_crosses(width):
+    """recurrence/track at W_h 1.4, 110 wide: a segment 26 dots long in 26 steps from x.5 was rounded half to
+    even, every other dot onto its neighbour, and the solid h_t line went dotted where it was nearly flat
+    (a lecturer's trial: students ask what the dashes mean). Each dot column from the first point's to the
+    last's has a dot of the line."""
+    from rnntui.figures.recurrence import TrackState
+    from rnntui.screens.recurrence import TrackView
+
+    spec = replace(TrackView._spec(TrackState(w_h=1.4, step=7)), lines=(), cursor=None)
+    left, right = (0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80)  # each braille column's dot bits
+    lit = set()
+    for line in text_of(spec, (width, 10)).splitlines():
+        for c, ch in enumerate(line):
+            bits = ord(ch) - 0x2800
+            if 0 < bits < 0x100:
+                lit |= {2 * c + k for k, side in enumerate((left, right)) if any(bits & b for b in side)}
+    assert lit and sorted(lit) == list(range(min(lit), max(lit) + 1)), sorted(set(range(min(lit), max(lit))) - lit)
+
 def test_non_finite_points_are_found_where_they_first_occur():
     marks = dict((w, x) for x, w in non_finite_marks(Series(XS, BAD), log=True))
     assert marks == {"0": 3, "inf": 6, "NaN": 7}
