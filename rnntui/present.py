@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
+from textual._dispatch_key import dispatch_key
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import ContentSwitcher, Static
@@ -18,6 +19,7 @@ from rnntui.app import PRELOAD_AFTER, use_themes
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _
+from rnntui.keys import key_shown
 from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
@@ -226,6 +228,21 @@ class PresentApp(Shots, QuietCollections, App):
         self.typed = ""
         if not self.note.hush():
             self.show_foot()
+
+    stray = ""  # what the last key the talk has none for said
+
+    async def _on_key(self, event) -> None:
+        """A key the talk has none for says so in the foot, with the command that opens this slide where
+        its values change: ctrl+p, +, ↑ and tab did nothing, and nothing said why (a lecturer's trial)."""
+        event.prevent_default()  # (App's own handler, which this one is with the word added, is not run too)
+        moves_focus = event.key in ("tab", "shift+tab")  # (Textual's, to nothing a talk shows)
+        if not moves_focus and await self._check_bindings(event.key) or await dispatch_key(self, event) or self._exit:
+            return
+        self.typed = ""  # (a toast, as ?'s keys: the command, whole, does not fit the foot beside the values)
+        unsay(self, self.stray)  # one at a time, the last key's
+        self.stray = _("{key}: no key in a talk; ? lists them. To change this slide, open it in the app:\n"
+                       "rnntui {args}").format(key=key_shown(event.key), args=self.frame.args())
+        self.notify(self.stray, timeout=6)
 
     def action_help_quit(self) -> None:
         """ctrl+c: how to end the talk, in the foot and the talk's language (Textual's toast was English)."""

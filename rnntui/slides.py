@@ -112,17 +112,21 @@ class Frame:
         return {p.name: getattr(self.state, p.name) for p in self.state.params()
                 if p.name != self.state.AXIS and getattr(self.state, p.name) != getattr(default, p.name)}
 
-    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark", lang: str | None = None) -> str:
-        """The `rnntui shot` line that redraws this frame into `out`, in `lang` when given (a shell's
-        locale picks the language otherwise: an export's lines say theirs)."""
+    def args(self) -> str:
+        """The frame as the command line names it: `recurrence/track --set w_h=1.4 --step 7`."""
         sets = "".join(f" --set {k}={v}" for k, v in self.changed().items())
-        extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
-        extra += f" --lang {lang}" if lang else ""
         step = getattr(self.state, self.state.AXIS)  # as --step reads it, not as shown ("131,072" was refused)
         step = repr(float(step)).removesuffix(".0") if isinstance(step, float) else str(step)  # (exact; "2", not "2.0")
         # (a deck's set = { threshold = 10 } read as wrong copied as --step 10, a lecturer's trial)
         axis = f" --set {self.state.AXIS}={step}" if self.axis_set else f" --step {step}"
-        return f"rnntui shot {self.address}{sets}{axis}{extra} -o {out}"
+        return f"{self.address}{sets}{axis}"
+
+    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark", lang: str | None = None) -> str:
+        """The `rnntui shot` line that redraws this frame into `out`, in `lang` when given (a shell's
+        locale picks the language otherwise: an export's lines say theirs)."""
+        extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
+        extra += f" --lang {lang}" if lang else ""
+        return f"rnntui shot {self.args()}{extra} -o {out}"
 
 
 def key_frames() -> list[Frame]:

@@ -723,6 +723,26 @@ async def test_present_at_80_columns_says_its_notes_whole_and_backspace_takes_a_
         assert app.return_code is None
 
 
+
+async def test_a_key_a_talk_has_none_for_says_how_to_change_the_slide(tmp_path):
+    """ctrl+p, +, ↑ and tab did nothing in a talk, and nothing said why (a lecturer's trial): such a key says
+    that the talk has none, and the command that opens this slide in the app, where its values change. The
+    command opens the slide as shown: its state is the frame's."""
+    from rnntui.present import PresentApp
+    from rnntui.topics import build_state, find
+
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p", "plus", "tab")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert len(said) == 1 and said[0].startswith("tab: no key in a talk; ? lists them.") and app.index == 0
+        command = said[0].splitlines()[-1].split()
+        assert command[:2] == ["rnntui", "recurrence/track"]
+        sets = [command[i + 1] for i, word in enumerate(command) if word == "--set"]
+        step = command[command.index("--step") + 1]
+        assert build_state(find(command[1])[1], sets, step) == app.frame.state
+
 async def test_present_shows_every_slide_of_the_lecture_without_naming_this_machines_files():
     """`present lecture` ended in a traceback at its first memory/copy slide: the view asked the app for
     a shot's flag that only the rnntui app has (a lecturer's trial). Every slide shows, and a run trained
