@@ -309,11 +309,12 @@ def stale(outdir: Path, keep: list[Path], earlier: set[str]) -> list[Path]:
 
 def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
            scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True,
-           deck=None, batch: bool = False, since: int | None = None) -> Report:
+           deck=None, batch: bool = False, since: int | None = None, only: str = "") -> Report:
     """Render frames into OUTDIR as numbered files plus index.md. Checks everything first. With a deck,
     its frames are drawn as `rnntui present` shows them (no header or footer). --force also removes the
     files an earlier export listed in its index.md that this one does not write (`listed`). `batch`: the
-    process does nothing else (`rnntui export`; see Session)."""
+    process does nothing else (`rnntui export`; see Session). `only`: the topics the frames were picked by,
+    as typed; with them --force removes nothing an earlier export wrote for other slides (refused, said)."""
     from rnntui.files import Staged
 
     outdir = Path(outdir)
@@ -329,6 +330,12 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)
     earlier = listed(outdir) if force else set()  # (read before this export's index.md replaces it)
+    if only and (gone := stale(outdir, paths, earlier)):  # ("refresh one topic" removed the other 151 files of a
+        raise BadValue(ngettext(  # handout the night before a lecture: a lecturer's trial)
+            "--force with {only} would remove {n} file an earlier export here wrote for other slides; export {only} "
+            "into a folder of its own, or remove that file first",
+            "--force with {only} would remove {n} files an earlier export here wrote for other slides; export {only} "
+            "into a folder of its own, or remove those files first", len(gone)).format(only=only, n=len(gone)))
     made = [p for p in (outdir, *outdir.parents) if not p.exists()]  # the folders this export makes, inner first
     make_folder(outdir)
     started = time.perf_counter()

@@ -354,6 +354,24 @@ def test_an_export_made_meanwhile_into_the_same_folder_is_kept(tmp_path, monkeyp
     assert [p.name for p in out.iterdir()] == ["index.md"] and (out / "index.md").read_text() == "the other export's"
 
 
+def test_force_with_topics_removes_no_other_slides_of_an_earlier_export(tmp_path, capsys):
+    """`export slides --force recurrence` to refresh one topic of a handout removed the other slides, 151 files
+    (a lecturer's trial; a topic's slides are numbered on their own, so they replaced none of the handout's).
+    It is refused, saying how many it would remove, and nothing is written; into a folder of its own, or over
+    an export of the same topic, it is as before."""
+    out, alone = tmp_path / "handout", tmp_path / "alone"
+    assert main(["export", str(out), "--format", "txt", "recurrence", "gradients"]) == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    capsys.readouterr()
+    assert main(["export", str(out), "--format", "txt", "--force", "recurrence"]) == 2
+    n = len(before) - 1 - len([name for name in before if "-recurrence-" in name])  # gradients' (index.md apart)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--force with recurrence would remove {n} files an earlier export" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    assert main(["export", str(alone), "--format", "txt", "recurrence"]) == 0
+    assert main(["export", str(alone), "--format", "txt", "--force", "recurrence"]) == 0
+
+
 def test_force_removes_what_an_earlier_export_listed_and_nothing_else(tmp_path, capsys):
     """--force removes the files an earlier export listed in its index.md and this one does not write
     (a longer deck's last frames, in each format it wrote), and nothing else: it removed any file with
