@@ -29,7 +29,7 @@ from rnntui.screens.whole import AtTerminalSize, forget_arrangements
 from rnntui.widgets.mounting import LaidOutOnMount
 from rnntui.shots import Shots
 from rnntui.state import FigureState
-from rnntui.terminal import end_on_hangup, few_colours, sturdy, suspend
+from rnntui.terminal import colours_256, end_on_hangup, few_colours, sturdy, suspend
 from rnntui.toasts import MOUNT_MOST, WholeToastRows
 from rnntui.topics import IDS, NUMBERS, topic
 
@@ -375,6 +375,7 @@ class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
     async def on_mount(self) -> None:
         end_on_hangup(self)
         self.set_class(few_colours(self), "-few-colours")
+        self.set_class(colours_256(self), "-256-colours")  # (on light, the palette darker still: rnntui.ink)
         self.hold_full_collections()
         if self.keymap_problem:
             self.notify(self.keymap_problem, severity="warning")

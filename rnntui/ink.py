@@ -7,6 +7,7 @@ views keep one palette and a theme switch needs no redraw of theirs. On a dark b
 it returns the line as it is."""
 from __future__ import annotations
 
+import colorsys
 from functools import lru_cache
 
 from rich.color import Color as RichColor
@@ -15,7 +16,7 @@ from rich.style import Style
 from textual.color import Color
 from textual.filter import LineFilter
 
-from rnntui.widgets.tints import FEW_ON_DARK, FEW_ON_LIGHT, PALETTE, on_dark_grey, on_light
+from rnntui.widgets.tints import FEW_ON_DARK, FEW_ON_LIGHT, PALETTE, contrast, on_dark_grey, on_light
 
 
 class Ink(LineFilter):
@@ -40,6 +41,8 @@ class Ink(LineFilter):
             inked = _few_on_light if light else _few_on_dark
         elif not light and not self.no_color:
             return segments
+        elif light and self.app.has_class("-256-colours") and not self.no_color:
+            inked = _on_light_256
         else:
             inked = _on_light if light else _grey_on_dark
         return [Segment(text, inked(style), control) if style is not None else Segment(text, style, control)
@@ -64,6 +67,37 @@ def _restyled(style: Style, change) -> Style:
 @lru_cache(1024)
 def _on_light(style: Style) -> Style:
     return _restyled(style, on_light)
+
+
+BACK_256 = (0xDA, 0xDA, 0xDA)  # xterm's 253: the light theme's background, as a 256-colour terminal draws it
+LEVELS = (0, 95, 135, 175, 215, 255)  # xterm's 6×6×6 cube, what Rich rounds a colour to
+CUBE = tuple((r, g, b) for r in LEVELS for g in LEVELS for b in LEVELS)
+HUE_KEPT = 20  # degrees
+
+
+def _hue_saturation(rgb) -> tuple[float, float]:
+    h, s, _v = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
+    return 360 * h, s
+
+
+@lru_cache(64)
+def on_light_256(rgb) -> tuple:
+    """`on_light` for a 256-colour terminal: the cube's colour nearest it of those at 4.5:1 on the background
+    whose hue is within HUE_KEPT of its own. Rich's nearest was under it for purple (3.5:1), the bad red
+    (3.9:1) and orange (4.1:1), a lecturer's trial; orange has none (the cube's darker ones are red or olive),
+    and a grey is drawn as it is (both keep Rich's nearest)."""
+    want = on_light(rgb)
+    hue, saturation = _hue_saturation(want)
+    if saturation < 0.1:
+        return want
+    fits = [c for c in CUBE if contrast(c, BACK_256) >= 4.5 and _hue_saturation(c)[1] > 0.2
+            and abs((_hue_saturation(c)[0] - hue + 180) % 360 - 180) <= HUE_KEPT]
+    return min(fits, key=lambda c: sum((a - b) ** 2 for a, b in zip(c, want))) if fits else want
+
+
+@lru_cache(1024)
+def _on_light_256(style: Style) -> Style:
+    return _restyled(style, on_light_256)
 
 
 @lru_cache(1024)

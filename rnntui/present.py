@@ -24,7 +24,7 @@ from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame, untranslated_line
-from rnntui.terminal import end_on_hangup, few_colours, sturdy, suspend
+from rnntui.terminal import colours_256, end_on_hangup, few_colours, sturdy, suspend
 from rnntui.toasts import say_once, unsay
 from rnntui.widgets.cells import cell_len, cut
 from rnntui.widgets.prose import Prose
@@ -116,6 +116,7 @@ class PresentApp(Shots, QuietCollections, App):
         end_on_hangup(self)
         # the app's 16 colours apart (rnntui.ink): a slide's numbers went out yellow on white, a lecturer's trial
         self.set_class(few_colours(self), "-few-colours")
+        self.set_class(colours_256(self), "-256-colours")  # (on light, the palette darker still: rnntui.ink)
         self.hold_full_collections()
         self.show()
         # in the foot, not over the slide (the room saw a warning box over a plot's axis, a lecturer's trial);

@@ -77,6 +77,12 @@ def few_colours(app) -> bool:
     return not (app.is_headless or app.is_web) and app.console.color_system in ("standard", "windows")
 
 
+def colours_256(app) -> bool:
+    """Does the app draw in 256 colours? TERM=xterm-256color without COLORTERM, as over SSH (which does not
+    forward COLORTERM). Not headless or in a browser: they draw in full."""
+    return not (app.is_headless or app.is_web) and app.console.color_system == "256"
+
+
 def same_terminal(a, b) -> bool:
     """Whether two open files are one terminal (stderr sent elsewhere is not)."""
     try:

@@ -444,6 +444,43 @@ def test_in_16_colours_on_light_the_highlight_reads_on_white():
     assert code in XTERM and code != 0 and contrast_on_white(code) >= 3, code
 
 
+
+async def test_in_256_colours_on_light_each_colour_reads_where_the_terminal_has_one_that_keeps_its_hue():
+    """Over SSH (256 colours) the light theme's purple went out as 97, 3.5:1 on its background (xterm's 253),
+    the bad red 3.9:1 and orange 4.1:1 (a lecturer's trial, against the README's 4.5:1). Each colour goes
+    out as one the terminal has, at 4.5:1 with its hue kept within 20°, where there is one: orange has none
+    (the cube's darker ones are red or olive) and stays as it was, said in the README."""
+    import colorsys
+
+    from rich.color import Color, ColorSystem
+    from rich.segment import Segment
+    from rich.style import Style
+
+    from rnntui.ink import Ink
+    from rnntui.widgets.tints import ORANGE, PALETTE, POSITIVE, PURPLE, contrast, on_light
+
+    def sent(rgb):  # what a 256-colour terminal gets for it (Rich's nearest of its colours)
+        return tuple(Color.from_rgb(*rgb).downgrade(ColorSystem.EIGHT_BIT).get_truecolor())
+
+    def hue(rgb):
+        return 360 * colorsys.rgb_to_hsv(*(c / 255 for c in rgb))[0]
+
+    app = RnnApp("recurrence", "track", theme="light")
+    async with app.run_test(size=(80, 24)):
+        app.set_class(True, "-256-colours")
+        ink, back = Ink(app), app.screen.styles.background
+        for rgb in PALETTE:
+            [drawn] = ink.apply([Segment("x", Style(color=f"rgb{rgb}"))], back)
+            out = tuple(drawn.style.color.triplet)
+            if rgb in (ORANGE, tuple(int(v) for v in POSITIVE[4:-1].split(","))):
+                assert out == on_light(rgb) and contrast(sent(out), (218, 218, 218)) >= 4
+                continue
+            assert contrast(sent(out), (218, 218, 218)) >= 4.5, (rgb, out)
+            if rgb != (130, 130, 130):  # (the grey: no hue)
+                assert abs((hue(sent(out)) - hue(rgb) + 180) % 360 - 180) <= 20, (rgb, out)
+        assert sent(tuple(ink.apply([Segment("x", Style(color=f"rgb{PURPLE}"))], back)[0].style.color.triplet)) != \
+            sent(on_light(PURPLE))  # (Rich's nearest of the full-colour one: the 3.5:1 of the trial)
+
 @pytest.mark.parametrize("lang, words", [("en", "q quits the app (ctrl+c does not)"), ("zh", "q 退出应用（ctrl+c 不会）")])
 async def test_ctrl_c_says_how_to_quit_in_the_apps_language_in_the_panels_edge(lang, words):
     """ctrl+c said Textual's "Do you want to quit? Press q to quit the app", in English under zh, in a toast

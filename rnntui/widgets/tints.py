@@ -54,6 +54,12 @@ def relative_luminance(rgb: RGB) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG's contrast ratio of two colours (1 to 21)."""
+    hi, lo = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
 def on_light(rgb: RGB) -> RGB:
     """`rgb` as drawn on a light background: darkened to LIGHT_LUMINANCE, its hue kept."""
     lum = relative_luminance(rgb)
