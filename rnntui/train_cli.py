@@ -383,25 +383,40 @@ def memory_parser() -> Parser:
     return p
 
 
+def run_said(run) -> str:
+    """A finished memory run in a line: `train memory`'s, and each of `--all`'s."""
+    reached = (_("never reached 100%") if run.reached_100_at is None
+               else _("100% at step {step}").format(step=run.reached_100_at))
+    return ngettext("memory {cell} T={T}: accuracy {acc} after {steps} step, {reached} ({seconds} s)",
+                    "memory {cell} T={T}: accuracy {acc} after {steps} steps, {reached} ({seconds} s)", run.steps).format(
+        cell=run.cell, T=run.T, acc=pct(run.final_acc), steps=run.steps, reached=reached, seconds=f"{run.seconds:.1f}")
+
+
 def memory_table(results) -> str:
     """`train memory --all`'s table: each cell × T, ours beside the source's, accuracies rounded as the app
-    rounds them (17.5 here beside the run's 17.6%, a CLI trial)."""
+    rounds them (17.5 here beside the run's 17.6%, a CLI trial); its words in the app's language, columns
+    in cells (English under --lang zh, a review)."""
     from rnntui.engine import memory as mem
+    from rnntui.widgets.cells import cell_len, fit
 
     def percent(v):
-        return "    –" if v is None else f"{pct(v).removesuffix('%'):>5}"
+        return "–" if v is None else pct(v).removesuffix("%")
 
-    lines = [f"{'cell':<9}{'T':>4}  {'ours %':>6} {'@100%':>6} {'steps':>6} {'secs':>6}   {'source %':>8} "
-             f"{'@100%':>6}   σ(b_f)^T"]
+    never = _("never")
+    heads = (_("model"), "T", _("ours %"), "@100%", _("steps"), _("secs"), _("source %"), "@100%", "σ(b_f)^T")
+    rows = []
     for r in mem.table(results):
         ran = r["steps"] is not None
-        reached = "–" if not ran else "never" if r["reached_100_at"] is None else str(r["reached_100_at"])
-        seed_at = {None: "never", "?": "?"}.get(r["seed_reached"], str(r["seed_reached"]))
-        secs = "–" if r["seconds"] is None else f"{r['seconds']:.0f}"
-        surv = "" if r["survival"] is None else f"{r['survival']:.2g}"
-        lines.append(f"{r['cell']:<9}{r['T']:>4}  {percent(r['final_acc']):>6} {reached:>6} {r['steps'] or '–':>6} "
-                     f"{secs:>6}   {percent(r['seed_final']):>8} {seed_at:>6}   {surv}")
-    return "\n".join(lines)
+        reached = "–" if not ran else never if r["reached_100_at"] is None else str(r["reached_100_at"])
+        seed_at = {None: never, "?": "?"}.get(r["seed_reached"], str(r["seed_reached"]))
+        rows.append((r["cell"], str(r["T"]), percent(r["final_acc"]), reached, str(r["steps"] or "–"),
+                     "–" if r["seconds"] is None else f"{r['seconds']:.0f}", percent(r["seed_final"]), seed_at,
+                     "" if r["survival"] is None else f"{r['survival']:.2g}"))
+    widths = [max(cell_len(row[k]) for row in (heads, *rows)) for k in range(len(heads))]
+    gaps = ("", "  ", " ", " ", " ", " ", "   ", " ", "   ")  # the source's columns apart from ours
+    return "\n".join("".join(gap + fit(text, width, "left" if k in (0, 8) else "right")
+                             for k, (gap, text, width) in enumerate(zip(gaps, row, widths))).rstrip()
+                     for row in (heads, *rows))
 
 
 def run_memory(argv: list[str]) -> int:
@@ -445,9 +460,9 @@ def run_memory(argv: list[str]) -> int:
     if args.all:
         finished, claimed = [], []  # claimed: where the grid goes (--out, or beside a file made there meanwhile)
 
-        def log(line: str) -> None:  # a line per finished run, each saved in `grid` before it
-            finished.append(line)
-            print(line, file=sys.stderr, flush=True)
+        def log(run) -> None:  # a line per finished run, each saved in `grid` before it
+            finished.append(run)
+            print(run_said(run), file=sys.stderr, flush=True)  # (English under --lang zh: the engine's, a review)
 
         def write(text: str) -> None:  # the first run claims its file (saved_anew), the next ones rewrite it
             if claimed:
@@ -485,15 +500,8 @@ def run_memory(argv: list[str]) -> int:
     plot_curve([p.step for p in run.curve], [100 * p.acc for p in run.curve],
                _("memory {cell} T={T}: accuracy on {n} fresh sequences").format(cell=args.cell, T=args.T, n=mem.N_EVAL),
                _("accuracy %"), lines=((100 * mem.CHANCE, _("chance")),))
-    reached = (_("never reached 100%") if run.reached_100_at is None
-               else _("100% at step {step}").format(step=run.reached_100_at))
     seed = mem.seed_final(args.cell, args.T)
-    print(ngettext("memory {cell} T={T}: accuracy {acc} after {steps} step, {reached} ({seconds} s)",
-                   "memory {cell} T={T}: accuracy {acc} after {steps} steps, {reached} ({seconds} s)", run.steps).format(
-        cell=args.cell, T=args.T, acc=pct(run.final_acc), steps=run.steps, reached=reached,
-        seconds=f"{run.seconds:.1f}")
-          + ("" if seed is None else _("; the source's: {acc}").format(acc=pct(seed)))
-          + f" -> {where}")
+    print(run_said(run) + ("" if seed is None else _("; the source's: {acc}").format(acc=pct(seed))) + f" -> {where}")
     if out is None and not recipe:
         print("rnntui: " + _("not merged into the app's runs ({cache}): --steps or --seed differ from the recipe").format(
             cache=mem.cache_path()), file=sys.stderr)

@@ -265,6 +265,32 @@ def test_a_file_made_at_out_while_the_grid_trains_is_kept(tmp_path, monkeypatch,
     assert said.out.rstrip().endswith(f"-> {beside}")  # (and after the table: said only before it, a review)
 
 
+
+def test_train_memory_all_says_its_runs_and_table_in_the_apps_language(tmp_path, monkeypatch, capsys):
+    """Under --lang zh, `--all`'s line a run and its table were English (the engine's; a review): they are
+    Chinese, the run's line as `train memory`'s, and the table's columns line up in cells (a Chinese
+    character takes two)."""
+    from rich.cells import cell_len
+
+    from rnntui.cli import main
+
+    def grid(cells, Ts, on_run, steps=None, seed=0):
+        for T in (5, 10):
+            on_run(mem.make_run("rnn", T, 2, seed, [(2, 0.5, 1.0)], 1.0, "t"))
+
+    monkeypatch.setattr(lab, "run_grid", grid)
+    assert main(["train", "memory", "--all", "--steps", "2", "--out", str(tmp_path / "g.json"), "--lang", "zh"]) == 0
+    said = capsys.readouterr()
+    runs = [line for line in said.err.splitlines() if line.startswith("记忆 rnn")]
+    assert len(runs) == 2 and "2 步后准确率 50" in runs[0]
+    table = said.out.splitlines()[:-1]  # (the last: where the grid went)
+    head, ours = table[0], "我们的 %"
+    assert head.startswith("模型") and ours in head and "ours" not in said.out and "never" not in said.out
+    end = cell_len(head[:head.index(ours) + len(ours)])  # the column's right edge, in cells
+    for line in table[1:]:
+        if line.split()[:2] in (["rnn", "5"], ["rnn", "10"]):
+            assert cell_len(line[:line.index("50.0") + 4]) == end, line
+
 def test_ctrl_c_during_train_memory_says_nothing_was_saved_and_exits_130(tmp_path):
     """Ctrl+C ended `train memory` silently after the bar's "…365/6000 … 3.6s^C" (a TA's trial): one line
     says it was cancelled and that nothing was saved, status 130, no traceback."""
