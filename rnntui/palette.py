@@ -139,6 +139,9 @@ class RnnCommands(Provider):
                 out.append((*self.set_command(state, p), f"Set {p.name} {p.label} {p.said}"))
         out.append((_("Save screenshot (SVG)"), app.action_shot, _("into ./rnntui-shots or $RNNTUI_SHOTS"),
                     "Save screenshot (SVG)"))
+        if topic is not None:  # (nothing helped build a deck from what is on screen: a lecturer's trial)
+            out.append((_("Copy this figure as a deck frame"), self.copy_frame,
+                        _("its [[frame]] table, to paste into a deck for rnntui present"), "Copy this figure as a deck frame"))
         out.append((_("Toggle theme dark/light"), app.action_toggle_theme, _("for a projector, pick Theme projector"),
                     "Toggle theme dark/light"))
         for name, theme in THEMES.items():
@@ -151,6 +154,15 @@ class RnnCommands(Provider):
                 out.append((f"Language / 语言: {NAMES[lang]} ({lang})", partial(setattr, app, "language", lang),
                             _("redraw every text in {name}").format(name=NAMES[lang]), ""))
         return out
+
+    def copy_frame(self) -> None:
+        """The focused figure's `[[frame]]` to the clipboard (the terminal's, where it takes one), and shown."""
+        from rnntui.slides import Frame
+
+        topic = self.app.topic_screen()
+        text = Frame(type(topic), topic.figure, topic.state).toml()
+        self.app.copy_to_clipboard(text)
+        self.app.notify(_("copied (where the terminal takes a copy); for a deck:") + "\n" + text, timeout=10)
 
     def set_command(self, state, p) -> tuple:
         """(text, command, help) of the command that asks for a parameter of the focused figure."""

@@ -121,6 +121,15 @@ class Frame:
         axis = f" --set {self.state.AXIS}={step}" if self.axis_set else f" --step {step}"
         return f"{self.address}{sets}{axis}"
 
+    def toml(self) -> str:
+        """The frame as a deck writes it (`[[frame]]`, its figure, set and step), to paste into one."""
+        def value(v) -> str:
+            return f'"{v}"' if isinstance(v, str) else repr(float(v)).removesuffix(".0") if isinstance(v, float) else str(v)
+
+        sets = ", ".join(f"{k} = {value(v)}" for k, v in self.changed().items())
+        return "\n".join(['[[frame]]', f'figure = "{self.address}"', *([f"set = {{ {sets} }}"] if sets else []),
+                          f"step = {value(getattr(self.state, self.state.AXIS))}"])
+
     def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark", lang: str | None = None) -> str:
         """The `rnntui shot` line that redraws this frame into `out`, in `lang` when given (a shell's
         locale picks the language otherwise: an export's lines say theirs)."""

@@ -761,6 +761,31 @@ async def test_a_key_a_talk_has_none_for_says_how_to_change_the_slide(tmp_path):
         step = command[command.index("--step") + 1]
         assert build_state(find(command[1])[1], sets, step) == app.frame.state
 
+
+async def test_the_palette_copies_the_figure_on_screen_as_a_deck_frame():
+    """Nothing helped build a deck from what is on screen (a lecturer's trial): the palette's "Copy this
+    figure as a deck frame" puts its [[frame]] on the clipboard and shows it; read as a deck, it is the
+    state on screen, for figures with a choice, a number, a word and none set."""
+    from rnntui.app import RnnApp
+    from rnntui.figures.gradients import ProductState
+    from rnntui.topics import build_state, find
+
+    app = RnnApp("gradients", "product", state=ProductState(act="relu", w_h=1.6, hop=190))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+p", *"copy this figure")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        text = app.clipboard
+        assert text.startswith('[[frame]]\nfigure = "gradients/product"')
+        assert [n.message for n in app._notifications][-1].endswith("\n" + text)  # shown too
+        assert parse(tomllib.loads(text)).frames[0].state == app.topic_screen().state
+        for address, sets, step in (("serving/kvcache", ["gqa=4"], None), ("attention/block", [], None),
+                                    ("memory/copy", ["cell=rnn", "T=40"], None), ("recurrence/track", ["w_h=-0.5"], "3")):
+            screen, figure = find(address)
+            state = build_state(figure, sets, step)
+            assert parse(tomllib.loads(Frame(screen, figure, state).toml())).frames[0].state == state, address
+
 async def test_present_shows_every_slide_of_the_lecture_without_naming_this_machines_files():
     """`present lecture` ended in a traceback at its first memory/copy slide: the view asked the app for
     a shot's flag that only the rnntui app has (a lecturer's trial). Every slide shows, and a run trained
