@@ -9,6 +9,7 @@ line, under [keys]) at $XDG_CONFIG_HOME/rnntui/keymap.toml (default ~/.config/rn
 """
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -225,10 +226,14 @@ def known_key(key: str) -> bool:
         return False
     if len(last) == 1 or last in KEY_NAMES:
         return True
-    try:
-        return _character_to_key(unicodedata.lookup(last.replace("_", " "))) == last
-    except KeyError:
-        return False
+    words = last.split("_")
+    for joins in itertools.product(" -", repeat=min(len(words) - 1, 8)):  # "less_than_sign": LESS-THAN SIGN
+        try:
+            if _character_to_key(unicodedata.lookup(words[0] + "".join(j + w for j, w in zip(joins, words[1:])))) == last:
+                return True
+        except KeyError:
+            pass
+    return False
 
 
 def clashes(moved: dict[str, str]) -> list[tuple[str, str, str]]:

@@ -369,13 +369,21 @@ class _Canvas:
         x0, y0, dx, dy, t0, t1 = x0[keep], y0[keep], dx[keep], dy[keep], t0[keep], t1[keep]
         a, b = x0 + t0 * dx, y0 + t0 * dy
         da, db = (t1 - t0) * dx, (t1 - t0) * dy
-        # steps per segment, two a dot: at one a dot, x.5 positions rounded in float noise skipped a column
-        n = (2 * np.maximum(np.abs(da), np.abs(db)) + 1).astype(int)
-        seg = np.repeat(np.arange(n.size), n + 1)
-        t = (np.arange(seg.size) - np.repeat(np.cumsum(n + 1) - (n + 1), n + 1)) / n[seg]
-        fx, fy = a[seg] + t * da[seg], b[seg] + t * db[seg]
-        # halves up, not to even: steps of one dot from x.5 (26 dots over 26 steps) rounded every other dot onto
-        # its neighbour, and a solid line went dotted where it was nearly flat (a lecturer's trial)
+        # one dot per whole step along each segment's longer axis, the other rounded halves up: sampled at even
+        # steps from x.5 (26 dots over 26 steps), rounding half to even put every other dot onto its neighbour and
+        # a solid line went dotted where it was nearly flat (a lecturer's trial); two steps a dot made corners,
+        # and a dotted line read as solid (a review)
+        along_x = np.abs(da) >= np.abs(db)
+        start, run = np.where(along_x, a, b), np.where(along_x, da, db)  # the longer axis
+        first, last = np.floor(start + 0.5), np.floor(start + run + 0.5)
+        n = np.abs(last - first).astype(int) + 1  # dots per segment
+        seg = np.repeat(np.arange(n.size), n)
+        k = np.arange(seg.size) - np.repeat(np.cumsum(n) - n, n)
+        m = first[seg] + np.sign(last - first)[seg] * k  # whole steps along the longer axis
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(run[seg] != 0, (m - start[seg]) / run[seg], 0.0).clip(0.0, 1.0)
+        fx, fy = a[seg] + t * da[seg], b[seg] + t * db[seg]  # on the segment (its ends kept: a vertical line's
+        # side is where the segment is, not the whole step nearest it)
         px = np.clip(np.floor(fx + 0.5).astype(int), 0, w)
         py = np.clip(np.floor(fy + 0.5).astype(int), 0, h)
         new = np.ones(px.size, bool)
