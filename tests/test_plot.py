@@ -109,6 +109,20 @@ def test_a_solid_line_lights_every_dot_column_it_crosses(width):
                 lit |= {2 * c + k for k, side in enumerate((left, right)) if any(bits & b for b in side)}
     assert lit and sorted(lit) == list(range(min(lit), max(lit) + 1)), sorted(set(range(min(lit), max(lit))) - lit)
 
+
+@pytest.mark.parametrize("slope", [0.1, 0.5, 1.0, 3.0, 10.0])
+def test_a_dotted_line_has_half_the_dots_of_a_solid_one(slope):
+    """Two steps a dot made corners on steep lines, and "every other dot" of them was an unbroken diagonal:
+    recurrence/tanh's dotted tangent read as solid (a review). A line has a dot a step along its longer axis,
+    so the dotted one keeps every other: half as many."""
+    def dots(dash):
+        spec = PlotSpec(series=(Series((0.0, 10.0), (0.0, 10.0 * slope), "a", RED, dash=dash),),
+                        xlim=(0, 10), ylim=(0, 10 * slope))
+        return sum(bin(ord(ch) - 0x2800).count("1") for ch in text_of(spec, (60, 20)) if 0x2800 < ord(ch) < 0x2900)
+
+    solid, dotted = dots("solid"), dots("dotted")
+    assert solid > 40 and abs(dotted - solid / 2) <= 1, (solid, dotted)
+
 def test_non_finite_points_are_found_where_they_first_occur():
     marks = dict((w, x) for x, w in non_finite_marks(Series(XS, BAD), log=True))
     assert marks == {"0": 3, "inf": 6, "NaN": 7}
