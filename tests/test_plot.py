@@ -110,18 +110,27 @@ def test_a_solid_line_lights_every_dot_column_it_crosses(width):
     assert lit and sorted(lit) == list(range(min(lit), max(lit) + 1)), sorted(set(range(min(lit), max(lit))) - lit)
 
 
-@pytest.mark.parametrize("slope", [0.1, 0.5, 1.0, 3.0, 10.0])
-def test_a_dotted_line_has_half_the_dots_of_a_solid_one(slope):
-    """Two steps a dot made corners on steep lines, and "every other dot" of them was an unbroken diagonal:
-    recurrence/tanh's dotted tangent read as solid (a review). A line has a dot a step along its longer axis,
-    so the dotted one keeps every other: half as many."""
-    def dots(dash):
+@pytest.mark.parametrize("size", [(60, 20), (30, 40), (40, 40)])
+@pytest.mark.parametrize("slope", [0.1, 0.5, 0.8, 3.0, 10.0])
+def test_a_dotted_line_lights_half_the_steps_a_solid_one_does(slope, size):
+    """Two steps a dot made corners on steep lines, and every other dot of such a staircase was an unbroken
+    diagonal: recurrence/tanh's dotted tangent read as solid (a review). A line has one dot a step along its
+    longer axis, and the dotted one every other: half the steps lit."""
+    bits = {0x01: (0, 0), 0x02: (0, 1), 0x04: (0, 2), 0x40: (0, 3), 0x08: (1, 0), 0x10: (1, 1), 0x20: (1, 2),
+            0x80: (1, 3)}
+
+    def steps(dash):
         spec = PlotSpec(series=(Series((0.0, 10.0), (0.0, 10.0 * slope), "a", RED, dash=dash),),
                         xlim=(0, 10), ylim=(0, 10 * slope))
-        return sum(bin(ord(ch) - 0x2800).count("1") for ch in text_of(spec, (60, 20)) if 0x2800 < ord(ch) < 0x2900)
+        lit = {(2 * c + dx, 4 * r + dy) for r, line in enumerate(text_of(spec, size).splitlines())
+               for c, ch in enumerate(line) if 0x2800 < ord(ch) < 0x2900
+               for bit, (dx, dy) in bits.items() if (ord(ch) - 0x2800) & bit}  # (each dot, in dots)
+        return len({x for x, _y in lit}), len({y for _x, y in lit})
 
-    solid, dotted = dots("solid"), dots("dotted")
-    assert solid > 40 and abs(dotted - solid / 2) <= 1, (solid, dotted)
+    (solid_x, solid_y), (dotted_x, dotted_y) = steps("solid"), steps("dotted")
+    solid, dotted = (solid_x, dotted_x) if solid_x >= solid_y else (solid_y, dotted_y)  # along the longer axis
+    assert solid > 30 and abs(dotted - solid / 2) <= 1, (solid, dotted)
+
 
 def test_non_finite_points_are_found_where_they_first_occur():
     marks = dict((w, x) for x, w in non_finite_marks(Series(XS, BAD), log=True))
