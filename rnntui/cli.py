@@ -448,7 +448,7 @@ def run_export(argv: list[str]) -> int:
     with said_if_stopped(lambda: nothing_written(args.outdir)):
         report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
                                progress=sys.stderr.isatty(), deck=deck, batch=True, since=since,
-                               only=" ".join(args.only or ()))
+                               only=tuple(args.only or ()))
     print(report.line(Path(args.outdir)), file=sys.stderr)
     if deck is not None and (english := slides.untranslated_line(frames, deck)):
         print(english, file=sys.stderr)

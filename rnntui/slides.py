@@ -310,6 +310,12 @@ def listed(outdir: Path) -> set[str]:
     return names
 
 
+def within(name: str, addresses: tuple[str, ...]) -> bool:
+    """Whether an export's file (`09-recurrence-tanh-z2.svg`) shows one of these topics or figures."""
+    topic, figure = name.split("-")[1:3]
+    return any(a.rstrip("/") in (topic, f"{topic}/{figure}") for a in addresses)
+
+
 def stale(outdir: Path, keep: list[Path], earlier: set[str]) -> list[Path]:
     """The files of an earlier export (`earlier`: what its index.md listed) that this one does not write."""
     keep_names = {p.name for p in keep}
@@ -318,12 +324,12 @@ def stale(outdir: Path, keep: list[Path], earlier: set[str]) -> list[Path]:
 
 def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
            scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True,
-           deck=None, batch: bool = False, since: int | None = None, only: str = "") -> Report:
+           deck=None, batch: bool = False, since: int | None = None, only: tuple[str, ...] = ()) -> Report:
     """Render frames into OUTDIR as numbered files plus index.md. Checks everything first. With a deck,
     its frames are drawn as `rnntui present` shows them (no header or footer). --force also removes the
     files an earlier export listed in its index.md that this one does not write (`listed`). `batch`: the
-    process does nothing else (`rnntui export`; see Session). `only`: the topics the frames were picked by,
-    as typed; with them --force removes nothing an earlier export wrote for other slides (refused, said)."""
+    process does nothing else (`rnntui export`; see Session). `only`: the topics (or figures) the frames were
+    picked by; with them --force removes nothing an earlier export wrote for others (refused, said)."""
     from rnntui.files import Staged
 
     outdir = Path(outdir)
@@ -339,12 +345,13 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100,
     paths = targets([stem for _, stem in planned], outdir, formats)
     check_outdir(outdir, paths, force)
     earlier = listed(outdir) if force else set()  # (read before this export's index.md replaces it)
-    if only and (gone := stale(outdir, paths, earlier)):  # ("refresh one topic" removed the other 151 files of a
-        raise BadValue(ngettext(  # handout the night before a lecture: a lecturer's trial)
+    gone = [p for p in stale(outdir, paths, earlier) if only and not within(p.name, only)]
+    if gone:  # ("refresh one topic" removed the other 151 files of a handout the night before a lecture: a
+        raise BadValue(ngettext(  # lecturer's trial; its own slides, renumbered or in a format dropped, may go)
             "--force with {only} would remove {n} file an earlier export here wrote for other slides; export {only} "
             "into a folder of its own, or remove that file first",
             "--force with {only} would remove {n} files an earlier export here wrote for other slides; export {only} "
-            "into a folder of its own, or remove those files first", len(gone)).format(only=only, n=len(gone)))
+            "into a folder of its own, or remove those files first", len(gone)).format(only=" ".join(only), n=len(gone)))
     made = [p for p in (outdir, *outdir.parents) if not p.exists()]  # the folders this export makes, inner first
     make_folder(outdir)
     started = time.perf_counter()

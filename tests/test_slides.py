@@ -357,8 +357,8 @@ def test_an_export_made_meanwhile_into_the_same_folder_is_kept(tmp_path, monkeyp
 def test_force_with_topics_removes_no_other_slides_of_an_earlier_export(tmp_path, capsys):
     """`export slides --force recurrence` to refresh one topic of a handout removed the other slides, 151 files
     (a lecturer's trial; a topic's slides are numbered on their own, so they replaced none of the handout's).
-    It is refused, saying how many it would remove, and nothing is written; into a folder of its own, or over
-    an export of the same topic, it is as before."""
+    It is refused, saying how many it would remove, and nothing is written; into a folder of its own, over an
+    export of the same topic, or one of its figures, it is as before."""
     out, alone = tmp_path / "handout", tmp_path / "alone"
     assert main(["export", str(out), "--format", "txt", "recurrence", "gradients"]) == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
@@ -370,6 +370,13 @@ def test_force_with_topics_removes_no_other_slides_of_an_earlier_export(tmp_path
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert main(["export", str(alone), "--format", "txt", "recurrence"]) == 0
     assert main(["export", str(alone), "--format", "txt", "--force", "recurrence"]) == 0
+    # its own slides may go (a review: widening an export, or dropping a format, was refused): renumbered
+    wide = tmp_path / "wide"
+    assert main(["export", str(wide), "--format", "svg,txt", "recurrence/tanh"]) == 0
+    assert main(["export", str(wide), "--format", "txt", "--force", "recurrence/tanh"]) == 0  # svg dropped
+    assert main(["export", str(wide), "--format", "txt", "--force", "recurrence"]) == 0  # tanh renumbered
+    assert capsys.readouterr().err.strip().endswith("; removed 2 files an earlier export listed")
+    assert not list(wide.glob("*.svg")) and len(list(wide.glob("*-recurrence-tanh-*.txt"))) == 2
 
 
 def test_force_removes_what_an_earlier_export_listed_and_nothing_else(tmp_path, capsys):
