@@ -284,7 +284,8 @@ def run_seq2seq(argv: list[str]) -> int:
     from rnntui.engine import lab_seq2seq as lab
 
     until = None if args.until >= 1.0 else args.until
-    print(_("training seq2seq {scoring}, seed {seed}: at most {steps} steps").format(
+    print(ngettext("training seq2seq {scoring}, seed {seed}: at most {steps} step",
+                   "training seq2seq {scoring}, seed {seed}: at most {steps} steps", args.steps).format(
         scoring=args.scoring, seed=args.seed, steps=args.steps)
           + (_(", until validation exact ≥ {until}").format(until=f"{until:.2f}") if until is not None else ""),
           file=sys.stderr)

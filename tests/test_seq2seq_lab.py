@@ -214,6 +214,17 @@ def test_a_file_that_appears_at_out_while_training_is_kept(tmp_path, monkeypatch
     assert sorted(p.name for p in tmp_path.iterdir()) == ["late-1.npz", "late.npz"]  # (no temporary file left)
 
 
+
+def test_a_one_step_run_says_one_step(tmp_path, capsys):
+    """`train seq2seq --steps 1` said "at most 1 steps" and "after 1 steps" (a review)."""
+    pytest.importorskip("torch")
+    from rnntui.cli import main
+
+    assert main(["train", "seq2seq", "--steps", "1", "--until", "1", "--out", str(tmp_path / "one.npz")]) == 0
+    said = capsys.readouterr()
+    assert "at most 1 step\n" in said.err.replace(", until", "\n") and "1 steps" not in said.err + said.out
+    assert "after 1 step (" in said.out
+
 @pytest.mark.parametrize("out", [None, "run.npz"])
 def test_ctrl_c_during_train_says_nothing_was_saved(out, tmp_path, monkeypatch, capsys):
     """Ctrl+C ended `train seq2seq` silently (a TA's trial): one line, cancelled and nothing saved (the
