@@ -133,8 +133,8 @@ def default_language(environ=None) -> str:
     (LC_ALL, LC_MESSAGES, LANG: the first one set): zh_* → zh, anything else → en."""
     env = os.environ if environ is None else environ
     chosen = env.get("RNNTUI_LANG", "").strip()
-    if chosen:  # (RNNTUI_LANG=fr gave English without a word, while --lang fr was refused)
-        return check_language(chosen, "RNNTUI_LANG")
+    if chosen:  # (RNNTUI_LANG=fr gave English without a word, while --lang fr was refused; C and POSIX, the
+        return "en" if chosen.split(".")[0] in ("C", "POSIX") else check_language(chosen, "RNNTUI_LANG")  # locale's
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(name, "").strip()
         if value:

@@ -82,6 +82,8 @@ def test_an_unknown_rnntui_lang_is_refused_as_lang_is(capsys, monkeypatch):
     assert capsys.readouterr().err == "rnntui: RNNTUI_LANG='fr': choose en or zh\n"
     assert main(["--list", "--lang", "zh"]) == 0 and "一次一个 token" in capsys.readouterr().out
     assert default_language({"RNNTUI_LANG": "zh-Hans", "LANG": "en_US.UTF-8"}) == "zh"
+    for plain in ("C", "POSIX", "C.UTF-8"):  # the locale's names for none: English, as before (a review)
+        assert default_language({"RNNTUI_LANG": plain, "LANG": "zh_CN.UTF-8"}) == "en"
 
 
 def test_environment_picks_chinese_and_lang_overrides_it(capsys, monkeypatch):
