@@ -18,7 +18,7 @@ from textual.widgets import ContentSwitcher, Static
 from rnntui.app import PRELOAD_AFTER, use_themes
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, language
 from rnntui.keys import key_shown
 from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
@@ -144,6 +144,7 @@ class PresentApp(Shots, QuietCollections, App):
     def show(self) -> None:
         frame = self.frame
         self.note.said = ""  # (what it said was of the slide left; the foot is drawn below)
+        unsay(self, self.stray)  # (its command was the slide left's, a review)
         # (not the source's figure ids, "· F1+F3": a class reads them as codes, and titled slides had none)
         title = Text(frame.local("title") or _(frame.figure.title), style="bold")
         title.append("   " + _("topic {n} · {topic}").format(n=frame.screen.NUMBER, topic=frame.screen.TOPIC_ID),
@@ -239,10 +240,12 @@ class PresentApp(Shots, QuietCollections, App):
         moves_focus = event.key in ("tab", "shift+tab")  # (Textual's, to nothing a talk shows)
         if not moves_focus and await self._check_bindings(event.key) or await dispatch_key(self, event) or self._exit:
             return
-        self.typed = ""  # (a toast, as ?'s keys: the command, whole, does not fit the foot beside the values)
+        # (a toast, as ?'s keys: the command, whole, does not fit the foot beside the values; a slide number
+        # being typed is kept, a review)
         unsay(self, self.stray)  # one at a time, the last key's
+        lang = "" if language() == "en" else f" --lang {language()}"  # (the app opens in the shell's otherwise)
         self.stray = _("{key}: no key in a talk; ? lists them. To change this slide, open it in the app:\n"
-                       "rnntui {args}").format(key=key_shown(event.key), args=self.frame.args())
+                       "rnntui {args}").format(key=key_shown(event.key), args=self.frame.args() + lang)
         self.notify(self.stray, timeout=6)
 
     def action_help_quit(self) -> None:

@@ -767,6 +767,9 @@ async def test_a_key_a_talk_has_none_for_says_how_to_change_the_slide(tmp_path):
         sets = [command[i + 1] for i, word in enumerate(command) if word == "--set"]
         step = command[command.index("--step") + 1]
         assert build_state(find(command[1])[1], sets, step) == app.frame.state
+        await pilot.press("end", "1", "a", "enter")  # a slide number being typed is kept (a review)
+        await pilot.pause()
+        assert app.index == 0 and not app._notifications  # and the note went with the slide it was of
 
 
 async def test_the_palette_copies_the_figure_on_screen_as_a_deck_frame():
