@@ -22,7 +22,10 @@ def main() -> None:
 
     conn = Connection(int(sys.argv[1]), readable=False)
     try:
-        target, state = pickle.load(sys.stdin.buffer)
+        target, state, lang = pickle.load(sys.stdin.buffer)
+        from rnntui.i18n import set_language
+
+        set_language(lang)  # the app's, as the lab starts
     except BaseException as e:  # (rnntui upgraded under a running app: its state may not read here)
         conn.send(("failed", failure(e)))
         conn.close()

@@ -11,7 +11,8 @@ worker thread turns each into a `LabMessage` posted to the screen; killing the c
 even in the middle of `import torch`.
 
 The runner's own words ("starting torch", "cancelled", …) are translated when made, in the language
-of the moment; a lab's failure line is the exception's own text.
+of the moment; a lab's failure line is the exception's own text. The child speaks the app's language as
+the lab starts (a refused save's "cannot write …: why" was English in Chinese, a review).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from typing import Any
 from textual.message import Message
 
 from rnntui.figure import Lab, LabRun, failure_line
-from rnntui.i18n import _
+from rnntui.i18n import _, language
 from rnntui.lab_child import CHILD, failure
 
 POLL_S = 0.05  # how often the worker looks for a cancel while the child is silent
@@ -142,7 +143,7 @@ def _spawn(target: str, state: Any, label: str) -> tuple[Child, Any]:
     finally:
         os.close(write)
     try:  # (a few hundred bytes: within a pipe's buffer, so this never waits for the child)
-        child.stdin.write(pickle.dumps(sys.path) + pickle.dumps((target, state)))
+        child.stdin.write(pickle.dumps(sys.path) + pickle.dumps((target, state, language())))
         child.stdin.flush()  # and kept open until the lab ends (`_kill`): the child ends when it closes
     except OSError:  # it ended at once: the watcher says so
         pass

@@ -32,6 +32,13 @@ def floods(state, report):
     return {"n": 50}
 
 
+def speaks(state, report):
+    """A word of the catalogue, as the child says it (a refused save's reason is one)."""
+    from rnntui.i18n import _
+
+    return _("never")
+
+
 def use(monkeypatch, screen, target: str = "lab_standins:silent") -> None:
     """For a test, `screen`'s figures that have a lab run `target` instead (a torch-free stand-in)."""
     from dataclasses import replace

@@ -992,6 +992,25 @@ def test_a_lab_child_ends_when_the_app_is_gone():
         labs._kill(child)
 
 
+
+def test_a_lab_child_speaks_the_apps_language():
+    """The timing lab's refused save said "已测得，但未缓存：cannot write …: File exists" (a review): the child
+    said its reason in English. It speaks the app's language as the lab starts."""
+    from rnntui import labs
+    from rnntui.i18n import set_language
+
+    for lang, word in (("zh", "从未"), ("en", "never")):
+        set_language(lang)
+        try:
+            child, conn = labs._spawn("lab_standins:speaks", None, "test")
+        finally:
+            set_language("en")
+        try:
+            assert conn.poll(30) and conn.recv() == ("done", word)
+        finally:
+            conn.close()
+            labs._kill(child)
+
 def test_a_lab_works_on_while_nothing_reads_its_reports(tmp_path):
     """With the app suspended (ctrl+z) nothing reads the pipe: seq2seq's reports, which carry its weights,
     filled it and its live run stopped until `fg` (a student's trial). The lab goes on, the reports it made
