@@ -207,10 +207,11 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     if both:  # (quit = "n" made n quit, and nothing said next_topic had lost it: a keyboard audit)
         return {}, _("keymap {path} ignored: {key} is given to both {first} and {second}").format(
             path=path, key=key_shown(both[0]), first=both[1], second=both[2])
-    if found:  # the contract's key wins on that figure, and its letter does nothing: loaded, and said
-        key, first, second = found[0]
-        return dict(table), _("keymap {path}: {key} is {first}'s, so {second} has no key; give it one").format(
-            path=path, key=key_shown(key), first=first, second=second)
+    if found:  # the contract's key wins on that figure, and its letter does nothing: loaded, and said, each
+        # (of h and l, only l was said, on readout whose h it was: a review)
+        lost = [_("{key} is {first}'s, so {second} has no key").format(key=key_shown(key), first=first, second=second)
+                for key, first, second in sorted(found)]
+        return dict(table), _("keymap {path}: {lost}; give each one a key").format(path=path, lost="; ".join(lost))
     return dict(table), None
 
 
@@ -228,8 +229,9 @@ def known_key(key: str) -> bool:
         return True
     words = last.split("_")
     for joins in itertools.product(" -", repeat=min(len(words) - 1, 8)):  # "less_than_sign": LESS-THAN SIGN
+        name = words[0] + "".join(j + w for j, w in zip(joins, words[1:]))
         try:
-            if _character_to_key(unicodedata.lookup(words[0] + "".join(j + w for j, w in zip(joins, words[1:])))) == last:
+            if _character_to_key(unicodedata.lookup(name)) == last:
                 return True
         except KeyError:
             pass

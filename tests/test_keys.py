@@ -1192,8 +1192,11 @@ def test_a_keymap_that_gives_one_key_to_two_bindings_is_ignored_or_said(tmp_path
         path.write_text(f"[keys]\n{text}\n", encoding="utf-8")
         assert user_keymap(path) == ({}, f"keymap {path} ignored: {said}"), text
     # the vim user's step_back = "h" loads (h is readout's head, whose letter then does nothing there), and says so
-    for text, said in (('step_back = "h"', "h is step_back's, so toggle_head has no key; give it one"),
-                       ('toggle_cell = "?"', "? is help's, so toggle_cell has no key; give it one")):
+    for text, said in (('step_back = "h"', "h is step_back's, so toggle_head has no key; give each one a key"),
+                       ('toggle_cell = "?"', "? is help's, so toggle_cell has no key; give each one a key"),
+                       ('step_back = "left,h"\nstep_forward = "right,l"',  # (only l was said: a review)
+                        "h is step_back's, so toggle_head has no key; l is step_forward's, so toggle_norm has no key; "
+                        "give each one a key")):
         path.write_text(f"[keys]\n{text}\n", encoding="utf-8")
         moved, problem = user_keymap(path)
         assert moved and problem == f"keymap {path}: {said}", text
