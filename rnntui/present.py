@@ -231,11 +231,11 @@ class PresentApp(Shots, QuietCollections, App):
         if not self.note.hush():
             self.show_foot()
 
-    stray = ""  # what the last key the talk has none for said
+    stray = ""  # what the last key the talk has none for said (until the slide changes)
 
     async def _on_key(self, event) -> None:
-        """A key the talk has none for says so in the foot, with the command that opens this slide where
-        its values change: ctrl+p, +, ↑ and tab did nothing, and nothing said why (a lecturer's trial)."""
+        """A key the talk has none for says so, with the command that opens this slide where its values
+        change: ctrl+p, +, ↑ and tab did nothing, and nothing said why (a lecturer's trial)."""
         event.prevent_default()  # (App's own handler, which this one is with the word added, is not run too)
         moves_focus = event.key in ("tab", "shift+tab")  # (Textual's, to nothing a talk shows)
         if not moves_focus and await self._check_bindings(event.key) or await dispatch_key(self, event) or self._exit:
