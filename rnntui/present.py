@@ -19,7 +19,7 @@ from rnntui.app import PRELOAD_AFTER, use_themes
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _, language
-from rnntui.keys import key_shown
+from rnntui.keys import in_use, key_shown, user_keymap
 from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
@@ -41,8 +41,8 @@ def read_all(frames: list[Frame]) -> None:
             pass
 
 
-KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · ctrl+s save · "
-           "esc hides this · ctrl+z suspend · q quit")
+KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · {save} save · "
+           "esc hides this · {suspend} suspend · {quit} quit")
 LAST = N_("the last slide; home goes to the first")
 FIRST = N_("the first slide; end goes to the last")  # (← there said nothing, → on the last did: a trial)
 VALUES_KEPT = 16  # cells of a slide's values a note in the foot leaves them ("t 11   γ 1.00")
@@ -79,10 +79,10 @@ class PresentApp(Shots, QuietCollections, App):
         Binding("backspace", "backspace", N_("back"), show=False, priority=True),  # or a typed digit off
         Binding("home", "jump(0)", N_("first"), priority=True),
         Binding("end", "jump(-1)", N_("last"), priority=True),
-        Binding("ctrl+s", "shot", N_("save"), priority=True),
-        Binding("q", "quit", N_("quit"), priority=True),  # not escape: a reflexive one ended the talk
-        Binding("ctrl+z", "suspend", N_("suspend"), show=False, priority=True),  # (it did nothing, a trial)
-        Binding("question_mark,f1", "keys", N_("keys"), priority=True),  # (the slides show none)
+        Binding("ctrl+s", "shot", N_("save"), priority=True, id="screenshot"),  # (ids: the app's keymap moves them)
+        Binding("q", "quit", N_("quit"), priority=True, id="quit"),  # not escape: a reflexive one ended the talk
+        Binding("ctrl+z", "suspend", N_("suspend"), show=False, priority=True, id="suspend"),  # (it did nothing)
+        Binding("question_mark,f1", "keys", N_("keys"), priority=True, id="help"),  # (the slides show none)
     ]
 
     def __init__(self, deck: Deck, theme: str = "dark", start: int = 0) -> None:
@@ -92,6 +92,11 @@ class PresentApp(Shots, QuietCollections, App):
         self.index = min(max(start, 0), len(deck.frames) - 1)
         self.typed = ""  # digits of a slide number, until enter
         self.note = EdgeNote(self, self.show_foot)  # in the foot for 2 s: a toast covered the slide's plot (a trial)
+        # the app's keymap moves quit, help, the screenshot and suspend here too (q still quit after quit = "x": a
+        # lecturer's trial); the talk's other keys are its own
+        moved, self.keymap_problem = user_keymap()
+        if moved:
+            self.set_keymap(moved)
 
     @property
     def frame(self) -> Frame:
@@ -119,6 +124,8 @@ class PresentApp(Shots, QuietCollections, App):
         self.set_class(colours_256(self), "-256-colours")  # (on light, the palette darker still: rnntui.ink)
         self.hold_full_collections()
         self.show()
+        if self.keymap_problem:  # (as the app says it)
+            self.notify(self.keymap_problem, severity="warning")
         # in the foot, not over the slide (the room saw a warning box over a plot's axis, a lecturer's trial);
         # `present` prints it again when the talk ends
         if english := untranslated_line(self.deck.frames):
@@ -154,7 +161,7 @@ class PresentApp(Shots, QuietCollections, App):
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)
         switcher.get_child_by_id(view_id(frame), FigureView).draw(frame.state)
-        unsay(self, _(KEYS))  # (it stayed over the next slides for its 6 s, a lecturer's trial)
+        unsay(self, self.keys_text())  # (it stayed over the next slides for its 6 s, a lecturer's trial)
         self.show_foot()
 
     def show_foot(self) -> None:
@@ -244,13 +251,14 @@ class PresentApp(Shots, QuietCollections, App):
         # being typed is kept, a review)
         unsay(self, self.stray)  # one at a time, the last key's
         lang = "" if language() == "en" else f" --lang {language()}"  # (the app opens in the shell's otherwise)
-        self.stray = _("{key}: no key in a talk; ? lists them. To change this slide, open it in the app:\n"
-                       "rnntui {args}").format(key=key_shown(event.key), args=self.frame.args() + lang)
+        self.stray = _("{key}: no key in a talk; {help} lists them. To change this slide, open it in the app:\n"
+                       "rnntui {args}").format(key=key_shown(event.key), help=in_use(self).one("help"),
+                                               args=self.frame.args() + lang)
         self.notify(self.stray, timeout=6)
 
     def action_help_quit(self) -> None:
         """ctrl+c: how to end the talk, in the foot and the talk's language (Textual's toast was English)."""
-        self.note.say(_("q ends the talk (ctrl+c does not)"), 3)
+        self.note.say(_("{key} ends the talk (ctrl+c does not)").format(key=in_use(self).one("quit")), 3)
 
     def action_suspend(self) -> None:
         suspend(self)
@@ -258,7 +266,11 @@ class PresentApp(Shots, QuietCollections, App):
     def action_keys(self) -> None:
         """The keys, for a moment: a rehearsing lecturer pressed ? and nothing happened. (Once: ? again
         does not stack a second.)"""
-        say_once(self, _(KEYS), title=_("Keys"), timeout=6)
+        say_once(self, self.keys_text(), title=_("Keys"), timeout=6)
+
+    def keys_text(self) -> str:
+        used = in_use(self)
+        return _(KEYS).format(save=used.one("screenshot"), suspend=used.one("suspend"), quit=used.one("quit"))
 
     def action_shot(self) -> None:
         self.take_shot(f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg")

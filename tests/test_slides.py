@@ -796,6 +796,28 @@ async def test_the_palette_copies_the_figure_on_screen_as_a_deck_frame():
             state = build_state(figure, sets, step)
             assert parse(tomllib.loads(Frame(screen, figure, state).toml())).frames[0].state == state, address
 
+
+async def test_present_takes_the_apps_keymap_for_quit_help_and_save(tmp_path, keymap):
+    """With quit = "x" in the keymap, q still ended a talk and x did nothing (a lecturer's trial): a talk's
+    quit, help, screenshot and suspend are the app's, moved as its keymap moves them, and what it says of
+    them names the keys in use."""
+    from rnntui.present import PresentApp
+
+    keymap('[keys]\nquit = "x"\nhelp = "f2"\nscreenshot = "f5"\n')
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q", "ctrl+c")
+        await pilot.pause()
+        assert app.return_code is None and "x ends the talk (ctrl+c does not)" in text_of(app)
+        assert [n.message for n in app._notifications][-1].startswith("q: no key in a talk; f2 lists them.")
+        await pilot.press("f2")
+        await pilot.pause()
+        said = [n.message for n in app._notifications][-1]
+        assert "f5 save" in said and "x quit" in said and "q quit" not in said
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.return_code == 0
+
 async def test_present_shows_every_slide_of_the_lecture_without_naming_this_machines_files():
     """`present lecture` ended in a traceback at its first memory/copy slide: the view asked the app for
     a shot's flag that only the rnntui app has (a lecturer's trial). Every slide shows, and a run trained
