@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import itertools
 import os
 import stat
 import tempfile
@@ -146,6 +147,20 @@ def write_atomic(path: str, text: str | bytes, replace: bool = True) -> None:
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
         raise cannot_write(path, e) from None
+
+
+def written_anew(path: Path, write, first: int = 1, most: int | None = None) -> Path | None:
+    """`write(path, replace=False)` at `path`, or where a file is there at NAME-first, NAME-(first+1), … (never
+    over a file, even one that came after a look: the write itself refuses); where it went, None past `most`
+    names."""
+    for n in itertools.islice(itertools.count(first - 1), most):
+        there = path if n == first - 1 else path.with_name(f"{path.stem}-{n}{path.suffix}")
+        try:
+            write(there, False)
+        except FileExistsError:
+            continue
+        return there
+    return None
 
 
 def _link_new(tmp: str, target: str) -> None:

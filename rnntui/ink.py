@@ -90,8 +90,8 @@ def on_light_256(rgb) -> tuple:
     hue, saturation = _hue_saturation(want)
     if saturation < 0.1:
         return want
-    fits = [c for c in CUBE if contrast(c, BACK_256) >= 4.5 and _hue_saturation(c)[1] > 0.2
-            and abs((_hue_saturation(c)[0] - hue + 180) % 360 - 180) <= HUE_KEPT]
+    fits = [c for c, (h, s) in zip(CUBE, map(_hue_saturation, CUBE))
+            if s > 0.2 and abs((h - hue + 180) % 360 - 180) <= HUE_KEPT and contrast(c, BACK_256) >= 4.5]
     return min(fits, key=lambda c: sum((a - b) ** 2 for a, b in zip(c, want))) if fits else want
 
 

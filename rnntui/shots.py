@@ -29,20 +29,12 @@ class ShotTaken(Message):
 def write_shot(svg: str, folder: Path, name: str) -> str:
     """The SVG written into folder as name, or as name-2, name-3, … when that file is there (two ctrl+s
     in one second, or on one slide, make two files); its path. BadValue (one line) when it cannot be."""
-    from rnntui.files import make_folder, write_atomic
+    from rnntui.files import make_folder, write_atomic, written_anew
 
     folder = folder.absolute()  # (a refusal named "rnntui-shots", not where that is: a trial)
     make_folder(folder)
-    path, k = folder / name, 1
-    while True:  # never over a file: another app saving into this folder in the same second (a review)
-        try:
-            if not path.exists():
-                write_atomic(str(path), svg, replace=False)
-                return str(path)
-        except FileExistsError:
-            pass
-        k += 1
-        path = folder / f"{Path(name).stem}-{k}{Path(name).suffix}"
+    # (never over a file: another app saving into this folder in the same second, a review)
+    return str(written_anew(folder / name, lambda path, replace: write_atomic(str(path), svg, replace), first=2))
 
 
 class Shots:

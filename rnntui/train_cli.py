@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from rnntui.cli import Parser as CommandParser, encodes, said_if_stopped, whole
-from rnntui.files import check_creatable, check_savable, path_arg
+from rnntui.files import check_creatable, check_savable, path_arg, written_anew
 from rnntui.fmt import pct
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
@@ -198,17 +198,13 @@ def saved_anew(out: Path, write, force: bool) -> Path:
     if force:
         write(out, True)
         return out
-    for n in range(1000):
-        path = out if n == 0 else out.with_name(f"{out.stem}-{n}{out.suffix}")
-        try:
-            write(path, False)
-        except FileExistsError:
-            continue
-        if n:
-            print("rnntui: " + _("{path} appeared while this run trained: it is kept, and this run is in {new}").format(
-                path=out, new=path), file=sys.stderr)
-        return path
-    raise BadValue(_("--out {path}: the file exists; add --force to replace it").format(path=out))
+    path = written_anew(out, write, most=1000)
+    if path is None:
+        raise BadValue(_("--out {path}: the file exists; add --force to replace it").format(path=out))
+    if path != out:
+        print("rnntui: " + _("{path} appeared while this run trained: it is kept, and this run is in {new}").format(
+            path=out, new=path), file=sys.stderr)
+    return path
 
 
 def check_cache(path: Path, merged: bool = False) -> Path:

@@ -197,6 +197,16 @@ def load_cache(path, parse: Callable[[bytes], Any], name: str, then: str) -> tup
         return None, Said(N_("{line}; {then}"), line=CORRUPT[-1][0], then=Said(then))
 
 
+def stamp(path: Path) -> tuple | None:
+    """What a cache file is now, to read it again when that changes: (modified, changed, size) in ns and
+    bytes; None where there is none."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_ctime_ns, st.st_size
+
+
 def user_dir(variable: str, fallback: str) -> Path:
     """$XDG_CACHE_HOME or the like where it is an absolute path, else ~/`fallback`: the XDG spec has a relative
     one ignored (XDG_CACHE_HOME=relative/dir wrote under whatever folder the command ran in, a CLI trial)."""

@@ -9,6 +9,7 @@ from typing import ClassVar
 import numpy as np
 
 from rnntui.engine import memory as mem
+from rnntui.engine import records
 from rnntui.figure import LabRun
 from rnntui.i18n import N_, _
 from rnntui.files import home_short, why_unsavable
@@ -31,11 +32,7 @@ _NOTES: list[str] = []  # the corrupt-cache report outlives the file it was abou
 
 
 def _cache_key():
-    try:
-        st = mem.cache_path().stat()
-        return (str(mem.cache_path()), st.st_mtime_ns, st.st_size)
-    except OSError:
-        return (str(mem.cache_path()), None)
+    return str(mem.cache_path()), records.stamp(mem.cache_path())
 
 
 def loaded() -> tuple[mem.Results, str]:

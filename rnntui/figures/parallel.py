@@ -12,6 +12,7 @@ import numpy as np
 from rnntui.engine import gradients as gr
 from rnntui.engine import lab_timing
 from rnntui.engine import parallel as par
+from rnntui.engine import records
 from rnntui.figure import LabRun
 from rnntui.i18n import N_
 from rnntui.state import FigureState, param, power_step, via_home
@@ -181,23 +182,15 @@ class CapacityState(Geometric):
 _CACHED: dict = {}  # cache path → (its stamp when read, what was read)
 
 
-def _stamp(path) -> tuple | None:
-    try:
-        st = path.stat()
-        return st.st_mtime_ns, st.st_size
-    except OSError:
-        return None
-
-
 def cached_timing() -> tuple[dict | None, str | None]:
     """The cached measurement of this machine and a one-line problem (no torch), read again when the file
     changes: read once, a run the lab had just saved was "unmeasured" after r (a review). A corrupt file
     is moved aside as it is read; its note stays until a run writes a new one."""
     path = lab_timing.cache_path()
     held = _CACHED.get(path)
-    if held is None or held[0] != _stamp(path):
+    if held is None or held[0] != records.stamp(path):
         found = lab_timing.load_cache(path)
-        _CACHED[path] = held = (_stamp(path), found)
+        _CACHED[path] = held = (records.stamp(path), found)
     return held[1]
 
 
