@@ -231,6 +231,6 @@ async def test_a_state_given_at_the_start_is_drawn_once_and_shared():
             await pilot.pause()
             screen = app.topic_screen()
             assert [s.w_h for s in drawn if isinstance(s, TrackState)] == [1.4]
-            assert screen.states["readout"].w_h == 1.4 and "W_h 1.40" in screen.param_line()[2].plain
+            assert screen.states["readout"].w_h == 1.4 and "W_h 1.40" in screen.param_line()[0][2].plain
     finally:
         FigureView.draw = original

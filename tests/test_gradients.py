@@ -875,3 +875,17 @@ def test_clipping_credits_pascanu_as_the_spec_does(capsys):
     for lang, title in (("en", "Gradient clipping (Pascanu et al. 2013) · F9"), ("zh", "梯度裁剪（Pascanu 等，2013） · F9")):
         assert main(["--lang", lang, "shot", "gradients/clipping", "--size", "80x24", "-o", "-"]) == 0
         assert title in capsys.readouterr().out.splitlines()[2]
+
+
+def test_a_value_grown_a_digit_keeps_the_parameter_line_to_one_row():
+    """At 80x24, threshold 5 → 10 broke the parameter line in two and the plot lost a row (stop 73's
+    found-and-left): the line leaves out its note of what holds for the whole topic instead (help says
+    it), keeps every value and the keys that change them, and the plot keeps its rows."""
+    five, ten = (_shown(ClipState(threshold=t), "clipping").splitlines() for t in (5.0, 10.0))
+    (line5,), (line10,) = ([row for row in rows if "←→ threshold" in row] for rows in (five, ten))
+    assert "W_h act: whole topic" in line5
+    assert "threshold 10.00" in line10 and "↑↓ +-" in line10 and "W_h 0.90" in line10 and "act tanh" in line10
+    assert "whole topic" not in "\n".join(ten)
+    assert five.index(line5) == ten.index(line10)
+    assert [i for i, row in enumerate(five) if "└──" in row] == [i for i, row in enumerate(ten) if "└──" in row]
+    assert "W_h act: whole topic" in _shown(ClipState(threshold=10.0), "clipping", (100, 30))  # room for it

@@ -630,7 +630,7 @@ async def test_the_recurrence_network_is_one_for_the_whole_topic():
         s = screen_of(app)
         await pilot.press("plus", "down", "plus", "down", "plus")  # W_h 0.9 → 1.0, W_x 0.8 → 1.0, b 0 → 0.1
         assert (s.state.w_h, s.state.w_x, s.state.b) == pytest.approx((1.0, 1.0, 0.1))
-        assert "W_h W_x b: whole topic" in Text(" ").join(s.param_line()).plain  # the param line says so
+        assert "W_h W_x b: whole topic" in Text(" ").join(s.param_line()[0]).plain  # the param line says so
         await pilot.press("tab", "tab")
         assert s.figure.id == "readout"
         h, by_hand = s.state.readings().h, []
@@ -1108,7 +1108,7 @@ async def test_a_keymap_is_what_help_the_parameter_line_and_notices_name(keymap)
     app = RnnApp("gradients", "hop")
     async with app.run_test(size=(100, 30)) as pilot:
         s = screen_of(app)
-        line = Text(" ").join(s.param_line()).plain
+        line = Text(" ").join(s.param_line()[0]).plain
         assert "h/l hop 1" in line and "[z] act tanh" in line and "[a]" not in line and "←" not in line
         await pilot.press("a")  # no longer act's key
         await pilot.pause()
@@ -1138,7 +1138,7 @@ async def test_a_letter_a_keymap_took_is_offered_nowhere(keymap):
     async with app.run_test(size=(100, 30)) as pilot:
         s = screen_of(app)
         assert any("h is step_back's, so toggle_head has no key" in n.message for n in app._notifications)
-        line = Text(" ").join(s.param_line()).plain
+        line = Text(" ").join(s.param_line()[0]).plain
         assert "h/→ t 7" in line and "head cls" in line and "[h]" not in line
         text = help_text(s)
         assert {row[2]: row[0] for row in text[6]}["toggle_head"] == "—"

@@ -301,7 +301,7 @@ class TopicScreen(WholeFrames):
         self.draw_edges()
         if view.drawn is not state:  # a view redraws only for a new state (resizes redraw it themselves)
             view.draw(state)
-        self.query_one("#knobs", ParamLine).show(self.param_line())  # an unchanged line is not redrawn
+        self.query_one("#knobs", ParamLine).show(*self.param_line())  # an unchanged line is not redrawn
 
     def draw_edges(self) -> None:
         """The panel's title, and in its bottom edge the figure's number, playing, and a parameter's end."""
@@ -363,7 +363,9 @@ class TopicScreen(WholeFrames):
         for footer in self.query(RnnFooter):
             footer.resumed()
 
-    def param_line(self) -> list[Text]:
+    def param_line(self) -> tuple[list[Text], tuple[int, ...]]:
+        """The parameter line's pieces, and those it can spare where the width is short (the note of
+        what holds for the whole topic, which help explains, then the keys that choose and change)."""
         state, knobs, used = self.state, self.knobs(), keys.in_use(self)
         chosen = knobs[self.chosen[self.figure.id] % len(knobs)].name if knobs else None
         axis = state.param(state.AXIS)
@@ -377,7 +379,7 @@ class TopicScreen(WholeFrames):
         if shared:  # shared: one value for the topic
             # (padded as a parameter's piece is: after the chosen one's ◂ it read "◂ b_f: whole topic")
             pieces.append(Text(" " + _("{names}: whole topic").format(names=listed(shared)), style="dim"))
-        return pieces
+        return pieces, ((len(pieces) - 1,) if shared else ()) + ((1,) if knobs else ())
 
     # -- actions (the keyboard contract) ----------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:

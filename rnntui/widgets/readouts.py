@@ -119,21 +119,33 @@ def param_items(items: list[tuple[str, str, bool, str]]) -> list[Text]:
 
 
 class ParamLine(TextLines):
-    """The figure's parameter bar: `show(pieces)`. Too long for the width, it breaks between pieces,
-    never inside one (a toggle's value on the line after its name read as two things: `[x] x₃` / `x₄
-    kept`); a piece wider than the whole line wraps at its words."""
+    """The figure's parameter bar: `show(pieces, spare)`. Too long for the width, it breaks between
+    pieces, never inside one (a toggle's value on the line after its name read as two things: `[x] x₃`
+    / `x₄ kept`); a piece wider than the whole line wraps at its words. The spare pieces (indices, the
+    first to go first) are left out where that saves a row: a value grown a digit (threshold 5 → 10
+    at 80x24) broke the line and took its row from the plot."""
 
     _pieces: tuple = ()
+    _spare: tuple = ()
 
-    def show(self, pieces: list[Text]) -> None:
-        self._pieces = tuple(pieces)
+    def show(self, pieces: list[Text], spare: tuple[int, ...] = ()) -> None:
+        self._pieces, self._spare = tuple(pieces), spare
         self.update(Text(" ").join(pieces))
 
     def divide(self, width: int) -> list:
         if cell_len(self._text.plain.rstrip()) <= width or not self._pieces:  # a piece's padding may overhang
             return super().divide(width)
+        best = self.broken(self._pieces, width)
+        for n in range(1, len(self._spare) + 1):
+            gone = self._spare[:n]
+            lines = self.broken([p for i, p in enumerate(self._pieces) if i not in gone], width)
+            if len(lines) < len(best):
+                best = lines
+        return best
+
+    def broken(self, pieces, width: int) -> list:
         lines, line = [], Text()
-        for piece in self._pieces:
+        for piece in pieces:
             if line.plain and cell_len((line.plain + " " + piece.plain).rstrip()) > width:
                 lines.append(line)
                 line = Text()
