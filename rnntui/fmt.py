@@ -93,10 +93,12 @@ def count(n: float) -> str:
 
 
 def si(x: float) -> str:
-    """3 significant digits with a k/M/G/T suffix: 537M, 4.29G."""
+    """3 significant digits with a k/M/G/T/P suffix: 537M, 4.29G. Rounded before the suffix is chosen
+    (999,600 read "1e+03k", and attention/block's 1.13e15 FLOPs "1.13e+03T": a code review)."""
     if (word := _finite(x)) is not None:
         return word
-    for div, unit in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+    x = float(f"{x:.3g}")
+    for div, unit in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
         if abs(x) >= div:
             return f"{x / div:.3g}{unit}"
     return f"{x:.3g}"

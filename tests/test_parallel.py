@@ -1181,3 +1181,17 @@ async def test_a_measurement_that_cannot_be_cached_says_so_as_it_starts(tmp_path
     said = "".join(one_app.txt(*find("parallel/timing"), measuring, (100, 30)).replace("│", "").split())
     assert "itwillnotbecached:" + "".join(run.message.split()) in said
     assert TimingState().readings().note == "" and TimingState().lab_note() == run.message
+
+
+def test_cost_says_large_flops_with_a_unit_never_in_exponent_notation():
+    """n·d² and n²·d came out as "1e+03G" where the count rounds to 1,000 of a unit, and attention/block's
+    core FLOPs as "1.13e+03T" past 1,000 T (a code review): rounded first, they take the next unit."""
+    from rnntui.fmt import si
+
+    n, d = 11047, 8192
+    assert n * n * d == pytest.approx(1e12, rel=5e-4)  # 0.99975e12: three figures make it 1.00e12
+    line = next(row for row in one_app.txt(*find("parallel/cost"), CostState(d=d, n=n), (120, 30)).splitlines()
+                if "crossover" in row)
+    assert "n·d² 741G" in line and "n²·d 1T" in line and "e+" not in line  # 11047·8192² = 7.41e11
+    assert si(4 * 131072 ** 2 * 16384) == "1.13P" and si(999_600) == "1M" and si(999.4) == "999"
+    assert si(537e6) == "537M" and si(-4.294e9) == "-4.29G"
