@@ -88,8 +88,8 @@ def test_the_survival_numbers_the_issue_pins_are_on_screen():
     assert sig(CopyState(cell="lstm", T="20").readings().survival) == "9.5e-07"
     assert [sig(CopyState(cell="lstm-bf2", T=str(T)).readings().survival) for T in (20, 40, 80)] == \
         ["0.079", "0.0062", "3.9e-05"]
-    assert "σ(2)^20 = 0.88^20 = 0.079" in txt(CopyState(cell="lstm-bf2", T="20"))
-    assert "σ(0)^20 = 0.50^20 = 9.5e-07" in txt(CopyState(cell="lstm", T="20"))
+    assert "σ(2)^20 = 0.8808^20 = 0.079" in txt(CopyState(cell="lstm-bf2", T="20"))  # (0.88^20 is 0.078)
+    assert "σ(0)^20 = 0.5^20 = 9.5e-07" in txt(CopyState(cell="lstm", T="20"))
     rnn = CopyState(cell="rnn").readings()
     assert rnn.survival is None and rnn.forget_bias is None
 
@@ -967,3 +967,15 @@ def test_a_percentage_short_of_all_never_reads_100():
     assert [fmt.pct(k / 2000) for k in (1999, 2000, 1)] == ["99.9%", "100.0%", "0.1%"]
     assert fmt.pct(3162 / 4000) == "79.1%" and fmt.pct(0.996, 0) == "99%" and fmt.pct(0.994, 0) == "99%"
     assert fmt.pct(1 - 1e-12) == "99.9%" and fmt.pct(0.99949) == "99.9%"
+
+
+@pytest.mark.parametrize("cell, bias, T", [("lstm-bf2", 2, 80), ("lstm-bf2", 2, 20), ("lstm-bf1", 1, 80)])
+def test_the_survival_sum_holds_as_shown(cell, bias, T):
+    """"σ(2)^80 = 0.88^80 = 3.9e-05": 0.88^80 is 3.6e-05 (a code review). The gate is shown to enough
+    places that the power of the number shown is the result shown, and that result is σ(b_f)^T."""
+    text = " ".join(txt(CopyState(cell=cell, T=str(T)), size=(100, 30)).replace("│", " ").split())
+    found = re.search(rf"σ\({bias}\)\^{T} = ([0-9.]+)\^{T} = ([0-9.e+-]+)", text)
+    gate, result = found.groups()
+    assert float(gate) == pytest.approx(sigma(bias), abs=5e-5)
+    figs = len(re.sub(r"^[0.]+", "", result.split("e")[0]).replace(".", ""))  # the result's own figures
+    assert f"{float(gate) ** T:.{figs}g}" == f"{sigma(bias) ** T:.{figs}g}" == f"{float(result):.{figs}g}"
