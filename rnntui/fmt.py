@@ -46,6 +46,19 @@ def small(v: float) -> str:
     return f"{v:.4f}" if v == 0 or abs(v) >= 1e-3 else f"{v:.2e}"
 
 
+def power_base(x: float, k: int, shown, least: int = 2, most: int = 8) -> str:
+    """x to the fewest decimals (from `least`) whose k-th power `shown` writes as it writes x**k: in
+    "σ(2)^80 = 0.8808^80 = 3.9e-05" (it read 0.88^80, which is 3.6e-05: a code review)."""
+    if (word := _finite(x)) is not None or abs(x) > 1:  # (a gate: 0 … 1)
+        return word or f"{x:g}"
+    want = shown(x ** k)
+    for digits in range(least, most + 1):
+        text = f"{x:.{digits}f}"
+        if shown(float(text) ** k) == want:
+            break
+    return text
+
+
 def paren(v: float, digits: int = 3) -> str:
     """A factor in a written-out product, negative values in brackets: 0.416·(-0.108)."""
     if (word := _finite(v)) is not None:

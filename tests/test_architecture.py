@@ -119,10 +119,11 @@ def test_fmt_never_raises_on_awkward_numbers():
 
     for name, fn in inspect.getmembers(fmt, inspect.isfunction):
         if name.startswith("_") or name in ("progress_bar", "times", "vector", "short_vector", "signed_vector",
-                                            "at_hop", "share_words"):
+                                            "at_hop", "share_words", "power_base"):
             continue
         for v in (0.0, -0.0, 1e308 * 10, -1e308 * 10, float("nan"), 1e300, 5e-324, None):
             assert isinstance(fn(v), str), (name, v)
+        assert isinstance(fmt.power_base(v, 80, fmt.sig), str), v
     more, less = "{x}× faster", "{x}× slower"
     assert fmt.times(float("inf"), more, less) == "inf"
     # two significant digits, never in e-notation (the timing lab said "1.8e+02×", a trial)

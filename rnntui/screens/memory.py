@@ -8,7 +8,7 @@ from rnntui.widgets.quiet import Static
 from rnntui.figure import Figure, Lab
 from rnntui.files import reason
 from rnntui.figures.memory import CELLS, CONFIRM_T, EVERY, TS, CopyState, GateState
-from rnntui.fmt import acc_at, figures, pct, progress_bar, sig
+from rnntui.fmt import acc_at, pct, power_base, progress_bar, sig
 from rnntui.i18n import N_, _, aside, colon, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.state import BadValue
@@ -151,7 +151,7 @@ class CopyView(FigureView):
                                                               "again at every step."))
         else:
             survive = Text.assemble(_("c_0 left after {T} forget gates at their bias: ").format(T=r.T),
-                                    f"σ({r.forget_bias:g})^{r.T} = {figures(r.forget_gate, 4)}^{r.T} = ", (sig(r.survival), "bold"))
+                                    f"σ({r.forget_bias:g})^{r.T} = {power_base(r.forget_gate, r.T, sig)}^{r.T} = ", (sig(r.survival), "bold"))
         st = r.story
         true1, ours2, seed2 = st["true_bf1"], st["ours_bf2"], st["seed_bf2"]
         survive.append("\n" + _("lstm-bf2 is the source's “b_f = 1”: "), style="bold")
