@@ -69,11 +69,14 @@ class Shots:
 
             with ONE_AT_A_TIME:
                 try:
-                    svg = screen_svg(segments, width, title)
-                    done = ShotTaken(svg=svg, name=name) if web else ShotTaken(path=write_shot(svg, folder, name))
-                except BadValue as e:  # (a folder it cannot write: where to send them instead, an admin's trial)
-                    done = ShotTaken(error=str(e) + ("" if web or os.environ.get("RNNTUI_SHOTS") else
-                                                     _("; RNNTUI_SHOTS=FOLDER sends them elsewhere")))
+                    svg = screen_svg(segments, width, title)  # (refused: glyphs no font has; no folder helps)
+                    try:
+                        done = ShotTaken(svg=svg, name=name) if web else ShotTaken(path=write_shot(svg, folder, name))
+                    except BadValue as e:  # (a folder it cannot write: where to send them instead, an admin's trial)
+                        done = ShotTaken(error=str(e) + ("" if os.environ.get("RNNTUI_SHOTS") else
+                                                         _("; RNNTUI_SHOTS=FOLDER sends them elsewhere")))
+                except BadValue as e:
+                    done = ShotTaken(error=str(e))
                 except Exception as e:  # noqa: BLE001 - said in the notification, not lost in the worker
                     done = ShotTaken(error=f"{type(e).__name__}: {e}")
             try:

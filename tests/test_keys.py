@@ -250,6 +250,25 @@ async def test_a_screenshot_that_cannot_be_written_says_why(tmp_path, monkeypatc
         assert note.message.endswith("; RNNTUI_SHOTS=FOLDER sends them elsewhere") == hint
 
 
+async def test_a_screenshot_no_font_can_draw_is_not_sent_to_another_folder(tmp_path, monkeypatch):
+    """Glyphs no font here has: the notice says what to install, and not "RNNTUI_SHOTS=FOLDER sends them
+    elsewhere", which no folder helps (a code review); nothing is written."""
+    import rnntui.svg
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RNNTUI_SHOTS", raising=False)
+    monkeypatch.setattr(rnntui.svg, "cjk_files", lambda: ())  # no CJK font: attention/qkv's 那只 has none
+    app = RnnApp("attention", "qkv")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [note] = app._notifications
+        assert note.severity == "error" and "could not save a screenshot: cannot draw" in note.message
+        assert "install a CJK font" in note.message and "RNNTUI_SHOTS" not in note.message
+        assert not (tmp_path / "rnntui-shots").exists() or not list((tmp_path / "rnntui-shots").iterdir())
+
+
 async def test_a_screenshot_in_a_browser_is_downloaded_and_one_that_fails_says_why(tmp_path, monkeypatch):
     """Under `rnntui serve` the SVG goes to the browser (no file); a failure of any kind is a toast,
     not an error lost in the screenshot's worker."""

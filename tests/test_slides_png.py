@@ -618,3 +618,18 @@ def test_png_cells_take_the_svgs_colours_dim_and_reversed_too():
                                                            round((png.ORIGIN_Y + 2) * 2)))
     assert hex_at(0) == hex_at(1) == dim
     assert all(hex_at(col) == reversed_fill for col in (3, 5, 7, 8, 9)), [hex_at(c) for c in range(3, 10)]
+
+
+def test_a_cjk_font_is_advised_only_where_one_would_draw_them_all(monkeypatch):
+    """"cannot draw 🙂: … install a CJK font": no CJK font has the emoji (a code review). The advice is
+    given where every missing character is CJK; otherwise the refusal says that no font here has them."""
+    from rnntui import glyphs
+    from rnntui.state import BadValue
+
+    monkeypatch.setattr(glyphs, "cjk_files", lambda: ())
+    said = {}
+    for chars in ("龘", "🙂", "龘🙂", "⋮"):
+        with pytest.raises(BadValue) as e:
+            glyphs.check(chars)
+        said[chars] = "install a CJK font" in str(e.value)
+    assert said == {"龘": True, "🙂": False, "龘🙂": False, "⋮": False}
