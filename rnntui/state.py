@@ -284,8 +284,11 @@ class FigureState:
 
     def axis_shown(self) -> str:
         """The axis's value as the parameter line shows it after ←→ and its label."""
-        p = self.param(self.AXIS)
-        return p.show(getattr(self, p.name))
+        return self.shown(self.AXIS)
+
+    def shown(self, name: str) -> str:
+        """A parameter's value as the parameter line shows it (a state may say more: what is drawn)."""
+        return self.param(name).show(getattr(self, name))
 
     def press_base(self, name: str) -> int | None:
         """The base of the powers a press moves `name` along (a whole-number log ladder: 2); None where a

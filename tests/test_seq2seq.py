@@ -406,8 +406,11 @@ def test_the_side_says_which_model_the_matrix_draws(status, says):
     assert f"{says} additive live" in dot
     # the run named beside another model (its 93.5% read as the dot model's, a student's trial)
     assert "matrix: the shipped dot model" in dot and "additive run: val. exact 40.0%" in dot and "this run" not in dot
+    # the parameter line too: it said "[w] weights live" over the shipped dot model (a student's trial)
+    assert "[w] weights live (drawn: shipped)" in dot
     mine = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(weights="live"), run=run), (80, 24))
     assert "matrix: this run's weights" in mine and "one column right" not in mine
+    assert "[w] weights live " in mine and "drawn:" not in mine
     assert "this run: val. exact 40.0%" in mine
     assert "copies x_15 from h_15 itself" in mine
 
@@ -807,3 +810,13 @@ def test_scoring_readout_is_each_runs_last_evaluation_at_or_before_the_step():
     exact = {sc: next(row[2] for row in s2s.record(sc)["curve"] if row[0] == 500) for sc in s2s.SCORINGS}
     assert (f"step 500: additive {exact['additive']:.1%}   dot {exact['dot']:.1%}   "
             f"none {exact['none']:.1%}") in text
+
+
+@pytest.mark.parametrize("metric, plotted, other", [("accuracy", "validation exact-sequence accuracy", "loss"),
+                                                     ("loss", "training loss", "accuracy")])
+def test_scoring_prose_names_no_curve_the_plot_does_not_draw(metric, plotted, other):
+    """With the loss curve, the prose still said "Validation accuracy every 25 steps" above "training loss
+    (…)" (a student's trial): the prose names neither; the plot's title says which it draws."""
+    text = txt_shot("seq2seq/scoring", sets=[f"metric={metric}"], size=(100, 30))
+    above = text[:text.index(plotted)]  # the prose, above the plot's title
+    assert "every 25 steps" in above and other not in above.lower() and "accuracy" not in above.lower()

@@ -372,7 +372,7 @@ class TopicScreen(WholeFrames):
         items = [(f"{used.two('step_back', 'step_forward')} {axis.said}", state.axis_shown(), False, "")]
         if knobs:
             items.append((f"{used.two('previous_param', 'next_param')} {used.two('raise', 'lower')}", "", False, ""))
-        items += [(p.said, p.show(getattr(state, p.name)), p.name == chosen,
+        items += [(p.said, state.shown(p.name), p.name == chosen,
                    used.letter(p)) for p in knobs]
         pieces = param_items(items)
         shared = shared_labels(self.FIGURES, self.SHARED, self.figure.id, state)
