@@ -259,6 +259,13 @@ def _shown(label: str) -> str:
     return " ".join(label.replace("_", " ").replace("-", " ").lower().split())
 
 
+def _same(typed: str, word: str) -> bool:
+    """Whether a typed key names a parameter's name or label: in any case (Step, W_H, Cell), but a letter
+    alone as it is: t is a step, T a length (--set T=3 set recurrence/track's t, t=40 memory/copy's T and
+    Step=3 was unknown: a student's trial)."""
+    return typed == word if len(typed.strip()) == 1 else _shown(typed) == _shown(word)
+
+
 def param(default: Any, kind: str = "float", **spec: Any) -> Any:
     """A dataclass field that is a figure parameter."""
     return field(default=default, metadata={"param": (kind, spec)})
@@ -315,7 +322,7 @@ class FigureState:
         """The parameter a typed key means: its name, or else what the screen shows for it (its label:
         `steps` for k, `W_h` for w_h; a space in it may be typed as _ or -); BadValue naming both."""
         shown = [p.name for p in cls.params() if p.name == key] or [  # (or as the screen shows it in Chinese:
-            p.name for p in cls.params() if _shown(key) in (_shown(p.label), _shown(_(p.label)))]  # --list says 读出头)
+            p.name for p in cls.params() if any(_same(key, word) for word in (p.name, p.label, _(p.label)))]  # 读出头)
         return shown[0] if len(shown) == 1 else cls.param(key).name
 
     @classmethod

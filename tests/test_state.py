@@ -271,6 +271,23 @@ def test_no_label_names_another_parameter():
                 assert _shown(p.label) not in others, (f"{screen.TOPIC_ID}/{f.id}", p.name, p.label)
 
 
+@pytest.mark.parametrize("address, typed, name", [
+    ("recurrence/track", "Step", "step"), ("memory/copy", "Cell", "cell"), ("recurrence/track", "W_H", "w_h"),
+    ("lstm/bias", "B_F", "b_f"), ("lstm/bias", "STEPS", "k"), ("memory/copy", "T", "T"),
+    ("recurrence/track", "T", None), ("memory/copy", "t", None), ("lstm/bias", "K", None), ("recurrence/track", "B", None)])
+def test_a_key_is_taken_in_any_case_but_a_letter_alone_as_it_is(address, typed, name):
+    """Step=3 was unknown while W_H=1 was taken, T=3 set recurrence/track's t and t=40 memory/copy's T (a
+    student's trial): a word or label in any case; a letter alone is a symbol, and t is not T."""
+    from rnntui.topics import find
+
+    state_type = find(address)[1].state_type
+    if name is None:
+        with pytest.raises(BadValue, match=rf"^unknown key '{typed}'"):
+            state_type.name_of(typed)
+    else:
+        assert state_type.name_of(typed) == name
+
+
 def test_a_bad_value_typed_by_label_is_told_under_that_label():
     from rnntui.topics import build_state, find
 
