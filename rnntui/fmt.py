@@ -118,11 +118,12 @@ def si(x: float) -> str:
 
 
 def ms(seconds: float) -> str:
-    """A duration in milliseconds: 0.412 ms, 41.2 ms, 228 ms."""
+    """A duration in milliseconds, three figures: 0.412 ms, 20.0 ms, 228 ms."""
     if (word := _finite(seconds)) is not None:
         return word
     value = seconds * 1e3
-    return f"{value:.3g} ms" if value < 100 else f"{value:.0f} ms"
+    text = f"{value:#.3g}"  # three figures, trailing zeros kept: 20.0 beside 21.2, 0.350 beside 0.745 (a trial)
+    return f"{value:.0f} ms" if value >= 99.95 else f"{text.rstrip('.')} ms"
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -177,9 +178,11 @@ def times(x: float, more: str, less: str) -> str:
 
 
 def _two(x: float) -> str:
-    """Two significant digits, whole with separators from 100 to a million: 5.5, 18, 180, 1,800, 1.2e+07."""
+    """Two significant digits, whole with separators from 100 to a million: 5.5, 6.0, 18, 180, 1,800, 1.2e+07."""
     short = f"{x:.2g}"
-    return f"{float(short):,.0f}" if "e" in short and x < 1e6 else short
+    if "e" in short:
+        return f"{float(short):,.0f}" if x < 1e6 else short
+    return f"{x:#.2g}".rstrip(".")  # (a trailing zero kept: 6.0× beside 3.6×, a trial)
 
 
 def ratio(x: float) -> str:

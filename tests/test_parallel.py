@@ -1195,3 +1195,23 @@ def test_cost_says_large_flops_with_a_unit_never_in_exponent_notation():
     assert "n·d² 741G" in line and "n²·d 1T" in line and "e+" not in line  # 11047·8192² = 7.41e11
     assert si(4 * 131072 ** 2 * 16384) == "1.13P" and si(999_600) == "1M" and si(999.4) == "999"
     assert si(537e6) == "537M" and si(-4.294e9) == "-4.29G"
+
+
+def test_timing_says_every_time_to_three_figures_and_the_ratio_to_two():
+    """"20 ms" beside "21.2 ms", "0.35 ms" beside "0.745 ms", and "6× faster" where other runs read "4.8×"
+    (a student's trial): a trailing zero is kept, so a column reads to the same figures."""
+    from dataclasses import replace
+
+    from rnntui.figure import LabRun
+    from rnntui.screens.parallel import ParallelScreen
+
+    times = {64: (0.00035, 0.000745), 256: (0.0212, 0.020), 1024: (0.0035, 0.0351), 4096: (0.0035, 0.021)}
+    rows = [{"T": T, "rnn_s": rnn, "attention_s": attn, "rnn_flops": par.rnn_flops(T),
+             "attention_flops": par.attention_flops(T)} for T, (rnn, attn) in times.items()]
+    full = {"version": 1, "machine": {"host": "here"}, "torch": "2.0+cpu", "threads": 1, "when": "now", "rows": rows}
+    state = replace(TimingState(T=4096), run=LabRun(status="done", number=1, result=full))
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), state, (120, 40))
+    table = {int(line.split()[1]): line.split()[5:9] for line in text.splitlines() if re.match(r"│ +\d+ ", line)}
+    assert table[64][:4] == ["0.350", "ms", "0.745", "ms"] and table[256][:4] == ["21.2", "ms", "20.0", "ms"]
+    assert table[4096][:4] == ["3.50", "ms", "21.0", "ms"]
+    assert "6.0× faster" in " ".join(text.split())  # 0.021 / 0.0035 = 6
