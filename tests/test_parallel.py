@@ -70,7 +70,7 @@ def test_grid_at_n8_step8_reads_8_sequential_steps_and_8_of_64_busy():
     data = s.data()
     assert (data["sequential_steps_used"], data["busy_cells"], data["cells"]) == (8, 8, 64)
     text = grid_text(s.busy(), s.step, tally(s), 76, 20).plain
-    assert "sequential steps 8 of 8" in text and "busy cells 8 of 64" in text
+    assert "steps with work 8 of 8" in text and "busy cells 8 of 64" in text
     rows = [line for line in text.splitlines() if re.match(r"^\s*\d+ ", line)]
     runs = [re.findall(r"[█▒]+", line) for line in rows]
     assert len(rows) == 8 and all(len(r) == 1 for r in runs)  # every position lit exactly once
@@ -1066,7 +1066,7 @@ def test_grid_snapshot_80x24(snap_compare):
     assert (sequential, cells) == (8, 8)
     state = build_state(find("parallel/grid")[1], ["mode=recurrent", f"n={n}"], str(n))
     text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), state, (80, 24))
-    assert f"sequential steps {sequential} of {n}" in text and f"busy cells {cells} of {n * n}" in text
+    assert f"steps with work {sequential} of {n}" in text and f"busy cells {cells} of {n * n}" in text
 
     async def to_the_end(pilot):
         await pilot.press("end")
@@ -1215,3 +1215,18 @@ def test_timing_says_every_time_to_three_figures_and_the_ratio_to_two():
     assert table[64][:4] == ["0.350", "ms", "0.745", "ms"] and table[256][:4] == ["21.2", "ms", "20.0", "ms"]
     assert table[4096][:4] == ["3.50", "ms", "21.0", "ms"]
     assert "6.0× faster" in " ".join(text.split())  # 0.021 / 0.0035 = 6
+
+
+@pytest.mark.parametrize("mode, used", [("attention", 1), ("recurrent", 3)])
+def test_grid_counts_the_steps_with_work_among_the_steps_so_far(mode, used):
+    """Attention at wallclock 3 read "sequential steps 1 of 8", taken for progress, beside columns 2–3
+    drawn idle (a student's trial): the steps with work are counted among the 3 so far, as the grid
+    draws them, by a count of the lit columns here."""
+    from rnntui.screens.parallel import ParallelScreen
+
+    state = GridState(mode=mode, n=8, step=3)
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), state, (80, 24))
+    lanes = [line for line in text.splitlines() if re.match(r"│ +\d+ ", line)]
+    cells = [re.findall(r"[█▒]{3}| · ", line[6:6 + 12]) for line in lanes]  # 3 columns, 4 cells each
+    lit = sum(any(row[c] != " · " for row in cells) for c in range(3))
+    assert lit == used and f"steps with work {used} of 3" in text

@@ -4,7 +4,7 @@ A cell lights when its lane works at that step. Glyphs carry the meaning, so it 
 without colour (NO_COLOR): █ worked, ▒ worked in the latest step (the one the header marks: `now`
 steps have passed, so its work is done and counted; steps are numbered from 1), · idle, blank not
 reached yet.
-Readouts above the grid say what happened so far (sequential steps used, busy cells); the caller
+Readouts above the grid say what happened so far (steps with work, busy cells); the caller
 counts them (a `Tally`), the grid only draws. When the lanes do not fit the height, a window of
 them follows the current work.
 """
@@ -71,7 +71,8 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
     rows, cols = busy.shape
     now = int(min(max(now, 0), cols))
     of = _("{part} of {whole}")
-    out = [[(_("sequential steps") + " ", "dim"), (of.format(part=tally.steps_used, whole=cols), "bold"),
+    # of the steps so far: "sequential steps 1 of 8" at wallclock 3 read as progress (a student's trial)
+    out = [[(_("steps with work") + " ", "dim"), (of.format(part=tally.steps_used, whole=now), "bold"),
             ("   " + _("busy cells") + " ", "dim"), (of.format(part=tally.busy, whole=tally.cells), "bold"),
             ("   " + _("busy per step") + " ", "dim"),
             (of.format(part=f"{tally.per_step:.1f}", whole=rows) if tally.steps_used else "—", "bold")]]
