@@ -72,7 +72,7 @@ def grid_runs(busy: np.ndarray, now: int, tally: Tally, width: int, height: int,
     now = int(min(max(now, 0), cols))
     of = _("{part} of {whole}")
     # of the steps so far: "sequential steps 1 of 8" at wallclock 3 read as progress (a student's trial)
-    out = [[(_("steps with work") + " ", "dim"), (of.format(part=tally.steps_used, whole=now), "bold"),
+    out = [[(_("steps with work") + " ", "dim"), (of.format(part=tally.steps_used, whole=now) if now else "—", "bold"),
             ("   " + _("busy cells") + " ", "dim"), (of.format(part=tally.busy, whole=tally.cells), "bold"),
             ("   " + _("busy per step") + " ", "dim"),
             (of.format(part=f"{tally.per_step:.1f}", whole=rows) if tally.steps_used else "—", "bold")]]
