@@ -38,7 +38,7 @@ CJK_FALLBACKS = (
 )
 INSTALL_CJK = N_("cannot draw {chars}: no font here has them; install a CJK font "
                  "(Debian/Ubuntu: apt-get install fonts-wqy-microhei) or set RNNTUI_CJK_FONT to a font file that has them")
-CJK_NAMES = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC", "FULLWIDTH")
+EMOJI = (0x1F000, 0x1FAFF)  # the planes' pictographs: wide, and in no CJK font
 NO_FACE = N_("cannot draw {chars}: no font here has them (DejaVu Sans Mono, shipped, lacks them); a .txt keeps them")
 
 
@@ -124,6 +124,6 @@ def check(chars: Iterable[str], files: tuple[FontFile, ...] | None = None) -> No
         # (a control character went to the terminal as it was, and U+202E turned the line: a trial)
         pieces = [ch if unicodedata.category(ch)[0] != "C" else f"U+{ord(ch):04X}" for ch in missing[:8]]
         shown = (" " if any(len(p) > 1 for p in pieces) else "").join(pieces) + ("…" if len(missing) > 8 else "")
-        # a CJK font's advice where one would draw them all (not ⋮, a trial; not 🙂, wide too: a review)
-        cjk = all(get_character_cell_size(ch) == 2 and unicodedata.name(ch, "").startswith(CJK_NAMES) for ch in missing)
+        # a CJK font's advice where one would draw them all: wide (not ⋮, a trial), not an emoji (🙂: a review)
+        cjk = all(get_character_cell_size(ch) == 2 and not EMOJI[0] <= ord(ch) <= EMOJI[1] for ch in missing)
         raise BadValue(_(INSTALL_CJK if cjk else NO_FACE).format(chars=shown))

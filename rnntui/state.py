@@ -259,13 +259,6 @@ def _shown(label: str) -> str:
     return " ".join(label.replace("_", " ").replace("-", " ").lower().split())
 
 
-def _same(typed: str, word: str) -> bool:
-    """Whether a typed key names a parameter's name or label: in any case (Step, W_H, Cell), but a letter
-    alone as it is: t is a step, T a length (--set T=3 set recurrence/track's t, t=40 memory/copy's T and
-    Step=3 was unknown: a student's trial)."""
-    return typed == word if len(typed.strip()) == 1 else _shown(typed) == _shown(word)
-
-
 def param(default: Any, kind: str = "float", **spec: Any) -> Any:
     """A dataclass field that is a figure parameter."""
     return field(default=default, metadata={"param": (kind, spec)})
@@ -319,10 +312,12 @@ class FigureState:
 
     @classmethod
     def name_of(cls, key: str) -> str:
-        """The parameter a typed key means: its name, or else what the screen shows for it (its label:
-        `steps` for k, `W_h` for w_h; a space in it may be typed as _ or -); BadValue naming both."""
-        shown = [p.name for p in cls.params() if p.name == key] or [  # (or as the screen shows it in Chinese:
-            p.name for p in cls.params() if any(_same(key, word) for word in (p.name, p.label, _(p.label)))]  # 读出头)
+        """The parameter a typed key means: its name, or else its name or what the screen shows for it (its
+        label: `steps` for k, `W_h` for w_h) in any case, a space in it typed as _ or - (Step=3 was unknown
+        where W_H=1 was taken: a student's trial); BadValue naming both."""
+        typed = _shown(key)  # (or as the screen shows it in Chinese: --list says 读出头)
+        shown = [p.name for p in cls.params() if p.name == key] or [
+            p.name for p in cls.params() if typed in (_shown(p.name), _shown(p.label), _shown(_(p.label)))]
         return shown[0] if len(shown) == 1 else cls.param(key).name
 
     @classmethod

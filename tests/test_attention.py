@@ -394,20 +394,18 @@ def test_qkv_keeps_two_decimals_where_they_are_no_wider():
     assert f"▸跑   {rest:.2f} {big:.2f} {rest:.2f} {rest:.2f} {rest:.2f}" in row and "▸跑   0.0 1.0 0.0 0.0" in row
 
 
-def test_the_parameter_bar_keeps_its_pieces_whole_at_80x24():
+def test_the_parameter_bar_breaks_between_its_pieces_at_80x24():
     """qkv's bar is wider than 80 columns. It broke inside the last toggle (`[x] x₃` / `x₄ kept`), read
-    as two things, and then took a second row from the matrices: now it leaves out "↑↓ +-" (help lists
-    those keys), and is one line with every value whole. At 120 columns all of it is one line."""
+    as two things; now that toggle moves to the next line whole. At 120 columns it is one line."""
     lines = [line.strip(" │") for line in txt(QkvState(), "qkv").splitlines()]
     at = next(i for i, line in enumerate(lines) if line.startswith("←→ stage"))
-    assert lines[at].endswith("[w] weights toy   [x] x₃ x₄ kept") and "↑↓" not in lines[at]
-    assert lines[at + 1].startswith("╰")
+    assert lines[at].endswith("[w] weights toy") and lines[at + 1] == "[x] x₃ x₄ kept"
     wide = [line for line in txt(QkvState(), "qkv", (120, 30)).splitlines() if "←→ stage" in line]
-    assert wide[0].strip(" │").endswith("↑↓ +-   ▸query 4◂  [m] mask causal   [w] weights toy   [x] x₃ x₄ kept")
+    assert wide[0].strip(" │").endswith("[w] weights toy   [x] x₃ x₄ kept")
     # a piece's padding may overhang: the bar, 83 cells but for its last space, is one line in 83
     exact = txt(QkvState(), "qkv", (87, 30)).splitlines()  # 87 columns: 83 inside the panel
     at = next(i for i, line in enumerate(exact) if "←→ stage" in line)
-    assert exact[at].rstrip(" │").endswith("[x] x₃ x₄ kept") and "↑↓ +-" in exact[at] and "kept" not in exact[at + 1]
+    assert exact[at].rstrip(" │").endswith("[x] x₃ x₄ kept") and "kept" not in exact[at + 1]
 
 
 def test_snapshot_qkv_softmax_stage(snap_compare):
@@ -1444,3 +1442,16 @@ def test_the_masks_legend_names_the_mark_drawn(size):
     mark = "█" if any("█████" in line for line in grid) else "●"
     assert any(mark in line for line in grid) and f"{mark} may read" in text, (size, text)
     assert ("█" if mark == "●" else "●") + " may read" not in text
+
+
+def test_a_toggle_does_not_move_the_rows_below_the_parameter_bar():
+    """Leaving out "↑↓ +-" put qkv's bar on one row at 80x24 until w or x made a value longer, and the
+    matrices jumped a row (a review): which pieces go is decided with every choice at its longest."""
+    rows = []
+    for weights in ("toy", "random"):
+        for x in ("kept", "redrawn"):
+            for mask in ("causal", "full", "strict"):
+                lines = txt(QkvState(weights=weights, later=x, mask=mask), "qkv").splitlines()
+                at = next(i for i, line in enumerate(lines) if "←→ stage" in line)
+                rows.append(next(i for i in range(at, len(lines)) if lines[i].startswith("╰")) - at)
+    assert set(rows) == {2}  # the bar's two rows, then the panel's edge, in all twelve

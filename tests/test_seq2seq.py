@@ -407,10 +407,10 @@ def test_the_side_says_which_model_the_matrix_draws(status, says):
     # the run named beside another model (its 93.5% read as the dot model's, a student's trial)
     assert "matrix: the shipped dot model" in dot and "additive run: val. exact 40.0%" in dot and "this run" not in dot
     # the parameter line too: it said "[w] weights live" over the shipped dot model (a student's trial)
-    assert "[w] weights live (drawn: shipped)" in dot
+    assert "[w] weights live → shipped" in dot
     mine = one_app.txt(Seq2seqScreen, figure, replace(MatrixState(weights="live"), run=run), (80, 24))
     assert "matrix: this run's weights" in mine and "one column right" not in mine
-    assert "[w] weights live " in mine and "drawn:" not in mine
+    assert "[w] weights live " in mine and "→ shipped" not in mine
     assert "this run: val. exact 40.0%" in mine
     assert "copies x_15 from h_15 itself" in mine
 
@@ -820,3 +820,25 @@ def test_scoring_prose_names_no_curve_the_plot_does_not_draw(metric, plotted, ot
     text = txt_shot("seq2seq/scoring", sets=[f"metric={metric}"], size=(100, 30))
     above = text[:text.index(plotted)]  # the prose, above the plot's title
     assert "every 25 steps" in above and other not in above.lower() and "accuracy" not in above.lower()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_matrix_keeps_its_rows_whatever_w_chose(lang):
+    """"(drawn: shipped)" beside weights live broke the bar in two at 80x24, and in Chinese the last piece's
+    padding wrapped onto a blank row of its own: the matrix lost its rows 14–15 (a review)."""
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    screen, figure = find("seq2seq/matrix")
+    set_language(lang)
+    try:
+        for weights in ("shipped", "cached", "live"):
+            for scoring, sample, step in (("additive", 0, 0), ("dot", 999, 15)):
+                state = build_state(figure, [f"weights={weights}", f"scoring={scoring}", f"sample={sample}"], str(step))
+                lines = render(screen, figure, state, "txt", (80, 24)).splitlines()
+                at = next(i for i, line in enumerate(lines) if "←→ k" in line)
+                assert lines[at + 1].startswith("╰"), (weights, scoring, lines[at:at + 2])
+                assert all(line.strip("│ ") for line in lines[at - 3:at])  # no blank row above it either
+    finally:
+        set_language("en")

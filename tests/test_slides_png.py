@@ -628,8 +628,8 @@ def test_a_cjk_font_is_advised_only_where_one_would_draw_them_all(monkeypatch):
 
     monkeypatch.setattr(glyphs, "cjk_files", lambda: ())
     said = {}
-    for chars in ("龘", "🙂", "龘🙂", "⋮"):
+    for chars in ("龘", "🙂", "龘🙂", "⋮", "〜《》"):
         with pytest.raises(BadValue) as e:
             glyphs.check(chars)
         said[chars] = "install a CJK font" in str(e.value)
-    assert said == {"龘": True, "🙂": False, "龘🙂": False, "⋮": False}
+    assert said == {"龘": True, "🙂": False, "龘🙂": False, "⋮": False, "〜《》": True}  # (CJK's punctuation too)

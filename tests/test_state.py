@@ -273,11 +273,11 @@ def test_no_label_names_another_parameter():
 
 @pytest.mark.parametrize("address, typed, name", [
     ("recurrence/track", "Step", "step"), ("memory/copy", "Cell", "cell"), ("recurrence/track", "W_H", "w_h"),
-    ("lstm/bias", "B_F", "b_f"), ("lstm/bias", "STEPS", "k"), ("memory/copy", "T", "T"),
-    ("recurrence/track", "T", None), ("memory/copy", "t", None), ("lstm/bias", "K", None), ("recurrence/track", "B", None)])
-def test_a_key_is_taken_in_any_case_but_a_letter_alone_as_it_is(address, typed, name):
-    """Step=3 was unknown while W_H=1 was taken, T=3 set recurrence/track's t and t=40 memory/copy's T (a
-    student's trial): a word or label in any case; a letter alone is a symbol, and t is not T."""
+    ("lstm/bias", "B_F", "b_f"), ("lstm/bias", "STEPS", "k"), ("lstm/params", "D", "d"), ("memory/copy", "T", "T"),
+    ("recurrence/track", "T_", "step"), ("lstm/bias", "stepz", None)])
+def test_a_key_is_taken_by_its_name_or_label_in_any_case(address, typed, name):
+    """Step=3 was unknown while W_H=1 was taken (a student's trial): one rule, a name or a label in any case,
+    its words apart by space, _ or -, the exact name first."""
     from rnntui.topics import find
 
     state_type = find(address)[1].state_type

@@ -11,7 +11,7 @@ from rnntui.engine import seq2seq as s2s
 from rnntui.figure import LabRun
 from rnntui.files import home_short
 from rnntui.i18n import N_
-from rnntui.state import FigureState, param, said
+from rnntui.state import FigureState, param
 
 LETTERS = "abcdefghijklmnopqrst"  # token id → the letter it is drawn as
 ORDER = ("additive", "dot", "none")  # the `s` key cycles in this order
@@ -122,11 +122,11 @@ class MatrixState(FigureState):
         return self.__dict__["_cached"]
 
     def shown(self, name: str) -> str:
-        """weights as chosen, and the model drawn where it differs: "live" read as drawn while a live run
-        of another scoring left the shipped model on screen (a student's trial)."""
+        """weights as chosen, and the model drawn where it differs (live → shipped): "live" read as drawn
+        while a live run of another scoring left the shipped model on screen (a student's trial)."""
         text = super().shown(name)
         if name == "weights" and (drawn := self.source()) != self.weights:
-            return said(N_("{chosen} (drawn: {drawn})"), chosen=text, drawn=drawn)
+            return f"{text} → {drawn}"  # (help: "else the shipped one"; "(drawn: shipped)" cost a row at 80x24)
         return text
 
     def source(self) -> str:

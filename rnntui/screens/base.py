@@ -363,23 +363,27 @@ class TopicScreen(WholeFrames):
         for footer in self.query(RnnFooter):
             footer.resumed()
 
-    def param_line(self) -> tuple[list[Text], tuple[int, ...]]:
-        """The parameter line's pieces, and those it can spare where the width is short (the note of
-        what holds for the whole topic, which help explains, then the keys that choose and change)."""
+    def param_line(self) -> tuple[list[Text], tuple[int, ...], list[Text]]:
+        """The parameter line's pieces; those it can spare where the width is short (the note of what
+        holds for the whole topic, which help explains, then the keys that choose and change); and the
+        pieces with each choice at its longest (ParamLine decides on them)."""
         state, knobs, used = self.state, self.knobs(), keys.in_use(self)
         chosen = knobs[self.chosen[self.figure.id] % len(knobs)].name if knobs else None
         axis = state.param(state.AXIS)
         items = [(f"{used.two('step_back', 'step_forward')} {axis.said}", state.axis_shown(), False, "")]
         if knobs:
             items.append((f"{used.two('previous_param', 'next_param')} {used.two('raise', 'lower')}", "", False, ""))
-        items += [(p.said, state.shown(p.name), p.name == chosen,
-                   used.letter(p)) for p in knobs]
-        pieces = param_items(items)
+        shown = [state.shown(p.name) for p in knobs]
+        longest = [max([text, *map(p.show, p.choices)], key=cell_len) for p, text in zip(knobs, shown)]
+        pieces, widest = (param_items(items + [(p.said, text, p.name == chosen, used.letter(p))
+                                                for p, text in zip(knobs, texts)]) for texts in (shown, longest))
         shared = shared_labels(self.FIGURES, self.SHARED, self.figure.id, state)
         if shared:  # shared: one value for the topic
             # (padded as a parameter's piece is: after the chosen one's ◂ it read "◂ b_f: whole topic")
-            pieces.append(Text(" " + _("{names}: whole topic").format(names=listed(shared)), style="dim"))
-        return pieces, ((len(pieces) - 1,) if shared else ()) + ((1,) if knobs else ())
+            note = Text(" " + _("{names}: whole topic").format(names=listed(shared)), style="dim")
+            pieces.append(note)
+            widest.append(note)
+        return pieces, ((len(pieces) - 1,) if shared else ()) + ((1,) if knobs else ()), widest
 
     # -- actions (the keyboard contract) ----------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -119,29 +119,34 @@ def param_items(items: list[tuple[str, str, bool, str]]) -> list[Text]:
 
 
 class ParamLine(TextLines):
-    """The figure's parameter bar: `show(pieces, spare)`. Too long for the width, it breaks between
+    """The figure's parameter bar: `show(pieces, spare, widest)`. Too long for the width, it breaks between
     pieces, never inside one (a toggle's value on the line after its name read as two things: `[x] x₃`
     / `x₄ kept`); a piece wider than the whole line wraps at its words. The spare pieces (indices, the
     first to go first) are left out where that saves a row: a value grown a digit (threshold 5 → 10
-    at 80x24) broke the line and took its row from the plot."""
+    at 80x24) broke the line and took its row from the plot. Which go is decided on `widest` (the
+    pieces with each choice at its longest), so that a toggle does not move the rows below."""
 
     _pieces: tuple = ()
     _spare: tuple = ()
+    _widest: tuple = ()
 
-    def show(self, pieces: list[Text], spare: tuple[int, ...] = ()) -> None:
-        self._pieces, self._spare = tuple(pieces), spare
-        self.update(Text(" ").join(pieces))
+    def show(self, pieces: list[Text], spare: tuple[int, ...] = (), widest: list[Text] | None = None) -> None:
+        self._pieces, self._spare, self._widest = tuple(pieces), spare, tuple(widest or pieces)
+        line = Text(" ").join(pieces)
+        line.rstrip()  # (the last piece's padding wrapped onto a blank row of its own: a review)
+        self.update(line)
 
     def divide(self, width: int) -> list:
-        if cell_len(self._text.plain.rstrip()) <= width or not self._pieces:  # a piece's padding may overhang
+        if not self._pieces:
             return super().divide(width)
-        best = self.broken(self._pieces, width)
+        gone, rows = (), len(self.broken(self._widest, width))
         for n in range(1, len(self._spare) + 1):
-            gone = self._spare[:n]
-            lines = self.broken([p for i, p in enumerate(self._pieces) if i not in gone], width)
-            if len(lines) < len(best):
-                best = lines
-        return best
+            fewer = len(self.broken([p for i, p in enumerate(self._widest) if i not in self._spare[:n]], width))
+            if fewer < rows:
+                gone, rows = self._spare[:n], fewer
+        if not gone and cell_len(self._text.plain) <= width:
+            return super().divide(width)
+        return self.broken([p for i, p in enumerate(self._pieces) if i not in gone], width)
 
     def broken(self, pieces, width: int) -> list:
         lines, line = [], Text()
