@@ -7,12 +7,12 @@ import gc
 import os
 import re
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, followed, path_arg, reason, write_atomic
-from rnntui.i18n import N_, _, colon, one_line, spaced
+from rnntui.i18n import N_, _, colon, commas, one_line, spaced
 from rnntui.state import BadValue, Marked
 from rnntui.terminal import Stopped, require_terminal, stop_between_frames, stopped_by_signals
 from rnntui.terminal import run as run_tui
@@ -251,7 +251,7 @@ def present_parser() -> Parser:
     _lang(p)
     from rnntui.deck import shipped
 
-    p.missing = _("a deck file, or a shipped deck: {decks}").format(decks=", ".join(shipped()))
+    p.missing = _("a deck file, or a shipped deck: {decks}").format(decks=commas(shipped()))
     return p
 
 
@@ -264,7 +264,7 @@ def serve_parser() -> Parser:
 
     p.add_argument("--deck", type=path_arg, metavar="DECK",
                    help=_("present a deck in each tab instead (as rnntui present DECK): a TOML deck file, or a "
-                          "shipped deck: {decks}").format(decks=", ".join(shipped())))
+                          "shipped deck: {decks}").format(decks=commas(shipped())))
     p.add_argument("--theme", default="dark", metavar="NAME", type=theme_name,
                    help=_("dark (default), light, projector, or a Textual theme"))
     p.add_argument("--host", default="127.0.0.1",
@@ -296,7 +296,7 @@ def check_theme(name: str) -> None:
 
     if name not in THEMES and name not in BUILTIN_THEMES:
         raise BadValue(_("--theme {name!r}: choose dark, light, projector or a Textual theme ({themes})")
-                       .format(name=name, themes=", ".join(sorted(BUILTIN_THEMES))))
+                       .format(name=name, themes=commas(sorted(BUILTIN_THEMES))))
 
 
 def output_format(path: str, address: str = "shot") -> str:
@@ -315,7 +315,7 @@ def output_format(path: str, address: str = "shot") -> str:
             path=path, example=os.path.join(os.path.dirname(path), address.replace("/", "-") + name)))
     if fmt not in FORMATS:
         raise BadValue(_("-o {path}: the suffix must be one of {suffixes}")
-                       .format(path=path, suffixes=", ".join("." + f for f in FORMATS)))
+                       .format(path=path, suffixes=commas("." + f for f in FORMATS)))
     return fmt
 
 
@@ -630,6 +630,8 @@ def main(argv: list[str] | None = None) -> int:
     gc.disable()  # as the app's imports are (run_app): the catalogue and the command line are read without
     # collections too (a larger catalogue tipped one in, 1 of the ~55 young collections the start avoids)
     try:
+        with suppress(BadValue):  # the locale's language first: a refused --lang said so in English (a trial)
+            set_language(default_language())
         argv, lang = take_lang(argv)
         set_language(default_language() if lang is None else lang)  # (--lang '' was taken as no --lang)
         argparse._ = _  # argparse's words from our catalogue (English: unchanged)

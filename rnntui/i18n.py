@@ -84,6 +84,11 @@ def listed(names) -> str:
     return ("、" if language() == "zh" else " ").join(names)
 
 
+def commas(names) -> str:
+    """Choices in a list: "tanh, relu", in Chinese "tanh、relu" ("应为 tanh, relu 之一": a Chinese student)."""
+    return ("、" if language() == "zh" else ", ").join(names)
+
+
 def colon(label: str) -> str:
     """A label and its colon, full-width in Chinese ("编码器：", not "编码器:")."""
     return _("{label}:").format(label=label)
@@ -105,7 +110,8 @@ def check_language(lang: str, where: str = "--lang") -> str:
     if code is None:
         from rnntui.state import BadValue
 
-        raise BadValue(f"{where}{'=' if where.isupper() else ' '}{lang!r}: choose " + " or ".join(LANGUAGES))
+        given = f"{where}{'=' if where.isupper() else ' '}{lang!r}"
+        raise BadValue(_("{given}: choose en or zh").format(given=given))  # (in the locale's language, a review)
     return code
 
 
@@ -160,7 +166,7 @@ def take_lang(argv: list[str]) -> tuple[list[str], str | None]:
             continue
         if not eq:
             if i + 1 >= len(argv):
-                raise BadValue("--lang: choose " + " or ".join(LANGUAGES))
+                raise BadValue(_("{given}: choose en or zh").format(given="--lang"))
             value, i = argv[i + 1], i + 1
         if lang is not None:  # (the last took it without a word, as every option given twice did: a review)
             raise BadValue(_("{option} is given twice ({first}, {second}); give it once").format(

@@ -13,7 +13,7 @@ from fractions import Fraction
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
-from rnntui.i18n import _
+from rnntui.i18n import _, commas
 
 
 PRESSES = 20  # a coarse press (←/→, +/-) crosses any range in at most this many presses
@@ -137,11 +137,11 @@ class Param:
 
     def allowed(self, state: Any) -> str:
         if self.kind == "choice":
-            return _("one of {choices}").format(choices=", ".join(self.choices))
+            return _("one of {choices}").format(choices=commas(self.choices))
         if self.values:
-            return _("one of {choices}").format(choices=", ".join(self.typed(v) for v in self.values))
+            return _("one of {choices}").format(choices=commas(self.typed(v) for v in self.values))
         if self.names:
-            return _("one of {choices}").format(choices=", ".join(self.show(v) for v in range(len(self.names))))
+            return _("one of {choices}").format(choices=commas(self.show(v) for v in range(len(self.names))))
         lo, hi = self.bounds(state)
         words = {"lo": self.typed(lo), "hi": self.typed(hi), "notch": f"{self.notch:g}", "places": self.places()}
         if self.grid and self.off_grid(hi, lo):  # a run's last step off the grid: the grid's last, then it
@@ -307,7 +307,7 @@ class FigureState:
     @classmethod
     def keys_text(cls) -> str:
         """Its keys as --set takes them, each with its label where the screen shows another: "step (t)"."""
-        return ", ".join(p.name + (f" ({p.label})" if _shown(p.label) != _shown(p.name) else "")
+        return commas(p.name + (f" ({p.label})" if _shown(p.label) != _shown(p.name) else "")
                          for p in cls.params()) or _("none")
 
     @classmethod

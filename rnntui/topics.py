@@ -9,7 +9,7 @@ import threading
 from functools import cache
 
 from rnntui.figure import Figure
-from rnntui.i18n import _
+from rnntui.i18n import _, commas
 from rnntui.state import BadValue, FigureState
 
 # (key, topic id, screen class): the key is the topic's number in SPEC §2's lecture order
@@ -45,7 +45,7 @@ def topic(topic_id: str):
             screen = _screen_class(tid, name)
             screen.NUMBER = n
             return screen
-    raise BadValue(_("unknown topic {topic!r}: choose from {topics}").format(topic=topic_id, topics=", ".join(IDS)))
+    raise BadValue(_("unknown topic {topic!r}: choose from {topics}").format(topic=topic_id, topics=commas(IDS)))
 
 
 def preload() -> threading.Thread:
@@ -112,7 +112,7 @@ def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
     if unknown:
         raise BadValue(_("unknown key {name!r} in {topic}: {keys}").format(name=unknown[0], topic=topic_id, keys=keys))
     raise BadValue(_("no figure of {topic} takes all of {names}: {keys}").format(
-        topic=topic_id, names=", ".join(names), keys=keys))
+        topic=topic_id, names=commas(names), keys=keys))
 
 
 def takes(state_type, name: str) -> bool:

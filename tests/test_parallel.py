@@ -1230,3 +1230,5 @@ def test_grid_counts_the_steps_with_work_among_the_steps_so_far(mode, used):
     cells = [re.findall(r"[█▒]{3}| · ", line[6:6 + 12]) for line in lanes]  # 3 columns, 4 cells each
     lit = sum(any(row[c] != " · " for row in cells) for c in range(3))
     assert lit == used and f"steps with work {used} of 3" in text
+    start = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), GridState(mode=mode, n=8, step=0), (80, 24))
+    assert "steps with work —" in start  # no step yet (it read "0 of 0": a review)

@@ -436,3 +436,36 @@ def test_factors_keeps_largest_and_its_hop_on_one_line_at_80x24(zh):
     text = render(GradientsScreen, GradientsScreen.figure_by_id("factors"), FactorsState(), "txt", (80, 24))
     line = next(line for line in text.splitlines() if "最大" in line)
     assert f"最大 {r.largest['factor']:.3f}" in line and f"第 {r.largest['hop']} 跳 < W_h 0.90" in line, line
+
+
+@pytest.mark.parametrize("argv, listed", [
+    (["shot", "gradients", "--set", "act=sigmoid", "-o", "x.txt"], "tanh、relu"),
+    (["shot", "nope", "-o", "x.txt"], "recurrence、gradients、lstm、"),
+    (["shot", "lstm/bias", "--set", "zz=1", "-o", "x.txt"], "b_f、k (steps)"),
+    (["shot", "recurrence", "-o", "x.pdf"], ".svg、.png、.txt、.json")])
+def test_a_chinese_refusal_lists_its_choices_with_the_chinese_comma(argv, listed, tmp_path, monkeypatch, capsys):
+    """"应为 tanh, relu 之一": English commas in a Chinese line (a Chinese student's trial); 、 as the
+    whole-topic note already had. In English the same lists keep ", "."""
+    from rnntui.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main([*argv, "--lang", "zh"]) == 2
+    said = capsys.readouterr().err
+    assert listed in said and ", " not in said, said
+    assert main(argv) == 2
+    assert listed.replace("、", ", ") in capsys.readouterr().err
+
+
+def test_a_refused_language_is_refused_in_the_locales(monkeypatch, capsys):
+    """LANG=zh_CN.UTF-8 rnntui --lang fr said "choose en or zh" in English (a Chinese student's trial): the
+    refusal is in the locale's language, the one the app would have spoken."""
+    from rnntui.cli import main
+
+    monkeypatch.delenv("RNNTUI_LANG", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    for lang, said in (("zh_CN.UTF-8", "--lang 'fr'：请选择 en 或 zh"), ("en_GB.UTF-8", "--lang 'fr': choose en or zh")):
+        monkeypatch.setenv("LANG", lang)
+        assert main(["--lang", "fr"]) == 2
+        assert capsys.readouterr().err.strip() == f"rnntui: {said}"
+    set_language("en")
