@@ -145,3 +145,17 @@ def test_a_chinese_paragraph_does_not_end_in_one_character_alone(text, width):
         assert len(before) < 3 or cell_len(before[-1]) != 2 or not _breakable(before[-2], before[-1]) \
             or cell_len(before[-1] + raw[-1]) > width
     assert wrap("梯度沿链条消失或爆炸", 18) == ["梯度沿链条消失或", "爆炸"]
+
+
+def test_chinese_quotes_stay_with_what_they_quote():
+    """Help in Chinese began a line with ”： (“原文” / ”：这些图所依据的…) and ended one with “ (a Chinese
+    student's trial, 40 of ~50 help screens at 160x48): at every width, no line starts with closing
+    punctuation or ends with opening punctuation, and nothing is lost."""
+    from rnntui.widgets.cells import CLOSING, OPENING
+
+    text = "数字旁的“原文”：这些图所依据的课程讲义（中文）；本次：验证集整句“准确率”。你的模型“cached”"
+    for width in range(12, 60):  # (below, "（中文）；" alone is wider than a line)
+        lines = wrap(text, width)
+        assert "".join(lines) == text and max(map(cell_len, lines)) <= width, width
+        assert not any(line[0] in CLOSING for line in lines[1:]), (width, lines)
+        assert not any(line[-1] in OPENING for line in lines[:-1]), (width, lines)

@@ -60,14 +60,15 @@ def aligned(words, gap: int = 1) -> list[str]:
     return [fit(w, width) for w in words]
 
 
-CLOSING = "，。：；、）」！？》…"  # punctuation that stays with what it closes
+CLOSING = "，。：；、）」』！？》…”’"  # punctuation that stays with what it closes
+OPENING = "（「『《“‘"  # and what it opens (help's “原文” / ”：… began a line with ”, a Chinese student's trial)
 
 
 def _breakable(a: str, b: str) -> bool:
     """May a line break between characters a and b? At spaces, after an arrow (decoder→ encoder), and
-    next to a wide (CJK) character, except before closing punctuation (，。：；、）」) which stays with
-    what it closes."""
-    if b in CLOSING or a in "（「《":
+    next to a wide (CJK) character, except before closing punctuation (，。：；、）」”) which stays with
+    what it closes, and after opening punctuation (（「“)."""
+    if b in CLOSING or a in OPENING:
         return False
     return a in " →" or b == " " or cell_len(a) == 2 or cell_len(b) == 2
 
