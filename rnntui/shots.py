@@ -63,6 +63,15 @@ class Shots:
         segments, width, title = screen_segments(self, notices=False), self.size.width, self.title
         folder, web = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots"), self.is_web
 
+        def write(svg: str) -> ShotTaken:
+            from rnntui.state import BadValue
+
+            try:
+                return ShotTaken(path=write_shot(svg, folder, name))
+            except BadValue as e:  # (a folder it cannot write: where to send them instead, an admin's trial)
+                return ShotTaken(error=str(e) + ("" if os.environ.get("RNNTUI_SHOTS") else
+                                                 _("; RNNTUI_SHOTS=FOLDER sends them elsewhere")))
+
         def make() -> None:
             from rnntui.state import BadValue
             from rnntui.svg import screen_svg
@@ -70,11 +79,7 @@ class Shots:
             with ONE_AT_A_TIME:
                 try:
                     svg = screen_svg(segments, width, title)  # (refused: glyphs no font has; no folder helps)
-                    try:
-                        done = ShotTaken(svg=svg, name=name) if web else ShotTaken(path=write_shot(svg, folder, name))
-                    except BadValue as e:  # (a folder it cannot write: where to send them instead, an admin's trial)
-                        done = ShotTaken(error=str(e) + ("" if os.environ.get("RNNTUI_SHOTS") else
-                                                         _("; RNNTUI_SHOTS=FOLDER sends them elsewhere")))
+                    done = ShotTaken(svg=svg, name=name) if web else write(svg)
                 except BadValue as e:
                     done = ShotTaken(error=str(e))
                 except Exception as e:  # noqa: BLE001 - said in the notification, not lost in the worker

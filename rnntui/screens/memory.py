@@ -150,8 +150,9 @@ class CopyView(FigureView):
             survive = Text.assemble(("σ(b_f)^T: ", "bold"), _("none: the RNN has no cell state; tanh squashes h_0 "
                                                               "again at every step."))
         else:
+            gate = power_base(r.forget_gate, r.T, sig)  # (0.88^80 is not 3.9e-05: a code review)
             survive = Text.assemble(_("c_0 left after {T} forget gates at their bias: ").format(T=r.T),
-                                    f"σ({r.forget_bias:g})^{r.T} = {power_base(r.forget_gate, r.T, sig)}^{r.T} = ", (sig(r.survival), "bold"))
+                                    f"σ({r.forget_bias:g})^{r.T} = {gate}^{r.T} = ", (sig(r.survival), "bold"))
         st = r.story
         true1, ours2, seed2 = st["true_bf1"], st["ours_bf2"], st["seed_bf2"]
         survive.append("\n" + _("lstm-bf2 is the source's “b_f = 1”: "), style="bold")
