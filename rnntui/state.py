@@ -308,7 +308,7 @@ class FigureState:
     def keys_text(cls) -> str:
         """Its keys as --set takes them, each with its label where the screen shows another: "step (t)"."""
         return commas(p.name + (f" ({p.label})" if _shown(p.label) != _shown(p.name) else "")
-                         for p in cls.params()) or _("none")
+                      for p in cls.params()) or _("none")
 
     @classmethod
     def name_of(cls, key: str) -> str:

@@ -137,8 +137,8 @@ class ParamLine(TextLines):
         self.update(line)
 
     def divide(self, width: int) -> list:
-        if not self._pieces:
-            return super().divide(width)
+        if not self._pieces or cell_len(" ".join(p.plain for p in self._widest).rstrip()) <= width:
+            return super().divide(width)  # (most lines, at every key: the widest fits, so does this one)
         gone, rows = (), len(self.broken(self._widest, width))
         for n in range(1, len(self._spare) + 1):
             fewer = len(self.broken([p for i, p in enumerate(self._widest) if i not in self._spare[:n]], width))
