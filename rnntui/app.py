@@ -491,12 +491,13 @@ class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
             self._sized = True
         super()._check_resize()
 
-    async def run_action(self, action, default_namespace=None) -> bool:
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:
         """Every key's action goes through here: below MIN_SIZE only quitting runs; once quitting, none
-        (q then tab, a priority key, switched figure as the app closed: a traceback, a trial)."""
+        (q then tab, a priority key, switched figure as the app closed: a traceback, a trial). Textual's
+        widgets pass their namespaces too (a click on the header's ≋ ended the app: a trial)."""
         if self._exit or (self.too_small() and parse_action(action)[1] not in ("quit", "help_quit")):
             return True  # swallowed
-        return await super().run_action(action, default_namespace)
+        return await super().run_action(action, default_namespace, namespaces)
 
     def refresh_css(self, animate: bool = True) -> None:
         """Textual restyles the app when a topic's screen first opens (its mode's screen is new) by

@@ -234,3 +234,21 @@ async def test_a_state_given_at_the_start_is_drawn_once_and_shared():
             assert screen.states["readout"].w_h == 1.4 and "W_h 1.40" in screen.param_line()[0][2].plain
     finally:
         FigureView.draw = original
+
+
+async def test_a_click_on_the_header_opens_the_palette_and_leaves_the_header_one_row():
+    """A click on the header's ≋ ended the app with a traceback (RnnApp.run_action took no namespaces, which
+    Textual's widgets pass), in a terminal and under serve; a click on the title made the header three rows
+    tall, and recurrence/track lost its plot at 80x24 (a trial)."""
+    from textual.command import CommandPalette
+    from textual.widgets import Header
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        header = app.screen.query_one(Header)
+        await pilot.click(Header, offset=(40, 0))  # the title
+        await pilot.pause()
+        assert header.outer_size.height == 1 and not header.has_class("-tall")
+        await pilot.click("HeaderIcon")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette) and app.is_running and app.return_code is None

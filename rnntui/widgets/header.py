@@ -28,3 +28,8 @@ class TopicHeader(Header):
         yield HeaderIcon().data_bind(Header.icon)
         yield Title()
         yield HeaderClockSpace()
+
+    def _on_click(self, event) -> None:
+        """Textual's header grows to three rows on a click, and a stray one cost recurrence/track its plot
+        at 80x24 (a trial): it stays one row (≋ still opens the palette)."""
+        event.prevent_default()
