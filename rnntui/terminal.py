@@ -21,7 +21,7 @@ from rnntui.state import BadValue, Marked
 
 
 def require_terminal(what: str = "") -> None:
-    """Raise BadValue (one line, exit 2) unless stdin and stdout are both a terminal."""
+    """Raise BadValue (one line, exit 2) unless stdin and stdout are both a terminal, which sizes the app."""
     from rnntui.i18n import _
 
     if os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver"):
@@ -38,6 +38,10 @@ def require_terminal(what: str = "") -> None:
         # said in English where the reader's language does not encode: Chinese came out as \u7ec8…, a review)
         raise Marked(N_("the terminal takes {encoding} only; the app draws in UTF-8: set a UTF-8 locale "
                         "(LANG=C.UTF-8) or PYTHONIOENCODING=utf-8"), encoding=encoding)
+    # sized by the terminal itself: Rich and Textual take COLUMNS and LINES first where they are exported, and
+    # COLUMNS=40 drew 40x10 in a corner of 100x30 however the window was resized (a trial)
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
 
 
 class Gone:

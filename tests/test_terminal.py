@@ -306,3 +306,17 @@ def test_only_a_gone_terminal_is_ignored():
     assert Gone(DeadTerminal()).write("x") == 0
     with pytest.raises(BlockingIOError):
         Gone(Busy()).write("x")
+
+
+def test_the_app_takes_its_size_from_the_terminal_not_from_columns_and_lines():
+    """COLUMNS=40 LINES=10 exported in a 100x30 terminal drew a 40x10 app in its corner, however the window
+    was resized: Textual sizes by shutil, which reads them first (a trial). Here an 80x24 terminal with
+    COLUMNS=40 LINES=10 draws the app 80 wide: its title whole (at 40, "rnntui · 1 recurrence …")."""
+    p, master = start_in_pty(env={**os.environ, "COLUMNS": "40", "LINES": "10"})
+    try:
+        seen = read_until(master, b"palette", 20)
+        os.write(master, b"q")
+        assert wait_or_kill(p, 10) == 0
+    finally:
+        os.close(master)
+    assert b"One token at a time" in seen
