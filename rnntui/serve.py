@@ -38,6 +38,19 @@ def app_command(app_args: list[str]) -> str:
     return "exec " + shlex.join([sys.executable, "-m", "rnntui", *app_args])
 
 
+def network_address() -> str:
+    """This machine's address on its network: the one a route out of it leaves from (a UDP socket's
+    connect sends nothing); its host name where it has no route."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # (TEST-NET-1: documentation only, never reached)
+            return probe.getsockname()[0]
+    except OSError:
+        return socket.gethostname()
+
+
 def loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -138,11 +151,13 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             logging.basicConfig(level="WARNING", format="rnntui serve: %(message)s")
 
         async def on_startup(self, app) -> None:
-            shown = "localhost" if host in ("127.0.0.1", "localhost") else f"[{host}]" if ":" in host else host
+            everywhere = host in ("0.0.0.0", "::")  # (printed as such: no browser elsewhere opens it, a trial)
+            shown = ("localhost" if host in ("127.0.0.1", "localhost") else network_address() if everywhere
+                     else f"[{host}]" if ":" in host else host)
             url = f"http://{shown}:{port}"  # (an IPv6 address in brackets: "http://::1:8767" opened nothing, an audit)
             if loopback(host):
                 who = _("only this machine can open it (--host 0.0.0.0 lets others in)")
-            elif host in ("0.0.0.0", "::"):
+            elif everywhere:
                 who = _("anyone who can reach this machine on port {port} can open it (every network "
                         "interface)").format(port=port)
             else:

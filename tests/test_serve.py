@@ -279,3 +279,40 @@ def test_a_browser_tab_runs_the_app_with_the_same_keys(tmp_path):
             browser.close()
     finally:
         assert served.stop() == 0
+
+
+def test_every_interface_is_printed_as_an_address_another_machine_opens():
+    """`--host 0.0.0.0` printed "open http://0.0.0.0:8766", which no other machine opens (a trial): the
+    address is this machine's on its network (where a route out leaves from), and the page is served there."""
+    pytest.importorskip("textual_serve")
+    import urllib.request
+
+    from rnntui.serve import network_address
+
+    with socket.socket() as s:
+        s.bind(("0.0.0.0", 0))
+        port = s.getsockname()[1]
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:  # the address, found here a second way
+        try:
+            probe.connect(("198.51.100.1", 9))
+            address = probe.getsockname()[0]
+        except OSError:
+            pytest.skip("no route out of this machine")
+    assert network_address() == address
+    proc = subprocess.Popen([sys.executable, "-m", "rnntui", "serve", "--host", "0.0.0.0", "--port", str(port)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        banner = proc.stdout.readline()
+        assert f"open http://{address}:{port} " in banner and "0.0.0.0" not in banner, banner
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://{address}:{port}", timeout=2) as page:
+                    assert page.status == 200 and b"rnntui" in page.read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("nothing served at the printed address")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=20)
