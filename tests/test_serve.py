@@ -117,12 +117,24 @@ class Served:
             raise
 
 
+def assert_served(url: str) -> None:
+    """The page is served at `url` within ten seconds."""
+    import urllib.request
+
+    for _ in range(100):
+        try:
+            with urllib.request.urlopen(url, timeout=2) as page:
+                assert page.status == 200 and b"rnntui" in page.read()
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"nothing served at the printed address {url}")
+
+
 def test_an_ipv6_host_is_printed_as_a_url_a_browser_opens():
     """`--host ::1` printed "open http://::1:8767", which no browser opens (a CLI audit): the address goes
     in brackets, and the page is served there."""
     pytest.importorskip("textual_serve")
-    import urllib.request
-
     try:
         with socket.socket(socket.AF_INET6) as s6:
             s6.bind(("::1", 0))
@@ -134,15 +146,7 @@ def test_an_ipv6_host_is_printed_as_a_url_a_browser_opens():
     try:
         banner = proc.stdout.readline()
         assert f"open http://[::1]:{port} " in banner, banner
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(f"http://[::1]:{port}", timeout=2) as page:
-                    assert page.status == 200 and b"rnntui" in page.read()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("nothing served at the printed address")
+        assert_served(f"http://[::1]:{port}")
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
@@ -285,8 +289,6 @@ def test_every_interface_is_printed_as_an_address_another_machine_opens():
     """`--host 0.0.0.0` printed "open http://0.0.0.0:8766", which no other machine opens (a trial): the
     address is this machine's on its network (where a route out leaves from), and the page is served there."""
     pytest.importorskip("textual_serve")
-    import urllib.request
-
     from rnntui.serve import network_address
 
     with socket.socket() as s:
@@ -304,15 +306,7 @@ def test_every_interface_is_printed_as_an_address_another_machine_opens():
     try:
         banner = proc.stdout.readline()
         assert f"open http://{address}:{port} " in banner and "0.0.0.0" not in banner, banner
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(f"http://{address}:{port}", timeout=2) as page:
-                    assert page.status == 200 and b"rnntui" in page.read()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("nothing served at the printed address")
+        assert_served(f"http://{address}:{port}")
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
