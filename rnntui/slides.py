@@ -115,8 +115,7 @@ class Frame:
     def args(self) -> str:
         """The frame as the command line names it: `recurrence/track --set w_h=1.4 --step 7`."""
         sets = "".join(f" --set {k}={v}" for k, v in self.changed().items())
-        step = getattr(self.state, self.state.AXIS)  # as --step reads it, not as shown ("131,072" was refused)
-        step = repr(float(step)).removesuffix(".0") if isinstance(step, float) else str(step)  # (exact; "2", not "2.0")
+        step = exact(getattr(self.state, self.state.AXIS))  # as --step reads it, not as shown ("131,072" was refused)
         # (a deck's set = { threshold = 10 } read as wrong copied as --step 10, a lecturer's trial)
         axis = f" --set {self.state.AXIS}={step}" if self.axis_set else f" --step {step}"
         return f"{self.address}{sets}{axis}"
@@ -124,7 +123,7 @@ class Frame:
     def toml(self) -> str:
         """The frame as a deck writes it (`[[frame]]`, its figure, set and step), to paste into one."""
         def value(v) -> str:
-            return f'"{v}"' if isinstance(v, str) else repr(float(v)).removesuffix(".0") if isinstance(v, float) else str(v)
+            return f'"{v}"' if isinstance(v, str) else exact(v)
 
         sets = ", ".join(f"{k} = {value(v)}" for k, v in self.changed().items())
         return "\n".join(['[[frame]]', f'figure = "{self.address}"', *([f"set = {{ {sets} }}"] if sets else []),
@@ -136,6 +135,11 @@ class Frame:
         extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
         extra += f" --lang {lang}" if lang else ""
         return f"rnntui shot {self.args()}{extra} -o {out}"
+
+
+def exact(v) -> str:
+    """A value exactly, as a command line or a deck takes it: "2" not "2.0", 0.1 not 0.10 (a float's shortest repr)."""
+    return repr(float(v)).removesuffix(".0") if isinstance(v, float) else str(v)
 
 
 def key_frames() -> list[Frame]:

@@ -453,18 +453,20 @@ def distractor_gates(distractors: str, cell: str = mem.DISTRACTOR_CELL, T: int =
 def run_line(run: mem.Run) -> str:
     """A finished run in a line (English: `rnntui train memory --all` says it in the app's language)."""
     reached = "never" if run.reached_100_at is None else run.reached_100_at
-    return f"{run.cell:<9} T={run.T:<3} acc {run.final_acc:7.2%}  100% at {reached}  {run.steps} steps  {run.seconds:.1f} s"
+    return (f"{run.cell:<9} T={run.T:<3} acc {run.final_acc:7.2%}  100% at {reached}  {run.steps} steps  "
+            f"{run.seconds:.1f} s")
 
 
-def write_grid(path, cells=mem.CELLS, Ts=mem.TS, gates: bool = True, log=lambda run: print(run_line(run)),
-               steps: int | None = None, seed: int = mem.SEED, write=None) -> mem.Results:
+def write_grid(path, cells=mem.CELLS, Ts=mem.TS, gates: bool = True, log=None, steps: int | None = None,
+               seed: int = mem.SEED, write=None) -> mem.Results:
     """Train the whole grid (and the two distractor runs) with the fast trainer, rewriting `path`
     after every run so that an interrupted run leaves a valid file. `log(run)`: each run once it is
-    saved; `steps`, `seed`: the grid's runs'; `write(text)`: how the file is written (default: atomically
-    at `path`)."""
+    saved (default: its `run_line`, printed); `steps`, `seed`: the grid's runs'; `write(text)`: how the
+    file is written (default: atomically at `path`)."""
     from rnntui.files import write_atomic
 
     write = write or (lambda text: write_atomic(str(path), text))
+    log = log or (lambda run: print(run_line(run), flush=True))
     results = mem.Results(())
 
     def keep(run: mem.Run) -> None:
@@ -488,7 +490,7 @@ if __name__ == "__main__":
     import sys
 
     out = sys.argv[1] if len(sys.argv) > 1 else str(mem.shipped_path())
-    write_grid(out, log=lambda run: print(run_line(run), flush=True))  # (`rnntui train memory --all` prints its table)
+    write_grid(out)  # (`rnntui train memory --all` prints its table)
 
 
 # -- the live lab: `t` on the copy figure ---------------------------------------------------------------
