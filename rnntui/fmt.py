@@ -99,10 +99,10 @@ def at_hop(hop: int | None) -> str:
 
 
 def count(n: float) -> str:
-    """A parameter count: 2.10M, 6.3K, 512."""
+    """A parameter count: 2.10M, 6.3K, 512. The unit is chosen on the rounded value (999,950 is 1.00M)."""
     if (word := _finite(n)) is not None:
         return word
-    return f"{n / 1e6:.2f}M" if n >= 1e6 else f"{n / 1e3:.1f}K" if n >= 1e3 else f"{n:.0f}"
+    return f"{n / 1e6:.2f}M" if n >= 999_950 else f"{n / 1e3:.1f}K" if n >= 999.5 else f"{n:.0f}"
 
 
 def si(x: float) -> str:

@@ -313,6 +313,14 @@ def test_shot_params_at_1024(tmp_path):
     assert all(n in text for n in ("2.10M", "6.29M", "8.39M"))
 
 
+def test_a_parameter_count_takes_the_unit_of_its_rounded_value():
+    """999,950 parameters read "1000.0K" (a stop's note): rounded to the shown figures, it is a million."""
+    from rnntui.fmt import count
+
+    assert (count(999_950), count(999_949), count(999.5), count(999.4)) == ("1.00M", "999.9K", "1.0K", "999")
+    assert count(3 * (2 * 1024 ** 2 + 1024)) == "6.29M"  # the GRU at d = 1024: 3 blocks of 2d² + d
+
+
 def test_the_params_plot_holds_each_cells_bill_against_d_and_the_lstms_budget():
     """At 160x48 the bill left 23 rows blank: a taller terminal plots each cell's parameters against d,
     k blocks of 2d² + d by hand, on log axes where the LSTM's budget line meets the RNN's curve at twice
