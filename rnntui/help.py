@@ -19,6 +19,7 @@ from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.base import shared_labels
 from rnntui.screens.whole import WholeFrames
 from rnntui.widgets.cells import longest_word
+from rnntui.widgets.footer import RnnFooter
 from rnntui.widgets.lines import RenderedLines, wrap
 
 
@@ -220,6 +221,7 @@ class HelpScreen(SeeThrough, WholeFrames, ModalScreen):
             v.border_title = _("help")
             text = help_text(self.topic_screen)
             yield RenderedLines(help_renderable(self.topic_screen, text), key=text)
+        yield RnnFooter()  # help's own keys: the topic's (space play, n topic) do nothing here (a stop's note)
 
     def retranslate(self) -> None:
         self.refresh(recompose=True)

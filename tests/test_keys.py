@@ -93,6 +93,8 @@ async def test_figures_toggles_help_and_topic_keys():
         await pilot.press("end")
         await pilot.pause()
         assert box.scroll_y == box.max_scroll_y and box.border_subtitle == "escape closes"
+        keys = [(k.key_display, k.description) for k in app.screen.query("FooterKey") if k.display]
+        assert keys == [("esc", "close")]  # help's footer: the topic's "space play", "n topic" do nothing here
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("2")
