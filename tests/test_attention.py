@@ -1317,7 +1317,25 @@ def test_the_blocks_bill_says_it_is_at_the_controls_d_not_the_toys(d, d_ff):
     state = BlockState(d=d, d_ff=d_ff)
     text = one_app.txt(*find("attention/block"), state, (100, 30))
     attn, ffn, ln = 4 * d * d + 4 * d, 2 * d * d_ff + d_ff + d, 4 * d
-    assert f"at d {d}: attn {attn:,} + FFN {ffn:,} + LN {ln:,} = {attn + ffn + ln:,} per layer" in text
+    assert f"at d {d}, per layer: attn {attn:,} + FFN {ffn:,} + LN {ln:,} = {attn + ffn + ln:,}" in text
+
+
+def test_the_block_in_chinese_says_per_layer_before_its_sum_and_hidden_in_chinese():
+    """"= 7,087,872 每层" and a stage named "hidden" among Chinese words (a Chinese student's trial)."""
+    from rnntui.i18n import set_language
+
+    state = BlockState(stage=4)
+    assert state.readings().stages[4] == "hidden"  # the FFN's inner layer, after LN₁ (post-norm)
+    d, d_ff = state.d, state.d_ff
+    per_layer = (4 * d * d + 4 * d) + (2 * d * d_ff + d_ff + d) + 4 * d
+    try:
+        set_language("zh")
+        text = render(*find("attention/block"), state, "txt", (100, 30))
+    finally:
+        set_language("en")
+    assert "▸隐层◂" in text and "hidden" not in text
+    total = next(line for line in text.splitlines() if "+ FFN" in line)
+    assert "每层：" in total.split("attention")[0] and total.rstrip(" │").endswith(f"= {per_layer:,}")
 
 
 def test_qkv_out_at_the_lecture_size_gives_v_the_room_a_matrix_it_does_not_read_took():

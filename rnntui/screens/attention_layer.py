@@ -177,6 +177,13 @@ NOTES = {
 }
 
 
+WORDED = {N_("hidden")}  # the one stage named by a word, not a symbol: in the language shown (a Chinese student's trial)
+
+
+def stage_word(name: str) -> str:
+    return _(name) if name in WORDED else name
+
+
 class BlockView(FigureView):
     @classmethod
     def explained(cls, s) -> str:
@@ -193,11 +200,11 @@ class BlockView(FigureView):
     def show(self, s: BlockState) -> None:
         r = s.readings()
         name = r.stage_name
-        self.query_one("#stages", TextLines).update(stage_text(r.stages, s.stage))
+        self.query_one("#stages", TextLines).update(stage_text([stage_word(n) for n in r.stages], s.stage))
         # the stages so far, as many as fit, the oldest left out first (a large screen shows the layer)
-        specs = [MatrixSpec(r.matrices[stage], stage, r.tokens, index_labels(len(r.matrices[stage][0])),
+        specs = [MatrixSpec(r.matrices[stage], stage_word(stage), r.tokens, index_labels(len(r.matrices[stage][0])),
                             optional=s.stage - k) for k, stage in enumerate(r.stages[:s.stage])]
-        specs.append(MatrixSpec(r.current, name, r.tokens, index_labels(len(r.current[0])), current=True))
+        specs.append(MatrixSpec(r.current, stage_word(name), r.tokens, index_labels(len(r.current[0])), current=True))
         if name == "attn":
             specs += [MatrixSpec(a, _("head {j} A").format(j=j + 1), r.tokens, r.tokens, optional=2)
                       for j, a in enumerate(r.weights)]
@@ -213,8 +220,9 @@ class BlockView(FigureView):
         self.query_one("#note", Readouts).update(note)
         p, f = r.params, r.flops
         # the parameters at the controls' d, not the toy's 4 drawn above (a newcomer's trial)
-        bill = spelled(_("at d {d}: attn").format(d=s.d) + " ", grouped(p["attention"]), " + FFN ", grouped(p["ffn"]),
-                       " + LN ", grouped(p["norms"]), " = ", grouped(p["per_layer"]), " " + _("per layer") + "\n")
+        # "per layer" leads, where Chinese puts it ("= 7,087,872 每层" read backwards: a Chinese student's trial)
+        bill = spelled(_("at d {d}, per layer: attn").format(d=s.d) + " ", grouped(p["attention"]), " + FFN ",
+                       grouped(p["ffn"]), " + LN ", grouped(p["norms"]), " = ", grouped(p["per_layer"]) + "\n")
         bill.append_text(spelled(_("× {layers} layers =").format(layers=s.layers) + " ", grouped(p["total"]),
                                  " " + _("params") + "   (" + spaced(_("BERT-base encoder:")), grouped(r.bert_base), ")\n"))
         bill.append_text(spelled(_("FLOPs n={n}: core 4n²d").format(n=s.n) + " ", si(f["attention_core"]),
