@@ -493,6 +493,23 @@ def test_live_readings_follow_the_partial_then_the_result():
     assert next(row for row in other.readings().table if (row["cell"], row["T"]) == ("lstm-bf2", 5))["steps"] == 300
 
 
+def test_a_run_just_trained_keeps_its_plot_at_80x24():
+    """A live rnn T=5 run ended and its curve went at 80x24: "rnn T=5 (just trained): … · source 100@? · step
+    1500: …" wrapped to two lines (a student's trial). Where it would, the source's entry, which the grid's row
+    gives beside ours, is left out of the line."""
+    from rnntui.figure import LabRun
+
+    curve = [(step, min(1.0, step / 1500), 2.3 * (1 - step / 1600)) for step in range(100, 1600, 100)]
+    run = mem.make_run("rnn", 5, 1500, 0, curve, 2.0, "x")
+    s = CopyState(cell="rnn", T="5", run=LabRun(status="done", number=1, partial={}, result=run.record()))
+    assert s.readings().source == "new" and mem.seed_final("rnn", 5) == 1.0
+    small = txt(s, size=(80, 24)).splitlines()
+    line = next(row for row in small if "(just trained)" in row)
+    assert "· step 1500: acc 100.0%" in line and "source" not in line and line.rstrip(" │").endswith("loss 0.144")
+    assert any("┤" in row for row in small) and not any("shows a plot here" in row for row in small)
+    assert "(just trained): 100@1500 · source 100@? · step 1500" in txt(s, size=(100, 30))  # room: said
+
+
 def test_a_run_of_another_cell_or_T_stays_in_view_and_t_there_stops_it():
     """A TA started T=80, pressed - for T=40 and saw no run; t there stopped the unseen run. Every cell × T
     now shows the run by its own name, and once stopped, what was stopped; the focused cell's line is its own."""

@@ -2,6 +2,7 @@
 the closed form σ(b_f)^T; then what a trained LSTM's gates do with distractors."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from rnntui.widgets.quiet import Static
 
@@ -130,18 +131,10 @@ class CopyView(FigureView):
         else:
             if live is not None:
                 now.append("\n")
-            now.append(spaced(colon(f"{r.cell} T={r.T}" + ("" if r.source == "shipped" else aside(
-                _("({source})").format(source=_(SOURCE[r.source])))))), style="bold")  # (zh: full-width, a trial)
-            if r.steps is None:
-                now.append(_("no run yet: t trains it"), style="dim")
-            else:
-                now.append(acc_at(r.final_acc, r.reached_100_at), style="bold")
-                now.append(_(" · source {entry}").format(entry=acc_at(r.seed_final, r.seed_reached)), style="dim")
-            if r.at is not None:
-                step, acc, loss = r.at
-                now.append(_(" · step {step}: ").format(step=step), style="dim")
-                now.append(_("acc {p}").format(p=pct(acc)), style=style(BLUE, bold=True))
-                now.append(_(" loss {loss}").format(loss=f"{loss:.3f}"), style=style(ORANGE, bold=True))
+            line = run_line(r, seed=True)
+            if cell_len(line.plain) > (self.content_region.width or 76):  # the grid's row says the source's
+                line = run_line(r, seed=False)  # (at 80x24 a run of yours wrapped, and the plot went: a trial)
+            now.append_text(line)
         if live is not None and live.status == "training" and live.message:  # (said once trained, a review)
             now.append("\n" + _("it will not be saved: {reason}").format(reason=live.message), style=WARN)
         self.query_one("#now", TextLines).update(now)
@@ -185,6 +178,25 @@ class CopyView(FigureView):
             need += len(wrap(self.stories[1], width, self.app.console)) - len(wrap(self.stories[0], width, self.app.console))
         more = need if need > 0 else None
         plot.lacks(more)
+
+
+def run_line(r, seed: bool) -> Text:
+    """The focused run: final accuracy, the source's (where `seed`) and the cursor's step."""
+    line = Text()
+    line.append(spaced(colon(f"{r.cell} T={r.T}" + ("" if r.source == "shipped" else aside(
+        _("({source})").format(source=_(SOURCE[r.source])))))), style="bold")  # (zh: full-width, a trial)
+    if r.steps is None:
+        line.append(_("no run yet: t trains it"), style="dim")
+    else:
+        line.append(acc_at(r.final_acc, r.reached_100_at), style="bold")
+        if seed:
+            line.append(_(" · source {entry}").format(entry=acc_at(r.seed_final, r.seed_reached)), style="dim")
+    if r.at is not None:
+        step, acc, loss = r.at
+        line.append(_(" · step {step}: ").format(step=step), style="dim")
+        line.append(_("acc {p}").format(p=pct(acc)), style=style(BLUE, bold=True))
+        line.append(_(" loss {loss}").format(loss=f"{loss:.3f}"), style=style(ORANGE, bold=True))
+    return line
 
 
 class GateView(FigureView):
