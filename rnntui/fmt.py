@@ -274,6 +274,13 @@ def sig(v, digits: int = 2) -> str:
     return f"{v:.{digits}g}"
 
 
+def rate(v: float) -> str:
+    """One decimal, or two figures below 1: 12.3, 0.42, 0.035 (a measured 0.035 GFLOP/s read "0.0", a trial)."""
+    if (word := _finite(v)) is not None:
+        return word
+    return f"{v:.1f}" if abs(v) >= 0.95 or v == 0 else f"{v:.2g}"
+
+
 def plural(n, word: str = "") -> str:
     """"1 thread", "4 threads" (a count that is not a number is shown as it is)."""
     return f"{n} {word}{'' if n == 1 else 's'}".rstrip()

@@ -1217,6 +1217,23 @@ def test_timing_says_every_time_to_three_figures_and_the_ratio_to_two():
     assert "6.0× faster" in " ".join(text.split())  # 0.021 / 0.0035 = 6
 
 
+def test_timing_gives_a_rate_below_one_gflop_s_to_two_figures():
+    """Attention at T=64 measured 120 ms (a busy machine) and its GFLOP/s read "0.0" (a student's trial)."""
+    from dataclasses import replace
+
+    from rnntui.figure import LabRun
+    from rnntui.screens.parallel import ParallelScreen
+
+    rows = [{"T": 64, "rnn_s": 0.001, "attention_s": 0.120, "rnn_flops": par.rnn_flops(64),
+             "attention_flops": par.attention_flops(64)}]
+    full = {"version": 1, "machine": {"host": "here"}, "torch": "2.0+cpu", "threads": 1, "when": "now", "rows": rows}
+    state = replace(TimingState(T=64), run=LabRun(status="done", number=1, result=full))
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), state, (120, 40))
+    line = next(line.split() for line in text.splitlines() if re.match(r"│ +64 ", line))
+    attention = par.attention_flops(64) / 0.120 / 1e9  # a few million FLOPs in 0.12 s: some hundredths of a GFLOP/s
+    assert 0.01 < attention < 0.1 and line[9:11] == [f"{par.rnn_flops(64) / 0.001 / 1e9:.1f}", f"{attention:.2g}"]  # two figures
+
+
 @pytest.mark.parametrize("mode, used", [("attention", 1), ("recurrent", 3)])
 def test_grid_counts_the_steps_with_work_among_the_steps_so_far(mode, used):
     """Attention at wallclock 3 read "sequential steps 1 of 8", taken for progress, beside columns 2–3

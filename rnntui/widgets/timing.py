@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from rnntui.fmt import ms, progress_bar, si
+from rnntui.fmt import ms, progress_bar, rate, si
 from rnntui.i18n import _
 from rnntui.widgets.cells import fit
 from rnntui.widgets.tints import BAD
@@ -55,7 +55,7 @@ def timing_table(rows, current: int, gap: str = "\n") -> Text:
         line = f"{'*' if row.fresh else ' '}{row.T:>4}  {si(row.rnn_flops):>9} {si(row.attention_flops):>6} {str(row.flop_ratio):>8}   "
         if row.rnn_s is not None:
             line += (f"{ms(row.rnn_s):>9} {ms(row.attention_s):>8}   "
-                     f"{row.rnn_gflop_s:>11.1f} {row.attention_gflop_s:>5.1f}")
+                     f"{rate(row.rnn_gflop_s):>11} {rate(row.attention_gflop_s):>5}")
         else:
             line += f"{'—':>9} {'—':>8}   {'—':>11} {'—':>5}"
         table.append(line, style="bold reverse" if row.T == current else "")
