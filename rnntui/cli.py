@@ -490,9 +490,12 @@ def run_present(argv: list[str]) -> int:
 
     from rnntui.slides import untranslated_line
 
-    status = run_tui(PresentApp(deck, args.theme, args.start - 1))
+    app = PresentApp(deck, args.theme, args.start - 1)
+    status = run_tui(app)
     if english := untranslated_line(deck.frames):
         print(f"rnntui: {english}", file=sys.stderr)
+    if status == 0 and (resume := app.resume_line(args.deck)):
+        print(f"rnntui: {resume}")
     return status
 
 

@@ -5,6 +5,7 @@ enter: that slide · ctrl+s saves the slide as SVG · ? the keys, escape hides t
 """
 from __future__ import annotations
 
+import shlex
 import threading
 from pathlib import Path
 
@@ -88,6 +89,7 @@ class PresentApp(Shots, QuietCollections, App):
     def __init__(self, deck: Deck, theme: str = "dark", start: int = 0) -> None:
         super().__init__()
         use_themes(self, theme)
+        self.theme_asked = theme  # (said again in the commands it gives: the app opened dark on a projector, a trial)
         self.deck = deck
         self.index = min(max(start, 0), len(deck.frames) - 1)
         self.typed = ""  # digits of a slide number, until enter
@@ -250,11 +252,23 @@ class PresentApp(Shots, QuietCollections, App):
         # (a toast, as ?'s keys: the command, whole, does not fit the foot beside the values; a slide number
         # being typed is kept, a review)
         unsay(self, self.stray)  # one at a time, the last key's
-        lang = "" if language() == "en" else f" --lang {language()}"  # (the app opens in the shell's otherwise)
         self.stray = _("{key}: no key in a talk; {help} lists them. To change this slide, open it in the app:\n"
                        "rnntui {args}").format(key=key_shown(event.key), help=in_use(self).one("help"),
-                                               args=self.frame.args() + lang)
+                                               args=self.frame.args() + self.options())
         self.notify(self.stray, timeout=6)
+
+    def options(self) -> str:
+        """The talk's theme and language as options, where they are not the app's own defaults."""
+        theme = "" if self.theme_asked == "dark" else f" --theme {shlex.quote(self.theme_asked)}"
+        return theme + ("" if language() == "en" else f" --lang {language()}")  # (else the shell's language)
+
+    def resume_line(self, deck: str) -> str:
+        """Printed as the talk ends before its last slide: where it stopped and the command that goes on
+        from there (a q pressed by mistake lost the lecturer's place, a lecturer's trial)."""
+        if self.index in (0, len(self.deck.frames) - 1):
+            return ""
+        return _("stopped at slide {n} of {last}; to go on: rnntui present {deck} --start {n}").format(
+            n=self.index + 1, last=len(self.deck.frames), deck=shlex.quote(deck)) + self.options()
 
     def action_help_quit(self) -> None:
         """ctrl+c: how to end the talk, in the foot and the talk's language (Textual's toast was English)."""

@@ -404,6 +404,8 @@ def test_chinese_help_fits_the_terminals_width(command, capsys, monkeypatch):
 def test_present_start_opens_that_frame_up_to_the_last(monkeypatch):
     """`present lecture --start N` opens frame N (frames counted from 1, as its help says), the last frame
     included; one past the last is refused."""
+    from types import SimpleNamespace
+
     import rnntui.cli as cli
     import rnntui.present
     from rnntui.deck import load
@@ -412,7 +414,7 @@ def test_present_start_opens_that_frame_up_to_the_last(monkeypatch):
     monkeypatch.setattr(cli, "require_terminal", lambda *a: None)
     monkeypatch.setattr(cli, "run_tui", lambda app: 0)
     monkeypatch.setattr(rnntui.present, "PresentApp", lambda deck, theme, start: opened.append(
-        (start, deck.frames[start])))
+        (start, deck.frames[start])) or SimpleNamespace(resume_line=lambda deck: ""))
     frames = load("lecture").frames
     for n in (1, 3, len(frames)):
         assert main(["present", "lecture", "--start", str(n)]) == 0 and opened[-1] == (n - 1, frames[n - 1])

@@ -2,6 +2,7 @@
 import asyncio
 import math
 import re
+import shlex
 import subprocess
 import sys
 import warnings
@@ -770,6 +771,42 @@ async def test_a_key_a_talk_has_none_for_says_how_to_change_the_slide(tmp_path):
         await pilot.press("end", "1", "a", "enter")  # a slide number being typed is kept (a review)
         await pilot.pause()
         assert app.index == 0 and not app._notifications  # and the note went with the slide it was of
+
+
+async def test_a_talks_commands_keep_its_theme_and_q_says_where_the_talk_stopped(tmp_path, monkeypatch, capsys):
+    """A projector talk's "open it in the app" command opened the app dark, and a q pressed by mistake lost the
+    lecturer's place (a lecturer's trial): the commands say the talk's theme and language, and a talk ended
+    before its last slide prints the command that goes on from where it stopped."""
+    from rnntui import cli
+    from rnntui.i18n import set_language
+    from rnntui.present import PresentApp
+
+    deck = small_deck(tmp_path / "my talk.toml", GOOD)  # (a space: the command quotes it)
+    app = PresentApp(load(deck), "projector")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("plus")
+        await pilot.pause()
+        command = [n.message for n in app._notifications][-1].splitlines()[-1]
+        assert command.startswith("rnntui recurrence/track --set w_h=1.4") and command.endswith(" --theme projector")
+        assert cli.main_parser().parse_args(command.split()[1:]).theme == "projector"
+
+    def talk(app):  # the lecturer goes to slide 2 and presses q
+        app.index = 1
+        return 0
+
+    monkeypatch.setattr(cli, "run_tui", talk)
+    monkeypatch.setattr(cli, "require_terminal", lambda what: None)
+    try:
+        assert main(["present", str(deck), "--theme", "projector", "--lang", "zh"]) == 0
+    finally:
+        set_language("en")
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("rnntui: 停在第 2 帧（共 3 帧）")  # in the talk's language
+    command = line[line.index("rnntui present"):].split(maxsplit=2)[2]
+    args = cli.present_parser().parse_args(shlex.split(command))
+    assert (args.deck, args.start, args.theme, args.lang) == (str(deck), 2, "projector", "zh")
+    monkeypatch.setattr(cli, "run_tui", lambda app: 0)  # q on the first slide: nothing to go on from
+    assert main(["present", str(deck)]) == 0 and capsys.readouterr().out == ""
 
 
 async def test_the_palette_copies_the_figure_on_screen_as_a_deck_frame():
