@@ -1015,8 +1015,9 @@ class Plot(Lines):
         key = legend_runs(self.spec)
         if not key or top_key_fits(self.spec, width):
             spec = replace(self.spec, xlabel="", title="", legend="top" if key else "none")
-            rows = plot_rows(spec, width, height + 2)  # (its bottom edge and x ticks: cut off)
-            return rows[:height] if len(rows) == height + 2 else None
+            cut_off = 2 if height == BARE else 1  # its x ticks, and at BARE its bottom edge: a row more of curves
+            rows = plot_rows(spec, width, height + cut_off)  # (with no bottom edge, a slide's plot read as cropped)
+            return rows[:height] if len(rows) == height + cut_off else None
         below = legend_lines(self.spec, width - 1)  # (unnamed curves read as nothing: lstm/cell's c and h)
         if height < BARE + len(below):
             return None
