@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import nullcontext
+import os
+from contextlib import contextmanager, nullcontext
 
 from rnntui.figure import Figure
 from rnntui.state import FigureState, plain
@@ -15,6 +16,17 @@ def figure_json(screen, figure: Figure, state: FigureState) -> str:
     data = {"topic": screen.TOPIC_ID, "figure": figure.id, "title": figure.title, "refs": figure.refs,
             "axis": state.AXIS, **state.data()}
     return json.dumps(plain(data), indent=2) + "\n"
+
+
+@contextmanager
+def colour_kept():
+    """NO_COLOR unset meanwhile (as it was after)."""
+    said = os.environ.pop("NO_COLOR", None)
+    try:
+        yield
+    finally:
+        if said is not None:
+            os.environ["NO_COLOR"] = said
 
 
 class Session:
@@ -32,13 +44,16 @@ class Session:
         self._segments = None
 
     def new_app(self):
-        if self.deck is not None:  # frames as `rnntui present` shows them: no header, no footer
-            from rnntui.present import PresentApp
+        """The app the frames are drawn in, in colour under NO_COLOR too: that is the terminal's, and a
+        lecturer's slides came out grey without a word (Textual reads it as an app is made; a code review)."""
+        with colour_kept():
+            if self.deck is not None:  # frames as `rnntui present` shows them: no header, no footer
+                from rnntui.present import PresentApp
 
-            return PresentApp(self.deck, theme=self.theme)
-        from rnntui.app import RnnApp
+                return PresentApp(self.deck, theme=self.theme)
+            from rnntui.app import RnnApp
 
-        return RnnApp(theme=self.theme)
+            return RnnApp(theme=self.theme)
 
     async def __aenter__(self) -> "Session":
         self.app = self.new_app()

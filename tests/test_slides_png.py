@@ -4,6 +4,7 @@ import base64
 import html
 import io
 import math
+import os
 import re
 import sys
 
@@ -481,11 +482,11 @@ def test_a_frame_draws_the_palette_dark_on_light_themes_only(theme):
         assert _ratio(accent, tuple(int(th.background[i:i + 2], 16) for i in (1, 3, 5))) >= 3
 
 
-def test_under_no_color_every_palette_colours_grey_reads_on_the_dark_background(monkeypatch):
+async def test_under_no_color_every_palette_colours_grey_reads_on_the_dark_background(monkeypatch):
     """NO_COLOR draws a colour as the grey of its weighted sum: RED's was (95,95,95), 2.9:1 on #121212
-    (gradients/product's float32 lines and series, a newcomer's trial). Lifted, each reads at 4.5:1."""
-    from rnntui.render import render
-    from rnntui.topics import find
+    (gradients/product's float32 lines and series, a newcomer's trial). Lifted, each reads at 4.5:1. That is
+    the terminal's: a shot or an export is in colour (a lecturer's slides came out grey, a code review)."""
+    from rnntui.app import RnnApp
     from rnntui.widgets.tints import PALETTE, RED, on_dark_grey
 
     def grey(rgb):  # Textual's Color.monochrome
@@ -495,10 +496,24 @@ def test_under_no_color_every_palette_colours_grey_reads_on_the_dark_background(
     for rgb in PALETTE:
         assert _ratio(grey(on_dark_grey(rgb)), (18, 18, 18)) >= 4.5, rgb
     monkeypatch.setenv("NO_COLOR", "1")
+    app = RnnApp("gradients", "product")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        seen = app.export_screenshot().lower()
+    was, now = ("#%02x%02x%02x" % grey(c) for c in (RED, on_dark_grey(RED)))
+    assert now in seen and was not in seen and "#%02x%02x%02x" % RED not in seen
+
+
+def test_a_shot_under_no_color_is_in_colour(monkeypatch):
+    """NO_COLOR is the terminal's: a lecturer's slides came out grey without a word (a code review)."""
+    from rnntui.render import render
+    from rnntui.topics import find
+    from rnntui.widgets.tints import RED
+
+    monkeypatch.setenv("NO_COLOR", "1")
     screen, figure = find("gradients/product")
     shot = render(screen, figure, figure.state_type(), "svg", (80, 24)).lower()
-    was, now = ("#%02x%02x%02x" % grey(c) for c in (RED, on_dark_grey(RED)))
-    assert now in shot and was not in shot
+    assert "#%02x%02x%02x" % RED in shot and os.environ["NO_COLOR"] == "1"  # (and NO_COLOR as it was)
 
 
 def test_the_dark_themes_header_and_footer_stay_grey_in_256_colours():
