@@ -464,9 +464,12 @@ def run_memory(argv: list[str]) -> int:
         def write(text: str) -> None:  # the first run claims its file (saved_anew), the next ones rewrite it
             if claimed:
                 write_atomic(str(claimed[0]), text)
-            else:
-                claimed.append(saved_anew(grid, lambda path, replace: write_atomic(str(path), text, replace),
-                                          args.force or out is None))
+                return
+            if out is None and (earlier := _set_aside(grid)):  # (a ctrl+c after the first run left one run of an
+                print("rnntui: " + _("the earlier grid is kept as {path}").format(path=earlier),  # earlier 15,
+                      file=sys.stderr)  # a code review)
+            claimed.append(saved_anew(grid, lambda path, replace: write_atomic(str(path), text, replace),
+                                      args.force or out is None))
 
         def said() -> str:
             return nothing_saved(grid) if not finished else ngettext(

@@ -200,6 +200,21 @@ def test_a_grid_off_the_recipe_stays_out_of_the_apps_runs(tmp_path, monkeypatch,
     assert capsys.readouterr().err.strip().splitlines()[-1] == (
         f"rnntui: not merged into the app's runs ({mem.cache_path()}): --steps or --seed differ from the recipe; the grid "
         f"is in {grid}")
+    # a second grid set the first aside as its first run was written: a ctrl+c after it left one run of the
+    # earlier 15 (a code review)
+    first = grid.read_bytes()
+
+    def stop_after_one(path, log, write, **k):  # the grid's first run written, then ctrl+c
+        run = lab.train("rnn", 5, steps=1, seed=4).run
+        write(mem.Results((run,)).dumps())
+        log(run)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lab, "write_grid", stop_after_one)
+    assert main(["train", "memory", "--all", "--steps", "1", "--seed", "4"]) == 130
+    kept = grid.with_name("memory-grid.previous.json")
+    assert kept.read_bytes() == first and len(mem.parse(grid.read_bytes()).runs) == 1
+    assert f"rnntui: the earlier grid is kept as {kept}" in capsys.readouterr().err
 
 
 def test_one_run_off_the_recipe_stays_out_of_the_apps_runs_and_the_slides(tmp_path, monkeypatch, capsys):
