@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from rnntui.files import read_small_text
+from rnntui.files import read_reason, read_small_text
 from rnntui.i18n import LANGUAGES, _, invisible, language
 from rnntui.slides import Frame
 from rnntui.state import BadValue
@@ -96,8 +96,7 @@ def _read(path: Path) -> Deck:
         raise BadValue(_("deck {path}: no such file (shipped decks: {decks})").format(
             path=path, decks=", ".join(shipped()))) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise BadValue(_("deck {path}: cannot read it ({reason})").format(
-            path=path, reason=getattr(e, "strerror", None) or e)) from None
+        raise BadValue(_("deck {path}: cannot read it ({reason})").format(path=path, reason=read_reason(e))) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -50,6 +50,12 @@ def reason(e: OSError) -> str:
     return str(reason_kept(e))
 
 
+def read_reason(e: OSError | UnicodeDecodeError) -> str:
+    """Why a text file could not be read, in the app's language ("Is a directory", "'utf-8' codec can't
+    decode byte 0xff…" were shown in Chinese lines: a code review)."""
+    return _("not UTF-8 text") if isinstance(e, UnicodeDecodeError) else reason(e)
+
+
 def reason_kept(e: OSError) -> Said | str:
     """reason(e) for a line that is kept: said in the language of the moment it is shown."""
     known = REASONS.get(e.errno)

@@ -173,15 +173,15 @@ MAX_KEYMAP_BYTES = 100_000  # a keymap names a few dozen bindings
 
 def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     """(binding id → keys, None), or ({}, one-line problem) when the file is unreadable or wrong."""
-    from rnntui.files import read_small_text
+    from rnntui.files import read_reason, read_small_text
 
     path = path or keymap_path()
     try:
         text = read_small_text(path, MAX_KEYMAP_BYTES, f"larger than {MAX_KEYMAP_BYTES // 1000} KB")
     except (FileNotFoundError, NotADirectoryError):  # (also $XDG_CONFIG_HOME=/dev/null: no keymap)
         return {}, None  # (the usual case: no toml parser imported at startup)
-    except (OSError, UnicodeDecodeError) as e:
-        return {}, _("keymap {path} ignored: {problem}").format(path=path, problem=str(e).splitlines()[0][:80])
+    except (OSError, UnicodeDecodeError) as e:  # (in the app's language, the path said once: a code review)
+        return {}, _("keymap {path} ignored: {problem}").format(path=path, problem=read_reason(e))
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10

@@ -642,6 +642,27 @@ def test_bad_deck_is_one_line_and_exit_2(tmp_path, capsys, text, where, words, c
     assert not out.exists()  # rejected before anything rendered
 
 
+def test_a_deck_or_keymap_that_does_not_read_says_why_in_the_apps_language(tmp_path, capsys):
+    """A folder, or bytes that are not UTF-8, as a deck said "（Is a directory）" and "（'utf-8' codec can't
+    decode byte 0xff…）" in a Chinese line, and a folder as keymap "[Errno 21] Is a directory: '…'" with its
+    path twice (a code review)."""
+    from rnntui.i18n import set_language
+    from rnntui.keys import user_keymap
+
+    folder, binary = tmp_path / "adir", tmp_path / "bin.toml"
+    folder.mkdir()
+    binary.write_bytes(b"\xff\xfe[[frame]]")
+    try:
+        for deck, why in ((folder, "（这是文件夹）"), (binary, "（不是 UTF-8 文本）")):
+            assert main(["present", str(deck), "--lang", "zh"]) == 2
+            assert capsys.readouterr().err.strip() == f"rnntui: 幻灯片 {deck}：无法读取{why}"
+        set_language("zh")
+        assert user_keymap(folder)[1] == f"已忽略键位文件 {folder}：这是文件夹"
+    finally:
+        set_language("en")
+    assert user_keymap(binary)[1] == f"keymap {binary} ignored: not UTF-8 text"
+
+
 def test_bad_deck_from_the_shell_has_no_traceback(tmp_path):
     deck = tmp_path / "bad.toml"
     deck.write_text('[[frame]]\nfigure = "recurrence/track"\nstep = 99\n', encoding="utf-8")
