@@ -87,6 +87,22 @@ def test_without_a_cached_model_the_shipped_one_is_drawn_and_the_command_named(c
     assert "nothing cached: rnntui train seq2seq --scoring additive" in " ".join(shown.split())
 
 
+def test_a_shot_of_a_cached_model_that_does_not_read_is_refused_in_one_line(cache, tmp_path, capsys):
+    """`shot seq2seq/matrix --set weights=cached` over a cut-off cached model wrote the shipped model's matrix
+    with the cache's note in it, exit 0 (a code review): refused, as a corrupt memory or timing cache is, and
+    nothing written. The shipped weights, which read no cache, are drawn as before."""
+    from rnntui.cli import main
+
+    bad = cache / "seq2seq-additive-seed0.npz"
+    bad.write_bytes((s2s.resources.files("rnntui") / "data" / "seq2seq_additive.npz").read_bytes()[:100_000])
+    out = tmp_path / "m.txt"
+    assert main(["shot", "seq2seq/matrix", "--set", "weights=cached", "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"rnntui: seq2seq cache {bad} unreadable (not a weights file (BadZipFile: File is not a zip file)); "
+                   "nothing written: remove it, then run it again"] and not out.exists() and bad.exists()
+    assert main(["shot", "seq2seq/matrix", "-o", str(out)]) == 0 and "shipped" in out.read_text(encoding="utf-8")
+
+
 def test_a_cached_model_that_does_not_read_is_said_and_the_shipped_one_drawn(cache):
     (cache / "seq2seq-additive-seed2.npz").write_text("not an archive")
     r = MatrixState(weights="cached").readings()

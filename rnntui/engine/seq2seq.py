@@ -30,7 +30,7 @@ import numpy as np
 
 from rnntui.engine import N_, records
 from rnntui.engine.records import Many, Num
-from rnntui.state import Marked
+from rnntui.state import Marked, Said
 
 VOCAB = 20  # token classes 0…19
 LENGTH = 16  # tokens per sequence
@@ -413,12 +413,24 @@ def cached(scoring: str) -> Cached:
     return unread or Cached(scoring)
 
 
+def noted(path: Path, e: OSError | BadCheckpoint) -> None:
+    """A cached model that does not read, noted as a corrupt cache is: shot and export refuse to draw its
+    note into a picture (one said "the shipped additive model / … does not read", exit 0: a code review)."""
+    from rnntui.files import reason_kept
+
+    why = Said(e.message, **e.words) if isinstance(e, BadCheckpoint) else reason_kept(e)
+    remedy = None if isinstance(e, OSError) and not isinstance(e, IsADirectoryError) else False  # (readable, or gone)
+    records.CORRUPT.append((Said(N_("{name} {path} unreadable ({why})"), name=Said(N_("seq2seq cache")), path=path,
+                                 why=why), remedy))
+
+
 @lru_cache(maxsize=8)
 def _read_cached(version: tuple, scoring: str) -> Cached:
     """The file at version[0], read once per (path, mtime, ctime, size)."""
     try:
         arrays, record = read_npz(version[0], scoring)
     except (OSError, BadCheckpoint) as e:
+        noted(Path(version[0]), e)
         return Cached(scoring, unread=Path(version[0]), problem=e)
     for a in arrays.values():
         a.setflags(write=False)
