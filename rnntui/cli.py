@@ -440,7 +440,7 @@ def run_export(argv: list[str]) -> int:
         deck = load(args.deck)
         frames, title = list(deck.frames), deck.heading()
     else:
-        frames, title = slides.key_frames(), _("rnntui: every figure at its key steps")
+        frames, title = slides.key_frames(_figures(args.only or ())), _("rnntui: every figure at its key steps")
     if args.only:  # one topic's slides needed a deck of its own (a lecturer's trial)
         frames = _only(frames, args.only, deck is not None)
         if deck is None:
@@ -453,6 +453,20 @@ def run_export(argv: list[str]) -> int:
     if deck is not None and (english := slides.untranslated_line(frames, deck)):
         print(english, file=sys.stderr)
     return 0
+
+
+def _figures(addresses) -> set | None:
+    """The figures these topics (or figures) name; None for all, or where one names none (`_only` says so)."""
+    from rnntui.topics import find
+
+    named = set()
+    for address in (a.rstrip("/") for a in addresses):
+        try:
+            screen, figure = find(address)
+        except BadValue:
+            return None
+        named |= {figure} if "/" in address else set(screen.FIGURES)
+    return named or None
 
 
 def _only(frames: list, addresses: list[str], deck: bool) -> list:

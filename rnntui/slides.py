@@ -142,12 +142,14 @@ def exact(v) -> str:
     return repr(float(v)).removesuffix(".0") if isinstance(v, float) else str(v)
 
 
-def key_frames() -> list[Frame]:
-    """Every registered figure at each of its key steps, in lecture order."""
+def key_frames(figures=None) -> list[Frame]:
+    """Every registered figure (or those in `figures`) at each of its key steps, in lecture order. (The others'
+    steps are not asked: memory/copy's read its cache, and a corrupt one refused `export DIR recurrence`.)"""
     from rnntui.topics import build_state, topics
 
     return [Frame(screen, figure, build_state(figure, (), step))
-            for screen in topics() for figure in screen.FIGURES for step in figure.slide_steps()]
+            for screen in topics() for figure in screen.FIGURES if figures is None or figure in figures
+            for step in figure.slide_steps()]
 
 
 def parse_formats(text: str) -> tuple[str, ...]:
