@@ -352,7 +352,9 @@ def why_unsavable(path: Path, merged: bool = False) -> str:
 
 
 def path_arg(text: str) -> str:
-    """argparse type for a path: an empty string is a bad value, not "not given"."""
+    """argparse type for a path: an empty string is a bad value, not "not given"; a leading ~ is the home
+    folder, as a shell gives it where it expands one (quoted, or in --out=~/x, it made a folder named ~ in the
+    current one, and the line said "~/slides": a code review)."""
     if not text.strip():
         raise argparse.ArgumentTypeError(_("an empty path"))  # (not "a file or folder": -o takes a file only)
-    return text
+    return os.path.expanduser(text) if text.startswith("~") else text

@@ -287,6 +287,19 @@ def test_an_empty_path_is_a_bad_value(args, flag, tmp_path):
     assert list(tmp_path.iterdir()) == []  # nothing exported, nothing trained
 
 
+def test_a_path_starting_with_a_tilde_is_in_the_home_folder(tmp_path, capsys, monkeypatch):
+    """"~/my slides" (quoted, as a name with a space is) made a folder named ~ in the current one, and the
+    line said it wrote "to ~/my slides" (a code review): a leading ~ is the home folder, as a shell's."""
+    home, here = tmp_path / "home", tmp_path / "here"
+    home.mkdir(), here.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(here)
+    assert main(["export", "~/my slides", "recurrence/tanh", "--format", "txt"]) == 0
+    assert f"index.md to {home / 'my slides'} in" in capsys.readouterr().err
+    assert (home / "my slides" / "index.md").exists() and list(here.iterdir()) == []
+    assert main(["shot", "recurrence/tanh", "--output=~/t.txt"]) == 0 and (home / "t.txt").exists()
+
+
 def test_a_system_error_reads_in_chinese_with_a_full_width_colon(tmp_path, capsys, monkeypatch):
     """`train seq2seq --eval nonexist.npz --lang zh` said "没有这个文件或文件夹: nonexist.npz" and a folder
     "Is a directory: /tmp" (a review)."""
