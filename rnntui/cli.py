@@ -636,6 +636,14 @@ def _say(line: str) -> None:
         sys.stderr = _Closed("standard error")  # (not flushed again at exit, which made it 120)
 
 
+def quiet_stdout() -> None:
+    """Standard output to the null device: Python's flush at exit found the pipe closed again and said so."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # (no file descriptor: nothing flushes there either)
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     from rnntui.i18n import default_language, set_language, take_lang
 
@@ -676,6 +684,9 @@ def main(argv: list[str] | None = None) -> int:
             said = one_line(f"rnntui: {e.english()}")
         _say(said)
         return 2
+    except BrokenPipeError:  # the reader stopped (| head): quiet, as SIGPIPE ends a shell's tools (it said
+        quiet_stdout()  # "rnntui: Broken pipe", exit 2, after `train … | head -1` had saved: a code review)
+        return 128 + 13  # (SIGPIPE)
     except OSError as e:
         where = getattr(e, "filename", "") or ""
         _say(f"rnntui: {spaced(colon(reason(e)))}{where}" if where else f"rnntui: {reason(e)}")

@@ -287,6 +287,20 @@ def test_an_empty_path_is_a_bad_value(args, flag, tmp_path):
     assert list(tmp_path.iterdir()) == []  # nothing exported, nothing trained
 
 
+def test_a_reader_that_stops_early_ends_a_command_quietly_as_sigpipe_does():
+    """`rnntui train seq2seq … | head -1` said "rnntui: Broken pipe" (English under --lang zh) and exit 2 after
+    it had saved (a code review): the reader left, so nothing is said, and the status is SIGPIPE's, 128 + 13."""
+    read, write = os.pipe()
+    os.close(read)  # (every write fails: EPIPE)
+    try:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
+        r = subprocess.run([sys.executable, "-m", "rnntui", "shot", "recurrence/track", "-o", "-"], stdout=write,
+                           stderr=subprocess.PIPE, text=True, timeout=120, env=env)
+    finally:
+        os.close(write)
+    assert (r.returncode, r.stderr) == (141, "")
+
+
 def test_a_path_starting_with_a_tilde_is_in_the_home_folder(tmp_path, capsys, monkeypatch):
     """"~/my slides" (quoted, as a name with a space is) made a folder named ~ in the current one, and the
     line said it wrote "to ~/my slides" (a code review): a leading ~ is the home folder, as a shell's."""
