@@ -431,6 +431,16 @@ def test_kvcache_says_where_the_cache_fills_the_accelerator(dtype, gqa, full):
         assert len(down) == 1 and abs(down.pop() - (c4 + (c4 - c3) * math.log10(full / 1e4))) <= 1
 
 
+def test_kvcache_gives_a_small_share_of_the_accelerator_to_two_figures():
+    """gqa 8 at 128 tokens read "0.0% of an 80 GB … accelerator" for 8,388,608 B (a numbers audit): a share
+    above 0 is never 0.0%. 2·32 layers·(4096/8)·2 B·128 tokens = 8 MiB, 0.0105% of 80·10⁹ B."""
+    kv = 2 * 32 * (4096 // 8) * 2 * 128
+    assert kv == 8 * 2 ** 20 == KvState(context=128, gqa="8").readings().kv_bytes
+    said = " ".join(txt("kvcache", KvState(context=128, gqa="8"), (100, 30)).split())
+    assert f"{100 * kv / 80e9:.2g}0% of an 80 GB" in said  # 0.010%: two figures, the trailing 0 kept
+    assert "2.7% of an 80 GB" in " ".join(txt("kvcache", KvState(), (100, 30)).split())  # one decimal, as before
+
+
 @pytest.mark.parametrize("step", [0, 3, 7])
 def test_the_cell_sheet_at_80x24_gives_the_weights_that_redo_every_gate(step):
     """At 80 columns the gates showed only σ(a), with no weight on screen, though the prose says every term
