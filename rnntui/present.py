@@ -72,11 +72,12 @@ class PresentApp(Shots, QuietCollections, App):
     """
     BINDINGS = [
         # n, p: the app's topic keys, which did nothing here (a lecturer's trial)
-        Binding("space,right,pagedown,n", "move(1)", N_("next"), priority=True),
+        # ↓ ↑ too, as slide programs take them and some clickers send them ("no key in a talk": a lecturer's trial)
+        Binding("space,right,pagedown,n,down", "move(1)", N_("next"), priority=True),
         Binding("enter", "enter", N_("next, or the slide typed"), priority=True),
         *(Binding(str(d), f"type({d})", show=False, priority=True) for d in range(10)),  # 7 enter: slide 7 (a trial)
         Binding("escape", "hush", show=False, priority=True),
-        Binding("left,pageup,p", "move(-1)", N_("back"), priority=True),
+        Binding("left,pageup,p,up", "move(-1)", N_("back"), priority=True),
         Binding("backspace", "backspace", N_("back"), show=False, priority=True),  # or a typed digit off
         Binding("home", "jump(0)", N_("first"), priority=True),
         Binding("end", "jump(-1)", N_("last"), priority=True),

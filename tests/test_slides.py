@@ -780,7 +780,11 @@ async def test_a_key_a_talk_has_none_for_says_how_to_change_the_slide(tmp_path):
 
     app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+p", "plus", "tab")
+        await pilot.press("down", "up")  # (a clicker's, and slide programs' keys: next, back)
+        assert app.index == 0 and not app._notifications
+        await pilot.press("down")
+        assert app.index == 1
+        await pilot.press("up", "ctrl+p", "plus", "tab")
         await pilot.pause()
         said = [n.message for n in app._notifications]
         assert len(said) == 1 and said[0].startswith("tab: no key in a talk; ? lists them.") and app.index == 0
