@@ -53,6 +53,13 @@ def view_id(frame: Frame) -> str:
     return f"{frame.screen.TOPIC_ID}--{frame.figure.id}"
 
 
+class Foot(Static):
+    def on_resize(self) -> None:
+        """Chosen again for the new width (made at 120 columns, the deck's title left the slide's values no
+        room at 80, where a fresh start showed them: a lecturer's trial)."""
+        self.app.show_foot()
+
+
 class PresentApp(Shots, QuietCollections, App):
     SHOT_TIMEOUT = 2
     TITLE = "rnntui present"
@@ -112,7 +119,7 @@ class PresentApp(Shots, QuietCollections, App):
         with ContentSwitcher(id="slide-views", initial=view_id(self.frame)):
             for vid, view in views.items():
                 yield view(id=vid, classes="-present")
-        yield Static(id="slide-foot")
+        yield Foot(id="slide-foot")
 
     def get_default_screen(self) -> WholeFrames:
         return WholeFrames(id="_default")  # a slide's view laid out for its size reaches the terminal in one frame

@@ -834,6 +834,24 @@ async def test_a_talks_commands_keep_its_theme_and_q_says_where_the_talk_stopped
     assert main(["present", str(deck)]) == 0 and capsys.readouterr().out == ""
 
 
+async def test_a_talk_resized_has_the_foot_of_a_talk_started_at_that_size():
+    """Slide 22 at 120x40, resized to 80x24, kept the foot chosen for 120 columns: the deck's title and the
+    values cut ("… From recurrence to attention · 22/52"), where a talk started at 80x24 gives the values
+    whole (a lecturer's trial)."""
+    from rnntui.present import PresentApp
+
+    feet = []
+    for first in ((120, 40), (80, 24)):
+        app = PresentApp(load("lecture"), start=21)
+        async with app.run_test(size=first) as pilot:
+            await pilot.pause()
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.pause()
+            feet.append(text_of(app).splitlines()[-1])
+    assert feet[0] == feet[1] and "…" not in feet[0] and feet[0].rstrip().endswith("22/52")
+
+
 async def test_the_palette_copies_the_figure_on_screen_as_a_deck_frame():
     """Nothing helped build a deck from what is on screen (a lecturer's trial): the palette's "Copy this
     figure as a deck frame" puts its [[frame]] on the clipboard and shows it; read as a deck, it is the
