@@ -421,6 +421,7 @@ def test_the_cell_writes_each_gate_from_its_weights_x_t_and_h_before(size):
         lines = one_app.txt(LstmScreen, figure, CellState(step=t), size).splitlines()
         text = "\n".join(lines)
         gates = next(line for line in lines if f"gates at t={t}:" in line)
+        assert all(name in gates for name in ("forget f", "input i", "output o"))  # named (only the plot said so)
         for gate, (squash, w, u, b, bias) in by_hand.items():
             assert f"{gate} {squash}({w:.2f}·{xs} + {u:.2f}·{hs}{b})" in text, (gate, size, t)
             a = w * x + u * h + bias

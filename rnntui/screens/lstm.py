@@ -44,8 +44,10 @@ class CellView(FigureView):
         c_prev = paren(now.c_prev) if t else "0"
         before = f"c_{t - 1}" if t else "c_{−1}"
         self.query_one("#gates", Readouts).show([
-            (_("gates at t={t}:  f").format(t=t), f"{now.f:.3f}"), ("i", f"{now.i:.3f}"), ("ĉ", f"{now.g:+.3f}"),
-            ("o", f"{now.o:.3f}")])
+            # each gate named where its letter is first read (at 80x24 only the plot's legend said "forget gate",
+            # and it was left out: a student's trial)
+            (_("gates at t={t}:  forget f").format(t=t), f"{now.f:.3f}"), (_("input i"), f"{now.i:.3f}"),
+            ("ĉ", f"{now.g:+.3f}"), (_("output o"), f"{now.o:.3f}")])
         # each gate from its weights, x_t and h_{t−1}, as recurrence/track writes h_t (the weights were in
         # the .json only, a student's trial)
         pre = self.query_one("#pre", Readouts)
