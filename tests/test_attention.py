@@ -330,6 +330,8 @@ def test_heads_names_its_h_table_where_the_size_leaves_it_out():
     small, large = txt(HeadsState(), "heads", (80, 24)), txt(HeadsState(), "heads", (120, 40))
     assert "not shown at this size: h=1…64 table" in small and "h=64" not in small
     assert "h=64" in large and "not shown" not in large
+    # d, in the table's corner, is said in the line that divides it (d = 512 went unsaid at 80x24, a student's trial)
+    assert f"h = 8: d_k = d/h = 512/8 = {512 // 8}" in small and "d_k = d/h = 512/8 = 64" in large
 
 
 def test_heads_draws_its_h_table_at_100x30_where_h_steps():

@@ -114,7 +114,9 @@ class HeadsView(FigureView):
                 Text(_("query {token} may read no key ({mask} mask): softmax over nothing = 0/0 =").format(
                     token=r.tokens[0], mask=word("strict")) + " NaN", style="dim"))  # (its row of NaN, a trial)
         self.query_one(Readouts).update(Text("\n").join([
-            readout_text([(f"h = {r.h}: d_k = d/h", str(r.d_k)), ("W_q W_k W_v W_o = 4d²", grouped(r.params)),
+            # d said here too: at 80x24 the table with d in its corner is left out (a student's trial)
+            readout_text([(f"h = {r.h}: d_k = d/h = {r.d}/{r.h} =", str(r.d_k)),
+                          ("W_q W_k W_v W_o = 4d²", grouped(r.params)),
                           (_("+4d biases"), grouped(r.params_bias)),
                           (_("whatever h; score entries h·n²"), grouped(r.score_entries))]),
             readout_text([(_("{mask}: head 1 A[跑,猫]").format(mask=word(s.mask)), small(c["head 1 A[跑,猫]"])),
