@@ -493,6 +493,25 @@ def test_live_readings_follow_the_partial_then_the_result():
     assert next(row for row in other.readings().table if (row["cell"], row["T"]) == ("lstm-bf2", 5))["steps"] == 300
 
 
+def test_the_gates_paragraph_in_chinese_fills_its_lines():
+    """At 120x40 in Chinese "…始终高于 0.95 的那 12" ended its line 28 cells short and "个单元…" went on
+    the next (a Chinese student's trial): Rich breaks at spaces only; the paragraph is wrapped as prose is."""
+    from rich.cells import cell_len
+
+    from rnntui.i18n import set_language
+    from rnntui.topics import find
+
+    try:
+        set_language("zh")
+        lines = render(*find("memory/distractor"), GateState(), "txt", (120, 40)).splitlines()
+    finally:
+        set_language("en")
+    first = next(i for i, line in enumerate(lines) if "输入门并没有学会关上" in line)
+    inside = lines[first].strip("│")
+    assert cell_len(inside.rstrip()) >= cell_len(inside) - 2  # filled to its width, but for a wide character's cell
+    assert "原文留作练习" in lines[first + 1]
+
+
 def test_a_run_just_trained_keeps_its_plot_at_80x24():
     """A live rnn T=5 run ended and its curve went at 80x24: "rnn T=5 (just trained): … · source 100@? · step
     1500: …" wrapped to two lines (a student's trial). Where it would, the source's entry, which the grid's row

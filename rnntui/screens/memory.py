@@ -204,13 +204,13 @@ class GateView(FigureView):
         yield Plot()
         yield Readouts(id="at")
         yield Readouts(id="means")
-        yield Static(id="says")
+        yield TextLines(id="says")  # (a Static broke Chinese at spaces only: "…那 12 / 个单元", a trial)
 
     def show(self, s: GateState) -> None:
         try:
             r = s.readings()
         except BadValue as e:  # a damaged shipped grid: say so in one line, draw nothing
-            self.query_one("#says", Static).update(Text(_("memory results unreadable: {error}").format(error=e),
+            self.query_one("#says", TextLines).update(Text(_("memory results unreadable: {error}").format(error=e),
                                                         style=BAD))
             return
         series = [Series(r.positions, r.input_gate, _("input gate i"), BLUE),
@@ -241,7 +241,7 @@ class GateView(FigureView):
                       "stays above {hold} — what our run measures; the source leaves whether the gate learns to close as "
                       "an exercise.").format(
             mean=f"{r.input_distractors:.1f}", n=r.n_held, hold=f"{r.hold:g}"))
-        self.query_one("#says", Static).update(says)
+        self.query_one("#says", TextLines).update(says)
 
 
 class MemoryScreen(TopicScreen):
