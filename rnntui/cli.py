@@ -444,7 +444,7 @@ def run_export(argv: list[str]) -> int:
     if args.only:  # one topic's slides needed a deck of its own (a lecturer's trial)
         frames = _only(frames, args.only, deck is not None)
         if deck is None:
-            title = _("rnntui: {what} at their key steps").format(what=", ".join(a.rstrip("/") for a in args.only))
+            title = _("rnntui: {what} at their key steps").format(what=commas(a.rstrip("/") for a in args.only))
     with said_if_stopped(lambda: nothing_written(args.outdir)):
         report = slides.export(frames, args.outdir, formats, size, args.theme, scale, args.force, title,
                                progress=sys.stderr.isatty(), deck=deck, batch=True, since=since,

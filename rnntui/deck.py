@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rnntui.files import read_reason, read_small_text
-from rnntui.i18n import LANGUAGES, _, invisible, language
+from rnntui.i18n import LANGUAGES, _, commas, invisible, language
 from rnntui.slides import Frame
 from rnntui.state import BadValue
 
@@ -94,7 +94,7 @@ def _read(path: Path) -> Deck:
             n=MAX_DECK_BYTES // 1_000_000))
     except FileNotFoundError:
         raise BadValue(_("deck {path}: no such file (shipped decks: {decks})").format(
-            path=path, decks=", ".join(shipped()))) from None
+            path=path, decks=commas(shipped()))) from None
     except (OSError, UnicodeDecodeError) as e:
         raise BadValue(_("deck {path}: cannot read it ({reason})").format(path=path, reason=read_reason(e))) from None
     try:
@@ -113,7 +113,7 @@ def parse(data: dict, source: str = "deck") -> Deck:
     unknown = [k for k in data if k not in DECK_KEYS]
     if unknown:
         raise BadValue(_("deck {source}: unknown key {key!r} (a deck has: {keys})").format(
-            source=source, key=unknown[0], keys=", ".join(DECK_KEYS[:-1] + ("[[frame]]",))))
+            source=source, key=unknown[0], keys=commas(DECK_KEYS[:-1] + ("[[frame]]",))))
     title = data.get("title", "")
     for key in DECK_KEYS[:-1]:
         if not isinstance(data.get(key, ""), str):
@@ -161,7 +161,7 @@ def parse_frame(item) -> Frame:
         raise BadValue(_("expected a table with figure = \"topic/figure\""))
     unknown = [k for k in item if k not in FRAME_KEYS]
     if unknown:
-        raise BadValue(_("unknown key {key!r} (a frame has: {keys})").format(key=unknown[0], keys=", ".join(FRAME_KEYS)))
+        raise BadValue(_("unknown key {key!r} (a frame has: {keys})").format(key=unknown[0], keys=commas(FRAME_KEYS)))
     figure = item.get("figure")
     if figure is not None and not isinstance(figure, str):  # (figure = 5 said "is missing", a trial)
         raise BadValue(_("figure = {value!r}: expected text, e.g. figure = \"recurrence/track\"").format(value=figure))

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
-from rnntui.i18n import N_, _, colon, listed, spaced
+from rnntui.i18n import N_, _, colon, commas, listed, spaced
 from rnntui.keys import BY_ID, CONTRACT, in_use, keymap_path, offered
 from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.base import shared_labels
@@ -119,7 +119,7 @@ def help_text(screen) -> tuple:
     keys = tuple((used.all(k.id), _(rows.get(k.id, k.does)), offered(k)) for k in CONTRACT
                  if not (k.id == "lab" and f.lab is None or k.id == "open_link" and not f.links))
     keys += tuple((used.all(f"toggle_{p.name}", p.key) or "—", _("cycle {label} ({choices})").format(
-        label=p.said, choices=", ".join(p.choices)), f"toggle_{p.name}") for p in state.params() if p.key)
+        label=p.said, choices=commas(p.choices)), f"toggle_{p.name}") for p in state.params() if p.key)
     more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)
     # (a student's trial: "source 0.884 ≠ ours" and "· T5" read as unexplained; T5's words only where it is)
     t5 = _("; T5 is the fifth topic, not the T5 model") if "T5" in f.refs.split("+") else ""

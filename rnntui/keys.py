@@ -17,7 +17,7 @@ from pathlib import Path
 from textual.binding import Binding
 from textual.keys import KEY_NAME_REPLACEMENTS, Keys, _character_to_key, _normalize_key_list, format_key
 
-from rnntui.i18n import N_, _
+from rnntui.i18n import N_, _, commas
 
 
 @dataclass(frozen=True)
@@ -197,7 +197,7 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     bad = [k for k, v in table.items() if not isinstance(v, str) or k not in known]
     if bad:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,
-                                                                                  ids=", ".join(map(str, bad[:3])))
+                                                                                  ids=commas(map(str, bad[:3])))
     unknown = [(id, key) for id, keys in table.items() for key in keys.split(",") if not known_key(key)]
     if unknown:  # (step_forward = "rigth": → stopped stepping and the footer said "←/rigth", a lecturer's trial)
         return {}, _("keymap {path} ignored: {id} names no key a terminal sends: {key}").format(

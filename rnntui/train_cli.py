@@ -13,7 +13,7 @@ from pathlib import Path
 from rnntui.cli import Parser as CommandParser, encodes, said_if_stopped, whole
 from rnntui.files import check_creatable, check_savable, path_arg, written_anew
 from rnntui.fmt import pct
-from rnntui.i18n import N_, _, ngettext
+from rnntui.i18n import N_, _, commas, ngettext
 from rnntui.state import BadValue
 
 
@@ -240,7 +240,7 @@ def run_seq2seq(argv: list[str]) -> int:
                                                ("--force", args.force)) if value not in (None, False)]
         if unused:  # (`--eval C.npz --out new.npz` wrote nothing, exit 0, a CLI audit)
             raise BadValue(_("--eval scores a checkpoint and trains nothing: {options} would do nothing").format(
-                options=", ".join(unused)))
+                options=commas(unused)))
 
         try:
             arrays, _record = lab.read_checkpoint(args.eval, args.scoring)
@@ -422,7 +422,7 @@ def run_memory(argv: list[str]) -> int:
 
     unused = [option for option, value in (("--cell", args.cell), ("--T", args.T)) if value is not None]
     if args.all and unused:  # (`--all --cell rnn --T 5` trained every cell and T, a CLI audit)
-        raise BadValue(_("--all trains every cell and T: {options} would do nothing").format(options=", ".join(unused)))
+        raise BadValue(_("--all trains every cell and T: {options} would do nothing").format(options=commas(unused)))
     args.cell, args.T = args.cell or "lstm-bf2", 20 if args.T is None else args.T
 
     # where the result goes, checked before training (a read-only --out was found after the run)
@@ -520,14 +520,14 @@ LABS = {"seq2seq": run_seq2seq, "memory": run_memory}
 
 def run_train(argv: list[str]) -> int:
     if not argv:
-        raise BadValue(_("train: name a lab: {labs} (`rnntui train LAB --help`)").format(labs=", ".join(LABS)))
+        raise BadValue(_("train: name a lab: {labs} (`rnntui train LAB --help`)").format(labs=commas(LABS)))
     if argv[0] in ("-h", "--help"):
         print(_("usage: rnntui train LAB [options]   (LAB: {labs}; `rnntui train LAB --help`)").format(
-            labs=", ".join(LABS)))
+            labs=commas(LABS)))
         return 0
     lab = argv[0]
     if lab not in LABS:
-        raise BadValue(_("train {lab!r}: choose from {labs}").format(lab=lab, labs=", ".join(LABS)))
+        raise BadValue(_("train {lab!r}: choose from {labs}").format(lab=lab, labs=commas(LABS)))
     if not any(a in ("-h", "--help") for a in argv[1:]):
         from rnntui.figure import check_torch
 

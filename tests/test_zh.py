@@ -442,7 +442,10 @@ def test_factors_keeps_largest_and_its_hop_on_one_line_at_80x24(zh):
     (["shot", "gradients", "--set", "act=sigmoid", "-o", "x.txt"], "tanh、relu"),
     (["shot", "nope", "-o", "x.txt"], "recurrence、gradients、lstm、"),
     (["shot", "lstm/bias", "--set", "zz=1", "-o", "x.txt"], "b_f、k (steps)"),
-    (["shot", "recurrence", "-o", "x.pdf"], ".svg、.png、.txt、.json")])
+    (["shot", "recurrence", "-o", "x.pdf"], ".svg、.png、.txt、.json"),
+    # (and where the list was joined by hand: a figure, a lab, a deck's keys, a Chinese student's trial)
+    (["shot", "memory/gate", "-o", "x.txt"], "copy、distractor"),
+    (["train", "foo"], "seq2seq、memory")])
 def test_a_chinese_refusal_lists_its_choices_with_the_chinese_comma(argv, listed, tmp_path, monkeypatch, capsys):
     """"应为 tanh, relu 之一": English commas in a Chinese line (a Chinese student's trial); 、 as the
     whole-topic note already had. In English the same lists keep ", "."""

@@ -16,7 +16,7 @@ from textual.widgets import ContentSwitcher
 
 from rnntui import keys
 from rnntui.figure import Figure
-from rnntui.i18n import N_, _, language, listed
+from rnntui.i18n import N_, _, commas, language, listed
 from rnntui.labs import LabMessage, LabRunner
 from rnntui.state import BadValue, FigureState
 from rnntui.screens.whole import WholeFrames
@@ -209,7 +209,7 @@ class TopicScreen(WholeFrames):
             if f.id == figure_id:
                 return f
         raise BadValue(_("unknown figure {figure!r} in {topic}: choose from {figures}").format(
-            figure=figure_id, topic=cls.TOPIC_ID, figures=", ".join(f.id for f in cls.FIGURES)))
+            figure=figure_id, topic=cls.TOPIC_ID, figures=commas(f.id for f in cls.FIGURES)))
 
     def knobs(self) -> list:
         """The parameters ↑/↓ choose between: all but the stepped axis."""
