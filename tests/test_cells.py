@@ -159,3 +159,19 @@ def test_chinese_quotes_stay_with_what_they_quote():
         assert "".join(lines) == text and max(map(cell_len, lines)) <= width, width
         assert not any(line[0] in CLOSING for line in lines[1:]), (width, lines)
         assert not any(line[-1] in OPENING for line in lines[:-1]), (width, lines)
+
+
+def test_a_chinese_line_never_ends_in_an_equals_sign_nor_parts_a_number_from_its_word():
+    """"…所以 b_f =" / "2；…" and "none 到第 625" / "步仍未达到" (a Chinese student's trial): the break goes
+    before "=", and a number stays with the Chinese words beside it (第 625 步); elsewhere Chinese breaks as
+    before, and English is untouched."""
+    for text, width in (("所以 b_f = 2；真正的 b_f = 1 在 T=40 失败", 14), ("none 到第 625 步仍未达到", 12),
+                        ("只剩 σ(0)^20 = 9.5e-07。", 16)):
+        lines = wrap(text, width)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "") and max(map(cell_len, lines)) <= width
+        assert not any(line.endswith("=") for line in lines), lines
+        for before, after in zip(lines, lines[1:]):
+            assert not (before[-1].isdigit() and cell_len(after[0]) == 2), lines  # "625" / "步"
+            assert not (cell_len(before[-1]) == 2 and after[0].isdigit()), lines  # "第" / "625"
+    assert wrap("none 到第 625 步仍未达到", 12) == ["none 到", "第 625 步仍", "未达到"]
+    assert wrap("so b_f = 2 and a true b_f = 1 fails", 14) == ["so b_f = 2 and", "a true b_f = 1", "fails"]

@@ -114,12 +114,29 @@ def _kept_whole(paragraph: str, width: int) -> set[int]:
     return kept
 
 
+def _glued(paragraph: str, i: int) -> bool:
+    """Would a break before paragraph[i] part a value from its "=", or a number from the Chinese word beside it?
+    ("b_f =" / "2；", "到第 625" / "步仍未达到": a Chinese student's trial.) Spaces between them do not count."""
+    j, k = i, i
+    while j > 0 and paragraph[j - 1] == " ":
+        j -= 1
+    while k < len(paragraph) and paragraph[k] == " ":
+        k += 1
+    if j == 0 or k == len(paragraph):
+        return False
+    before, after = paragraph[j - 1], paragraph[k]
+    if after.isdigit() or after in "-−+.":  # a value: "= 2", "第 625"
+        return before == "=" or (cell_len(before) == 2 and before not in CLOSING)
+    return before.isdigit() and cell_len(after) == 2 and after not in OPENING  # "625 步"
+
+
 def _lines(paragraph: str, width: int, plain: bool) -> list[str]:
     """The paragraph broken at the last place allowed before each line would pass `width`."""
     lines, line, last_break, cells = [], "", -1, 0
     kept = set() if plain else _kept_whole(paragraph, width)
     for i, ch in enumerate(paragraph):
-        if line and ((line[-1] == " " or ch == " ") if plain else _breakable(line[-1], ch) and i not in kept):
+        if line and ((line[-1] == " " or ch == " ") if plain else _breakable(line[-1], ch) and i not in kept
+                                                                    and not _glued(paragraph, i)):
             last_break = len(line)
         line += ch
         cells += 1 if plain else cell_len(ch)
@@ -141,6 +158,7 @@ def _no_orphan(lines: list[str], width: int) -> list[str]:
     alone = last.rstrip(CLOSING)
     if len(alone) != 1 or cell_len(alone) != 2 or len(before) < 3 or cell_len(before[-1]) != 2:
         return lines
-    if not _breakable(before[-2], before[-1]) or cell_len(before[-1] + last) > width:
+    if not _breakable(before[-2], before[-1]) or _glued(before, len(before) - 1) or \
+            cell_len(before[-1] + last) > width:
         return lines
     return lines[:-2] + [before[:-1].rstrip(), before[-1] + last]
