@@ -177,7 +177,7 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
 
     path = path or keymap_path()
     try:
-        text = read_small_text(path, MAX_KEYMAP_BYTES, f"larger than {MAX_KEYMAP_BYTES // 1000} KB")
+        text = read_small_text(path, MAX_KEYMAP_BYTES, _("larger than {n} KB").format(n=MAX_KEYMAP_BYTES // 1000))
     except (FileNotFoundError, NotADirectoryError):  # (also $XDG_CONFIG_HOME=/dev/null: no keymap)
         return {}, None  # (the usual case: no toml parser imported at startup)
     except (OSError, UnicodeDecodeError) as e:  # (in the app's language, the path said once: a code review)

@@ -19,12 +19,13 @@ from textual.widgets import ContentSwitcher, Static
 from rnntui.app import PRELOAD_AFTER, use_themes
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
-from rnntui.i18n import N_, _, language
+from rnntui.i18n import N_, _, default_language, language
 from rnntui.keys import in_use, key_shown, user_keymap
 from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame, untranslated_line
+from rnntui.state import BadValue
 from rnntui.terminal import colours_256, end_on_hangup, few_colours, sturdy, suspend
 from rnntui.toasts import say_once, unsay
 from rnntui.widgets.cells import cell_len, cut
@@ -268,7 +269,11 @@ class PresentApp(Shots, QuietCollections, App):
     def options(self) -> str:
         """The talk's theme and language as options, where they are not the app's own defaults."""
         theme = "" if self.theme_asked == "dark" else f" --theme {shlex.quote(self.theme_asked)}"
-        return theme + ("" if language() == "en" else f" --lang {language()}")  # (else the shell's language)
+        try:  # the language where the shell's would be another (--lang en in a Chinese locale opened Chinese: a review)
+            shells = default_language()
+        except BadValue:  # (RNNTUI_LANG names none we speak: the command says it)
+            shells = None
+        return theme + ("" if language() == shells else f" --lang {language()}")
 
     def resume_line(self, deck: str) -> str:
         """Printed as the talk ends before its last slide: where it stopped and the command that goes on

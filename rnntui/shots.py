@@ -61,7 +61,8 @@ class Shots:
         from rnntui.svg import screen_segments  # (imported by the app's preload, off the event loop)
 
         segments, width, title = screen_segments(self, notices=False), self.size.width, self.title
-        folder, web = Path(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots"), self.is_web
+        # (a quoted RNNTUI_SHOTS='~/shots' made a folder named ~ here: a review)
+        folder, web = Path(os.path.expanduser(os.environ.get("RNNTUI_SHOTS") or "rnntui-shots")), self.is_web
 
         def write(svg: str) -> ShotTaken:
             from rnntui.state import BadValue

@@ -106,7 +106,11 @@ async def test_figures_toggles_help_and_topic_keys():
 
 
 async def test_ctrl_s_writes_an_svg_and_says_where(tmp_path, monkeypatch):
-    monkeypatch.setenv("RNNTUI_SHOTS", str(tmp_path))
+    """In $RNNTUI_SHOTS, a leading ~ the home folder (quoted, '~/shots' made a folder named ~: a review)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RNNTUI_SHOTS", "~/shots")
+    monkeypatch.chdir(tmp_path)
+    tmp_path = tmp_path / "shots"
     app = RnnApp("recurrence")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("right", "ctrl+s")

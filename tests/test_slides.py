@@ -658,6 +658,9 @@ def test_a_deck_or_keymap_that_does_not_read_says_why_in_the_apps_language(tmp_p
             assert capsys.readouterr().err.strip() == f"rnntui: 幻灯片 {deck}：无法读取{why}"
         set_language("zh")
         assert user_keymap(folder)[1] == f"已忽略键位文件 {folder}：这是文件夹"
+        large = tmp_path / "large.toml"
+        large.write_bytes(b"#" * 100_001)
+        assert user_keymap(large)[1] == f"已忽略键位文件 {large}：大于 100 KB"  # (it said "larger than": a review)
     finally:
         set_language("en")
     assert user_keymap(binary)[1] == f"keymap {binary} ignored: not UTF-8 text"
@@ -832,6 +835,12 @@ async def test_a_talks_commands_keep_its_theme_and_q_says_where_the_talk_stopped
     assert (args.deck, args.start, args.theme, args.lang) == (str(deck), 2, "projector", "zh")
     monkeypatch.setattr(cli, "run_tui", lambda app: 0)  # q on the first slide: nothing to go on from
     assert main(["present", str(deck)]) == 0 and capsys.readouterr().out == ""
+    monkeypatch.setattr(cli, "run_tui", talk)  # an English talk in a Chinese locale says --lang en (it resumed
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")  # in Chinese: a review)
+    for name in ("RNNTUI_LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["present", str(deck), "--lang", "en"]) == 0
+    assert capsys.readouterr().out.strip().endswith("--start 2 --lang en")
 
 
 async def test_a_talk_resized_has_the_foot_of_a_talk_started_at_that_size():
