@@ -462,6 +462,21 @@ def test_a_plot_without_the_rows_it_needs_says_a_taller_terminal_shows_it():
         assert sum(row.lstrip(" 0123456789.")[:1] in ("│", "┤") for row in bare) == h - 1 - closed
 
 
+def test_a_plot_short_of_rows_with_its_legend_below_is_closed_too():
+    """lstm/cell at 80x27 stayed open, its legend under the curves (a review): the legend that does not fit in
+    the top edge goes below a frame closed from 5 rows, as a plot with its legend on top is."""
+    from rnntui.widgets.plot import EXTRA_ROWS, Plot, top_key_fits
+
+    names = ("c_t (cell state)", "h_t = o·tanh(c_t)", "forget gate f_t")
+    spec = PlotSpec(series=tuple(Series((0.0, 1.0), (0.0, k / 3), name) for k, name in enumerate(names)))
+    plot = Plot(spec, least=EXTRA_ROWS)
+    assert not top_key_fits(spec, 70)
+    for h in (5, 6, 7):
+        rows = ["".join(w for w, _ in line) for line in plot.lines(70, h)]
+        assert len(rows) == h and "━━ c_t" in rows[-1] and rows[0].lstrip().startswith("┌"), rows
+        assert rows[-2].lstrip().startswith("└") == (h - 1 > 4), rows  # 4 rows above the legend: open
+
+
 def test_a_plot_a_row_short_puts_its_legend_in_its_top_edge():
     """recurrence/track at 90x28 said "a terminal 1 row taller shows a plot here" over 7 blank rows (a
     trial): one row short of its least, a plot is drawn with its legend in the frame's top edge, with as

@@ -1014,17 +1014,13 @@ class Plot(Lines):
             return None
         key = legend_runs(self.spec)
         if not key or top_key_fits(self.spec, width):
-            spec = replace(self.spec, xlabel="", title="", legend="top" if key else "none")
-            cut_off = 2 if height == BARE else 1  # its x ticks, and at BARE its bottom edge: a row more of curves
-            rows = plot_rows(spec, width, height + cut_off)  # (with no bottom edge, a slide's plot read as cropped)
-            return rows[:height] if len(rows) == height + cut_off else None
+            return _without_x_ticks(replace(self.spec, xlabel="", title="", legend="top" if key else "none"), width,
+                                    height)
         below = legend_lines(self.spec, width - 1)  # (unnamed curves read as nothing: lstm/cell's c and h)
         if height < BARE + len(below):
             return None
-        rows = plot_rows(replace(self.spec, xlabel="", title="", legend="none"), width, height - len(below) + 2)
-        if len(rows) != height - len(below) + 2:
-            return None
-        return rows[:height - len(below)] + [[(" ", None), *line] for line in below]
+        rows = _without_x_ticks(replace(self.spec, xlabel="", title="", legend="none"), width, height - len(below))
+        return rows and rows + [[(" ", None), *line] for line in below]
 
     def short(self, height: int) -> str:
         """What a plot without its rows says, with the rows it lacks: blank rows under "a taller terminal"
@@ -1055,6 +1051,14 @@ class Plot(Lines):
             return len(prose.divide(prose.parent.content_size.width))
         except Exception:  # noqa: BLE001 - drawn alone, or on a screen without prose
             return 0
+
+
+def _without_x_ticks(spec: PlotSpec, width: int, height: int) -> list | None:
+    """`height` rows of the plot without its x ticks' numbers: closed by its bottom edge from BARE + 1 rows
+    (open, a slide's plot read as cropped: a lecturer's trial), at BARE without it, a row more of curves."""
+    cut_off = 2 if height == BARE else 1
+    rows = plot_rows(spec, width, height + cut_off)
+    return rows[:height] if len(rows) == height + cut_off else None
 
 
 def extra_plot(least: int = EXTRA_ROWS, spec: PlotSpec | None = None) -> Plot:
