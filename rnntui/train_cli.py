@@ -343,14 +343,29 @@ def _corrupt_set_aside(path: Path, scoring: str) -> None:
         pass
 
 
+def runs_in(path: Path) -> int:
+    """The runs a memory grid file holds (0: none there, or it does not read)."""
+    from rnntui.engine import memory as mem
+
+    try:
+        return len(mem.parse(path.read_bytes()).runs)
+    except (OSError, ValueError):
+        return 0
+
+
 def _set_aside(path: Path) -> Path | None:
     """The cache's checkpoint from an earlier run moved to NAME.previous.npz (one earlier model is kept): a
     25-step run replaced one at 82.8% without a word (a trial). None: there was none."""
     if not path.exists():
         return None
-    kept = path.with_name(path.stem + ".previous" + path.suffix)
+    kept = previous_name(path)
     os.replace(path, kept)
     return kept
+
+
+def previous_name(path: Path) -> Path:
+    """Where _set_aside keeps the one earlier file: NAME.previous.SUFFIX."""
+    return path.with_name(path.stem + ".previous" + path.suffix)
 
 
 def memory_parser() -> Parser:
@@ -465,9 +480,10 @@ def run_memory(argv: list[str]) -> int:
             if claimed:
                 write_atomic(str(claimed[0]), text)
                 return
-            if out is None and (earlier := _set_aside(grid)):  # (a ctrl+c after the first run left one run of an
-                print("rnntui: " + _("the earlier grid is kept as {path}").format(path=earlier),  # earlier 15,
-                      file=sys.stderr)  # a code review)
+            # (a ctrl+c after the first run left one run of an earlier 15, a code review; a grid cut short
+            # too replaced the whole one kept, a review: the one with more runs is kept)
+            if out is None and runs_in(grid) >= runs_in(previous_name(grid)) and (earlier := _set_aside(grid)):
+                print("rnntui: " + _("the earlier grid is kept as {path}").format(path=earlier), file=sys.stderr)
             claimed.append(saved_anew(grid, lambda path, replace: write_atomic(str(path), text, replace),
                                       args.force or out is None))
 

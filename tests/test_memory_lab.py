@@ -215,6 +215,9 @@ def test_a_grid_off_the_recipe_stays_out_of_the_apps_runs(tmp_path, monkeypatch,
     kept = grid.with_name("memory-grid.previous.json")
     assert kept.read_bytes() == first and len(mem.parse(grid.read_bytes()).runs) == 1
     assert f"rnntui: the earlier grid is kept as {kept}" in capsys.readouterr().err
+    # a second grid cut short replaces the first one cut short, not the whole one kept (a review)
+    assert main(["train", "memory", "--all", "--steps", "1", "--seed", "4"]) == 130
+    assert kept.read_bytes() == first and "is kept as" not in capsys.readouterr().err
 
 
 def test_one_run_off_the_recipe_stays_out_of_the_apps_runs_and_the_slides(tmp_path, monkeypatch, capsys):
