@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from rich.align import Align
 from rich.text import Text
+from textual import events
 from textual.actions import parse as parse_action
 from textual._dispatch_key import dispatch_key
 from textual.app import App
@@ -347,6 +348,13 @@ class RnnApp(KeysInOrder, Shots, WholeToastRows, QuietCollections, App):
         if parent is self and all(isinstance(node, Screen) for node in nodes):
             parent = None
         return super()._prune(*nodes, parent=parent)
+
+    async def on_event(self, event) -> None:
+        """The right and middle buttons do nothing: a right-click (a terminal's paste or menu) on the footer's
+        "q quit" ended the app, and a middle-click on a tab changed figure (a newcomer's trial)."""
+        if isinstance(event, (events.MouseDown, events.MouseUp, events.Click)) and event.button > 1:
+            return
+        await super().on_event(event)
 
     async def _on_key(self, event) -> None:
         """A key nothing takes says so on a figure, briefly (a student pressed `a`, gradients' key, on

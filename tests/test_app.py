@@ -252,3 +252,23 @@ async def test_a_click_on_the_header_opens_the_palette_and_leaves_the_header_one
         await pilot.click("HeaderIcon")
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette) and app.is_running and app.return_code is None
+
+
+@pytest.mark.parametrize("button, quits", [(3, False), (2, False), (1, True)])
+async def test_only_the_left_button_clicks(button, quits):
+    """A right-click (a terminal's paste or menu) on the footer's "q quit" ended the app, and a middle-click on
+    a tab changed figure (a newcomer's trial). Sent as a terminal sends them, through the app (Pilot's click
+    goes round it): the right and middle buttons do nothing, the left one clicks."""
+    from textual import events
+    from textual.pilot import _get_mouse_message_arguments
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        quit_key = next(k for k in app.screen.query("FooterKey") if k.description == "quit")
+        where = {**_get_mouse_message_arguments(quit_key, (1, 0), button=button), "widget": None}
+        for press in (events.MouseDown, events.MouseUp):
+            app.post_message(press(**where))
+            await pilot.pause()
+        await pilot.pause()
+        assert app._exit == quits
