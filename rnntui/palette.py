@@ -27,8 +27,11 @@ class ValuePrompt(SeeThrough, AtTerminalSize, ModalScreen[str | None]):
     (it closed on a notice, and the value had to be typed again from the palette: a keyboard audit)."""
 
     BINDINGS = [("escape", "dismiss(None)", N_("cancel"))]
-    DEFAULT_CSS = ("ValuePrompt { align: center middle; } ValuePrompt Input { width: 60; }"
-                   " ValuePrompt #problem { width: 60; height: auto; padding: 0 1; text-style: bold; }")
+    # as wide as the rule its title says (cut at 60 columns, a newcomer's trial), and the problem on a ground of
+    # its own (it was drawn over the figure's lines as if one of them, trials)
+    DEFAULT_CSS = ("ValuePrompt { align: center middle; } ValuePrompt Input { width: 90%; max-width: 100; }"
+                   " ValuePrompt #problem { width: 90%; max-width: 100; height: auto; padding: 0 1; text-style: bold;"
+                   " background: $surface; display: none; }")
 
     def __init__(self, prompt: str, value: str, check=lambda text: None) -> None:
         super().__init__()
@@ -43,7 +46,9 @@ class ValuePrompt(SeeThrough, AtTerminalSize, ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         problem = self.check(event.value)
         if problem:
-            self.query_one("#problem", Static).update(problem)
+            said = self.query_one("#problem", Static)
+            said.update(problem)
+            said.display = True
         else:
             self.dismiss(event.value)
 

@@ -335,6 +335,31 @@ async def test_palette_jumps_to_a_figure_and_sets_a_parameter():
         assert s.state.b_f == 2.0
 
 
+async def test_the_value_prompt_says_its_whole_rule_and_its_problem_on_its_own_ground():
+    """"W_h: a number from -2.00 to 2.00 with at most 2 decim…" at every width, and a refused value's line
+    drawn over the figure's lines as if one of them (a newcomer's and a Chinese student's trials): the field
+    is as wide as its rule, and the problem, hidden until there is one, has a ground of its own."""
+    from rich.cells import cell_len
+
+    from rnntui.palette import ValuePrompt
+
+    app = RnnApp("recurrence", "track")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p", *"set w_h")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        prompt = app.screen
+        assert isinstance(prompt, ValuePrompt) and not prompt.query_one("#problem").display
+        field = prompt.query_one("Input")
+        assert field.border_title == "W_h: a number from -2.00 to 2.00 with at most 2 decimals"
+        assert field.size.width >= cell_len(field.border_title) + 6  # (corners, and a space each side)
+        await pilot.press("ctrl+a", "ctrl+k", "q", "enter")
+        await pilot.pause(0.2)
+        problem = prompt.query_one("#problem")
+        assert problem.display and problem.styles.background.a > 0 and problem.region.width == field.region.width
+
+
 async def test_brackets_typed_or_in_a_path_are_shown_as_they_are(tmp_path, monkeypatch):
     """"set w_h [/]" in the palette, or "[/]" entered in its value prompt, ended the app (Textual read what
     was typed as markup: a review); a screenshot folder named so would have too. Each is said as typed."""
