@@ -472,3 +472,19 @@ def test_a_refused_language_is_refused_in_the_locales(monkeypatch, capsys):
         assert main(["--lang", "fr"]) == 2
         assert capsys.readouterr().err.strip() == f"rnntui: {said}"
     set_language("en")
+
+
+def test_the_cells_help_in_chinese_lists_its_gates_with_chinese_separators():
+    """"f (0.50, 0.50, b_f = 1.00), i (…)" and "… = 0.777; i = σ(…" among Chinese words (a review): 、 between
+    the gates' weights and ； between the gates worked out; English as before."""
+    from rnntui.figures.lstm import CellState
+    from rnntui.screens.lstm import CellView
+
+    try:
+        set_language("zh")
+        said = CellView.explained(CellState())
+    finally:
+        set_language("en")
+    assert "b_f = 1.00)、i (1.00, 0.50, 0.00)、ĉ" in said and "= 0.777；i = σ(" in said and "; " not in said
+    english = CellView.explained(CellState())
+    assert "b_f = 1.00), i (1.00, 0.50, 0.00), ĉ" in english and "= 0.777; i = σ(" in english
