@@ -1231,7 +1231,8 @@ def test_timing_gives_a_rate_below_one_gflop_s_to_two_figures():
     text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("timing"), state, (120, 40))
     line = next(line.split() for line in text.splitlines() if re.match(r"│ +64 ", line))
     attention = par.attention_flops(64) / 0.120 / 1e9  # a few million FLOPs in 0.12 s: some hundredths of a GFLOP/s
-    assert 0.01 < attention < 0.1 and line[9:11] == [f"{par.rnn_flops(64) / 0.001 / 1e9:.1f}", f"{attention:.2g}"]  # two figures
+    rnn = par.rnn_flops(64) / 0.001 / 1e9
+    assert 0.01 < attention < 0.1 and line[9:11] == [f"{rnn:.1f}", f"{attention:.2g}"]  # two figures
 
 
 @pytest.mark.parametrize("mode, used", [("attention", 1), ("recurrent", 3)])

@@ -626,7 +626,8 @@ async def test_in_the_app_a_plot_short_of_rows_is_drawn_without_its_x_axis():
             plot = app.topic_screen().query_one("#track").query_one(Plot)
             said[h] = ["".join(text for text, _style in row) for row in plot.lines(*plot.size)]
     for h in (24, 25, 26):
-        assert "shows a plot" not in "".join(said[h]) and "h_t, computed so far" in said[h][0] and "●" in "".join(said[h])
+        drawn = "".join(said[h])
+        assert "shows a plot" not in drawn and "h_t, computed so far" in said[h][0] and "●" in drawn
     assert [("└" in rows[-1], any(c.isdigit() for c in rows[-1])) for rows in said.values()] == [
         (False, True), (True, False), (False, True)]  # 24: a curve row (its y tick 1); 25: the edge; 26: x ticks
 

@@ -179,7 +179,7 @@ NOTES = {
 }
 
 
-WORDED = {N_("hidden")}  # the one stage named by a word, not a symbol: in the language shown (a Chinese student's trial)
+WORDED = {N_("hidden")}  # the one stage named by a word, not a symbol: said in the language (a Chinese student's trial)
 
 
 def stage_word(name: str) -> str:
