@@ -16,6 +16,7 @@ from rnntui.screens.backdrop import SeeThrough
 from rnntui.screens.whole import AtTerminalSize
 from rnntui.state import BadValue
 from rnntui.topics import imported
+from rnntui.widgets.footer import RnnFooter
 
 
 class PromptInput(InputInTurn, Input):
@@ -42,6 +43,7 @@ class ValuePrompt(SeeThrough, AtTerminalSize, ModalScreen[str | None]):
         field.border_title = self.prompt
         yield field
         yield Static(id="problem", markup=False)  # (it quotes what was typed: "[/]" ended the app, a review)
+        yield RnnFooter()  # its own keys: the topic's "q quit" typed a q here (a newcomer's trial)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         problem = self.check(event.value)

@@ -351,6 +351,8 @@ async def test_the_value_prompt_says_its_whole_rule_and_its_problem_on_its_own_g
         await pilot.pause(0.2)
         prompt = app.screen
         assert isinstance(prompt, ValuePrompt) and not prompt.query_one("#problem").display
+        keys = [(k.key_display, k.description) for k in prompt.query("FooterKey") if k.display]
+        assert keys == [("esc", "cancel")]  # its own footer: the topic's "q quit" typed a q here (a trial)
         field = prompt.query_one("Input")
         assert field.border_title == "W_h: a number from -2.00 to 2.00 with at most 2 decimals"
         assert field.size.width >= cell_len(field.border_title) + 6  # (corners, and a space each side)
