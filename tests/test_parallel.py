@@ -764,6 +764,33 @@ def test_a_corrupt_cache_is_said_whole_at_80x24():
     assert f"set aside as {path.name}.corrupt; the next run rebuilds it" in said and "…" not in said
 
 
+def test_a_corrupt_cache_is_said_in_chinese_in_full_lines():
+    """In Chinese the note broke at a space, "…已改名为 timing-vm.json.corrupt" some 17 cells short of the
+    edge (a review): it is wrapped as prose is, each line but the last filled to the width."""
+    from rich.cells import cell_len
+
+    from rnntui.engine import lab_timing
+    from rnntui.figures.parallel import TimingState
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+    from rnntui.screens.parallel import ParallelScreen
+
+    path = lab_timing.cache_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('{"x": 1')
+    try:
+        set_language("zh")
+        text = render(ParallelScreen, ParallelScreen.figure_by_id("timing"), TimingState(), "txt", (80, 24))
+    finally:
+        set_language("en")
+    rows = [row.strip("│").rstrip() for row in text.splitlines()]
+    first = next(i for i, row in enumerate(rows) if "计时实验的缓存" in row)
+    note = rows[first:next(i for i in range(first, len(rows)) if "重建它" in rows[i]) + 1]
+    # (a line may end short of an English word, "line", that does not fit: never of a Chinese one)
+    assert len(note) >= 2 and all(cell_len(row) >= 78 - len("line ") - 2 for row in note[:-1]), note
+    assert "下次运行会重建它" in "".join(row.strip() for row in note)
+
+
 def test_corrupt_cache_is_reported_in_one_line_and_rebuilt(tmp_path):
     from rnntui.engine import lab_timing
 

@@ -9,6 +9,7 @@ from rnntui.figures.parallel import TIMING_T, CapacityState, CostState, GridStat
 from rnntui.fmt import ratio, sci3, share, share_words, si, times
 from rnntui.i18n import N_, _, ngettext, spaced
 from rnntui.screens.base import FigureView, TopicScreen
+from rnntui.widgets.lines import wrap
 from rnntui.widgets.picture import Picture
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.quiet import Static
@@ -173,10 +174,14 @@ class TimingView(FigureView):  # E6
 
     def show(self, s: TimingState) -> None:
         r = s.readings()
-        status = self.query_one("#status", Static)
-        status.set_class(r.status in ("note", "problem") or bool(r.note), "-whole")  # (wrapped: "…was corrupt (not JSON
+        status, said = self.query_one("#status", Static), timing_status(r, self.presenting)
+        whole = r.status in ("note", "problem") or bool(r.note)  # (wrapped: "…was corrupt (not JSON
         # (Unterminated string star…" hid what was done with the file and what comes next, a trial)
-        status.update(timing_status(r, self.presenting))
+        status.set_class(whole, "-whole")
+        if whole and self.size.width:  # as prose is: Rich broke Chinese at spaces only, 17 cells short (a review)
+            said.no_wrap, said.overflow = False, "fold"
+            said = Text("\n").join(wrap(said, self.size.width, self.app.console))
+        status.update(said, layout=whole or None)  # (a note's lines are counted anew)
         self.query_one("#table", Picture).update(timing_table(r.table, s.T, "\n\n" if self._spaced(r) else "\n"))
         here, seed = r.here, r.seed_laptop
         said = spaced(_("RNN does {share},").format(share=share_words(here.flop_ratio))) + (
