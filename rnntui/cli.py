@@ -636,6 +636,15 @@ def _say(line: str) -> None:
         sys.stderr = _Closed("standard error")  # (not flushed again at exit, which made it 120)
 
 
+def here() -> bool:
+    """Whether the current folder is still there."""
+    try:
+        os.getcwd()
+    except OSError:
+        return False
+    return True
+
+
 def quiet_stdout() -> None:
     """Standard output to the null device: Python's flush at exit found the pipe closed again and said so."""
     try:
@@ -689,6 +698,9 @@ def main(argv: list[str] | None = None) -> int:
         return 128 + 13  # (SIGPIPE)
     except OSError as e:
         where = getattr(e, "filename", "") or ""
+        if not where and e.errno == errno.ENOENT and not here():  # ("no such file or folder" named none: a review)
+            _say("rnntui: " + _("the current folder is gone (removed after the shell entered it): cd to one that is"))
+            return 2
         _say(f"rnntui: {spaced(colon(reason(e)))}{where}" if where else f"rnntui: {reason(e)}")
         return 2
     except UnicodeEncodeError as e:  # standard output in ASCII or Latin-1 (PYTHONIOENCODING): ours is Unicode

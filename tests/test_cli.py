@@ -301,6 +301,18 @@ def test_a_reader_that_stops_early_ends_a_command_quietly_as_sigpipe_does():
     assert (r.returncode, r.stderr) == (141, "")
 
 
+def test_a_current_folder_removed_is_said(tmp_path):
+    """A shell in a folder removed since said only "rnntui: no such file or folder", naming none (a code
+    review): the line says the current folder is gone, and what to do."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
+    r = subprocess.run(["bash", "-c", f'cd "{gone}" && rmdir "{gone}" && "{sys.executable}" -m rnntui shot recurrence '
+                        "-o a.svg"], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "rnntui: the current folder is gone (removed after the shell entered it): cd to one that is"]
+
+
 def test_a_path_starting_with_a_tilde_is_in_the_home_folder(tmp_path, capsys, monkeypatch):
     """"~/my slides" (quoted, as a name with a space is) made a folder named ~ in the current one, and the
     line said it wrote "to ~/my slides" (a code review): a leading ~ is the home folder, as a shell's."""
