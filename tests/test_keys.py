@@ -6,6 +6,8 @@ from rnntui.app import RnnApp
 from rnntui.help import HelpScreen
 from rnntui.keys import CONTRACT
 
+from commands import run_command
+
 
 def screen_of(app):
     return app.topic_screen()
@@ -345,10 +347,7 @@ async def test_the_value_prompt_says_its_whole_rule_and_its_problem_on_its_own_g
 
     app = RnnApp("recurrence", "track")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+p", *"set w_h")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await run_command(pilot, "set w_h")
         prompt = app.screen
         assert isinstance(prompt, ValuePrompt) and not prompt.query_one("#problem").display
         keys = [(k.key_display, k.description) for k in prompt.query("FooterKey") if k.display]
@@ -371,10 +370,7 @@ async def test_brackets_typed_or_in_a_path_are_shown_as_they_are(tmp_path, monke
     monkeypatch.setenv("RNNTUI_SHOTS", str(folder))
     app = RnnApp("recurrence", "track")
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("ctrl+p", *"set w_h [/]")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await run_command(pilot, "set w_h [/]")
         s = app.topic_screen()
         assert s.state.w_h == 0.9 and [n.message for n in app._notifications][-1].startswith("W_h [/]: expected")
         await pilot.press("ctrl+p", *"set w_h")
@@ -829,10 +825,7 @@ async def test_the_palette_sets_a_value_typed_with_its_name():
         await pilot.press("enter")
         await pilot.pause(0.2)
         assert s.state.z == 1.5 and s.state.readings().tanh == pytest.approx(__import__("math").tanh(1.5))
-        await pilot.press("ctrl+p", *"set z=99")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await run_command(pilot, "set z=99")
         assert s.state.z == 1.5 and any("99" in str(n.message) for n in app._notifications)
 
 
@@ -844,16 +837,10 @@ async def test_a_value_the_prompt_refuses_keeps_it_open_and_names_the_parameter_
     app = RnnApp("lstm", "bias")
     async with app.run_test(size=(80, 24)) as pilot:
         s = app.topic_screen()
-        await pilot.press("ctrl+p", *"set steps 999")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await run_command(pilot, "set steps 999")
         said = [str(n.message) for n in app._notifications]
         assert said == ["steps 999: expected a whole number from 5 to 100"] and s.state.k == 20
-        await pilot.press("ctrl+p", *"steps")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await run_command(pilot, "steps")
         await pilot.press("ctrl+u", *"999", "enter")
         await pilot.pause(0.2)
         assert isinstance(app.screen, ValuePrompt) and s.state.k == 20  # open, with the value typed
@@ -1054,10 +1041,7 @@ async def test_the_palette_takes_key_equals_value_and_replaces_an_open_value_pro
     app = RnnApp("recurrence", "track")
     async with app.run_test(size=(100, 30)) as pilot:
         s = app.topic_screen()
-        await pilot.press("ctrl+p", *"w_h=1.4")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await run_command(pilot, "w_h=1.4")
         assert s.state.w_h == 1.4
         await pilot.press("ctrl+p", *"set W_x")
         await pilot.pause(0.3)

@@ -26,6 +26,8 @@ from rnntui.slides import Frame, key_frames
 from rnntui.state import FigureState, param
 from rnntui.topics import build_state, find, topics
 
+from commands import run_command
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "rnntui" / "decks" / "lecture.toml"
 TOKENS = [0.5, 0.5, -0.5, 1.0, 0.0, 0.0, -0.5, 0.4]  # SPEC F1
@@ -871,10 +873,7 @@ async def test_the_palette_copies_the_figure_on_screen_as_a_deck_frame():
 
     app = RnnApp("gradients", "product", state=ProductState(act="relu", w_h=1.6, hop=190))
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("ctrl+p", *"copy this figure")
-        await pilot.pause(0.3)
-        await pilot.press("enter")
-        await pilot.pause(0.2)
+        await run_command(pilot, "copy this figure")
         text = app.clipboard
         assert text.startswith('[[frame]]\nfigure = "gradients/product"')
         assert [n.message for n in app._notifications][-1].endswith("\n" + text)  # shown too

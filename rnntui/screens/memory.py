@@ -131,9 +131,9 @@ class CopyView(FigureView):
         else:
             if live is not None:
                 now.append("\n")
-            line = run_line(r, seed=True)
+            line = focused_line(r, seed=True)
             if cell_len(line.plain) > (self.content_region.width or 76):  # the grid's row says the source's
-                line = run_line(r, seed=False)  # (at 80x24 a run of yours wrapped, and the plot went: a trial)
+                line = focused_line(r, seed=False)  # (at 80x24 a run of yours wrapped, and the plot went: a trial)
             now.append_text(line)
         if live is not None and live.status == "training" and live.message:  # (said once trained, a review)
             now.append("\n" + _("it will not be saved: {reason}").format(reason=live.message), style=WARN)
@@ -180,7 +180,7 @@ class CopyView(FigureView):
         plot.lacks(more)
 
 
-def run_line(r, seed: bool) -> Text:
+def focused_line(r, seed: bool) -> Text:
     """The focused run: final accuracy, the source's (where `seed`) and the cursor's step."""
     line = Text()
     line.append(spaced(colon(f"{r.cell} T={r.T}" + ("" if r.source == "shipped" else aside(
