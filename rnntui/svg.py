@@ -106,6 +106,12 @@ def screen_segments(app, notices: bool = True) -> list:
         for strip in line:
             out.extend(strip)
         out.append(new_line)
+    if app.current_theme.ansi:  # the terminal's own colours, which a file has not: Textual's for them (ansi-dark's
+        # slides had text and page both #c5c8c6, a lecturer's trial)
+        from textual.color import Color
+        from textual.filter import ANSIToTruecolor
+
+        out = ANSIToTruecolor(app.ansi_theme).apply(out, Color(*app.ansi_theme.background_color))
     return out[:-1]  # as recorded: no newline after the last line
 
 

@@ -648,3 +648,22 @@ def test_a_cjk_font_is_advised_only_where_one_would_draw_them_all(monkeypatch):
             glyphs.check(chars)
         said[chars] = "install a CJK font" in str(e.value)
     assert said == {"龘": True, "🙂": False, "龘🙂": False, "⋮": False, "〜《》": True}  # (CJK's punctuation too)
+
+
+@pytest.mark.parametrize("theme,light", [("ansi-dark", False), ("ansi-light", True)])
+def test_the_ansi_themes_slides_draw_text_apart_from_the_page(tmp_path, theme, light):
+    # the terminal's own colours, which a file has not: text and page both came out #c5c8c6
+    import re
+    from collections import Counter
+
+    from rnntui.svg import luminance
+
+    out = tmp_path / "f.svg"
+    assert main(["shot", "gradients/factors", "--theme", theme, "--size", "100x30", "-o", str(out)]) == 0
+    svg = out.read_text()
+    page = re.search(r'<rect fill="(#[0-9a-f]{6})" stroke', svg).group(1)
+    fills = dict(re.findall(r"\.rnntui-(r\d+) \{ fill: (#[0-9a-f]{6})", svg))
+    used = Counter(re.findall(r'class="rnntui-(r\d+)"', svg))
+    assert (luminance(page) > 0.5) == light, page
+    for cls, _ in used.most_common(3):  # the most of the words: readable on the page
+        assert abs(luminance(fills[cls]) - luminance(page)) > 0.4, (cls, fills[cls], page)
