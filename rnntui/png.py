@@ -165,15 +165,17 @@ def _glyph(ch: str, bold: bool, size: float, cell_w: float = 0.0):
     from PIL import Image, ImageDraw
 
     face = font_for(ch) or REGULAR  # no font has it: DejaVu's .notdef (draw() refuses such a grid first)
-    stroke = max(1, round(size / 28)) if bold and face.cjk else 0
-    with _FREETYPE:
+    stroke = round(size / 28) if bold and face.cjk and size >= 28 else 0
+    smear = int(bold and face.cjk and not stroke)  # small: a stroke of 1 filled 每 and 翻 in, a pixel's
+    with _FREETYPE:  # second copy to the right keeps their gaps (a lecturer's trial)
         font = _font(bold, size, face if face.cjk else None)
         left, top, right, bottom = font.getbbox(ch, anchor="ls", stroke_width=stroke)
         if right <= left or bottom <= top:
             return None
-        mask = Image.new("L", (right - left, bottom - top), 0)
-        ImageDraw.Draw(mask).text((-left, -top), ch, fill=255, font=font, anchor="ls", stroke_width=stroke,
-                                  stroke_fill=255)
+        mask = Image.new("L", (right - left + smear, bottom - top), 0)
+        for dx in range(smear + 1):
+            ImageDraw.Draw(mask).text((dx - left, -top), ch, fill=255, font=font, anchor="ls", stroke_width=stroke,
+                                      stroke_fill=255)
         shift = round((get_character_cell_size(ch) * cell_w - font.getlength(ch)) / 2) if face.cjk and cell_w else 0
     return mask, left + shift, top
 

@@ -667,3 +667,35 @@ def test_the_ansi_themes_slides_draw_text_apart_from_the_page(tmp_path, theme, l
     assert (luminance(page) > 0.5) == light, page
     for cls, _ in used.most_common(3):  # the most of the words: readable on the page
         assert abs(luminance(fills[cls]) - luminance(page)) > 0.4, (cls, fills[cls], page)
+
+
+def _holes(mask) -> int:
+    """Closed gaps inside a glyph's mask (a 口's middle): dark areas that do not reach its edge."""
+    w, h = mask.size
+    px = mask.load()
+    dark = {(x, y) for x in range(w) for y in range(h) if px[x, y] < 128}
+    seen, n = set(), 0
+    for start in dark:
+        if start in seen:
+            continue
+        stack, edge = [start], False
+        seen.add(start)
+        while stack:
+            x, y = stack.pop()
+            edge |= x in (0, w - 1) or y in (0, h - 1)
+            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if q in dark and q not in seen:
+                    seen.add(q)
+                    stack.append(q)
+        n += not edge
+    return n
+
+
+@pytest.mark.parametrize("ch", "每翻留")
+def test_bold_chinese_at_scale_1_keeps_its_strokes_apart(ch):
+    # a stroke of one pixel round a 20-pixel glyph filled 每's and 翻's gaps in: blobs on a slide
+    size = round(png.CELL_W * 1 / png.ADVANCE_EM, 2)
+    regular, bold = (png._glyph(ch, b, size)[0] for b in (False, True))
+    ink = [sum(v >= 128 for v in m.tobytes()) for m in (regular, bold)]
+    assert _holes(bold) >= _holes(regular) >= 1
+    assert ink[1] > 1.2 * ink[0]  # still bold
