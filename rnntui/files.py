@@ -25,11 +25,12 @@ def read_head(path, most: int) -> bytes:
 
 def read_small_text(path, most: int, too_large: str) -> str:
     """A UTF-8 file of `most` bytes at most, with its line ends as `Path.read_text` gives them (a lone CR
-    too); larger, OSError(`too_large`)."""
+    too), less a byte-order mark (Notepad's: "not valid TOML … line 1, column 1", a power user's trial);
+    larger, OSError(`too_large`)."""
     raw = read_head(path, most)
     if len(raw) > most:
         raise OSError(too_large)
-    return raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    return raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
 
 
 REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part of the path is a file, not a folder"),

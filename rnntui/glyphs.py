@@ -21,8 +21,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from rich.cells import get_character_cell_size
-
 from rnntui.i18n import N_, _
 from rnntui.shapes import is_shape
 
@@ -36,10 +34,14 @@ CJK_FALLBACKS = (
     "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
     "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
 )
-INSTALL_CJK = N_("cannot draw {chars}: no font here has them; install a CJK font "
+INSTALL_CJK = N_("cannot draw {chars}: the shipped Chinese font covers GB 2312 (simplified Chinese); install a CJK font "
                  "(Debian/Ubuntu: apt-get install fonts-wqy-microhei) or set RNNTUI_CJK_FONT to a font file that has them")
-EMOJI = (0x1F000, 0x1FAFF)  # the planes' pictographs: wide, and in no CJK font
-NO_FACE = N_("cannot draw {chars}: no font here has them (DejaVu Sans Mono, shipped, lacks them); a .txt keeps them")
+# (the blocks a CJK font covers: radicals, punctuation, kana, ideographs, Hangul, full-width forms; ✅ is wide,
+# an emoji, and in none: "install a CJK font" for it was wrong, a power user's trial)
+CJK_BLOCKS = ((0x2E80, 0x2FDF), (0x3000, 0x9FFF), (0xA000, 0xA4CF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
+              (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))
+NO_FACE = N_("cannot draw {chars}: no font here has them, the shipped ones included; take them out (a .txt keeps "
+             "them)")
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,6 @@ def check(chars: Iterable[str], files: tuple[FontFile, ...] | None = None) -> No
         # (a control character went to the terminal as it was, and U+202E turned the line: a trial)
         pieces = [ch if unicodedata.category(ch)[0] != "C" else f"U+{ord(ch):04X}" for ch in missing[:8]]
         shown = (" " if any(len(p) > 1 for p in pieces) else "").join(pieces) + ("…" if len(missing) > 8 else "")
-        # a CJK font's advice where one would draw them all: wide (not ⋮, a trial), not an emoji (🙂: a review)
-        cjk = all(get_character_cell_size(ch) == 2 and not EMOJI[0] <= ord(ch) <= EMOJI[1] for ch in missing)
+        # a CJK font's advice where one would draw them all: not ⋮ (a trial), 🙂 (a review) or ✅ (a trial)
+        cjk = all(any(a <= ord(ch) <= b for a, b in CJK_BLOCKS) for ch in missing)
         raise BadValue(_(INSTALL_CJK if cjk else NO_FACE).format(chars=shown))

@@ -428,13 +428,19 @@ async def _render_into(pool, bar, planned, outdir: Path, formats, size, theme, s
                 raise Stopped(asked[0])
             bar.update(task, description=f"{frame.address} {'='.join(frame.axis)}")
             t0 = time.perf_counter()
-            if deck is not None:  # (its place in the deck: with TOPIC filters, the nth planned drew the deck's nth)
-                texts = await session.slide(place(deck.frames, frame) - 1, text_formats)
-            else:
-                texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
-            grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None
-            if grid is not None:
-                check_glyphs(ch for row in grid.rows for ch, _look in row)  # before any thread draws it
+            try:
+                if deck is not None:  # (its place in the deck: with TOPIC filters, the nth planned drew its nth)
+                    texts = await session.slide(place(deck.frames, frame) - 1, text_formats)
+                else:
+                    texts = await session.frame(frame.screen, frame.figure, frame.state, text_formats)
+                grid = session.grid(f"rnntui {frame.address}") if "png" in formats else None
+                if grid is not None:
+                    check_glyphs(ch for row in grid.rows for ch, _look in row)  # before any thread draws it
+            except BadValue as e:  # (a deck's ✅ stopped it naming no slide of fifty: a power user's trial)
+                if deck is None:
+                    raise
+                raise BadValue(_("deck {source}, frame {n}: {error}").format(
+                    source=deck.source, n=place(deck.frames, frame), error=e)) from None
             spent += time.perf_counter() - t0
             for fmt in text_formats:
                 staged.write(str(outdir / f"{stem}.{fmt}"), texts[fmt])

@@ -1207,6 +1207,8 @@ def test_every_id_help_offers_is_one_a_keymap_takes_and_topic_is_refused(tmp_pat
     path.write_text('[keys]\ntopic = "f5"\n', encoding="utf-8")
     keymap, problem = user_keymap(path)
     assert keymap == {} and "unknown id or value for topic" in problem
+    path.write_text('[keys]\nquit = "f9"\n', encoding="utf-8-sig")  # (as Notepad saves it: "Invalid statement")
+    assert user_keymap(path) == ({"quit": "f9"}, None)
 
 
 def test_a_keymap_that_gives_one_key_to_two_bindings_is_ignored_or_said(tmp_path):

@@ -643,11 +643,13 @@ def test_a_cjk_font_is_advised_only_where_one_would_draw_them_all(monkeypatch):
 
     monkeypatch.setattr(glyphs, "cjk_files", lambda: ())
     said = {}
-    for chars in ("龘", "🙂", "龘🙂", "⋮", "〜《》"):
+    for chars in ("龘", "🙂", "龘🙂", "⋮", "〜《》", "✅", "頸", "ｶ"):  # (✅ is wide, and no CJK font's: a trial)
         with pytest.raises(BadValue) as e:
             glyphs.check(chars)
         said[chars] = "install a CJK font" in str(e.value)
-    assert said == {"龘": True, "🙂": False, "龘🙂": False, "⋮": False, "〜《》": True}  # (CJK's punctuation too)
+        assert "DejaVu" not in str(e.value)  # (it was blamed, beside a Chinese font that lacked them: a trial)
+    assert said == {"龘": True, "🙂": False, "龘🙂": False, "⋮": False, "〜《》": True,  # (CJK's punctuation too)
+                    "✅": False, "頸": True, "ｶ": True}
 
 
 @pytest.mark.parametrize("theme,light", [("ansi-dark", False), ("ansi-light", True)])
