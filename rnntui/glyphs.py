@@ -34,8 +34,9 @@ CJK_FALLBACKS = (
     "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
     "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
 )
-INSTALL_CJK = N_("cannot draw {chars}: the shipped Chinese font covers GB 2312 (simplified Chinese); install a CJK font "
-                 "(Debian/Ubuntu: apt-get install fonts-wqy-microhei) or set RNNTUI_CJK_FONT to a font file that has them")
+INSTALL_CJK = N_("cannot draw {chars}: the shipped Chinese font covers GB 2312 (simplified Chinese); "
+                 "install a CJK font (Debian/Ubuntu: apt-get install fonts-wqy-microhei) or set RNNTUI_CJK_FONT "
+                 "to a font file that has them")
 # (the blocks a CJK font covers: radicals, punctuation, kana, ideographs, Hangul, full-width forms; ✅ is wide,
 # an emoji, and in none: "install a CJK font" for it was wrong, a power user's trial)
 CJK_BLOCKS = ((0x2E80, 0x2FDF), (0x3000, 0x9FFF), (0xA000, 0xA4CF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
