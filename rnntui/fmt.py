@@ -63,6 +63,7 @@ def paren(v: float, digits: int = 3) -> str:
     """A factor in a written-out product, negative values in brackets: 0.416·(-0.108)."""
     if (word := _finite(v)) is not None:
         return word
+    v = zeroed(v, digits)
     return f"{v:.{digits}f}" if v >= 0 else f"({v:.{digits}f})"
 
 
@@ -241,9 +242,13 @@ def fixed(v, digits: int = 2) -> str:
         return "NaN"
     if math.isinf(v):
         return "∞" if v > 0 else "−∞"
-    if round(v, digits) == 0:
-        v = 0.0
-    return f"{v:.{digits}f}"
+    return f"{zeroed(v, digits):.{digits}f}"
+
+
+def zeroed(v: float, digits: int) -> float:
+    """`v`, or 0.0 where it shows as zero to `digits` decimals: never "-0.000" (-0.0003 in recurrence/track's
+    cell and sum, -0.028 in serving/wayback's state as "-0.0": an engineer's reading)."""
+    return 0.0 if round(v, digits) == 0 else v
 
 
 def factor(v: float, digits: int = 3) -> str:

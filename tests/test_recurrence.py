@@ -215,3 +215,18 @@ def test_the_tangent_crosses_the_plot_through_the_point():
         assert (r.tangent_z[0], r.tangent_z[-1]) == pytest.approx(span)
         for x, y in zip(r.tangent_z, r.tangent):
             assert y == pytest.approx(math.tanh(z) + (1 - math.tanh(z) ** 2) * (x - z))
+
+
+def test_a_state_that_rounds_to_zero_reads_0_000_not_minus():
+    """W_h -1.10, W_x 0.20, b 0.40: h_6 = tanh(-0.0003) read "-0.000" in its cell and its written step (an
+    engineer's reading); a minus on zero reads as meaning something."""
+    from rnntui.engine.recurrence import TOKENS
+    from rnntui.screens.recurrence import RecurrenceScreen
+
+    h = 0.0
+    for x in TOKENS[:7]:
+        h = math.tanh(-1.1 * h + 0.2 * x + 0.4)
+    assert -5e-4 < h < 0  # (by hand, not the engine's: the case is real)
+    text = one_app.txt(RecurrenceScreen, RecurrenceScreen.figure_by_id("track"),
+                       TrackState(w_h=-1.1, w_x=0.2, b=0.4, step=6), (100, 30))
+    assert "tanh(0.000) = 0.000" in text and "-0.000" not in text and "(-0.000)" not in text

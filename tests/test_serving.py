@@ -740,3 +740,13 @@ async def test_the_recall_plot_has_its_cursor_at_the_pairs_stored_and_orthonorma
     assert spec.cursor == 5.0 and "recall error, 5 pairs" in txt("wayback", WaybackState(step=4), (120, 40))
     assert orthonormal.x == tuple(float(n) for n in range(1, d + 1))
     assert len(orthonormal.y) == d and max(abs(v) for v in orthonormal.y) < 1e-12
+
+
+def test_wayback_state_never_reads_minus_zero():
+    """S_t's -0.028 read "-0.0" beside +0.6 and -0.2 (an engineer's reading): a value that shows as zero is +0.0."""
+    state = WaybackState()
+    small = [v for row in state.readings().S for v in row if -0.05 < v < 0]
+    assert small  # (the case is there)
+    for size in ((100, 30), (120, 40), (80, 24)):
+        text = txt("wayback", state, size)
+        assert not re.search(r"-0\.0+(?!\d)", text), size

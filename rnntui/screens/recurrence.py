@@ -4,7 +4,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from rnntui.figure import Figure
-from rnntui.fmt import paren, term
+from rnntui.fmt import fixed, paren, term
 from rnntui.i18n import N_, _, spaced
 from rnntui.figures.recurrence import LAST_T, N_TOKENS, ReadoutState, TanhState, TrackState
 from rnntui.screens.base import FigureView, TopicScreen
@@ -35,11 +35,11 @@ class TrackView(FigureView):
         self.query_one(TokenTrack).show((Row("h", upto(r.h, t, N_TOKENS), "→"), Row("x", r.tokens)), t)
         prev = paren(r.h_prev) if t else "0"
         self.query_one("#step", Readouts).show([
-            (f"h_{t} = tanh({s.w_h:.2f}·{prev} {term(s.w_x)}·{paren(r.tokens[t], 1)} {term(s.b)}) = tanh({r.z[t]:.3f}) =",
-             f"{r.h[t]:.3f}"),
+            (f"h_{t} = tanh({s.w_h:.2f}·{prev} {term(s.w_x)}·{paren(r.tokens[t], 1)} {term(s.b)}) = tanh({fixed(r.z[t], 3)}) =",
+             fixed(r.h[t], 3)),
         ])
         if t == LAST_T:
-            final = f"{r.h[-1]:.3f}"
+            final = fixed(r.h[-1], 3)
         else:
             final = _("not computed yet") if self.presenting else _("not computed yet (end jumps there)")
         done = _("{n} of {total}").format(n=t + 1, total=N_TOKENS)
@@ -111,7 +111,7 @@ class ReadoutView(FigureView):
             y_row = tuple(r.outputs.get(i, "") for i in range(LAST_T)) + (r.outputs.get(LAST_T),)
             words = [(_("head"), _("classification: one output, read from the last state")),
                      (f"ŷ = σ({r.w_y:g}·h_{LAST_T})",
-                      f"{r.outputs[LAST_T]:.3f}" if r.outputs else _("waits for the last token"))]
+                      fixed(r.outputs[LAST_T], 3) if r.outputs else _("waits for the last token"))]
         else:
             y_row = upto(tuple(r.outputs.get(i) for i in range(N_TOKENS)), t)
             words = [(_("head"), _("sequence labelling: one output per position")),

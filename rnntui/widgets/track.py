@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
+from rnntui.fmt import zeroed
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
 from rnntui.widgets.lines import Lines, rstrip_runs, runs_text
 from rnntui.widgets.quiet import joined, repaint, same
@@ -42,6 +43,7 @@ def cell_rows(c, h, tokens, t: int) -> tuple[Row, Row, Row]:
 def _fmt(value) -> str:
     if isinstance(value, str):
         return cut(value, INNER)
+    value = zeroed(value, 3)
     return f"{value:+.3f}"[:INNER] if value < 0 else f"{value:.3f}"[:INNER]
 
 

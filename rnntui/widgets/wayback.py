@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text
 
+from rnntui.fmt import zeroed
 from rnntui.i18n import _
 from rnntui.widgets.cells import wrap
 
@@ -37,14 +38,14 @@ def state_text(S, z, t: int, places: int | None = None) -> Text:
     out.append(_("state {S} (d×d) and {z} (d): all that is kept").format(S=f"S_{t}", z=f"z_{t}") + "\n", style="bold")
     width = _value_width(S, places)
     for row, zi in zip(S, z):
-        out.append(" ".join(f"{v:+{width}.{places or 2}f}" for v in row))
+        out.append(" ".join(f"{zeroed(v, places or 2):+{width}.{places or 2}f}" for v in row))
         out.append(_normaliser(zi, places) + "\n", style="dim")
     return out
 
 
 def _four(v: float, sign: str = "+") -> str:
     """A value in four cells: one decimal below 10, whole from 10 (+9.4, -0.8, +15)."""
-    return f"{v:{sign}.1f}" if abs(v) < 9.95 else f"{v:{sign}.0f}"
+    return f"{zeroed(v, 1):{sign}.1f}" if abs(v) < 9.95 else f"{v:{sign}.0f}"
 
 
 def _narrow_lines(S, z, t: int) -> tuple[list[str], list[str], str]:
