@@ -141,6 +141,20 @@ def test_clipping_says_a_true_comparison_at_and_around_the_norm(threshold):
     assert f"exploding ‖g‖ {norm:.1f} {sign} {threshold:g}" in words
 
 
+def test_the_chains_gradient_at_the_threshold_is_said_clipped_by_1():
+    """ReLU, W_h 1.00: every factor is 1·1 (each state > 0, below), so F7's gradient is exactly 1, and at
+    threshold 1 clip_scale scales it by 1. It read "steady ‖g‖ 1.00 < 1: scale 1", against the rule the
+    exploding line above says (an engineer's reading)."""
+    h = 0.0
+    for x in list(rnn.TOKENS) * (FACTORS_N // 8):  # F7's chain: T1's eight tokens, again and again
+        h = max(0.0, 1.0 * h + 0.8 * x)
+        assert h > 0
+    state = ClipState(threshold=1.0, w_h=1.0, act="relu")
+    assert state.readings().chain.norm == 1.0
+    words = _words(_shown(state, "clipping", (100, 30)))
+    assert "‖g‖ 1.00 ≥ 1: scale 1/1.00 = 1 " in words and "< 1" not in words
+
+
 @pytest.mark.parametrize("threshold, scale", [(5, "0.05952"), (10, "0.1190"), (1, "0.01190"), (42, "0.5000")])
 def test_a_clipping_scale_reads_to_four_figures_its_zeros_kept(threshold, scale):
     """10/84 read 0.119 and 1/84 0.0119 beside 5/84's 0.05952 (a keyboard audit): four figures, zeros kept."""

@@ -315,6 +315,7 @@ class ChainReadings:
     norm: float
     scale: float
     clipped_norm: float
+    clips: bool  # ‖g‖ reaches the threshold (at it, scaled by exactly 1)
 
 
 @dataclass(frozen=True)
@@ -357,7 +358,8 @@ class ClipState(FigureState):
         return ClipReadings(
             g=_floats(g), norm=big, scale=gr.clip_scale(big, self.threshold), clipped=_floats(clipped),
             clipped_norm=gr.norm(clipped), clips=big >= self.threshold,
-            chain=ChainReadings(self.w_h, self.act, FACTORS_N - 1, small, small_scale, small * small_scale),
+            chain=ChainReadings(self.w_h, self.act, FACTORS_N - 1, small, small_scale, small * small_scale,
+                                small >= self.threshold),
             curve_before=_floats(before), curve_after=_floats(after))
 
 

@@ -43,7 +43,7 @@ class ClipView(FigureView):
             (rule, scale_shown(r.scale)), (_("after"), f"{r.clipped_norm:.2f}"),
             ("\n  g " + vector(r.g) + " →", vector(r.clipped)), (_("same direction"), "")])
         small = sci3(v.norm)
-        if v.scale < 1:  # (at ReLU, W_h 1.40 it is 5.0e5: clipped like the other, a researcher; under a threshold
+        if v.clips:  # (at ReLU, W_h 1.40 it is 5.0e5: clipped like the other, a researcher; under a threshold
             rule = {"exploding": _("exploding ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} ="),  # below 1
                     "steady": _("steady ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} ="),  # the others too)
                     "vanishing": _("vanishing ‖g‖ {norm} ≥ {threshold}: scale {threshold}/{norm} =")}[kind].format(
