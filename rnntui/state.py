@@ -201,6 +201,8 @@ class Param:
             said = {_plain(w): v for v in range(len(self.names)) for w in (self.names[v], _(self.names[v]), self.show(v))}
             text = said.get(_plain(text), text)
         try:
+            if isinstance(text, str) and "_" in text:  # (float() reads 1_0 as 10: a typo taken, an engineer's reading)
+                raise ValueError(text)
             number = float(text)
         except (TypeError, ValueError):
             raise self.expected(text, state) from None
@@ -214,7 +216,8 @@ class Param:
                 self.grid and self.off_grid(number, lo) and number != hi):  # (a run's last step may be off it)
             raise self.expected(text, state)
         number = min(max(number, lo), hi)
-        return int(number) if self.kind == "int" else round(number, 10) + 0.0  # (+ 0.0: -0 read "W_h -0.00", a trial)
+        # (+ 0.0: -0 read "W_h -0.00", a trial; to its places: 1e-9 was kept, shown as W_h 0.00, and drawn as not 0)
+        return int(number) if self.kind == "int" else round(number, 10 if places is None else places) + 0.0
 
     def show(self, value: Any) -> str:
         if self.kind == "choice":

@@ -309,6 +309,19 @@ def test_a_value_typed_with_a_chinese_input_method_reads_as_typed(typed, value):
         TrackState().with_value("w_h", "３．５")  # out of range stays refused
 
 
+def test_a_value_is_kept_as_shown_and_digit_separators_are_refused():
+    """--set w_h=1e-9 was kept, shown as W_h 0.00 and drawn as not 0 ("largest 0.000 … = W_h"); 1_0 was
+    read as 10 (Python's float takes separators): an engineer's reading."""
+    from rnntui.figures.recurrence import TrackState
+
+    assert TrackState().with_value("w_h", "1e-9").w_h == 0.0
+    assert TrackState().with_value("w_h", "-0.000000001").w_h == 0.0
+    assert TrackState().with_value("w_h", "0.70000000001").w_h == 0.7
+    for typed in ("1_0", "0_5", "1.2_5"):
+        with pytest.raises(BadValue):
+            TrackState().with_value("w_h", typed)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_list_lines_its_columns_up_in_both_languages(lang):
     """`rnntui --list --lang zh` counted a Chinese title a column a character, so the parameter lists
