@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -108,16 +109,30 @@ class Bar:
         if not self.tty and p.exact is None:
             return
         self.last = now
-        width = 24
-        filled = round(width * p.step / self.total)
         acc = "" if self.exact is None else "  " + _(self.scored).format(acc=pct(self.exact).rjust(6))
-        line = (f"[{'█' * filled}{'░' * (width - filled)}] {p.step:>5}/{self.total}  "
-                + _("loss {loss}").format(loss=f"{p.loss:.3f}") + f"{acc}  {p.seconds:5.1f}s")
-        if self.tty:
-            self.stream.write("\r" + line)
+        rest = f" {p.step:>5}/{self.total}  " + _("loss {loss}").format(loss=f"{p.loss:.3f}") + f"{acc}  {p.seconds:5.1f}s"
+        line = self.bar(p.step) + rest
+        if self.tty:  # (a line wider than the terminal wrapped, and each redraw added one: 80 columns, a trial)
+            from rich.cells import cell_len
+
+            from rnntui.widgets.cells import cut
+
+            room = shutil.get_terminal_size().columns - 1
+            line = cut(line if cell_len(line) <= room else self.bar(p.step, room - cell_len(rest)) + rest, room)
+            self.stream.write("\r" + line + "\x1b[K")
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
+
+    def bar(self, step: int, room: int = 26) -> str:
+        """[███░░░]: 24 cells at most, none where fewer than 8 fit; # and - where the stream cannot write
+        █ and ░ (latin-1 printed them as \\u2588, a trial)."""
+        width = min(24, room - 2)
+        if width < 6:
+            return ""
+        filled = round(width * step / self.total)
+        full, empty = ("█", "░") if encodes("█░", self.stream) else ("#", "-")
+        return f"[{full * filled}{empty * (width - filled)}]"
 
     def close(self) -> None:
         if self.tty:

@@ -1,4 +1,5 @@
 """The command line: shot in each format, and bad input → one line, exit 2, nothing lost."""
+import io
 import json
 import math
 import os
@@ -549,3 +550,51 @@ def test_a_signal_ignored_stays_ignored(monkeypatch):
             assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGHUP, kept)
+
+
+class _Tty(io.StringIO):
+    def __init__(self, encoding="utf-8"):
+        super().__init__()
+        self._encoding = encoding
+
+    @property
+    def encoding(self):
+        return self._encoding
+
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("columns", [80, 60, 40, 120])
+def test_the_train_bar_keeps_to_one_terminal_line(monkeypatch, columns):
+    """At 80 columns `train seq2seq`'s line was 83 cells: it wrapped, and each redraw added a line (a trial)."""
+    from types import SimpleNamespace
+
+    from rich.cells import cell_len
+
+    from rnntui.train_cli import Bar
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((columns, 24)))
+    stream = _Tty()
+    bar = Bar(2000, stream)
+    for step in (10, 1000, 2000):
+        bar(SimpleNamespace(step=step, exact=0.015 if step > 10 else None, loss=0.874, seconds=3.5 * step))
+        bar.last = 0.0
+    lines = [part.replace("\x1b[K", "") for part in stream.getvalue().split("\r")[1:]]
+    assert len(lines) == 3 and all(cell_len(line) < columns for line in lines), lines
+    assert all("2000  loss 0.874" in line for line in lines) or columns < 60
+    assert "validation exact" in lines[-1] or columns < 80
+    if columns >= 80:
+        assert lines[-1].startswith("[") and "█" in lines[-1]  # the bar, shorter where it must be
+
+
+def test_the_train_bar_draws_in_ascii_where_the_stream_cannot_write_blocks(monkeypatch):
+    from types import SimpleNamespace
+
+    from rnntui.train_cli import Bar
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((200, 24)))
+    stream = _Tty("latin-1")
+    Bar(100, stream)(SimpleNamespace(step=50, exact=0.5, loss=0.1, seconds=1.0))
+    text = stream.getvalue()
+    assert "[############------------]" in text and "\\u2588" not in text
