@@ -110,7 +110,8 @@ class Bar:
             return
         self.last = now
         acc = "" if self.exact is None else "  " + _(self.scored).format(acc=pct(self.exact).rjust(6))
-        rest = f" {p.step:>5}/{self.total}  " + _("loss {loss}").format(loss=f"{p.loss:.3f}") + f"{acc}  {p.seconds:5.1f}s"
+        loss = _("loss {loss}").format(loss=f"{p.loss:.3f}")
+        rest = f" {p.step:>5}/{self.total}  {loss}{acc}  {p.seconds:5.1f}s"
         line = self.bar(p.step) + rest
         if self.tty:  # (a line wider than the terminal wrapped, and each redraw added one: 80 columns, a trial)
             from rich.cells import cell_len
@@ -138,6 +139,19 @@ class Bar:
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def lab_module(name: str):
+    """rnntui.engine.NAME, which imports torch: torch installed but broken (a library missing) is said in one
+    line, not a traceback (a student's trial)."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"rnntui.engine.{name}")
+    except (ImportError, OSError) as e:
+        error = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:160]
+        raise BadValue(_("torch does not load ({error}); reinstall it: pip install --force-reinstall torch").format(
+            error=error)) from None
 
 
 def nothing_saved(path) -> str:
@@ -248,8 +262,7 @@ def run_seq2seq(argv: list[str]) -> int:
 
     given, args.scoring = args.scoring is not None, args.scoring or "additive"
     if args.eval is not None:
-        from rnntui.engine import lab_seq2seq as lab
-
+        lab = lab_module("lab_seq2seq")
         unused = [option for option, value in (("--out", args.out), ("--steps", args.steps), ("--seed", args.seed),
                                                ("--until", args.until), ("--full-eval", args.full_eval),
                                                ("--force", args.force)) if value not in (None, False)]
@@ -292,8 +305,7 @@ def run_seq2seq(argv: list[str]) -> int:
     else:
         out = check_cache(cache_dir() / f"seq2seq-{args.scoring}-seed{args.seed}.npz")
         _corrupt_set_aside(out, args.scoring)
-    from rnntui.engine import lab_seq2seq as lab
-
+    lab = lab_module("lab_seq2seq")
     until = None if args.until >= 1.0 else args.until
     print(ngettext("training seq2seq {scoring}, seed {seed}: at most {steps} step",
                    "training seq2seq {scoring}, seed {seed}: at most {steps} steps", args.steps).format(
@@ -475,7 +487,7 @@ def run_memory(argv: list[str]) -> int:
                 print(f"rnntui: {report}", file=sys.stderr)
         if args.all:
             check_cache(grid)
-    from rnntui.engine import lab_memory as lab
+    lab = lab_module("lab_memory")
     from rnntui.files import write_atomic
 
     def save(results: mem.Results) -> Path:

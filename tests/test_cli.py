@@ -598,3 +598,21 @@ def test_the_train_bar_draws_in_ascii_where_the_stream_cannot_write_blocks(monke
     Bar(100, stream)(SimpleNamespace(step=50, exact=0.5, loss=0.1, seconds=1.0))
     text = stream.getvalue()
     assert "[############------------]" in text and "\\u2588" not in text
+
+
+@pytest.mark.parametrize("lab", ["memory", "seq2seq"])
+def test_a_torch_that_does_not_load_is_one_line_not_a_traceback(tmp_path, lab):
+    """A torch whose library is missing ended `rnntui train` in a traceback (a student's trial)."""
+    fake = tmp_path / "site" / "torch"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text('raise ImportError("libtorch_cpu.so: cannot open shared object file")\n')
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(fake.parent), os.environ.get("PYTHONPATH")])),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), RNNTUI_LANG="en")
+    out = tmp_path / ("f.json" if lab == "memory" else "f.npz")
+    done = subprocess.run([sys.executable, "-m", "rnntui", "train", lab, "--steps", "10", "--out", str(out)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "rnntui: torch does not load (ImportError: libtorch_cpu.so: cannot open shared object file); reinstall it: "
+        "pip install --force-reinstall torch"]
+    assert not out.exists()
