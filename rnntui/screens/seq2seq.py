@@ -111,7 +111,8 @@ class MatrixView(FigureView):
         # (it said "held-out 1000" of the set whose first 76% ended each run: 78.2% there, 75.9% on sequences
         # never seen; a student's check. Fresh ones first, the 1000 beside them named for what they did)
         acc = Text()
-        acc.append((_("{n} fresh sequences") if r.weights == "cached" else
+        # (cached: the rows above yours are still the shipped models, and it no longer said so: a student's trial)
+        acc.append((_("{n} fresh: shipped, and yours") if r.weights == "cached" else
                     _("shipped, {n} fresh sequences")).format(n=fresh_count(r.fresh)) + "\n", style="dim")
         acc.append(" " * 12 + fit(_("exact"), 6, "right") + " " + fit(_("token"), 6, "right") + " "
                    + fit(_("val."), 6, "right") + "\n", style="dim")
