@@ -481,7 +481,8 @@ def run_memory(argv: list[str]) -> int:
         if not (recipe or args.all):  # (the trials file said "using the shipped results" of itself, a review)
             caches.append((kept, N_("this run starts it anew")))
         for path, then in caches:
-            check_cache(path, merged=True)
+            if path == kept:  # (a trial was refused as "cannot write …/memory.json", which it does not write: a trial)
+                check_cache(path, merged=True)
             _cached, report = mem.load_cache(path, then)
             if report:
                 print(f"rnntui: {report}", file=sys.stderr)

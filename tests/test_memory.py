@@ -282,6 +282,7 @@ def test_a_cache_it_cannot_write_names_where_else_a_run_can_go(in_the_way, tmp_p
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.endswith("; --out FILE or XDG_CACHE_HOME=/FOLDER (absolute) puts it elsewhere")
     assert f": {tmp_path / in_the_way} is a file, not a folder;" in err, err
+    assert "memory-trials.json:" in err and "memory.json:" not in err  # (the file a trial writes: a student's trial)
 
 
 def test_a_cache_that_does_not_read_is_kept_and_no_run_is_merged_into_it(monkeypatch, capsys):
@@ -303,7 +304,7 @@ def test_a_cache_that_does_not_read_is_kept_and_no_run_is_merged_into_it(monkeyp
 
     monkeypatch.setattr(files, "read_head", refuse)
     monkeypatch.setattr(lab_memory, "train", lambda *a, **k: pytest.fail("trained before checking the cache"))
-    assert main(["train", "memory", "--cell", "rnn", "--T", "10", "--steps", "1"]) == 2
+    assert main(["train", "memory", "--cell", "rnn", "--T", "10"]) == 2  # the recipe's run, which goes in it
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "does not read (permission denied)" in err[0].lower(), err
     assert "make it readable or remove it" in err[0]
