@@ -529,6 +529,26 @@ async def test_in_256_colours_on_light_each_colour_reads_where_the_terminal_has_
         assert sent(tuple(ink.apply([Segment("x", Style(color=f"rgb{PURPLE}"))], back)[0].style.color.triplet)) != \
             sent(on_light(PURPLE))  # (Rich's nearest of the full-colour one: the 3.5:1 of the trial)
 
+
+async def test_ansi_light_darkens_the_palette_on_the_terminals_own_background():
+    """ansi-light draws on the terminal's own (white) background, whose colour the app cannot see: the palette
+    went out as on a dark one, orange at 2.4:1 on white (a lecturer's trial)."""
+    from rich.segment import Segment
+    from rich.style import Style
+
+    from rnntui.ink import Ink
+    from rnntui.widgets.tints import ORANGE, contrast
+
+    for theme, darker in (("ansi-light", True), ("ansi-dark", False)):
+        app = RnnApp("recurrence", "track", theme=theme)
+        async with app.run_test(size=(80, 24)):
+            back = app.screen.styles.background
+            assert back.ansi is not None  # (the terminal's own)
+            ink = Ink(app)
+            drawn = ink.apply([Segment("x", Style(color=f"rgb{ORANGE}"))], back)[0] if ink.enabled else None
+            out = tuple(drawn.style.color.triplet) if drawn else ORANGE
+            assert (contrast(out, (255, 255, 255)) >= 4.5) == darker, (theme, out)
+
 @pytest.mark.parametrize("lang, words", [("en", "q quits the app (ctrl+c does not)"), ("zh", "q 退出应用（ctrl+c 不会）")])
 async def test_ctrl_c_says_how_to_quit_in_the_apps_language_in_the_panels_edge(lang, words):
     """ctrl+c said Textual's "Do you want to quit? Press q to quit the app", in English under zh, in a toast
