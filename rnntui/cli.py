@@ -661,6 +661,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout = _Closed("standard output")
     if sys.stderr is None:
         sys.stderr = _Closed("standard error")
+    if os.environ.get("NO_COLOR") == "":  # set but empty is not set (no-color.org); Textual greyed the app for
+        del os.environ["NO_COLOR"]  # `export NO_COLOR=` (a lecturer's trial)
     gc.disable()  # as the app's imports are (run_app): the catalogue and the command line are read without
     # collections too (a larger catalogue tipped one in, 1 of the ~55 young collections the start avoids)
     try:

@@ -616,3 +616,16 @@ def test_a_torch_that_does_not_load_is_one_line_not_a_traceback(tmp_path, lab):
         "rnntui: torch does not load (ImportError: libtorch_cpu.so: cannot open shared object file); reinstall it: "
         "pip install --force-reinstall torch"]
     assert not out.exists()
+
+
+def test_an_empty_no_color_leaves_the_colours_on(monkeypatch, capsys):
+    """no-color.org: NO_COLOR set but empty is not set. Textual greyed the app for `export NO_COLOR=` (a
+    lecturer's trial); a value, any value, still turns colour off."""
+    from rnntui.app import RnnApp
+
+    monkeypatch.setenv("NO_COLOR", "")
+    assert main(["--list"]) == 0
+    assert not RnnApp().no_color
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert main(["--list"]) == 0
+    assert RnnApp().no_color
