@@ -190,10 +190,13 @@ def _two(x: float) -> str:
 
 
 def ratio(x: float) -> str:
-    """How many times: 3 significant digits, whole with separators from 1000 on ("2,048", not "2.05e+03")."""
+    """How many times: 3 significant digits (more where 3 would read 1 and it is not), whole with separators
+    from 1000 on ("2,048", not "2.05e+03")."""
     if (word := _finite(x)) is not None:
         return word
     short = f"{x:.3g}"
+    if short == "1" and x != 1:  # (513/512 read "attention 1× cheaper": an engineer's reading)
+        short = next((f"{x:.{n}g}" for n in (4, 5, 6) if f"{x:.{n}g}" != "1"), short)
     return f"{x:,.0f}" if "e" in short else short  # (999.5 rounds to "1e+03": the cut is after rounding)
 
 

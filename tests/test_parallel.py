@@ -382,6 +382,15 @@ def test_a_large_cost_ratio_is_a_whole_number(tmp_path):
     assert f"attention {32768 // 16:,}× dearer" in out.read_text()
 
 
+def test_a_cost_ratio_near_1_is_not_said_as_1(tmp_path):
+    """d = 513, n = 512: the recurrent layer costs d/n = 513/512 = 1.00195 times attention's; it read
+    "attention 1× cheaper" (an engineer's reading)."""
+    out = tmp_path / "c.txt"
+    assert main(["shot", "parallel/cost", "--set", "d=513", "--set", "n=512", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert f"attention {513 / 512:.4g}× cheaper" in text and " 1× " not in text
+
+
 def test_table_1_rows_are_vaswani_2017():
     rows = {r.layer: (r.per_layer, r.sequential, r.max_path) for r in par.TABLE_1}
     assert rows["Self-Attention"] == ("O(n²·d)", "O(1)", "O(1)")
