@@ -20,7 +20,7 @@ from rnntui.app import PRELOAD_AFTER, use_themes
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _, default_language, language
-from rnntui.keys import in_use, key_shown, user_keymap
+from rnntui.keys import in_use, key_shown, keymap_path, user_keymap
 from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
@@ -59,6 +59,23 @@ class Foot(Static):
         """Chosen again for the new width (made at 120 columns, the deck's title left the slide's values no
         room at 80, where a fresh start showed them: a lecturer's trial)."""
         self.app.show_foot()
+
+
+def talk_keymap(bindings, moved: dict[str, str]) -> tuple[dict[str, str], str]:
+    """(the keymap's moves a talk takes, one line on those it does not): a binding moved onto a key of the
+    talk's own (n, space, p, the arrows …) keeps its own key in a talk, and the line says so."""
+    from textual.keys import _normalize_key_list
+
+    own = {key for b in bindings if b.id is None for key in _normalize_key_list(b.key).split(",")}
+    defaults = {b.id: b.key for b in bindings if b.id is not None}
+    clash = {id: sorted(set(_normalize_key_list(keys).split(",")) & own)
+             for id, keys in moved.items() if id in defaults}
+    lost = {id: keys for id, keys in clash.items() if keys}
+    said = [_("{key} is the talk's, so {id} keeps {default} in a talk").format(
+        key=key_shown(keys[0]), id=id, default=key_shown(defaults[id].split(",")[0]))
+        for id, keys in sorted(lost.items())]
+    line = _("keymap {path}: {lost}").format(path=keymap_path(), lost="; ".join(said)) if said else ""
+    return {id: keys for id, keys in moved.items() if id not in lost}, line
 
 
 class PresentApp(Shots, QuietCollections, App):
@@ -106,6 +123,9 @@ class PresentApp(Shots, QuietCollections, App):
         # the app's keymap moves quit, help, the screenshot and suspend here too (q still quit after quit = "x": a
         # lecturer's trial); the talk's other keys are its own
         moved, self.keymap_problem = user_keymap()
+        moved, kept = talk_keymap(self.BINDINGS, moved)
+        if kept:  # (quit = "n" ended a talk at "next", help = "space" opened the keys: a power user's trial)
+            self.keymap_problem = "; ".join(filter(None, (self.keymap_problem, kept)))
         if moved:
             self.set_keymap(moved)
 

@@ -909,6 +909,26 @@ async def test_present_takes_the_apps_keymap_for_quit_help_and_save(tmp_path, ke
         await pilot.pause()
         assert app.return_code == 0
 
+
+async def test_a_keymap_move_onto_a_talks_own_key_keeps_the_talks_key(tmp_path, keymap):
+    """quit = "n" (fine in the app, where n is next_topic's, moved) ended a talk at "next", and help =
+    "space" opened the keys there (a power user's trial): in a talk those keep q and ?, and it says so."""
+    from rnntui.present import PresentApp
+
+    keymap('[keys]\nquit = "n"\nnext_topic = "pagedown"\nhelp = "space"\nplay = "ctrl+y"\n')
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        said = [n.message for n in app._notifications]
+        assert any("n is the talk's, so quit keeps q in a talk" in m
+                   and "space is the talk's, so help keeps ? in a talk" in m for m in said), said
+        await pilot.press("n", "space")
+        await pilot.pause()
+        assert app.return_code is None and app.index == 2 and len(app.screen_stack) == 1
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
 async def test_present_shows_every_slide_of_the_lecture_without_naming_this_machines_files():
     """`present lecture` ended in a traceback at its first memory/copy slide: the view asked the app for
     a shot's flag that only the rnntui app has (a lecturer's trial). Every slide shows, and a run trained
