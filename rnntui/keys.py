@@ -198,6 +198,7 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     if bad:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,
                                                                                   ids=commas(map(str, bad[:3])))
+    table = {id: as_sent(keys) for id, keys in table.items()}
     unknown = [(id, key) for id, keys in table.items() for key in keys.split(",") if not known_key(key)]
     if unknown:  # (step_forward = "rigth": → stopped stepping and the footer said "←/rigth", a lecturer's trial)
         return {}, _("keymap {path} ignored: {id} names no key a terminal sends: {key}").format(
@@ -213,6 +214,22 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
                 for key, first, second in sorted(found)]
         return dict(table), _("keymap {path}: {lost}; give each one a key").format(path=path, lost="; ".join(lost))
     return dict(table), None
+
+
+# what a terminal sends for these: shift+q never came (Q does), and ctrl+i moved to the next figure, as tab
+# (a power user's trial)
+SENT_AS = {"ctrl+i": "tab", "ctrl+m": "enter", "ctrl+[": "escape"}
+
+
+def as_sent(keys: str) -> str:
+    """A keymap's keys as a terminal sends them: "shift+q" is "Q", "ctrl+i" is "tab"."""
+    out = []
+    for key in keys.split(","):
+        name = key.strip()
+        if name.lower().startswith("shift+") and len(name) == 7 and name[6].isalpha():
+            key = name[6].upper()
+        out.append(SENT_AS.get(name.lower(), key))
+    return ",".join(out)
 
 
 KEY_NAMES = {k.value for k in Keys} | set(KEY_NAME_REPLACEMENTS.values())

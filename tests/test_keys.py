@@ -1231,6 +1231,18 @@ def test_every_id_help_offers_is_one_a_keymap_takes_and_topic_is_refused(tmp_pat
     assert user_keymap(path) == ({"quit": "f9"}, None)
 
 
+def test_a_keymap_takes_keys_as_a_terminal_sends_them(tmp_path):
+    """quit = "shift+q" loaded, and the footer said "shift+q quit", but a terminal sends Q; screenshot =
+    "ctrl+i" moved to the next figure, as tab (a terminal sends the same byte): a power user's trial."""
+    from rnntui.keys import user_keymap
+
+    path = tmp_path / "keymap.toml"
+    path.write_text('[keys]\nquit = "shift+q"\nnext_topic = "shift+n,pagedown"\n', encoding="utf-8")
+    assert user_keymap(path) == ({"quit": "Q", "next_topic": "N,pagedown"}, None)
+    path.write_text('[keys]\nscreenshot = "ctrl+i"\n', encoding="utf-8")
+    assert user_keymap(path) == ({}, f"keymap {path} ignored: tab is given to both next_figure and screenshot")
+
+
 def test_a_keymap_that_gives_one_key_to_two_bindings_is_ignored_or_said(tmp_path):
     """quit = "n" made n quit, and nothing said that next topic had lost its key (a keyboard audit): a key
     left on two of the contract's bindings is said and the keymap ignored, as an unknown id is. Moving the
