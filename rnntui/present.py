@@ -197,7 +197,8 @@ class PresentApp(Shots, QuietCollections, App):
 
     def show_foot(self) -> None:
         frame = self.frame
-        said = [f"{p.said} {p.show(getattr(frame.state, p.name))}" for p in frame.state.params()]
+        # as the parameter line says them: weights "live → shipped" (it said "live" over the shipped model, a trial)
+        said = [f"{p.said} {frame.state.shown(p.name)}" for p in frame.state.params()]
         values = Pieces(said, style="dim")
         foot = Table.grid(expand=True)
         foot.add_column(ratio=1, no_wrap=True)

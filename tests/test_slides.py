@@ -929,6 +929,23 @@ async def test_a_keymap_move_onto_a_talks_own_key_keeps_the_talks_key(tmp_path, 
         assert app.return_code == 0
 
 
+async def test_a_talks_foot_says_the_model_drawn_where_it_is_not_the_one_set(tmp_path, monkeypatch):
+    """weights = "live" in a deck: a talk runs no lab, so the shipped model is drawn, and the foot said
+    "weights live" over it (a power user's trial). It says what the app's parameter line says."""
+    from rnntui.present import PresentApp
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # (nothing cached: cached draws the shipped one too)
+    deck = small_deck(tmp_path / "d.toml", '[[frame]]\nfigure = "seq2seq/matrix"\nset = { weights = "live" }\n'
+                      '[[frame]]\nfigure = "seq2seq/matrix"\nset = { weights = "cached" }\n')
+    app = PresentApp(load(deck))
+    async with app.run_test(size=(100, 30)) as pilot:
+        for want in ("weights live → shipped", "weights cached → shipped"):
+            await pilot.pause()
+            shown = text_of(app)
+            assert want in shown and "shipped additive model" in shown, shown
+            await pilot.press("space")
+
+
 async def test_present_shows_every_slide_of_the_lecture_without_naming_this_machines_files():
     """`present lecture` ended in a traceback at its first memory/copy slide: the view asked the app for
     a shot's flag that only the rnntui app has (a lecturer's trial). Every slide shows, and a run trained
