@@ -29,6 +29,12 @@ PNG_THREADS = min(2, os.cpu_count() or 1)
 NUMBERED = re.compile(r"\d{2,}-[a-z][a-z0-9_]*-[a-z][a-z0-9_]*-[^/\\]*\.(?:" + "|".join(EXPORT_FORMATS) + r")")
 
 
+def chinese(text: str) -> bool:
+    """Whether `text` holds a Chinese character: a deck's `title` written in Chinese is not English only (it
+    was said to be, on the talk's first slide, a power user's trial)."""
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
 @dataclass(frozen=True)
 class Frame:
     screen: type  # the TopicScreen class
@@ -53,8 +59,9 @@ class Frame:
         language, as the keys that would give them (`caption_zh`): they are shown in English."""
         lang = language()
         given = dict(self.translated)
-        return () if lang == "en" else tuple(f"{field}_{lang}" for field in ("title", "caption")
-                                             if getattr(self, field) and not given.get(f"{field}_{lang}"))
+        return () if lang == "en" else tuple(
+            f"{field}_{lang}" for field in ("title", "caption") if getattr(self, field)
+            and not given.get(f"{field}_{lang}") and not (lang == "zh" and chinese(getattr(self, field))))
 
     @property
     def address(self) -> str:

@@ -279,7 +279,9 @@ def test_export_in_chinese_names_the_frames_whose_words_are_english_only(tmp_pat
     deck.write_text('title = "D"\n[[frame]]\nfigure = "recurrence/track"\ntitle = "A"\ntitle_zh = "甲"\n'
                     '[[frame]]\nfigure = "recurrence/tanh"\ncaption = "only English"\n'
                     '[[frame]]\nfigure = "recurrence/readout"\n'
-                    '[[frame]]\nfigure = "recurrence/track"\ntitle = "B"\ncaption = "b"\ncaption_zh = "乙"\n',
+                    '[[frame]]\nfigure = "recurrence/track"\ntitle = "B"\ncaption = "b"\ncaption_zh = "乙"\n'
+                    # (a title written in Chinese is not English only: it was said to be, a power user's trial)
+                    '[[frame]]\nfigure = "recurrence/tanh"\ntitle = "一次一个 token"\n',
                     encoding="utf-8")
     assert main(["export", str(tmp_path / "zh"), "--deck", str(deck), "--format", "txt", "--lang", "zh"]) == 0
     assert capsys.readouterr().err.strip().splitlines()[-1] == "以下帧在幻灯片文件里只有英文：2 (caption_zh); 4 (title_zh)"
