@@ -1139,6 +1139,35 @@ async def test_at_80_columns_every_footer_keeps_the_next_topics_key(lang):
         set_language("en")
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_at_80_columns_every_figure_names_its_letter_keys_playing_or_not(lang):
+    """The contract names a figure's toggles in the footer: at 80 columns seq2seq/matrix lost "w weights" while
+    it played, and attention/qkv "x redraw" (a spec audit). Its own keys first; then space and n as fit."""
+    from textual.widgets._footer import FooterKey
+
+    from rnntui.i18n import set_language
+    from rnntui.topics import topics
+
+    set_language(lang)
+    try:
+        app = RnnApp("recurrence")
+        async with app.run_test(size=(80, 24)) as pilot:
+            for screen in topics():
+                await app.goto(screen.TOPIC_ID)
+                for f in screen.FIGURES:
+                    app.topic_screen().focus_figure(f.id)
+                    letters = {p.key for p in f.state_type().params() if p.key}
+                    for playing in (False, True):
+                        if playing:
+                            await pilot.press("space")
+                        await pilot.pause()
+                        shown = {k.key for k in app.screen.query(FooterKey) if k.display}
+                        assert letters <= shown, (f.id, playing, letters - shown)
+                    await pilot.press("space")  # (paused again, or played through and stopped: either)
+    finally:
+        set_language("en")
+
+
 async def test_a_click_on_the_strip_opens_that_figure_and_on_tab_the_next():
     """The strip looks like tabs: a mouse user clicked them and nothing happened (a trial)."""
     app = RnnApp("gradients")

@@ -138,9 +138,12 @@ class RnnFooter(Footer):
         # in order, each that still fits whole (a later, shorter one may); the figure's own keys before the
         # next topic's, which is the same on every screen and in help (attention/qkv's x was left out for
         # "n topic" at 80 columns, a trial: the keyboard contract names the figure's keys in the footer)
-        later = [item for item in items if isinstance(item, FooterKey) and item.action == LATER]
-        if not self.playing():  # then "space play", after "n topic" (a review: 3 of attention's 7 figures had no
-            later += [item for item in items if isinstance(item, FooterKey) and item.action == "play"]  # topic key)
+        topic = [item for item in items if isinstance(item, FooterKey) and item.action == LATER]
+        play = [item for item in items if isinstance(item, FooterKey) and item.action == "play"]
+        # then "space play", after "n topic" (a review: 3 of attention's 7 figures had no topic key); playing,
+        # "space pause" before it, but still after the figure's own (seq2seq/matrix lost "w weights" while it
+        # played at 80 columns, attention/qkv "x redraw": a spec audit)
+        later = play + topic if self.playing() else topic + play
         for item in [item for item in items if item not in later] + later:
             if item in palette:  # compact whatever the footer is (Textual's own)
                 continue
