@@ -1110,6 +1110,9 @@ async def test_up_and_down_on_a_figure_with_one_parameter_say_so():
         await pilot.press("down")
         await pilot.pause()
         assert "no parameter but z here: ←→ moves it · 2/3" in bottom_edge(app)
+        await pilot.press("r")  # (at its defaults already: the note stayed after r, a spec audit)
+        await pilot.pause()
+        assert "no parameter" not in bottom_edge(app)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

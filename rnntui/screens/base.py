@@ -453,6 +453,7 @@ class TopicScreen(WholeFrames):
         """The figure's defaults. A running lab runs on; a finished one is let go, so the figure shows the
         shipped results again. Its number moves on: late news from it is not shown."""
         self.pause()
+        self.at_end.hush()  # (a note of the keys before stayed on the edge: the state at its defaults was the same)
         self.chosen[self.figure.id] = 0
         fresh = self.figure.state_type()
         if hasattr(fresh, "run"):
