@@ -218,7 +218,7 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
 
 # what a terminal sends for these: shift+q never came (Q does), and ctrl+i moved to the next figure, as tab
 # (a power user's trial)
-SENT_AS = {"ctrl+i": "tab", "ctrl+m": "enter", "ctrl+[": "escape"}
+SENT_AS = {"ctrl+i": "tab", "ctrl+m": "enter", "ctrl+[": "escape", "ctrl+h": "backspace", "shift+space": "space"}
 
 
 def as_sent(keys: str) -> str:
@@ -226,7 +226,7 @@ def as_sent(keys: str) -> str:
     out = []
     for key in keys.split(","):
         name = key.strip()
-        if name.lower().startswith("shift+") and len(name) == 7 and name[6].isalpha():
+        if name.lower().startswith("shift+") and len(name) == 7 and name[6].isascii() and name[6].isalpha():
             key = name[6].upper()
         out.append(SENT_AS.get(name.lower(), key))
     return ",".join(out)
@@ -255,6 +255,11 @@ def known_key(key: str) -> bool:
     return False
 
 
+def key_names(keys: str) -> list[str]:
+    """A binding's keys as Textual matches them: "?, f1" is ["question_mark", "f1"]."""
+    return [key for key in _normalize_key_list(keys).split(",") if key]
+
+
 def clashes(moved: dict[str, str]) -> list[tuple[str, str, str]]:
     """(key, contract id, id) for each key that `moved` leaves on two bindings, one of them the contract's
     (two figures' letters may share one: they are never on one screen), the letter's id last. On a figure
@@ -262,7 +267,7 @@ def clashes(moved: dict[str, str]) -> list[tuple[str, str, str]]:
     owners: dict[str, list[str]] = {}
     defaults = {k.id: k.keys for k in CONTRACT if k.id != "topic"} | dict(zip(TOPIC_IDS, "12345678")) | LETTERS
     for id, keys in (defaults | moved).items():
-        for key in filter(None, _normalize_key_list(keys).split(",")):
+        for key in key_names(keys):
             owners.setdefault(key, []).append(id)
     found = []
     for key, ids in owners.items():

@@ -20,7 +20,7 @@ from rnntui.app import PRELOAD_AFTER, use_themes
 from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _, default_language, language
-from rnntui.keys import in_use, key_shown, keymap_path, user_keymap
+from rnntui.keys import in_use, key_names, key_shown, keymap_path, user_keymap
 from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
@@ -63,19 +63,21 @@ class Foot(Static):
 
 def talk_keymap(bindings, moved: dict[str, str]) -> tuple[dict[str, str], str]:
     """(the keymap's moves a talk takes, one line on those it does not): a binding moved onto a key of the
-    talk's own (n, space, p, the arrows …) keeps its own key in a talk, and the line says so."""
-    from textual.keys import _normalize_key_list
-
-    own = {key for b in bindings if b.id is None for key in _normalize_key_list(b.key).split(",")}
+    talk's own (n, space, p, the arrows …) keeps its other keys in a talk, or its own where none is left."""
+    own = {key for b in bindings if b.id is None for key in key_names(b.key)}
     defaults = {b.id: b.key for b in bindings if b.id is not None}
-    clash = {id: sorted(set(_normalize_key_list(keys).split(",")) & own)
-             for id, keys in moved.items() if id in defaults}
-    lost = {id: keys for id, keys in clash.items() if keys}
-    said = [_("{key} is the talk's, so {id} keeps {default} in a talk").format(
-        key=key_shown(keys[0]), id=id, default=key_shown(defaults[id].split(",")[0]))
-        for id, keys in sorted(lost.items())]
+    taken, said = dict(moved), []
+    for id, keys in sorted(moved.items()):
+        if id not in defaults:
+            continue
+        names = key_names(keys)
+        if clash := [key for key in names if key in own]:  # only those: help = "x,0" kept x (a review)
+            left = [key for key in names if key not in own]
+            taken[id] = ",".join(left) if left else defaults[id]
+            said.append(_("{key} is the talk's, so {id} keeps {default} in a talk").format(
+                key=key_shown(clash[0]), id=id, default=key_shown(left[0] if left else defaults[id].split(",")[0])))
     line = _("keymap {path}: {lost}").format(path=keymap_path(), lost="; ".join(said)) if said else ""
-    return {id: keys for id, keys in moved.items() if id not in lost}, line
+    return taken, line
 
 
 class PresentApp(Shots, QuietCollections, App):

@@ -1506,3 +1506,15 @@ async def test_present_in_16_colours_on_white_keeps_its_numbers_and_foot_readabl
         foot = [code for text, code in codes.items() if "1/3" in text]
         assert values and foot, codes
         assert all(contrast_on_white(code) >= 3 for code in values + foot), (values, foot)
+
+
+def test_a_talk_drops_only_the_moved_keys_that_are_its_own():
+    """help = "x,0": 0 types a slide's number in a talk, and x was lost with it ("x: no key in a talk", a
+    review); x opens the keys, and the line names 0."""
+    from rnntui.present import PresentApp, talk_keymap
+
+    taken, line = talk_keymap(PresentApp.BINDINGS, {"help": "x,0", "quit": "ctrl+q", "next_topic": "N"})
+    assert taken == {"help": "x", "quit": "ctrl+q", "next_topic": "N"}
+    assert line.endswith(": 0 is the talk's, so help keeps x in a talk")
+    taken, line = talk_keymap(PresentApp.BINDINGS, {"quit": "n"})
+    assert taken == {"quit": "q"} and line.endswith(": n is the talk's, so quit keeps q in a talk")
