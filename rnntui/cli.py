@@ -13,7 +13,7 @@ from pathlib import Path
 from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, followed, path_arg, reason, write_atomic
 from rnntui.i18n import N_, _, colon, commas, one_line, spaced
-from rnntui.state import BadValue, Marked
+from rnntui.state import BadValue, Marked, digits
 from rnntui.terminal import Stopped, require_terminal, stop_between_frames, stopped_by_signals
 from rnntui.terminal import run as run_tui
 
@@ -140,14 +140,14 @@ class Once(argparse.Action):
 def whole(text: str) -> int:
     """An option's whole number ("--port abc" read "invalid int value: 'abc'", argparse's words)."""
     try:
-        return int(text)
+        return int(digits(text))
     except ValueError:
         raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(text=text)) from None
 
 
 def number(text: str) -> float:
     try:
-        return float(text)
+        return float(digits(text))
     except ValueError:
         raise argparse.ArgumentTypeError(_("{text!r} is not a number").format(text=text)) from None
 

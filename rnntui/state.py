@@ -201,9 +201,7 @@ class Param:
             said = {_plain(w): v for v in range(len(self.names)) for w in (self.names[v], _(self.names[v]), self.show(v))}
             text = said.get(_plain(text), text)
         try:
-            if isinstance(text, str) and "_" in text:  # (float() reads 1_0 as 10: a typo taken, an engineer's reading)
-                raise ValueError(text)
-            number = float(text)
+            number = float(digits(text) if isinstance(text, str) else text)
         except (TypeError, ValueError):
             raise self.expected(text, state) from None
         if not math.isfinite(number) or (self.kind == "int" and number != int(number)):
@@ -225,6 +223,14 @@ class Param:
         if self.names and value in range(len(self.names)):
             return f"{value:{self.fmt}} {_(self.names[value])}"
         return f"{value:{self.fmt}}"
+
+
+def digits(text: str) -> str:
+    """`text`, or ValueError where it has a digit separator, which int() and float() take: 1_0 was read as 10,
+    a typo taken (--set threshold=1_0, an engineer's reading; --steps 1_0, a review)."""
+    if "_" in text:
+        raise ValueError(text)
+    return text
 
 
 def power_step(value: float, notches: int, base: int = 2) -> int:

@@ -118,12 +118,21 @@ class Bar:
 
             from rnntui.widgets.cells import cut
 
-            room = shutil.get_terminal_size().columns - 1
-            line = cut(line if cell_len(line) <= room else self.bar(p.step, room - cell_len(rest)) + rest, room)
+            room = self.columns() - 1
+            line = cut(line if cell_len(line) <= room else (self.bar(p.step, room - cell_len(rest)) + rest).lstrip(),
+                       room)
             self.stream.write("\r" + line + "\x1b[K")
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
+
+    def columns(self) -> int:
+        """The width of the terminal the bar is drawn in: its own stream's (stdout's, which shutil reads, may
+        be a file: `> log` in 60 columns wrapped every redraw, a review)."""
+        try:
+            return os.get_terminal_size(self.stream.fileno()).columns
+        except (AttributeError, OSError, ValueError):
+            return shutil.get_terminal_size().columns
 
     def bar(self, step: int, room: int = 26) -> str:
         """[███░░░]: 24 cells at most, none where fewer than 8 fit; # and - where the stream cannot write
@@ -146,12 +155,13 @@ def lab_module(name: str):
     line, not a traceback (a student's trial)."""
     import importlib
 
-    try:
-        return importlib.import_module(f"rnntui.engine.{name}")
-    except (ImportError, OSError) as e:
+    try:  # torch alone (a module of ours that fails is a bug, with its traceback): any error, RuntimeError too
+        import torch  # noqa: F401
+    except Exception as e:
         error = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:160]
         raise BadValue(_("torch does not load ({error}); reinstall it: pip install --force-reinstall torch").format(
             error=error)) from None
+    return importlib.import_module(f"rnntui.engine.{name}")
 
 
 def nothing_saved(path) -> str:

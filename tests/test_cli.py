@@ -106,6 +106,9 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["serve", "--idle-minutes", "soon"], "argument --idle-minutes: 'soon' is not a number"),
     (["present", "lecture", "--start", "1.5"], "argument --start: '1.5' is not a whole number"),
     (["train", "memory", "--T", "x"], "train memory: argument --T: 'x' is not a whole number"),
+    # (int() and float() take digit separators: --steps 1_0 trained 10 steps, a review)
+    (["train", "memory", "--steps", "1_0"], "train memory: argument --steps: '1_0' is not a whole number"),
+    (["serve", "--idle-minutes", "1_0"], "argument --idle-minutes: '1_0' is not a number"),
     # options that would do nothing (rc 0, no new.npz written; every cell and T trained: a CLI audit)
     (["train", "seq2seq", "--eval", "c.npz", "--out", "new.npz", "--steps", "5"],
      "--eval scores a checkpoint and trains nothing: --out, --steps would do nothing"),
@@ -588,6 +591,27 @@ def test_the_train_bar_keeps_to_one_terminal_line(monkeypatch, columns):
         assert lines[-1].startswith("[") and "█" in lines[-1]  # the bar, shorter where it must be
 
 
+def test_the_train_bar_fits_its_own_terminal_when_stdout_is_a_file(monkeypatch):
+    """`train memory > log` in 60 columns: the width was stdout's (a file: 80, shutil's fallback), and every
+    redraw of the bar on stderr wrapped (a review)."""
+    from types import SimpleNamespace
+
+    from rich.cells import cell_len
+
+    from rnntui.train_cli import Bar
+
+    class Err(_Tty):
+        def fileno(self):
+            return 2
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((80, 24)))
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd=1: os.terminal_size((60 if fd == 2 else 80, 24)))
+    stream = Err()
+    Bar(6000, stream)(SimpleNamespace(step=3000, exact=0.5, loss=0.1, seconds=100.0))
+    line = stream.getvalue().split("\r")[-1].replace("\x1b[K", "")
+    assert cell_len(line) < 60 and "3000/6000" in line and not line.startswith(" "), line
+
+
 def test_the_train_bar_draws_in_ascii_where_the_stream_cannot_write_blocks(monkeypatch):
     from types import SimpleNamespace
 
@@ -600,12 +624,13 @@ def test_the_train_bar_draws_in_ascii_where_the_stream_cannot_write_blocks(monke
     assert "[############------------]" in text and "\\u2588" not in text
 
 
-@pytest.mark.parametrize("lab", ["memory", "seq2seq"])
-def test_a_torch_that_does_not_load_is_one_line_not_a_traceback(tmp_path, lab):
-    """A torch whose library is missing ended `rnntui train` in a traceback (a student's trial)."""
+@pytest.mark.parametrize("lab, error", [("memory", "ImportError"), ("seq2seq", "ImportError"), ("memory", "RuntimeError")])
+def test_a_torch_that_does_not_load_is_one_line_not_a_traceback(tmp_path, lab, error):
+    """A torch whose library is missing ended `rnntui train` in a traceback (a student's trial); one that
+    raised RuntimeError still did (a review)."""
     fake = tmp_path / "site" / "torch"
     fake.mkdir(parents=True)
-    (fake / "__init__.py").write_text('raise ImportError("libtorch_cpu.so: cannot open shared object file")\n')
+    (fake / "__init__.py").write_text(f'raise {error}("libtorch_cpu.so: cannot open shared object file")\n')
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(fake.parent), os.environ.get("PYTHONPATH")])),
                XDG_CACHE_HOME=str(tmp_path / "cache"), RNNTUI_LANG="en")
     out = tmp_path / ("f.json" if lab == "memory" else "f.npz")
@@ -613,7 +638,7 @@ def test_a_torch_that_does_not_load_is_one_line_not_a_traceback(tmp_path, lab):
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().splitlines() == [
-        "rnntui: torch does not load (ImportError: libtorch_cpu.so: cannot open shared object file); reinstall it: "
+        f"rnntui: torch does not load ({error}: libtorch_cpu.so: cannot open shared object file); reinstall it: "
         "pip install --force-reinstall torch"]
     assert not out.exists()
 
