@@ -139,10 +139,10 @@ def parse(data: dict, source: str = "deck") -> Deck:
 
 
 def check_visible(key: str, text: str) -> None:
-    """BadValue naming an invisible control character in a deck's words (U+202E turned the line that
+    """BadValue naming an invisible character in a deck's words (U+202E turned the line that
     said so, a trial)."""
     if hidden := next((ch for ch in text if invisible(ch)), None):
-        raise BadValue(_("{key} holds an invisible control character (U+{code:04X}); remove it").format(
+        raise BadValue(_("{key} holds an invisible character (U+{code:04X}); remove it").format(
             key=key, code=ord(hidden)))
 
 

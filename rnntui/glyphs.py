@@ -39,8 +39,8 @@ INSTALL_CJK = N_("cannot draw {chars}: the shipped Chinese font covers GB 2312 (
                  "to a font file that has them")
 # (the blocks a CJK font covers: radicals, punctuation, kana, ideographs, Hangul, full-width forms; ✅ is wide,
 # an emoji, and in none: "install a CJK font" for it was wrong, a power user's trial)
-CJK_BLOCKS = ((0x2E80, 0x2FDF), (0x3000, 0x9FFF), (0xA000, 0xA4CF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
-              (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))
+CJK_BLOCKS = ((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3000, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
+              (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))  # (Hangul's jamo too, not Yi: a review)
 NO_FACE = N_("cannot draw {chars}: no font here has them, the shipped ones included; take them out (a .txt keeps "
              "them)")
 

@@ -38,7 +38,7 @@ class Ink(LineFilter):
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
         # (the terminal's own background, ansi-light's, has no brightness here: read as dark, its curves went out
         # at 2.4:1 on white, a lecturer's trial)
-        light = background.brightness >= 0.5 if background.ansi is None else self.app.has_class("-light-mode")
+        light = background.brightness >= 0.5 if background.ansi != -1 else self.app.has_class("-light-mode")
         if self.app.has_class("-few-colours") and not self.no_color:
             inked = _few_on_light if light else _few_on_dark
         elif not light and not self.no_color:

@@ -161,13 +161,13 @@ _FREETYPE = threading.Lock()
 @lru_cache(maxsize=8192)
 def _glyph(ch: str, bold: bool, size: float, cell_w: float = 0.0):
     """(mask, dx, dy): the glyph's coverage, and where its top left sits from the pen (x, baseline).
-    A CJK font's glyph is centred on its cells (`cell_w` wide each); its bold is a stroke."""
+    A CJK font's glyph is centred on its cells (`cell_w` wide each); its bold is a stroke, below 40 px copies."""
     from PIL import Image, ImageDraw
 
     face = font_for(ch) or REGULAR  # no font has it: DejaVu's .notdef (draw() refuses such a grid first)
-    stroke = round(size / 28) if bold and face.cjk and size >= 28 else 0
-    smear = int(bold and face.cjk and not stroke)  # small: a stroke of 1 filled 每 and 翻 in, a pixel's
-    with _FREETYPE:  # second copy to the right keeps their gaps (a lecturer's trial)
+    stroke = round(size / 28) if bold and face.cjk and size >= 40 else 0  # (up to 34 it filled 翻 in: a review)
+    smear = max(1, round(size / 20)) if bold and face.cjk and not stroke else 0  # small: a stroke of 1 filled 每
+    with _FREETYPE:  # and 翻 in; copies a pixel or two to the right keep their gaps (a lecturer's trial)
         font = _font(bold, size, face if face.cjk else None)
         left, top, right, bottom = font.getbbox(ch, anchor="ls", stroke_width=stroke)
         if right <= left or bottom <= top:

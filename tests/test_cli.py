@@ -624,7 +624,8 @@ def test_the_train_bar_draws_in_ascii_where_the_stream_cannot_write_blocks(monke
     assert "[############------------]" in text and "\\u2588" not in text
 
 
-@pytest.mark.parametrize("lab, error", [("memory", "ImportError"), ("seq2seq", "ImportError"), ("memory", "RuntimeError")])
+@pytest.mark.parametrize("lab, error", [("memory", "ImportError"), ("seq2seq", "ImportError"),
+                                        ("memory", "RuntimeError")])
 def test_a_torch_that_does_not_load_is_one_line_not_a_traceback(tmp_path, lab, error):
     """A torch whose library is missing ended `rnntui train` in a traceback (a student's trial); one that
     raised RuntimeError still did (a review)."""

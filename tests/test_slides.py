@@ -618,10 +618,11 @@ BAD = [
     # (figure = 5 said "is missing"; a right-to-left override went to the terminal and turned the line: a trial)
     ('[[frame]]\nfigure = 5\n', "frame 1", 'figure = 5: expected text, e.g. figure = "recurrence/track"'),
     ('[[frame]]\nfigure = "recurrence/track"\ncaption = "ab\\u202Ecd"\n', "frame 1",
-     "caption holds an invisible control character (U+202E)"),
+     "caption holds an invisible character (U+202E)"),
     ('[[frame]]\nfigure = "recurrence/track"\ntitle_zh = "a\\u0000b"\n', "frame 1", "(U+0000)"),
     ('title = "D\\u200Fx"\n[[frame]]\nfigure = "recurrence/track"\n', "bad.toml: title", "(U+200F)"),
     ('[[frame]]\nfigure = "recurrence/track"\ntitle = "Recap\\u200b"\n', "frame 1", "title holds an invisible"),
+    ('[[frame]]\nfigure = "recurrence/track"\ncaption = "a\\u200db"\n', "frame 1", "(U+200D); remove it"),
     ('[[frame]]\nfigure = "recurrence/track"\ncaption = "two\\nlines\\tand a tab"\n[[frame]]\nfigure = 7\n',
      "frame 2", "figure = 7"),
     # (a deck has no options: it said "step 1 and --set z=3", a lecturer's trial)

@@ -694,9 +694,10 @@ def _holes(mask) -> int:
 
 
 @pytest.mark.parametrize("ch", "每翻留")
-def test_bold_chinese_at_scale_1_keeps_its_strokes_apart(ch):
-    # a stroke of one pixel round a 20-pixel glyph filled 每's and 翻's gaps in: blobs on a slide
-    size = round(png.CELL_W * 1 / png.ADVANCE_EM, 2)
+@pytest.mark.parametrize("scale", [1, 1.5, 1.7])
+def test_bold_chinese_at_scale_1_keeps_its_strokes_apart(ch, scale):
+    # a stroke of one pixel round a 20-pixel glyph filled 每's and 翻's gaps in: blobs on a slide (to 34: a review)
+    size = round(png.CELL_W * scale / png.ADVANCE_EM, 2)
     regular, bold = (png._glyph(ch, b, size)[0] for b in (False, True))
     ink = [sum(v >= 128 for v in m.tobytes()) for m in (regular, bold)]
     assert _holes(bold) >= _holes(regular) >= 1
