@@ -29,7 +29,7 @@ from rnntui.state import BadValue
 from rnntui.terminal import colours_256, end_on_hangup, few_colours, sturdy, suspend
 from rnntui.toasts import say_once, unsay
 from rnntui.widgets.cells import cell_len, cut
-from rnntui.widgets.prose import Prose
+from rnntui.widgets.prose import Prose, StyledProse
 from rnntui.widgets.readouts import Pieces
 
 
@@ -136,7 +136,7 @@ class PresentApp(Shots, QuietCollections, App):
         return self.deck.frames[self.index]
 
     def compose(self) -> ComposeResult:
-        yield Static(id="slide-title")
+        yield StyledProse(id="slide-title")
         yield Prose(id="slide-words")  # (a Static broke Chinese at spaces only: "…：没有" / "attention，…")
         views = {view_id(f): f.figure.view for f in self.deck.frames}
         with ContentSwitcher(id="slide-views", initial=view_id(self.frame)):
@@ -189,7 +189,7 @@ class PresentApp(Shots, QuietCollections, App):
         title = Text(frame.local("title") or _(frame.figure.title), style="bold")
         title.append("   " + _("topic {n} · {topic}").format(n=frame.screen.NUMBER, topic=frame.screen.TOPIC_ID),
                      style="dim")  # ("   2 gradients" beside a title read as a count, a lecturer's trial)
-        self.query_one("#slide-title", Static).update(title)
+        self.query_one("#slide-title", StyledProse).update(title)
         self.query_one("#slide-words", Prose).update(frame.words())
         switcher = self.query_one(ContentSwitcher)
         switcher.current = view_id(frame)

@@ -1519,3 +1519,16 @@ def test_a_talk_drops_only_the_moved_keys_that_are_its_own():
     assert line.endswith(": 0 is the talk's, so help keeps x in a talk")
     taken, line = talk_keymap(PresentApp.BINDINGS, {"quit": "n"})
     assert taken == {"quit": "q"} and line.endswith(": n is the talk's, so quit keeps q in a talk")
+
+
+def test_a_long_chinese_slide_title_fills_its_lines(tmp_path, capsys):
+    """"一次一个 token：…" broke at its one space: "一次一个" alone on a line 70 cells short, then the rest (a
+    power user's trial). It breaks between Chinese characters, as the slide's words do."""
+    from rich.cells import cell_len
+
+    title = "一次一个 token：循环神经网络如何把整个序列压进一个固定宽度的状态，又为什么这样会丢掉早先的信息"
+    deck = small_deck(tmp_path / "d.toml", f'[[frame]]\nfigure = "recurrence/track"\ntitle = "x"\ntitle_zh = "{title}"\n')
+    out = tmp_path / "o"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--lang", "zh", "--size", "80x24"]) == 0
+    first, second = [line.strip() for line in next(out.glob("*.txt")).read_text(encoding="utf-8").splitlines()[1:3]]
+    assert first.startswith("一次一个 token：") and cell_len(first) >= 74 and (first + second).startswith(title)
