@@ -105,6 +105,8 @@ class Frame:
 
     def _named(self, name: str, value, word: bool = True) -> str:
         p = self.state.param(name)
+        if p.names and value in range(len(p.names)):  # its name: masks' family2 was encoder-decoder (a lecturer's
+            return re.sub(r"[^A-Za-z0-9]+", "-", p.names[value]).strip("-").lower()  # trial)
         value = f"{value:g}" if isinstance(value, float) else str(value)
         if word and p.kind == "choice" and not value[:1].isdigit():
             value = re.sub(r"[^A-Za-z0-9_.-]+", "", value)  # ("relu", "lstm-bf2"; "pe_on": "on" alone said

@@ -94,6 +94,10 @@ def test_frame_names_say_topic_figure_and_step():
     # "-" parts a name, a review); an on/off choice says whose (attention-positions-on read as what?)
     attention, positions = find("attention/positions")
     assert Frame(attention, positions, build_state(positions, ("pe=on",), 64)).stem(1) == "01-attention-positions-pe_on-d_model64"
+    # a numbered value with a name goes by its name: 27-attention-masks-family2 was encoder-decoder (a lecturer's trial)
+    _, masks = find("attention/masks")
+    assert [Frame(attention, masks, build_state(masks, (), v)).stem(27) for v in (0, 2)] == [
+        "27-attention-masks-encoder", "27-attention-masks-encoder-decoder"]
 
 
 def test_one_app_renders_the_same_frames_as_a_fresh_one():
@@ -118,7 +122,9 @@ def test_export_every_figure(tmp_path):
     assert len(files) == 3 * len(expected) + 1 and "index.md" in files
     digits = max(2, len(str(len(expected))))
     for n, (topic, figure, step) in enumerate(expected, 1):
-        value = f"{step:g}" if isinstance(step, float) else str(step)
+        axis = find(f"{topic}/{figure}")[1].state_type().param(find(f"{topic}/{figure}")[1].state_type.AXIS)
+        value = (axis.names[int(step)] if axis.names else  # (by its name: masks' "encoder-decoder", not "family2")
+                 f"{step:g}" if isinstance(step, float) else str(step))
         stem = [f for f in files if f.startswith(f"{n:0{digits}d}-{topic}-{figure}-") and f.endswith(f"{value}.svg")]
         assert len(stem) == 1, (n, topic, figure, step)
         for fmt in ("svg", "txt", "json"):
@@ -1527,7 +1533,8 @@ def test_a_long_chinese_slide_title_fills_its_lines(tmp_path, capsys):
     from rich.cells import cell_len
 
     title = "一次一个 token：循环神经网络如何把整个序列压进一个固定宽度的状态，又为什么这样会丢掉早先的信息"
-    deck = small_deck(tmp_path / "d.toml", f'[[frame]]\nfigure = "recurrence/track"\ntitle = "x"\ntitle_zh = "{title}"\n')
+    deck = small_deck(tmp_path / "d.toml",
+                      f'[[frame]]\nfigure = "recurrence/track"\ntitle = "x"\ntitle_zh = "{title}"\n')
     out = tmp_path / "o"
     assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--lang", "zh", "--size", "80x24"]) == 0
     first, second = [line.strip() for line in next(out.glob("*.txt")).read_text(encoding="utf-8").splitlines()[1:3]]
