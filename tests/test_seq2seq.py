@@ -842,3 +842,13 @@ def test_the_matrix_keeps_its_rows_whatever_w_chose(lang):
                 assert all(line.strip("│ ") for line in lines[at - 3:at])  # no blank row above it either
     finally:
         set_language("en")
+
+
+def test_the_scoring_curves_say_they_are_the_shipped_runs():
+    """`rnntui train seq2seq --seed 0` stops at another step (its schedule differs), and a student took the
+    curves for that command's: the figure says they are the shipped runs, in its two lines at 80x24."""
+    from rnntui.screens.seq2seq import Seq2seqScreen
+
+    text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("scoring"), ScoringState(), (80, 24))
+    lines = [line.strip("│ ") for line in text.splitlines()]
+    assert lines[3].startswith("Shipped runs, seed 0,") and lines[4].endswith("each measured every 25 steps.")

@@ -348,8 +348,10 @@ class Seq2seqScreen(TopicScreen):
         Figure("scoring", N_("Additive vs dot scoring"), "E5", ScoringState, ScoringView,
                # ("Luong's dot product" alone: Luong 2015 scores the state after the step, s_k; this model scores
                # s_{k−1} before it, where Bahdanau does, a student's check; help says both)
-               N_("Seed 0, trained three ways: Bahdanau's additive score, Luong's dot score placed as Bahdanau's, "
-                  "no attention. Each measured every 25 steps."),
+               # (the shipped runs: `rnntui train seq2seq --seed 0` stops elsewhere, with its schedule; a student's
+               # trial took the curves for that command's)
+               N_("Shipped runs, seed 0, three ways: Bahdanau's additive score, Luong's dot score placed as "
+                  "Bahdanau's, no attention; each measured every 25 steps."),
                key_steps=(10 * EVERY, ScoringState().step)),
         Figure("visibility", N_("What the decoder may read"), "F20", VisibilityState, VisibilityView,
                N_("Without attention the whole source must squeeze through one vector of d numbers; "
