@@ -91,18 +91,20 @@ def _lang(p: argparse.ArgumentParser) -> None:
 class Bar:
     """A one-line progress bar on stderr (a line per evaluation when stderr is not a terminal)."""
 
-    def __init__(self, total: int, stream=None, scored: str = N_("validation exact {acc}")) -> None:
-        """`scored`: what the evaluation's accuracy is (memory scores fresh sequences, not a held-out set)."""
-        self.total, self.stream, self.scored = total, stream or sys.stderr, scored
+    def __init__(self, total: int, stream=None, scored: str = N_("validation exact {acc}"), whole: int = 0) -> None:
+        """`scored`: what the evaluation's accuracy is (memory scores fresh sequences, not a held-out set);
+        `whole`: the sequences of the set, where an evaluation may score fewer (and says how many)."""
+        self.total, self.stream, self.scored, self.whole = total, stream or sys.stderr, scored, whole
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.last = 0.0
         self.exact: float | None = None
+        self.of: int | None = None  # how many sequences scored it, where the evaluation says
 
     def __call__(self, p) -> None:
         if p.step == 0:
             return
         if p.exact is not None:
-            self.exact = p.exact
+            self.exact, self.of = p.exact, getattr(p, "scored", None)
         now = time.monotonic()
         if self.tty and p.exact is None and now - self.last < 0.1:
             return
@@ -110,6 +112,8 @@ class Bar:
             return
         self.last = now
         acc = "" if self.exact is None else "  " + _(self.scored).format(acc=pct(self.exact).rjust(6))
+        if self.exact is not None and self.of and self.of < self.whole:  # (a screen of 200 read as the 1000's:
+            acc += " " + _("({n} of {total})").format(n=self.of, total=self.whole)  # 59.5% here, 59.9% in the app)
         loss = _("loss {loss}").format(loss=f"{p.loss:.3f}")
         rest = f" {p.step:>5}/{self.total}  {loss}{acc}  {p.seconds:5.1f}s"
         line = self.bar(p.step) + rest
@@ -322,7 +326,7 @@ def run_seq2seq(argv: list[str]) -> int:
         scoring=args.scoring, seed=args.seed, steps=args.steps)
           + (_(", until validation exact ≥ {until}").format(until=f"{until:.2f}") if until is not None else ""),
           file=sys.stderr)
-    bar = Bar(args.steps)
+    bar = Bar(args.steps, whole=s2s.N_HELD_OUT)
     start = time.perf_counter()
     with said_if_stopped(lambda: nothing_saved(out)):
         try:

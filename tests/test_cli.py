@@ -655,3 +655,18 @@ def test_an_empty_no_color_leaves_the_colours_on(monkeypatch, capsys):
     monkeypatch.setenv("NO_COLOR", "1")
     assert main(["--list"]) == 0
     assert RnnApp().no_color
+
+
+def test_the_train_bar_says_when_an_evaluation_scored_part_of_the_set(monkeypatch):
+    """Early evaluations score 200 of the 1000 validation sequences (a screen): "validation exact 59.5%" read
+    as the 1000's, beside the app's 59.9% for the same run (a student's trial)."""
+    from types import SimpleNamespace
+
+    from rnntui.train_cli import Bar
+
+    stream = io.StringIO()  # (not a terminal: a line per evaluation)
+    bar = Bar(2000, stream, whole=1000)
+    bar(SimpleNamespace(step=250, exact=0.595, loss=0.5, seconds=10.0, scored=200))
+    bar(SimpleNamespace(step=300, exact=0.779, loss=0.4, seconds=12.0, scored=1000))
+    first, second = stream.getvalue().splitlines()
+    assert "validation exact  59.5% (200 of 1000)" in first and "of 1000" not in second and "77.9%" in second

@@ -528,6 +528,7 @@ class Progress:
     exact: float | None = None  # validation accuracy, at evaluation steps
     token: float | None = None
     arrays: dict | None = None  # current weights (numpy), at evaluation steps
+    scored: int | None = None  # of the validation sequences, how many that evaluation scored (a screen: fewer)
 
 
 @dataclass
@@ -605,7 +606,7 @@ def train(scoring: str = "additive", seed: int = 0, steps: int = 800, every: int
             window = []
             curve.append([step, round(mean_loss, 4), round(exact, 4), round(token, 4), scored])
             if on_progress:
-                on_progress(Progress(step, steps, mean_loss, seconds, exact, token, model.arrays()))
+                on_progress(Progress(step, steps, mean_loss, seconds, exact, token, model.arrays(), scored))
             if until is not None and scored == s2s.N_HELD_OUT and exact >= until:
                 break
         elif on_progress:
