@@ -1475,3 +1475,19 @@ def test_a_toggle_does_not_move_the_rows_below_the_parameter_bar():
                 at = next(i for i, line in enumerate(lines) if "←→ stage" in line)
                 rows.append(next(i for i in range(at, len(lines)) if lines[i].startswith("╰")) - at)
     assert set(rows) == {2}  # the bar's two rows, then the panel's edge, in all twelve
+
+
+async def test_the_positions_legend_draws_the_signs_in_the_maps_colours():
+    """The heat map is orange for + and blue for −, and its legend said "░▒▓█ |PE| and its sign" in grey (a
+    lecturer's trial): it shows █+ and █− as the map draws them, each named."""
+    from rnntui.app import RnnApp
+    from rnntui.widgets.matrix import shade
+
+    app = RnnApp("attention", "positions")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        legend = app.topic_screen().query_one("#legend")._text
+        for v, word in ((0.99, "positive"), (-0.99, "negative")):
+            sample, tint = shade(v)
+            at = legend.plain.index(f"{sample} {word}")
+            assert any(span.start <= at < span.end and span.style == tint for span in legend.spans), (word, tint)

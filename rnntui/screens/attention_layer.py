@@ -11,7 +11,7 @@ from rnntui.fmt import fixed, grouped, pct, sci, si, small
 from rnntui.i18n import N_, _, aside, colon, language, spaced
 from rnntui.screens.base import FigureView
 from rnntui.widgets.cells import fit
-from rnntui.widgets.matrix import SOLID, HeatMap, Matrices, MatrixSpec, drawn_large, index_labels
+from rnntui.widgets.matrix import SOLID, HeatMap, Matrices, MatrixSpec, drawn_large, index_labels, shade
 from rnntui.widgets.readouts import Readouts, readout_text, spelled, stage_text
 
 VISIBLE, HIDDEN = "●", "·"
@@ -160,12 +160,16 @@ class PositionsView(FigureView):
             side.append("▸" + fit(_("causal + PE"), 14), style="bold reverse")  # (the one state not in a row)
             side.append(f" {sci(r.gap):>8}" + aside(_("(this state)")) + "\n")
         self.query_one("#side", Readouts).update(side)
-        self.query_one("#legend", Readouts).update(Text(
-            # ("… : first and last p, equal for every p" read as a riddle, a trial)
-            _("rows: dimensions d 0…{last}, (sin, cos) pairs (a sample where too many); columns: positions p; "
-              "░▒▓█ |PE| and its sign. “x … y” on the right: at the first p and at the last, the same for "
-              "every p.").format(last=r.d - 1),
-            style="dim"))  # ("sampled to fit" stood under all 16 of d_model 16, a trial)
+        # ("… : first and last p, equal for every p" read as a riddle, a trial); the signs in the map's own
+        # colours (the words were grey beside an orange and blue map, a lecturer's trial)
+        legend = Text(_("rows: dimensions d 0…{last}, (sin, cos) pairs (a sample where too many); columns: positions "
+                        "p; ░▒▓█ |PE| and its sign:").format(last=r.d - 1), style="dim")
+        gap, (comma, stop) = ("", "，。") if language() == "zh" else (" ", ",.")  # (full-width stops carry their space)
+        for (sample, tint), word, end in ((shade(1.0), _("positive"), comma), (shade(-1.0), _("negative"), stop)):
+            legend.append(gap).append(sample, style=tint).append(f" {word}{end}", style="dim")
+        legend.append(gap + _("“x … y” on the right: at the first p and at the last, the same for every p."),
+                      style="dim")  # ("sampled to fit" stood under all 16 of d_model 16, a trial)
+        self.query_one("#legend", Readouts).update(legend)
 
 
 # -- block -----------------------------------------------------------------------------------------
