@@ -573,7 +573,44 @@ def _as_bar(p):
     return SimpleNamespace(step=p.step, loss=p.loss, seconds=p.seconds, exact=p.acc)
 
 
-LABS = {"seq2seq": run_seq2seq, "memory": run_memory}
+def timing_parser() -> Parser:
+    p = Parser(prog="rnntui train timing",
+               description=_("Time nn.RNN against nn.MultiheadAttention on this machine, as parallel/timing's t does, "
+                             "and cache the result for the app, shot and export (~10 s)."))
+    _lang(p)
+    return p
+
+
+def run_timing(argv: list[str]) -> int:
+    """parallel/timing's lab from the shell: a slide of measured times needed the app's t first (an export
+    said "not measured here yet", a lecturer's trial)."""
+    timing_parser().parse_args(argv)
+    lab = lab_module("lab_timing")
+    path = check_cache(lab.cache_path())
+    tty = terminal(sys.stderr)
+
+    def progress(done: int, total: int, label: str, _partial) -> None:
+        if tty:
+            sys.stderr.write(f"\r{done}/{total} {label}\x1b[K")
+            sys.stderr.flush()
+
+    with said_if_stopped(lambda: nothing_saved(path)):
+        try:
+            result = lab.run(progress=progress)
+        finally:
+            if tty:
+                sys.stderr.write("\r\x1b[K")
+    lab.save_cache(result, path)
+    for row in result["rows"]:
+        print(_("T={T}: RNN {rnn} ms, attention {attention} ms").format(
+            T=row["T"], rnn=f"{1000 * row['rnn_s']:.3g}", attention=f"{1000 * row['attention_s']:.3g}"))
+    print(ngettext("timing on {host}, torch {torch}, {n} thread -> {path}",
+                   "timing on {host}, torch {torch}, {n} threads -> {path}", result["threads"]).format(
+        host=result["machine"]["host"], torch=result["torch"], n=result["threads"], path=path))
+    return 0
+
+
+LABS = {"seq2seq": run_seq2seq, "memory": run_memory, "timing": run_timing}
 
 
 def run_train(argv: list[str]) -> int:

@@ -1286,3 +1286,23 @@ def test_grid_counts_the_steps_with_work_among_the_steps_so_far(mode, used):
     assert lit == used and f"steps with work {used} of 3" in text
     start = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), GridState(mode=mode, n=8, step=0), (80, 24))
     assert "steps with work —" in start  # no step yet (it read "0 of 0": a review)
+
+
+def test_train_timing_measures_and_caches_for_shots(tmp_path, monkeypatch, capsys):
+    """A slide of measured times needed the app's t first: an export said "not measured here yet" (a
+    lecturer's trial). `rnntui train timing` runs the lab, caches it, and a shot shows its times."""
+    from rnntui.engine import lab_timing
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    rows = [{"T": T, "rnn_s": T * 1e-5, "attention_s": T * T * 1e-8, "rnn_flops": par.rnn_flops(T, 256),
+             "attention_flops": par.attention_flops(T, 256)} for T in (64, 256, 1024, 4096)]
+    fake = {"version": lab_timing.VERSION, "machine": {"host": "testhost"}, "torch": "2.x", "threads": 1,
+            "d": 256, "heads": 4, "when": "2026-12-07 10:00", "rows": rows}
+    monkeypatch.setattr(lab_timing, "run", lambda **k: fake)
+    assert main(["train", "timing"]) == 0
+    out = capsys.readouterr().out
+    assert "T=4096: RNN 41 ms, attention 168 ms" in out and "1 thread ->" in out  # 4096·1e-5 s, 4096²·1e-8 s
+    assert lab_timing.load_cache()[0]["rows"] == rows
+    assert main(["shot", "parallel/timing", "--size", "100x30", "-o", "-"]) == 0
+    shot = capsys.readouterr().out
+    assert "measured on testhost" in shot and "not measured here yet" not in shot and "168 ms" in shot
