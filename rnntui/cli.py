@@ -172,7 +172,7 @@ def main_parser() -> Parser:
                         "rnntui export OUTDIR renders every figure's key frames (or a deck's) for slides; "
                         "rnntui present DECK shows a deck full screen (try: rnntui present lecture); "
                         "rnntui serve lets browsers open the app (pip install 'rnntui[serve]'); "
-                        "rnntui train seq2seq|memory retrains a lab with a progress bar. "
+                        "rnntui train seq2seq|memory|timing reruns a lab with a progress bar. "
                         "See `rnntui shot --help` and the others."))
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where to open (see --list)"))
     _common(p)
