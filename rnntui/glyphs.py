@@ -45,6 +45,11 @@ NO_FACE = N_("cannot draw {chars}: no font here has them, the shipped ones inclu
              "them)")
 
 
+def is_cjk(ch: str) -> bool:
+    """Whether `ch` is in a block a CJK font covers (CJK_BLOCKS)."""
+    return any(a <= ord(ch) <= b for a, b in CJK_BLOCKS)
+
+
 @dataclass(frozen=True)
 class FontFile:
     path: str
@@ -128,5 +133,5 @@ def check(chars: Iterable[str], files: tuple[FontFile, ...] | None = None) -> No
         pieces = [ch if unicodedata.category(ch)[0] != "C" else f"U+{ord(ch):04X}" for ch in missing[:8]]
         shown = (" " if any(len(p) > 1 for p in pieces) else "").join(pieces) + ("…" if len(missing) > 8 else "")
         # a CJK font's advice where one would draw them all: not ⋮ (a trial), 🙂 (a review) or ✅ (a trial)
-        cjk = all(any(a <= ord(ch) <= b for a, b in CJK_BLOCKS) for ch in missing)
+        cjk = all(map(is_cjk, missing))
         raise BadValue(_(INSTALL_CJK if cjk else NO_FACE).format(chars=shown))

@@ -62,12 +62,15 @@ def spaced(label: str) -> str:
 BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+JOINERS = frozenset("\u200c\u200d")  # (an emoji's ZWJ, Persian's ZWNJ: they mean something, a review)
+
+
 def invisible(ch: str) -> bool:
     """A control character (a line break and a tab apart), a mark that turns the text's direction, or any
-    other format character, which draws nothing (a zero-width space in a slide's title stopped its export at
-    "cannot draw", naming no slide: a trial; U+200D, U+2063 too: a review)."""
+    other format character but the joiners, which draws nothing (a zero-width space in a slide's title stopped
+    its export at "cannot draw", naming no slide: a trial; U+2063 too: a review)."""
     kind = unicodedata.category(ch)
-    return ch in BIDI or kind == "Cf" or (kind == "Cc" and ch not in "\n\t")
+    return ch in BIDI or (kind == "Cf" and ch not in JOINERS) or (kind == "Cc" and ch not in "\n\t")
 
 
 def one_line(text: str) -> str:

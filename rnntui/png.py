@@ -161,21 +161,21 @@ _FREETYPE = threading.Lock()
 @lru_cache(maxsize=8192)
 def _glyph(ch: str, bold: bool, size: float, cell_w: float = 0.0):
     """(mask, dx, dy): the glyph's coverage, and where its top left sits from the pen (x, baseline).
-    A CJK font's glyph is centred on its cells (`cell_w` wide each); its bold is a stroke, below 40 px copies."""
+    A CJK font's glyph is centred on its cells (`cell_w` wide each); its bold is copies side by side."""
     from PIL import Image, ImageDraw
 
     face = font_for(ch) or REGULAR  # no font has it: DejaVu's .notdef (draw() refuses such a grid first)
-    stroke = round(size / 28) if bold and face.cjk and size >= 40 else 0  # (up to 34 it filled 翻 in: a review)
-    smear = max(1, round(size / 20)) if bold and face.cjk and not stroke else 0  # small: a stroke of 1 filled 每
-    with _FREETYPE:  # and 翻 in; copies a pixel or two to the right keep their gaps (a lecturer's trial)
+    # bold: copies a pixel or more to the right; a stroke round it filled 每 and 翻 in (at --scale 1, a lecturer's
+    # trial; to 34 px and from 42, a review), a copy keeps their gaps
+    smear = max(1, round(size / 20)) if bold and face.cjk else 0
+    with _FREETYPE:
         font = _font(bold, size, face if face.cjk else None)
-        left, top, right, bottom = font.getbbox(ch, anchor="ls", stroke_width=stroke)
+        left, top, right, bottom = font.getbbox(ch, anchor="ls")
         if right <= left or bottom <= top:
             return None
         mask = Image.new("L", (right - left + smear, bottom - top), 0)
         for dx in range(smear + 1):
-            ImageDraw.Draw(mask).text((dx - left, -top), ch, fill=255, font=font, anchor="ls", stroke_width=stroke,
-                                      stroke_fill=255)
+            ImageDraw.Draw(mask).text((dx - left, -top), ch, fill=255, font=font, anchor="ls")
         shift = round((get_character_cell_size(ch) * cell_w - font.getlength(ch)) / 2) if face.cjk and cell_w else 0
     return mask, left + shift, top
 

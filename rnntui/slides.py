@@ -32,7 +32,9 @@ NUMBERED = re.compile(r"\d{2,}-[a-z][a-z0-9_]*-[a-z][a-z0-9_]*-[^/\\]*\.(?:" + "
 def chinese(text: str) -> bool:
     """Whether `text` holds a Chinese character: a deck's `title` written in Chinese is not English only (it
     was said to be, on the talk's first slide, a power user's trial)."""
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    from rnntui.glyphs import is_cjk
+
+    return any(map(is_cjk, text))
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 from rnntui.cli import Parser as CommandParser, encodes, said_if_stopped, whole
 from rnntui.files import check_creatable, check_savable, path_arg, written_anew
 from rnntui.fmt import pct
-from rnntui.i18n import N_, _, commas, ngettext
+from rnntui.i18n import N_, _, aside, commas, ngettext
 from rnntui.state import BadValue
 
 
@@ -112,10 +112,11 @@ class Bar:
             return
         self.last = now
         acc = "" if self.exact is None else "  " + _(self.scored).format(acc=pct(self.exact).rjust(6))
-        if self.exact is not None and self.of and self.of < self.whole:  # (a screen of 200 read as the 1000's:
-            acc += " " + _("({n} of {total})").format(n=self.of, total=self.whole)  # 59.5% here, 59.9% in the app)
+        part = ""  # (a screen of 200 read as the 1000's: 59.5% here, 59.9% in the app, a student's trial)
+        if self.exact is not None and self.of and self.of < self.whole:
+            part = aside(_("({n} of {total})").format(n=self.of, total=self.whole))
         loss = _("loss {loss}").format(loss=f"{p.loss:.3f}")
-        rest = f" {p.step:>5}/{self.total}  {loss}{acc}  {p.seconds:5.1f}s"
+        rest = f" {p.step:>5}/{self.total}  {loss}{acc}{part}  {p.seconds:5.1f}s"
         line = self.bar(p.step) + rest
         if self.tty:  # (a line wider than the terminal wrapped, and each redraw added one: 80 columns, a trial)
             from rich.cells import cell_len
@@ -123,6 +124,8 @@ class Bar:
             from rnntui.widgets.cells import cut
 
             room = self.columns() - 1
+            if cell_len(rest) > room:  # the seconds before the part scored (they were cut at 60 columns: a review)
+                rest = rest.replace(part, "", 1)
             line = cut(line if cell_len(line) <= room else (self.bar(p.step, room - cell_len(rest)) + rest).lstrip(),
                        room)
             self.stream.write("\r" + line + "\x1b[K")

@@ -670,3 +670,27 @@ def test_the_train_bar_says_when_an_evaluation_scored_part_of_the_set(monkeypatc
     bar(SimpleNamespace(step=300, exact=0.779, loss=0.4, seconds=12.0, scored=1000))
     first, second = stream.getvalue().splitlines()
     assert "validation exact  59.5% (200 of 1000)" in first and "of 1000" not in second and "77.9%" in second
+
+
+def test_the_train_bar_keeps_its_seconds_and_chinese_brackets(monkeypatch):
+    """At 60 columns "(200 of 1000)" pushed the seconds off the line; in Chinese a space stood before its
+    full-width bracket (a review)."""
+    from types import SimpleNamespace
+
+    from rich.cells import cell_len
+
+    from rnntui.i18n import set_language
+    from rnntui.train_cli import Bar
+
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((60, 24)))
+    stream = _Tty()
+    Bar(400, stream, whole=1000)(SimpleNamespace(step=129, exact=0.0, loss=1.302, seconds=12.5, scored=200))
+    line = stream.getvalue().split("\r")[-1].replace("\x1b[K", "")
+    assert cell_len(line) < 60 and line.endswith("12.5s"), line
+    set_language("zh")
+    try:
+        stream = io.StringIO()
+        Bar(400, stream, whole=1000)(SimpleNamespace(step=129, exact=0.0, loss=1.302, seconds=12.5, scored=200))
+        assert "0.0%（1000 条中的 200 条）" in stream.getvalue()
+    finally:
+        set_language("en")

@@ -1275,8 +1275,8 @@ def test_a_keymap_takes_keys_as_a_terminal_sends_them(tmp_path):
     assert user_keymap(path) == ({}, f"keymap {path} ignored: tab is given to both next_figure and screenshot")
     path.write_text('[keys]\nscreenshot = "ctrl+h"\n', encoding="utf-8")  # (backspace's byte: a review)
     assert user_keymap(path)[1].endswith("⌫ is given to both back and screenshot")
-    path.write_text('[keys]\nquit = "shift+ß"\n', encoding="utf-8")  # ("ß".upper() is "SS": a review)
-    assert user_keymap(path) == ({"quit": "shift+ß"}, None)
+    path.write_text('[keys]\nquit = "shift+ß"\nhelp = "shift+é"\n', encoding="utf-8")  # ("ß".upper() is "SS":
+    assert user_keymap(path) == ({"quit": "shift+ß", "help": "É"}, None)  # a review; é's capital is É)
 
 
 def test_a_keymap_that_gives_one_key_to_two_bindings_is_ignored_or_said(tmp_path):

@@ -628,7 +628,7 @@ BAD = [
     ('[[frame]]\nfigure = "recurrence/track"\ntitle_zh = "a\\u0000b"\n', "frame 1", "(U+0000)"),
     ('title = "D\\u200Fx"\n[[frame]]\nfigure = "recurrence/track"\n', "bad.toml: title", "(U+200F)"),
     ('[[frame]]\nfigure = "recurrence/track"\ntitle = "Recap\\u200b"\n', "frame 1", "title holds an invisible"),
-    ('[[frame]]\nfigure = "recurrence/track"\ncaption = "a\\u200db"\n', "frame 1", "(U+200D); remove it"),
+    ('[[frame]]\nfigure = "recurrence/track"\ncaption = "a\\u2063b"\n', "frame 1", "(U+2063); remove it"),
     ('[[frame]]\nfigure = "recurrence/track"\ncaption = "two\\nlines\\tand a tab"\n[[frame]]\nfigure = 7\n',
      "frame 2", "figure = 7"),
     # (a deck has no options: it said "step 1 and --set z=3", a lecturer's trial)
@@ -1539,3 +1539,13 @@ def test_a_long_chinese_slide_title_fills_its_lines(tmp_path, capsys):
     assert main(["export", str(out), "--deck", str(deck), "--format", "txt", "--lang", "zh", "--size", "80x24"]) == 0
     first, second = [line.strip() for line in next(out.glob("*.txt")).read_text(encoding="utf-8").splitlines()[1:3]]
     assert first.startswith("一次一个 token：") and cell_len(first) >= 74 and (first + second).startswith(title)
+
+
+def test_a_decks_joiners_are_kept_for_text(tmp_path, capsys):
+    """An emoji's zero-width joiner and Persian's non-joiner mean something: refused as invisible characters,
+    a deck with them could not even be exported as text (a review). A .txt keeps them."""
+    caption = "a family: 👨\u200d👩\u200d👧; Persian: می\u200cخواهم"
+    deck = small_deck(tmp_path / "d.toml", f'[[frame]]\nfigure = "recurrence/track"\ncaption = "{caption}"\n')
+    out = tmp_path / "o"
+    assert main(["export", str(out), "--deck", str(deck), "--format", "txt"]) == 0
+    assert caption in next(out.glob("*.txt")).read_text(encoding="utf-8").replace("\n", "")

@@ -694,7 +694,7 @@ def _holes(mask) -> int:
 
 
 @pytest.mark.parametrize("ch", "每翻留")
-@pytest.mark.parametrize("scale", [1, 1.5, 1.7])
+@pytest.mark.parametrize("scale", [1, 1.5, 1.7, 2, 2.2, 4])
 def test_bold_chinese_at_scale_1_keeps_its_strokes_apart(ch, scale):
     # a stroke of one pixel round a 20-pixel glyph filled 每's and 翻's gaps in: blobs on a slide (to 34: a review)
     size = round(png.CELL_W * scale / png.ADVANCE_EM, 2)

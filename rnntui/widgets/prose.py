@@ -34,4 +34,5 @@ class StyledProse(TextLines):
         pieces = text.divide(offsets)
         for piece in pieces:
             piece.rstrip()
-        return list(pieces)
+        return [piece[len(piece.plain) - len(piece.plain.lstrip(" ")):] for piece in pieces]  # (a double space: a
+        # line began with one, a review)
