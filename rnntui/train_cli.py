@@ -163,7 +163,7 @@ def lab_module(name: str):
     import importlib
 
     try:  # torch alone (a module of ours that fails is a bug, with its traceback): any error, RuntimeError too
-        import torch  # noqa: F401
+        importlib.import_module("torch")
     except Exception as e:
         error = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:160]
         raise BadValue(_("torch does not load ({error}); reinstall it: pip install --force-reinstall torch").format(
@@ -498,7 +498,7 @@ def run_memory(argv: list[str]) -> int:
         if not (recipe or args.all):  # (the trials file said "using the shipped results" of itself, a review)
             caches.append((kept, N_("this run starts it anew")))
         for path, then in caches:
-            if path == kept:  # (a trial was refused as "cannot write …/memory.json", which it does not write: a trial)
+            if path == kept:  # (a trial run was refused as "cannot write …/memory.json", a file it does not write)
                 check_cache(path, merged=True)
             _cached, report = mem.load_cache(path, then)
             if report:

@@ -35,8 +35,8 @@ class TrackView(FigureView):
         self.query_one(TokenTrack).show((Row("h", upto(r.h, t, N_TOKENS), "→"), Row("x", r.tokens)), t)
         prev = paren(r.h_prev) if t else "0"
         self.query_one("#step", Readouts).show([
-            (f"h_{t} = tanh({s.w_h:.2f}·{prev} {term(s.w_x)}·{paren(r.tokens[t], 1)} {term(s.b)}) = tanh({fixed(r.z[t], 3)}) =",
-             fixed(r.h[t], 3)),
+            (f"h_{t} = tanh({s.w_h:.2f}·{prev} {term(s.w_x)}·{paren(r.tokens[t], 1)} {term(s.b)}) = "
+             f"tanh({fixed(r.z[t], 3)}) =", fixed(r.h[t], 3)),
         ])
         if t == LAST_T:
             final = fixed(r.h[-1], 3)
