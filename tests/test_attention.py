@@ -1491,3 +1491,5 @@ async def test_the_positions_legend_draws_the_signs_in_the_maps_colours():
             sample, tint = shade(v)
             at = legend.plain.index(f"{sample} {word}")
             assert any(span.start <= at < span.end and span.style == tint for span in legend.spans), (word, tint)
+            assert not legend.style and all(span.style == "dim" for span in legend.spans  # (as bright as the map's:
+                                             if span.start <= at < span.end and span.style != tint)  # dim drew it pale)
