@@ -72,8 +72,7 @@ def term(v: float, digits: int = 2) -> str:
     read "+ -0.20")."""
     if (word := _finite(v)) is not None:
         return "- inf" if word == "-inf" else f"+ {word}"
-    text = f"{abs(v):.{digits}f}"
-    return ("- " if v < 0 and float(text) else "+ ") + text
+    return ("- " if zeroed(v, digits) < 0 else "+ ") + f"{abs(v):.{digits}f}"
 
 
 def vector(values) -> str:

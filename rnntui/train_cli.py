@@ -95,7 +95,7 @@ class Bar:
         """`scored`: what the evaluation's accuracy is (memory scores fresh sequences, not a held-out set);
         `whole`: the sequences of the set, where an evaluation may score fewer (and says how many)."""
         self.total, self.stream, self.scored, self.whole = total, stream or sys.stderr, scored, whole
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.tty = terminal(self.stream)
         self.last = 0.0
         self.exact: float | None = None
         self.of: int | None = None  # how many sequences scored it, where the evaluation says

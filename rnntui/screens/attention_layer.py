@@ -162,12 +162,12 @@ class PositionsView(FigureView):
         self.query_one("#side", Readouts).update(side)
         # ("… : first and last p, equal for every p" read as a riddle, a trial); the signs in the map's own
         # colours (the words were grey beside an orange and blue map, a lecturer's trial)
-        legend = Text().append(_("rows: dimensions d 0…{last}, (sin, cos) pairs (a sample where too many); columns: "
-                                 "positions p; ░▒▓█ |PE| and its sign:").format(last=r.d - 1), style="dim")
-        gap, (comma, stop) = ("", "，。") if language() == "zh" else (" ", ",.")  # (full-width stops carry their space)
-        for (sample, tint), word, end in ((shade(1.0), _("positive"), comma), (shade(-1.0), _("negative"), stop)):
-            legend.append(gap).append(sample, style=tint).append(f" {word}{end}", style="dim")
-        legend.append(gap + _("“x … y” on the right: at the first p and at the last, the same for every p."),
+        legend = Text().append(spaced(_("rows: dimensions d 0…{last}, (sin, cos) pairs (a sample where too many); "
+                                        "columns: positions p; ░▒▓█ |PE| and its sign:").format(last=r.d - 1)),
+                               style="dim")
+        for (sample, tint), word, end in ((shade(1.0), _("positive"), _(", ")), (shade(-1.0), _("negative"), _(". "))):
+            legend.append(sample, style=tint).append(f" {word}{end}", style="dim")
+        legend.append(_("“x … y” on the right: at the first p and at the last, the same for every p."),
                       style="dim")  # ("sampled to fit" stood under all 16 of d_model 16, a trial)
         self.query_one("#legend", Readouts).update(legend)
 

@@ -5,7 +5,7 @@ from rnntui.figure import Figure
 from rnntui.figures.lstm import (LAST_T, PATH_HOPS, REPEATS, BiasState, CellState, ForgetPathState, GatesState,
                                  GruState, ParamsState)
 from rnntui.fmt import count, paren, pct, small, term
-from rnntui.i18n import N_, _, aside, commas, language
+from rnntui.i18n import N_, _, aside, commas
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.widgets.cellsheet import GATE_WORDS, SHOWN
 from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
@@ -85,7 +85,7 @@ class CellView(FigureView):
         return _("Each gate is σ (ĉ: tanh) of {sum}, with x_t and {h} from the track and (W_x, W_h, b): {weights}. "
                  "At t={t}: {worked}.").format(sum="W_x·x_t + W_h·h_{t−1} + b", h="h_{t−1}",
                                                weights=commas(weights), t=t,  # (、 and ； in Chinese: a review)
-                                               worked=("；" if language() == "zh" else "; ").join(worked))
+                                               worked=_("; ").join(worked))
 
 
 class GatesView(FigureView):
