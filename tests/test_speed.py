@@ -1153,6 +1153,39 @@ async def test_a_key_draws_only_the_widgets_it_changed(monkeypatch):
     assert rows[0] >= 5 and rows[-1] <= 37, rows
 
 
+async def test_a_key_back_to_a_state_shown_before_wraps_and_draws_no_line_afresh(monkeypatch):
+    """lstm/cell stepped right and back: its four readouts, track and plot show what they showed, and
+    none of their lines is wrapped or turned into cells again (they were, ~1.5 ms of a 6 ms key), but
+    where a widget is drawn at a height it did not have then (the gates' sums take two rows at t=1,
+    one at t=0: the plot is drawn once at t=1's height before the layout gives it t=0's). The screen
+    is cell for cell its first frame."""
+    from rnntui.widgets.lines import Lines, TextLines
+
+    made: list = []
+
+    def noting(original):
+        def call(self, *args):
+            made.append((self, self.size))
+            return original(self, *args)
+        return call
+
+    app = RnnApp("lstm", "cell")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        before, sizes = now_cells(app), {lines: lines.size for lines in app.screen.query(Lines)}
+        await pilot.press("right")
+        await pilot.pause()
+        assert now_cells(app) != before
+        monkeypatch.setattr(Lines, "strip", noting(Lines.strip))
+        monkeypatch.setattr(Readouts, "divide", noting(Readouts.divide))
+        monkeypatch.setattr(TextLines, "divide", noting(TextLines.divide))
+        await pilot.press("left")
+        await pilot.pause()
+        assert now_cells(app) == before
+    assert made and all(size != sizes[lines] for lines, size in made), [
+        (type(lines).__name__, lines.id, size) for lines, size in made if size == sizes[lines]]
+
+
 @pytest.mark.parametrize("address, toast", [
     ("recurrence/track", False), ("attention/positions", False), ("gradients/factors", False),
     ("lstm/params", False), ("seq2seq/matrix", False), ("attention/scaling", False),

@@ -300,6 +300,8 @@ def ends_clear_of_marks(n: int, one: str, other: str) -> int:
     return n
 
 
+KEPT_STRIPS, KEPT_LOOKS = 256, 4  # lines a widget keeps drawn in a look, and looks (then it starts again)
+
 JOINERS = frozenset("\u200d\ufe0f")  # zero-width joiner, emoji presentation: Rich measures the sequence
 
 
@@ -307,6 +309,7 @@ class Lines(Widget):
     _strips: tuple | None = None  # ((width, height, base, fold), strips, each line's content key)
     _base: Style | None = None  # the widget's style, looked up once per render (not once per line)
     _looked: tuple | None = None  # see _look
+    _kept: dict | None = None  # {look: {line's key: strip}}: see _draw
 
     def lines(self, width: int, height: int) -> list[Text]:
         raise NotImplementedError
@@ -323,8 +326,7 @@ class Lines(Widget):
         if old is None or old[0][:2] != (width, height) or not (width and height):
             self.refresh()
             return
-        shown = {key: strip for key, strip in zip(old[2], old[1]) if key is not None}
-        self._strips = new = self._draw(width, height, *old[0][2:], shown)
+        self._strips = new = self._draw(width, height, *old[0][2:])
         spans, toast = [], len(self.app._notifications) > 0
         for y in range(max(len(new[2]), len(old[2]))):  # rows past both are blank before and after
             if y >= len(new[2]) or y >= len(old[2]):
@@ -387,11 +389,18 @@ class Lines(Widget):
             return tuple(line)
         return content_key(line) if isinstance(line, Text) else None
 
-    def _draw(self, width: int, height: int, base: Style, fold: tuple | None = None,
-              drawn: dict | None = None) -> tuple:
-        """Each line as a strip (through the `fold`ed filter, when given), with its key; `drawn`: strips
-        by key already rendered at this size."""
-        drawn, strips, keys = dict(drawn or {}), [], []
+    def _draw(self, width: int, height: int, base: Style, fold: tuple | None = None) -> tuple:
+        """Each line as a strip (through the `fold`ed filter, when given), with its key; a line drawn
+        before in the same look (size, style, filter) is not drawn again: a key stepping back and forth
+        redraws no line (lstm/cell's rows took ~0.5 ms a key), in any of the last few looks (its plot
+        is a row shorter where the gates' sums show)."""
+        look, kept = (width, height, base, fold), self._kept if self._kept is not None else {}
+        if look not in kept or len(kept[look]) > KEPT_STRIPS:
+            if len(kept) >= KEPT_LOOKS:
+                kept.clear()
+            kept[look] = {}
+        self._kept = kept
+        drawn, strips, keys = kept[look], [], []
         for line in self.lines(width, height)[:height]:
             key = self.key(line)
             keys.append(key)
@@ -462,6 +471,7 @@ class TextLines(Lines):
     _text: Text = Text()
     _shown: tuple | None = None
     _wrapped: tuple | None = None  # (width, lines)
+    _divided: dict | None = None  # {(divided_by(), width): lines} of the texts shown lately
 
     def update(self, content: Text | str = "") -> None:
         text = content if isinstance(content, Text) else Text(content)
@@ -477,8 +487,22 @@ class TextLines(Lines):
 
     def wrapped(self, width: int) -> list:
         if self._wrapped is None or self._wrapped[0] != width:
-            self._wrapped = (width, self.divide(width) if self._text.plain else [])
+            key = self.divided_by()
+            kept = self._divided if self._divided is not None and len(self._divided) < KEPT_STRIPS else {}
+            self._divided = kept
+            if key is None or (key, width) not in kept:
+                lines = self.divide(width) if self._text.plain else []
+                if key is None:
+                    self._wrapped = (width, lines)
+                    return lines
+                kept[key, width] = lines
+            self._wrapped = (width, kept[key, width])
         return self._wrapped[1]
+
+    def divided_by(self) -> tuple | None:
+        """What `divide` depends on besides the width (None: divide afresh every time). A text shown
+        before is not wrapped again: lstm/cell's four readouts took ~1 ms a key."""
+        return self._shown
 
     def divide(self, width: int) -> list:
         """The text as lines at this width (here: wrapped at word boundaries); runs when every line
@@ -517,6 +541,9 @@ class TailedLine(TextLines):
             self._text, self._tails, self._wrapped = text, tails, None
 
         repaint(self, apply)
+
+    def divided_by(self) -> tuple | None:
+        return self._shown, tuple(map(content_key, self._tails))
 
     def divide(self, width: int) -> list:
         keep = len(self._text) - sum(map(len, self._tails))

@@ -9,6 +9,7 @@ from rich.measure import Measurement
 from rich.text import Text
 from rnntui.i18n import spaced
 from rnntui.widgets.lines import TextLines, wrap
+from rnntui.widgets.quiet import content_key
 
 
 def readout_text(pairs: list[tuple[str, str]], sep: str = "   ") -> Text:
@@ -70,6 +71,9 @@ class Readouts(TextLines):
     def show(self, pairs: list[tuple[str, str]], sep: str = "   ") -> None:
         self._hang = "\n" in sep
         self.update(readout_text(pairs, sep))
+
+    def divided_by(self) -> tuple | None:
+        return self._shown, self._hang
 
     def divide(self, width: int) -> list:
         """As TextLines, but a pair a line that wraps continues under its value (serving/wayback's
@@ -135,6 +139,9 @@ class ParamLine(TextLines):
         line = Text(" ").join(pieces)
         line.rstrip()  # (the last piece's padding wrapped onto a blank row of its own: a review)
         self.update(line)
+
+    def divided_by(self) -> tuple:
+        return self._shown, self._spare, tuple(map(content_key, self._pieces + self._widest))
 
     def divide(self, width: int) -> list:
         if not self._pieces or cell_len(" ".join(p.plain for p in self._widest).rstrip()) <= width:
