@@ -300,7 +300,18 @@ def ends_clear_of_marks(n: int, one: str, other: str) -> int:
     return n
 
 
-KEPT_STRIPS, KEPT_LOOKS = 256, 4  # lines a widget keeps drawn in a look, and looks (then it starts again)
+KEPT_STATES, KEPT_LOOKS = 8, 2  # a shown widget keeps its lines (drawn, wrapped) for this many states, in as many
+# looks; hidden, none (kept in every figure, a walk through them all ended with 15 MB more)
+
+
+def newest(kept: dict, key, value, most: int):
+    """`value`, kept under `key` as the newest (last) of at most `most`: the oldest go."""
+    kept.pop(key, None)
+    kept[key] = value
+    while len(kept) > most:
+        del kept[next(iter(kept))]
+    return value
+
 
 JOINERS = frozenset("\u200d\ufe0f")  # zero-width joiner, emoji presentation: Rich measures the sequence
 
@@ -309,7 +320,7 @@ class Lines(Widget):
     _strips: tuple | None = None  # ((width, height, base, fold), strips, each line's content key)
     _base: Style | None = None  # the widget's style, looked up once per render (not once per line)
     _looked: tuple | None = None  # see _look
-    _kept: dict | None = None  # {look: {line's key: strip}}: see _draw
+    _looks: dict | None = None  # {look: {line's key: strip}}: see _draw
 
     def lines(self, width: int, height: int) -> list[Text]:
         raise NotImplementedError
@@ -344,6 +355,9 @@ class Lines(Widget):
                 regions.append(Region(x1, y, x2 - x1, 1))
         if regions:
             self.repaint_rows(regions)
+
+    def on_hide(self) -> None:
+        self._looks = None  # (what it shows now stays: see KEPT_STATES)
 
     def repaint_rows(self, regions: list) -> None:
         """`refresh(*regions)` without its two messages: Textual has the widget prompt itself, then, idle,
@@ -391,25 +405,22 @@ class Lines(Widget):
 
     def _draw(self, width: int, height: int, base: Style, fold: tuple | None = None) -> tuple:
         """Each line as a strip (through the `fold`ed filter, when given), with its key; a line drawn
-        before in the same look (size, style, filter) is not drawn again: a key stepping back and forth
-        redraws no line (lstm/cell's rows took ~0.5 ms a key), in any of the last few looks (its plot
-        is a row shorter where the gates' sums show)."""
-        look, kept = (width, height, base, fold), self._kept if self._kept is not None else {}
-        if look not in kept or len(kept[look]) > KEPT_STRIPS:
-            if len(kept) >= KEPT_LOOKS:
-                kept.clear()
-            kept[look] = {}
-        self._kept = kept
-        drawn, strips, keys = kept[look], [], []
+        in the same look (size, style, filter) for one of the last few states is not drawn again: a
+        key stepping back and forth redraws no line (lstm/cell's rows took ~0.5 ms a key), in either of
+        its last two looks (its plot is a row shorter where the gates' sums show)."""
+        look = (width, height, base, fold)
+        self._looks = looks = self._looks if self._looks is not None else {}
+        drawn = newest(looks, look, looks.get(look) or {}, KEPT_LOOKS)
+        strips, keys = [], []
         for line in self.lines(width, height)[:height]:
             key = self.key(line)
             keys.append(key)
             if key is None:
                 strips.append(self.strip(line, width, base, fold))
                 continue
-            if key not in drawn:  # a line drawn twice (a bar's rows) is rendered once
-                drawn[key] = self.strip(line, width, base, fold)
-            strips.append(drawn[key])
+            # (a line drawn twice, a bar's rows, is rendered once)
+            strips.append(newest(drawn, key, drawn.get(key) or self.strip(line, width, base, fold),
+                                 KEPT_STATES * max(height, 1)))
         return (width, height, base, fold), strips, keys
 
     def render_lines(self, crop):
@@ -488,16 +499,18 @@ class TextLines(Lines):
     def wrapped(self, width: int) -> list:
         if self._wrapped is None or self._wrapped[0] != width:
             key = self.divided_by()
-            kept = self._divided if self._divided is not None and len(self._divided) < KEPT_STRIPS else {}
-            self._divided = kept
-            if key is None or (key, width) not in kept:
+            self._divided = kept = self._divided if self._divided is not None else {}
+            if key is None:
                 lines = self.divide(width) if self._text.plain else []
-                if key is None:
-                    self._wrapped = (width, lines)
-                    return lines
-                kept[key, width] = lines
-            self._wrapped = (width, kept[key, width])
+            else:
+                lines = newest(kept, (key, width), kept.get((key, width)) or (
+                    self.divide(width) if self._text.plain else []), KEPT_STATES)
+            self._wrapped = (width, lines)
         return self._wrapped[1]
+
+    def on_hide(self) -> None:
+        super().on_hide()
+        self._divided = None
 
     def divided_by(self) -> tuple | None:
         """What `divide` depends on besides the width (None: divide afresh every time). A text shown
@@ -578,9 +591,7 @@ class RenderedLines(Lines):
                 kept = [[(s.text, s.style) for s in line if not s.control]
                         for line in console.render_lines(self._renderable, options, pad=False)]
             if self._key is not None:
-                self._kept[self._key, width] = kept  # (newest last)
-                while len(self._kept) > self.KEPT:
-                    del self._kept[next(iter(self._kept))]
+                newest(self._kept, (self._key, width), kept, self.KEPT)
             self._rendered = (width, kept)
         return self._rendered[1]
 
