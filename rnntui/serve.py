@@ -221,10 +221,12 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                 print(_("rnntui serve: a session failed: {error}").format(error=repr(error)), file=sys.stderr)
             finally:
                 if session is not None:
+                    # its slot is free as its tab goes: a reloaded tab on a full server got 503 every other
+                    # time while its old app quit (a lecturer's trial)
+                    self.sessions.pop(session, None)
                     await session.finish()
                     if session._task is not None:
                         session._task.cancel()
-                    self.sessions.pop(session, None)
             return websocket
 
     return RnnServer()
