@@ -129,7 +129,8 @@ def ms(seconds: float) -> str:
 def pct(x: float | None, digits: int = 1, tiny: bool = False) -> str:
     """A fraction as a percentage with one decimal (or `digits`), halves rounded up as `figures` does:
     78.2%, and 79.1% for 3162/4000 (the float under 79.05 is a hair less: it read 79.0%, a numbers audit).
-    `tiny`: a share above 0 that rounds to 0 is given to two figures (0.010%, not 0.0%: a numbers audit)."""
+    `tiny`: a share above 0 and under 1% is given to two figures (0.010%, not 0.0%; 0.084%, not 0.1%, 19% more:
+    numbers audits)."""
     from decimal import ROUND_DOWN, ROUND_HALF_UP, Context, Decimal
 
     if (word := _finite(x)) is not None:
@@ -137,7 +138,7 @@ def pct(x: float | None, digits: int = 1, tiny: bool = False) -> str:
     # (the shortest decimal of x itself: 100·x in floats lost the half of 29/400, 7.2%, a review)
     exact, unit, context = Decimal(repr(float(x))).scaleb(2), Decimal(1).scaleb(-digits), Context(prec=999)
     rounded = exact.quantize(unit, rounding=ROUND_HALF_UP, context=context)  # (1e300: every digit)
-    if tiny and rounded == 0 and exact > 0:
+    if tiny and 0 < exact < 1:
         rounded = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 1), rounding=ROUND_HALF_UP, context=context)
     if rounded == 100 and exact < 100:  # short of all, never "100.0%": 1999 of 2000 read 100.0% where learning
         rounded = exact.quantize(unit, rounding=ROUND_DOWN, context=context)  # needs all (a student's trial)

@@ -1423,6 +1423,11 @@ def test_scaling_help_says_what_each_number_of_its_row_is():
 
     prose = help_text(SimpleNamespace(TOPIC_ID="attention", figure=fig("scaling"), state=ScalingState()))[1]
     assert "4,000 seeded draws of a query q and 8 keys" in prose and "Frobenius norm" in prose
+    # the scores' variance is var(s), s scaled where the row is: "scaled var(q·k) 0.9972" said scaling changed
+    # var(q·k), which stays d_k (a numbers audit)
+    assert "var(s): the scores' variance" in prose and "var(q·k)" not in prose
+    shown = txt(ScalingState(d_k=64), "scaling", (100, 30))
+    assert re.search(r"scaled +var\(s\) +0\.99", shown) and "var(q·k)" not in shown
     for d_k in (16, 64):
         for scaling, var in (("unscaled", d_k), ("scaled", 1.0)):
             assert ScalingState(d_k=d_k, scaling=scaling).readings().score_var == pytest.approx(var, rel=0.05)

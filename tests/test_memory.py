@@ -220,6 +220,9 @@ def test_gate_readouts_are_the_profiles_means(kind):
     # the source asks it as an exercise (seed 000: 看 LSTM 的门是否学会关闭输入门); it guessed nothing (a student)
     said = " ".join(out.replace("│", " ").split())
     assert "the source leaves whether the gate learns to close as an exercise" in said and "guess" not in said
+    # the mean it stays at is the one the readouts give (disjoint's 0.65 read "stays ≈0.6", a numbers audit)
+    mean = sum(g["input_gate"][1:]) / (g["T"] - 1)
+    assert f"stays ≈{mean:.2f} over the distractors" in said and f"distractors {mean:.2f}" in said
 
 
 @pytest.mark.parametrize("kind", mem.DISTRACTORS)

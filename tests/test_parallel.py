@@ -746,6 +746,23 @@ def test_the_source_laptops_point_is_drawn_between_the_1_and_the_0_1_rows(size):
     assert row[" 1┤"] < row["◆"] < row[" 0.1┤"], (size, row)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_not_measured_yet_names_the_whole_command_at_80_columns(lang):
+    """"…(torch, in the background, ~10 s), or rnnt…": at 80x24 the shell command that measures it was cut
+    (a student's trial); it wraps, whole."""
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+
+    screen, figure = find("parallel/timing")
+    set_language(lang)
+    try:
+        text = render(screen, figure, TimingState(), "txt", size=(80, 24))
+    finally:
+        set_language("en")
+    assert TimingState().readings().status == "unmeasured"
+    assert "rnntui train timing" in text and "…" not in text.split("T  FLOPs")[0].split("┤")[0]
+
+
 def test_one_measured_point_is_a_square_not_the_cursors_dot():
     """While a run has measured only T=64 its time is one point: drawn ■ (legend too), where a ● read as
     a second cursor, and not under a label: the line at 1 has none, the axis says 1 (found by reviews)."""

@@ -439,6 +439,10 @@ def test_kvcache_gives_a_small_share_of_the_accelerator_to_two_figures():
     said = " ".join(txt("kvcache", KvState(context=128, gqa="8"), (100, 30)).split())
     assert f"{100 * kv / 80e9:.2g}0% of an 80 GB" in said  # 0.010%: two figures, the trailing 0 kept
     assert "2.7% of an 80 GB" in " ".join(txt("kvcache", KvState(), (100, 30)).split())  # one decimal, as before
+    kv = 2 * 32 * 4096 * 2 * 128  # no grouping: 64 MiB, 0.0839% (it read 0.1%, 19% more: a numbers audit)
+    assert kv == KvState(context=128).readings().kv_bytes
+    said = " ".join(txt("kvcache", KvState(context=128), (100, 30)).split())
+    assert f"{100 * kv / 80e9:.2g}% of an 80 GB" in said and "0.084%" in said
 
 
 @pytest.mark.parametrize("step", [0, 3, 7])

@@ -288,7 +288,7 @@ class GateState(FigureState):
 
     AXIS: ClassVar[str] = "position"
     distractors: str = param("same", "choice", choices=mem.DISTRACTORS, key="d", label="distractors", means=N_(
-        "the tokens after the first: from the same 10 symbols as it, or from 10 others"))
+        "the tokens after the first: from the same 10 symbols as it, or from 10 disjoint ones"))
     position: int = param(1, "int", lo=0, hi=mem.DISTRACTOR_T - 1, label="position", fmt="d")
 
     def read(self) -> GateReadings:

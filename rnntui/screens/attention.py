@@ -167,7 +167,7 @@ class ScalingView(FigureView):
         r = s.readings()
         return _("Each number is a mean over {trials} seeded draws of a query q and {keys} keys k_j, every entry "
                  "N(0, 1) in d_k dimensions; the scores s_j = q·k_j (scaled: ÷√d_k) go through a softmax a. "
-                 "var(q·k): the scores' variance (d_k unscaled, 1 scaled). max weight: the largest a_j (1/{keys} "
+                 "var(s): the scores' variance (d_k unscaled, 1 scaled). max weight: the largest a_j (1/{keys} "
                  "if uniform, 1 if one-hot). entropy: −Σ a_j ln a_j in nats (ln {keys} = {ln} uniform). "
                  "‖∂a/∂s‖: the Frobenius norm of the softmax's Jacobian diag(a) − aaᵀ, how much gradient gets "
                  "back to the scores; it goes to 0 as the softmax saturates. Scaled, the scores' spread stays "
@@ -194,11 +194,12 @@ class ScalingView(FigureView):
         for name, v in ((s.scaling, {"score_var": r.score_var, "max_weight": r.max_weight, "entropy": r.entropy,
                                       "jacobian_norm": r.jacobian_norm}), (other, o)):
             rows.append(f"{'▸' if name == s.scaling else ' '}{fit(word(name), 9)}", style="bold reverse" if name == s.scaling else "")
-            rows.append_text(spelled("  var(q·k) ", f"{sci(v['score_var']):>6}",
+            rows.append_text(spelled("  var(s) ",  # (not var(q·k): scaled, that stays d_k; a numbers audit)
+                                     f"{sci(v['score_var']):>6}",
                                      "  " + _("max weight") + " ", fixed(v["max_weight"], 3),
                                      "  " + _("entropy") + " ", fixed(v["entropy"], 3),
                                      "  ‖∂a/∂s‖ ", fixed(v["jacobian_norm"], 3) + "\n"))
-        rows.append(fit(" " + _("uniform"), 27) + f"  {_('max weight')} {fixed(r.uniform, 3)}  {_('entropy')} "
+        rows.append(fit(" " + _("uniform"), 25) + f"  {_('max weight')} {fixed(r.uniform, 3)}  {_('entropy')} "
                     f"ln 8 = {fixed(r.ln_keys, 3)}\n", style="dim")
         rows.append(_("When the softmax saturates (max weight → 1), its Jacobian ∂a/∂s = diag(a)−aaᵀ → 0: no "
                       "gradient, as tanh' → 0 on recurrence/tanh."),  # (‖∂a/∂s‖ above was not tied to it, a trial)

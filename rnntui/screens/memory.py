@@ -240,7 +240,7 @@ class GateView(FigureView):
         says.append(_("it stays ≈{mean} over the distractors. The memory is held by the {n} units whose forget gate "
                       "stays above {hold} — what our run measures; the source leaves whether the gate learns to close as "
                       "an exercise.").format(
-            mean=f"{r.input_distractors:.1f}", n=r.n_held, hold=f"{r.hold:g}"))
+            mean=f"{r.input_distractors:.2f}", n=r.n_held, hold=f"{r.hold:g}"))
         self.query_one("#says", TextLines).update(says)
 
 
@@ -255,7 +255,7 @@ class MemoryScreen(TopicScreen):
                lab=Lab("rnntui.engine.lab_memory:run_lab", "train",
                        confirm=CONFIRM.format(T=CONFIRM_T))),
         Figure("distractor", N_("What the gates do"), "E7", GateState, GateView,
-               N_("An LSTM (b_f = 2) trained on T = 20: a first token, then 19 distractors (same 10 symbols or "
-                  "10 others). Its gates at each position, mean over 512 sequences."),
+               N_("An LSTM (b_f = 2) trained on T = 20: a first token, then 19 distractors (the same 10 symbols, "
+                  "or 10 disjoint ones). Its gates at each position, mean over 512 sequences."),
                key_steps=(0, 1, 19)),
     )
