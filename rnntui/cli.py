@@ -506,8 +506,8 @@ def run_present(argv: list[str]) -> int:
 
     app = PresentApp(deck, args.theme, args.start - 1)
     status = run_tui(app)
-    if english := untranslated_line(deck.frames):
-        print(f"rnntui: {english}", file=sys.stderr)
+    if not app.is_web and (english := untranslated_line(deck.frames)):  # (served: said once, as it starts,
+        print(f"rnntui: {english}", file=sys.stderr)  # not again as each tab's app ends)
     if status == 0 and (resume := app.resume_line(args.deck)):
         print(f"rnntui: {resume}")
     return status

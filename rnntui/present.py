@@ -161,8 +161,8 @@ class PresentApp(Shots, QuietCollections, App):
             self.notify(self.keymap_problem, severity="warning")
         # in the foot, not over the slide (the room saw a warning box over a plot's axis, a lecturer's trial);
         # `present` prints it again when the talk ends
-        if english := untranslated_line(self.deck.frames):
-            self.note.say(english, 6)
+        if not self.is_web and (english := untranslated_line(self.deck.frames)):  # (served: the lecturer's
+            self.note.say(english, 6)  # terminal said it once; each student's first slide did too, a lecturer's trial)
         if not (self.is_headless or self.is_web):
             self.set_timer(PRELOAD_AFTER, self.read_ahead)
 

@@ -37,6 +37,9 @@ def write_shot(svg: str, folder: Path, name: str) -> str:
     return str(written_anew(folder / name, lambda path, replace: write_atomic(str(path), svg, replace), first=2))
 
 
+DOWNLOAD = "rnntui-shot:"  # a download's name, then its file's: not Textual's "screenshot", whose toasts are English
+
+
 class Shots:
     """Mixed into an App: `take_shot(name)` and the notification when it is done."""
 
@@ -99,10 +102,21 @@ class Shots:
             import io
 
             self.deliver_text(io.StringIO(message.svg), save_filename=message.name, open_method="download",
-                              mime_type="image/svg+xml", name="screenshot")
+                              mime_type="image/svg+xml", name=f"{DOWNLOAD}{message.name}")
             self.notify(_("Downloading the screenshot"), title=_("Screenshot"), timeout=2)
         else:
             # the name on a line of its own: "Saved rnntui-shots/parallel-grid-step6-055" / "938.svg" at 80x24
             path = Path(message.path)
             self.notify(_("{name}\nsaved in {folder}").format(name=path.name, folder=path.parent.absolute()),
                         title=_("Screenshot"), timeout=self.SHOT_TIMEOUT)
+
+    def on_delivery_complete(self, event) -> None:
+        if (event.name or "").startswith(DOWNLOAD):  # (in a browser: where it went is the browser's)
+            self.notify(_("{name}\nsaved by your browser, in its downloads").format(name=event.name[len(DOWNLOAD):]),
+                        title=_("Screenshot"), timeout=self.SHOT_TIMEOUT)
+
+    def on_delivery_failed(self, event) -> None:
+        if (event.name or "").startswith(DOWNLOAD):
+            self.notify(_("could not download the screenshot: the browser did not take it"), title=_("Screenshot"),
+                        severity="error")
+

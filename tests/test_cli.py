@@ -457,7 +457,7 @@ def test_present_start_opens_that_frame_up_to_the_last(monkeypatch):
     monkeypatch.setattr(cli, "require_terminal", lambda *a: None)
     monkeypatch.setattr(cli, "run_tui", lambda app: 0)
     monkeypatch.setattr(rnntui.present, "PresentApp", lambda deck, theme, start: opened.append(
-        (start, deck.frames[start])) or SimpleNamespace(resume_line=lambda deck: ""))
+        (start, deck.frames[start])) or SimpleNamespace(resume_line=lambda deck: "", is_web=False))
     frames = load("lecture").frames
     for n in (1, 3, len(frames)):
         assert main(["present", "lecture", "--start", str(n)]) == 0 and opened[-1] == (n - 1, frames[n - 1])

@@ -295,6 +295,16 @@ async def test_a_screenshot_in_a_browser_is_downloaded_and_one_that_fails_says_w
         assert svg.startswith("<svg") and "0.380" in svg and kw["open_method"] == "download"
         assert kw["save_filename"].startswith("recurrence-track-t1-") and not list(tmp_path.iterdir())
         assert [n.message for n in app._notifications] == ["Downloading the screenshot"]
+        # the browser's word back, in the app's language and naming the file: Textual's own toast, for a
+        # download named "screenshot", said "Saved screenshot" in English under --lang zh (a lecturer's trial)
+        from textual import events
+
+        app.post_message(events.DeliveryComplete(key="k", name=kw["name"]))
+        app.post_message(events.DeliveryFailed(key="k", exception=OSError("gone"), name=kw["name"]))
+        await pilot.pause()
+        said = [n.message for n in app._notifications][1:]
+        assert said == [f"{kw['save_filename']}\nsaved by your browser, in its downloads",
+                        "could not download the screenshot: the browser did not take it"]
 
         def broken(*args, **kwargs):
             raise KeyError("no such glyph")

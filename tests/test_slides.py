@@ -8,6 +8,7 @@ import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
@@ -1008,6 +1009,12 @@ async def test_present_names_english_only_slides_in_its_foot_not_over_the_slide(
             await pilot.pause()
             foot = text_of(app).rstrip().splitlines()[-1]
             assert "以下帧在幻灯片文件里只有英文：1 (caption_zh)" in foot and not app._notifications
+        # served, the lecturer's terminal says it once as the server starts: not each student's first slide
+        app = PresentApp(deck)
+        with patch.object(type(app), "is_web", property(lambda self: True)):
+            async with app.run_test(size=(160, 30)) as pilot:
+                await pilot.pause()
+                assert "只有英文" not in text_of(app)
     finally:
         set_language("en")
 
