@@ -66,6 +66,14 @@ def test_readout_heads():
     text = one_app.txt(RecurrenceScreen, RecurrenceScreen.figure_by_id("readout"), ReadoutState(), (80, 24))
     assert f"ŷ = σ(2·h_7) {1 / (1 + math.exp(-2 * h7)):.3f}" in text
     assert "σ(z) = 1/(1+e^−z), the sigmoid: ŷ_t = σ(2·h_t), 2 the head's fixed weight" in text
+    # labelling, the output under ▼ is worked out too (it said only "outputs so far 4 of 8", a student's trial);
+    # h_t by hand: h_t = tanh(0.9·h_{t−1} + 0.8·x_t), the seed's tokens
+    h = 0.0
+    for t, x in enumerate(rnn.TOKENS):
+        h = math.tanh(0.9 * h + 0.8 * x)
+        text = one_app.txt(RecurrenceScreen, RecurrenceScreen.figure_by_id("readout"),
+                           ReadoutState(head="seq", step=t), (80, 24))
+        assert f"ŷ_{t} = σ(2·h_{t}) {1 / (1 + math.exp(-2 * h)):.3f}" in text
 
 
 def test_a_negative_factor_is_bracketed_in_the_written_step():

@@ -115,6 +115,8 @@ class ReadoutView(FigureView):
         else:
             y_row = upto(tuple(r.outputs.get(i) for i in range(N_TOKENS)), t)
             words = [(_("head"), _("sequence labelling: one output per position")),
+                     # the output under ▼ worked out, as classification's is (a student's trial)
+                     (f"ŷ_{t} = σ({r.w_y:g}·h_{t})", fixed(r.outputs[t], 3)),
                      (_("outputs so far"), _("{n} of {total}").format(n=len(r.outputs), total=N_TOKENS))]
         words.append((_("σ(z) = 1/(1+e^−z), the sigmoid: ŷ_t = σ({w}·h_t), {w} the head's fixed weight").format(
             w=f"{r.w_y:g}"), ""))  # (neither σ nor the 2 was said, a trial)
