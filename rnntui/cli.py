@@ -534,8 +534,11 @@ def run_serve(argv: list[str]) -> int:
                            .format(topic=args.address, deck=args.deck))
         from rnntui.deck import load
         from rnntui.serve_page import cjk_font
+        from rnntui.slides import untranslated_line
 
         deck = load(args.deck)
+        if english := untranslated_line(deck.frames):  # (once, here: not on each student's first slide)
+            print(f"rnntui: {english}", file=sys.stderr)
         source = os.path.abspath(deck.source)  # (the sessions find it whatever their folder)
         title = "rnntui · " + deck.heading()
         app_args = ["present", source, *app_args]

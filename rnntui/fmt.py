@@ -138,8 +138,9 @@ def pct(x: float | None, digits: int = 1, tiny: bool = False) -> str:
     # (the shortest decimal of x itself: 100·x in floats lost the half of 29/400, 7.2%, a review)
     exact, unit, context = Decimal(repr(float(x))).scaleb(2), Decimal(1).scaleb(-digits), Context(prec=999)
     rounded = exact.quantize(unit, rounding=ROUND_HALF_UP, context=context)  # (1e300: every digit)
-    if tiny and 0 < exact < 1:
-        rounded = exact.quantize(Decimal(1).scaleb(exact.adjusted() - 1), rounding=ROUND_HALF_UP, context=context)
+    if tiny and 0 < exact < 1:  # (two figures of the share: 0.0995 is 0.10, not 0.100; 0.996 is 1.0, the review)
+        rounded = Context(prec=2, rounding=ROUND_HALF_UP).create_decimal(exact)
+        rounded = rounded.quantize(Decimal(1).scaleb(rounded.adjusted() - 1))  # (a trailing 0 kept: 0.010%)
     if rounded == 100 and exact < 100:  # short of all, never "100.0%": 1999 of 2000 read 100.0% where learning
         rounded = exact.quantize(unit, rounding=ROUND_DOWN, context=context)  # needs all (a student's trial)
     return f"{rounded:f}%"

@@ -132,6 +132,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                              templates_path=TEMPLATES)
             self.max_sessions, self.idle_s = max_sessions, idle_minutes * 60
             self.sessions: dict[Session, object] = {}  # session → its websocket
+            self.quitting: set[Session] = set()  # sessions whose tab went, their apps still quitting
             self._watch: asyncio.Task | None = None
 
         def full(self) -> bool:
@@ -171,7 +172,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
         async def on_shutdown(self, app) -> None:
             if self._watch is not None:
                 self._watch.cancel()
-            await asyncio.gather(*(s.finish() for s in list(self.sessions)), return_exceptions=True)
+            await asyncio.gather(*(s.finish() for s in {*self.sessions, *self.quitting}), return_exceptions=True)
             await asyncio.gather(*(ws.close() for ws in list(self.sessions.values())), return_exceptions=True)
 
         async def _close_idle(self) -> None:
@@ -224,7 +225,9 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     # its slot is free as its tab goes: a reloaded tab on a full server got 503 every other
                     # time while its old app quit (a lecturer's trial)
                     self.sessions.pop(session, None)
+                    self.quitting.add(session)  # (ctrl+c meanwhile stops it too: the review)
                     await session.finish()
+                    self.quitting.discard(session)
                     if session._task is not None:
                         session._task.cancel()
             return websocket

@@ -112,11 +112,11 @@ class Shots:
 
     def on_delivery_complete(self, event) -> None:
         if (event.name or "").startswith(DOWNLOAD):  # (in a browser: where it went is the browser's)
-            self.notify(_("{name}\nsaved by your browser, in its downloads").format(name=event.name[len(DOWNLOAD):]),
+            self.notify(_("{name}\nsent to your browser (its downloads)").format(name=event.name[len(DOWNLOAD):]),
                         title=_("Screenshot"), timeout=self.SHOT_TIMEOUT)
 
     def on_delivery_failed(self, event) -> None:
         if (event.name or "").startswith(DOWNLOAD):
-            self.notify(_("could not download the screenshot: the browser did not take it"), title=_("Screenshot"),
-                        severity="error")
+            self.notify(_("could not send the screenshot to the browser: {error}").format(error=event.exception),
+                        title=_("Screenshot"), severity="error")
 

@@ -303,8 +303,8 @@ async def test_a_screenshot_in_a_browser_is_downloaded_and_one_that_fails_says_w
         app.post_message(events.DeliveryFailed(key="k", exception=OSError("gone"), name=kw["name"]))
         await pilot.pause()
         said = [n.message for n in app._notifications][1:]
-        assert said == [f"{kw['save_filename']}\nsaved by your browser, in its downloads",
-                        "could not download the screenshot: the browser did not take it"]
+        assert said == [f"{kw['save_filename']}\nsent to your browser (its downloads)",
+                        "could not send the screenshot to the browser: gone"]
 
         def broken(*args, **kwargs):
             raise KeyError("no such glyph")

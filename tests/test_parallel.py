@@ -749,7 +749,7 @@ def test_the_source_laptops_point_is_drawn_between_the_1_and_the_0_1_rows(size):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_not_measured_yet_names_the_whole_command_at_80_columns(lang):
     """"…(torch, in the background, ~10 s), or rnnt…": at 80x24 the shell command that measures it was cut
-    (a student's trial); it wraps, whole."""
+    (a student's trial); the line is shorter, and fits (wrapped, it took the plot's last row: the review)."""
     from rnntui.i18n import set_language
     from rnntui.render import render
 

@@ -48,6 +48,15 @@ def test_each_session_presents_the_deck_found_from_any_folder(ran, tmp_path, mon
     assert ran["font"] == CJK_OWN  # (1.2 MB for words never shown, a review)
 
 
+def test_a_decks_english_only_frames_are_said_once_as_the_server_starts(ran, tmp_path, capsys):
+    """Served, a deck's English-only frames are the lecturer's to know, once: said as the server starts (each
+    student's first slide said it, and the lecturer's terminal again as each tab's app ended)."""
+    (tmp_path / "my.toml").write_text(DECK + '[[frame]]\nfigure = "attention/masks"\ncaption = "only English"\n',
+                                      encoding="utf-8")
+    assert main(["serve", "--deck", str(tmp_path / "my.toml"), "--lang", "zh"]) == 0
+    assert capsys.readouterr().err.strip() == "rnntui: 以下帧在幻灯片文件里只有英文：1 (title_zh); 2 (caption_zh)"
+
+
 def test_a_shipped_deck_by_name(ran, tmp_path, monkeypatch):
     from rnntui.deck import SHIPPED
 

@@ -443,6 +443,8 @@ def test_kvcache_gives_a_small_share_of_the_accelerator_to_two_figures():
     assert kv == KvState(context=128).readings().kv_bytes
     said = " ".join(txt("kvcache", KvState(context=128), (100, 30)).split())
     assert f"{100 * kv / 80e9:.2g}% of an 80 GB" in said and "0.084%" in said
+    from rnntui.fmt import pct  # two figures, no third: "0.100%" and "1.00%" beside 0.096% and 1.0% (the review)
+    assert [pct(x, tiny=True) for x in (0.000995, 0.00996, 1e-7)] == ["0.10%", "1.0%", "0.000010%"]
 
 
 @pytest.mark.parametrize("step", [0, 3, 7])

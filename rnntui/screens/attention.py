@@ -198,9 +198,9 @@ class ScalingView(FigureView):
                                      f"{sci(v['score_var']):>6}",
                                      "  " + _("max weight") + " ", fixed(v["max_weight"], 3),
                                      "  " + _("entropy") + " ", fixed(v["entropy"], 3),
-                                     "  ‖∂a/∂s‖ ", fixed(v["jacobian_norm"], 3) + "\n"))
+                                     "  ‖∂a/∂s‖\u00a0", fixed(v["jacobian_norm"], 3) + "\n"))  # (kept with its value)
         rows.append(fit(" " + _("uniform"), 25) + f"  {_('max weight')} {fixed(r.uniform, 3)}  {_('entropy')} "
-                    f"ln 8 = {fixed(r.ln_keys, 3)}\n", style="dim")
+                    f"ln\u00a08\u00a0=\u00a0{fixed(r.ln_keys, 3)}\n", style="dim")
         rows.append(_("When the softmax saturates (max weight → 1), its Jacobian ∂a/∂s = diag(a)−aaᵀ → 0: no "
                       "gradient, as tanh' → 0 on recurrence/tanh."),  # (‖∂a/∂s‖ above was not tied to it, a trial)
                     style="dim")

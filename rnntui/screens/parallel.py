@@ -175,7 +175,7 @@ class TimingView(FigureView):  # E6
     def show(self, s: TimingState) -> None:
         r = s.readings()
         status, said = self.query_one("#status", Static), timing_status(r, self.presenting)
-        whole = r.status in ("note", "problem", "unmeasured") or bool(r.note)  # (wrapped: "…was corrupt (not JSON
+        whole = r.status in ("note", "problem") or bool(r.note)  # (wrapped: "…was corrupt (not JSON
         # (Unterminated string star…" hid what was done with the file and what comes next, a trial)
         status.set_class(whole, "-whole")
         if whole and self.size.width:  # as prose is: Rich broke Chinese at spaces only, 17 cells short (a review)

@@ -508,8 +508,7 @@ class TextLines(Lines):
             self._wrapped = (width, lines)
         return self._wrapped[1]
 
-    def on_hide(self) -> None:
-        super().on_hide()
+    def on_hide(self) -> None:  # (Lines.on_hide runs too: Textual calls each class's handler)
         self._divided = None
 
     def divided_by(self) -> tuple | None:

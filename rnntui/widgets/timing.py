@@ -33,7 +33,7 @@ def timing_status(r, presenting: bool = False) -> Text:
         out.append(str(r.note), style=f"bold {BAD}")  # (a cache's line: said in the language of now)
     elif r.status == "unmeasured":
         out.append(_("not measured here yet"), style="bold")
-        out.append("" if presenting else _(": t runs it (torch, in the background, ~10 s), or rnntui train timing"))
+        out.append("" if presenting else _(": t measures it (torch, ~10 s), or rnntui train timing"))
     else:
         m = r.machine
         threads = (_("1 thread") if m["threads"] == 1 else _("{n} threads")).format(n=m["threads"])
