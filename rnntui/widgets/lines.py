@@ -498,22 +498,18 @@ class TextLines(Lines):
 
     def wrapped(self, width: int) -> list:
         if self._wrapped is None or self._wrapped[0] != width:
-            key = self.divided_by()
             self._divided = kept = self._divided if self._divided is not None else {}
-            if key is None:
-                lines = self.divide(width) if self._text.plain else []
-            else:
-                lines = newest(kept, (key, width), kept.get((key, width)) or (
-                    self.divide(width) if self._text.plain else []), KEPT_STATES)
-            self._wrapped = (width, lines)
+            key = (self.divided_by(), width)
+            lines = kept.get(key) or (self.divide(width) if self._text.plain else [])
+            self._wrapped = (width, newest(kept, key, lines, KEPT_STATES))
         return self._wrapped[1]
 
     def on_hide(self) -> None:  # (Lines.on_hide runs too: Textual calls each class's handler)
         self._divided = None
 
-    def divided_by(self) -> tuple | None:
-        """What `divide` depends on besides the width (None: divide afresh every time). A text shown
-        before is not wrapped again: lstm/cell's four readouts took ~1 ms a key."""
+    def divided_by(self) -> tuple:
+        """What `divide` depends on besides the width: a text shown before is not wrapped again (lstm/cell's
+        four readouts took ~1 ms a key)."""
         return self._shown
 
     def divide(self, width: int) -> list:
@@ -554,7 +550,7 @@ class TailedLine(TextLines):
 
         repaint(self, apply)
 
-    def divided_by(self) -> tuple | None:
+    def divided_by(self) -> tuple:
         return self._shown, tuple(map(content_key, self._tails))
 
     def divide(self, width: int) -> list:

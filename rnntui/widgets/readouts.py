@@ -72,7 +72,7 @@ class Readouts(TextLines):
         self._hang = "\n" in sep
         self.update(readout_text(pairs, sep))
 
-    def divided_by(self) -> tuple | None:
+    def divided_by(self) -> tuple:
         return self._shown, self._hang
 
     def divide(self, width: int) -> list:
