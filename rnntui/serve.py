@@ -24,6 +24,7 @@ from rnntui.state import BadValue
 NEEDS = N_("`serve` needs textual-serve: pip install 'rnntui[serve]'")  # ("rnntui: rnntui serve …" before)
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 QUIT_GRACE_S = 3.0
+CHUNK_WAIT_S = 30.0  # the most a download waits for the app's next chunk (textual-serve's own: 4 s)
 
 
 def check_installed() -> None:
@@ -78,8 +79,13 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
     check_installed()
     import aiohttp_jinja2
     from aiohttp import web
+    from textual_serve import download_manager
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
+
+    # a busy machine's app sent a screenshot's next chunk after textual-serve's 4 s, and the browser's download
+    # was cancelled (1 in 3 with the CPU busy: a lecturer's trial, and CI)
+    download_manager.DOWNLOAD_TIMEOUT = max(download_manager.DOWNLOAD_TIMEOUT, CHUNK_WAIT_S)
 
     class Session(AppService):
         """One browser tab's app: remembers when its user last typed, and can be stopped for sure."""

@@ -74,6 +74,18 @@ def test_listening_on_ipv6_is_checked_as_the_server_binds_it():
         check_listen(" ", 8000)
 
 
+def test_a_download_waits_for_a_busy_apps_next_chunk():
+    """textual-serve gave up on a screenshot after 4 s without its app's next chunk: with the CPU busy, 1
+    download in 3 was cancelled in the browser (a lecturer's trial; the browser test below, in CI)."""
+    pytest.importorskip("textual_serve")
+    from textual_serve import download_manager
+
+    from rnntui.serve import make_server
+
+    make_server(["recurrence"], port=free_port())
+    assert download_manager.DOWNLOAD_TIMEOUT >= 30
+
+
 # -- a real server in a child process --------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as s:
