@@ -121,16 +121,19 @@ class Bar:
         if self.tty:  # (a line wider than the terminal wrapped, and each redraw added one: 80 columns, a trial)
             from rich.cells import cell_len
 
-            from rnntui.widgets.cells import cut
-
             room = self.columns() - 1
             if cell_len(rest) > room:  # the seconds before the part scored (they were cut at 60 columns: a review)
                 rest = rest.replace(part, "", 1)
-            line = cut(line if cell_len(line) <= room else (self.bar(p.step, room - cell_len(rest)) + rest).lstrip(),
-                       room)
-            self.stream.write("\r" + line + "\x1b[K")
+            self.show(line if cell_len(line) <= room else (self.bar(p.step, room - cell_len(rest)) + rest).lstrip())
         else:
             self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def show(self, line: str) -> None:
+        """`line` in place of the last one (a terminal's stream), cut to the terminal's width."""
+        from rnntui.widgets.cells import cut
+
+        self.stream.write("\r" + cut(line, self.columns() - 1) + "\x1b[K")
         self.stream.flush()
 
     def columns(self) -> int:
@@ -590,19 +593,18 @@ def run_timing(argv: list[str]) -> int:
     timing_parser().parse_args(argv)
     lab = lab_module("lab_timing")
     path = check_cache(lab.cache_path())
-    tty = terminal(sys.stderr)
+    line = Bar(0)  # (its line only, in place: the lab's progress is its timings, not steps)
 
     def progress(done: int, total: int, label: str, _partial) -> None:
-        if tty:
-            sys.stderr.write(f"\r{done}/{total} {label}\x1b[K")
-            sys.stderr.flush()
+        if line.tty:
+            line.show(f"{done}/{total} {label}")
 
     with said_if_stopped(lambda: nothing_saved(path)):
         try:
             result = lab.run(progress=progress)
         finally:
-            if tty:
-                sys.stderr.write("\r\x1b[K")
+            if line.tty:
+                line.show("")
     lab.save_cache(result, path)
     for row in result["rows"]:
         print(_("T={T}: RNN {rnn} ms, attention {attention} ms").format(
