@@ -39,6 +39,15 @@ def sci3(v: float) -> str:
     return f"{v:#.3g}".rstrip(".") if 1e-2 <= abs(v) < 999.5 else f"{v:.2e}"
 
 
+def three(v: float) -> str:
+    """Three decimals, or two significant figures where those would read 0.000 and it is not 0: 0.057,
+    -0.380, 1.9e-05 (gradients/backward wrote ∂h₇/∂h₀ = 1.86e-05 at W_h 2 as a true 0 reads, a maths audit)."""
+    if (word := _finite(v)) is not None:
+        return word
+    v = float(v)
+    return f"{v:.1e}" if 0 < abs(v) < 0.0005 else f"{zeroed(v, 3):.3f}"
+
+
 def small(v: float) -> str:
     """Four decimals while that still shows two digits, scientific below: 0.0019, 9.54e-07."""
     if (word := _finite(v)) is not None:

@@ -68,6 +68,27 @@ def test_t1_defaults_lose_94_percent_in_seven_hops():
     assert p[0] == 1.0 and f"{p[7]:.3f}" == "0.057"  # seed 001
 
 
+def test_a_vanishing_gradient_is_shown_small_not_as_zero():
+    """W_h 2: ∂h_7/∂h_0 is 1.9e-05 (by hand below), not 0; its cells and readouts wrote 0.000, as W_h 0's true
+    zeros read (a maths audit). W_h 0's zeros still read 0.000."""
+    h, zs = 0.0, []
+    for x in rnn.TOKENS:
+        zs.append(2.0 * h + 0.8 * x)
+        h = math.tanh(zs[-1])
+    grads = [1.0]  # ∂h_7/∂h_t for t = 7, 6, …, 0: each hop back multiplies by tanh'(z_{t+1})·W_h
+    for z in zs[:0:-1]:
+        grads.append(grads[-1] * (1 - math.tanh(z) ** 2) * 2.0)
+    assert 1e-5 < grads[7] < 2e-5 and 2e-5 < grads[6] < 3e-5
+    text = _shown(BackwardState(w_h=2.0, hop=7), "backward")
+    cells = f"│{grads[7]:.1e}│←│{grads[6]:.1e}│←│{grads[5]:.1e}│".replace("e-0", "e-")
+    assert cells in text
+    assert f"= {grads[6]:.1e} × {(1 - math.tanh(zs[1]) ** 2) * 2:.3f} = {grads[7]:.1e}" in text
+    row = next(line for line in text.splitlines() if "∂h  │" in line)
+    assert f"after 7 hops {grads[7]:.1e}" in text and "0.000" not in row
+    zero = _shown(BackwardState(w_h=0.0, hop=7), "backward")
+    assert "│0.000 │←│0.000 │" in zero and "after 7 hops 0.000" in zero and "e-" not in zero
+
+
 @pytest.mark.parametrize("w_h,act", [(0.9, "tanh"), (1.6, "relu"), (1.2, "tanh"), (0.3, "relu"), (2.0, "relu")])
 def test_product_is_the_plain_running_product_and_crossings_match_a_log_search(w_h, act):
     factors, p = gr.chain(200, w_h, act)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rnntui.figure import Figure
 from rnntui.figures.gradients import (B, FACTORS_N, LAST_T, PRODUCT_N, W_X, BackwardState, BpttState, ClipState,
                                       FactorsState, HopState, ProductState)
-from rnntui.fmt import at_hop, factor, paren, sci
+from rnntui.fmt import at_hop, factor, paren, sci, three
 from rnntui.i18n import N_, _, aside, spaced
 from rnntui.screens.base import FigureView, TopicScreen
 from rnntui.screens.gradients_training import BpttView, ClipView
@@ -73,16 +73,16 @@ class BackwardView(Network, FigureView):
 
     def show(self, s: BackwardState) -> None:
         r, t = s.readings(), s.readings().at
-        self.query_one(TokenTrack).show((Row("∂h", r.track_gradient, "←"), Row("×", r.track_factor),
+        self.query_one(TokenTrack).show((Row("∂h", r.track_gradient, "←", tiny=True), Row("×", r.track_factor),
                                          Row("x", r.tokens)), t)
         if s.hop == 0:
             step = [(_("start: the loss sits on h_{t}, so ∂L/∂h_{t} =").format(t=LAST_T), "1")]
         else:
             step = [(_("hop {k}: ∂L/∂h_{t} = ∂L/∂h_{next} · {slope}(z_{next})·W_h =").format(
                 k=s.hop, t=t, next=t + 1, slope=SLOPE[s.act]),
-                     f"{r.before:.3f} × {factor(r.this_factor)} = {r.gradient:.3f}")]
+                     f"{three(r.before)} × {factor(r.this_factor)} = {three(r.gradient)}")]
         self.query_one("#hop", Readouts).show(step)
-        total = f"{r.total:.3f}" if s.hop == LAST_T else _("not there yet (end jumps)")
+        total = three(r.total) if s.hop == LAST_T else _("not there yet (end jumps)")
         self.query_one("#total", Readouts).show([(_("hops walked"), _("{n} of {total}").format(n=s.hop, total=LAST_T)),
                                                  (_("at h_0 after {n} hops").format(n=LAST_T), total)])
         xs, ys = zip(*r.walked)

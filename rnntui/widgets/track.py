@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from rnntui.fmt import zeroed
+from rnntui.fmt import fixed, three
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
 from rnntui.widgets.lines import Lines, rstrip_runs, runs_text
 from rnntui.widgets.quiet import joined, repaint, same
@@ -25,6 +25,7 @@ class Row:
     cells: tuple[float | str | None, ...]
     link: str = " "  # drawn between neighbouring cells, e.g. "→" for a recurrence
     faint: tuple[int, ...] = ()  # positions drawn dashed and dim, value shown
+    tiny: bool = False  # a value that reads 0.000 and is not 0 as 1.9e-5 (a vanishing gradient is not 0)
 
 
 def upto(values, t: int, n: int | None = None) -> tuple:
@@ -40,11 +41,23 @@ def cell_rows(c, h, tokens, t: int) -> tuple[Row, Row, Row]:
     return Row("c", upto(c, t), "─"), Row("h", upto(h, t), "→"), Row("x", tokens)
 
 
-def _fmt(value) -> str:
+def _fmt(value, tiny: bool = False) -> str:
+    """A cell's number in INNER cells: three decimals, fewer (rounded) for a large one, 128.00 (1234.56 read
+    1234.5); `tiny`: one that reads 0.000 and is not 0 as 1.9e-5 (fmt.three)."""
     if isinstance(value, str):
         return cut(value, INNER)
-    value = zeroed(value, 3)
-    return f"{value:+.3f}"[:INNER] if value < 0 else f"{value:.3f}"[:INNER]
+    text = three(value) if tiny else fixed(value, 3)
+    if "e" in text:  # (1.9e-05 → 1.9e-5; -1.9e-5 → -2e-5)
+        for digits in (1, 0):
+            mantissa, power = f"{value:.{digits}e}".split("e")
+            if len(text := f"{mantissa}e{int(power)}") <= INNER:
+                break
+        return text
+    for digits in (2, 1, 0):
+        if len(text) <= INNER:
+            break
+        text = f"{value:.{digits}f}"
+    return text[:INNER]
 
 
 def _style(value, current: bool) -> str:
@@ -124,10 +137,10 @@ def track_runs(rows: tuple[Row, ...], current: int | None, label_width: int = 4,
                 mid.add(" ")
                 continue
             if dashed:
-                mid.add(side + cell_fit(_fmt(value), inner, "center") + side + " ", "dim")
+                mid.add(side + cell_fit(_fmt(value, row.tiny), inner, "center") + side + " ", "dim")
                 continue
             mid.add("│")
-            mid.add(cell_fit(_fmt(value), inner, "center"), _style(value, t == current))
+            mid.add(cell_fit(_fmt(value, row.tiny), inner, "center"), _style(value, t == current))
             mid.add("│")
             nxt = row.cells[t + 1] if t + 1 < len(row.cells) else None
             mid.add(gap if nxt is not None else " ")
