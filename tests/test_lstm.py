@@ -643,7 +643,11 @@ def test_the_bias_readout_and_landmarks_use_the_chosen_k(k):
         assert r.survival == pytest.approx(sig(b_f) ** k, rel=1e-12)
         assert r.landmarks_b_f == (0.0, 1.0)
         assert r.landmarks_survival == pytest.approx((0.5 ** k, sig(1.0) ** k), rel=1e-12)
-    assert f"left after {k} steps f^{k} {small(sig(1.0) ** k)}" in _screen_words("lstm/bias", BiasState(b_f=1.0, k=k))
+    words = _screen_words("lstm/bias", BiasState(b_f=1.0, k=k))
+    assert f"left after {k} steps f^{k} {small(sig(1.0) ** k)}" in words
+    # the caption's b_f = 0 on screen at the topic's b_f = 1 too (it was not: a maths audit); 0.5^20 is SPEC's 9.5e-07
+    assert f"zero init b_f = 0: f 0.500 → left after {k} steps {small(0.5 ** k)}" in words
+    assert k != 20 or small(0.5 ** k) == "9.54e-07"
 
 
 @pytest.mark.parametrize("f,i", [(0.7, 0.5), (0.2, 0.9), (0.95, 0.1)])
@@ -665,6 +669,8 @@ def test_the_gru_keeps_and_writes_one_whole(f, i):
     assert r.not_written == pytest.approx({"lstm": 1 - i, "gru": f})
     words = _screen_words("lstm/gru", GruState(f=f, i=i))
     assert f"LSTM f + i = {f + i:.2f} GRU f + (1−f) = 1.00" in words
+    # c_t = f·c_{t−1} + i·ĉ is f + i only with both 1, which the figure says (it did not: a maths audit)
+    assert f"c_{{t−1}} = ĉ = 1: keep + write: LSTM f + i" in words and f"c_t {f + i:.2f}" in words
 
 
 @pytest.mark.parametrize("d", [256, 1024, 4096])

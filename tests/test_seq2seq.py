@@ -852,3 +852,16 @@ def test_the_scoring_curves_say_they_are_the_shipped_runs():
     text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("scoring"), ScoringState(), (80, 24))
     lines = [line.strip("│ ") for line in text.splitlines()]
     assert lines[3].startswith("Shipped runs, seed 0,") and lines[4].endswith("each measured every 25 steps.")
+
+
+def test_the_matrixs_sample_is_the_validation_sequence_its_number_names():
+    """Help says the matrix draws validation sequence `sample` (a maths audit took "sample 0" beside
+    "4000 fresh sequences" for a fresh one): its input is the 1000's row n, drawn here from their seed."""
+    from rnntui.screens.seq2seq import MatrixView
+
+    validation = np.random.default_rng(s2s.HELD_OUT_SEED).integers(0, 20, size=(1000, 16))
+    for n in (0, 5, 999):
+        assert MatrixState(sample=n).readings().x == tuple(validation[n])
+    assert not any((f == validation[0]).all() for f in s2s.fresh())
+    assert "1000 validation sequences; the matrix draws one of them, its `sample` number" in MatrixView.explained(
+        MatrixState())

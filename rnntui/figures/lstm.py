@@ -181,6 +181,7 @@ class BiasReadings:
     survival_curve: tuple[float, ...]
     landmarks_b_f: tuple[float, ...]  # b_f = 0 (a zero initialisation) and the recommended b_f = 1, and their survival
     landmarks_survival: tuple[float, ...]
+    landmarks_f: tuple[float, ...]  # σ at each
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,8 @@ class BiasState(FigureState):
         return BiasReadings(
             f=float(lstm.sigmoid(self.b_f)), survival=float(lstm.bias_survival(self.b_f, self.k)),
             b_f_grid=_floats(xs), survival_curve=_floats(lstm.bias_survival(xs, self.k)),
-            landmarks_b_f=marks, landmarks_survival=tuple(float(lstm.bias_survival(b, self.k)) for b in marks))
+            landmarks_b_f=marks, landmarks_survival=tuple(float(lstm.bias_survival(b, self.k)) for b in marks),
+            landmarks_f=tuple(float(lstm.sigmoid(b)) for b in marks))
 
     def gate(self) -> float:
         return self.readings().f

@@ -167,7 +167,12 @@ class BiasView(FigureView):
         self.query_one("#left", Readouts).show([
             ("b_f", f"{s.b_f:.2f}"), ("→ f = σ(b_f)", f"{r.f:.3f}"),
             (_("→ left after {k} steps f^{k}").format(k=s.k), small(r.survival) + share)])
-        why = readout_text([(_("usual fix: initialise"), "b_f = 1"), (_("(Gers et al. 2000; Jozefowicz et al. 2015)"), "")])
+        # (the caption's b_f = 0 was nowhere on screen at the topic's b_f = 1, the fix: a maths audit)
+        why = readout_text([(_("zero init b_f = 0: f"), f"{r.landmarks_f[0]:.3f}"),
+                            (_("→ left after {k} steps").format(k=s.k), small(r.landmarks_survival[0]))])
+        why.append("\n")
+        why.append_text(readout_text([(_("usual fix: initialise"), "b_f = 1"),
+                                      (_("(Gers et al. 2000; Jozefowicz et al. 2015)"), "")]))
         why.append("\n" + _("how long a gap it holds: topic 7 (memory) trains b_f = 1 and b_f = 2"), style="dim")
         self.query_one("#why", Readouts).update(why)  # ("the fix" read against memory/copy's b_f = 1 failing at
         # T = 40, a student's trial: it is the usual one, and the copy task measures how far it goes)
@@ -188,8 +193,9 @@ class GruView(FigureView):
             segments = update_segments(lengths, _("keep f"), write, _("discard"))
             segments.append(Segment(0.0, _("not written"), "dim", "·", f"{r.not_written[cell]:.2f}"))  # (the ·· cells)
             self.query_one(f"#bar-{cell}", GateBar).show(segments, scale=2.0, suffix=state)
-        self.query_one("#sum", Readouts).show([
-            (_("keep + write:  LSTM f + i ="), f"{r.lstm_sum:.2f}"), ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
+        self.query_one("#sum", Readouts).show([  # (c_t 1.80 read as a cell's value, its inputs unsaid: a maths audit)
+            (_("c_{t−1} = ĉ = 1:  keep + write:  LSTM f + i ="), f"{r.lstm_sum:.2f}"),
+            ("GRU f + (1−f) =", f"{r.gru_sum:.2f}")])
         self.query_one(Plot).show(PlotSpec(
             xlim=(0.0, 1.0), ylim=(0.0, 1.0), xlabel=_("keep f →   write ↑ (LSTM i, GRU 1 − f)"),  # (no word for y, a trial)
             series=(Series(r.line_keep, r.line_write, _("GRU: write = 1 − keep"), ORANGE),

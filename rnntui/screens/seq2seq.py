@@ -139,10 +139,11 @@ class MatrixView(FigureView):
 
     @classmethod
     def explained(cls, s: MatrixState) -> str:
-        """Help: what the table's two sets are."""
+        """Help: what the table's two sets are, and which the sample is from (it read as a fresh one, a maths audit)."""
         r = s.readings()
         return _("The table: each shipped model's exact-sequence and token accuracy on fresh sequences; "
-                 "val.: its exact-sequence accuracy on the 1000 validation sequences. "
+                 "val.: its exact-sequence accuracy on the 1000 validation sequences; the matrix draws one of them, "
+                 "its `sample` number. "
                  "“this run: val. exact”: a live run's latest score on the same 1000. “yours” (w: cached): the "
                  "newest model `rnntui train seq2seq` cached for this scoring that reads, as scored when it was "
                  "trained.") + "\n" + fresh_told(
