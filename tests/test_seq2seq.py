@@ -228,9 +228,29 @@ def test_visibility_grows_with_the_terminal_and_fits(size, arrows):
     figure = Seq2seqScreen.figure_by_id("visibility")
     shown = one_app.txt(Seq2seqScreen, figure, VisibilityState(), size).splitlines()
     assert sum(line.strip("│ ") == "↓" for line in shown) == arrows  # from the one state the bottleneck reads
-    assert sum("▇" in line for line in shown) == 2 * arrows  # each bar as tall
+    bar_lines = [line for line in shown if re.search("[▏▎▍▌▋▊▉█]( |$)", line.strip("│ "))]
+    assert len(bar_lines) == 2 * arrows  # each bar as tall
     assert any("this lab (n=16" in line for line in shown) and any("ratio 12×" in line for line in shown)
     assert any(f"holds 16·log₂20 = {16 * math.log2(20):.1f} bits" in line for line in shown)  # where 69.2 comes from
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_visibilitys_bars_are_in_the_ratio_they_are_labelled(size):
+    """The bars' lengths, counted in eighths of a character, are n to 1, as "ratio n×" says (they were
+    rounded to whole characters: 6 and 66 for n = 12's 12×, a maths audit)."""
+    from rnntui.screens.seq2seq import Seq2seqScreen
+    from rnntui.widgets.sharebar import EIGHTHS
+
+    def eighths(line):
+        bar = line.split("│")[1].split()[1]
+        return 8 * bar.count("█") + sum(EIGHTHS.index(ch) for ch in bar if ch in EIGHTHS[1:-1])
+
+    for n in (1, 7, 12, 24, 48):
+        shown = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("visibility"), VisibilityState(n=n), size)
+        lines = shown.splitlines()
+        short = next(line for line in lines if line.startswith("│ bottleneck █") or line.startswith("│ bottleneck ▉"))
+        long = next(line for line in lines if line.startswith("│ attention  █"))
+        assert eighths(long) == n * eighths(short) and f"{n * 512:,}" in long and f"ratio {n}×" in shown
 
 
 @pytest.mark.parametrize("size", [(52, 26), (52, 32), (60, 28), (60, 34)])
@@ -240,7 +260,7 @@ def test_visibility_grown_leaves_room_for_its_readouts_as_they_wrap(size):
     from rnntui.screens.seq2seq import Seq2seqScreen
 
     shown = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("visibility"), VisibilityState(), size)
-    assert "ratio 12×" in shown and "bits" in shown and "69.2" in shown and "▇ 6,144" in shown
+    assert "ratio 12×" in shown and "bits" in shown and "69.2" in shown and re.search("[▏▎▍▌▋▊▉█] 6,144", shown)
 
 
 def test_tokens_are_drawn_as_letters():

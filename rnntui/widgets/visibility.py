@@ -7,6 +7,7 @@ from rich.text import Text
 
 from rnntui.i18n import _
 from rnntui.widgets.cells import aligned, cell_len
+from rnntui.widgets.sharebar import EIGHTHS
 
 
 def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars: tuple[float, float],
@@ -37,19 +38,31 @@ def visibility_text(n: int, mode: str, reads: int, sizes: tuple[int, int], bars:
     what = (_("reads h_{last} only: one vector = {n} numbers") if mode == "bottleneck" else
             _("reads every h_j (weighted by α): {n} numbers"))
     pic.append(what.format(n=f"{reads:,}", last=n - 1) + "\n\n", style="bold")
-    bar_w = max(width - 30, 10)
     names = aligned((_("bottleneck"), _("attention")))
-    for name, shown, value, part in (("bottleneck", names[0], sizes[0], bars[0]),
-                                     ("attention", names[1], sizes[1], bars[1])):
+    drawn = bar_cells(bars, max(width - 30, 10))
+    for name, shown, value, cells in (("bottleneck", names[0], sizes[0], drawn[0]),
+                                      ("attention", names[1], sizes[1], drawn[1])):
         if name == "attention" and tall > 1:
             pic.append("\n")  # a line between tall bars
         style = "bold" if name == mode else "dim"
         for line in range(tall):
             pic.append(shown if line == tall - 1 else " " * cell_len(shown), style=style)
-            pic.append("▇" * max(1, round(bar_w * part)), style=style)
+            pic.append(cells, style=style)
             pic.append(f" {value:,}" if line == tall - 1 else "\n")
         pic.append("\n")  # (a blank line under the last: the readouts under the picture)
     return pic
+
+
+def bar_cells(bars: tuple[float, float], most: int) -> tuple[str, str]:
+    """The two bars (lengths 0…1, the longer 1) in at most `most` characters, to an eighth of one, their
+    ratio kept: the shorter floored to eighths, the longer that many times as long (rounded to whole
+    characters, 6 and 66 read 11× for n = 12's 12×, a maths audit)."""
+    short = min(bars)
+    if short <= 0:
+        return tuple("█" * (most if part else 0) for part in bars)
+    eighths = max(1, int(8 * most * short + 1e-9))
+    sized = [eighths if part == short else round(eighths * part / short) for part in bars]
+    return tuple("█" * (e // 8) + EIGHTHS[e % 8].strip() for e in sized)
 
 
 def visibility_tall(height: int) -> int:
