@@ -6,6 +6,7 @@ import errno
 import gc
 import os
 import re
+import shlex
 import sys
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -289,6 +290,16 @@ def theme_name(text: str) -> str:
     return text.strip().lower()
 
 
+def not_a_deck(address: str | None, command: str) -> None:
+    """A deck named where a topic goes (a .toml file, or a shipped deck's name) is refused with the command
+    that takes it: `rnntui export out my.toml` said "unknown topic 'my.toml'" (a lecturer's trial)."""
+    from rnntui.deck import shipped
+
+    if address and (address.strip().lower().endswith(".toml") or address.strip() in shipped()):
+        raise BadValue(_("{deck} is a deck, not a topic: {command}").format(
+            deck=address, command=command.format(deck=shlex.quote(address.strip()))))
+
+
 def check_theme(name: str) -> None:
     from textual.theme import BUILTIN_THEMES
 
@@ -395,6 +406,7 @@ def run_shot(argv: list[str]) -> int:
     size = parse_size(args.size)
     scale = parse_scale(args.scale, (fmt,))
     check_theme(args.theme)
+    not_a_deck(args.address, "rnntui export OUTDIR --deck {deck}")
     screen, figure = find(args.address, args.set)
     state = build_state(figure, args.set, args.step)
     check_readable([state], since)  # (a damaged shipped file, a corrupt cache: one line, nothing written)
@@ -429,6 +441,8 @@ def run_export(argv: list[str]) -> int:
     if args.outdir == "-":  # (it made a folder named "-", a CLI audit)
         raise BadValue(_("export writes a folder of files, not standard output; "
                          "for one figure as text: rnntui shot TOPIC/FIGURE -o -"))
+    for address in args.only or ():
+        not_a_deck(address, f"rnntui export {shlex.quote(args.outdir)} --deck {{deck}}")
     formats = slides.parse_formats(args.format)
     size = parse_size(args.size)
     scale = parse_scale(args.scale, formats)
@@ -586,6 +600,7 @@ def open_app(args) -> int:
 
     if args.address is not None and not args.address.strip():
         raise BadValue(_("an empty topic: name one (see rnntui --list), or give none for the first"))
+    not_a_deck(args.address, "rnntui present {deck}")
     check_theme(args.theme)
     screen, figure = find(args.address or IDS[0], args.set)
     state = build_state(figure, args.set, args.step) if (args.set or args.step is not None) else None

@@ -1,7 +1,8 @@
 """`rnntui present DECK`: a deck's frames full screen, no header or footer, a discreet counter.
 
 space / → / pagedown next · ← / pageup / backspace back · home / end first / last · a number and
-enter: that slide · ctrl+s saves the slide as SVG · ? the keys, escape hides them · q quits.
+enter: that slide · b or . blanks the screen · ctrl+s saves the slide as SVG · ? the keys, escape hides
+them · q quits.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual._dispatch_key import dispatch_key
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -43,10 +45,11 @@ def read_all(frames: list[Frame]) -> None:
             pass
 
 
-KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · {save} save · "
+KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · b/. blank · {save} save · "
            "esc hides this · {suspend} suspend · {quit} quit")
 LAST = N_("the last slide; home goes to the first")
 FIRST = N_("the first slide; end goes to the last")  # (← there said nothing, → on the last did: a trial)
+TYPED_FOR = 5  # seconds a typed slide number waits for enter (a stray 1 made 5 enter go to 15, a lecturer's trial)
 VALUES_KEPT = 16  # cells of a slide's values a note in the foot leaves them ("t 11   γ 1.00")
 
 
@@ -93,6 +96,9 @@ class PresentApp(Shots, QuietCollections, App):
     #slide-views { height: 1fr; padding: 0 2; }
     FigureView.-present { align: center middle; }
     #slide-foot { height: 1; padding: 0 2; color: $text-muted; }
+    App.-blank #slide-title, App.-blank #slide-words, App.-blank #slide-views, App.-blank #slide-foot {
+        visibility: hidden;
+    }
     /* in 16 colours $text-muted, dimmed, on white went out as white (1.3:1, a lecturer's trial): black, dimmed,
     goes out as grey (4:1) */
     App.-few-colours.-light-mode #slide-words, App.-few-colours.-light-mode #slide-foot { color: #000000; }
@@ -112,7 +118,11 @@ class PresentApp(Shots, QuietCollections, App):
         Binding("q", "quit", N_("quit"), priority=True, id="quit"),  # not escape: a reflexive one ended the talk
         Binding("ctrl+z", "suspend", N_("suspend"), show=False, priority=True, id="suspend"),  # (it did nothing)
         Binding("question_mark,f1", "keys", N_("keys"), priority=True, id="help"),  # (the slides show none)
+        # a clicker's: b and . blank the screen, as slide programs do (each put "no key in a talk" and a command
+        # on the projector, as its start key f5 did: a lecturer's trial)
+        Binding("b,full_stop", "blank", N_("blank"), show=False, priority=True),
     ]
+    CLICKER_START = ("f5", "shift+f5")  # the show is on: not a stray key (a keymap may still take f5)
 
     def __init__(self, deck: Deck, theme: str = "dark", start: int = 0) -> None:
         super().__init__()
@@ -120,7 +130,8 @@ class PresentApp(Shots, QuietCollections, App):
         self.theme_asked = theme  # (said again in the commands it gives: the app opened dark on a projector, a trial)
         self.deck = deck
         self.index = min(max(start, 0), len(deck.frames) - 1)
-        self.typed = ""  # digits of a slide number, until enter
+        self.typed = ""  # digits of a slide number, until enter (or TYPED_FOR seconds)
+        self.typed_timer = None
         self.note = EdgeNote(self, self.show_foot)  # in the foot for 2 s: a toast covered the slide's plot (a trial)
         # the app's keymap moves quit, help, the screenshot and suspend here too (q still quit after quit = "x": a
         # lecturer's trial); the talk's other keys are its own
@@ -242,8 +253,26 @@ class PresentApp(Shots, QuietCollections, App):
     def action_type(self, digit: int) -> None:
         typed = (self.typed + str(digit)).lstrip("0")  # ("0" alone is kept: enter says there is no slide 0,
         self.typed = (typed or "0")[:len(str(len(self.deck.frames))) + 1]  # it went on to the next, a trial)
+        if self.typed_timer is not None:
+            self.typed_timer.stop()
+        self.typed_timer = self.set_timer(TYPED_FOR, self.forget_typed)
         if not self.note.hush():  # (a number typed after "no slide 99" is the answer to it)
             self.show_foot()
+
+    def forget_typed(self) -> None:
+        if self.typed:
+            self.typed = ""
+            self.show_foot()
+
+    def action_blank(self) -> None:
+        """b or .: the screen blank, or back (any other key brings it back too, and does nothing else)."""
+        self.toggle_class("-blank")
+
+    async def on_event(self, event) -> None:
+        if isinstance(event, events.Key) and self.has_class("-blank") and event.key not in ("b", "full_stop"):
+            self.remove_class("-blank")  # (the key only brings the slide back: the room sees where it was)
+            return
+        await super().on_event(event)
 
     def action_backspace(self) -> None:
         """Back a slide, or, while a slide number is typed, its last digit off (it went back a slide and the
@@ -280,6 +309,8 @@ class PresentApp(Shots, QuietCollections, App):
         event.prevent_default()  # (App's own handler, which this one is with the word added, is not run too)
         moves_focus = event.key in ("tab", "shift+tab")  # (Textual's, to nothing a talk shows)
         if not moves_focus and await self._check_bindings(event.key) or await dispatch_key(self, event) or self._exit:
+            return
+        if event.key in self.CLICKER_START:
             return
         # (a toast, as ?'s keys: the command, whole, does not fit the foot beside the values; a slide number
         # being typed is kept, a review)

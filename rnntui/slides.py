@@ -209,12 +209,26 @@ def untranslated_line(frames: list[Frame], deck=None) -> str:
     (frames without caption_zh showed English among Chinese, and nothing said so: a lecturer's trial);
     numbered by their places in `deck` when given."""
     every = frames if deck is None else deck.frames
-    missing = [f"{place(every, frame)} ({', '.join(keys)})" for frame in frames if (keys := frame.untranslated())]
+    missing: dict[tuple, list[int]] = {}  # the words missing → the frames, as "1–9 (title_zh, caption_zh)"
+    for frame in frames:
+        if keys := frame.untranslated():
+            missing.setdefault(tuple(keys), []).append(place(every, frame))
     if not missing:
         return ""
-    shown = "; ".join(missing[:8]) + ("; …" if len(missing) > 8 else "")
+    # (all of them: "9 (title_zh, caption_zh); …" never named the tenth, in the shell either, a lecturer's trial)
+    shown = "; ".join(f"{numbered(places)} ({', '.join(keys)})" for keys, places in missing.items())
     return ngettext("frame {frames}: the deck gives these words in English only",
-                    "frames {frames}: the deck gives these words in English only", len(missing)).format(frames=shown)
+                    "frames {frames}: the deck gives these words in English only",
+                    sum(map(len, missing.values()))).format(frames=shown)
+
+
+def numbered(places: list[int]) -> str:
+    """Ascending numbers with their runs of three or more as ranges: 1–3, 5, 7, 8."""
+    out = []
+    for _step, run in groupby(enumerate(places), lambda pair: pair[1] - pair[0]):
+        run = [n for _i, n in run]
+        out.append(f"{run[0]}–{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)))
+    return ", ".join(out)
 
 
 def targets(stems: list[str], outdir: Path, formats: tuple[str, ...]) -> list[Path]:

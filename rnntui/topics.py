@@ -98,7 +98,7 @@ def topics() -> tuple:
 def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
     """`topic` or `topic/figure`. Without a figure, the first one that takes every --set key."""
     topic_id, _slash, figure_id = address.strip().lower().partition("/")  # (Attention/QKV was refused, a trial)
-    screen = topic(topic_id)
+    screen = topic(topic_id or address.strip())  # ("/tmp/x": "unknown topic ''", a lecturer's trial)
     if figure_id:
         return screen, screen.figure_by_id(figure_id)
     names = [n for n in dict.fromkeys(s.partition("=")[0].strip() for s in sets) if n]  # ("=3": build_state says)

@@ -82,6 +82,13 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     # w_h=recurrence/track": a topic is not a value, a review)
     (["shot", "-o", "x.txt", "--set=d_k", "64", "attention/scaling"], "such as --set d_k=64"),
     (["export", "out", "./elsewhere"], "./elsewhere is not a topic (the folder comes first"),
+    # a deck where a topic goes: the command that takes it ("unknown topic 'my.toml'", a lecturer's trial)
+    (["export", "out", "my.toml"], "my.toml is a deck, not a topic: rnntui export out --deck my.toml"),
+    (["export", "out", "lecture"], "lecture is a deck, not a topic: rnntui export out --deck lecture"),
+    (["lecture"], "lecture is a deck, not a topic: rnntui present lecture"),
+    (["my talk.TOML"], "my talk.TOML is a deck, not a topic: rnntui present 'my talk.TOML'"),
+    (["shot", "lecture", "-o", "x.txt"], "lecture is a deck, not a topic: rnntui export OUTDIR --deck lecture"),
+    (["/tmp/nosuch"], "unknown topic '/tmp/nosuch': choose from recurrence,"),  # (it said "unknown topic ''")
     (["export", "-", "--format", "txt"], "export writes a folder of files, not standard output; for one figure as text: rnntui shot TOPIC/FIGURE -o -"),
     (["shot", "recurrence/track", "-o", "x.doc"], "suffix"),
     (["shot", "recurrence/track", "-o", "."], "-o .: that is a folder; -o takes a file, such as ./recurrence-track.svg"),

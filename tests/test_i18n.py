@@ -290,6 +290,19 @@ def test_export_in_chinese_names_the_frames_whose_words_are_english_only(tmp_pat
     assert "English only" not in capsys.readouterr().err
 
 
+def test_the_english_only_frames_are_all_named_in_ranges(tmp_path, capsys):
+    """A 10-frame deck's line ended "…; 9 (title_zh, caption_zh); …", the tenth never named, in the shell too
+    (a lecturer's trial): every frame is named, runs of three or more as ranges, so it stays short."""
+    frames = "".join(f'[[frame]]\nfigure = "recurrence/track"\ntitle = "T{k}"\ncaption = "c"\n' if k != 6 else
+                     '[[frame]]\nfigure = "recurrence/track"\ntitle = "T6"\ntitle_zh = "六"\ncaption = "c"\n'
+                     for k in range(1, 12))
+    deck = tmp_path / "d.toml"
+    deck.write_text('title = "D"\n' + frames, encoding="utf-8")
+    assert main(["export", str(tmp_path / "zh"), "--deck", str(deck), "--format", "txt", "--lang", "zh"]) == 0
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line == "以下帧在幻灯片文件里只有英文：1–5, 7–11 (title_zh, caption_zh); 6 (caption_zh)"
+
+
 # -- the app: live switching, and Chinese in its cells ------------------------------------------------
 def _screen_lines(app, size) -> list[str]:
     console = Console(record=True, width=size[0], height=size[1], file=io.StringIO(), force_terminal=True,

@@ -787,6 +787,48 @@ async def test_present_at_80_columns_says_its_notes_whole_and_backspace_takes_a_
 
 
 
+async def test_a_clickers_keys_blank_the_screen_and_start_quietly(tmp_path):
+    """A clicker's f5 (start the show) and . (blank) put "no key in a talk" and a shell command on the
+    projector (a lecturer's trial). b and . blank the slide and bring it back; any other key brings it back
+    and does nothing else; f5 does nothing, and says nothing."""
+    from rnntui.present import PresentApp
+
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        shown = text_of(app)
+        await pilot.press("f5", "shift+f5")
+        assert app.index == 0 and not app._notifications and text_of(app) == shown
+        await pilot.press("full_stop")
+        assert text_of(app).split() == [] and app.index == 0  # nothing of the slide, its foot neither
+        await pilot.press("space")  # back, not on
+        assert app.index == 0 and text_of(app) == shown
+        await pilot.press("b")
+        assert text_of(app).split() == []
+        await pilot.press("b")
+        assert text_of(app) == shown and not app._notifications
+        await pilot.press("space")  # shown again, keys do what they did
+        assert app.index == 1
+
+
+async def test_a_typed_slide_number_is_forgotten_after_a_while(tmp_path):
+    """A stray 1, then 5 enter a minute later, went to slide 15 (a lecturer's trial): a typed number waits
+    TYPED_FOR seconds for enter, then goes, and the foot says so."""
+    from rnntui import present
+    from rnntui.present import PresentApp
+
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        assert "slide 3: enter goes there" in text_of(app)
+        app.typed_timer.stop()  # (not waited for: its callback, as the timer calls it)
+        app.forget_typed()
+        await pilot.pause()
+        assert "enter goes there" not in text_of(app)
+        await pilot.press("2", "enter")
+        assert app.index == 1
+    assert 2 <= present.TYPED_FOR <= 10
+
+
 async def test_a_key_a_talk_has_none_for_says_how_to_change_the_slide(tmp_path):
     """ctrl+p, +, ↑ and tab did nothing in a talk, and nothing said why (a lecturer's trial): such a key says
     that the talk has none, and the command that opens this slide in the app, where its values change. The
