@@ -130,6 +130,22 @@ def test_tanh_factor_peak_stays_below_w_h_and_relu_reaches_it():
     assert top == pytest.approx(0.9)
 
 
+@pytest.mark.parametrize("w_h", [0.3, 0.9])
+def test_relus_largest_factor_says_how_many_hops_have_it(w_h):
+    """Under ReLU every active hop's factor is W_h: "largest 0.300 at hop 1" named the first of 29 (a maths
+    audit). The count is redone here: hops 1…39 leave h_39…h_1, active where z_t = W_h·h_{t−1} + 0.8·x_t > 0."""
+    x, h, active = [rnn.TOKENS[t % 8] for t in range(40)], 0.0, []
+    for t in range(40):
+        z = w_h * h + 0.8 * x[t]
+        active.append(z > 0)
+        h = max(z, 0.0)
+    ties = sum(active[1:])
+    text = " ".join(_shown(FactorsState(w_h=w_h, act="relu"), "factors", (100, 30)).split())
+    said = "at every hop" if ties == 39 else f"at {ties} of 39 hops"
+    assert f"largest {w_h:.3f} {said} = W_h" in text
+    assert w_h != 0.3 or ties < 39  # (both wordings checked)
+
+
 def test_hop_is_slope_times_weight():
     s = HopState(hop=3, w_h=1.2)
     z = rnn.rnn_states(rnn.TOKENS, 1.2)[0][s.t]

@@ -197,7 +197,7 @@ class FactorsReadings:
     tokens: tuple[float, ...]
     hops: tuple[int, ...]  # 1 … 39
     factors: tuple[float, ...]
-    largest: dict  # {"hop": k, "factor": f}: the largest factor and where
+    largest: dict  # {"hop": k, "factor": f, "ties": n}: the largest factor, its first hop, how many hops have it
     largest_is_w_h: bool  # it equals W_h (ReLU on an active unit; every factor at W_h = 0)
     published: dict  # {"hop", "t", "factor"}: the largest factor of a hop whose z_t uses only T1's 8 tokens (t ≤ 7)
     factor: float  # at the cursor's hop
@@ -241,7 +241,7 @@ class FactorsState(FigureState):
         p = first + int(np.argmax(f[first - 1:]))
         return FactorsReadings(
             chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
-            factors=_floats(f), largest={"hop": k + 1, "factor": float(f[k])},
+            factors=_floats(f), largest={"hop": k + 1, "factor": float(f[k]), "ties": int(np.sum(f == f[k]))},
             largest_is_w_h=bool(np.isclose(f[k], self.w_h)),
             published={"hop": p, "t": FACTORS_N - p, "factor": float(f[p - 1])}, factor=float(f[self.hop - 1]),
             y_top=max(1.0, self.w_h) * 1.15 + 0.02, y_bottom=_bottom(float(f.min())),
