@@ -787,6 +787,23 @@ async def test_present_at_80_columns_says_its_notes_whole_and_backspace_takes_a_
 
 
 
+async def test_the_lectures_recurrent_and_attention_grids_are_drawn_alike_at_80x24():
+    """Slides 32 and 33, the pair a class flips between, drew 6×2 and 3×1 cells at 80x24: 33's caption took a
+    second line (a lecturer's trial). Both draw their 8 worked cells 6 wide on two rows."""
+    from rnntui.present import PresentApp
+
+    deck = load("lecture")
+    chain, parallel = (next(i for i, f in enumerate(deck.frames) if f.figure.id == "grid" and f.state.mode == mode)
+                       for mode in ("recurrent", "attention"))
+    assert parallel == chain + 1
+    app = PresentApp(deck, start=chain)
+    async with app.run_test(size=(80, 24)) as pilot:
+        drawn = [text_of(app)]
+        await pilot.press("space")
+        drawn.append(text_of(app))
+    assert [text.count("██████") + text.count("▒▒▒▒▒▒") for text in drawn] == [16, 16]  # (▒: this step's)
+
+
 async def test_a_clickers_keys_blank_the_screen_and_start_quietly(tmp_path):
     """A clicker's f5 (start the show) and . (blank) put "no key in a talk" and a shell command on the
     projector (a lecturer's trial). b and . blank the slide and bring it back; any other key brings it back
