@@ -53,6 +53,23 @@ async def test_play_advances_and_space_pauses():
         assert says(app) == ["play"]
 
 
+async def test_leaving_a_playing_figure_stops_it_and_its_edge_says_so():
+    """home, space, n, p: the edge said "1/3  ▶ playing" over a figure no longer playing, beside a footer
+    saying "space play" (a power user's trial); help and the palette over it stopped it the same way."""
+    from rnntui.widgets.panel import Panel
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(80, 24)) as pilot:
+        s = screen_of(app)
+        for away in (("n", "p"), ("question_mark", "escape"), ("ctrl+p", "escape")):
+            await pilot.press("home", "space")
+            assert s.playing and "playing" in s.query_one("#panel", Panel)._edges[1]
+            await pilot.press(*away)
+            await pilot.pause()
+            assert screen_of(app) is s and s.playing is None, away
+            assert "playing" not in s.query_one("#panel", Panel)._edges[1], away
+
+
 async def test_play_takes_a_listed_value_a_tick_slowly_enough_to_see():
     """attention/scaling's d_k takes 7 values: played from 1, it is still playing 0.6 s later (at the
     old pace of 0.05 s a tick it had ended in 0.3 s), and it stops on the last value. (Whether it has

@@ -514,6 +514,7 @@ class TopicScreen(WholeFrames):
             self.playing.stop()
             self.playing = None
             self.refresh_bindings()
+            self.draw_edges()  # (stopped by leaving the topic, help or the palette, it still said "▶ playing")
 
     def on_screen_suspend(self) -> None:
         self.pause()
