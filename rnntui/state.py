@@ -337,7 +337,15 @@ class FigureState:
         """A new state with one parameter set; checks the value, raises BadValue."""
         checked = self.param(name).parse(value, self)
         state = replace(self, **{name: checked})
-        return state.clamped()
+        return self.end_kept(name, state.clamped())
+
+    def end_kept(self, name: str, new: "FigureState") -> "FigureState":
+        """`new`, this state with `name` changed, its axis still at its end where this one's was: fewer
+        tokens then more again left parallel/grid at "wallclock 6", "outputs ready 6 of 8" (a power user's
+        trial)."""
+        if name == self.AXIS or self.param(self.AXIS).kind == "choice" or not self.at_axis_end():
+            return new
+        return new.to_end(self.AXIS, 1)
 
     def clamped(self) -> "FigureState":
         """Pull every value back inside its (possibly state-dependent) range."""
@@ -360,11 +368,11 @@ class FigureState:
         value = getattr(self, name)
         if p.kind == "choice":
             i = min(max(p.choices.index(value) + notches, 0), len(p.choices) - 1)
-            return replace(self, **{name: p.choices[i]})
+            return self.end_kept(name, replace(self, **{name: p.choices[i]}).clamped())
         if p.values:  # the next listed value (a value between two snaps to its neighbour first)
             i = bisect.bisect_left(p.values, value)
             i = (i if value in p.values else i - (notches > 0)) + notches
-            return replace(self, **{name: p.values[min(max(i, 0), len(p.values) - 1)]}).clamped()
+            return self.end_kept(name, replace(self, **{name: p.values[min(max(i, 0), len(p.values) - 1)]}).clamped())
         lo, hi = p.bounds(self)
         step = p.notch if fine else p.coarse_notch(self)
         if p.log and not fine:  # a rung a press, stopping at a default off the ladder (BERT's d = 768 came
@@ -380,7 +388,7 @@ class FigureState:
             new = via_home(value, notches, multiple, self.defaults().get(name))
         new = min(max(new, lo), hi)
         new = int(round(new)) if p.kind == "int" else round(new, 10)
-        return replace(self, **{name: new}).clamped()
+        return self.end_kept(name, replace(self, **{name: new}).clamped())
 
     def cycled(self, name: str) -> "FigureState":
         """A letter key: the next choice, wrapping from the last to the first."""
@@ -388,7 +396,7 @@ class FigureState:
         if p.kind != "choice":
             return self.nudged(name, 1)
         i = (p.choices.index(getattr(self, name)) + 1) % len(p.choices)
-        return replace(self, **{name: p.choices[i]})
+        return self.end_kept(name, replace(self, **{name: p.choices[i]}).clamped())
 
     def to_end(self, name: str, end: int) -> "FigureState":
         p = self.param(name)

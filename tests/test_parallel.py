@@ -82,6 +82,22 @@ def test_grid_at_n8_step8_reads_8_sequential_steps_and_8_of_64_busy():
     # position 7 as unfinished next to "outputs ready 8 of 8")
 
 
+def test_fewer_tokens_and_back_keep_a_finished_grid_finished():
+    """end, then - and + on the tokens, left "wallclock 6", "outputs ready 6 of 8" (a power user's trial): a
+    wallclock at its end stays at the end as n changes, so the keys come back to the screen they left; one
+    short of the end stays where it is."""
+    from rnntui.screens.parallel import ParallelScreen
+
+    done = GridState().to_end("step", 1)
+    fewer = done.nudged("n", -1)
+    assert (fewer.n, fewer.step) == (6, 6) and fewer.nudged("n", 1) == done
+    assert done.cycled("mode").step == 8 and done.with_value("n", "12").step == 12
+    text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), fewer.nudged("n", 1), (100, 30))
+    assert "outputs ready 8 of 8" in text and "wallclock 8" in text
+    midway = GridState(step=5)
+    assert midway.nudged("n", -1).nudged("n", 1) == midway
+
+
 @pytest.mark.parametrize("mode, n, step", [("attention", 8, 4), ("attention", 5, 5), ("recurrent", 8, 5)])
 def test_busy_per_step_counts_only_the_steps_that_did_work(mode, n, step):
     """Attention finishes at step 1: at step 4 its 8 busy cells came from one step, "busy per step 8.0", not
