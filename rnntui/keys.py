@@ -17,7 +17,7 @@ from pathlib import Path
 from textual.binding import Binding
 from textual.keys import KEY_NAME_REPLACEMENTS, Keys, _character_to_key, _normalize_key_list, format_key
 
-from rnntui.i18n import N_, _, commas
+from rnntui.i18n import N_, _, commas, one_line
 
 
 @dataclass(frozen=True)
@@ -195,6 +195,9 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path, ids="keys")
     known = {k.id for k in CONTRACT if k.id != "topic"} | set(TOPIC_IDS) | LETTERS.keys()  # (`topic` moved nothing)
     bad = [k for k, v in table.items() if not isinstance(v, str) or k not in known]
+    if typed := [k for k in bad if k in known]:  # (quit = 5 said "unknown id or value for quit", a power user's trial)
+        return {}, _("keymap {path} ignored: {id} = {value}: its keys go in quotes, such as {id} = \"x\" or "
+                     "\"x,ctrl+x\"").format(path=path, id=typed[0], value=one_line(repr(table[typed[0]]))[:40])
     if bad:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,
                                                                                   ids=commas(map(str, bad[:3])))
