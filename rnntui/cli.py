@@ -93,12 +93,26 @@ class Parser(argparse.ArgumentParser):
             return
         super()._print_message(message, file)
 
+    def glued(self, words: list[str]) -> list[str]:
+        """An option's value that starts with - taken as its value, as --size=-100x30 is: argparse said only
+        "argument --size: expected one argument", and the option's own check never saw it (a power user's trial)."""
+        out = []
+        for word in words:
+            action = self._option_string_actions.get(out[-1]) if out else None
+            if (action is not None and action.nargs is None  # (one value: flags, help and version take none)
+                    and word.startswith("-") and word not in self._option_string_actions and "=" not in out[-1]):
+                out[-1] = f"{out[-1]}={word}"
+            else:
+                out.append(word)
+        return out
+
     def parse_args(self, args=None, namespace=None):
         if self.intermixed and self.usage is None:  # argparse's intermixed parsing keeps format_usage()[7:],
             # "usage: " cut off; "用法：" is 3 letters ("用法：ui export", a Chinese student's trial)
             self.usage = self.format_usage()[len(argparse._("usage: ")):].rstrip("\n")
+        args = self.glued(list(sys.argv[1:] if args is None else args))
         known, extras = (self.parse_known_intermixed_args if self.intermixed else self.parse_known_args)(args, namespace)
-        words = list(sys.argv[1:] if args is None else args)
+        words = args
         for item in getattr(known, "set", ()):  # "--set d_k 64" said "unrecognized arguments: 64", no hint
             at = next((k for k, w in enumerate(words) if w in (item, "--set=" + item)), None) if "=" not in item else None
             after = words[at + 1:at + 2] if at is not None else []
