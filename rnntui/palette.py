@@ -233,7 +233,15 @@ class RnnCommands(Provider):
                 mine = mine or refused
             elif refused is not None and mine is None:
                 mine = refused
-        return mine
+        return mine or self.no_key(topic, key)
+
+    def no_key(self, topic, key: str) -> Hit:
+        """"set wh 0.6": no figure anywhere has the key, so the focused one's keys, as the deck checker says
+        them ("No matches found" said nothing of why, and "set wh 1.4" matched W_h by its value: a lecturer's trial).
+        Not while the key is typed ("set w"): the figure's own "Set W_h" comes first then."""
+        said = _("no parameter {key!r} anywhere; {figure} takes {keys}").format(
+            key=key, figure=topic.figure.id, keys=topic.state.keys_text())
+        return Hit(self.TYPED, Content(said), partial(self.app.notify, said, severity="error"), text=said)
 
     def set_asked(self, topic, key: str, here: list, there: list) -> Hit | None:
         """"set seed" with no value yet: the first figure with that key (as typed first, this topic's first),
