@@ -189,7 +189,7 @@ def main_parser() -> Parser:
                         "rnntui serve lets browsers open the app (pip install 'rnntui[serve]'); "
                         "rnntui train seq2seq|memory|timing reruns a lab with a progress bar. "
                         "See `rnntui shot --help` and the others."))
-    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where to open (see --list)"))
+    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", type=address_arg, help=_("where to open (see --list)"))
     _common(p)
     p.add_argument("--list", action="store_true", help=_("list topics, figures and their keys"))
     p.add_argument("--version", action="version", version=f"rnntui {__version__}", help=_("show the version and exit"))
@@ -201,7 +201,7 @@ def shot_parser() -> Parser:
                # (a lecturer looked for slides without the app's header and keys, a trial)
                epilog=_("A shot is the app's screen, header and keys included. For slides of the figure "
                         "alone, with a title and caption: rnntui export OUTDIR --deck DECK (see rnntui export --help)."))
-    p.add_argument("address", metavar="TOPIC[/FIGURE]")
+    p.add_argument("address", metavar="TOPIC[/FIGURE]", type=address_arg)
     _common(p)
     p.add_argument("--size", default="100x30", metavar="WxH", help=_("terminal size (default 100x30)"))
     p.add_argument("-o", "--output", required=True, type=path_arg, metavar="FILE",
@@ -238,7 +238,7 @@ def export_parser() -> Parser:
                              "numbered files named by topic, figure and step, and an index.md with captions."))
     p.intermixed = True
     p.add_argument("outdir", type=path_arg, metavar="OUTDIR", help=_("the folder to write (created if missing)"))
-    p.add_argument("only", nargs="*", default=[], metavar="TOPIC[/FIGURE]",
+    p.add_argument("only", nargs="*", default=[], metavar="TOPIC[/FIGURE]", type=address_arg,
                    help=_("only these topics or figures (default: all); a deck's frames of them"))
     p.add_argument("--deck", type=path_arg, metavar="FILE",
                    help=_("a TOML deck file, or a shipped deck by name (lecture): export its frames as "
@@ -274,7 +274,7 @@ def serve_parser() -> Parser:
     p = Parser(prog="rnntui serve",
                description=_("Serve the app to browsers: each tab gets its own app, or presents --deck "
                              "(needs pip install 'rnntui[serve]')."))
-    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", help=_("where each app opens"))
+    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", type=address_arg, help=_("where each app opens"))
     from rnntui.deck import shipped
 
     p.add_argument("--deck", type=path_arg, metavar="DECK",
@@ -302,6 +302,12 @@ def parse_size(text: str) -> tuple[int, int]:
 def theme_name(text: str) -> str:
     """--theme as typed, in any case: every theme's name is lower case (DARK was refused, --lang EN was not)."""
     return text.strip().lower()
+
+
+def address_arg(text: str) -> str:
+    from rnntui.topics import as_address
+
+    return as_address(text)
 
 
 def not_a_deck(address: str | None, command: str) -> None:

@@ -95,6 +95,21 @@ def topics() -> tuple:
     return tuple(topic(t) for t in IDS)
 
 
+def as_address(text: str) -> str:
+    """A topic's number, its key (3), or a figure's source id (F8, E4; T5 the topic) as its address (lstm,
+    gradients/product); anything else as typed. "rnntui shot 1" and "shot F2" were unknown topics, though the
+    keys and the palette take both (a power user's trial)."""
+    word = text.strip().upper()
+    if word.isdigit() and 1 <= int(word) <= len(IDS):
+        return IDS[int(word) - 1]
+    if len(word) > 1 and word[0] in "FET" and word[1:].isdigit():  # (imports every topic: only for such an id)
+        for screen in topics():
+            for f in screen.FIGURES:
+                if word in f.refs.split("+"):
+                    return screen.TOPIC_ID if f.refs == f"T{NUMBERS[screen.TOPIC_ID]}" else f"{screen.TOPIC_ID}/{f.id}"
+    return text
+
+
 def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
     """`topic` or `topic/figure`. Without a figure, the first one that takes every --set key."""
     topic_id, _slash, figure_id = address.strip().lower().partition("/")  # (Attention/QKV was refused, a trial)

@@ -135,6 +135,19 @@ def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
     assert not (tmp_path / "x.txt").exists()
 
 
+@pytest.mark.parametrize("typed, address", [("3", "lstm"), ("F8", "gradients/product"), ("f2", "recurrence/tanh"),
+                                            ("E4", "seq2seq/matrix"), ("T5", "attention")])
+def test_a_topics_number_and_a_figures_source_id_are_addresses(typed, address, tmp_path):
+    """"rnntui shot 1" and "shot F2" were unknown topics, though the keys take topic numbers and the palette
+    the figures' ids (a power user's trial): each writes what its address writes."""
+    import json
+
+    assert main(["shot", typed, "-o", str(tmp_path / "typed.json")]) == 0
+    assert main(["shot", address, "-o", str(tmp_path / "named.json")]) == 0
+    typed_json, named_json = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("typed", "named"))
+    assert typed_json == named_json and f"{typed_json['topic']}/{typed_json['figure']}".startswith(address)
+
+
 def test_a_topic_after_a_bare_set_key_is_not_offered_as_its_value(tmp_path):
     r = run("--set", "w_h", "recurrence/track", cwd=tmp_path)
     assert r.returncode == 2 and "such as" not in r.stderr and "KEY=VALUE" in r.stderr
