@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, followed, path_arg, reason, write_atomic
-from rnntui.i18n import N_, _, colon, commas, one_line, spaced
+from rnntui.i18n import N_, _, colon, commas, ngettext, one_line, spaced
 from rnntui.state import BadValue, Marked, digits
 from rnntui.terminal import Stopped, require_terminal, stop_between_frames, stopped_by_signals
 from rnntui.terminal import run as run_tui
@@ -486,6 +486,14 @@ def run_export(argv: list[str]) -> int:
     print(report.line(Path(args.outdir)), file=sys.stderr)
     if deck is not None and (english := slides.untranslated_line(frames, deck)):
         print(english, file=sys.stderr)
+    # (the timing slide went to class as a table of "—", unsaid: a lecturer's trial)
+    if unmeasured := [k for k, f in enumerate(frames, 1) if f.figure.id == "timing" and
+                      getattr(f.state.readings(), "status", None) == "unmeasured"]:
+        print(ngettext("frame {frames}: not measured on this machine yet (a table of —); rnntui train timing "
+                       "measures it (~10 s), then export again",
+                       "frames {frames}: not measured on this machine yet (a table of —); rnntui train timing "
+                       "measures it (~10 s), then export again", len(unmeasured)).format(
+            frames=slides.numbered(unmeasured)), file=sys.stderr)
     return 0
 
 

@@ -665,6 +665,24 @@ def _measured(speedups: dict) -> TimingState:
     return replace(TimingState(), run=LabRun(status="done", number=1, result=full))
 
 
+def test_export_says_which_slides_show_no_timing_yet(tmp_path, capsys):
+    """The lecture's timing slide went to class as a table of "—" on a machine that had not measured, and
+    export said nothing (a lecturer's trial): it names those frames and the command that measures; once
+    measured and cached, nothing."""
+    from rnntui.engine import lab_timing
+
+    assert main(["export", str(tmp_path / "a"), "parallel/timing", "--format", "txt"]) == 0
+    shown = sorted((tmp_path / "a").glob("*.txt"))
+    assert len(shown) == 4 and all("not measured here yet" in p.read_text(encoding="utf-8") for p in shown)
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "frames 1–4: not measured on this machine yet (a table of —); rnntui train timing measures it (~10 s), "
+        "then export again")
+    lab_timing.save_cache(_measured({64: 0.5, 256: 1.0, 1024: 2.0, 4096: 3.6}).run.result)
+    assert main(["export", str(tmp_path / "b"), "parallel/timing", "--format", "txt"]) == 0
+    assert "not measured" not in capsys.readouterr().err
+    assert "not measured here yet" not in (tmp_path / "b" / shown[0].name).read_text(encoding="utf-8")
+
+
 def test_a_forward_is_timed_as_the_median_and_the_slowest_over_the_fastest(monkeypatch):
     """One run of the timing lab on a busy machine moved its medians and nothing said so (a trial): each
     row now keeps how far its repeats were apart. A fake clock: repeats of 2, 1, 4, 3, 2 ms."""
