@@ -670,7 +670,7 @@ def test_the_gru_keeps_and_writes_one_whole(f, i):
     words = _screen_words("lstm/gru", GruState(f=f, i=i))
     assert f"LSTM f + i = {f + i:.2f} GRU f + (1−f) = 1.00" in words
     # c_t = f·c_{t−1} + i·ĉ is f + i only with both 1, which the figure says (it did not: a maths audit)
-    assert f"c_{{t−1}} = ĉ = 1: keep + write: LSTM f + i" in words and f"c_t {f + i:.2f}" in words
+    assert "c_{t−1} = ĉ = 1: keep + write: LSTM f + i" in words and f"c_t {f + i:.2f}" in words
 
 
 @pytest.mark.parametrize("d", [256, 1024, 4096])
