@@ -278,6 +278,9 @@ class FigureState:
     """Base of every figure's state. `AXIS` names the parameter that ←/→/home/end move."""
 
     AXIS: ClassVar[str] = "step"
+    # (name, value) of each parameter a narrower range pulled in, given back as the range widens again: tokens
+    # 8 → 6 → 8 left parallel/grid at "wallclock 6", parallel/path's k at 7 of 12 (a power user's trial)
+    held: tuple = field(default=(), compare=False, repr=False)
     # its first reading takes tens of ms and is pure numpy (no files): `topics.preload` computes the
     # default state's in the background, so the figure's first visit does not wait for it
     READ_AHEAD: ClassVar[bool] = False
@@ -337,18 +340,21 @@ class FigureState:
         """A new state with one parameter set; checks the value, raises BadValue."""
         checked = self.param(name).parse(value, self)
         state = replace(self, **{name: checked})
-        return self.end_kept(name, state.clamped())
+        return self.kept(name, state)
 
-    def end_kept(self, name: str, new: "FigureState") -> "FigureState":
-        """`new`, this state with `name` changed, its axis still at its end where this one's was: fewer
-        tokens then more again left parallel/grid at "wallclock 6", "outputs ready 6 of 8" (a power user's
-        trial)."""
-        if name == self.AXIS or self.param(self.AXIS).kind == "choice" or not self.at_axis_end():
-            return new
-        return new.to_end(self.AXIS, 1)
+    def kept(self, name: str, new: "FigureState") -> "FigureState":
+        """`new`, this state with `name` set (by the user: not held any more), the values held given back as
+        far as their ranges now allow, and pulled into range: a value held stays held until given back whole."""
+        held = dict(self.held)
+        held.pop(name, None)
+        back = {}
+        for other, wanted in held.items():
+            lo, hi = new.param(other).bounds(new)
+            back[other] = min(max(wanted, lo), hi)
+        return replace(new, **back, held=tuple((n, v) for n, v in held.items() if back[n] != v)).clamped()
 
     def clamped(self) -> "FigureState":
-        """Pull every value back inside its (possibly state-dependent) range."""
+        """Pull every value back inside its (possibly state-dependent) range, holding what it was (`held`)."""
         changes = {}
         for p in self.params():
             if p.kind == "choice":
@@ -357,7 +363,10 @@ class FigureState:
             value = getattr(self, p.name)
             if not lo <= value <= hi:
                 changes[p.name] = min(max(value, lo), hi)
-        return replace(self, **changes) if changes else self
+        if not changes:
+            return self
+        held = {**{n: getattr(self, n) for n in changes}, **dict(self.held)}  # (the first value held wins)
+        return replace(self, **changes, held=tuple(held.items()))
 
     def nudged(self, name: str, notches: int, fine: bool = False) -> "FigureState":
         """Move a parameter by whole presses, staying in range. A press is the coarse notch (a
@@ -368,11 +377,11 @@ class FigureState:
         value = getattr(self, name)
         if p.kind == "choice":
             i = min(max(p.choices.index(value) + notches, 0), len(p.choices) - 1)
-            return self.end_kept(name, replace(self, **{name: p.choices[i]}).clamped())
+            return self.kept(name, replace(self, **{name: p.choices[i]}))
         if p.values:  # the next listed value (a value between two snaps to its neighbour first)
             i = bisect.bisect_left(p.values, value)
             i = (i if value in p.values else i - (notches > 0)) + notches
-            return self.end_kept(name, replace(self, **{name: p.values[min(max(i, 0), len(p.values) - 1)]}).clamped())
+            return self.kept(name, replace(self, **{name: p.values[min(max(i, 0), len(p.values) - 1)]}))
         lo, hi = p.bounds(self)
         step = p.notch if fine else p.coarse_notch(self)
         if p.log and not fine:  # a rung a press, stopping at a default off the ladder (BERT's d = 768 came
@@ -388,7 +397,7 @@ class FigureState:
             new = via_home(value, notches, multiple, self.defaults().get(name))
         new = min(max(new, lo), hi)
         new = int(round(new)) if p.kind == "int" else round(new, 10)
-        return self.end_kept(name, replace(self, **{name: new}).clamped())
+        return self.kept(name, replace(self, **{name: new}))
 
     def cycled(self, name: str) -> "FigureState":
         """A letter key: the next choice, wrapping from the last to the first."""
@@ -396,14 +405,14 @@ class FigureState:
         if p.kind != "choice":
             return self.nudged(name, 1)
         i = (p.choices.index(getattr(self, name)) + 1) % len(p.choices)
-        return self.end_kept(name, replace(self, **{name: p.choices[i]}).clamped())
+        return self.kept(name, replace(self, **{name: p.choices[i]}))
 
     def to_end(self, name: str, end: int) -> "FigureState":
         p = self.param(name)
         if p.kind == "choice":
             return replace(self, **{name: p.choices[0 if end < 0 else -1]})
         lo, hi = p.bounds(self)
-        return replace(self, **{name: lo if end < 0 else hi}).clamped()
+        return self.kept(name, replace(self, **{name: lo if end < 0 else hi}))
 
     def values(self) -> dict[str, Any]:
         return {p.name: getattr(self, p.name) for p in self.params()}

@@ -82,20 +82,29 @@ def test_grid_at_n8_step8_reads_8_sequential_steps_and_8_of_64_busy():
     # position 7 as unfinished next to "outputs ready 8 of 8")
 
 
-def test_fewer_tokens_and_back_keep_a_finished_grid_finished():
-    """end, then - and + on the tokens, left "wallclock 6", "outputs ready 6 of 8" (a power user's trial): a
-    wallclock at its end stays at the end as n changes, so the keys come back to the screen they left; one
-    short of the end stays where it is."""
+def test_fewer_tokens_and_back_give_back_what_the_range_pulled_in():
+    """end, then - and + on the tokens, left "wallclock 6", "outputs ready 6 of 8", and parallel/path's k at
+    7 of 12 (a power user's trial): a value a narrower range pulled in is given back as the range widens
+    again, by keys or the palette, and the keys come back to the screen they left. A value the user moves
+    is theirs: it is not given back."""
     from rnntui.screens.parallel import ParallelScreen
 
     done = GridState().to_end("step", 1)
     fewer = done.nudged("n", -1)
     assert (fewer.n, fewer.step) == (6, 6) and fewer.nudged("n", 1) == done
-    assert done.cycled("mode").step == 8 and done.with_value("n", "12").step == 12
     text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), fewer.nudged("n", 1), (100, 30))
     assert "outputs ready 8 of 8" in text and "wallclock 8" in text
-    midway = GridState(step=5)
-    assert midway.nudged("n", -1).nudged("n", 1) == midway
+    for step in (5, 7):  # (one short of the end too: it went to the end, a review)
+        midway = GridState(step=step)
+        assert midway.nudged("n", -1).nudged("n", 1) == midway
+    path = PathState()
+    assert (path.n, path.k) == (12, 8)
+    narrow = path.nudged("n", -1).nudged("n", -1)
+    assert (narrow.n, narrow.k) == (8, 7)
+    assert narrow.nudged("n", 1).k == 8 and narrow.nudged("n", 1).nudged("n", 1) == path
+    assert narrow.with_value("n", "12") == path  # (the palette's set)
+    assert narrow.nudged("k", -1).nudged("n", 1).nudged("n", 1).k == 6  # moved: the user's, kept
+    assert PathState(n=8, k=7).nudged("n", 1).k == 7  # never pulled in: nothing to give back
 
 
 @pytest.mark.parametrize("mode, n, step", [("attention", 8, 4), ("attention", 5, 5), ("recurrent", 8, 5)])

@@ -54,7 +54,7 @@ class Stepped(FigureState):
         if name in self.GEOMETRIC and notches:  # (attention/heads' n = 5 came back only with r, a help audit)
             lo, hi = self.param(name).bounds(self)
             new = via_home(value, notches, power_step, self.defaults().get(name))
-            return replace(self, **{name: int(min(max(new, lo), hi))})
+            return self.kept(name, replace(self, **{name: int(min(max(new, lo), hi))}))
         return super().nudged(name, notches, fine)
 
 

@@ -40,7 +40,7 @@ class Geometric(FigureState):
         lo, hi = self.param(name).bounds(self)
         new = via_home(getattr(self, name), notches, lambda v, way: power_step(v, way, base), self.defaults().get(name))
         new = min(max(new, lo), hi)
-        return replace(self, **{name: int(new)}).clamped()
+        return self.kept(name, replace(self, **{name: int(new)}))
 
 
 @dataclass(frozen=True)
