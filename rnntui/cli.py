@@ -100,7 +100,8 @@ class Parser(argparse.ArgumentParser):
         for word in words:
             action = self._option_string_actions.get(out[-1]) if out else None
             if (action is not None and action.nargs is None  # (one value: flags, help and version take none)
-                    and word.startswith("-") and word not in self._option_string_actions and "=" not in out[-1]):
+                    and word.startswith("-") and word != "--" and word not in self._option_string_actions
+                    and "=" not in out[-1]):  # ("--": argparse's end of options, a list: a traceback, a review)
                 out[-1] = f"{out[-1]}={word}"
             else:
                 out.append(word)

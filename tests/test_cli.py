@@ -97,6 +97,8 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     # a value starting with -: the option's own check (argparse said "expected one argument", a power user's trial)
     (["shot", "recurrence/track", "--size", "-100x30", "-o", "x.txt"], "--size '-100x30': expected WxH, from 40x12"),
     (["export", "out", "--format", "-svg"], "--format"),
+    (["shot", "recurrence/track", "-o", "--"], "argument -o/--output: expected one argument"),  # ("--": a traceback)
+    (["shot", "recurrence/track", "--size", "--", "-o", "x.txt"], "argument --size: expected one argument"),
     (["shot", "recurrence/track", "--size", "500x200", "-o", "x.png"], "12236×9860 PNG (121 Mpx), more than image viewers open (89 Mpx): use --scale 1.72"),
     (["shot", "recurrence/track", "--theme", "neon", "-o", "x.txt"], "--theme"),
     (["shot", "recurrence/track", "-o", "/nonexistent-dir/x.txt"], "cannot write"),
