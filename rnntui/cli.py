@@ -316,9 +316,11 @@ def not_a_deck(address: str | None, command: str) -> None:
     that takes it: `rnntui export out my.toml` said "unknown topic 'my.toml'" (a lecturer's trial)."""
     from rnntui.deck import shipped
 
-    if address and (address.strip().lower().endswith(".toml") or address.strip() in shipped()):
+    deck = (address or "").strip()
+    deck = deck.lower() if deck.lower() in shipped() else deck  # (Lecture: the shipped deck's name is lecture)
+    if deck.lower().endswith(".toml") or deck in shipped():
         raise BadValue(_("{deck} is a deck, not a topic: {command}").format(
-            deck=address, command=command.format(deck=shlex.quote(address.strip()))))
+            deck=address, command=command.format(deck=shlex.quote(deck))))
 
 
 def check_theme(name: str) -> None:
@@ -591,10 +593,11 @@ def run_serve(argv: list[str]) -> int:
     elif args.address:
         from rnntui.topics import find
 
+        not_a_deck(args.address, "rnntui serve --deck {deck}")  # (a shipped deck's name too: "lecture", a review)
         try:
             find(args.address, [])
         except BadValue:
-            if args.address.endswith(".toml") or os.path.isfile(args.address):  # (a lecturer's trial)
+            if os.path.isfile(args.address):  # (a lecturer's trial)
                 raise BadValue(_("{address} is not a topic; to present a deck: rnntui serve --deck {address}")
                                .format(address=args.address)) from None
             raise

@@ -196,8 +196,8 @@ def user_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     known = {k.id for k in CONTRACT if k.id != "topic"} | set(TOPIC_IDS) | LETTERS.keys()  # (`topic` moved nothing)
     bad = [k for k, v in table.items() if not isinstance(v, str) or k not in known]
     if typed := [k for k in bad if k in known]:  # (quit = 5 said "unknown id or value for quit", a power user's trial)
-        return {}, _("keymap {path} ignored: {id} = {value}: its keys go in quotes, such as {id} = \"x\" or "
-                     "\"x,ctrl+x\"").format(path=path, id=typed[0], value=one_line(repr(table[typed[0]]))[:40])
+        return {}, _("keymap {path} ignored: {id} takes one string of keys, such as {id} = \"x\" or \"x,ctrl+x\"; "
+                     "it has {value}").format(path=path, id=typed[0], value=one_line(repr(table[typed[0]]))[:40])
     if bad:
         return {}, _("keymap {path} ignored: unknown id or value for {ids}").format(path=path,
                                                                                   ids=commas(map(str, bad[:3])))

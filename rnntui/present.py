@@ -265,8 +265,12 @@ class PresentApp(Shots, QuietCollections, App):
             self.show_foot()
 
     def action_blank(self) -> None:
-        """b or .: the screen blank, or back (any other key brings it back too, and does nothing else)."""
+        """b or .: the screen blank, or back (any other key brings it back too, and does nothing else); its
+        notices go with the slide (? then b left "Keys" on the projector, a review)."""
         self.toggle_class("-blank")
+        if self.has_class("-blank"):
+            self.clear_notifications()
+            self.note.hush()
 
     async def on_event(self, event) -> None:
         if isinstance(event, events.Key) and self.has_class("-blank") and event.key not in ("b", "full_stop"):

@@ -96,17 +96,18 @@ def topics() -> tuple:
 
 
 def as_address(text: str) -> str:
-    """A topic's number, its key (3), or a figure's source id (F8, E4; T5 the topic) as its address (lstm,
+    """A topic's number, its key (3) or its id (T3), or a figure's source id (F8, E4) as its address (lstm,
     gradients/product); anything else as typed. "rnntui shot 1" and "shot F2" were unknown topics, though the
     keys and the palette take both (a power user's trial)."""
     word = text.strip().upper()
-    if word.isdigit() and 1 <= int(word) <= len(IDS):
-        return IDS[int(word) - 1]
-    if len(word) > 1 and word[0] in "FET" and word[1:].isdigit():  # (imports every topic: only for such an id)
+    number = word[1:] if word[:1] == "T" else word  # T1 … T8: the topics' ids in SPEC (only T5 worked, a review)
+    if number.isdigit() and 1 <= int(number) <= len(IDS):
+        return IDS[int(number) - 1]
+    if len(word) > 1 and word[0] in "FE" and word[1:].isdigit():  # (imports every topic: only for such an id)
         for screen in topics():
             for f in screen.FIGURES:
                 if word in f.refs.split("+"):
-                    return screen.TOPIC_ID if f.refs == f"T{NUMBERS[screen.TOPIC_ID]}" else f"{screen.TOPIC_ID}/{f.id}"
+                    return f"{screen.TOPIC_ID}/{f.id}"
     return text
 
 

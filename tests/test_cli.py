@@ -86,6 +86,7 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     (["export", "out", "my.toml"], "my.toml is a deck, not a topic: rnntui export out --deck my.toml"),
     (["export", "out", "lecture"], "lecture is a deck, not a topic: rnntui export out --deck lecture"),
     (["lecture"], "lecture is a deck, not a topic: rnntui present lecture"),
+    (["Lecture"], "Lecture is a deck, not a topic: rnntui present lecture"),
     (["my talk.TOML"], "my talk.TOML is a deck, not a topic: rnntui present 'my talk.TOML'"),
     (["shot", "lecture", "-o", "x.txt"], "lecture is a deck, not a topic: rnntui export OUTDIR --deck lecture"),
     (["/tmp/nosuch"], "unknown topic '/tmp/nosuch': choose from recurrence,"),  # (it said "unknown topic ''")
@@ -138,7 +139,7 @@ def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
 
 
 @pytest.mark.parametrize("typed, address", [("3", "lstm"), ("F8", "gradients/product"), ("f2", "recurrence/tanh"),
-                                            ("E4", "seq2seq/matrix"), ("T5", "attention")])
+                                            ("E4", "seq2seq/matrix"), ("T5", "attention"), ("t8", "serving")])
 def test_a_topics_number_and_a_figures_source_id_are_addresses(typed, address, tmp_path):
     """"rnntui shot 1" and "shot F2" were unknown topics, though the keys take topic numbers and the palette
     the figures' ids (a power user's trial): each writes what its address writes."""

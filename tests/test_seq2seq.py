@@ -883,5 +883,5 @@ def test_the_matrixs_sample_is_the_validation_sequence_its_number_names():
     for n in (0, 5, 999):
         assert MatrixState(sample=n).readings().x == tuple(validation[n])
     assert not any((f == validation[0]).all() for f in s2s.fresh())
-    assert "1000 validation sequences; the matrix draws one of them, its `sample` number" in MatrixView.explained(
+    assert "1000 validation sequences; the matrix draws one of them, its sample number" in MatrixView.explained(
         MatrixState())

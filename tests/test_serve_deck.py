@@ -67,7 +67,8 @@ def test_a_shipped_deck_by_name(ran, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("argv,says", [
     (["attention", "--deck", "lecture"], "attention and --deck lecture: each tab opens a topic or presents a deck, not both"),
-    (["my.toml"], "my.toml is not a topic; to present a deck: rnntui serve --deck my.toml"),
+    (["my.toml"], "my.toml is a deck, not a topic: rnntui serve --deck my.toml"),
+    (["lecture"], "lecture is a deck, not a topic: rnntui serve --deck lecture"),  # (unknown topic, a review)
 ])
 def test_refusals_are_one_line(argv, says, ran, capsys):
     assert main(["serve", *argv]) == 2

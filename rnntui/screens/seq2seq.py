@@ -143,7 +143,7 @@ class MatrixView(FigureView):
         r = s.readings()
         return _("The table: each shipped model's exact-sequence and token accuracy on fresh sequences; "
                  "val.: its exact-sequence accuracy on the 1000 validation sequences; the matrix draws one of them, "
-                 "its `sample` number. "
+                 "its sample number. "
                  "“this run: val. exact”: a live run's latest score on the same 1000. “yours” (w: cached): the "
                  "newest model `rnntui train seq2seq` cached for this scoring that reads, as scored when it was "
                  "trained.") + "\n" + fresh_told(
