@@ -190,7 +190,8 @@ def main_parser() -> Parser:
                         "rnntui serve lets browsers open the app (pip install 'rnntui[serve]'); "
                         "rnntui train seq2seq|memory|timing reruns a lab with a progress bar. "
                         "See `rnntui shot --help` and the others."))
-    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", type=address_arg, help=_("where to open (see --list)"))
+    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", type=address_arg,
+                   help=_("where to open (see --list)"))
     _common(p)
     p.add_argument("--list", action="store_true", help=_("list topics, figures and their keys"))
     p.add_argument("--version", action="version", version=f"rnntui {__version__}", help=_("show the version and exit"))
@@ -275,7 +276,8 @@ def serve_parser() -> Parser:
     p = Parser(prog="rnntui serve",
                description=_("Serve the app to browsers: each tab gets its own app, or presents --deck "
                              "(needs pip install 'rnntui[serve]')."))
-    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", type=address_arg, help=_("where each app opens"))
+    p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", type=address_arg,
+                   help=_("where each app opens"))
     from rnntui.deck import shipped
 
     p.add_argument("--deck", type=path_arg, metavar="DECK",

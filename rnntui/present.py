@@ -285,6 +285,8 @@ class PresentApp(Shots, QuietCollections, App):
             self.action_move(-1)
             return
         self.typed = self.typed[:-1]
+        if self.typed_timer is not None:  # (its seconds again, as a digit's: a review)
+            self.typed_timer.reset()
         self.show_foot()
 
     def action_enter(self) -> None:

@@ -1372,9 +1372,10 @@ def test_a_keymap_naming_no_key_or_no_binding_is_ignored_in_one_line(tmp_path):
                        ('keys = "f"', "unknown id or value for keys"),
                        ('[keys]\ntoggle_foo = "y"', "unknown id or value for toggle_foo"),
                        # a known id, a value not in quotes ("unknown id or value for quit": a power user's trial)
-                       ('[keys]\nquit = 5', 'quit takes one string of keys, such as quit = "x" or "x,ctrl+x"; it has 5'),
-                       ('[keys]\nquit = ["q", "x"]', "quit takes one string of keys, such as quit = \"x\" or \"x,ctrl+x\"; "
-                                                     "it has ['q', 'x']")):
+                       ('[keys]\nquit = 5', 'quit takes one string of keys, such as quit = "x" or "x,ctrl+x"; '
+                                              'it has 5'),
+                       ('[keys]\nquit = ["q", "x"]', "quit takes one string of keys, such as quit = \"x\" or "
+                                                     "\"x,ctrl+x\"; it has ['q', 'x']")):
         path.write_text(text + "\n", encoding="utf-8")
         moved, problem = user_keymap(path)
         assert moved == {} and problem.startswith(f"keymap {path} ignored: {said}"), text

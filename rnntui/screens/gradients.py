@@ -120,8 +120,9 @@ class FactorsView(Network, FigureView):
              factor(here) + trend),  # (h_39, not F5's h_7: a student asked why hop 1's factor differs)
             (_("largest"), factor(r.largest['factor']))])
         top, hops = r.largest, len(r.factors)  # (ReLU's "at hop 1" stood for every active hop, a maths audit)
-        line.append(" " + spaced(_("at every hop") if top["ties"] == hops else _("at hop {k}").format(k=top["hop"])
-                                 if top["ties"] == 1 else _("at {n} of {total} hops").format(n=top["ties"], total=hops)),
+        at = (_("at every hop") if top["ties"] == hops else _("at hop {k}").format(k=top["hop"]) if top["ties"] == 1
+              else _("at {n} of {total} hops").format(n=top["ties"], total=hops))
+        line.append(" " + spaced(at),
                     style="dim")  # one piece with "largest": a line broke between them ("最大 0.899" / "在第 34 跳 <
         line.append("= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}", style="bold")  # W_h 0.90", a trial)
         self.query_one("#hop", Readouts).update(line)

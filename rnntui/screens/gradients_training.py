@@ -72,8 +72,9 @@ def source_note(r) -> str:
     """The source's four numbers beside ours (under the table where the plot keeps its rows; in help)."""
     (a, b, e), one = r.seed_norms, r.seed_share  # (e: its "60 步外 10⁻¹⁰" went unremarked, a researcher)
     # ("reads as", "match": how it meant them is inferred, not printed; "is a share" said it as fact, a maths audit)
-    return _("source: its {one_said} (c={one_c}, at {one_d}) reads as a share, ours {ours_one}; its {a_said} (c={a_c}, "
-             "at {a_d}), {b_said} (c={b_c}, at {b_d}) and {e_said} (c={e_c}, at {e_d}) match its code's norms {na}, {nb}, "
+    return _("source: its {one_said} (c={one_c}, at {one_d}) reads as a share, ours {ours_one}; its {a_said} "
+             "(c={a_c}, at {a_d}), {b_said} (c={b_c}, at {b_d}) and {e_said} (c={e_c}, at {e_d}) match its code's "
+             "norms {na}, {nb}, "
              "{ne}, ÷ ‖∂L/∂h_T‖ = 8: shares {a}, {b}, {e}; ours {ours_a}, {ours_b}, {ours_e} (another "
              "draw)").format(
         one_said=one.said, one_c=one.c, one_d=one.distance, ours_one=pct(r.table[one.c][str(one.distance)]),
