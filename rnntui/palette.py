@@ -340,11 +340,13 @@ class RnnCommands(Provider):
         """The figures whose source id is the query ("E6", "f8", "T5"), first: a fuzzy match put
         gradients/bptt above parallel/timing for "E6" (a trial); and a topic's figures for its number,
         its key ("3" put gradients/clipping first, a trial)."""
-        from rnntui.topics import topics
+        from rnntui.topics import topics, with_ref
 
-        folded = query.strip().casefold()
-        return [Hit(self.TYPED, text, go, help=help) for screen in topics() for f in screen.FIGURES
-                if folded and (folded in {ref.casefold() for ref in f.refs.split("+")} or folded == str(screen.NUMBER))
+        typed = query.strip()
+        if not typed:
+            return []
+        found = [(screen, f) for screen in topics() if typed == str(screen.NUMBER) for f in screen.FIGURES]
+        return [Hit(self.TYPED, text, go, help=help) for screen, f in found or with_ref(typed)
                 for text, go, help in (self.go_to(screen, f),)]
 
     def go_to(self, screen, f) -> tuple:

@@ -50,6 +50,7 @@ KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: sli
 LAST = N_("the last slide; home goes to the first")
 FIRST = N_("the first slide; end goes to the last")  # (← there said nothing, → on the last did: a trial)
 TYPED_FOR = 5  # seconds a typed slide number waits for enter (a stray 1 made 5 enter go to 15, a lecturer's trial)
+BLANK_KEYS = ("b", "full_stop")  # a clicker's blank-screen keys, as slide programs take them
 VALUES_KEPT = 16  # cells of a slide's values a note in the foot leaves them ("t 11   γ 1.00")
 
 
@@ -120,7 +121,7 @@ class PresentApp(Shots, QuietCollections, App):
         Binding("question_mark,f1", "keys", N_("keys"), priority=True, id="help"),  # (the slides show none)
         # a clicker's: b and . blank the screen, as slide programs do (each put "no key in a talk" and a command
         # on the projector, as its start key f5 did: a lecturer's trial)
-        Binding("b,full_stop", "blank", N_("blank"), show=False, priority=True),
+        Binding(",".join(BLANK_KEYS), "blank", N_("blank"), show=False, priority=True),
     ]
     CLICKER_START = ("f5", "shift+f5")  # the show is on: not a stray key (a keymap may still take f5)
 
@@ -273,7 +274,7 @@ class PresentApp(Shots, QuietCollections, App):
             self.note.hush()
 
     async def on_event(self, event) -> None:
-        if isinstance(event, events.Key) and self.has_class("-blank") and event.key not in ("b", "full_stop"):
+        if isinstance(event, events.Key) and self.has_class("-blank") and event.key not in BLANK_KEYS:
             self.remove_class("-blank")  # (the key only brings the slide back: the room sees where it was)
             return
         await super().on_event(event)

@@ -345,6 +345,8 @@ class FigureState:
     def kept(self, name: str, new: "FigureState") -> "FigureState":
         """`new`, this state with `name` set (by the user: not held any more), the values held given back as
         far as their ranges now allow, and pulled into range: a value held stays held until given back whole."""
+        if not self.held:  # (the usual key: nothing to give back, no second state made)
+            return new.clamped()
         held = dict(self.held)
         held.pop(name, None)
         back = {}

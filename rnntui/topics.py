@@ -103,12 +103,17 @@ def as_address(text: str) -> str:
     number = word[1:] if word[:1] == "T" else word  # T1 … T8: the topics' ids in SPEC (only T5 worked, a review)
     if number.isdigit() and 1 <= int(number) <= len(IDS):
         return IDS[int(number) - 1]
-    if len(word) > 1 and word[0] in "FE" and word[1:].isdigit():  # (imports every topic: only for such an id)
-        for screen in topics():
-            for f in screen.FIGURES:
-                if word in f.refs.split("+"):
-                    return f"{screen.TOPIC_ID}/{f.id}"
+    if len(word) > 1 and word[0] in "FE" and word[1:].isdigit() and (found := with_ref(word)):  # (imports every
+        screen, f = found[0]  # topic: only for such an id)
+        return f"{screen.TOPIC_ID}/{f.id}"
     return text
+
+
+def with_ref(ref: str) -> list[tuple[type, Figure]]:
+    """(screen, figure) of every figure whose source ids (F15+F18) hold `ref`, in any case (imports every topic)."""
+    ref = ref.strip().casefold()
+    return [(screen, f) for screen in topics() for f in screen.FIGURES
+            if ref in {r.casefold() for r in f.refs.split("+")}]
 
 
 def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:
