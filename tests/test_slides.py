@@ -1615,3 +1615,22 @@ def test_a_decks_joiners_are_kept_for_text(tmp_path, capsys):
     out = tmp_path / "o"
     assert main(["export", str(out), "--deck", str(deck), "--format", "txt"]) == 0
     assert caption in next(out.glob("*.txt")).read_text(encoding="utf-8").replace("\n", "")
+
+
+async def test_a_slide_of_matrices_stands_in_the_middle_of_a_large_screen():
+    """At 160x48 the lecture's encoder-layer slide drew its matrices under the caption and 29 blank rows under
+    them (a lecturer's trial): a slide shares the spare rows above and below; the app keeps them at the top."""
+    from rnntui.present import PresentApp
+
+    deck = parse({"frame": [{"figure": "attention/block", "set": {"stage": 3}}]}, "block")
+    app = PresentApp(deck)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        lines = text_of(app).splitlines()
+    rows = [i for i, line in enumerate(lines) if "那只" in line or "跑" in line]
+    top, bottom = rows[0] - 2, rows[-1]  # (the matrices' titles and column labels: two rows over 那只)
+    above = next(i for i in range(top - 1, 0, -1) if lines[i].strip())
+    below = next(i for i in range(bottom + 1, len(lines)) if lines[i].strip())
+    gap_above, gap_below = top - above - 1, below - bottom - 1
+    assert gap_above >= 10 and abs(gap_above - gap_below) <= 1, (gap_above, gap_below)
+    assert lines[top].split()[0] == "x" and "attn" in lines[top]

@@ -733,7 +733,11 @@ class Matrices(Lines):
             self.changed()
 
     def lines(self, width: int, height: int) -> list[Text]:
-        return matrices_lines(self.specs, max(width, 20), height or None, slides=getattr(self.app, "slides", False))
+        slides = getattr(self.app, "slides", False)
+        out = matrices_lines(self.specs, max(width, 20), height or None, slides=slides)
+        if slides and height > len(out):  # a slide's spare rows above and below: at 160x48, 29 stood blank
+            out = [Text() for _ in range((height - len(out)) // 2)] + out  # under them (a lecturer's trial)
+        return out
 
 
 # -- a heat map of signed values -----------------------------------------------------------------
