@@ -157,11 +157,6 @@ def toggle_binding(key: str, name: str, label: str) -> Binding:
     return Binding(key, f"toggle('{name}')", label, id=f"toggle_{name}")
 
 
-def footer_word(description: str) -> str:
-    """A binding's description as the footer shows it: translated at display time."""
-    return _(description)
-
-
 def keymap_path() -> Path:
     from rnntui.engine.records import user_dir
 

@@ -16,7 +16,6 @@ the lab starts (a refused save's "cannot write …: why" was English in Chinese,
 """
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 import sys
@@ -177,14 +176,6 @@ def _kill(process) -> None:
             process.stdin.close()
         except OSError:
             pass
-
-
-def run_here(target: str, state: Any, report=None) -> Any:
-    """Run a lab target in this process (the command line and tests)."""
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)(state, report or (lambda *a, **k: None))
-
-
 
 
 def demo_lab(state: Any, report) -> dict:

@@ -11,6 +11,7 @@ import pytest
 
 from rnntui.engine import attention as at
 from rnntui.engine import block as bl
+from rnntui.figures import summary as sm
 
 
 # -- Q/K/V on the toy sentence ------------------------------------------------------------------
@@ -344,27 +345,12 @@ def test_toy_layer_is_read_only():
 
 
 def test_summary_table_shape():
-    assert [r.model for r in bl.SUMMARY] == ["RNN", "LSTM/GRU", "seq2seq+attention", "Transformer"]
-    assert [r.parallel.text for r in bl.SUMMARY] == ["no", "no", "no", "yes"]
-    assert [r.path_length.text for r in bl.SUMMARY] == ["O(n)", "O(n)", "O(1) decoder→encoder", "O(1)"]
-    targets = {link.target for _, _, link in bl.summary_links()}
+    assert [r.model for r in sm.SUMMARY] == ["RNN", "LSTM/GRU", "seq2seq+attention", "Transformer"]
+    assert [r.parallel.text for r in sm.SUMMARY] == ["no", "no", "no", "yes"]
+    assert [r.path_length.text for r in sm.SUMMARY] == ["O(n)", "O(n)", "O(1) decoder→encoder", "O(1)"]
+    targets = {link.target for _, _, link in sm.summary_links()}
     assert {"recurrence/track", "gradients/product", "lstm/path", "seq2seq/matrix", "parallel/grid",
             "parallel/path", "parallel/cost", "serving/kvcache"} == targets
-    product = next(l for _, _, l in bl.summary_links() if l.target == "gradients/product")
+    product = next(l for _, _, l in sm.summary_links() if l.target == "gradients/product")
     assert product.sets == {"act": "relu", "w_h": "1.6"}
     assert product.argv() == ["gradients/product", "--set", "act=relu", "--set", "w_h=1.6"]
-
-
-def test_summary_links_open_existing_figures():
-    from rnntui.state import BadValue
-    from rnntui.topics import IDS, build_state, find
-    built = set(IDS)
-    for _, _, link in bl.summary_links():
-        if link.target.partition("/")[0] not in built:
-            continue  # a topic another branch builds
-        sets = [f"{k}={v}" for k, v in link.sets.items()]
-        _, figure = find(link.target, sets)
-        try:
-            build_state(figure, sets, link.step)
-        except BadValue as e:  # pragma: no cover - the message says which link
-            pytest.fail(f"{link}: {e}")

@@ -428,6 +428,17 @@ def test_table_1_rows_are_vaswani_2017():
         assert par.sequential_steps(par.schedule("attention", n)) == 1 == par.path_length("attention", n)
 
 
+def test_table_1_in_a_figures_readings_cannot_change_the_table():
+    """The cost figure's readings handed out each row's own dict: a change to one changed Table 1 for
+    every figure and export after it (a code review). Its rows are the frozen records themselves."""
+    import dataclasses
+
+    rows = CostState().readings().table_1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rows[0].max_path = "X"
+    assert par.TABLE_1[0].max_path == "O(1)" and [r.layer for r in rows][:2] == ["Self-Attention", "Recurrent"]
+
+
 def test_geometric_axes_double_and_snap_to_powers():
     s = CostState()
     assert s.nudged("n", 1).n == 256 and s.nudged("n", -1).n == 64

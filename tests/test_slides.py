@@ -19,9 +19,9 @@ except ModuleNotFoundError:  # Python 3.10
 
 from rnntui.cli import main
 from rnntui.deck import load, parse
-from rnntui.engine.block import SUMMARY
 from rnntui.render import Session, render
 from rnntui.figure import Figure
+from rnntui.figures.summary import SUMMARY
 from rnntui.screens.base import FigureView
 from rnntui.slides import Frame, key_frames
 from rnntui.state import FigureState, param

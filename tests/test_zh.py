@@ -15,7 +15,8 @@ from rich.cells import cell_len
 
 from rnntui.i18n import _, set_language
 from rnntui.topics import IDS, topic, topics
-from rnntui.widgets.plot import BLUE, GREY, ORANGE, RED, Line, PlotSpec, Series, _Canvas, legend_lines, plot_rows, render_plot
+from rnntui.widgets.plot import BLUE, GREY, RED, Line, PlotSpec, Series, _Canvas, legend_lines, plot_rows, render_plot
+from rnntui.widgets.tints import ORANGE
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Pure computation (numpy). Knows nothing of Textual, Rich or the rest of rnntui."""
+"""Pure computation (numpy; torch only in the lab modules). Knows nothing of Textual or Rich, nor of the
+figures and screens: of rnntui it imports only state, files and lazy."""
 
 
 def N_(message: str) -> str:

@@ -355,12 +355,6 @@ def scaling_curve(scaled: bool = True, dks=SCALING_DK) -> tuple[ScalingReading, 
     return tuple(scaling_reading(int(d), scaled) for d in dks)
 
 
-def scaling_readings(d_k: int) -> dict:
-    """Scaled and unscaled side by side at one d_k."""
-    u, s = scaling_reading(d_k, False), scaling_reading(d_k, True)
-    return {"d_k": d_k, "ln_8": LN_KEYS, "unscaled": u.__dict__, "scaled": s.__dict__}
-
-
 # -- the three families' masks ----------------------------------------------------------------------
 FAMILIES = ("encoder", "decoder", "encoder-decoder")
 FAMILY_MODELS = {"encoder": ("BERT",), "decoder": ("GPT",), "encoder-decoder": ("T5", "original Transformer")}
@@ -392,12 +386,6 @@ def family_masks(family: str, n_src: int = N_SRC, n_tgt: int = N_TGT) -> FamilyM
     else:
         raise ValueError(f"unknown family {family!r}: {', '.join(FAMILIES)}")
     return FamilyMasks(family, FAMILY_MODELS[family], blocks)
-
-
-def mask_readings(family: str, n_src: int = N_SRC, n_tgt: int = N_TGT) -> dict:
-    f = family_masks(family, n_src, n_tgt)
-    return {"family": family, "models": list(f.models), "n_src": n_src, "n_tgt": n_tgt,
-            "visible": {name: int(v.sum()) for name, v in f.blocks}, "total": int(sum(f.counts))}
 
 
 # -- multi-head ---------------------------------------------------------------------------------

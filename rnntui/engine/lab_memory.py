@@ -330,7 +330,7 @@ def accuracy(trainer, xe: torch.Tensor) -> float:
 
 
 # -- a run ------------------------------------------------------------------------------------------------
-@dataclass
+@dataclass(frozen=True)
 class Progress:
     step: int
     steps: int
@@ -339,7 +339,7 @@ class Progress:
     acc: float | None = None  # at evaluation steps
 
 
-@dataclass
+@dataclass(frozen=True)
 class Trained:
     run: mem.Run
     stopped: bool  # should_stop() ended it early

@@ -519,7 +519,7 @@ SCREEN_N = 200  # a cheap first look at the validation set …
 SCREEN_MARGIN = 0.15  # … skips the full evaluation while it is this far below the target
 
 
-@dataclass
+@dataclass(frozen=True)
 class Progress:
     step: int
     steps: int
@@ -531,7 +531,7 @@ class Progress:
     scored: int | None = None  # of the validation sequences, how many that evaluation scored (a screen: fewer)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Result:
     scoring: str
     seed: int

@@ -64,7 +64,6 @@ DISTRACTORS = ("same", "disjoint")  # the T−1 tokens after the first: from the
 HOLD = 0.95  # a unit "holds" memory when its forget gate stays above this at every position after the first
 
 VERSION = 1
-MAX_BYTES = 4_000_000
 
 
 class BadResults(BadValue):

@@ -10,6 +10,7 @@ import numpy as np
 
 from rnntui.engine import attention as at
 from rnntui.engine import block as bl
+from rnntui.figures import summary as sm
 from rnntui.i18n import N_, _
 from rnntui.state import FigureState, param, power_step, via_home
 
@@ -355,9 +356,9 @@ def _toy_block(norm: str, activation: str) -> tuple:
 
 
 # -- summary (issue 19) ----------------------------------------------------------------------------
-SUMMARY_COLUMNS = tuple(key for key, _ in bl.SUMMARY_COLUMNS[1:])
+SUMMARY_COLUMNS = tuple(key for key, _ in sm.SUMMARY_COLUMNS[1:])
 N_SUMMARY_COLS = len(SUMMARY_COLUMNS)
-N_SUMMARY_CELLS = len(bl.SUMMARY) * N_SUMMARY_COLS
+N_SUMMARY_CELLS = len(sm.SUMMARY) * N_SUMMARY_COLS
 
 
 @dataclass(frozen=True)
@@ -393,13 +394,13 @@ class SummaryState(FigureState):
 
     def read(self) -> SummaryReadings:
         table, links = [], []
-        for r in bl.SUMMARY:
+        for r in sm.SUMMARY:
             cells = [getattr(r, col) for col in SUMMARY_COLUMNS]
             table.append(tuple(c.text for c in cells))
             links.append(tuple(None if c.link is None else {
                 "target": c.link.target, "sets": tuple(f"{k}={v}" for k, v in c.link.sets.items()),
                 "step": c.link.step, "command": "rnntui " + " ".join(c.link.argv())} for c in cells))
         row, col = divmod(self.cell, N_SUMMARY_COLS)
-        return SummaryReadings(tuple(label for _, label in bl.SUMMARY_COLUMNS), bl.SUMMARY_SHORT,
-                               tuple(r.model for r in bl.SUMMARY),
+        return SummaryReadings(tuple(label for _, label in sm.SUMMARY_COLUMNS), sm.SUMMARY_SHORT,
+                               tuple(r.model for r in sm.SUMMARY),
                                tuple(table), tuple(links), row, col, table[row][col], links[row][col])

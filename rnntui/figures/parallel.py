@@ -122,7 +122,7 @@ class CostReadings:
     attention_cheaper: bool | None  # None where they are equal
     ylim: tuple[float, float]  # room below the lowest line for the curves' names
     names: tuple  # (n, cost, name) where each curve is named: nothing drawn under it
-    table_1: tuple
+    table_1: tuple  # the engine's LayerRows, frozen
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,8 @@ class CostState(Geometric):
         return CostReadings(par.crossover(d), ns, tuple(rec.tolist()), tuple(att.tolist()),
                             {"recurrent": r_n, "attention": a_n}, max(a_n, r_n) / min(a_n, r_n),
                             None if a_n == r_n else a_n < r_n, (float(lo / room), float(hi)), names,
-                            tuple(vars(r) for r in par.TABLE_1))
+                            par.TABLE_1)  # (typed rows: a view's vars(r) was the
+        # engine constant's own dict, and a change to it changed Table 1, a code review)
 
 
 @dataclass(frozen=True)

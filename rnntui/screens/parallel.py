@@ -82,7 +82,7 @@ def table_1_text(rows, compact: bool) -> Text:
     names = SHORT if compact else LONG
     return table_text(_("Table 1 (Vaswani 2017)") if compact else _("Vaswani et al. 2017, Table 1"),
                       ("" if compact else _("layer"), _("per layer"), _("seq. ops"), _("max path")),
-                      [(_(names[r["layer"]]), r["per_layer"], r["sequential"], r["max_path"]) for r in rows],
+                      [(_(names[r.layer]), r.per_layer, r.sequential, r.max_path) for r in rows],
                       bold=tuple(_(names[k]) for k in ("Self-Attention", "Recurrent")), inline=compact)
 
 

@@ -38,7 +38,7 @@ from rnntui.widgets.axes import log_ticks, nice_ticks, xlim_at, y_axis
 from rnntui.widgets.cells import MORE, cell_len, cut, fit, label_row
 from rnntui.widgets.lines import EXTRA_ROWS, Lines, runs_text  # noqa: F401 (EXTRA_ROWS: extra_plot's least)
 from rnntui.widgets.quiet import joined, same
-from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED, RGB, SERIES as PALETTE  # noqa: F401
+from rnntui.widgets.tints import BLUE, GREY, RED, RGB
 
 np = lazy.numpy(globals())  # imported when a plot first draws (the first frame has none)
 
@@ -157,24 +157,6 @@ def _limits(given, drawn: np.ndarray, log: bool) -> tuple[float, float]:
     if hi - lo < 1e-12 * max(1.0, abs(hi)):
         lo, hi = lo - 1.0, hi + 1.0
     return lo, hi
-
-
-def _clip_segment(x0, y0, x1, y1, w, h):
-    """Liang–Barsky: the part of a segment inside [0, w]×[0, h], or None."""
-    t0, t1, dx, dy = 0.0, 1.0, x1 - x0, y1 - y0
-    for p, q in ((-dx, x0), (dx, w - x0), (-dy, y0), (dy, h - y0)):
-        if p == 0:
-            if q < 0:
-                return None
-            continue
-        r = q / p
-        if p < 0:
-            t0 = max(t0, r)
-        else:
-            t1 = min(t1, r)
-        if t0 > t1:
-            return None
-    return x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy
 
 
 # -- the drawing ---------------------------------------------------------------------------------
