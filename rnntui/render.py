@@ -29,6 +29,9 @@ def colour_kept():
             os.environ["NO_COLOR"] = said
 
 
+SIZE = (100, 30)  # where no size is given (the command line's --size default says the same)
+
+
 class Session:
     """One headless app that renders many frames: switching topic, figure and state inside a running
     app costs a fraction of starting one per frame (`rnntui export` renders whole lectures this way).
@@ -37,7 +40,7 @@ class Session:
             texts = await session.frame(screen, figure, state, ("svg", "txt"))
     """
 
-    def __init__(self, size=(100, 30), theme: str = "dark", scale: float = 2.0, deck=None, batch=False) -> None:
+    def __init__(self, size=SIZE, theme: str = "dark", scale: float = 2.0, deck=None, batch=False) -> None:
         """`batch`: the process draws these frames and nothing else (`rnntui export`): the collector is
         set for it while the session runs (collector.batch)."""
         self.size, self.theme, self.scale, self.deck, self.batch = size, theme, scale, deck, batch
@@ -168,7 +171,7 @@ async def _one(screen, figure, state, fmt, size, theme, scale) -> str | bytes:
         return (await session.frame(screen, figure, state, (fmt,)))[fmt]
 
 
-def render(screen, figure, state, fmt: str, size=(100, 30), theme: str = "dark", scale: float = 2.0) -> str | bytes:
+def render(screen, figure, state, fmt: str, size=SIZE, theme: str = "dark", scale: float = 2.0) -> str | bytes:
     """One state in the given format: text for svg, txt and json; bytes for png (`scale` × the SVG)."""
     if fmt == "json":
         return figure_json(screen, figure, state)

@@ -18,6 +18,7 @@ from pathlib import Path
 from rnntui.figure import Figure
 from rnntui.files import check_no_file_in_the_way, make_folder
 from rnntui.i18n import _, aside, language, ngettext
+from rnntui.render import SIZE
 from rnntui.state import BadValue, FigureState
 from rnntui.terminal import Stopped, stop_between_frames, stopped_by_signals
 
@@ -353,7 +354,7 @@ def stale(outdir: Path, keep: list[Path], earlier: set[str]) -> list[Path]:
     return sorted(outdir / name for name in earlier - keep_names if (outdir / name).is_file())
 
 
-def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=(100, 30), theme: str = "dark",
+def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=SIZE, theme: str = "dark",
            scale: float = 2.0, force: bool = False, title: str = "rnntui slides", progress: bool = True,
            deck=None, batch: bool = False, since: int | None = None, only: tuple[str, ...] = ()) -> Report:
     """Render frames into OUTDIR as numbered files plus index.md. Checks everything first. With a deck,

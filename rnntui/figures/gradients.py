@@ -316,6 +316,7 @@ class ChainReadings:
     scale: float
     clipped_norm: float
     clips: bool  # ‖g‖ reaches the threshold (at it, scaled by exactly 1)
+    kind: str  # "exploding" (‖g‖ > 1), "vanishing" (< 1) or "steady" (1: ReLU at W_h 1, every factor 1)
 
 
 @dataclass(frozen=True)
@@ -329,6 +330,11 @@ class ClipReadings:
     chain: ChainReadings  # F7's gradient at h_0: vanishing at the defaults, exploding at ReLU and W_h > 1
     curve_before: tuple[float, ...]  # ‖g‖ before and after clipping, log-spaced
     curve_after: tuple[float, ...]
+
+
+def _growth(norm: float) -> str:
+    """A gradient's norm as the topic names it (a norm of exactly 1 was called exploding, a review)."""
+    return "steady" if math.isclose(norm, 1.0, rel_tol=1e-12) else "exploding" if norm > 1 else "vanishing"
 
 
 @dataclass(frozen=True)
@@ -359,7 +365,7 @@ class ClipState(FigureState):
             g=_floats(g), norm=big, scale=gr.clip_scale(big, self.threshold), clipped=_floats(clipped),
             clipped_norm=gr.norm(clipped), clips=big >= self.threshold,
             chain=ChainReadings(self.w_h, self.act, FACTORS_N - 1, small, small_scale, small * small_scale,
-                                small >= self.threshold),
+                                small >= self.threshold, _growth(small)),
             curve_before=_floats(before), curve_after=_floats(after))
 
 

@@ -1,8 +1,6 @@
 """T2 `gradients`, the last two figures' views: gradient clipping, and BPTT measured in 64 dimensions."""
 from __future__ import annotations
 
-import math
-
 from rnntui.figures.gradients import BpttState, ClipState
 from rnntui.fmt import pct, sci3, vector
 from rnntui.i18n import _
@@ -23,8 +21,7 @@ class ClipView(FigureView):
     def show(self, s: ClipState) -> None:
         r, v = s.readings(), s.readings().chain
         lo, hi = r.curve_before[0], r.curve_before[-1]
-        # (a norm of exactly 1, ReLU at W_h 1: every factor 1, was called exploding, a review)
-        kind = "steady" if math.isclose(v.norm, 1.0, rel_tol=1e-12) else "exploding" if v.norm > 1 else "vanishing"
+        kind = v.kind
         named = {"exploding": _("exploding g (F7)"), "vanishing": _("vanishing g"), "steady": _("steady g (F7)")}
         ours = (Series((v.norm,), (v.clipped_norm,), named[kind], BLUE,
                        marker="○", scatter=True),) if v.norm > 0 else ()  # (0 has no place on a log axis)
