@@ -11,6 +11,7 @@ import numpy as np
 from rnntui.engine import gradients as gr
 from rnntui.engine import recurrence as rnn
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS
+from rnntui.figures import floats
 from rnntui.i18n import N_
 from rnntui.state import FigureState, param
 
@@ -90,10 +91,6 @@ def _crossings(products) -> dict:
             "above_f32_max": gr.first_hop(products, above=gr.F32_MAX)}
 
 
-def _floats(values) -> tuple[float, ...]:
-    return tuple(np.asarray(values, dtype=float).tolist())
-
-
 @dataclass(frozen=True)
 class HopReadings:
     tokens: tuple[float, ...]
@@ -137,8 +134,8 @@ class HopState(FigureState):
             tokens=TOKENS, t=self.t, z_t=float(z_all[self.t]), h_prev=float(h_all[self.t - 1]),
             x_t=float(TOKENS[self.t]), w_x=W_X, b=B,
             slope=float(gr.act_slope(z_all[self.t], self.act)), factor=float(factors[self.hop - 1]),
-            factors=_floats(factors), curve_z=_floats(zs), curve_slope=_floats(gr.act_slope(zs, self.act)),
-            others_z=_floats(z_all[others]), others_slope=_floats(gr.act_slope(z_all[others], self.act)),
+            factors=floats(factors), curve_z=floats(zs), curve_slope=floats(gr.act_slope(zs, self.act)),
+            others_z=floats(z_all[others]), others_slope=floats(gr.act_slope(z_all[others], self.act)),
             y_top=max(1.0, self.w_h) * 1.12 + 0.02)
 
     def factor(self) -> float:
@@ -181,7 +178,7 @@ class BackwardState(FigureState):
                      for t in range(N_TOKENS))
         first = self.hop == 0
         return BackwardReadings(
-            tokens=TOKENS, factors=_floats(factors), products=_floats(p), gradient=float(p[self.hop]),
+            tokens=TOKENS, factors=floats(factors), products=floats(p), gradient=float(p[self.hop]),
             reaches=f"h_{at}", at=at, track_gradient=grads, track_factor=facs,
             before=None if first else float(p[self.hop - 1]), this_factor=None if first else float(factors[self.hop - 1]),
             total=float(p[-1]), walked=tuple((float(t), abs(g)) for t, g in enumerate(grads) if g is not None),
@@ -240,8 +237,8 @@ class FactorsState(FigureState):
         first = FACTORS_N - N_TOKENS + 1  # hop 33 leaves h_7: from there on z_t holds x_0 … x_t, t ≤ 7
         p = first + int(np.argmax(f[first - 1:]))
         return FactorsReadings(
-            chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
-            factors=_floats(f), largest={"hop": k + 1, "factor": float(f[k]), "ties": int(np.sum(f == f[k]))},
+            chain_rule=gr.CHAIN_RULE, tokens=floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
+            factors=floats(f), largest={"hop": k + 1, "factor": float(f[k]), "ties": int(np.sum(f == f[k]))},
             largest_is_w_h=bool(np.isclose(f[k], self.w_h)),
             published={"hop": p, "t": FACTORS_N - p, "factor": float(f[p - 1])}, factor=float(f[self.hop - 1]),
             y_top=max(1.0, self.w_h) * 1.15 + 0.02, y_bottom=_bottom(float(f.min())),
@@ -292,9 +289,9 @@ class ProductState(FigureState):
         lo = min(1e-45, float(finite.min())) if finite.size else 1e-45
         hi = max(1e45, float(finite.max())) if finite.size else 1e45
         return ProductReadings(
-            chain_rule=gr.CHAIN_RULE, tokens=_floats(gr.chain_tokens(PRODUCT_N)),
+            chain_rule=gr.CHAIN_RULE, tokens=floats(gr.chain_tokens(PRODUCT_N)),
             float32_min_normal=gr.F32_TINY, float32_max=gr.F32_MAX, hops=tuple(range(PRODUCT_N)),
-            factors=_floats(factors), product=_floats(p), product_float32=_floats(p32),
+            factors=floats(factors), product=floats(p), product_float32=floats(p32),
             crossings=_crossings(p), float32_zero=gr.first((p32 == 0) & (p != 0)),
             exact_zero=None if (k := gr.first(factors == 0)) is None else k + 1,
             end_float32=float(p32[-1]), end_float32_bits=gr.f32_bits(p32[-1]),
@@ -362,11 +359,11 @@ class ClipState(FigureState):
         after = before * np.array([gr.clip_scale(x, self.threshold) for x in before])
         small_scale = gr.clip_scale(small, self.threshold)
         return ClipReadings(
-            g=_floats(g), norm=big, scale=gr.clip_scale(big, self.threshold), clipped=_floats(clipped),
+            g=floats(g), norm=big, scale=gr.clip_scale(big, self.threshold), clipped=floats(clipped),
             clipped_norm=gr.norm(clipped), clips=big >= self.threshold,
             chain=ChainReadings(self.w_h, self.act, FACTORS_N - 1, small, small_scale, small * small_scale,
                                 small >= self.threshold, _growth(small)),
-            curve_before=_floats(before), curve_after=_floats(after))
+            curve_before=floats(before), curve_after=floats(after))
 
 
 @dataclass(frozen=True)
@@ -412,7 +409,7 @@ class BpttState(FigureState):
         curves = {f"{c:.1f}": gr.bptt_norms(c, self.seed, self.scale, self.act) for c in gr.E1_CS}
         return BpttReadings(
             d=gr.E1_D, T=gr.E1_T, W="N(0, (c/sqrt(d))^2)", inputs="x_t ~ N(0, input_scale^2)", loss="v . h_T",
-            distances=tuple(range(gr.E1_T + 1)), relative_norms={c: _floats(v) for c, v in curves.items()},
+            distances=tuple(range(gr.E1_T + 1)), relative_norms={c: floats(v) for c, v in curves.items()},
             table={c: {str(k): float(v[k]) for k in self.TABLE} for c, v in curves.items()},
             at_cursor={c: float(v[self.distance]) for c, v in curves.items()},
             seed_norms=SEED_E1_NORMS if self.act == "tanh" and self.scale == 1.0 else (),

@@ -11,6 +11,7 @@ import numpy as np
 from rnntui.engine import lstm
 from rnntui.engine.gradients import CHAIN_RULE, first_hop
 from rnntui.engine.recurrence import LAST_T, N_TOKENS, TOKENS, W_H
+from rnntui.figures import floats
 from rnntui.figures.gradients import PRODUCT_N, SEED_RNN_BELOW_001, SeedNumber
 from rnntui.state import FigureState, param
 
@@ -19,10 +20,6 @@ __all__ = ["LAST_T", "N_TOKENS", "PATH_HOPS", "REPEATS", "CellState", "GatesStat
 
 PATH_HOPS = 100
 REPEATS = 8  # the gates figure repeats one update this many times (the length of the token track)
-
-
-def _floats(values) -> tuple[float, ...]:
-    return tuple(np.asarray(values, dtype=float).tolist())
 
 
 @dataclass(frozen=True)
@@ -72,11 +69,11 @@ class CellState(FigureState):
 
     def read(self) -> CellReadings:
         v, t = self.states(), self.step
-        upto = {k: _floats(v[k][: t + 1]) for k in ("f", "i", "g", "o", "c", "h")}
+        upto = {k: floats(v[k][: t + 1]) for k in ("f", "i", "g", "o", "c", "h")}
         now = CellNow(*(float(v[k][t]) for k in ("f", "i", "g", "o", "c", "h")),
                       c_prev=float(v["c"][t - 1]) if t else None, pre={k: float(v[f"a_{k}"][t]) for k in lstm.GATES})
         return CellReadings(
-            tokens=TOKENS, weights=lstm.weights_with(self.b_f), **upto, c_all=_floats(v["c"]), h_all=_floats(v["h"]),
+            tokens=TOKENS, weights=lstm.weights_with(self.b_f), **upto, c_all=floats(v["c"]), h_all=floats(v["h"]),
             now=now, steps=tuple(float(k) for k in range(t + 1)),
             c_range=(min(0.0, float(v["c"].min())), max(1.0, float(v["c"].max()))))
 
@@ -115,7 +112,7 @@ class GatesState(FigureState):
         top = max(2.0, float(c.max()) * 1.1, level * 1.1 if shown else 0.0)
         return GatesReadings(
             c_prev=1.0, candidate=1.0, **lstm.lstm_split(self.f, self.i), not_written=1.0 - self.i,
-            c_repeated=_floats(c), steps=tuple(float(k) for k in range(REPEATS + 1)), level=level, y_top=top,
+            c_repeated=floats(c), steps=tuple(float(k) for k in range(REPEATS + 1)), level=level, y_top=top,
             level_shown=shown, at_level=at_level)
 
     def split(self) -> dict[str, float]:
@@ -162,8 +159,8 @@ class ForgetPathState(FigureState):
         return ForgetPathReadings(
             rnn_w_h=W_H, rnn_chain=CHAIN_RULE, rnn_tokens=PRODUCT_N, f_k=float(path[self.k]), rnn_k=float(rnn[self.k]),
             rnn_below=self.rnn_below(0.01), seed_rnn_below=SEED_RNN_BELOW_001,
-            f_last=float(path[-1]), hops=_floats(hops), lstm=_floats(path),
-            rnn=_floats(rnn))
+            f_last=float(path[-1]), hops=floats(hops), lstm=floats(path),
+            rnn=floats(rnn))
 
     def curves(self) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
         r = self.readings()
@@ -200,7 +197,7 @@ class BiasState(FigureState):
         marks = (0.0, 1.0)
         return BiasReadings(
             f=float(lstm.sigmoid(self.b_f)), survival=float(lstm.bias_survival(self.b_f, self.k)),
-            b_f_grid=_floats(xs), survival_curve=_floats(lstm.bias_survival(xs, self.k)),
+            b_f_grid=floats(xs), survival_curve=floats(lstm.bias_survival(xs, self.k)),
             landmarks_b_f=marks, landmarks_survival=tuple(float(lstm.bias_survival(b, self.k)) for b in marks),
             landmarks_f=tuple(float(lstm.sigmoid(b)) for b in marks))
 
