@@ -17,7 +17,6 @@ from rnntui.widgets.lines import Lines
 from rnntui.widgets.quiet import repaint, same
 from rnntui.widgets.tints import BLUE, GREEN, RED, style
 
-FILLS = ("█", "▓", "░", "▒")
 KEPT, WRITTEN, DISCARDED = style(GREEN), style(BLUE), style(RED)  # the parts of an update
 
 
@@ -33,7 +32,8 @@ class Segment:
 def update_segments(part: tuple[float, float, float], kept: str, written: str, discarded: str) -> list[Segment]:
     """One update as a bar: the (kept, written, discarded) lengths with their labels."""
     return [Segment(part[0], kept, KEPT, "█"), Segment(part[1], written, WRITTEN, "▓"),
-            Segment(part[2], discarded, DISCARDED, "░")]
+            Segment(part[2], discarded, DISCARDED, "▒")]  # (░, a quarter of a cell inked, read 1.3:1 on the dark
+    # theme and 1.5:1 on the light one: the discarded share was nearly invisible, an accessibility trial)
 
 
 def _length(value: float) -> float:
