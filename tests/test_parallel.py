@@ -72,13 +72,13 @@ def test_grid_at_n8_step8_reads_8_sequential_steps_and_8_of_64_busy():
     text = grid_text(s.busy(), s.step, tally(s), 76, 20).plain
     assert "steps with work 8 of 8" in text and "busy cells 8 of 64" in text
     rows = [line for line in text.splitlines() if re.match(r"^\s*\d+ ", line)]
-    runs = [re.findall(r"[█▒]+", line) for line in rows]
+    runs = [re.findall(r"[█▓]+", line) for line in rows]
     assert len(rows) == 8 and all(len(r) == 1 for r in runs)  # every position lit exactly once
-    starts = [re.search(r"[█▒]", line).start() for line in rows]
+    starts = [re.search(r"[█▓]", line).start() for line in rows]
     assert starts == sorted(set(starts))  # each one step later than the one before: the diagonal
     # the last step's work is marked as this step's, as at every step: the last position, and only it
-    assert "▒" in rows[-1] and "█" not in rows[-1] and all("▒" not in line for line in rows[:-1])
-    assert "▒ worked this step" in text  # the legend says so (it said "working now", a newcomer read
+    assert "▓" in rows[-1] and "█" not in rows[-1] and all("▓" not in line for line in rows[:-1])
+    assert "▓ worked this step" in text  # the legend says so (it said "working now", a newcomer read
     # position 7 as unfinished next to "outputs ready 8 of 8")
 
 
@@ -153,10 +153,10 @@ def test_grid_glyphs_differ_without_colour():
     s = GridState(n=4, step=2)
     lines = grid_text(s.busy(), 2, tally(s), 40, 12).plain.splitlines()
     rows = {int(line.split()[0]): line for line in lines if re.match(r"^\s*\d+ ", line)}
-    assert "█" in rows[0] and "▒" not in rows[0]  # finished
-    assert "▒" in rows[1]  # worked in the latest step: its output counts as ready
+    assert "█" in rows[0] and "▓" not in rows[0]  # finished
+    assert "▓" in rows[1]  # worked in the latest step: its output counts as ready
     assert s.readings().outputs_ready == 2
-    assert "·" in rows[2] and "█" not in rows[2] and "▒" not in rows[2]  # idle so far
+    assert "·" in rows[2] and "█" not in rows[2] and "▓" not in rows[2]  # idle so far
     r = s.readings()  # two steps of a chain: one cell each
     assert (r.sequential_steps_used, r.busy_cells, r.cells, r.busy_per_step) == (2, 2, 16, 1.0)
     a = GridState(mode="attention", n=4, step=1).readings()  # one step of attention: every lane at once
@@ -166,7 +166,7 @@ def test_grid_glyphs_differ_without_colour():
 def test_grid_window_follows_the_work_when_rows_do_not_fit():
     s = GridState(n=32, step=20)
     text = grid_text(s.busy(), 20, tally(s), 76, 10).plain
-    assert "▒" in text and "of 32 shown" in text
+    assert "▓" in text and "of 32 shown" in text
     assert "busy cells 20 of 1024" in text
 
 
@@ -1352,7 +1352,7 @@ def test_grid_counts_the_steps_with_work_among_the_steps_so_far(mode, used):
     state = GridState(mode=mode, n=8, step=3)
     text = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), state, (80, 24))
     lanes = [line for line in text.splitlines() if re.match(r"│ +\d+ ", line)]
-    cells = [re.findall(r"[█▒]{3}| · ", line[6:6 + 12]) for line in lanes]  # 3 columns, 4 cells each
+    cells = [re.findall(r"[█▓]{3}| · ", line[6:6 + 12]) for line in lanes]  # 3 columns, 4 cells each
     lit = sum(any(row[c] != " · " for row in cells) for c in range(3))
     assert lit == used and f"steps with work {used} of 3" in text
     start = one_app.txt(ParallelScreen, ParallelScreen.figure_by_id("grid"), GridState(mode=mode, n=8, step=0), (80, 24))
