@@ -378,3 +378,16 @@ def test_train_memory_bad_input_is_one_line_and_status_2(argv, capsys):
     assert main(["train", "memory", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_rnn_at_t10_fails_with_seed_0_and_learns_with_another_as_help_says():
+    """The copy table's "RNN fails at T = 10" was one seed's (a mathematician's reruns: seeds 1 to 4 learn it):
+    help says so and names a run that learns; the shipped seed-0 run fails, as the source's one run did."""
+    from rnntui.figures.memory import CopyState
+    from rnntui.screens.memory import CopyView
+
+    said = CopyView.explained(CopyState())
+    assert "rnntui train memory --cell rnn --T 10 --seed 1" in said and "fails with seed 0" in said
+    ours = next(r for r in mem.shipped().runs if (r.cell, r.T) == ("rnn", 10))
+    assert ours.seed == 0 and not ours.learned and ours.reached_100_at is None
+    assert lab.train("rnn", 10, seed=1).run.reached_100_at is not None  # the recipe's steps, seed 1

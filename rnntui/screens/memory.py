@@ -83,6 +83,9 @@ class CopyView(FigureView):
                      "Ours are one run each, seed 0; the step a run first reads 100% at moves with the seed (our "
                      "lstm-bf2 at T = 40 reads 100@700, not the source's 100@500): rnntui train memory --cell "
                      "lstm-bf2 --T 40 --seed 2 tries another.") + "\n" + _(
+                     "A verdict at the edge moves with the seed too: the RNN at T = 10 fails with seed 0, as the "
+                     "source's one run did, and learns it with seeds 1 to 4 here (rnntui train memory --cell rnn "
+                     "--T 10 --seed 1); at T = 20 it failed with every seed tried.") + "\n" + _(
                      "Your runs (underlined) are kept in {path}; remove it for the shipped ones.").format(
                      path=s.readings().cache)
 
