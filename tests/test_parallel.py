@@ -603,6 +603,23 @@ def test_tiny_lab_run_measures_and_caches(tmp_path):
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask and (0o666 & ~umask) & stat.S_IROTH
 
 
+def test_the_lab_times_attention_as_the_sources_code_calls_it(monkeypatch):
+    """The source's exp_timing calls attn(x, x, x): need_weights left on, the heads' weights computed. The lab
+    timed need_weights=False beside the source's line (a mathematician's audit): it now calls it as the source."""
+    torch = pytest.importorskip("torch")
+    from rnntui.engine import lab_timing
+
+    calls, forward = [], torch.nn.MultiheadAttention.forward
+
+    def spy(self, *args, **kwargs):
+        calls.append(kwargs.get("need_weights", True))
+        return forward(self, *args, **kwargs)
+
+    monkeypatch.setattr(torch.nn.MultiheadAttention, "forward", spy)
+    lab_timing.run(Ts=(8,), d=16, repeats=2)
+    assert calls and all(calls)  # every timed forward computed the weights, as the source's did
+
+
 def test_lab_stops_between_forwards_with_the_rows_so_far():
     pytest.importorskip("torch")
     from rnntui.engine import lab_timing
