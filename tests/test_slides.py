@@ -801,7 +801,7 @@ async def test_the_lectures_recurrent_and_attention_grids_are_drawn_alike_at_80x
         drawn = [text_of(app)]
         await pilot.press("space")
         drawn.append(text_of(app))
-    assert [text.count("██████") + text.count("▒▒▒▒▒▒") for text in drawn] == [16, 16]  # (▒: this step's)
+    assert [text.count("██████") + text.count("▓▓▓▓▓▓") for text in drawn] == [16, 16]  # (▓: this step's)
 
 
 async def test_a_clickers_keys_blank_the_screen_and_start_quietly(tmp_path):
