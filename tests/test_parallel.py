@@ -605,19 +605,25 @@ def test_tiny_lab_run_measures_and_caches(tmp_path):
 
 def test_the_lab_times_attention_as_the_sources_code_calls_it(monkeypatch):
     """The source's exp_timing calls attn(x, x, x): need_weights left on, the heads' weights computed. The lab
-    timed need_weights=False beside the source's line (a mathematician's audit): it now calls it as the source."""
+    timed need_weights=False beside the source's line (a mathematician's audit): it now calls it as the source,
+    in eval mode, and help says the source's modules stayed in training mode (a review)."""
     torch = pytest.importorskip("torch")
     from rnntui.engine import lab_timing
 
     calls, forward = [], torch.nn.MultiheadAttention.forward
 
     def spy(self, *args, **kwargs):
-        calls.append(kwargs.get("need_weights", True))
+        calls.append((kwargs.get("need_weights", True), self.training))
         return forward(self, *args, **kwargs)
 
     monkeypatch.setattr(torch.nn.MultiheadAttention, "forward", spy)
     lab_timing.run(Ts=(8,), d=16, repeats=2)
-    assert calls and all(calls)  # every timed forward computed the weights, as the source's did
+    # every timed forward computed the weights, as the source's did; in eval mode, as inference runs (the
+    # source's stayed in training mode, a slower path): help says so
+    assert calls and set(calls) == {(True, False)}
+    from rnntui.screens.parallel import TimingView
+
+    assert "never called .eval()" in TimingView.explained(None)
 
 
 def test_lab_stops_between_forwards_with_the_rows_so_far():

@@ -153,6 +153,14 @@ class CapacityView(FigureView):  # F14
 class TimingView(FigureView):  # E6
     REDRAW_ON_RESIZE = True  # laid out for its own size
 
+    @classmethod
+    def explained(cls, s: TimingState) -> str:
+        """Help: how the two sides were timed (the source's modules stayed in training mode, a mathematician)."""
+        return _("Here both layers run as inference does: eval mode, under torch.inference_mode, where torch "
+                 "takes its fused attention kernel. The source's code never called .eval(): its attention took "
+                 "torch's slower training-mode path, so its attention times are longer for that as well as for "
+                 "its machine. Both call attention alike, its weights computed.")
+
     def compose(self):
         yield Static(id="status")
         yield Picture(id="table")
