@@ -193,9 +193,11 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
 
         async def handle_index(self, request):
             if self.full():
+                from rnntui.serve_page import full_page
+
+                said = _("rnntui serve: all {n} sessions are in use; try again in a while.").format(n=self.max_sessions)
                 return web.Response(status=503, content_type="text/html",
-                                    text="<p>" + _("rnntui serve: all {n} sessions are in use; try again in a "
-                                                   "while.").format(n=self.max_sessions) + "</p>")
+                                    text=full_page(said, str(request.app.router["cjk_font"].url_for())))
             # the address the browser used, so the page's websocket works whatever --host is
             self.public_url = f"{request.scheme}://{request.host}"
             context = await Server.handle_index.__wrapped__(self, request)  # (without its template)

@@ -191,7 +191,11 @@ def test_sessions_are_capped_and_ctrl_c_stops_every_app():
             apps = served.apps()
             assert len(apps) == 2 and all("rnntui" in " ".join(p.cmdline()) for p in apps)
             async with aiohttp.ClientSession() as client:  # a third tab: refused, nothing started
-                assert (await client.get(served.url + "/")).status == 503
+                full = await client.get(served.url + "/")
+                page = await full.text()  # (a bare <p>: no title, and Chinese drew as boxes, a lecturer's trial)
+                assert full.status == 503 and "all 2 sessions are in use" in page and "<title>rnntui</title>" in page
+                font = re.search(r'src: url\("([^"]+)"\)', page)[1]  # the served CJK font, as the app's page has
+                assert (await client.get(served.url + font)).status == 200
                 with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                     await client.ws_connect(served.url.replace("http", "ws") + "/ws")
                 assert refused.value.status == 503

@@ -173,3 +173,19 @@ def test_after_q_the_page_says_so_in_chinese():
             browser.close()
     finally:
         assert served.stop() == 0
+
+
+def test_the_full_page_is_in_the_servers_language_with_its_font():
+    """The page of a full server was a bare <p>: the tab showed its address for a title and the Chinese as
+    boxes on a machine without a CJK font (a lecturer's trial)."""
+    from rnntui.i18n import set_language
+    from rnntui.serve_page import CJK_RANGE, full_page
+
+    set_language("zh")
+    try:
+        page = full_page("满了 <3", "/fonts/cjk.ttf")
+    finally:
+        set_language("en")
+    assert '<html lang="zh-Hans">' in page and "<title>rnntui</title>" in page and "满了 &lt;3" in page
+    assert 'url("/fonts/cjk.ttf")' in page and f"unicode-range: {CJK_RANGE}" in page
+    assert '"rnntui cjk", sans-serif' in page  # Chinese from the served font, the rest from the browser's
