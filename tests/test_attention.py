@@ -755,13 +755,13 @@ def test_summary_agrees_with_table_1_and_its_links_open_the_rows_mode():
     for a recurrent layer (RNN, LSTM/GRU) and for self-attention (Transformer); Enter on a path or grid
     cell opens that figure in the row's own mode, at the step where its work is done."""
     from rnntui.engine import parallel as par
-    from rnntui.figures.attention import SUMMARY_COLUMNS
+    from rnntui.figures.attention import SUMMARY_KEYS
 
     table_1 = {row.layer: row for row in par.TABLE_1}
     kind = {"RNN": "Recurrent", "LSTM/GRU": "Recurrent", "Transformer": "Self-Attention"}
     mode = {"Recurrent": "recurrent", "Self-Attention": "attention"}
     r = SummaryState().readings()
-    col = {key: i for i, key in enumerate(SUMMARY_COLUMNS)}
+    col = {key: i for i, key in enumerate(SUMMARY_KEYS)}
     checked = 0
     for model, cells, links in zip(r.models, r.table, r.links):
         if model not in kind:

@@ -380,6 +380,7 @@ def test_train_memory_bad_input_is_one_line_and_status_2(argv, capsys):
     assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
+@pytest.mark.heavy  # (a whole recipe run: about 7 s)
 def test_the_rnn_at_t10_fails_with_seed_0_and_learns_with_another_as_help_says():
     """The copy table's "RNN fails at T = 10" was one seed's (a mathematician's reruns: seeds 1 to 4 learn it):
     help says so and names a run that learns; the shipped seed-0 run fails, as the source's one run did."""

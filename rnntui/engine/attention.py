@@ -449,7 +449,6 @@ def head_readings(h: int = 8, d: int = HEADS_D, n: int = 5) -> dict:
 
 # -- positions -----------------------------------------------------------------------------------
 PE_D = 64
-PE_D_RANGE = (16, 512)
 PE_POSITIONS = 16
 PE_BASE = 10000.0
 

@@ -1,4 +1,4 @@
-"""One Transformer encoder layer on T5's toy sentence, stage by stage; its bill; the summary table.
+"""One Transformer encoder layer on T5's toy sentence, stage by stage; and its bill (parameters, FLOPs).
 
 Post-norm (Vaswani 2017, seed 004 §5.7: output = LayerNorm(x + SubLayer(x))):
     a = MHA(x)          r₁ = x + a          n₁ = LN(r₁)

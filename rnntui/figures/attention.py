@@ -356,8 +356,8 @@ def _toy_block(norm: str, activation: str) -> tuple:
 
 
 # -- summary (issue 19) ----------------------------------------------------------------------------
-SUMMARY_COLUMNS = tuple(key for key, _ in sm.SUMMARY_COLUMNS[1:])
-N_SUMMARY_COLS = len(SUMMARY_COLUMNS)
+SUMMARY_KEYS = tuple(key for key, _ in sm.SUMMARY_COLUMNS[1:])  # the cells' columns, "model" aside
+N_SUMMARY_COLS = len(SUMMARY_KEYS)
 N_SUMMARY_CELLS = len(sm.SUMMARY) * N_SUMMARY_COLS
 
 
@@ -395,7 +395,7 @@ class SummaryState(FigureState):
     def read(self) -> SummaryReadings:
         table, links = [], []
         for r in sm.SUMMARY:
-            cells = [getattr(r, col) for col in SUMMARY_COLUMNS]
+            cells = [getattr(r, col) for col in SUMMARY_KEYS]
             table.append(tuple(c.text for c in cells))
             links.append(tuple(None if c.link is None else {
                 "target": c.link.target, "sets": tuple(f"{k}={v}" for k, v in c.link.sets.items()),

@@ -15,7 +15,6 @@ PURPLE: RGB = (170, 100, 230)
 GREY: RGB = (130, 130, 130)
 YELLOW: RGB = (225, 180, 40)
 CYAN: RGB = (60, 180, 200)
-SERIES = (BLUE, ORANGE, GREEN, PURPLE, RED)
 
 
 def style(rgb: RGB, bold: bool = False) -> str:
