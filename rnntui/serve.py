@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import os
 import shlex
 import signal
@@ -206,14 +207,21 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             return aiohttp_jinja2.render_template("app_index.html", request, context)
 
         async def handle_websocket(self, request):
-            if self.full():
-                return web.Response(status=503, text=_("all {n} sessions are in use").format(n=self.max_sessions))
             from textual_serve.server import to_int
 
             websocket = web.WebSocketResponse(heartbeat=15)
             if not websocket.can_prepare(request).ok:  # a plain request (a browser or curl opening /ws)
+                if self.full():
+                    return web.Response(status=503, text=_("all {n} sessions are in use").format(n=self.max_sessions))
                 return web.Response(status=400, text=_("this address is the app's websocket: open {url}/ "
                                                        "instead").format(url=f"{request.scheme}://{request.host}") + "\n")
+            if self.full():  # a tab whose page came just before the last slot went: told why in its terminal
+                # ("Session ended." alone met a class's late students, a lecturer's trial)
+                await websocket.prepare(request)
+                said = _("rnntui serve: all {n} sessions are in use; try again in a while.").format(n=self.max_sessions)
+                await websocket.send_str(json.dumps(["rnntui_ended", said]))  # (the page's dialog says it)
+                await websocket.close()
+                return websocket
             width = to_int(request.query.get("width", "80"), 80)
             height = to_int(request.query.get("height", "24"), 24)
             session = None

@@ -1,6 +1,7 @@
 """`rnntui serve`: safe defaults, a session cap, idle sessions closed, ctrl+c leaves no app behind,
 and a real browser (Playwright driving Debian's chromium) using the app with the keyboard."""
 import asyncio
+import json
 import re
 import shutil
 import signal
@@ -196,9 +197,14 @@ def test_sessions_are_capped_and_ctrl_c_stops_every_app():
                 assert full.status == 503 and "all 2 sessions are in use" in page and "<title>rnntui</title>" in page
                 font = re.search(r'src: url\("([^"]+)"\)', page)[1]  # the served CJK font, as the app's page has
                 assert (await client.get(served.url + font)).status == 200
-                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-                    await client.ws_connect(served.url.replace("http", "ws") + "/ws")
-                assert refused.value.status == 503
+                # a tab whose page loaded before the last slot went: its terminal says why, then it closes (it
+                # said only "Session ended.", a lecturer's trial); nothing is started for it
+                late = await client.ws_connect(served.url.replace("http", "ws") + "/ws")
+                told = await late.receive(timeout=10)  # (the page's dialog shows it in the place of "Session ended.")
+                assert told.type == aiohttp.WSMsgType.TEXT and json.loads(told.data)[0] == "rnntui_ended"
+                assert "all 2 sessions are in use" in json.loads(told.data)[1]
+                assert (await late.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+                assert (await client.get(served.url + "/ws")).status == 503  # (a plain request: the code)
             assert len(served.apps()) == 2
             client, ws = sessions.pop()  # a tab reloaded: its page again at once, while its app still quits
             await ws.close()
