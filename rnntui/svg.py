@@ -231,7 +231,8 @@ def _page(width: int, y: int, cell: Cell, title: str, unique_id: str, classes: d
     lines = "\n".join(
         f"""<clipPath id="{unique_id}-line-{n}">
     <rect x="0" y="{n * cell.h + 1.5:g}" width="{cell.w * width:g}" height="{cell.h + 0.25:g}"/>
-            </clipPath>""" for n in range(y))  # (Rich leaves out the last line's: kept as it is)
+            </clipPath>""" for n in range(y + 1))  # (Rich leaves out the last line's, which its text names, and
+    # its terminal clip ends a pixel above the last row's foot: a browser drew the slides' last row "W h 1.40")
     edge, ink = ("#c8c8c8", "#555555") if luminance(background) > 0.5 else ("#4a4a4a", "#a0a0a0")
     chrome = (f'<rect fill="{background}" stroke="{edge}" stroke-width="1" x="1" y="1" width="{width_px}" '
               f'height="{height_px:g}" rx="8"/>')
@@ -255,7 +256,7 @@ def _page(width: int, y: int, cell: Cell, title: str, unique_id: str, classes: d
 
     <defs>
     <clipPath id="{unique_id}-clip-terminal">
-      <rect x="0" y="0" width="{cell.w * width - 1}" height="{(y + 1) * cell.h - 1}" />
+      <rect x="0" y="0" width="{cell.w * width - 1}" height="{(y + 1) * cell.h + 2:g}" />
     </clipPath>
     {lines}
     </defs>
