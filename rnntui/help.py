@@ -115,9 +115,11 @@ def help_text(screen) -> tuple:
                     axis_keys(p, state, used) if p.name == state.AXIS else (
                         _("key {key}").format(key=used.letter(p)) if used.letter(p) else param_keys(p, state, used)))
                    for p in state.params())
+    served = getattr(getattr(screen, "app", None), "is_web", False)
     rows = ON_ROWS if hasattr(state, "row_moved") else {}  # (↑/↓ "choose the parameter" on summary, an audit)
     keys = tuple((used.all(k.id), _(rows.get(k.id, k.does)), offered(k)) for k in CONTRACT
-                 if not (k.id == "lab" and f.lab is None or k.id == "open_link" and not f.links))
+                 if not (k.id == "lab" and f.lab is None or k.id == "open_link" and not f.links
+                         or k.id == "suspend" and served))  # (a browser has no shell to go back to)
     keys += tuple((used.all(f"toggle_{p.name}", p.key) or "—", _("cycle {label} ({choices})").format(
         label=p.said, choices=commas(p.choices)), f"toggle_{p.name}") for p in state.params() if p.key)
     more = f.view.explained(state)  # (lstm/cell's weights, a student's trial)

@@ -1634,3 +1634,29 @@ async def test_a_slide_of_matrices_stands_in_the_middle_of_a_large_screen():
     gap_above, gap_below = top - above - 1, below - bottom - 1
     assert gap_above >= 10 and abs(gap_above - gap_below) <= 1, (gap_above, gap_below)
     assert lines[top].split()[0] == "x" and "attn" in lines[top]
+
+
+async def test_a_talk_in_a_browser_offers_no_suspend():
+    """Served, a talk's keys said "ctrl+z suspend" and help listed it: a browser has no shell to go back to
+    (a lecturer's trial). In a terminal both still say it."""
+    from unittest.mock import PropertyMock
+
+    from rnntui.help import help_text
+    from rnntui.present import PresentApp
+
+    for web in (False, True):
+        app = PresentApp(parse({"frame": [{"figure": "recurrence/track"}]}, "one"))
+        with patch.object(PresentApp, "is_web", new_callable=PropertyMock, return_value=web):
+            async with app.run_test(size=(100, 30)) as pilot:
+                await pilot.pause()
+                said = app.keys_text()
+        assert ("ctrl+z suspend" in said) is not web and "q quit" in said, web
+    from rnntui.app import RnnApp
+
+    for web in (False, True):
+        app = RnnApp()
+        with patch.object(RnnApp, "is_web", new_callable=PropertyMock, return_value=web):
+            async with app.run_test(size=(100, 30)) as pilot:
+                await pilot.pause()
+                keys = [row[0] for row in help_text(app.screen)[6]]
+        assert ("ctrl+z" in keys) is not web and "?" in " ".join(keys), web
