@@ -580,7 +580,7 @@ def run_serve(argv: list[str]) -> int:
             raise BadValue(_("{topic} and --deck {deck}: each tab opens a topic or presents a deck, not both")
                            .format(topic=args.address, deck=args.deck))
         from rnntui.deck import load
-        from rnntui.serve_page import cjk_font
+        from rnntui.serve_page import cjk_font, lacking
         from rnntui.slides import untranslated_line
 
         deck = load(args.deck)
@@ -591,7 +591,11 @@ def run_serve(argv: list[str]) -> int:
         app_args = ["present", source, *app_args]
         # a deck's own Chinese too, as shown in this language (its comments, or title_zh under --lang en, made
         # every tab load the whole 1.2 MB font: a review)
-        font = cjk_font(deck.heading() + "".join(f.local("title") + f.local("caption") for f in deck.frames))
+        shown = deck.heading() + "".join(f.local("title") + f.local("caption") for f in deck.frames)
+        font = cjk_font(shown)
+        if missing := lacking(shown):
+            print("rnntui: " + _("the deck's {chars} are not in rnntui's Chinese font: a browser without a font of "
+                                 "its own for them draws boxes").format(chars=" ".join(missing)), file=sys.stderr)
     elif args.address:
         from rnntui.topics import find
 

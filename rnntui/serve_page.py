@@ -30,6 +30,20 @@ def cjk_font(text: str = "") -> Path:
     return CJK_SHIPPED if missing & cmap(FontFile(str(CJK_SHIPPED))) else CJK_OWN
 
 
+def lacking(text: str) -> str:
+    """The wide characters of `text` (a lecturer's deck) that even the whole shipped font lacks: a browser
+    without a font of its own for them draws boxes (Traditional 語 or Korean in a deck, a lecturer's trial)."""
+    from rich.cells import get_character_cell_size
+
+    from rnntui.glyphs import CJK_SHIPPED, FontFile, cmap
+
+    wide = sorted({ch for ch in set(text) if get_character_cell_size(ch) == 2})
+    if not wide:
+        return ""
+    have = cmap(FontFile(str(CJK_SHIPPED)))
+    return "".join(ch for ch in wide if ord(ch) not in have)
+
+
 def page_words() -> dict[str, str]:
     """The page's own words, and its language, in the server's language (templates/app_index.html)."""
     from rnntui.i18n import _, language

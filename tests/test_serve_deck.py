@@ -57,6 +57,24 @@ def test_a_decks_english_only_frames_are_said_once_as_the_server_starts(ran, tmp
     assert capsys.readouterr().err.strip() == "rnntui: 以下帧在幻灯片文件里只有英文：1 (title_zh); 2 (caption_zh)"
 
 
+def test_a_decks_characters_no_shipped_font_has_are_named_as_the_server_starts(ran, tmp_path, capsys):
+    """A deck with Traditional 語 and Korean 한 drew boxes in a browser without a font for them, and the
+    server said nothing (a lecturer's trial): it names them, once, as it starts; the rest of it serves."""
+    from fontTools.ttLib import TTFont
+
+    from rnntui.glyphs import CJK_SHIPPED
+
+    have = TTFont(CJK_SHIPPED).getBestCmap()
+    assert ord("語") not in have and ord("한") not in have and ord("丁") in have  # (the font itself, read here)
+    (tmp_path / "my.toml").write_text(DECK.replace("丁老师的课", "丁老師的課 語 한"), encoding="utf-8")
+    assert main(["serve", "--deck", str(tmp_path / "my.toml"), "--lang", "zh"]) == 0
+    said = capsys.readouterr().err.strip().splitlines()  # (after the English-only frames' line)
+    assert said[1:] == ["rnntui: " + "讲稿里的 {chars} 不在 rnntui 的中文字体里：浏览器若没有含这些字的字体，会画成方框"
+                    .format(chars=" ".join(ch for ch in sorted(set("老師課語한")) if ord(ch) not in have))]
+    assert main(["serve", "--deck", str(tmp_path / "my.toml"), "--lang", "en"]) == 0  # (its Chinese not shown)
+    assert "rnntui's Chinese font" not in capsys.readouterr().err
+
+
 def test_a_shipped_deck_by_name(ran, tmp_path, monkeypatch):
     from rnntui.deck import SHIPPED
 
