@@ -192,13 +192,15 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                         await session.finish()
                         await ws.close()
 
+        def full_line(self) -> str:
+            return _("rnntui serve: all {n} sessions are in use; try again in a while.").format(n=self.max_sessions)
+
         async def handle_index(self, request):
             if self.full():
                 from rnntui.serve_page import full_page
 
-                said = _("rnntui serve: all {n} sessions are in use; try again in a while.").format(n=self.max_sessions)
                 return web.Response(status=503, content_type="text/html",
-                                    text=full_page(said, str(request.app.router["cjk_font"].url_for())))
+                                    text=full_page(self.full_line(), str(request.app.router["cjk_font"].url_for())))
             # the address the browser used, so the page's websocket works whatever --host is
             self.public_url = f"{request.scheme}://{request.host}"
             context = await Server.handle_index.__wrapped__(self, request)  # (without its template)
@@ -215,11 +217,10 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     return web.Response(status=503, text=_("all {n} sessions are in use").format(n=self.max_sessions))
                 return web.Response(status=400, text=_("this address is the app's websocket: open {url}/ "
                                                        "instead").format(url=f"{request.scheme}://{request.host}") + "\n")
-            if self.full():  # a tab whose page came just before the last slot went: told why in its terminal
-                # ("Session ended." alone met a class's late students, a lecturer's trial)
+            if self.full():  # a tab whose page came just before the last slot went: told why, in the page's
+                # dialog ("Session ended." alone met a class's late students, a lecturer's trial)
                 await websocket.prepare(request)
-                said = _("rnntui serve: all {n} sessions are in use; try again in a while.").format(n=self.max_sessions)
-                await websocket.send_str(json.dumps(["rnntui_ended", said]))  # (the page's dialog says it)
+                await websocket.send_str(json.dumps(["rnntui_ended", self.full_line()]))
                 await websocket.close()
                 return websocket
             width = to_int(request.query.get("width", "80"), 80)
