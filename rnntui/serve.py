@@ -189,6 +189,10 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                 now = time.monotonic()
                 for session, ws in list(self.sessions.items()):
                     if now - session.last_input > self.idle_s:
+                        if not ws.closed:  # the page's dialog says why ("Session ended." alone, a lecturer's trial)
+                            minutes = f"{self.idle_s / 60:g}"
+                            said = _("Closed after {minutes} minutes without a key.").format(minutes=minutes)
+                            await ws.send_str(json.dumps(["rnntui_ended", said]))
                         await session.finish()
                         await ws.close()
 

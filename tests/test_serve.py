@@ -239,11 +239,16 @@ def test_an_idle_session_is_closed():
             client, ws = await open_session(served.url)
             (app,) = served.apps()
             await ws.send_json(["stdin", "\x1b[C"])  # → : typing keeps it open
+            said = []
             while not ws.closed:
                 message = await ws.receive(timeout=20)
                 if message.type not in (1, 2):  # TEXT, BINARY: anything else is the close
                     break
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    said.append(json.loads(message.data))
             await client.close()
+            # the page's dialog says why, not "Session ended." alone (a lecturer's trial)
+            assert ["rnntui_ended", "Closed after 0.05 minutes without a key."] in said
             return app
 
         app = asyncio.run(asyncio.wait_for(scenario(), 120))  # a hang fails, it does not hold CI
