@@ -46,9 +46,8 @@ def read_all(frames: list[Frame]) -> None:
 
 
 KEYS = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · b/. blank · {save} save · "
-           "esc hides this · {suspend} suspend · {quit} quit")
-KEYS_WEB = N_("space/→/n next · ←/p back · home/end first/last · 7 enter: slide 7 · b/. blank · {save} save · "
-               "esc hides this · {quit} quit")  # (in a browser: no shell to suspend to, a lecturer's trial)
+           "esc hides this · {suspend}{quit} quit")
+SUSPEND = N_("{key} suspend · ")  # (not in a browser: no shell to suspend to, a lecturer's trial)
 LAST = N_("the last slide; home goes to the first")
 FIRST = N_("the first slide; end goes to the last")  # (← there said nothing, → on the last did: a trial)
 TYPED_FOR = 5  # seconds a typed slide number waits for enter (a stray 1 made 5 enter go to 15, a lecturer's trial)
@@ -360,8 +359,8 @@ class PresentApp(Shots, QuietCollections, App):
 
     def keys_text(self) -> str:
         used = in_use(self)
-        keys = KEYS_WEB if self.is_web else KEYS
-        return _(keys).format(save=used.one("screenshot"), suspend=used.one("suspend"), quit=used.one("quit"))
+        suspend = "" if self.is_web else _(SUSPEND).format(key=used.one("suspend"))
+        return _(KEYS).format(save=used.one("screenshot"), suspend=suspend, quit=used.one("quit"))
 
     def action_shot(self) -> None:
         self.take_shot(f"{Path(self.deck.source).stem or 'deck'}-{self.frame.stem(self.index + 1)}.svg")

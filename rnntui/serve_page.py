@@ -19,11 +19,9 @@ HTML_LANG = {"zh": "zh-Hans"}  # <html lang>: the catalogue is Simplified Chines
 def cjk_font(text: str = "") -> Path:
     """rnntui's own cut of the shipped CJK font (every Chinese character of its own text), or the whole
     shipped font (GB 2312) when `text`, a lecturer's deck, has Chinese that the cut lacks."""
-    from rich.cells import get_character_cell_size
-
     from rnntui.glyphs import CJK_OWN, CJK_SHIPPED, FontFile, cmap
 
-    wide = {ord(ch) for ch in set(text) if get_character_cell_size(ch) == 2}
+    wide = _wide(text)
     if not wide:  # (no deck, or one without Chinese: no font read, no fontTools at the server's start)
         return CJK_OWN
     missing = wide - cmap(FontFile(str(CJK_OWN)))
@@ -33,15 +31,17 @@ def cjk_font(text: str = "") -> Path:
 def lacking(text: str) -> str:
     """The wide characters of `text` (a lecturer's deck) that even the whole shipped font lacks: a browser
     without a font of its own for them draws boxes (Traditional 語 or Korean in a deck, a lecturer's trial)."""
-    from rich.cells import get_character_cell_size
-
     from rnntui.glyphs import CJK_SHIPPED, FontFile, cmap
 
-    wide = sorted({ch for ch in set(text) if get_character_cell_size(ch) == 2})
-    if not wide:
-        return ""
-    have = cmap(FontFile(str(CJK_SHIPPED)))
-    return "".join(ch for ch in wide if ord(ch) not in have)
+    wide = _wide(text)
+    return "".join(map(chr, sorted(wide - cmap(FontFile(str(CJK_SHIPPED)))))) if wide else ""
+
+
+def _wide(text: str) -> set[int]:
+    """The code points of `text` that take two cells (Chinese, Korean, full-width forms)."""
+    from rich.cells import get_character_cell_size
+
+    return {ord(ch) for ch in set(text) if get_character_cell_size(ch) == 2}
 
 
 def page_words() -> dict[str, str]:
