@@ -208,8 +208,9 @@ def test_sessions_are_capped_and_ctrl_c_stops_every_app():
             assert len(served.apps()) == 2
             client, ws = sessions.pop()  # a tab reloaded: its page again at once, while its app still quits
             await ws.close()
-            async with aiohttp.ClientSession() as again:
-                assert (await again.get(served.url + "/")).status == 200
+            async with aiohttp.ClientSession() as again:  # (?fontsize: README's larger text for a projector)
+                page = await again.get(served.url + "/?fontsize=24")
+                assert page.status == 200 and 'data-font-size="24"' in await page.text()
             sessions.append(await open_session(served.url))
             apps = served.apps()
             await client.close()
