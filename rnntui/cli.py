@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rnntui import __version__
 from rnntui.files import check_no_file_in_the_way, followed, path_arg, reason, write_atomic
-from rnntui.i18n import N_, _, colon, commas, ngettext, one_line, spaced
+from rnntui.i18n import N_, _, colon, commas, one_line, spaced
 from rnntui.state import BadValue, Marked, digits
 from rnntui.terminal import Stopped, require_terminal, stop_between_frames, stopped_by_signals
 from rnntui.terminal import run as run_tui
@@ -491,14 +491,8 @@ def run_export(argv: list[str]) -> int:
     print(report.line(Path(args.outdir)), file=sys.stderr)
     if deck is not None and (english := slides.untranslated_line(frames, deck)):
         print(english, file=sys.stderr)
-    # (the timing slide went to class as a table of "—", unsaid: a lecturer's trial)
-    if unmeasured := [k for k, f in enumerate(frames, 1) if f.figure.id == "timing" and
-                      getattr(f.state.readings(), "status", None) == "unmeasured"]:
-        print(ngettext("frame {frames}: not measured on this machine yet (a table of —); rnntui train timing "
-                       "measures it (~10 s), then export again",
-                       "frames {frames}: not measured on this machine yet (a table of —); rnntui train timing "
-                       "measures it (~10 s), then export again", len(unmeasured)).format(
-            frames=slides.numbered(unmeasured)), file=sys.stderr)
+    if unmeasured := slides.unmeasured_line(frames, export=True):
+        print(unmeasured, file=sys.stderr)
     return 0
 
 
@@ -549,12 +543,14 @@ def run_present(argv: list[str]) -> int:
     require_terminal("`present`")
     from rnntui.present import PresentApp
 
-    from rnntui.slides import untranslated_line
+    from rnntui.slides import unmeasured_line, untranslated_line
 
     app = PresentApp(deck, args.theme, args.start - 1)
     status = run_tui(app)
-    if not app.is_web and (english := untranslated_line(deck.frames)):  # (served: said once, as it starts,
-        print(f"rnntui: {english}", file=sys.stderr)  # not again as each tab's app ends)
+    if not app.is_web:  # (served: said once, as it starts, not again as each tab's app ends)
+        for line in unmeasured_line(deck.frames), untranslated_line(deck.frames):
+            if line:
+                print(f"rnntui: {line}", file=sys.stderr)
     if status == 0 and (resume := app.resume_line(args.deck)):
         print(f"rnntui: {resume}")
     return status
@@ -581,11 +577,12 @@ def run_serve(argv: list[str]) -> int:
                            .format(topic=args.address, deck=args.deck))
         from rnntui.deck import load
         from rnntui.serve_page import cjk_font, lacking
-        from rnntui.slides import untranslated_line
+        from rnntui.slides import unmeasured_line, untranslated_line
 
         deck = load(args.deck)
-        if english := untranslated_line(deck.frames):  # (once, here: not on each student's first slide)
-            print(f"rnntui: {english}", file=sys.stderr)
+        for line in unmeasured_line(deck.frames), untranslated_line(deck.frames):  # (once, here: not on each
+            if line:  # student's first slide)
+                print(f"rnntui: {line}", file=sys.stderr)
         source = os.path.abspath(deck.source)  # (the sessions find it whatever their folder)
         title = "rnntui · " + deck.heading()
         app_args = ["present", source, *app_args]

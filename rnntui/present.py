@@ -26,7 +26,7 @@ from rnntui.keys import in_use, key_names, key_shown, keymap_path, user_keymap
 from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
-from rnntui.slides import Frame, untranslated_line
+from rnntui.slides import Frame, unmeasured_line, untranslated_line
 from rnntui.state import BadValue
 from rnntui.terminal import colours_256, end_on_hangup, few_colours, sturdy, suspend
 from rnntui.toasts import say_once, unsay
@@ -174,8 +174,10 @@ class PresentApp(Shots, QuietCollections, App):
             self.notify(self.keymap_problem, severity="warning")
         # in the foot, not over the slide (the room saw a warning box over a plot's axis, a lecturer's trial);
         # `present` prints it again when the talk ends
-        if not self.is_web and (english := untranslated_line(self.deck.frames)):  # (served: the lecturer's
-            self.note.say(english, 6)  # terminal said it once; each student's first slide did too, a lecturer's trial)
+        # (served: the lecturer's terminal said them once; each student's first slide did too, a lecturer's trial)
+        if not self.is_web and (said := "; ".join(filter(None, (unmeasured_line(self.deck.frames),
+                                                               untranslated_line(self.deck.frames))))):
+            self.note.say(said, 6)
         if not (self.is_headless or self.is_web):
             self.set_timer(PRELOAD_AFTER, self.read_ahead)
 

@@ -223,6 +223,26 @@ def untranslated_line(frames: list[Frame], deck=None) -> str:
                     sum(map(len, missing.values()))).format(frames=shown)
 
 
+def unmeasured_line(frames: list[Frame], export: bool = False) -> str:
+    """One line naming the timing frames whose lab has not run on this machine, "" if none (the lecture's
+    timing slide went to class as a table of "—", unsaid: a lecturer's trial); numbered from 1 in `frames`."""
+    places = [k for k, f in enumerate(frames, 1) if f.figure.id == "timing" and
+              getattr(f.state.readings(), "status", None) == "unmeasured"]
+    if not places:
+        return ""
+    if export:
+        line = ngettext("frame {frames}: not measured on this machine yet (a table of —); rnntui train timing "
+                        "measures it (~10 s), then export again",
+                        "frames {frames}: not measured on this machine yet (a table of —); rnntui train timing "
+                        "measures it (~10 s), then export again", len(places))
+    else:
+        line = ngettext("slide {frames}: not measured on this machine yet (a table of —); rnntui train timing "
+                        "measures it (~10 s)",
+                        "slides {frames}: not measured on this machine yet (a table of —); rnntui train timing "
+                        "measures it (~10 s)", len(places))
+    return line.format(frames=numbered(places))
+
+
 def numbered(places: list[int]) -> str:
     """Ascending numbers with their runs of three or more as ranges: 1–3, 5, 7, 8."""
     out = []

@@ -726,6 +726,35 @@ def test_export_says_which_slides_show_no_timing_yet(tmp_path, capsys):
     assert "not measured here yet" not in (tmp_path / "b" / shown[0].name).read_text(encoding="utf-8")
 
 
+async def test_a_talk_names_its_unmeasured_timing_slide_as_it_starts_and_ends(tmp_path, monkeypatch, capsys):
+    """Export named the timing slide that would show a table of "—"; `present` did not, and the lecturer met
+    it in class (a lecturer's trial). The talk's foot says it as the talk starts, the shell as it ends."""
+    from rnntui import cli
+    from rnntui.deck import load
+    from rnntui.engine import lab_timing
+    from rnntui.present import PresentApp
+
+    from test_slides import text_of
+
+    deck = tmp_path / "talk.toml"
+    deck.write_text('[[frame]]\nfigure = "recurrence/track"\n[[frame]]\nfigure = "parallel/timing"\n',
+                    encoding="utf-8")
+    app = PresentApp(load(str(deck)))
+    async with app.run_test(size=(160, 30)) as pilot:
+        await pilot.pause()
+        assert "slide 2: not measured on this machine yet" in text_of(app).rstrip().splitlines()[-1]
+    monkeypatch.setattr(cli, "run_tui", lambda app: 0)
+    monkeypatch.setattr(cli, "require_terminal", lambda what: None)
+    assert main(["present", str(deck)]) == 0
+    assert "rnntui: slide 2: not measured on this machine yet (a table of —); rnntui train timing measures it" \
+        in capsys.readouterr().err
+    lab_timing.save_cache(_measured({64: 0.5, 256: 1.0, 1024: 2.0, 4096: 3.6}).run.result)  # measured: nothing
+    assert main(["present", str(deck)]) == 0 and "not measured" not in capsys.readouterr().err
+    async with PresentApp(load(str(deck))).run_test(size=(160, 30)) as pilot:
+        await pilot.pause()
+        assert "not measured" not in text_of(pilot.app)
+
+
 def test_a_forward_is_timed_as_the_median_and_the_slowest_over_the_fastest(monkeypatch):
     """One run of the timing lab on a busy machine moved its medians and nothing said so (a trial): each
     row now keeps how far its repeats were apart. A fake clock: repeats of 2, 1, 4, 3, 2 ms."""
