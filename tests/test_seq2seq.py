@@ -437,7 +437,8 @@ def test_the_side_says_which_model_the_matrix_draws(status, says):
 
 def test_a_live_run_names_its_scoring_before_its_first_report():
     """Before the lab's first report the label followed `s`: an additive run read "training dot live"
-    (a reviewer). The run starts with its scoring as its partial (MatrixState.first_partial)."""
+    (a reviewer). The run starts with its scoring as its partial (MatrixState.first_partial). Torch loads
+    only while it runs."""
     from dataclasses import replace
 
     from rnntui.figure import LabRun
@@ -449,6 +450,8 @@ def test_a_live_run_names_its_scoring_before_its_first_report():
         text = one_app.txt(Seq2seqScreen, Seq2seqScreen.figure_by_id("matrix"), state, (100, 30))
         assert f"{says} additive live" in text and "dot live" not in text
         assert not state.is_live() and "matrix: the shipped dot model" in text
+        # (a run stopped before torch came still said "loading torch …", a Chinese student's trial)
+        assert ("loading torch …" in text) == (status == "running")
 
 
 async def test_keys_step_the_output_row_and_cycle_the_scoring():

@@ -412,7 +412,23 @@ def test_the_parameter_line_names_its_words_in_chinese(zh):
     assert head.strip("│ ").startswith("位置  1   2") and any(l.startswith("│    0 ") for l in grid)
     line = next(l for l in render(*find("gradients/hop"), build_state(find("gradients/hop")[1], ()), "txt",
                                   (80, 24)).splitlines() if "共用" in l)
-    assert "W_h、激活：本主题所有图共用" in line  # ("W_h 激活" read as W_h's activation)
+    assert "W_h、激活：全主题共用" in line  # ("W_h 激活" read as W_h's activation)
+
+
+def test_the_shared_parameters_note_fits_80_columns_in_chinese(zh):
+    """At 80x24 "W_h、W_x、b：本主题所有图共用" did not fit and was left out, on four figures, while help spoke
+    of it (a Chinese student's trial); English kept its "W_h W_x b: whole topic"."""
+    from rnntui.render import render
+    from rnntui.topics import build_state, find
+
+    for address, shared, step in (("recurrence/track", "W_h、W_x、b", None), ("gradients/clipping", "W_h、激活", None),
+                                  ("parallel/grid", "模式", None), ("parallel/path", "模式", 11)):
+        screen, figure = find(address)
+        shown = render(screen, figure, build_state(figure, (), step), "txt", (80, 24))
+        assert f"{shared}：全主题共用" in next(l for l in shown.splitlines() if "←→" in l), address
+    screen, figure = find("memory/copy")  # and a label's colon full-width ("σ(b_f)^T: 无：", a student's trial)
+    assert "σ(b_f)^T：无。RNN 没有细胞状态" in render(screen, figure, build_state(figure, ("cell=rnn",)), "txt",
+                                                      (100, 30))
 
 
 def test_a_long_chinese_label_does_not_push_its_value_far_right(zh):

@@ -143,8 +143,8 @@ class CopyView(FigureView):
         self.query_one("#now", TextLines).update(now)
 
         if r.forget_bias is None:
-            survive = Text.assemble(("σ(b_f)^T: ", "bold"), _("none: the RNN has no cell state; tanh squashes h_0 "
-                                                              "again at every step."))
+            survive = Text.assemble((spaced(colon("σ(b_f)^T")), "bold"),
+                                    _("none: the RNN has no cell state; tanh squashes h_0 again at every step."))
         else:
             gate = power_base(r.forget_gate, r.T, sig)  # (0.88^80 is not 3.9e-05: a code review)
             survive = Text.assemble(_("c_0 left after {T} forget gates at their bias: ").format(T=r.T),

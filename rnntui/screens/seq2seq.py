@@ -205,8 +205,8 @@ def live_text(live, presenting: bool = False, drawn: str = "shipped", scoring: s
     out.append_text(drawn_text(drawn, scoring, cached, tall, quiet=not tall))  # (the run's lines went under)
     if live.message:
         out.append(live.message, style=BAD)
-    elif not live.loaded:
-        out.append(_("loading torch …"), style="dim")
+    elif not live.loaded:  # (stopped before torch came, it still said so: a Chinese student's trial)
+        out.append(_("loading torch …") if live.status == "training" else "", style="dim")
     else:
         out.append(f"{progress_bar(live.step, live.steps, 12)} {live.step}/{live.steps}")
         out.append(_(" loss {loss}").format(loss="–" if live.loss is None else f"{live.loss:.3f}") + "\n")
