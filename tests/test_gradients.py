@@ -940,3 +940,36 @@ def test_a_value_grown_a_digit_keeps_the_parameter_line_to_one_row():
     assert five.index(line5) == ten.index(line10)
     assert [i for i, row in enumerate(five) if "└──" in row] == [i for i, row in enumerate(ten) if "└──" in row]
     assert "W_h act: whole topic" in _shown(ClipState(threshold=10.0), "clipping", (100, 30))  # room for it
+
+
+def test_f7_under_tanh_the_largest_factor_is_below_w_h_even_when_it_rounds_to_it():
+    """At W_h 0.02 F7 said "largest 0.020 at hop 35 = W_h", then "no factor reaches W_h" (a maths audit):
+    np.isclose called 0.0199999986 W_h. A plain loop's factors all stay below W_h; the line says "<" and by
+    how much, where three decimals cannot."""
+    for w_h in (0.02, 0.01):
+        by_hand = _factors_by_hand(FACTORS_N, w_h)
+        assert max(by_hand) < w_h and f"{max(by_hand):.3f}" == f"{w_h:.3f}"
+        words = _words(_shown(FactorsState(w_h=w_h), "factors", (100, 30)))
+        assert f"< W_h {w_h:.2f} by {w_h - max(by_hand):.2e}" in words and "= W_h" not in words
+    relu = _words(_shown(FactorsState(w_h=1.6, act="relu"), "factors", (100, 30)))
+    assert "= W_h" in relu and " by " not in relu  # (an active ReLU unit's factor is W_h exactly)
+
+
+def test_f8_says_where_float64_too_reads_0_and_the_true_product():
+    """At W_h 0.01 F8's float64 reference rounded to 0 from hop 157 unsaid, its ▼0 unexplained, the end read
+    "0" (a maths audit). A plain loop in Python floats finds that hop; exact decimal arithmetic the product."""
+    from decimal import Decimal, getcontext
+
+    by_hand = _factors_by_hand(PRODUCT_N, 0.01)
+    running, zero = 1.0, None
+    for k, f in enumerate(by_hand, 1):
+        running *= f
+        if running == 0.0 and zero is None:
+            zero = k
+    getcontext().prec = 50
+    exact = reduce(lambda a, b: a * b, (Decimal(f) for f in by_hand), Decimal(1))
+    log = float(exact.log10())
+    assert zero == 157 and -413 < log < -412  # (the audit's: hop 157, about 8.8e-413)
+    words = _words(_shown(ProductState(w_h=0.01, hop=199), "product", (100, 30)))
+    assert f"float64 too reads 0 from hop {zero}: the true product at hop 199 is 10^{log:.1f}" in words
+    assert "float64 too" not in _words(_shown(ProductState(), "product", (100, 30)))  # (at 0.9 float64 holds it)

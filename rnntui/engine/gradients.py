@@ -54,6 +54,12 @@ def backward_products(factors) -> np.ndarray:
         return np.concatenate(([1.0], np.cumprod(np.asarray(factors, dtype=np.float64))))
 
 
+def log10_product(factors) -> float:
+    """log10 |∏ factors| from the factors' logs: the product where float64 rounds it to 0 (−inf if one is 0)."""
+    with np.errstate(divide="ignore"):
+        return float(np.sum(np.log10(np.abs(np.asarray(factors, dtype=np.float64)))))
+
+
 def first_hop(products, below=None, above=None):
     """The first hop whose product is below `below` (or above `above`), or None."""
     p = np.asarray(products, dtype=float)

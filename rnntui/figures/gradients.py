@@ -196,6 +196,7 @@ class FactorsReadings:
     factors: tuple[float, ...]
     largest: dict  # {"hop": k, "factor": f, "ties": n}: the largest factor, its first hop, how many hops have it
     largest_is_w_h: bool  # it equals W_h (ReLU on an active unit; every factor at W_h = 0)
+    largest_gap: float  # W_h − the largest: 0 where it equals W_h; under tanh 1.4e-09 at W_h 0.02 (0.020 < 0.02)
     published: dict  # {"hop", "t", "factor"}: the largest factor of a hop whose z_t uses only T1's 8 tokens (t ≤ 7)
     factor: float  # at the cursor's hop
     y_top: float
@@ -239,7 +240,7 @@ class FactorsState(FigureState):
         return FactorsReadings(
             chain_rule=gr.CHAIN_RULE, tokens=floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
             factors=floats(f), largest={"hop": k + 1, "factor": float(f[k]), "ties": int(np.sum(f == f[k]))},
-            largest_is_w_h=bool(np.isclose(f[k], self.w_h)),
+            largest_is_w_h=bool(f[k] == self.w_h), largest_gap=float(self.w_h - f[k]),  # (isclose: "0.020 = W_h"
             published={"hop": p, "t": FACTORS_N - p, "factor": float(f[p - 1])}, factor=float(f[self.hop - 1]),
             y_top=max(1.0, self.w_h) * 1.15 + 0.02, y_bottom=_bottom(float(f.min())),
             seed_largest=SEED_LARGEST_FACTOR if _at_seed(self.w_h, self.act) else None)
@@ -262,6 +263,8 @@ class ProductReadings:
     crossings: dict  # the first hop below float32's min normal / above its max (None: never)
     float32_zero: int | None  # the first hop where float32 reads 0 and float64 does not (underflow: the plot's ▼0)
     exact_zero: int | None  # the first hop whose factor is exactly 0: the product is 0 from there in any precision
+    float64_zero: int | None  # the first hop where float64 too reads 0, with no factor 0 (W_h ≲ 0.03: it underflows)
+    end_log10: float  # log10 |the product at the last hop|, from the factors' logs: what float64 cannot hold
     end_float32: float  # the product at the last hop as float32 holds it
     end_float32_bits: int  # its significant bits: 24 when normal, fewer when subnormal (0 for 0, inf, NaN)
     end: float  # the product at the last hop
@@ -294,6 +297,7 @@ class ProductState(FigureState):
             factors=floats(factors), product=floats(p), product_float32=floats(p32),
             crossings=_crossings(p), float32_zero=gr.first((p32 == 0) & (p != 0)),
             exact_zero=None if (k := gr.first(factors == 0)) is None else k + 1,
+            float64_zero=gr.first(p == 0) if k is None else None, end_log10=gr.log10_product(factors),
             end_float32=float(p32[-1]), end_float32_bits=gr.f32_bits(p32[-1]),
             end=float(p[-1]), at=float(p[self.hop]), at_float32=float(p32[self.hop]), y_range=(lo, hi),
             seed_below_min_normal=SEED_BELOW_MIN_NORMAL if seed else None, seed_end=SEED_PRODUCT_END if seed else None)

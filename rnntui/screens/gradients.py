@@ -125,6 +125,8 @@ class FactorsView(Network, FigureView):
         line.append(" " + spaced(at),
                     style="dim")  # one piece with "largest": a line broke between them ("最大 0.899" / "在第 34 跳 <
         line.append("= W_h" if r.largest_is_w_h else f"< W_h {s.w_h:.2f}", style="bold")  # W_h 0.90", a trial)
+        if not r.largest_is_w_h and factor(r.largest["factor"]) == factor(s.w_h):  # ("0.020 < W_h 0.02": by how
+            line.append(" " + _("by {gap}").format(gap=sci(r.largest_gap)), style="dim")  # much, a maths audit)
         self.query_one("#hop", Readouts).update(line)
         if s.w_h == 0:  # (W_h = 0 read "at hop 1 = W_h" over "no factor reaches W_h", a researcher)
             why = _("W_h = 0: every factor is {slope}(z_t)·0 = 0, so each one is W_h").format(slope=SLOPE[s.act])
@@ -196,6 +198,9 @@ class ProductView(Network, FigureView):
         else:
             means = _("the product stays inside float32's range on this chain")
         lines = [(means, "")]
+        if r.float64_zero is not None:  # (its own reference read 0 unsaid, a ▼0 at hop 157: a maths audit)
+            lines.append((_("float64 too reads 0 from hop {k}: the true product at hop {end} is 10^{log}").format(
+                k=r.float64_zero, end=r.hops[-1], log=f"{r.end_log10:.1f}"), ""))
         if r.seed_end is not None:
             lines.append((_("source ≠ ours: {why}").format(why=_(r.seed_end.why)), ""))
         self.query_one("#means", Readouts).show(lines, sep="\n")
