@@ -134,7 +134,7 @@ def test_kvcache_at_131072_tokens():
     assert r.kv_bytes == 68_719_476_736 == 2**36 == 64 * GIB
     assert r.state_bytes == 2**18 == 256 * KIB and r.ratio == 262_144
     assert r.lstm_bytes == 2 * r.state_bytes
-    assert f"{r.share:.0%}" == "86%" and r.fits
+    assert r.share == 64 / 80 and r.fits  # 64 GiB of 80 GiB
     assert (binary_bytes(r.kv_bytes), binary_bytes(r.state_bytes)) == ("64 GiB", "256 KiB")
     # the formula written out: 2 (K and V) · 32 layers · 4096 wide · tokens · 2 bytes
     assert r.kv_bytes == 2 * 32 * 4096 * 131_072 * 2
@@ -409,17 +409,17 @@ def test_the_kvcache_plot_says_its_unit(tmp_path):
     assert "KV cache bytes" in legend and "recurrent state bytes" in legend
 
 
-@pytest.mark.parametrize("dtype,gqa,full", [("fp16", "1", 152_588), ("fp32", "1", 76_294), ("fp16", "4", 610_352)])
+@pytest.mark.parametrize("dtype,gqa,full", [("fp16", "1", 163_841), ("fp32", "1", 81_921), ("fp16", "4", 655_361)])
 def test_kvcache_says_where_the_cache_fills_the_accelerator(dtype, gqa, full):
     """In the 80 GB line's row the curve seemed to reach it at 2–3·10⁴ tokens in fp32 (a lecturer's trial):
-    the first context over 80·10⁹ B is written, 80·10⁹ B ÷ (2·32·4096·bytes/gqa) rounded up, and drawn as a
-    line down where it is on the axis; its x axis is named at 100x30. "full at" read as the last count that
-    fits (a student's trial): it says "over 80 GB from"."""
+    the first context over 80 GiB is written, 80 GiB ÷ (2·32·4096·bytes/gqa) (a whole number: 80 GiB exactly
+    at it) + 1, and drawn as a line down where it is on the axis; its x axis is named at 100x30. "full at" read
+    as the last count that fits (a student's trial): it says "over 80 GB from"."""
     s = KvState(context=131_072, dtype=dtype, gqa=gqa)
     r = s.readings()
     per_token = 2 * 32 * (4096 // int(gqa)) * {"fp16": 2, "fp32": 4}[dtype]
-    assert r.full_at == full == math.ceil(80e9 / per_token)
-    assert KvState(context=1, dtype=dtype, gqa=gqa).readings().kv_bytes * full > 80e9 >= per_token * (full - 1)
+    assert r.full_at == full == 80 * 2**30 // per_token + 1 and 80 * 2**30 % per_token == 0
+    assert KvState(context=1, dtype=dtype, gqa=gqa).readings().kv_bytes * full > 80 * 2**30 >= per_token * (full - 1)
     lines = txt("kvcache", s, (100, 30)).splitlines()
     assert f"over 80 GB from {full:,} tokens" in "\n".join(lines) and any("context (tokens)" in l for l in lines)
     ticks = next(l for l in lines if "1e3" in l and "1e5" in l)
@@ -433,16 +433,16 @@ def test_kvcache_says_where_the_cache_fills_the_accelerator(dtype, gqa, full):
 
 def test_kvcache_gives_a_small_share_of_the_accelerator_to_two_figures():
     """gqa 8 at 128 tokens read "0.0% of an 80 GB … accelerator" for 8,388,608 B (a numbers audit): a share
-    above 0 is never 0.0%. 2·32 layers·(4096/8)·2 B·128 tokens = 8 MiB, 0.0105% of 80·10⁹ B."""
+    above 0 is never 0.0%. 2·32 layers·(4096/8)·2 B·128 tokens = 8 MiB, 1/10240 of 80 GiB: 0.0098%."""
     kv = 2 * 32 * (4096 // 8) * 2 * 128
     assert kv == 8 * 2 ** 20 == KvState(context=128, gqa="8").readings().kv_bytes
     said = " ".join(txt("kvcache", KvState(context=128, gqa="8"), (100, 30)).split())
-    assert f"{100 * kv / 80e9:.2g}0% of an 80 GB" in said  # 0.010%: two figures, the trailing 0 kept
-    assert "2.7% of an 80 GB" in " ".join(txt("kvcache", KvState(), (100, 30)).split())  # one decimal, as before
-    kv = 2 * 32 * 4096 * 2 * 128  # no grouping: 64 MiB, 0.0839% (it read 0.1%, 19% more: a numbers audit)
+    assert kv * 10240 == 80 * 2**30 and "0.0098% of an 80 GB" in said  # two figures
+    assert "2.5% of an 80 GB" in " ".join(txt("kvcache", KvState(), (100, 30)).split())  # 2 GiB: one decimal
+    kv = 2 * 32 * 4096 * 2 * 128  # no grouping: 64 MiB, 1/1280 (it read 0.1%, 28% more: a numbers audit)
     assert kv == KvState(context=128).readings().kv_bytes
     said = " ".join(txt("kvcache", KvState(context=128), (100, 30)).split())
-    assert f"{100 * kv / 80e9:.2g}% of an 80 GB" in said and "0.084%" in said
+    assert kv * 1280 == 80 * 2**30 and "0.078% of an 80 GB" in said
     from rnntui.fmt import pct  # two figures, no third: "0.100%" and "1.00%" beside 0.096% and 1.0% (the review)
     assert [pct(x, tiny=True) for x in (0.000995, 0.00996, 1e-7)] == ["0.10%", "1.0%", "0.000010%"]
 

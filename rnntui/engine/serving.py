@@ -179,8 +179,10 @@ DTYPE_BYTES = {"fp16": 2, "fp32": 4}
 DTYPE = "fp16"
 GQA_GROUPS = (1, 4, 8)
 CONTEXT_MIN, CONTEXT_MAX = 128, 131_072  # 2**7 … 2**17, ×2 steps
-ACCELERATOR_BYTES = 80e9  # an "80 GB" accelerator: decimal gigabytes
 KIB, MIB, GIB = 2**10, 2**20, 2**30
+# an "80 GB" accelerator holds 80 GiB (an A100's 81,920 MiB), as the source's "64 GB" cache is 2^36 B: 80·10⁹ B
+# made 64 GiB 85.9% of it, not 80% (a maths audit)
+ACCELERATOR_BYTES = 80 * GIB
 
 
 def contexts(lo: int = CONTEXT_MIN, hi: int = CONTEXT_MAX) -> np.ndarray:
@@ -213,7 +215,7 @@ def recurrent_state_bytes(layers: int = LAYERS, width: int = WIDTH, dtype: str =
 
 
 def accelerator_share(nbytes, capacity: float = ACCELERATOR_BYTES):
-    """The fraction of an accelerator's memory (80e9 bytes by default) these bytes take."""
+    """The fraction of an accelerator's memory (80 GiB by default) these bytes take."""
     return np.asarray(nbytes, dtype=float) / capacity if np.ndim(nbytes) else nbytes / capacity
 
 
@@ -226,7 +228,7 @@ def full_at(capacity: float = ACCELERATOR_BYTES, layers: int = LAYERS, width: in
 @dataclass(frozen=True, eq=False)
 class KvSeries:
     """F24's two curves against context (for a log–log plot). tokens: int64; kv and state: bytes
-    (int64, state is constant); ratio = kv / state (float); share = kv / 80e9 (float)."""
+    (int64, state is constant); ratio = kv / state (float); share = kv / 80 GiB (float)."""
     layers: int
     width: int
     gqa: int

@@ -102,7 +102,7 @@ class KvReadings:
     state_bytes: int  # an RNN's h per layer
     lstm_bytes: int  # an LSTM keeps h and c: twice
     ratio: int  # kv / state (both powers of two: exact)
-    accelerator_bytes: float  # an "80 GB" accelerator, decimal
+    accelerator_bytes: float  # an "80 GB" accelerator: 80 GiB
     share: float  # kv / accelerator_bytes
     fits: bool  # the cache alone fits on one accelerator
     full_at: int  # the first context whose cache alone is over the accelerator's bytes

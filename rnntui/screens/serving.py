@@ -132,7 +132,7 @@ class KvView(SizedView):
             g=s.gqa, full=fmt.binary_bytes(r.kv_bytes_mha)))  # (what gqa is was unsaid, a student's trial)
         self.query_one("#ratio", Readouts).show([
             (_("cache / state"), f"{fmt.grouped(r.ratio)}×"),
-            ("", _("{share} of an 80 GB (80·10⁹ B) accelerator").format(share=fmt.pct(r.share, tiny=True))
+            ("", _("{share} of an 80 GB (80 GiB) accelerator").format(share=fmt.pct(r.share, tiny=True))
              + ("" if r.fits else " ▲ " + _("does not fit")) + gqa),
             ("", _("over 80 GB from {n} tokens").format(n=fmt.grouped(r.full_at)))])  # (one sentence: in Chinese
             # the count comes first, 从 … 起超过 80 GB, a review)
