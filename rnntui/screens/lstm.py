@@ -276,8 +276,9 @@ class LstmScreen(TopicScreen):
                N_("f keeps part of c_{t−1}, i writes part of the candidate ĉ, the rest is discarded. "
                   "f = 1 makes a pure accumulator; f = 0 forgets in one step."), key_steps=(0.0, 0.7, 1.0)),
         Figure("path", N_("The only path back to c_0"), "F12", ForgetPathState, ForgetPathView,
-               N_("From c_k back to c_0 there is one path, k forget gates: f^k and nothing else. "
-                  "The RNN's product of tanh'·W_h (see gradients) is near 0 within about ten hops."), key_steps=(0, 10, 50, 100)),
+               N_("Along the cell state, from c_k back to c_0 there is one path, k forget gates: f^k and nothing "
+                  "else (the routes through h and the gates aside). The RNN's product of tanh'·W_h (see gradients) "
+                  "is near 0 within about ten hops."), key_steps=(0, 10, 50, 100)),
         Figure("bias", N_("The forget-gate bias"), "F13", BiasState, BiasView,
                N_("At initialisation the weights are near 0, so f ≈ σ(b_f). b_f = 0 gives f = 0.5: the cell halves "
                   "itself every step and the path is shut from the start."), key_steps=(0.0, 1.0, 2.0)),
