@@ -45,6 +45,8 @@ def topic(topic_id: str):
             screen = _screen_class(tid, name)
             screen.NUMBER = n
             return screen
+    if is_ref(topic_id):  # (F99 was "unknown topic 'f99'", a power user's trial)
+        raise BadValue(_("no figure has the id {ref}: rnntui --list shows each figure's").format(ref=topic_id.upper()))
     raise BadValue(_("unknown topic {topic!r}: choose from {topics}").format(topic=topic_id, topics=commas(IDS)))
 
 
@@ -103,17 +105,24 @@ def as_address(text: str) -> str:
     number = word[1:] if word[:1] == "T" else word  # T1 … T8: the topics' ids in SPEC (only T5 worked, a review)
     if number.isdigit() and 1 <= int(number) <= len(IDS):
         return IDS[int(number) - 1]
-    if len(word) > 1 and word[0] in "FE" and word[1:].isdigit() and (found := with_ref(word)):  # (imports every
-        screen, f = found[0]  # topic: only for such an id)
+    if is_ref(word) and (found := with_ref(word)):  # (imports every topic: only for such an id)
+        screen, f = found[0]
         return f"{screen.TOPIC_ID}/{f.id}"
     return text
 
 
+def is_ref(word: str) -> bool:
+    """Whether `word` reads as a figure's source id as a title prints it: F8, e4, F15+F18 or §8 (the last two
+    were "unknown topic 'f15+f18'", a power user's trial)."""
+    return all(len(part) > 1 and part[0] in "FEfe§" and part[1:].isdigit() for part in word.strip().split("+"))
+
+
 def with_ref(ref: str) -> list[tuple[type, Figure]]:
-    """(screen, figure) of every figure whose source ids (F15+F18) hold `ref`, in any case (imports every topic)."""
-    ref = ref.strip().casefold()
+    """(screen, figure) of every figure whose source ids (F15+F18) hold those of `ref` (F15, or F15+F18), in
+    any case (imports every topic)."""
+    wanted = {r.strip().casefold() for r in ref.split("+")}
     return [(screen, f) for screen in topics() for f in screen.FIGURES
-            if ref in {r.casefold() for r in f.refs.split("+")}]
+            if wanted <= {r.casefold() for r in f.refs.split("+")}]
 
 
 def find(address: str, sets: list[str] | tuple = ()) -> tuple[type, Figure]:

@@ -139,7 +139,9 @@ def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
 
 
 @pytest.mark.parametrize("typed, address", [("3", "lstm"), ("F8", "gradients/product"), ("f2", "recurrence/tanh"),
-                                            ("E4", "seq2seq/matrix"), ("T5", "attention"), ("t8", "serving")])
+                                            ("E4", "seq2seq/matrix"), ("T5", "attention"), ("t8", "serving"),
+                                            ("F15+F18", "parallel/grid"), ("e2+E3", "memory/copy"),
+                                            ("§8", "serving/wayback")])
 def test_a_topics_number_and_a_figures_source_id_are_addresses(typed, address, tmp_path):
     """"rnntui shot 1" and "shot F2" were unknown topics, though the keys take topic numbers and the palette
     the figures' ids (a power user's trial): each writes what its address writes."""
@@ -149,6 +151,15 @@ def test_a_topics_number_and_a_figures_source_id_are_addresses(typed, address, t
     assert main(["shot", address, "-o", str(tmp_path / "named.json")]) == 0
     typed_json, named_json = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("typed", "named"))
     assert typed_json == named_json and f"{typed_json['topic']}/{typed_json['figure']}".startswith(address)
+
+
+def test_an_id_no_figure_has_is_said_as_an_id(capsys):
+    """F99 and F1+F99 read "unknown topic 'f99'", a list of topics (a power user's trial): the line names the id
+    and where the ids are listed; F15+F18 and §8, as titles print them, open their figures (above)."""
+    for typed in ("F99", "F1+F99", "§9"):
+        assert main(["shot", typed, "-o", "-"]) == 2
+        err = capsys.readouterr().err
+        assert err == f"rnntui: no figure has the id {typed}: rnntui --list shows each figure's\n"
 
 
 def test_a_topic_after_a_bare_set_key_is_not_offered_as_its_value(tmp_path):
