@@ -560,7 +560,6 @@ def run_serve(argv: list[str]) -> int:
     from rnntui import serve
 
     args = serve_parser().parse_args(argv)
-    serve.check_installed()
     check_theme(args.theme)
     if not 1 <= args.port <= 65535:
         raise BadValue(_("--port {port}: expected 1 to 65535").format(port=args.port))
@@ -571,6 +570,7 @@ def run_serve(argv: list[str]) -> int:
     from rnntui.i18n import language
 
     app_args, font, title = ["--theme", args.theme, "--lang", language()], None, "rnntui"
+    notes = []  # said once textual-serve is found: every argument is checked first (a power user's trial)
     if args.deck is not None:
         if args.address is not None:
             raise BadValue(_("{topic} and --deck {deck}: each tab opens a topic or presents a deck, not both")
@@ -580,9 +580,7 @@ def run_serve(argv: list[str]) -> int:
         from rnntui.slides import unmeasured_line, untranslated_line
 
         deck = load(args.deck)
-        for line in unmeasured_line(deck.frames), untranslated_line(deck.frames):  # (once, here: not on each
-            if line:  # student's first slide)
-                print(f"rnntui: {line}", file=sys.stderr)
+        notes += [unmeasured_line(deck.frames), untranslated_line(deck.frames)]  # (once: not each student's slide)
         source = os.path.abspath(deck.source)  # (the sessions find it whatever their folder)
         title = "rnntui · " + deck.heading()
         app_args = ["present", source, *app_args]
@@ -591,8 +589,8 @@ def run_serve(argv: list[str]) -> int:
         shown = deck.heading() + "".join(f.local("title") + f.local("caption") for f in deck.frames)
         font = cjk_font(shown)
         if missing := lacking(shown):
-            print("rnntui: " + _("the deck's {chars} are not in rnntui's Chinese font: a browser without a font of "
-                                 "its own for them draws boxes").format(chars=" ".join(missing)), file=sys.stderr)
+            notes.append(_("the deck's {chars} are not in rnntui's Chinese font: a browser without a font of its own "
+                           "for them draws boxes").format(chars=" ".join(missing)))
     elif args.address:
         from rnntui.topics import find
 
@@ -606,6 +604,9 @@ def run_serve(argv: list[str]) -> int:
             raise
         app_args.insert(0, args.address)
         title = "rnntui · " + args.address
+    serve.check_installed()
+    for line in filter(None, notes):
+        print(f"rnntui: {line}", file=sys.stderr)
     serve.serve(app_args, args.host, args.port, args.max_sessions, args.idle_minutes, font, title)
     return 0
 

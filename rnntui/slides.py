@@ -141,11 +141,14 @@ class Frame:
         return "\n".join(['[[frame]]', f'figure = "{self.address}"', *([f"set = {{ {sets} }}"] if sets else []),
                           f"step = {value(getattr(self.state, self.state.AXIS))}"])
 
-    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark", lang: str | None = None) -> str:
+    def shot_command(self, out: str = "frame.svg", size=None, theme: str = "dark", lang: str | None = None,
+                     scale: float = 2.0) -> str:
         """The `rnntui shot` line that redraws this frame into `out`, in `lang` when given (a shell's
-        locale picks the language otherwise: an export's lines say theirs)."""
+        locale picks the language otherwise: an export's lines say theirs), a PNG at `scale` (--scale 1's
+        frames were redrawn twice their size, a power user's trial)."""
         extra = (f" --size {size[0]}x{size[1]}" if size else "") + (f" --theme {theme}" if theme != "dark" else "")
         extra += f" --lang {lang}" if lang else ""
+        extra += f" --scale {exact(scale)}" if out.endswith(".png") and scale != 2.0 else ""
         return f"rnntui shot {self.args()}{extra} -o {out}"
 
 
@@ -280,7 +283,7 @@ def check_outdir(outdir: Path, paths: list[Path], force: bool) -> None:
 
 
 def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, ...], size, theme: str,
-             present: bool = False) -> str:
+             present: bool = False, scale: float = 2.0) -> str:
     """One section per run of frames that show one figure with the same words: its heading and caption
     once, then each frame's step, picture, files and `rnntui shot` line. (Each frame had its own
     section, and recurrence/track's caption was printed eight times over.)"""
@@ -313,7 +316,8 @@ def index_md(title: str, planned: list[tuple[Frame, str]], formats: tuple[str, .
             if not grouped:
                 lines += [frame.words(), ""]
             files = " · ".join(f"[{fmt}]({stem}.{fmt})" for fmt in formats)
-            again = frame.shot_command(f"{stem}{'-app' if present else ''}.{formats[0]}", size, theme, language())
+            again = frame.shot_command(f"{stem}{'-app' if present else ''}.{formats[0]}", size, theme, language(),
+                                       scale)
             lines += [f"{frame.address} · {files} · `{again}`", ""]
     return "\n".join(lines)
 
@@ -414,7 +418,7 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=SIZE,
                                                      staged, deck, batch, asked))
             if asked:
                 raise Stopped(asked[0])
-        staged.write(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None))
+        staged.write(str(outdir / "index.md"), index_md(title, planned, formats, size, theme, deck is not None, scale))
         if not force:  # again: another export into OUTDIR since the check (two at once both wrote, a CLI trial)
             try:
                 check_outdir(outdir, paths, force)

@@ -25,6 +25,12 @@ def test_missing_textual_serve_is_one_line_naming_the_pip_command(monkeypatch, c
     assert main(["serve"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["rnntui: `serve` needs textual-serve: pip install 'rnntui[serve]'"]
+    # a wrong argument is said first: installing the extra only to learn it was wrong (a power user's trial)
+    for argv, said in ((["--port", "99999"], "--port 99999"), (["nosuch"], "unknown topic 'nosuch'"),
+                       (["--deck", "nosuch.toml"], "nosuch.toml")):
+        assert main(["serve", *argv]) == 2
+        err = capsys.readouterr().err
+        assert said in err and "textual-serve" not in err
 
 
 @pytest.mark.parametrize("argv,words", [(["--port", "0"], "--port"), (["--max-sessions", "0"], "--max-sessions"),

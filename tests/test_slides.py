@@ -1661,3 +1661,24 @@ async def test_a_talk_in_a_browser_offers_no_suspend():
                 await pilot.pause()
                 keys = [row[0] for row in help_text(app.screen)[6]]
         assert ("ctrl+z" in keys) is not web and "?" in " ".join(keys), web
+
+
+def test_an_exports_shot_line_redraws_its_png_at_the_exports_scale(tmp_path, capsys, monkeypatch):
+    """index.md's `rnntui shot` line of an export at --scale 1 had no --scale: run, it drew the frame twice the
+    size of its neighbours (a power user's trial). Run as written, it draws the same pixels' size."""
+    import shlex
+    import struct
+
+    def pixels(path) -> tuple[int, int]:
+        return struct.unpack(">II", path.read_bytes()[16:24])  # the PNG's IHDR: width, height
+
+    assert main(["export", str(tmp_path / "out"), "recurrence/tanh", "--format", "png", "--scale", "1",
+                 "--size", "80x24"]) == 0
+    line = next(l for l in (tmp_path / "out" / "index.md").read_text(encoding="utf-8").splitlines()
+                if "`rnntui shot recurrence/tanh" in l)
+    command = shlex.split(line[line.index("`rnntui shot") + 1:line.rindex("`")])
+    exported = tmp_path / "out" / command[-1]
+    assert command[0] == "rnntui" and "--scale" in command
+    monkeypatch.chdir(tmp_path)
+    assert main(command[1:-1] + [str(tmp_path / "again.png")]) == 0
+    assert pixels(tmp_path / "again.png") == pixels(exported) and pixels(exported)[0] < 1100
