@@ -207,7 +207,10 @@ class RnnCommands(Provider):
         topic = self.app.topic_screen()
         if len(words) < 2 or words[0].casefold() != "set" or topic is None:
             return None
-        from rnntui.topics import topics
+        from rnntui.topics import takes, topics
+
+        if words[1].casefold() == "step" and not takes(type(topic.state), "step"):  # as --step: the focused
+            words[1] = topic.state.AXIS  # figure's axis (bptt's "set step 5" went to recurrence/track, a trial)
 
         here = [(topic.TOPIC_ID, f.id) for f in sorted(topic.FIGURES, key=lambda f: f.id != topic.figure.id)]
         there = [(screen.TOPIC_ID, f.id) for screen in topics() if screen.TOPIC_ID != topic.TOPIC_ID

@@ -876,6 +876,16 @@ async def test_the_palette_sets_a_value_typed_with_its_name():
         assert s.state.z == 1.5 and any("99" in str(n.message) for n in app._notifications)
 
 
+async def test_set_step_in_the_palette_sets_the_focused_figures_axis_as_step_does():
+    """gradients/bptt's "set step 5" read "Set t to 5 (recurrence/track)" and Enter left the topic (a power
+    user's trial): as --step, "step" is the focused figure's time axis (bptt's distance)."""
+    app = RnnApp("gradients", "bptt")
+    async with app.run_test(size=(100, 30)) as pilot:
+        s = app.topic_screen()
+        await run_command(pilot, "set step 5")
+        assert app.topic_screen() is s and s.figure.id == "bptt" and s.state.distance == 5
+
+
 async def test_a_value_the_prompt_refuses_keeps_it_open_and_names_the_parameter_as_shown():
     """lstm/bias's "Set steps" took 999, closed, and said "k=999: expected …", the --set key, which the
     screen never shows (k is other figures' word); the value had to be typed again (a keyboard audit)."""
