@@ -769,10 +769,11 @@ def heat_lines(values, row_labels: Sequence[str] = (), col_labels: Sequence[str]
 
 def heat_rows(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] = (), width: int = 80,
               height: int = 20, corner: str = "", group: int = 1, transpose: bool = False) -> list[list[tuple[str, str]]]:
-    """Rows of 2-cell shades; when there are more rows or columns than fit, an even sample of them
-    (first and last kept) with their labels. `group` rows stay together when sampled (e.g. 2: the
-    sin and cos of one frequency). `transpose`: the columns of `values` are the rows drawn. Only the
-    sampled entries are read."""
+    """Rows of 2-cell shades, 3-cell (██+) where every column fits so (a projector's 16 positions took 32 of
+    120 columns, 11 13 15 unlabelled: a lecturer's trial); when there are more rows or columns than fit, an
+    even sample of them (first and last kept) with their labels. `group` rows stay together when sampled
+    (e.g. 2: the sin and cos of one frequency). `transpose`: the columns of `values` are the rows drawn. Only
+    the sampled entries are read."""
     n_rows, n_cols = len(values), max((len(r) for r in values), default=0)
     if transpose:
         n_rows, n_cols = n_cols, n_rows
@@ -781,19 +782,20 @@ def heat_rows(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] 
     group = max(group, 1)
     rs = [k * group + g for k in sample(n_rows // group, max((height - 1) // group, 1)) for g in range(group)
           if k * group + g < n_rows] if n_rows % group == 0 else sample(n_rows, max(height - 1, 1))
-    cs = sample(n_cols, max((width - lw - 1) // 2, 1))
-    head = [" "] * (2 * len(cs))
+    cw = 3 if lw + 1 + 3 * n_cols <= width else 2
+    cs = sample(n_cols, max((width - lw - 1) // cw, 1))
+    head = [" "] * (cw * len(cs))
     free = 0
     for k, j in enumerate(cs):  # a column label wherever it fits (ASCII labels: indices)
         label = col_labels[j] if j < len(col_labels) else ""
-        if label and label.isascii() and 2 * k >= free and 2 * k + len(label) <= len(head):
-            head[2 * k:2 * k + len(label)] = label
-            free = 2 * k + len(label) + 1
+        if label and label.isascii() and cw * k >= free and cw * k + len(label) <= len(head):
+            head[cw * k:cw * k + len(label)] = label
+            free = cw * k + len(label) + 1
     out = [[(pad(corner, lw, "left") + " " + "".join(head).rstrip(), "dim")]]
     kinds = _kinds(values, rs, cs, transpose)
     for i, row in zip(rs, kinds):  # runs of (text, style), neighbouring equal styles joined
         label = (pad(row_labels[i] if i < len(row_labels) else "", lw) + " ", "dim")
-        out.append(joined([label, *(KINDS[kind] for kind in row)]))
+        out.append(joined([label, *((KINDS if cw == 2 else WIDE)[kind] for kind in row)]))
     return out
 
 
@@ -802,6 +804,7 @@ def heat_rows(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] 
 # vanished on the light themes, whose darkening does not reach a dim colour (a trial)
 KINDS = [shade(v) for v in (math.nan, 0.0, *(sign * (k + 0.5) / len(SHADES) for sign in (1, -1)
                                                for k in range(len(SHADES))))]
+WIDE = [(text[0] * 2 + text[1] if text[1] in "+−" else text + " ", style) for text, style in KINDS]  # 3 cells
 
 
 def _kinds(values, rs: list[int], cs: list[int], transpose: bool) -> list[list[int]]:
