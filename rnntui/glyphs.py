@@ -131,7 +131,8 @@ def check(chars: Iterable[str], files: tuple[FontFile, ...] | None = None) -> No
 
         # (a control character went to the terminal as it was, and U+202E turned the line: a trial)
         pieces = [ch if unicodedata.category(ch)[0] != "C" else f"U+{ord(ch):04X}" for ch in missing[:8]]
-        shown = (" " if any(len(p) > 1 for p in pieces) else "").join(pieces) + ("…" if len(missing) > 8 else "")
+        # one space apart: "測試語국어한" read as one word (a Chinese student's trial)
+        shown = " ".join(pieces) + (" …" if len(missing) > 8 else "")
         # a CJK font's advice where one would draw them all: not ⋮ (a trial), 🙂 (a review) or ✅ (a trial)
         cjk = all(map(is_cjk, missing))
         raise BadValue(_(INSTALL_CJK if cjk else NO_FACE).format(chars=shown))

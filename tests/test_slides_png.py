@@ -597,6 +597,9 @@ def test_a_missing_character_asks_for_a_cjk_font_only_when_it_is_one():
     with pytest.raises(BadValue) as e:
         glyphs.check(["猫"], files=())  # no CJK font at all
     assert "install a CJK font" in str(e.value)
+    with pytest.raises(BadValue) as e:  # each named apart ("測試語국어한" read as one word, a Chinese student's trial)
+        glyphs.check("語言測試한국어", files=())
+    assert str(e.value).startswith(f"cannot draw {' '.join(sorted('語言測試한국어'))}: ")
 
 
 def test_braille_after_chinese_in_one_run_is_drawn_on_its_own_cell():
