@@ -561,9 +561,10 @@ def run_memory(argv: list[str]) -> int:
             bar.close()
     run = done.run
     where = save(mem.Results((run,)))
+    # chance as the app says it ("随机猜测" beside the app's "随机猜 10%", a Chinese student's trial)
     plot_curve([p.step for p in run.curve], [100 * p.acc for p in run.curve],
                _("memory {cell} T={T}: accuracy on {n} fresh sequences").format(cell=args.cell, T=args.T, n=mem.N_EVAL),
-               _("accuracy %"), lines=((100 * mem.CHANCE, _("chance")),))
+               _("accuracy %"), lines=((100 * mem.CHANCE, _("chance {p}").format(p=pct(mem.CHANCE, 0))),))
     seed = mem.seed_final(args.cell, args.T)
     print(run_said(run) + ("" if seed is None else _("; the source's: {acc}").format(acc=pct(seed))) + f" -> {where}")
     if out is None and not recipe:

@@ -727,6 +727,7 @@ def test_train_memory_ends_with_a_summary_and_a_plot_also_into_a_file(tmp_path, 
     run = mem.parse(out.read_bytes()).run("rnn", 5)
     assert printed.strip().splitlines()[-1].startswith(f"memory rnn T=5: accuracy {fmt.pct(run.final_acc)}")
     assert "accuracy %" in printed and "training step" in printed and "┤" in printed  # plotext's plot
+    assert "chance 10%" in printed  # as the app names it ("chance" alone, 随机猜测 beside 随机猜 10%: a trial)
     assert "\x1b" not in printed  # not a terminal: plain text
     monkeypatch.setattr(train_cli, "terminal", lambda stream: True)
     assert main(argv) == 0
