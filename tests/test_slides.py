@@ -1682,3 +1682,29 @@ def test_an_exports_shot_line_redraws_its_png_at_the_exports_scale(tmp_path, cap
     monkeypatch.chdir(tmp_path)
     assert main(command[1:-1] + [str(tmp_path / "again.png")]) == 0
     assert pixels(tmp_path / "again.png") == pixels(exported) and pixels(exported)[0] < 1100
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_number_a_lecture_caption_types_is_on_its_slide(lang):
+    """SPEC: a number on screen is computed, never typed in. The lecture's captions type some ("86% of an 80 GB
+    accelerator", "c_7 = 0.9105"): each must be one its slide's figure computes, to the caption's digits, so a
+    change in the engine that leaves a caption behind fails here (the 80 GiB accelerator moved 86% to 80%)."""
+    from rnntui.deck import load
+    from rnntui.i18n import set_language
+    from rnntui.render import render
+
+    number = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+    set_language(lang)
+    try:
+        for k, frame in enumerate(load("lecture").frames, 1):
+            typed = number.findall(frame.local("caption") or "")
+            if not typed:
+                continue
+            shown = {float(n.replace(",", "")) for n in number.findall(render(frame.screen, frame.figure, frame.state,
+                                                                                  "txt", (160, 48)))}
+            for n in typed:
+                digits = len(n.partition(".")[2])
+                assert any(round(v, digits) == float(n.replace(",", "")) for v in shown), (k, frame.address, n)
+    finally:
+        set_language("en")
