@@ -971,5 +971,7 @@ def test_f8_says_where_float64_too_reads_0_and_the_true_product():
     log = float(exact.log10())
     assert zero == 157 and -413 < log < -412  # (the audit's: hop 157, about 8.8e-413)
     words = _words(_shown(ProductState(w_h=0.01, hop=199), "product", (100, 30)))
-    assert f"float64 too reads 0 from hop {zero}: the true product at hop 199 is 10^{log:.1f}" in words
-    assert "float64 too" not in _words(_shown(ProductState(), "product", (100, 30)))  # (at 0.9 float64 holds it)
+    said = f"float32 reads 0 from hop 22, float64 from hop {zero}, silently: the true product at hop 199 is 10^{log:.1f}"
+    assert said in words and "float64 from" not in _words(_shown(ProductState(), "product", (100, 30)))  # (0.9: held)
+    shown = _shown(ProductState(w_h=0.01, hop=199), "product", (80, 24))  # one line: a second took a plot row
+    assert said in _words(shown) and "1┤" in shown and " 1e45┤" in shown

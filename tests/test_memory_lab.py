@@ -299,7 +299,7 @@ def test_train_memory_all_says_its_runs_and_table_in_the_apps_language(tmp_path,
     monkeypatch.setattr(lab, "run_grid", grid)
     assert main(["train", "memory", "--all", "--steps", "2", "--out", str(tmp_path / "g.json"), "--lang", "zh"]) == 0
     said = capsys.readouterr()
-    runs = [line for line in said.err.splitlines() if line.startswith("记忆 rnn")]
+    runs = [line for line in said.err.splitlines() if line.startswith("memory rnn")]
     assert len(runs) == 2 and "2 步后准确率 50" in runs[0]
     table = said.out.splitlines()[:-1]  # (the last: where the grid went)
     head, ours = table[0], "我们的 %"

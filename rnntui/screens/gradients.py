@@ -187,6 +187,10 @@ class ProductView(Network, FigureView):
         elif dead:
             means = _("a dead ReLU: relu'(z) = 0 at hop {k}, so its factor is exactly 0 and the product is 0 from "
                       "there in any precision: no underflow").format(k=zero)
+        elif r.float64_zero is not None:  # (its own reference read 0 unsaid, a ▼0 at hop 157: a maths audit); one
+            means = _("float32 reads 0 from hop {k}, float64 from hop {k64}, silently: the true product at hop {end} "
+                      "is 10^{log}").format(k=r.float32_zero, k64=r.float64_zero, end=r.hops[-1],  # line, as the
+                                            log=f"{r.end_log10:.1f}")  # others: at 80x24 a second took a plot row
         elif r.float32_zero is not None:  # (the ▼0 mark's hop was said nowhere, a trial)
             means = _("below min normal float32 drops digits, then reads 0 from hop {k}: silently, no error").format(
                 k=r.float32_zero)
@@ -198,9 +202,6 @@ class ProductView(Network, FigureView):
         else:
             means = _("the product stays inside float32's range on this chain")
         lines = [(means, "")]
-        if r.float64_zero is not None:  # (its own reference read 0 unsaid, a ▼0 at hop 157: a maths audit)
-            lines.append((_("float64 too reads 0 from hop {k}: the true product at hop {end} is 10^{log}").format(
-                k=r.float64_zero, end=r.hops[-1], log=f"{r.end_log10:.1f}"), ""))
         if r.seed_end is not None:
             lines.append((_("source ≠ ours: {why}").format(why=_(r.seed_end.why)), ""))
         self.query_one("#means", Readouts).show(lines, sep="\n")
