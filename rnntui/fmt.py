@@ -138,7 +138,7 @@ def ms(seconds: float) -> str:
 def pct(x: float | None, digits: int = 1, tiny: bool = False) -> str:
     """A fraction as a percentage with one decimal (or `digits`), halves rounded up as `figures` does:
     78.2%, and 79.1% for 3162/4000 (the float under 79.05 is a hair less: it read 79.0%, a numbers audit).
-    `tiny`: a share above 0 and under 1% is given to two figures (0.010%, not 0.0%; 0.084%, not 0.1%, 19% more:
+    `tiny`: a share above 0 and under 1% is given to two figures (0.0098%, not 0.0%; 0.078%, not 0.1%, 28% more:
     numbers audits)."""
     from decimal import ROUND_DOWN, ROUND_HALF_UP, Context, Decimal
 

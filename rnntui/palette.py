@@ -200,7 +200,7 @@ class RnnCommands(Provider):
         TYPED). The key is a name or a label as the footer shows it ("set window k 3"). This topic's figures decide
         first, the focused one first; another topic's figure, which Enter goes to, is taken when it has the
         key as typed and takes the value ("set T 40" on recurrence: memory's T), or when this topic has no
-        such key at all ("set scoring dot")."""
+        such key at all ("set scoring dot"). "set step N" is the focused figure's time axis, as --step N is."""
         words = query.replace("=", " ").split()
         if words and words[0].casefold() != "set" and "=" in query:  # "w_h=1.4", as --set takes it: "No matches
             words = ["set", *words]  # found" (a lecturer's trial)
@@ -209,8 +209,11 @@ class RnnCommands(Provider):
             return None
         from rnntui.topics import takes, topics
 
-        if words[1].casefold() == "step" and not takes(type(topic.state), "step"):  # as --step: the focused
-            words[1] = topic.state.AXIS  # figure's axis (bptt's "set step 5" went to recurrence/track, a trial)
+        # as --step, the focused figure's time axis, where no figure of this topic has a "step" of its own and
+        # the axis counts steps (bptt's "set step 5" went to recurrence/track, a trial; lstm/bias's b_f is no step)
+        if words[1].casefold() == "step" and topic.state.param(topic.state.AXIS).kind == "int" and not any(
+                takes(type(topic.states[f.id]), "step") for f in topic.FIGURES):
+            words[1] = topic.state.AXIS
 
         here = [(topic.TOPIC_ID, f.id) for f in sorted(topic.FIGURES, key=lambda f: f.id != topic.figure.id)]
         there = [(screen.TOPIC_ID, f.id) for screen in topics() if screen.TOPIC_ID != topic.TOPIC_ID

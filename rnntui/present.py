@@ -175,11 +175,18 @@ class PresentApp(Shots, QuietCollections, App):
         # in the foot, not over the slide (the room saw a warning box over a plot's axis, a lecturer's trial);
         # `present` prints it again when the talk ends
         # (served: the lecturer's terminal said them once; each student's first slide did too, a lecturer's trial)
-        if not self.is_web and (said := "; ".join(filter(None, (unmeasured_line(self.deck.frames),
-                                                               untranslated_line(self.deck.frames))))):
-            self.note.say(said, 6)
+        if not self.is_web:  # one after the other (joined, at 80x24 the second was cut off: a review)
+            self.say_in_turn([n for n in (unmeasured_line(self.deck.frames, short=True),
+                                          untranslated_line(self.deck.frames)) if n])
         if not (self.is_headless or self.is_web):
             self.set_timer(PRELOAD_AFTER, self.read_ahead)
+
+    def say_in_turn(self, notes: list[str], seconds: float = 6) -> None:
+        """Each note in the foot for its seconds, the next once it goes, while the talk stays on its slide."""
+        if notes:
+            self.note.say(notes[0], seconds)
+            index = self.index
+            self.set_timer(seconds, lambda: self.index == index and self.say_in_turn(notes[1:], seconds))
 
     def read_ahead(self) -> threading.Thread | None:
         """Once the first slide is up and nobody is pressing keys, compute every slide's numbers in a

@@ -226,14 +226,18 @@ def untranslated_line(frames: list[Frame], deck=None) -> str:
                     sum(map(len, missing.values()))).format(frames=shown)
 
 
-def unmeasured_line(frames: list[Frame], export: bool = False) -> str:
+def unmeasured_line(frames: list[Frame], export: bool = False, short: bool = False) -> str:
     """One line naming the timing frames whose lab has not run on this machine, "" if none (the lecture's
-    timing slide went to class as a table of "—", unsaid: a lecturer's trial); numbered from 1 in `frames`."""
+    timing slide went to class as a table of "—", unsaid: a lecturer's trial); numbered from 1 in `frames`.
+    `short`: for a talk's foot (at 80x24 the long one lost its command to the "…")."""
     places = [k for k, f in enumerate(frames, 1) if f.figure.id == "timing" and
               getattr(f.state.readings(), "status", None) == "unmeasured"]
     if not places:
         return ""
-    if export:
+    if short:
+        line = ngettext("slide {frames}: no timing yet; rnntui train timing",
+                        "slides {frames}: no timing yet; rnntui train timing", len(places))
+    elif export:
         line = ngettext("frame {frames}: not measured on this machine yet (a table of —); rnntui train timing "
                         "measures it (~10 s), then export again",
                         "frames {frames}: not measured on this machine yet (a table of —); rnntui train timing "

@@ -98,9 +98,9 @@ def topics() -> tuple:
 
 
 def as_address(text: str) -> str:
-    """A topic's number, its key (3) or its id (T3), or a figure's source id (F8, E4) as its address (lstm,
-    gradients/product); anything else as typed. "rnntui shot 1" and "shot F2" were unknown topics, though the
-    keys and the palette take both (a power user's trial)."""
+    """A topic's number, its key (3) or its id (T3), or a figure's source id (F8, E4, F15+F18, §8) as its
+    address (lstm, gradients/product); anything else as typed. "rnntui shot 1" and "shot F2" were unknown
+    topics, though the keys and the palette take both (a power user's trial)."""
     word = text.strip().upper()
     number = word[1:] if word[:1] == "T" else word  # T1 … T8: the topics' ids in SPEC (only T5 worked, a review)
     if number.isdigit() and 1 <= int(number) <= len(IDS):
@@ -114,7 +114,8 @@ def as_address(text: str) -> str:
 def is_ref(word: str) -> bool:
     """Whether `word` reads as a figure's source id as a title prints it: F8, e4, F15+F18 or §8 (the last two
     were "unknown topic 'f15+f18'", a power user's trial)."""
-    return all(len(part) > 1 and part[0] in "FEfe§" and part[1:].isdigit() for part in word.strip().split("+"))
+    parts = [part.strip() for part in word.split("+")]  # ("F15 + F18" as typed with spaces: a review)
+    return all(len(part) > 1 and part[0] in "FEfe§" and part[1:].isdigit() for part in parts)
 
 
 def with_ref(ref: str) -> list[tuple[type, Figure]]:

@@ -141,6 +141,7 @@ def test_bad_input_is_one_line_and_exit_2(args, words, tmp_path):
 @pytest.mark.parametrize("typed, address", [("3", "lstm"), ("F8", "gradients/product"), ("f2", "recurrence/tanh"),
                                             ("E4", "seq2seq/matrix"), ("T5", "attention"), ("t8", "serving"),
                                             ("F15+F18", "parallel/grid"), ("e2+E3", "memory/copy"),
+                                            ("F15 + F18", "parallel/grid"),
                                             ("§8", "serving/wayback")])
 def test_a_topics_number_and_a_figures_source_id_are_addresses(typed, address, tmp_path):
     """"rnntui shot 1" and "shot F2" were unknown topics, though the keys take topic numbers and the palette

@@ -884,6 +884,11 @@ async def test_set_step_in_the_palette_sets_the_focused_figures_axis_as_step_doe
         s = app.topic_screen()
         await run_command(pilot, "set step 5")
         assert app.topic_screen() is s and s.figure.id == "bptt" and s.state.distance == 5
+    app = RnnApp("lstm", "bias")  # an axis that is no step (b_f) is not taken for one (it set b_f 2: a review)
+    async with app.run_test(size=(100, 30)) as pilot:
+        s = app.topic_screen()
+        await run_command(pilot, "set step 2")
+        assert s.states["bias"].b_f == type(s.states["bias"])().b_f
 
 
 async def test_a_value_the_prompt_refuses_keeps_it_open_and_names_the_parameter_as_shown():

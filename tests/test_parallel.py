@@ -740,9 +740,9 @@ async def test_a_talk_names_its_unmeasured_timing_slide_as_it_starts_and_ends(tm
     deck.write_text('[[frame]]\nfigure = "recurrence/track"\n[[frame]]\nfigure = "parallel/timing"\n',
                     encoding="utf-8")
     app = PresentApp(load(str(deck)))
-    async with app.run_test(size=(160, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:  # its command whole at 80 columns (it was cut off: a review)
         await pilot.pause()
-        assert "slide 2: not measured on this machine yet" in text_of(app).rstrip().splitlines()[-1]
+        assert "slide 2: no timing yet; rnntui train timing" in text_of(app).rstrip().splitlines()[-1]
     monkeypatch.setattr(cli, "run_tui", lambda app: 0)
     monkeypatch.setattr(cli, "require_terminal", lambda what: None)
     assert main(["present", str(deck)]) == 0

@@ -1079,6 +1079,27 @@ async def test_present_names_english_only_slides_in_its_foot_not_over_the_slide(
         set_language("en")
 
 
+async def test_a_talks_first_notes_come_in_turn_in_its_foot():
+    """Two notes as a talk starts (English-only words, a timing slide not measured) were joined with "; " and the
+    second was cut off at 80x24 (a review): each has the foot in turn, while the talk stays on its slide."""
+    from rnntui.deck import parse
+    from rnntui.present import PresentApp
+
+    deck = parse({"frame": [{"figure": "recurrence/track"}, {"figure": "recurrence/tanh"}]}, "d")
+    app = PresentApp(deck)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.say_in_turn(["first note", "second note"], 1.0)
+        await pilot.pause()
+        assert "first note" in text_of(app).splitlines()[-1]
+        await pilot.pause(1.5)
+        assert "second note" in text_of(app).splitlines()[-1] and "first" not in text_of(app)
+        app.say_in_turn(["first note", "second note"], 1.0)
+        await pilot.press("right")  # another slide: the first note goes with it, and the second never comes
+        await pilot.pause(1.5)
+        assert "note" not in text_of(app)
+
+
 def test_the_summary_in_the_app_says_how_to_open_a_cell(capsys):
     assert main(["shot", "attention/summary", "--set", "cell=1", "-o", "-"]) == 0
     shown = capsys.readouterr().out

@@ -799,7 +799,7 @@ def heat_rows(values, row_labels: Sequence[str] = (), col_labels: Sequence[str] 
     return out
 
 
-# each entry's two cells and style by kind, as `shade` draws one of that kind: 0 not a number, 1 small
+# each entry's two cells (WIDE: three) and style by kind, as `shade` draws one of that kind: 0 not a number, 1 small
 # (|v| < 0.05), then each shade positive, then each negative. Full strength: dimmed, ░ and the − mark all but
 # vanished on the light themes, whose darkening does not reach a dim colour (a trial)
 KINDS = [shade(v) for v in (math.nan, 0.0, *(sign * (k + 0.5) / len(SHADES) for sign in (1, -1)
