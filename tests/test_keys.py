@@ -1573,3 +1573,18 @@ async def test_a_burst_of_keys_is_acted_on_in_the_order_typed(burst, topic, figu
             first = screen.states[screen.FIGURES[0].id]  # (the two steps landed on the figure they were typed on)
             fresh = type(first)()
             assert first == fresh.nudged(fresh.AXIS, 1).nudged(fresh.AXIS, 1) != fresh
+
+
+@pytest.mark.heavy
+def test_n_topic_stands_in_one_place_in_every_footer():
+    """Each topic put its own keys before "n topic", so a second click where "n topic" had been hit the next
+    topic's "t lab" and trained, or its "a act" (a mouse user's trial): "n topic" comes after "space play",
+    before the figure's own keys, at one column on every figure."""
+    from rnntui.render import render
+    from rnntui.topics import build_state, topics
+
+    feet = {f"{screen.TOPIC_ID}/{figure.id}": render(screen, figure, build_state(figure, ()), "txt",
+                                                     (120, 30)).splitlines()[-1]
+            for screen in topics() for figure in screen.FIGURES}
+    assert len({foot.index("n topic") for foot in feet.values()}) == 1, feet
+    assert "space play  n topic  t lab  s scoring" in feet["seq2seq/matrix"]

@@ -562,7 +562,7 @@ async def test_a_footer_rewritten_for_a_figure_draws_what_textual_composes(width
                 await pilot.pause()
                 assert footer_row(app) == row, (topic_id, screen.figure.id)
                 assert [what_it_does(k) for k in shown_keys(footer)] == keys, (topic_id, screen.figure.id)
-        assert rewritten > 10  # keys were rewritten, not mounted afresh
+        assert rewritten > 0  # keys were rewritten, not mounted afresh (afresh, none is in `before`)
         await app.goto("attention")
         screen = app.topic_screen()
         screen.focus_figure("scaling")

@@ -156,7 +156,11 @@ class RnnFooter(Footer):
             if used + need <= room:
                 kept.add(item)
                 used += need
-        yield from [item for item in items if item in kept] + palette
+        # "n topic" drawn after "space play", before the figure's own: in one place on every topic (a second click
+        # on it hit the next topic's "t lab" and trained, a mouse user's trial)
+        order = [item for item in items if item not in topic]
+        at = order.index(play[0]) + 1 if play else len(order)
+        yield from [item for item in order[:at] + topic + order[at:] if item in kept] + palette
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.recompose)
