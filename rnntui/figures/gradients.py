@@ -240,7 +240,8 @@ class FactorsState(FigureState):
         return FactorsReadings(
             chain_rule=gr.CHAIN_RULE, tokens=floats(gr.chain_tokens(FACTORS_N)), hops=tuple(range(1, FACTORS_N)),
             factors=floats(f), largest={"hop": k + 1, "factor": float(f[k]), "ties": int(np.sum(f == f[k]))},
-            largest_is_w_h=bool(f[k] == self.w_h), largest_gap=float(self.w_h - f[k]),  # (isclose: "0.020 = W_h"
+            # (np.isclose said "= W_h" of 0.0199999986 at W_h 0.02, a maths audit: equal is equal)
+            largest_is_w_h=bool(f[k] == self.w_h), largest_gap=float(self.w_h - f[k]),
             published={"hop": p, "t": FACTORS_N - p, "factor": float(f[p - 1])}, factor=float(f[self.hop - 1]),
             y_top=max(1.0, self.w_h) * 1.15 + 0.02, y_bottom=_bottom(float(f.min())),
             seed_largest=SEED_LARGEST_FACTOR if _at_seed(self.w_h, self.act) else None)

@@ -187,10 +187,12 @@ class ProductView(Network, FigureView):
         elif dead:
             means = _("a dead ReLU: relu'(z) = 0 at hop {k}, so its factor is exactly 0 and the product is 0 from "
                       "there in any precision: no underflow").format(k=zero)
-        elif r.float64_zero is not None:  # (its own reference read 0 unsaid, a ▼0 at hop 157: a maths audit); one
+        # float64 too (its own reference read 0 unsaid, a ▼0 at hop 157: a maths audit), in one line with float32
+        # (a second line took a plot row at 80x24, a review)
+        elif r.float64_zero is not None:
             means = _("float32 reads 0 from hop {k}, float64 from hop {k64}, silently: the true product at hop {end} "
-                      "is 10^{log}").format(k=r.float32_zero, k64=r.float64_zero, end=r.hops[-1],  # line, as the
-                                            log=f"{r.end_log10:.1f}")  # others: at 80x24 a second took a plot row
+                      "is 10^{log}").format(k=r.float32_zero, k64=r.float64_zero, end=r.hops[-1],
+                                            log=f"{r.end_log10:.1f}")
         elif r.float32_zero is not None:  # (the ▼0 mark's hop was said nowhere, a trial)
             means = _("below min normal float32 drops digits, then reads 0 from hop {k}: silently, no error").format(
                 k=r.float32_zero)
