@@ -543,14 +543,13 @@ def run_present(argv: list[str]) -> int:
     require_terminal("`present`")
     from rnntui.present import PresentApp
 
-    from rnntui.slides import unmeasured_line, untranslated_line
+    from rnntui.slides import talk_notes
 
     app = PresentApp(deck, args.theme, args.start - 1)
     status = run_tui(app)
     if not app.is_web:  # (served: said once, as it starts, not again as each tab's app ends)
-        for line in unmeasured_line(deck.frames), untranslated_line(deck.frames):
-            if line:
-                print(f"rnntui: {line}", file=sys.stderr)
+        for line in talk_notes(deck.frames):
+            print(f"rnntui: {line}", file=sys.stderr)
     if status == 0 and (resume := app.resume_line(args.deck)):
         print(f"rnntui: {resume}")
     return status
@@ -577,10 +576,10 @@ def run_serve(argv: list[str]) -> int:
                            .format(topic=args.address, deck=args.deck))
         from rnntui.deck import load
         from rnntui.serve_page import cjk_font, lacking
-        from rnntui.slides import unmeasured_line, untranslated_line
+        from rnntui.slides import talk_notes
 
         deck = load(args.deck)
-        notes += [unmeasured_line(deck.frames), untranslated_line(deck.frames)]  # (once: not each student's slide)
+        notes += talk_notes(deck.frames)  # (once, here: not on each student's first slide)
         source = os.path.abspath(deck.source)  # (the sessions find it whatever their folder)
         title = "rnntui · " + deck.heading()
         app_args = ["present", source, *app_args]
@@ -605,7 +604,7 @@ def run_serve(argv: list[str]) -> int:
         app_args.insert(0, args.address)
         title = "rnntui · " + args.address
     serve.check_installed()
-    for line in filter(None, notes):
+    for line in notes:
         print(f"rnntui: {line}", file=sys.stderr)
     serve.serve(app_args, args.host, args.port, args.max_sessions, args.idle_minutes, font, title)
     return 0

@@ -26,7 +26,7 @@ from rnntui.keys import in_use, key_names, key_shown, keymap_path, user_keymap
 from rnntui.screens.base import EdgeNote, FigureView
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
-from rnntui.slides import Frame, unmeasured_line, untranslated_line
+from rnntui.slides import Frame, talk_notes
 from rnntui.state import BadValue
 from rnntui.terminal import colours_256, end_on_hangup, few_colours, sturdy, suspend
 from rnntui.toasts import say_once, unsay
@@ -176,8 +176,7 @@ class PresentApp(Shots, QuietCollections, App):
         # `present` prints it again when the talk ends
         # (served: the lecturer's terminal said them once; each student's first slide did too, a lecturer's trial)
         if not self.is_web:  # one after the other (joined, at 80x24 the second was cut off: a review)
-            self.say_in_turn([n for n in (unmeasured_line(self.deck.frames, short=True),
-                                          untranslated_line(self.deck.frames)) if n])
+            self.say_in_turn(talk_notes(self.deck.frames, short=True))
         if not (self.is_headless or self.is_web):
             self.set_timer(PRELOAD_AFTER, self.read_ahead)
 

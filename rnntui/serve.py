@@ -73,6 +73,12 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
             pass
 
 
+async def say_ended(ws, words: str) -> None:
+    """Why a tab's session ends, for the page's dialog in place of "Session ended." (templates/app_index.html
+    reads ["rnntui_ended", words]; textual.js passes it over)."""
+    await ws.send_str(json.dumps(["rnntui_ended", words]))
+
+
 def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, max_sessions: int = 20,
                 idle_minutes: float = 30.0, font: Path | None = None, title: str = "rnntui"):
     """A textual-serve Server running `rnntui APP_ARGS…` per browser tab, with the limits above; the page
@@ -192,7 +198,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                         if not ws.closed:  # the page's dialog says why ("Session ended." alone, a lecturer's trial)
                             minutes = f"{self.idle_s / 60:g}"
                             said = _("Closed after {minutes} minutes without a key.").format(minutes=minutes)
-                            await ws.send_str(json.dumps(["rnntui_ended", said]))
+                            await say_ended(ws, said)
                         await session.finish()
                         await ws.close()
 
@@ -224,7 +230,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             if self.full():  # a tab whose page came just before the last slot went: told why, in the page's
                 # dialog ("Session ended." alone met a class's late students, a lecturer's trial)
                 await websocket.prepare(request)
-                await websocket.send_str(json.dumps(["rnntui_ended", self.full_line()]))
+                await say_ended(websocket, self.full_line())
                 await websocket.close()
                 return websocket
             width = to_int(request.query.get("width", "80"), 80)

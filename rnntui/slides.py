@@ -250,6 +250,12 @@ def unmeasured_line(frames: list[Frame], export: bool = False, short: bool = Fal
     return line.format(frames=numbered(places))
 
 
+def talk_notes(frames: list[Frame], short: bool = False) -> list[str]:
+    """What a talk of `frames` says as it starts (and `present` again as it ends, `serve --deck` once): its
+    unmeasured timing slides and its English-only words, those there are; `short`, for a talk's foot."""
+    return [n for n in (unmeasured_line(frames, short=short), untranslated_line(frames)) if n]
+
+
 def numbered(places: list[int]) -> str:
     """Ascending numbers with their runs of three or more as ranges: 1–3, 5, 7, 8."""
     out = []
