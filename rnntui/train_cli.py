@@ -15,7 +15,7 @@ from rnntui.cli import Parser as CommandParser, encodes, said_if_stopped, whole
 from rnntui.files import check_creatable, check_savable, path_arg, written_anew
 from rnntui.fmt import pct
 from rnntui.i18n import N_, _, aside, commas, ngettext
-from rnntui.state import BadValue
+from rnntui.state import BadValue, digits
 
 
 class Parser(CommandParser):  # (help wrapped to the terminal's cells, as the others'; its own error prefix)
@@ -31,7 +31,7 @@ def cache_dir() -> Path:
 
 def fraction(text: str) -> float:
     try:
-        value = float(text)
+        value = float(digits(text))  # (0.7_6 was read as 0.76, a review)
     except ValueError:
         raise argparse.ArgumentTypeError(_("{text!r} is not a number from 0 to 1").format(text=text)) from None
     if not 0.0 <= value <= 1.0:

@@ -122,6 +122,7 @@ def test_without_a_figure_the_set_keys_choose_it(capsys):
     # (int() and float() take digit separators: --steps 1_0 trained 10 steps, a review)
     (["train", "memory", "--steps", "1_0"], "train memory: argument --steps: '1_0' is not a whole number"),
     (["serve", "--idle-minutes", "1_0"], "argument --idle-minutes: '1_0' is not a number"),
+    (["train", "seq2seq", "--until", "0.7_6"], "train seq2seq: argument --until: '0.7_6' is not a number from 0 to 1"),
     # options that would do nothing (rc 0, no new.npz written; every cell and T trained: a CLI audit)
     (["train", "seq2seq", "--eval", "c.npz", "--out", "new.npz", "--steps", "5"],
      "--eval scores a checkpoint and trains nothing: --out, --steps would do nothing"),

@@ -392,3 +392,17 @@ def test_the_rnn_at_t10_fails_with_seed_0_and_learns_with_another_as_help_says()
     ours = next(r for r in mem.shipped().runs if (r.cell, r.T) == ("rnn", 10))
     assert ours.seed == 0 and not ours.learned and ours.reached_100_at is None
     assert lab.train("rnn", 10, seed=1).run.reached_100_at is not None  # the recipe's steps, seed 1
+
+
+@pytest.mark.parametrize("args", [[], ["--help"], ["--bogus"]])
+def test_running_the_module_trains_only_into_a_named_file(args, tmp_path):
+    """`python -m rnntui.engine.lab_memory` with no file rewrote the shipped grid, and `--help` or `--bogus` trained
+    into a file of that name (a review): no file now stops it; help and a bad option train nothing."""
+    import subprocess
+    import sys
+
+    shipped = mem.shipped_path().read_bytes()
+    r = subprocess.run([sys.executable, "-m", "rnntui.engine.lab_memory", *args], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == (0 if args == ["--help"] else 2) and "OUT" in r.stdout + r.stderr
+    assert list(tmp_path.iterdir()) == [] and mem.shipped_path().read_bytes() == shipped

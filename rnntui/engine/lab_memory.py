@@ -486,13 +486,6 @@ def write_grid(path, cells=mem.CELLS, Ts=mem.TS, gates: bool = True, log=None, s
     return results
 
 
-if __name__ == "__main__":
-    import sys
-
-    out = sys.argv[1] if len(sys.argv) > 1 else str(mem.shipped_path())
-    write_grid(out)  # (`rnntui train memory --all` prints its table)
-
-
 # -- the live lab: `t` on the copy figure ---------------------------------------------------------------
 REPORT_S = 0.1  # between progress reports (every evaluation is reported as well)
 
@@ -539,3 +532,13 @@ def run_lab(state, report) -> dict:
         record["save_error"] = getattr(e, "strerror", None) or first
     report(done.run.steps, done.run.steps, label, partial(done.run.steps))
     return record
+
+
+if __name__ == "__main__":  # the shipped grid, gates included (`rnntui train memory --all` trains no gates)
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m rnntui.engine.lab_memory",
+                                 description="Train the whole grid and the distractor runs into OUT, rewritten "
+                                             f"after every run (the shipped one is {mem.shipped_path()}).")
+    ap.add_argument("out", metavar="OUT", help="the grid's JSON file")
+    write_grid(ap.parse_args().out)
