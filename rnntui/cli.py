@@ -187,7 +187,7 @@ def main_parser() -> Parser:
                epilog=_("rnntui shot TOPIC[/FIGURE] ... -o FILE renders one state headless (.svg .png .txt .json); "
                         "rnntui export OUTDIR renders every figure's key frames (or a deck's) for slides; "
                         "rnntui present DECK shows a deck full screen (try: rnntui present lecture); "
-                        "rnntui serve lets browsers open the app (pip install 'rnntui[serve]'); "
+                        "rnntui serve lets browsers open the app (needs textual-serve, the [serve] extra); "
                         "rnntui train seq2seq|memory|timing reruns a lab with a progress bar. "
                         "See `rnntui shot --help` and the others."))
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", type=address_arg,
@@ -275,7 +275,7 @@ def present_parser() -> Parser:
 def serve_parser() -> Parser:
     p = Parser(prog="rnntui serve",
                description=_("Serve the app to browsers: each tab gets its own app, or presents --deck "
-                             "(needs pip install 'rnntui[serve]')."))
+                             "(needs textual-serve, the [serve] extra)."))
     p.add_argument("address", nargs="?", default=None, metavar="TOPIC[/FIGURE]", type=address_arg,
                    help=_("where each app opens"))
     from rnntui.deck import shipped

@@ -22,7 +22,7 @@ from pathlib import Path
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
-NEEDS = N_("`serve` needs textual-serve: pip install 'rnntui[serve]'")  # ("rnntui: rnntui serve …" before)
+NEEDS = N_("`serve` needs textual-serve: pip install 'textual-serve>=1.1,<1.2'")  # ("rnntui: rnntui serve …" before)
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 QUIT_GRACE_S = 3.0
 CHUNK_WAIT_S = 30.0  # the most a download waits for the app's next chunk (textual-serve's own: 4 s)

@@ -409,15 +409,16 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=SIZE,
     check_readable((frame.state for frame in frames), since)
     planned = plan(frames, deck)
     paths = targets([stem for _, stem in planned], outdir, formats)
-    check_outdir(outdir, paths, force)
-    earlier = listed(outdir) if force else set()  # (read before this export's index.md replaces it)
+    earlier = listed(outdir)  # (read before this export's index.md replaces it)
     gone = [p for p in stale(outdir, paths, earlier) if only and not within(p.name, only)]
     if gone:  # ("refresh one topic" removed the other 151 files of a handout the night before a lecture: a
         raise BadValue(ngettext(  # lecturer's trial; its own slides, renumbered or in a format dropped, may go)
-            "--force with {only} would remove {n} file an earlier export here wrote for other slides; export {only} "
+            # (before --force's own line, which said "add --force", and then this: a newcomer's trial)
+            "exporting {only} here would remove {n} file an earlier export wrote for other slides; export {only} "
             "into a folder of its own, or remove that file first",
-            "--force with {only} would remove {n} files an earlier export here wrote for other slides; export {only} "
+            "exporting {only} here would remove {n} files an earlier export wrote for other slides; export {only} "
             "into a folder of its own, or remove those files first", len(gone)).format(only=" ".join(only), n=len(gone)))
+    check_outdir(outdir, paths, force)
     made = [p for p in (outdir, *outdir.parents) if not p.exists()]  # the folders this export makes, inner first
     make_folder(outdir)
     started = time.perf_counter()

@@ -1512,3 +1512,23 @@ def test_the_positions_map_labels_every_position_where_it_has_the_room():
         shown = head.split("d\\p", 1)[1].split("PE(")[0].split()
         assert shown[:len(labelled)] == labelled if size[0] == 100 else set(labelled) <= set(shown)
         assert ("11" in shown) == (size[0] == 100)
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu", "swiglu"])
+def test_blocks_json_carries_the_weights_that_recompute_its_ffn_stages(activation):
+    """The .json had the stages' rows but not W1, W2 or their biases, so hidden and FFN could not be re-checked
+    from it (a mathematician's audit). From its own numbers, with numpy: hidden and FFN, post-norm."""
+    data = json.loads(render(SCREEN, fig("block"), BlockState(activation=activation), "json"))
+    m, w = data["matrices"], data["toy"]
+    x = np.array(m["LN₁"])
+    if activation == "swiglu":
+        z = x @ np.array(w["w1"])
+        hidden = z / (1 + np.exp(-z)) * (x @ np.array(w["w3"]))
+        assert "b1" not in w and "b2" not in w
+    else:
+        z = x @ np.array(w["w1"]) + np.array(w["b1"])
+        hidden = np.maximum(z, 0) if activation == "relu" else 0.5 * z * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+    assert np.array(m["hidden"]) == pytest.approx(hidden, abs=1e-7 if activation == "gelu" else 1e-12)
+    ffn = np.array(m["hidden"]) @ np.array(w["w2"]) + np.array(w.get("b2", np.zeros(4)))
+    assert np.array(m["FFN"]) == pytest.approx(ffn, abs=1e-12)
+    assert np.array(w["w_o"]) == pytest.approx(np.eye(4)) and len(w["w1"]) == 4 and len(w["w1"][0]) == w["d_ff"]

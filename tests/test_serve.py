@@ -24,7 +24,7 @@ def test_missing_textual_serve_is_one_line_naming_the_pip_command(monkeypatch, c
     monkeypatch.setitem(sys.modules, "textual_serve.server", None)
     assert main(["serve"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["rnntui: `serve` needs textual-serve: pip install 'rnntui[serve]'"]
+    assert err == ["rnntui: `serve` needs textual-serve: pip install 'textual-serve>=1.1,<1.2'"]
     # a wrong argument is said first: installing the extra only to learn it was wrong (a power user's trial)
     for argv, said in ((["--port", "99999"], "--port 99999"), (["nosuch"], "unknown topic 'nosuch'"),
                        (["--deck", "nosuch.toml"], "nosuch.toml")):

@@ -414,14 +414,14 @@ def test_kvcache_says_where_the_cache_fills_the_accelerator(dtype, gqa, full):
     """In the 80 GB line's row the curve seemed to reach it at 2–3·10⁴ tokens in fp32 (a lecturer's trial):
     the first context over 80 GiB is written, 80 GiB ÷ (2·32·4096·bytes/gqa) (a whole number: 80 GiB exactly
     at it) + 1, and drawn as a line down where it is on the axis; its x axis is named at 100x30. "full at" read
-    as the last count that fits (a student's trial): it says "over 80 GB from"."""
+    as the last count that fits (a student's trial): it says "over 80 GiB from"."""
     s = KvState(context=131_072, dtype=dtype, gqa=gqa)
     r = s.readings()
     per_token = 2 * 32 * (4096 // int(gqa)) * {"fp16": 2, "fp32": 4}[dtype]
     assert r.full_at == full == 80 * 2**30 // per_token + 1 and 80 * 2**30 % per_token == 0
     assert KvState(context=1, dtype=dtype, gqa=gqa).readings().kv_bytes * full > 80 * 2**30 >= per_token * (full - 1)
     lines = txt("kvcache", s, (100, 30)).splitlines()
-    assert f"over 80 GB from {full:,} tokens" in "\n".join(lines) and any("context (tokens)" in l for l in lines)
+    assert f"over 80 GiB from {full:,} tokens" in "\n".join(lines) and any("context (tokens)" in l for l in lines)
     ticks = next(l for l in lines if "1e3" in l and "1e5" in l)
     c3, c4 = ticks.index("1e3") + 1, ticks.index("1e4") + 1  # the decades' centres
     down = {l.index("╎", 6) for l in lines if "╎" in l[6:] and "accelerator" not in l}

@@ -308,7 +308,7 @@ class BlockReadings:
     params: dict  # attention, ffn, norms, per_layer, total
     flops: dict  # projections, scores, weighted_sum, ffn, attention_core, dense, total, core_share
     bert_base: int  # 12 layers at d = 768, d_ff = 3072
-    toy: dict  # the toy layer's own sizes
+    toy: dict  # the toy layer's own sizes and parameters
 
 
 @dataclass(frozen=True)
@@ -336,7 +336,8 @@ class BlockState(Stepped):
                              {k: dict(v) for k, v in ln.items()}, heads,
                              {k: getattr(c, k) for k in ("attention", "ffn", "norms", "per_layer", "total")},
                              flops, bl.param_count(768, 3072, 12).total,
-                             {"d": bl.LAYER_D, "d_ff": bl.LAYER_DFF, "heads": bl.LAYER_HEADS})
+                             {"d": bl.LAYER_D, "d_ff": bl.LAYER_DFF, "heads": bl.LAYER_HEADS,
+                              **_toy_weights(self.activation)})
 
 
 @lru_cache(maxsize=8)
@@ -353,6 +354,15 @@ def _toy_block(norm: str, activation: str) -> tuple:
     heads = [at.pipeline(first, wq, wk, wv, "full").a for wq, wk, wv in
              zip(*(at.split_columns(m, w.heads) for m in (w.w_q, w.w_k, w.w_v)))]
     return layer.names, {name: _rows(a) for name, a in layer.stages}, ln, tuple(_rows(a) for a in heads)
+
+
+@lru_cache(maxsize=4)
+def _toy_weights(activation: str) -> dict:
+    """The toy layer's parameters, x·W orientation, for the .json (hidden and FFN were not re-checkable from it,
+    a mathematician's audit); SwiGLU has w3 and no b1, b2."""
+    w = bl.layer_weights(activation)
+    names = ("w_q", "w_k", "w_v", "w_o", "w1", "b1", "w2", "b2", "w3", "gamma1", "beta1", "gamma2", "beta2")
+    return {k: _rows(a) if a.ndim == 2 else tuple(a.tolist()) for k in names if (a := getattr(w, k)) is not None}
 
 
 # -- summary (issue 19) ----------------------------------------------------------------------------

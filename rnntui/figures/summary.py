@@ -58,7 +58,7 @@ SUMMARY = (
                Cell("O(n)", Link("lstm/path")),
                Cell(N_("no"), Link("parallel/grid", {"mode": "recurrent", "n": "8"}, 8)),
                Cell("O(n·d²)", Link("parallel/cost", {"d": "512"})),
-               Cell(N_("a fixed state (h_t, c_t)")),
+               Cell(N_("a fixed state (h_t; LSTM c_t)")),  # (a GRU keeps h_t alone, a mathematician's audit)
                Cell(N_("an additive cell path: gradients survive far longer"), Link("lstm/path")),
                Cell(N_("still a chain: O(n) path, serial steps, one fixed-size state"))),
     SummaryRow("seq2seq+attention",

@@ -245,7 +245,7 @@ class ParallelScreen(TopicScreen):
                N_("A recurrent state keeps one fixed width however long the sequence: the longer it "
                "gets, the thinner each token's share."), key_steps=(1, 4, 16, 64, 256, 1024, 4096)),
         Figure("timing", N_("Timing lab"), "E6", TimingState, TimingView,
-               N_("nn.RNN against nn.MultiheadAttention, timed here (t runs or cancels). Fewer FLOPs "
-               "are not less time: a chain of small steps cannot fill the hardware."),
+               N_("nn.RNN against nn.MultiheadAttention, timed here (t runs or cancels). 1/16 the "
+               "FLOPs is not 1/16 the time: a chain of small steps cannot fill the hardware."),
                key_steps=TIMING_T, lab=Lab("rnntui.engine.lab_timing:run_lab", N_("measure"))),
     )

@@ -134,8 +134,8 @@ class KvView(SizedView):
             (_("cache / state"), f"{fmt.grouped(r.ratio)}×"),
             ("", _("{share} of an 80 GB (80 GiB) accelerator").format(share=fmt.pct(r.share, tiny=True))
              + ("" if r.fits else " ▲ " + _("does not fit")) + gqa),
-            ("", _("over 80 GB from {n} tokens").format(n=fmt.grouped(r.full_at)))])  # (one sentence: in Chinese
-            # the count comes first, 从 … 起超过 80 GB, a review)
+            ("", _("over 80 GiB from {n} tokens").format(n=fmt.grouped(r.full_at)))])  # (one sentence: in Chinese
+            # the count comes first, 从 … 起超过 80 GiB, a review)
         self.query_one("#units", Readouts).show([
             (_("an LSTM keeps h and c:"), fmt.binary_bytes(r.lstm_bytes)),
             (_("KV cache, exactly"), f"{fmt.grouped(r.kv_bytes)} B")])
