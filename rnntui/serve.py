@@ -6,6 +6,8 @@ and ctrl+c (SIGINT or SIGTERM) stops the server and every app it started: each i
 then terminated, then killed. On Linux an app also dies with the server if the server is killed.
 One session's crash never touches another: each is its own process. ctrl+s in a browser downloads
 the screenshot (a self-contained SVG). The page gets its Chinese font from the server (serve_page.py).
+Each tab's labs write a cache of its own, begun as a copy of the server user's (`tab_cache`): one student's
+`t` does not change what the other tabs and the lecturer's deck show.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import ipaddress
 import json
 import os
 import shlex
+import shutil
 import signal
 import sys
 import time
@@ -26,6 +29,8 @@ NEEDS = N_("`serve` needs textual-serve: pip install 'textual-serve>=1.1,<1.2'")
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 QUIT_GRACE_S = 3.0
 CHUNK_WAIT_S = 30.0  # the most a download waits for the app's next chunk (textual-serve's own: 4 s)
+RETRY_S = 3  # a full server's page asks again after this
+EXIT_GRACE_S = 2.0  # an app gone for this long with its tab still open: the tab is told and closed
 
 
 def check_installed() -> None:
@@ -73,6 +78,33 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
             pass
 
 
+def tab_cache() -> Path:
+    """A folder for one tab's XDG_CACHE_HOME, its rnntui/ holding links to (else copies of) the files of the
+    server user's cache: a lab in one tab wrote the shared cache, and slide 38 of a deck served beside it showed
+    one student's timing run (a lecturer's trial). Writes replace a file, never change it in place
+    (files.write_atomic), so a link's original is untouched."""
+    import tempfile
+
+    from rnntui.engine.records import cache_dir
+
+    shared, base = cache_dir(), Path(tempfile.mkdtemp(prefix="rnntui-tab-"))
+    own = base / "rnntui"
+    own.mkdir()
+    try:
+        entries = [e for e in os.scandir(shared) if e.is_file()]
+    except OSError:  # (none yet)
+        entries = []
+    for entry in entries:
+        try:
+            os.link(entry.path, own / entry.name)
+        except OSError:  # (another file system)
+            try:
+                shutil.copy2(entry.path, own / entry.name)
+            except OSError:
+                pass
+    return base
+
+
 async def say_ended(ws, words: str) -> None:
     """Why a tab's session ends, for the page's dialog in place of "Session ended." (templates/app_index.html
     reads ["rnntui_ended", words]; textual.js passes it over)."""
@@ -100,9 +132,12 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
             self.last_input = time.monotonic()
+            self.cache: Path | None = None
 
         async def _open_app_process(self, width: int = 80, height: int = 24):
             env = self._build_environment(width=width, height=height)
+            self.cache = tab_cache()
+            env["XDG_CACHE_HOME"] = str(self.cache)
             self._process = process = await asyncio.create_subprocess_shell(
                 self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, env=env,
@@ -134,6 +169,19 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     return
                 except asyncio.TimeoutError:
                     continue
+
+        def forget_cache(self) -> None:
+            if self.cache is not None:
+                shutil.rmtree(self.cache, ignore_errors=True)
+
+        async def told_if_gone(self, ws) -> None:
+            """The app gone (killed, out of memory) with its tab open: the tab froze on its last frame, its slot
+            held (a lecturer's trial). Told why, and closed; an app that quit closes its tab itself."""
+            await self._process.wait()
+            await asyncio.sleep(EXIT_GRACE_S)
+            if not ws.closed:
+                await say_ended(ws, _("The app stopped (exit status {code}).").format(code=self._process.returncode))
+                await ws.close()
 
     from rnntui.serve_page import CJK_RANGE, cjk_font, page_words
 
@@ -186,6 +234,8 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             if self._watch is not None:
                 self._watch.cancel()
             await asyncio.gather(*(s.finish() for s in {*self.sessions, *self.quitting}), return_exceptions=True)
+            for session in {*self.sessions, *self.quitting}:
+                session.forget_cache()
             await asyncio.gather(*(ws.close() for ws in list(self.sessions.values())), return_exceptions=True)
 
         async def _close_idle(self) -> None:
@@ -209,8 +259,11 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             if self.full():
                 from rnntui.serve_page import full_page
 
+                # (asked again by itself: a reloaded tab's old page closes only once the new one came, and a
+                # reload on a full server got 503 every other time, a lecturer's trial)
+                line = self.full_line() + " " + _("This page asks again every {s} s.").format(s=RETRY_S)
                 return web.Response(status=503, content_type="text/html",
-                                    text=full_page(self.full_line(), str(request.app.router["cjk_font"].url_for())))
+                                    text=full_page(line, str(request.app.router["cjk_font"].url_for()), RETRY_S))
             # the address the browser used, so the page's websocket works whatever --host is
             self.public_url = f"{request.scheme}://{request.host}"
             context = await Server.handle_index.__wrapped__(self, request)  # (without its template)
@@ -242,7 +295,11 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                                   close=websocket.close, download_manager=self.download_manager)
                 self.sessions[session] = websocket
                 await session.start(width, height)
-                await self._process_messages(websocket, session)
+                watch = asyncio.create_task(session.told_if_gone(websocket))
+                try:
+                    await self._process_messages(websocket, session)
+                finally:
+                    watch.cancel()
             except asyncio.CancelledError:
                 await websocket.close()
             except Exception as error:  # one session's failure is that session's alone
@@ -254,6 +311,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     self.sessions.pop(session, None)
                     self.quitting.add(session)  # (ctrl+c meanwhile stops it too: the review)
                     await session.finish()
+                    session.forget_cache()
                     self.quitting.discard(session)
                     if session._task is not None:
                         session._task.cancel()

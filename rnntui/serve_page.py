@@ -52,13 +52,14 @@ def page_words() -> dict[str, str]:
             "restart": _("Restart")}
 
 
-def full_page(message: str, font_url: str) -> str:
+def full_page(message: str, font_url: str, retry_s: int | None = None) -> str:
     """The page a tab gets when every session is in use: titled, in the server's language, its Chinese
     drawn with the served font (a bare <p> drew boxes on a machine without a CJK font, a lecturer's trial)."""
     from html import escape
 
     words = page_words()
+    again = f'<meta http-equiv="refresh" content="{retry_s}">' if retry_s else ""  # (the page asks again by itself)
     return (f'<!DOCTYPE html><html lang="{escape(words["lang"])}"><head><meta charset="utf-8"><title>rnntui</title>'
-            f'<style>@font-face {{font-family: "rnntui cjk"; src: url("{escape(font_url)}"); '
+            f'{again}<style>@font-face {{font-family: "rnntui cjk"; src: url("{escape(font_url)}"); '
             f"unicode-range: {CJK_RANGE};}} body {{font: 20px/1.6 \"rnntui cjk\", sans-serif; margin: 3em; "
             f"background: #121212; color: #e0e0e0;}}</style></head><body><p>{escape(message)}</p></body></html>")

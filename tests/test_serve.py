@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -101,13 +102,13 @@ def free_port() -> int:
 
 
 class Served:
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict | None = None) -> None:
         pytest.importorskip("textual_serve")
         self.psutil = pytest.importorskip("psutil")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen([sys.executable, "-m", "rnntui", "serve", "--port", str(self.port), *args],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.banner = self.proc.stdout.readline()
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -201,6 +202,9 @@ def test_sessions_are_capped_and_ctrl_c_stops_every_app():
                 full = await client.get(served.url + "/")
                 page = await full.text()  # (a bare <p>: no title, and Chinese drew as boxes, a lecturer's trial)
                 assert full.status == 503 and "all 2 sessions are in use" in page and "<title>rnntui</title>" in page
+                # it asks again by itself: a reloaded tab's old page goes only once the new one came, and a reload
+                # got 503 every other time (a lecturer's trial)
+                assert '<meta http-equiv="refresh" content="3">' in page and "asks again every 3 s" in page
                 font = re.search(r'src: url\("([^"]+)"\)', page)[1]  # the served CJK font, as the app's page has
                 assert (await client.get(served.url + font)).status == 200
                 # a tab whose page loaded before the last slot went: its terminal says why, then it closes (it
@@ -350,3 +354,50 @@ def test_every_interface_is_printed_as_an_address_another_machine_opens():
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
+
+
+def test_a_tabs_lab_writes_its_own_cache_and_a_killed_app_is_said():
+    """A lab in one tab wrote the server user's cache, and slide 38 of a deck served beside it showed one
+    student's timing run (a lecturer's trial): each tab's app starts from a copy of that cache and writes its
+    own, removed with the tab. An app killed (out of memory) left its tab frozen, its slot held: it is told."""
+    import os
+
+    from rnntui.files import write_atomic
+
+    home = Path(tempfile.mkdtemp())
+    shared = home / ".cache" / "rnntui"
+    shared.mkdir(parents=True)
+    (shared / "timing-here.json").write_text("the lecturer's")
+    served = Served("--max-sessions", "1", env={**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")})
+    try:
+        async def scenario():
+            client, ws = await open_session(served.url)
+            (app,) = served.apps()
+            own = Path(app.environ()["XDG_CACHE_HOME"]) / "rnntui"
+            assert own != shared and (own / "timing-here.json").read_text() == "the lecturer's"
+            write_atomic(str(own / "timing-here.json"), "a student's")  # as a lab writes its result
+            assert (shared / "timing-here.json").read_text() == "the lecturer's"
+            app.kill()
+            said = []
+            while True:
+                message = await ws.receive(timeout=20)
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    said.append(json.loads(message.data))
+                elif message.type != aiohttp.WSMsgType.BINARY:
+                    break
+            assert ["rnntui_ended", "The app stopped (exit status -9)."] in said
+            await client.close()
+            for _ in range(100):  # its folder goes with it, and its slot
+                if not own.parent.exists():
+                    break
+                await asyncio.sleep(0.1)
+            assert not own.parent.exists()
+            client, ws = await open_session(served.url)
+            await client.close()
+
+        import aiohttp
+
+        asyncio.run(asyncio.wait_for(scenario(), 120))
+    finally:
+        assert served.stop() == 0
+        shutil.rmtree(home, ignore_errors=True)
