@@ -368,7 +368,8 @@ def test_a_tabs_lab_writes_its_own_cache_and_a_killed_app_is_said():
     shared = home / ".cache" / "rnntui"
     shared.mkdir(parents=True)
     (shared / "timing-here.json").write_text("the lecturer's")
-    served = Served("--max-sessions", "1", env={**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")})
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
+    served = Served("--max-sessions", "1", env=env)
     try:
         async def scenario():
             client, ws = await open_session(served.url)
