@@ -60,7 +60,7 @@ CONTRACT: tuple[Key, ...] = (
         N_("command palette: topics, figures, parameters, theme, screenshot, language"), scope="app"),
     Key("suspend", "ctrl+z", "app.suspend", "ctrl+z",  # (it did nothing: the terminal is raw, a trial)
         N_("suspend to the shell (fg brings it back)"), scope="app"),
-    Key("quit", "q", "app.quit", "q", N_("quit"), N_("quit"), scope="app"),
+    Key("quit", "q", "app.quit", "q / ctrl+q", N_("quit"), N_("quit"), scope="app"),  # (ctrl+q: Textual's, unsaid)
 )
 
 TOPIC_IDS = tuple(f"topic_{n}" for n in range(1, 9))  # the topic keys' ids, one a key (`topic` is none)

@@ -593,6 +593,19 @@ async def test_ctrl_c_says_how_to_quit_in_the_apps_language_in_the_panels_edge(l
         i18n.set_language("en")
 
 
+async def test_help_says_ctrl_q_quits_as_it_does():
+    """ctrl+q (Textual's own) quit the app, and help named only q (an accessibility trial)."""
+    from rnntui.help import help_text
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(100, 30)) as pilot:
+        rows = help_text(app.screen)[6]
+        assert ("q / ctrl+q", "quit", "quit") in rows
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
 async def test_a_key_nothing_takes_says_so_once_and_a_bound_key_acts_once():
     """`a` is gradients' key; on recurrence it did nothing and said nothing (a trial). A key nothing takes
     says so, one notice however many; keys that are bound act once (not twice through a second handler);
