@@ -54,6 +54,26 @@ async def test_the_app_comes_back_when_the_terminal_grows():
         assert isinstance(app.screen, CommandPalette)
 
 
+async def test_below_80x24_the_bottom_edge_says_figures_are_whole_from_there(monkeypatch):
+    """At 60x20 recurrence/track drew 6 of its 8 tokens, the last cut mid-box, and nothing said so (an
+    accessibility trial; a lecturer's browser at ?fontsize=24 had 71 columns). A terminal's edge says it;
+    a shot, whose size is chosen, does not; at 80x24 nothing is said."""
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    from test_keys import bottom_edge
+
+    app = RnnApp("recurrence")
+    async with app.run_test(size=(60, 20)) as pilot:
+        assert "figures are whole" not in bottom_edge(app)  # (headless: a shot)
+        monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
+        for size, said in (((60, 20), True), ((80, 24), False), ((79, 40), True), ((120, 23), True)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            edge = bottom_edge(app)
+            assert (f"{size[0]}×{size[1]}: figures are whole from 80×24 · 1/3" in edge) == said, edge
+            assert edge.rstrip("─╯ ").endswith("1/3")
+
+
 @pytest.mark.parametrize("small", [(18, 5), (19, 30), (100, 5)])
 async def test_help_survives_the_terminal_too_small_and_back(small):
     """Growing back, a frame is drawn while the one line is going, at 0x0: its rows were taken as

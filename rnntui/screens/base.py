@@ -29,6 +29,8 @@ from rnntui.widgets.prose import Prose
 from rnntui.widgets.readouts import ParamLine, param_items
 
 
+FLOOR = (80, 24)  # the size every figure is drawn whole at (SPEC); below it the bottom edge says so
+
 ENDS = {  # what a press past a parameter's end says, and the id of the key it names: (past the last, past the first)
     "axis": ((N_("{name} {value} is the last; {key} goes back"), "step_back"),
              (N_("{name} {value} is the first; {key} goes on"), "step_forward")),
@@ -313,11 +315,21 @@ class TopicScreen(WholeFrames):
                      and self.states[g.id].run.running]  # (a lab went on unseen behind tab, a TA's trial)
         if elsewhere:
             subtitle = _("{figure}'s lab runs").format(figure=elsewhere[0]) + " · " + subtitle
-        if self.at_end.said:  # cut to leave the figure's number whole (at 40 columns it lost "1/6")
+        said = self.at_end.said or self.below_floor()
+        if said:  # cut to leave the figure's number whole (at 40 columns it lost "1/6")
             room = (panel.outer_size.width or self.app.size.width) - cell_len(subtitle) - 10  # (corners, " · ")
             if room >= 8:
-                subtitle = f"[b]{escape(cut(self.at_end.said, room, '…'))}[/b] · {subtitle}"
+                subtitle = f"[b]{escape(cut(said, room, '…'))}[/b] · {subtitle}"
         panel.edges(f"{_(f.title)} · {f.refs}", subtitle)
+
+    def below_floor(self) -> str:
+        """Below 80×24 a figure may lose its last columns or rows, and nothing said so: a student in a small pane
+        read a cut figure as whole (an accessibility trial, a lecturer's browser at ?fontsize=24). A terminal's
+        only: a shot's size is chosen."""
+        width, height = self.app.size
+        if self.app.is_headless or (width >= FLOOR[0] and height >= FLOOR[1]):
+            return ""
+        return _("{w}×{h}: figures are whole from {fw}×{fh}").format(w=width, h=height, fw=FLOOR[0], fh=FLOOR[1])
 
     def draw_frame(self) -> None:
         """What changes only with the focused figure: the strip, the prose."""
@@ -530,6 +542,7 @@ class TopicScreen(WholeFrames):
         # below 24 rows the figure needs the prose's lines more (help still shows the prose); the
         # terminal's height, not an older Resize's (AtTerminalSize)
         self.set_class(self.app.size.height < 24, "-short")
+        self.draw_edges()
 
     _painted = False  # whether a whole frame has reached the terminal
 
