@@ -30,6 +30,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 QUIT_GRACE_S = 3.0
 CHUNK_WAIT_S = 30.0  # the most a download waits for the app's next chunk (textual-serve's own: 4 s)
 RETRY_S = 3  # a full server's page asks again after this
+FONT_SIZES = (6, 96)  # the ?fontsize= a page takes, in pixels (textual-serve's default: 16)
 EXIT_GRACE_S = 2.0  # an app gone for this long with its tab still open: the tab is told and closed
 
 
@@ -56,6 +57,12 @@ def network_address() -> str:
             return probe.getsockname()[0]
     except OSError:
         return socket.gethostname()
+
+
+def listened(host: str) -> list[str]:
+    """The addresses the server binds for --host: `::` is every interface of both families (asyncio binds an
+    IPv6 socket IPv6 only, and the IPv4 address it printed for `::` refused students: a lecturer's trial)."""
+    return ["::", "0.0.0.0"] if host == "::" else [host]
 
 
 def loopback(host: str) -> bool:
@@ -191,6 +198,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
         def __init__(self) -> None:
             super().__init__(app_command(app_args), host=host, port=port, title=title,
                              templates_path=TEMPLATES)
+            self.host = listened(host)  # (for run_app, which takes a list; the page's address is the browser's)
             self.max_sessions, self.idle_s = max_sessions, idle_minutes * 60
             self.sessions: dict[Session, object] = {}  # session → its websocket
             self.quitting: set[Session] = set()  # sessions whose tab went, their apps still quitting
@@ -267,6 +275,8 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             # the address the browser used, so the page's websocket works whatever --host is
             self.public_url = f"{request.scheme}://{request.host}"
             context = await Server.handle_index.__wrapped__(self, request)  # (without its template)
+            # (?fontsize=0 left the page on its splash for good, a lecturer's trial)
+            context["font_size"] = min(max(context["font_size"], FONT_SIZES[0]), FONT_SIZES[1])
             context["cjk_font"] = {"url": str(request.app.router["cjk_font"].url_for()), "range": CJK_RANGE}
             context["page"] = page_words()
             return aiohttp_jinja2.render_template("app_index.html", request, context)
@@ -323,17 +333,19 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
 def check_listen(host: str, port: int) -> None:
     """BadValue (one line, naming host and port) unless the server can listen there: checked before it
     prints its "open http://…" line. Each address the host resolves to is tried as asyncio binds it
-    (IPv6 only on an IPv6 socket; one the machine lacks is skipped)."""
+    (IPv6 only on an IPv6 socket; one the machine lacks is skipped); `::`, both families (`listened`)."""
     import errno
     import socket
 
     if not host.strip():  # (it listened on every network)
         raise BadValue(_("--host {host!r}: an empty address; give one such as 127.0.0.1 or 0.0.0.0").format(host=host))
-    try:
-        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except (socket.gaierror, UnicodeError) as e:
-        raise BadValue(_("--host {host}: no such address ({error})").format(
-            host=host, error=getattr(e, "strerror", None) or e)) from None
+    found = []
+    for one in listened(host):
+        try:
+            found += socket.getaddrinfo(one, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        except (socket.gaierror, UnicodeError) as e:
+            raise BadValue(_("--host {host}: no such address ({error})").format(
+                host=host, error=getattr(e, "strerror", None) or e)) from None
     bound = 0
     for family, kind, proto, _name, address in dict.fromkeys(found):
         try:
@@ -353,7 +365,7 @@ def check_listen(host: str, port: int) -> None:
 
                 why = _("another program is listening there") if e.errno == errno.EADDRINUSE else reason(e)
                 raise BadValue(_("cannot listen on {host} port {port}: {reason}").format(
-                    host=host, port=port, reason=why)) from None
+                    host=address[0], port=port, reason=why)) from None
             bound += 1
     if not bound:
         raise BadValue(_("cannot listen on {host} port {port}: {reason}").format(

@@ -60,8 +60,9 @@ def test_where_it_cannot_listen_is_one_line_before_any_invitation(capsys):
 
 
 def test_listening_on_ipv6_is_checked_as_the_server_binds_it():
-    """`--host ::` was refused while something held 0.0.0.0 on the port: the probe took both families,
-    the server binds IPv6 only (a reviewer). A busy IPv4 address of localhost is still found."""
+    """`--host ::1` is IPv6 alone, as the server binds it, free while something holds 0.0.0.0 on the port (a
+    reviewer); `--host ::` binds both families (the IPv4 address it printed refused students, a lecturer's
+    trial), so a busy 0.0.0.0 is found. A busy IPv4 address of localhost is too."""
     pytest.importorskip("textual_serve")
     from rnntui.serve import check_listen
     from rnntui.state import BadValue
@@ -75,7 +76,9 @@ def test_listening_on_ipv6_is_checked_as_the_server_binds_it():
         taken.bind(("0.0.0.0", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        check_listen("::", port)  # (IPv6 only: free)
+        check_listen("::1", port)  # (IPv6 only: free)
+        with pytest.raises(BadValue, match=f"cannot listen on 0.0.0.0 port {port}: another program"):
+            check_listen("::", port)
         with pytest.raises(BadValue, match=f"cannot listen on 127.0.0.1 port {port}: another program"):
             check_listen("127.0.0.1", port)
     with pytest.raises(BadValue, match="--host ' ': an empty address"):
@@ -170,6 +173,27 @@ def test_an_ipv6_host_is_printed_as_a_url_a_browser_opens():
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)
+
+
+def test_every_interface_of_both_families_is_served_for_host_colons():
+    """`--host ::` printed this machine's IPv4 address and listened on IPv6 alone: the address refused
+    (a lecturer's trial). Both families are served; ?fontsize=0 (the page stuck on its splash) is the least."""
+    import urllib.request
+
+    try:
+        with socket.socket(socket.AF_INET6) as s6:
+            s6.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 here")
+    served = Served("--host", "::")
+    try:
+        assert "every network interface" in served.banner
+        assert_served(f"http://127.0.0.1:{served.port}")
+        assert_served(f"http://[::1]:{served.port}")
+        with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/?fontsize=0", timeout=10) as page:
+            assert 'data-font-size="6"' in page.read().decode()
+    finally:
+        assert served.stop() == 0
 
 
 async def open_session(url: str, text: bytes = b"One token at a time"):
