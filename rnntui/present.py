@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 import threading
+import time
 from pathlib import Path
 
 from rich.table import Table
@@ -51,6 +52,7 @@ SUSPEND = N_("{key} suspend · ")  # (not in a browser: no shell to suspend to, 
 LAST = N_("the last slide; home goes to the first")
 FIRST = N_("the first slide; end goes to the last")  # (← there said nothing, → on the last did: a trial)
 TYPED_FOR = 5  # seconds a typed slide number waits for enter (a stray 1 made 5 enter go to 15, a lecturer's trial)
+QUIT_AGAIN_S = 3  # seconds a served talk's first q waits for the second that ends it
 BLANK_KEYS = ("b", "full_stop")  # a clicker's blank-screen keys, as slide programs take them
 VALUES_KEPT = 16  # cells of a slide's values a note in the foot leaves them ("t 11   γ 1.00")
 
@@ -352,6 +354,18 @@ class PresentApp(Shots, QuietCollections, App):
             return ""
         return _("stopped at slide {n} of {last}; to go on: rnntui present {deck} --start {n}").format(
             n=self.index + 1, last=len(self.deck.frames), deck=shlex.quote(deck)) + self.options()
+
+    quit_asked = 0.0  # when a served talk's first q came (time.monotonic)
+
+    async def action_quit(self) -> None:
+        """Served, a q mid-talk ends it on a second q: the page's Restart opens slide 1 and nothing said where
+        the talk had been (a lecturer's trial); a terminal prints the command that goes on (resume_line)."""
+        if self.is_web and self.resume_line("") and time.monotonic() - self.quit_asked > QUIT_AGAIN_S:
+            self.quit_asked = time.monotonic()
+            self.note.say(_("{key} again ends the talk, at slide {n} of {last}").format(
+                key=in_use(self).one("quit"), n=self.index + 1, last=len(self.deck.frames)), QUIT_AGAIN_S)
+            return
+        self.exit()
 
     def action_help_quit(self) -> None:
         """ctrl+c: how to end the talk, in the foot and the talk's language (Textual's toast was English)."""

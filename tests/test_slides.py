@@ -789,6 +789,35 @@ async def test_present_at_80_columns_says_its_notes_whole_and_backspace_takes_a_
 
 
 
+async def test_a_served_talk_ends_on_a_second_q_saying_its_slide(tmp_path, monkeypatch):
+    """In a browser one q mid-talk ended it, and the page's Restart opened slide 1: nothing said where it had
+    been (a lecturer's trial). Served, the first q says so in the foot, a second within 3 s ends it; one after
+    that wait asks again; on the first slide, and in a terminal, one q ends it (the terminal prints --start)."""
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    from rnntui.present import PresentApp
+
+    monkeypatch.setattr(HeadlessDriver, "is_web", property(lambda self: True))
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)), start=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        assert app.return_code is None and "q again ends the talk, at slide 2 of 3   2/3" in text_of(app)
+        app.quit_asked -= 3.1  # (the 3 s gone)
+        await pilot.press("q")
+        assert app.return_code is None
+        await pilot.press("q")
+    assert app.return_code == 0
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")  # (the first slide: nothing to lose)
+    assert app.return_code == 0
+    monkeypatch.undo()
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)), start=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
 async def test_the_lectures_recurrent_and_attention_grids_are_drawn_alike_at_80x24():
     """Slides 32 and 33, the pair a class flips between, drew 6×2 and 3×1 cells at 80x24: 33's caption took a
     second line (a lecturer's trial). Both draw their 8 worked cells 6 wide on two rows."""
