@@ -375,6 +375,8 @@ class RnnCommands(Provider):
             if any(hit.text == text for hit in named):
                 continue
             score = matcher.match(text)
+            if score > 0 and str(text).casefold().startswith(folded):  # a tie broken by the first words: "copy"
+                score += 0.5  # opened memory/copy before "Copy this figure as a deck frame" (a newcomer's trial)
             if score > 0:
                 yield Hit(score, matcher.highlight(text), callback, help=help)
             elif folded and (found := [word in f"{help} {also}".casefold() for word in words]) and any(found):

@@ -705,6 +705,10 @@ async def test_the_palette_offers_our_theme_and_screenshot_not_textuals():
         await pilot.pause(0.3)
         shown = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
         assert len([p for p in shown if "creenshot" in p]) == 1, shown
+        await pilot.press("escape", "ctrl+p", *"copy")  # (a tie with "Go to memory/copy: Copy the first token":
+        await pilot.pause(0.3)  # enter went to memory, a newcomer's trial)
+        shown = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
+        assert shown[0].startswith("Copy this figure as a deck frame") and "memory/copy" in shown[1], shown
         await pilot.press("escape", "ctrl+p", *"projector")  # the projector theme is found by its name
         await pilot.pause(0.3)
         shown = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
