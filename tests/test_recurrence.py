@@ -238,3 +238,14 @@ def test_a_state_that_rounds_to_zero_reads_0_000_not_minus():
     text = one_app.txt(RecurrenceScreen, RecurrenceScreen.figure_by_id("track"),
                        TrackState(w_h=-1.1, w_x=0.2, b=0.4, step=6), (100, 30))
     assert "tanh(0.000) = 0.000" in text and "-0.000" not in text and "(-0.000)" not in text
+
+
+def test_sigmoid_is_the_one_logistic_and_never_overflows():
+    """Three copies of σ were one (a review); the one that used exp(−z) overflowed at z = −1000."""
+    from rnntui.engine import lstm, memory, seq2seq
+    from rnntui.engine.recurrence import sigmoid
+
+    assert lstm.sigmoid is sigmoid and seq2seq.sigmoid is sigmoid and not hasattr(memory, "sigmoid")
+    with np.errstate(all="raise"):
+        assert sigmoid(np.array([-1000.0, 0.0, 1000.0])) == pytest.approx([0.0, 0.5, 1.0])
+        assert float(sigmoid(1.0)) == pytest.approx(1 / (1 + math.exp(-1.0)), rel=1e-15)

@@ -25,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 
 from rnntui.engine import N_, records
+from rnntui.engine.lstm import bias_survival
 from rnntui.state import BadValue, Marked
 
 VOCAB = 10  # token classes 0…9; chance is 1/VOCAB
@@ -87,19 +88,10 @@ def check_T(T) -> int:
 
 
 # -- closed forms ---------------------------------------------------------------------------------
-def sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-z))
-
-
-def survival(b_f: float, T: int) -> float:
-    """σ(b_f)^T: what is left of c_0 after T steps when every forget gate sits at its bias."""
-    return sigmoid(b_f) ** T
-
-
 def cell_survival(cell: str, T: int) -> float | None:
-    """survival() with the cell's effective forget bias; None for the RNN (it has no such path)."""
+    """σ(b_f)^T with the cell's effective forget bias; None for the RNN (it has no such path)."""
     b = FORGET_BIAS[check_cell(cell)]
-    return None if b is None else survival(b, check_T(T))
+    return None if b is None else float(bias_survival(b, check_T(T)))
 
 
 def seed_final(cell: str, T: int) -> float | None:

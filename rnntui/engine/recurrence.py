@@ -42,7 +42,8 @@ def tangent(z0, zs):
 
 
 def sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-np.asarray(z, dtype=float)))
+    """1/(1+e^-z), as tanh: no overflow for large negative z (one of three copies did, a review)."""
+    return 0.5 * (1.0 + np.tanh(0.5 * np.asarray(z, dtype=float)))
 
 
 W_Y = 2.0  # the readout head's weight (fixed: the figure is about which state it reads)

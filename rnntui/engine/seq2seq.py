@@ -30,6 +30,7 @@ import numpy as np
 
 from rnntui.engine import N_, records
 from rnntui.engine.records import Many, Num
+from rnntui.engine.recurrence import sigmoid
 from rnntui.state import Marked, Said
 
 VOCAB = 20  # token classes 0…19
@@ -96,10 +97,6 @@ def fresh() -> np.ndarray:
 
 
 # -- numpy inference --------------------------------------------------------------------------
-def sigmoid(z):
-    return 0.5 * (1.0 + np.tanh(0.5 * z))  # = 1/(1+e^-z), without overflow
-
-
 def softmax(e, axis=-1):
     e = e - e.max(axis=axis, keepdims=True)
     w = np.exp(e)

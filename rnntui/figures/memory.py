@@ -10,6 +10,8 @@ import numpy as np
 
 from rnntui.engine import memory as mem
 from rnntui.engine import records
+from rnntui.engine.lstm import bias_survival
+from rnntui.engine.recurrence import sigmoid
 from rnntui.figure import LabRun
 from rnntui.i18n import N_, _
 from rnntui.files import home_short, why_unsavable
@@ -226,12 +228,12 @@ class CopyState(FigureState):
         b = mem.FORGET_BIAS[cell]
         story = {"T": 40, "true_bf1": _entry(results.run("lstm-bf1", 40)), "ours_bf2": _entry(results.run("lstm-bf2", 40)),
                  "seed_bf2": {"final_acc": mem.seed_final("lstm-bf2", 40), "reached_100_at": mem.seed_reached("lstm-bf2", 40)},
-                 "survival_bf1": mem.survival(1.0, 40), "survival_bf2": mem.survival(2.0, 40),
-                 "gate_bf1": mem.sigmoid(1.0), "gate_bf2": mem.sigmoid(2.0)}
+                 "survival_bf1": float(bias_survival(1.0, 40)), "survival_bf2": float(bias_survival(2.0, 40)),
+                 "gate_bf1": float(sigmoid(1.0)), "gate_bf2": float(sigmoid(2.0))}
         return CopyReadings(
             cell, T, source, tuple(mem.table(results)), final["final_acc"], final["reached_100_at"], final["steps"],
             mem.seed_final(cell, T), mem.seed_reached(cell, T), steps, acc, loss,
-            tuple(v / LN_VOCAB for v in loss), at, CHANCE, b, None if b is None else mem.sigmoid(b),
+            tuple(v / LN_VOCAB for v in loss), at, CHANCE, b, None if b is None else float(sigmoid(b)),
             mem.cell_survival(cell, T), {t: mem.cell_survival(cell, t) for t in TS}, story, note, live,
             home_short(mem.cache_path()))
 
