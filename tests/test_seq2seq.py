@@ -888,3 +888,14 @@ def test_the_matrixs_sample_is_the_validation_sequence_its_number_names():
     assert not any((f == validation[0]).all() for f in s2s.fresh())
     assert "1000 validation sequences; the matrix draws one of them, its sample number" in MatrixView.explained(
         MatrixState())
+
+
+def test_a_readings_scores_are_its_own():
+    """MatrixReadings.fresh was the engine's cached dict: a change to one readings' scores changed every later
+    one's, and the engine's (a review)."""
+    from rnntui.figures.seq2seq import MatrixState
+
+    first = MatrixState().readings()
+    exact = first.fresh["dot"]["exact"]
+    first.fresh["dot"]["exact"] = -1.0
+    assert MatrixState(step=2).readings().fresh["dot"]["exact"] == exact == s2s.shipped_fresh("dot")["exact"] > 0.7

@@ -193,7 +193,8 @@ class MatrixState(FigureState):
 
 def shipped_scores() -> tuple[dict, dict]:
     """Each shipped model's scores: on the fresh set, and on the 1000 validation sequences as recorded."""
-    return ({sc: s2s.shipped_fresh(sc) for sc in ORDER},
+    return ({sc: dict(s2s.shipped_fresh(sc)) for sc in ORDER},  # (copies: a readings' dict was the engine's cached
+            # one, and a change to it changed every later readings, a review)
             {sc: {"exact": s2s.record(sc)["exact"], "token": s2s.record(sc)["token"], "steps": s2s.record(sc)["steps"]}
              for sc in ORDER})
 
