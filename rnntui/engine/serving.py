@@ -44,6 +44,7 @@ import math
 
 import numpy as np
 
+from rnntui.engine import N_
 from rnntui.engine.lstm import GATES, WEIGHTS, lstm_states
 from rnntui.engine.recurrence import B, TOKENS, W_H, W_X, rnn_states, tanh_slope
 
@@ -434,9 +435,9 @@ def recall_curve(ns=range(1, 4 * D_WAYBACK + 1), d: int = D_WAYBACK, trials: int
 
 
 # -- who came back --------------------------------------------------------------------------------
-ARCHITECTURES: tuple[tuple[str, str], ...] = (
-    ("linear attention", "Softmax swapped for a positive feature map, so the past folds into one d×d state."),
-    ("RetNet", "Linear attention with a fixed decay γ per head: parallel to train, a d×d state to serve."),
-    ("Mamba", "A state-space recurrence whose decay and write depend on the input, run as a parallel scan."),
-    ("RWKV", "An RNN whose channels decay at learned rates, written so training runs like a Transformer."),
+ARCHITECTURES: tuple[tuple[str, str], ...] = (  # (msgids: the view translates them)
+    (N_("linear attention"), N_("Softmax swapped for a positive feature map, so the past folds into one d×d state.")),
+    ("RetNet", N_("Linear attention with a fixed decay γ per head: parallel to train, a d×d state to serve.")),
+    ("Mamba", N_("A state-space recurrence whose decay and write depend on the input, run as a parallel scan.")),
+    ("RWKV", N_("An RNN whose channels decay at learned rates, written so training runs like a Transformer.")),
 )

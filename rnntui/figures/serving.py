@@ -18,14 +18,6 @@ DECAY_STEPS = 100  # γ^100: what is left of a write after 100 steps (T3's f^k a
 N_WAY, D_WAY = sv.N_WAYBACK, sv.D_WAYBACK
 RECALL_MAX = 4 * D_WAY  # the capacity plot runs n = 1 … 32
 CONTEXTS = tuple(int(n) for n in sv.contexts())  # 128 … 131,072, ×2 steps
-# the engine's ARCHITECTURES (name, one line), marked here for the catalogue: the view translates them
-ARCHITECTURE_WORDS = (
-    N_("linear attention"),
-    N_("Softmax swapped for a positive feature map, so the past folds into one d×d state."),
-    N_("Linear attention with a fixed decay γ per head: parallel to train, a d×d state to serve."),
-    N_("A state-space recurrence whose decay and write depend on the input, run as a parallel scan."),
-    N_("An RNN whose channels decay at learned rates, written so training runs like a Transformer."),
-)
 
 
 def _step(default: int = 0, last: int = LAST_T):  # the token-track step every figure of T1's track names the same
