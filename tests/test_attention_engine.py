@@ -14,6 +14,22 @@ from rnntui.engine import block as bl
 from rnntui.figures import summary as sm
 
 
+def softmax_jacobian(a) -> np.ndarray:
+    """∂a/∂s = diag(a) − a·aᵀ for one softmax output a, built whole (the engine's norm has a closed form)."""
+    a = np.asarray(a, dtype=float)
+    return np.diag(a) - np.outer(a, a)
+
+
+def pe_shift_matrix(k: int, d: int) -> np.ndarray:
+    """M_k with PE(p + k) = PE(p)·M_k for every p: a 2×2 rotation by k·ω_i in each (sin, cos) pair."""
+    m = np.zeros((d, d))
+    for i, w in enumerate(at.frequencies(d)):
+        c, s = math.cos(k * w), math.sin(k * w)
+        # (sin(a+b), cos(a+b)) = (sin a·cos b + cos a·sin b, cos a·cos b − sin a·sin b)
+        m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[c, -s], [s, c]]
+    return m
+
+
 # -- Q/K/V on the toy sentence ------------------------------------------------------------------
 def test_toy_causal_pinned_cells():
     p = at.qkv("toy", "causal")
@@ -80,12 +96,10 @@ def test_strict_mask_row_zero_is_nan_quietly():
         warnings.simplefilter("error")
         p = at.pipeline(at.X_TOY, at.W_Q_TOY, at.W_K_TOY, at.W_V_TOY, "strict")
         r = at.query_row(p, 0)
-        readings = at.qkv_readings("strict")
         edit = at.future_edit(0, "strict")
     assert np.isnan(p.a[0]).all() and np.isnan(p.out[0]).all()
     assert np.isfinite(p.a[1:]).all() and p.a[1:].sum(axis=1) == pytest.approx(np.ones(4))
     assert r.keys.size == 0 and np.isnan(r.output).all()
-    assert readings["nan_rows"] == [0]
     assert edit.early == 0.0 and edit.late > 0
 
 
@@ -134,7 +148,7 @@ def test_scaling_is_fast():
 
 def test_jacobian_norm_matches_the_matrix():
     a = at.softmax_rows(np.random.default_rng(0).standard_normal((6, 8)))
-    want = [np.linalg.norm(at.softmax_jacobian(r)) for r in a]
+    want = [np.linalg.norm(softmax_jacobian(r)) for r in a]
     assert at.jacobian_norm(a) == pytest.approx(want, rel=1e-12)
     assert at.entropy(np.full(8, 1 / 8)) == pytest.approx(math.log(8))
 
@@ -205,7 +219,7 @@ def test_pe_identities(d):
         dots = at.pe_dots(pe, k)
         assert np.ptp(dots) < 1e-10
         assert dots[0] == pytest.approx(np.cos(k * at.frequencies(d)).sum())
-        assert np.allclose(pe[:-k] @ at.pe_shift_matrix(k, d), pe[k:], atol=1e-10)
+        assert np.allclose(pe[:-k] @ pe_shift_matrix(k, d), pe[k:], atol=1e-10)
     i = np.arange(0, d, 2)
     assert np.allclose(pe[5, 0::2], np.sin(5 / 10000 ** (i / d)))
 
@@ -348,9 +362,10 @@ def test_summary_table_shape():
     assert [r.model for r in sm.SUMMARY] == ["RNN", "LSTM/GRU", "seq2seq+attention", "Transformer"]
     assert [r.parallel.text for r in sm.SUMMARY] == ["no", "no", "no", "yes"]
     assert [r.path_length.text for r in sm.SUMMARY] == ["O(n)", "O(n)", "O(1) decoder→encoder", "O(1)"]
-    targets = {link.target for _, _, link in sm.summary_links()}
+    links = [cell.link for r in sm.SUMMARY for col, _ in sm.SUMMARY_COLUMNS[1:] if (cell := getattr(r, col)).link]
+    targets = {link.target for link in links}
     assert {"recurrence/track", "gradients/product", "lstm/path", "seq2seq/matrix", "parallel/grid",
             "parallel/path", "parallel/cost", "serving/kvcache"} == targets
-    product = next(l for _, _, l in sm.summary_links() if l.target == "gradients/product")
+    product = next(l for l in links if l.target == "gradients/product")
     assert product.sets == {"act": "relu", "w_h": "1.6"}
     assert product.argv() == ["gradients/product", "--set", "act=relu", "--set", "w_h=1.6"]

@@ -539,13 +539,14 @@ def test_layout_helpers_measure_in_cells():
     from rnntui.widgets.cells import cut, fit
     from rnntui.widgets.matrix import MatrixSpec, matrix_lines
     from rnntui.widgets.table import table_text
-    from rnntui.widgets.track import Row, track_text
+    from rnntui.widgets.lines import runs_text
+    from rnntui.widgets.track import Row, track_runs
 
     assert fit("猫", 3) == "猫 " and fit("梯度消失", 5, more="…") == "梯度…" and cut("隐状态", 5) == "隐状"
     table = table_text("模型", ("名字", "参数"), [("RNN", "1"), ("长短期记忆", "4")]).plain.splitlines()
     col = {cell_len(line[:line.index(d)]) for line, d in zip(table[2:], "14")}
     assert len(col) == 1  # the second column starts at one cell for both rows
-    track = track_text((Row("隐状态", (0.5, "猫猫", None)), Row("h", (0.1, 0.2, 0.3))), 0, 6).plain.splitlines()
+    track = runs_text(track_runs((Row("隐状态", (0.5, "猫猫", None)), Row("h", (0.1, 0.2, 0.3))), 0, 6)).plain.splitlines()
     assert len({cell_len(line) for line in track[1:] if line.strip()}) <= 2
     mid = [line for line in track if "隐状态" in line][0]
     other = [line for line in track if line.startswith("h ")][0]

@@ -2,6 +2,7 @@
 (seed 001's last section: the cell in full, the truncated BPTT window, 64 GB vs 256 KB at
 131,072 tokens, 262,144×, GQA a quarter; the way back: linear attention as a recurrence)."""
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -16,9 +17,14 @@ def sig(z):
     return 1.0 / (1.0 + math.exp(-z))
 
 
+def cell_step(t: int) -> SimpleNamespace:
+    """The cell's terms at step t, by name."""
+    return SimpleNamespace(**{k: float(v[t]) for k, v in sv.cell_terms().items()})
+
+
 # -- F22: the cell in full -----------------------------------------------------------------------
 def test_cell_pinned_steps():
-    s0, s7 = sv.cell_step(0), sv.cell_step(7)
+    s0, s7 = cell_step(0), cell_step(7)
     got0 = {k: f"{getattr(s0, k):.4f}" for k in ("f", "i", "g", "o", "c", "h")}
     assert got0 == {"f": "0.7773", "i": "0.6225", "g": "0.3799", "o": "0.6792", "c": "0.2365", "h": "0.1577"}
     assert (f"{s7.c:.4f}", f"{s7.h:.4f}") == ("0.9105", "0.5104")
@@ -26,7 +32,7 @@ def test_cell_pinned_steps():
 
 def test_cell_step_zero_by_hand():
     # x = 0.5, h = c = 0: a_f = 0.5·0.5 + 1 = 1.25, a_i = 0.5, a_g = 0.4, a_o = 0.75
-    s = sv.cell_step(0)
+    s = cell_step(0)
     assert (s.a_f, s.a_i, s.a_g, s.a_o) == pytest.approx((1.25, 0.5, 0.4, 0.75), abs=1e-15)
     assert s.f == pytest.approx(sig(1.25), rel=1e-14)
     assert s.g == pytest.approx(math.tanh(0.4), rel=1e-14)

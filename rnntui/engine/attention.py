@@ -268,21 +268,6 @@ def future_edit(after: int = 2, mask_kind: str = "causal", seed: int = 1, weight
     return FutureEdit(mask_kind, after, float(d[:after + 1].max(initial=0.0)), float(d[after + 1:].max(initial=0.0)))
 
 
-def qkv_readings(mask_kind: str = "causal", weight_set: str = "toy") -> dict:
-    """The pinned cells and checks of the Q/K/V figure."""
-    p = qkv(weight_set, mask_kind)
-    out = {"mask": mask_kind, "weights": weight_set, "visible_cells": int(p.visible.sum()),
-           "row_sums": np.nansum(p.a, axis=1).tolist(), "nan_rows": np.flatnonzero(np.isnan(p.a).all(axis=1)).tolist()}
-    if weight_set == "toy":
-        out.update({"A[跑,猫]": p.cell("跑", "猫"), "A[猫,那只]": p.cell("猫", "那只"),
-                    "A[突然,那只..突然]": p.a[2, :3].tolist(), "A[突然,开始]": p.cell("突然", "开始"),
-                    "A[突然,跑]": p.cell("突然", "跑")})
-    else:
-        e = future_edit(mask_kind=mask_kind)
-        out.update({"future_edit_early": e.early, "future_edit_late": e.late})
-    return out
-
-
 # -- √d_k: saturation of the softmax ---------------------------------------------------------------
 SCALING_DK = (1, 4, 16, 64, 256, 512, 1024)
 SCALING_KEYS = 8
@@ -312,12 +297,6 @@ def entropy(a) -> np.ndarray:
     a = np.asarray(a, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         return -np.where(a > 0, a * np.log(a), 0.0).sum(axis=-1)
-
-
-def softmax_jacobian(a) -> np.ndarray:
-    """∂a/∂s = diag(a) − a·aᵀ for one softmax output a."""
-    a = np.asarray(a, dtype=float)
-    return np.diag(a) - np.outer(a, a)
 
 
 def jacobian_norm(a) -> np.ndarray:
@@ -466,16 +445,6 @@ def sinusoidal(n_pos: int = PE_POSITIONS, d: int = PE_D) -> np.ndarray:
     pe = np.empty((n_pos, d))
     pe[:, 0::2], pe[:, 1::2] = np.sin(angle), np.cos(angle)
     return pe
-
-
-def pe_shift_matrix(k: int, d: int = PE_D) -> np.ndarray:
-    """M_k with PE(p + k) = PE(p)·M_k for every p: a 2×2 rotation by k·ω_i in each (sin, cos) pair."""
-    m = np.zeros((d, d))
-    for i, w in enumerate(frequencies(d)):
-        c, s = math.cos(k * w), math.sin(k * w)
-        # (sin(a+b), cos(a+b)) = (sin a·cos b + cos a·sin b, cos a·cos b − sin a·sin b)
-        m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[c, -s], [s, c]]
-    return m
 
 
 def pe_dots(pe, k: int) -> np.ndarray:

@@ -78,34 +78,6 @@ def cell_terms(tokens=TOKENS, weights=None, h0: float = 0.0, c0: float = 0.0) ->
     return {k: _frozen(out[k]) for k in CELL_TERMS}
 
 
-@dataclass(frozen=True)
-class CellStep:
-    """All terms of the cell at one step t (names as in cell_terms; floats)."""
-    t: int
-    x: float
-    h_prev: float
-    c_prev: float
-    a_f: float
-    a_i: float
-    a_g: float
-    a_o: float
-    f: float
-    i: float
-    g: float
-    o: float
-    kept: float
-    written: float
-    c: float
-    tanh_c: float
-    h: float
-
-
-def cell_step(t: int, tokens=TOKENS, weights=None, h0: float = 0.0, c0: float = 0.0) -> CellStep:
-    """The cell's terms at step t (0-based) as a CellStep."""
-    terms = cell_terms(tokens, weights, h0, c0)
-    return CellStep(t=int(t), **{k: float(v[t]) for k, v in terms.items()})
-
-
 # -- F23: truncated backpropagation through time -------------------------------------------------
 K_DEFAULT = 4
 

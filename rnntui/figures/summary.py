@@ -76,9 +76,3 @@ SUMMARY = (
                Cell(N_("recurrence gone: O(1) path, every position trained at once")),
                Cell(N_("O(n²) cost and a KV cache that grows with the context"), Link("serving/kvcache"))),
 )
-
-
-def summary_links() -> tuple[tuple[str, str, Link], ...]:
-    """(model, column, link) for every linked cell."""
-    return tuple((r.model, col, getattr(r, col).link) for r in SUMMARY for col, _ in SUMMARY_COLUMNS[1:]
-                 if getattr(r, col).link is not None)

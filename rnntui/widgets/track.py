@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.text import Text
-
 from rnntui.fmt import fixed, three
 from rnntui.widgets.cells import cell_len, cut, fit as cell_fit
-from rnntui.widgets.lines import Lines, rstrip_runs, runs_text
+from rnntui.widgets.lines import Lines, rstrip_runs
 from rnntui.widgets.quiet import joined, repaint, same
 from rnntui.widgets.tints import NEGATIVE, POSITIVE
 
@@ -90,12 +88,6 @@ class CellColumns:
         inner = box_size(self.n, width, 0, 1, self.label_width)[0]
         first = self.label_width + (inner + 1) // 2  # where the ▼ over cell 0 is
         return 0.0, first, float(self.n - 1), first + (inner + 3) * (self.n - 1)
-
-
-def track_text(rows: tuple[Row, ...], current: int | None, label_width: int = 4, inner: int = INNER,
-               pad: int = 0, span: tuple | None = None) -> Text:
-    """The track as one Text (see `track_runs`)."""
-    return runs_text(track_runs(rows, current, label_width, inner, pad, span))
 
 
 class _Runs(list):
