@@ -975,3 +975,15 @@ def test_f8_says_where_float64_too_reads_0_and_the_true_product():
     assert said in words and "float64 from" not in _words(_shown(ProductState(), "product", (100, 30)))  # (0.9: held)
     shown = _shown(ProductState(w_h=0.01, hop=199), "product", (80, 24))  # one line: a second took a plot row
     assert said in _words(shown) and "1┤" in shown and " 1e45┤" in shown
+
+
+def test_the_tanh_rnn_is_recurrences_one():
+    """gradients had a second tanh RNN beside T1's (a review): with tanh its states are T1's, exactly."""
+    from rnntui.engine.recurrence import rnn_states
+
+    tokens = gr.chain_tokens(40)
+    for w_h in (0.5, 0.9, 1.6):
+        z, h = gr.forward(tokens, w_h)
+        rz, rh = rnn_states(tokens, w_h)
+        assert np.array_equal(z, rz) and np.array_equal(h, rh)
+        assert h == pytest.approx(np.tanh(z), rel=1e-15) and z[1] == pytest.approx(w_h * h[0] + 0.8 * tokens[1], rel=1e-15)

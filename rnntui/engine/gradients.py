@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from rnntui.engine.recurrence import B, TOKENS, W_X
+from rnntui.engine.recurrence import B, TOKENS, W_X, rnn_states
 
 F32_TINY = float(np.finfo(np.float32).tiny)  # smallest normal float32, 1.1754944e-38
 F32_MAX = float(np.finfo(np.float32).max)  # 3.4028235e38
@@ -26,13 +26,16 @@ CHAIN_RULE = "x_t = TOKENS[t mod 8]: T1's eight tokens, repeated"
 
 
 def forward(tokens, w_h, w_x=W_X, b=B, act="tanh", h0=0.0):
-    """Pre-activations z_t and states h_t of the scalar RNN with tanh or ReLU."""
+    """Pre-activations z_t and states h_t of the scalar RNN: with tanh, T1's (recurrence.rnn_states: one RNN,
+    not two, a review); with ReLU, h_t = max(z_t, 0)."""
+    if act == "tanh":
+        return rnn_states(tokens, w_h, w_x, b, h0)
     x = np.asarray(tokens, dtype=float)
     z, h = np.empty_like(x), np.empty_like(x)
     prev = h0
     for t, x_t in enumerate(x):
         z[t] = w_h * prev + w_x * x_t + b
-        h[t] = prev = np.tanh(z[t]) if act == "tanh" else max(z[t], 0.0)
+        h[t] = prev = max(z[t], 0.0)
     return z, h
 
 
