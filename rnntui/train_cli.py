@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from rnntui.cli import Parser as CommandParser, encodes, said_if_stopped, whole
+from rnntui.engine.records import cache_dir
 from rnntui.files import check_creatable, check_savable, path_arg, written_anew
 from rnntui.fmt import pct
 from rnntui.i18n import N_, _, aside, commas, ngettext
@@ -21,12 +22,6 @@ from rnntui.state import BadValue, digits
 class Parser(CommandParser):  # (help wrapped to the terminal's cells, as the others'; its own error prefix)
     def error(self, message: str):
         raise BadValue(f"{self.prog.removeprefix('rnntui ')}: {message}")
-
-
-def cache_dir() -> Path:
-    from rnntui.engine.records import cache_dir
-
-    return cache_dir()
 
 
 def fraction(text: str) -> float:
@@ -39,7 +34,7 @@ def fraction(text: str) -> float:
     return value
 
 
-def count(lo: int, hi: int):
+def whole_in(lo: int, hi: int):
     def parse(text: str) -> int:
         value = whole(text)
         if not lo <= value <= hi:
@@ -58,8 +53,8 @@ def seq2seq_parser() -> Parser:
                              "never saw.").format(every=s2s.EVERY, fresh=s2s.N_FRESH))
     p.add_argument("--scoring", choices=s2s.SCORINGS,
                    help=_("attention score (default additive; with --eval, the checkpoint's own)"))
-    p.add_argument("--seed", type=count(0, 2**31 - 1), help=_("initialisation and batches (default 0)"))
-    p.add_argument("--steps", type=count(1, 100_000), metavar="N",
+    p.add_argument("--seed", type=whole_in(0, 2**31 - 1), help=_("initialisation and batches (default 0)"))
+    p.add_argument("--steps", type=whole_in(1, 100_000), metavar="N",
                    help=_("most training steps (default 2000)"))
     p.add_argument("--until", type=fraction, metavar="ACC",
                    help=_("stop at the first evaluation with this exact-sequence accuracy (default {target}; "
@@ -424,12 +419,12 @@ def memory_parser() -> Parser:
                    n=mem.N_EVAL, every=mem.EVERY))
     p.add_argument("--cell", choices=mem.CELLS, help=_("default lstm-bf2"))
     p.add_argument("--T", type=whole, choices=mem.TS, help=_("sequence length (default 20)"))
-    p.add_argument("--steps", type=count(1, 100_000), metavar="N",
+    p.add_argument("--steps", type=whole_in(1, 100_000), metavar="N",
                    help=_("most steps (default {steps}; {long} for the forget-bias cells, which stop early at the "
                           "first multiple of {every} steps whose accuracy is 100%%)").format(
                        steps=mem.STEPS["rnn"], long=mem.STEPS["lstm-bf2"], every=mem.STOP_EVERY["lstm-bf2"]))
     # (it said they "stop at 100%": lstm-bf2 T=20 at 100% at step 300 ran on to 500, a TA's trial)
-    p.add_argument("--seed", type=count(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))
+    p.add_argument("--seed", type=whole_in(0, 2**31 - 1), default=mem.SEED, help=_("initialisation (default 0)"))
     p.add_argument("--out", type=path_arg, metavar="FILE",
                    help=_("write the result(s) here as JSON; default: merge into {path} (with --steps or --seed other "
                           "than the recipe's, into {trials}; --all: {grid}, and the recipe's grid into both)").format(
