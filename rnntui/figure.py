@@ -69,6 +69,11 @@ class LabRun:
     def running(self) -> bool:
         return self.status == "running"
 
+    @property
+    def phase(self) -> str:
+        """What a live readout calls the run: training, trained, failed or stopped (two figures spelled it)."""
+        return {"running": "training", "done": "trained", "failed": "failed"}.get(self.status, "stopped")
+
 
 # torch is the labs' alone: an install without it draws every figure (here, not in rnntui.labs: `rnntui
 # train` checks it without importing Textual)

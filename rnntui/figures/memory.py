@@ -248,7 +248,7 @@ class CopyState(FigureState):
             d = other  # (a finished run of another cell × T is in the table, underlined)
         if run.status == "idle" or (d is None and run.status != "failed"):
             return None
-        status = {"running": "training", "done": "trained", "failed": "failed"}.get(run.status, "stopped")
+        status = run.phase
         d = d or {}
         cell, T = d.get("cell", self.cell), int(d.get("T", self.length))
         step, steps = int(d.get("step", d.get("steps", 0)) or 0), int(d.get("steps", mem.STEPS[cell]) or 0)

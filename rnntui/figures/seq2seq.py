@@ -165,7 +165,7 @@ class MatrixState(FigureState):
         scoring = live.get("scoring", self.scoring)
         if run.status == "idle":
             return None
-        status = {"running": "training", "done": "trained", "failed": "failed"}.get(run.status, "stopped")
+        status = run.phase
         loss = live.get("loss")
         return LiveReadings(status, scoring, bool(live.get("arrays")), live.get("step", 0),
                             live.get("steps", LIVE_STEPS), loss if loss is not None and np.isfinite(loss) else None,
