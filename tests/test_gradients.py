@@ -988,3 +988,23 @@ def test_the_tanh_rnn_is_recurrences_one():
         assert np.array_equal(z, rz) and np.array_equal(h, rh)
         assert h == pytest.approx(np.tanh(z), rel=1e-15)
         assert z[1] == pytest.approx(w_h * h[0] + 0.8 * tokens[1], rel=1e-15)
+
+
+@pytest.mark.parametrize("w_h, act, said", [(1.7, "tanh", True), (0.9, "tanh", False), (1.7, "relu", False)])
+def test_a_vanishing_product_past_w_h_1_says_tanh_saturates(w_h, act, said):
+    """At W_h 1.70 with tanh the product vanished faster than at 0.90, and nothing said why (a newcomer's
+    trial): float32 max "never (tanh saturates)". Recomputed here: the tanh chain's product ends below 1 though
+    W_h > 1, and ReLU's reaches float32's max."""
+    from rnntui.render import render
+    from rnntui.figures.gradients import ProductState
+
+    text = render(GradientsScreen, GradientsScreen.figure_by_id("product"), ProductState(w_h=w_h, act=act), "txt",
+                  (80, 24))
+    assert ("float32 max: never (tanh saturates)" in text) == said
+    x, h, log10 = gr.chain_tokens(PRODUCT_N), 0.0, 0.0
+    for t, x_t in enumerate(x):
+        z = w_h * h + 0.8 * x_t
+        h = math.tanh(z) if act == "tanh" else max(z, 0.0)
+        if t:
+            log10 += math.log10(abs(w_h * ((1 - h * h) if act == "tanh" else float(z > 0))) or 1e-300)
+    assert (log10 < 0) == (act == "tanh") and (log10 > math.log10(3.4e38)) == (act == "relu")
