@@ -179,7 +179,8 @@ class ProductView(Network, FigureView):
         above = at_hop(c["above_f32_max"])
         if c["above_f32_max"] is None and s.act == "tanh" and s.w_h > 1:  # (W_h 1.7 vanished faster than 0.9, and
             above += aside(_("(tanh saturates)"))  # nothing said why: a newcomer's trial; gradients/hop shows it)
-        self.query_one("#cross", Readouts).show([(_("crosses float32 min normal:"), below), (_("float32 max:"), above)])
+        self.query_one("#cross", Readouts).show([(_("crosses float32 min normal:"), below),
+                                                 (_("float32 max:"), above)])
         if c["above_f32_max"] is not None:
             means = _("float32 is inf from hop {k}: an inf gradient turns training NaN (inf − inf)").format(
                 k=c["above_f32_max"])
