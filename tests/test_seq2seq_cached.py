@@ -143,14 +143,14 @@ def test_why_a_cached_model_does_not_read_is_said_in_the_apps_language(cache):
 
 
 def test_the_shift_line_claims_nothing_of_a_cached_model(cache):
-    """Its "k≥1: # one column right of its token" was read off the shipped models' rows only."""
+    """Its "rows below: # one right of their token" was read off the shipped models' rows only."""
     save(cache, "seq2seq-additive-seed7.npz", always(A), record(7, 0.8, 0.9, 300), 10**18)
-    assert "k≥1: # one column right" in " ".join(text(MatrixState(), (120, 30)).split())
+    assert "rows below: # one right" in " ".join(text(MatrixState(), (120, 30)).split())
     wrong = " ".join(text(MatrixState(weights="cached", step=1), (120, 30)).split())
     assert "matrix: yours" in wrong and "should copy x_14" in wrong
     save(cache, "seq2seq-additive-seed7.npz", s2s.shipped("additive"), record(7, 0.8, 0.9, 300), 2 * 10**18)
     same = " ".join(text(MatrixState(weights="cached"), (120, 30)).split())  # the shipped weights, as yours
-    assert "matrix: yours" in same and "copies x_15 from h_15 itself" in same and "k≥1" not in same
+    assert "matrix: yours" in same and "copies x_15 from h_15 itself" in same and "rows below" not in same
 
 
 async def test_w_cycles_shipped_cached_live_and_t_picks_the_live_run(cache):

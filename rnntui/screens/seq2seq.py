@@ -39,7 +39,8 @@ def shift_line(r, k: int, shipped: bool = True) -> str:
     if r.shift == 0:
         if not shipped:
             return _("copies x_{j} from h_{j} itself").format(j=r.copies)
-        return _("copies x_{j} from h_{j} itself; k≥1: # one column right of its token").format(j=r.copies)
+        return _("copies x_{j} from h_{j} itself; rows below: # one right of their token").format(
+            j=r.copies)  # ("k≥1:" read as cryptic, a newcomer's trial; two lines at 80x24, as it was)
     if r.shift == 1:
         return _("copies x_{j} from h_{h}, the state after it, which still holds it").format(
             j=r.copies, h=r.looks_at)
