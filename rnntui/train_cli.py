@@ -109,7 +109,7 @@ class Bar:
         acc = "" if self.exact is None else "  " + _(self.scored).format(acc=pct(self.exact).rjust(6))
         part = ""  # (a screen of 200 read as the 1000's: 59.5% here, 59.9% in the app, a student's trial)
         if self.exact is not None and self.of and self.of < self.whole:
-            part = aside(_("({n} of {total})").format(n=self.of, total=self.whole))
+            part = aside(_("(on {n} of {total})").format(n=self.of, total=self.whole))  # ("(200 of 1000)" unsaid what)
         loss = _("loss {loss}").format(loss=f"{p.loss:.3f}")
         rest = f" {p.step:>5}/{self.total}  {loss}{acc}{part}  {p.seconds:5.1f}s"
         line = self.bar(p.step) + rest
@@ -439,8 +439,14 @@ def memory_parser() -> Parser:
 
 def run_said(run) -> str:
     """A finished memory run in a line: `train memory`'s, and each of `--all`'s."""
+    from rnntui.engine import memory as mem
+
     reached = (_("never reached 100%") if run.reached_100_at is None
                else _("100% at step {step}").format(step=run.reached_100_at))
+    every = mem.STOP_EVERY.get(run.cell)
+    if every and run.reached_100_at == run.steps < mem.STEPS[run.cell]:  # (500/6000, then it ended: unsaid, a trial)
+        reached += aside(_("(it stops at its first check at 100%, one every {every} steps, as the source's code "
+                           "does)").format(every=every))
     return ngettext("memory {cell} T={T}: accuracy {acc} after {steps} step, {reached} ({seconds} s)",
                     "memory {cell} T={T}: accuracy {acc} after {steps} steps, {reached} ({seconds} s)", run.steps).format(
         cell=run.cell, T=run.T, acc=pct(run.final_acc), steps=run.steps, reached=reached, seconds=f"{run.seconds:.1f}")

@@ -708,7 +708,23 @@ def test_the_train_bar_says_when_an_evaluation_scored_part_of_the_set(monkeypatc
     bar(SimpleNamespace(step=250, exact=0.595, loss=0.5, seconds=10.0, scored=200))
     bar(SimpleNamespace(step=300, exact=0.779, loss=0.4, seconds=12.0, scored=1000))
     first, second = stream.getvalue().splitlines()
-    assert "validation exact  59.5% (200 of 1000)" in first and "of 1000" not in second and "77.9%" in second
+    assert "validation exact  59.5% (on 200 of 1000)" in first and "of 1000" not in second and "77.9%" in second
+
+
+@pytest.mark.parametrize("cell, steps, reached, said", [("lstm-bf1", 500, 500, True), ("lstm-bf2", 6000, 500, False),
+                                                        ("rnn", 200, 200, False), ("lstm-bf1", 6000, None, False)])
+def test_a_memory_run_that_ends_at_its_first_100_says_why(cell, steps, reached, said):
+    """`train memory --cell lstm-bf1` counted to 500/6000, then ended, unsaid why (a newcomer's trial): the
+    forget-bias cells stop at their first check at 100%, one every 500 steps (the source: "第 500 步的第一次评估时
+    就达到 100%")."""
+    from types import SimpleNamespace
+
+    from rnntui.train_cli import run_said
+
+    run = SimpleNamespace(cell=cell, T=20, steps=steps, reached_100_at=reached, final_acc=1.0, seconds=3.0)
+    line = run_said(run)
+    assert ("(it stops at its first check at 100%, one every 500 steps, as the source's code does)" in line) == said
+    assert f"after {steps} steps" in line
 
 
 def test_the_train_bar_keeps_its_seconds_and_chinese_brackets(monkeypatch):
