@@ -241,6 +241,9 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
         async def on_shutdown(self, app) -> None:
             if self._watch is not None:
                 self._watch.cancel()
+            stopped = _("The server was stopped.")  # ("Session ended." alone, as for a q: a lecturer's trial)
+            await asyncio.gather(*(say_ended(ws, stopped) for ws in self.sessions.values() if not ws.closed),
+                                 return_exceptions=True)
             await asyncio.gather(*(s.finish() for s in {*self.sessions, *self.quitting}), return_exceptions=True)
             for session in {*self.sessions, *self.quitting}:
                 session.forget_cache()
@@ -259,6 +262,10 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                             await say_ended(ws, said)
                         await session.finish()
                         await ws.close()
+
+        def say_count(self, what: str) -> None:
+            print(_("rnntui serve: {what}: {n} of {most} sessions in use").format(
+                what=what, n=len(self.sessions), most=self.max_sessions), flush=True)
 
         def full_line(self) -> str:
             return _("rnntui serve: all {n} sessions are in use; try again in a while.").format(n=self.max_sessions)
@@ -304,6 +311,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                 session = Session(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                   close=websocket.close, download_manager=self.download_manager)
                 self.sessions[session] = websocket
+                self.say_count(_("a tab opened"))  # (the server said nothing of its tabs, a lecturer's trial)
                 await session.start(width, height)
                 watch = asyncio.create_task(session.told_if_gone(websocket))
                 try:
@@ -319,6 +327,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     # its slot is free as its tab goes: a reloaded tab on a full server got 503 every other
                     # time while its old app quit (a lecturer's trial)
                     self.sessions.pop(session, None)
+                    self.say_count(_("a tab closed"))
                     self.quitting.add(session)  # (ctrl+c meanwhile stops it too: the review)
                     await session.finish()
                     session.forget_cache()

@@ -175,6 +175,36 @@ def test_an_ipv6_host_is_printed_as_a_url_a_browser_opens():
         proc.wait(timeout=20)
 
 
+def test_ctrl_c_tells_the_tabs_and_the_server_counts_its_tabs():
+    """Stopping the server showed its students "Session ended." alone, and the server said nothing of its tabs
+    (a lecturer's trial): each tab is told, and each tab's coming and going is a line with the count."""
+    served = Served()
+    try:
+        async def scenario():
+            import aiohttp
+
+            client, ws = await open_session(served.url)
+            served.proc.send_signal(signal.SIGINT)
+            said = []
+            while True:
+                message = await ws.receive(timeout=20)
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    said.append(json.loads(message.data))
+                elif message.type != aiohttp.WSMsgType.BINARY:
+                    break
+            await client.close()
+            return said
+
+        said = asyncio.run(asyncio.wait_for(scenario(), 60))
+        assert ["rnntui_ended", "The server was stopped."] in said
+        assert served.proc.wait(timeout=20) == 0
+        out = served.proc.stdout.read()
+        assert "rnntui serve: a tab opened: 1 of 20 sessions in use" in out
+        assert "rnntui serve: a tab closed: 0 of 20 sessions in use" in out
+    finally:
+        served.stop(signal.SIGKILL)
+
+
 def test_every_interface_of_both_families_is_served_for_host_colons():
     """`--host ::` printed this machine's IPv4 address and listened on IPv6 alone: the address refused
     (a lecturer's trial). Both families are served; ?fontsize=0 (the page stuck on its splash) is the least."""
