@@ -570,6 +570,19 @@ def test_the_gru_plot_names_both_axes():
     assert "keep f →   write ↑ (LSTM i, GRU 1 − f)" in text and "● LSTM: (f, i)" in text and "◆ GRU: (f, 1 − f)" in text
 
 
+async def test_the_gru_point_stands_apart_from_its_own_line():
+    """The ◆ GRU point sat on its own orange line in the line's colour: nearly invisible in a PNG and for a
+    colour-blind reader (an accessibility trial). Its colour is neither the line's nor the LSTM point's."""
+    from rnntui.app import RnnApp
+    from rnntui.widgets.plot import Plot
+
+    app = RnnApp("lstm", "gru")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        line, lstm, gru = app.screen.query_one(Plot).spec.series
+    assert gru.marker == "◆" and len({line.color, lstm.color, gru.color}) == 3
+
+
 async def test_the_params_bars_after_a_shrink_are_as_a_fresh_apps():
     """Shrunk from 120x40 to 80x24, lstm/params kept 4-row bars (read from a layout that ran past the view)
     and pushed its readouts and the plot's line off the screen (a review): the bars are as a fresh app's

@@ -12,7 +12,7 @@ from rnntui.widgets.gatebar import KEPT, GateBar, Segment, update_segments
 from rnntui.widgets.plot import Line, Plot, PlotSpec, Series, extra_plot
 from rnntui.widgets.quiet import lay_out
 from rnntui.widgets.readouts import Readouts, readout_text
-from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, RED
+from rnntui.widgets.tints import BLUE, GREEN, GREY, ORANGE, PURPLE, RED
 from rnntui.widgets.track import CellColumns, TokenTrack, cell_rows
 
 
@@ -200,7 +200,9 @@ class GruView(FigureView):
             xlim=(0.0, 1.0), ylim=(0.0, 1.0), xlabel=_("keep f →   write ↑ (LSTM i, GRU 1 − f)"),  # (no word for y, a trial)
             series=(Series(r.line_keep, r.line_write, _("GRU: write = 1 − keep"), ORANGE),
                     Series((s.f,), (s.i,), _("LSTM: (f, i)"), GREEN, marker="●", scatter=True),
-                    Series((s.f,), (r.gru_write,), _("GRU: (f, 1 − f)"), ORANGE, marker="◆", scatter=True)),
+                    # (on its own orange line the ◆ was nearly invisible in a PNG, and for a colour-blind reader: an
+                    # accessibility trial)
+                    Series((s.f,), (r.gru_write,), _("GRU: (f, 1 − f)"), PURPLE, marker="◆", scatter=True)),
         ))
 
 
