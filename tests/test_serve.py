@@ -181,17 +181,9 @@ def test_ctrl_c_tells_the_tabs_and_the_server_counts_its_tabs():
     served = Served()
     try:
         async def scenario():
-            import aiohttp
-
             client, ws = await open_session(served.url)
             served.proc.send_signal(signal.SIGINT)
-            said = []
-            while True:
-                message = await ws.receive(timeout=20)
-                if message.type == aiohttp.WSMsgType.TEXT:
-                    said.append(json.loads(message.data))
-                elif message.type != aiohttp.WSMsgType.BINARY:
-                    break
+            said = await said_until_closed(ws)
             await client.close()
             return said
 
@@ -224,6 +216,19 @@ def test_every_interface_of_both_families_is_served_for_host_colons():
             assert 'data-font-size="6"' in page.read().decode()
     finally:
         assert served.stop() == 0
+
+
+async def said_until_closed(ws) -> list:
+    """The page's messages (JSON text) a tab gets until its websocket closes."""
+    import aiohttp
+
+    said = []
+    while True:
+        message = await ws.receive(timeout=20)
+        if message.type == aiohttp.WSMsgType.TEXT:
+            said.append(json.loads(message.data))
+        elif message.type != aiohttp.WSMsgType.BINARY:  # anything else is the close
+            return said
 
 
 async def open_session(url: str, text: bytes = b"One token at a time"):
@@ -301,16 +306,22 @@ def test_an_idle_session_is_closed():
             async with aiohttp.ClientSession() as plain:  # /ws opened as a page: told where the app is
                 response = await plain.get(served.url + "/ws")
                 assert response.status == 400 and f"open {served.url}/ instead" in await response.text()
-            client, ws = await open_session(served.url)
-            (app,) = served.apps()
-            await ws.send_json(["stdin", "\x1b[C"])  # → : typing keeps it open
-            said = []
-            while not ws.closed:
-                message = await ws.receive(timeout=20)
-                if message.type not in (1, 2):  # TEXT, BINARY: anything else is the close
+            client = aiohttp.ClientSession()  # (read from the start: on a busy machine the close came while the
+            ws = await client.ws_connect(served.url.replace("http", "ws") + "/ws?width=100&height=30")  # first
+            said, drawn = [], b""  # frame was awaited, and its words were passed over)
+            for _ in range(200):  # (its process starts as the tab does)
+                if apps := served.apps():
                     break
+                await asyncio.sleep(0.05)
+            (app,) = apps
+            while True:
+                message = await ws.receive(timeout=30)
                 if message.type == aiohttp.WSMsgType.TEXT:
                     said.append(json.loads(message.data))
+                elif message.type != aiohttp.WSMsgType.BINARY:
+                    break
+                elif b"One token at a time" not in drawn and b"One token at a time" in (drawn := drawn + message.data):
+                    await ws.send_json(["stdin", "\x1b[C"])  # → : typing keeps it open
             await client.close()
             # the page's dialog says why, not "Session ended." alone (a lecturer's trial)
             assert ["rnntui_ended", "Closed after 0.05 minutes without a key."] in said
@@ -433,13 +444,7 @@ def test_a_tabs_lab_writes_its_own_cache_and_a_killed_app_is_said():
             write_atomic(str(own / "timing-here.json"), "a student's")  # as a lab writes its result
             assert (shared / "timing-here.json").read_text() == "the lecturer's"
             app.kill()
-            said = []
-            while True:
-                message = await ws.receive(timeout=20)
-                if message.type == aiohttp.WSMsgType.TEXT:
-                    said.append(json.loads(message.data))
-                elif message.type != aiohttp.WSMsgType.BINARY:
-                    break
+            said = await said_until_closed(ws)
             assert ["rnntui_ended", "The app stopped (exit status -9)."] in said
             await client.close()
             for _ in range(100):  # its folder goes with it, and its slot
@@ -449,8 +454,6 @@ def test_a_tabs_lab_writes_its_own_cache_and_a_killed_app_is_said():
             assert not own.parent.exists()
             client, ws = await open_session(served.url)
             await client.close()
-
-        import aiohttp
 
         asyncio.run(asyncio.wait_for(scenario(), 120))
     finally:
