@@ -1532,3 +1532,17 @@ def test_blocks_json_carries_the_weights_that_recompute_its_ffn_stages(activatio
     ffn = np.array(m["hidden"]) @ np.array(w["w2"]) + np.array(w.get("b2", np.zeros(4)))
     assert np.array(m["FFN"]) == pytest.approx(ffn, abs=1e-12)
     assert np.array(w["w_o"]) == pytest.approx(np.eye(4)) and len(w["w1"]) == 4 and len(w["w1"][0]) == w["d_ff"]
+
+
+@pytest.mark.parametrize("size", [(160, 48), (200, 60)])
+def test_on_a_large_terminal_the_layers_table_stands_between_its_stages_and_its_sums(size):
+    """At 160x48 attention/block drew its one table under the stages' line and its worked sums 28 rows below
+    (a mouse user's trial): the spare rows are shared above and below it, as a slide's are."""
+    lines = txt(BlockState(), "block", size).splitlines()
+    stages = next(i for i, line in enumerate(lines) if "▸x◂ →" in line)
+    first = next(i for i, line in enumerate(lines) if "那只" in line)
+    last = max(i for i, line in enumerate(lines) if "跑" in line)
+    sums = next(i for i, line in enumerate(lines) if "the toy sentence, a token a row" in line)
+    above, below = first - stages, sums - last
+    assert above > 5 and abs(above - below) <= 2, (above, below)
+    assert "1.000" in lines[first + 2]  # (猫's row: its table whole)

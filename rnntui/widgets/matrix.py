@@ -735,8 +735,10 @@ class Matrices(Lines):
     def lines(self, width: int, height: int) -> list[Text]:
         slides = getattr(self.app, "slides", False)
         out = matrices_lines(self.specs, max(width, 20), height or None, slides=slides)
-        if slides and height > len(out):  # a slide's spare rows above and below: at 160x48, 29 stood blank
-            out = [Text() for _ in range((height - len(out)) // 2)] + out  # under them (a lecturer's trial)
+        # spare rows above and below: at 160x48, 29 stood blank under them on a slide (a lecturer's trial), and in
+        # the app attention/block's worked sums stood 28 rows below its table (a mouse user's trial)
+        if height > len(out):
+            out = [Text() for _ in range((height - len(out)) // 2)] + out
         return out
 
 
