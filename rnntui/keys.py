@@ -125,7 +125,10 @@ class KeysInUse:
                                      if other not in LETTERS):  # a contract key took the letter (user_keymap says)
                 return ""
             return BY_ID[id].shown if id in BY_ID else default
-        return " / ".join(key_shown(k) for k in self.moved[id].split(",") if k.strip())
+        shown = [key_shown(k) for k in self.moved[id].split(",") if k.strip()]
+        if id == "quit" and "ctrl+q" not in shown:  # (Textual's, bound without an id: it quits whatever the keymap
+            shown.append("ctrl+q")  # says, and help named only the keymap's key, a review)
+        return " / ".join(shown)
 
     def one(self, id: str, default: str = "") -> str:
         """The first of them: what a notice names ("? lists its keys")."""

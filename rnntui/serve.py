@@ -61,8 +61,18 @@ def network_address() -> str:
 
 def listened(host: str) -> list[str]:
     """The addresses the server binds for --host: `::` is every interface of both families (asyncio binds an
-    IPv6 socket IPv6 only, and the IPv4 address it printed for `::` refused students: a lecturer's trial)."""
-    return ["::", "0.0.0.0"] if host == "::" else [host]
+    IPv6 socket IPv6 only, and the IPv4 address it printed for `::` refused students: a lecturer's trial), IPv4
+    alone where IPv6 cannot be bound (it printed the invitation, then failed: a review)."""
+    if host != "::":
+        return [host]
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::", 0))
+    except OSError:
+        return ["0.0.0.0"]
+    return ["::", "0.0.0.0"]
 
 
 def loopback(host: str) -> bool:
@@ -103,10 +113,12 @@ def tab_cache() -> Path:
         entries = []
     for entry in entries:
         try:
+            if entry.is_symlink():  # (a link to a link is written through: the shared target changed, a review)
+                raise OSError
             os.link(entry.path, own / entry.name)
         except OSError:  # (another file system)
             try:
-                shutil.copy2(entry.path, own / entry.name)
+                shutil.copy2(entry.path, own / entry.name)  # (a link's content)
             except OSError:
                 pass
     return base

@@ -414,10 +414,11 @@ def export(frames: list[Frame], outdir: str | Path, formats=("svg",), size=SIZE,
     if gone:  # ("refresh one topic" removed the other 151 files of a handout the night before a lecture: a
         raise BadValue(ngettext(  # lecturer's trial; its own slides, renumbered or in a format dropped, may go)
             # (before --force's own line, which said "add --force", and then this: a newcomer's trial)
-            "exporting {only} here would remove {n} file an earlier export wrote for other slides; export {only} "
-            "into a folder of its own, or remove that file first",
-            "exporting {only} here would remove {n} files an earlier export wrote for other slides; export {only} "
-            "into a folder of its own, or remove those files first", len(gone)).format(only=" ".join(only), n=len(gone)))
+            "an earlier export here wrote {n} file for other slides, which {only} with --force would remove; export "
+            "{only} into a folder of its own, or remove that file first",
+            "an earlier export here wrote {n} files for other slides, which {only} with --force would remove; export "
+            "{only} into a folder of its own, or remove those files first", len(gone)).format(
+                only=" ".join(only), n=len(gone)))
     check_outdir(outdir, paths, force)
     made = [p for p in (outdir, *outdir.parents) if not p.exists()]  # the folders this export makes, inner first
     make_folder(outdir)

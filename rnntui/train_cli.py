@@ -444,7 +444,8 @@ def run_said(run) -> str:
     reached = (_("never reached 100%") if run.reached_100_at is None
                else _("100% at step {step}").format(step=run.reached_100_at))
     every = mem.STOP_EVERY.get(run.cell)
-    if every and run.reached_100_at == run.steps < mem.STEPS[run.cell]:  # (500/6000, then it ended: unsaid, a trial)
+    # (500/6000, then it ended, unsaid: a trial); at the check after its first 100%: 300 stops at 500 (a review)
+    if every and run.reached_100_at is not None and run.steps % every == 0 and run.steps < mem.STEPS[run.cell]:
         reached += aside(_("(it stops at its first check at 100%, one every {every} steps, as the source's code "
                            "does)").format(every=every))
     return ngettext("memory {cell} T={T}: accuracy {acc} after {steps} step, {reached} ({seconds} s)",

@@ -593,14 +593,17 @@ async def test_ctrl_c_says_how_to_quit_in_the_apps_language_in_the_panels_edge(l
         i18n.set_language("en")
 
 
-async def test_help_says_ctrl_q_quits_as_it_does():
-    """ctrl+q (Textual's own) quit the app, and help named only q (an accessibility trial)."""
+@pytest.mark.parametrize("moved, shown", [("", "q / ctrl+q"), ('quit = "x"', "x / ctrl+q")])
+async def test_help_says_ctrl_q_quits_as_it_does(moved, shown, keymap):
+    """ctrl+q (Textual's own) quit the app, and help named only q (an accessibility trial); with quit moved,
+    only the keymap's key (a review)."""
     from rnntui.help import help_text
 
+    keymap(f"[keys]\n{moved}\n")
     app = RnnApp("recurrence")
     async with app.run_test(size=(100, 30)) as pilot:
         rows = help_text(app.screen)[6]
-        assert ("q / ctrl+q", "quit", "quit") in rows
+        assert (shown, "quit", "quit") in rows
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0

@@ -175,6 +175,47 @@ def test_an_ipv6_host_is_printed_as_a_url_a_browser_opens():
         proc.wait(timeout=20)
 
 
+def test_a_tabs_cache_copies_what_a_link_points_to(tmp_path, monkeypatch):
+    """A symlink in the shared cache was linked as a link, and the tab's write went through it to the shared
+    target (a review): a link's content is copied; a plain file is linked, and a write replaces the tab's alone."""
+    pytest.importorskip("textual_serve")
+    from rnntui.files import write_atomic
+    from rnntui.serve import tab_cache
+
+    shared = tmp_path / "cache" / "rnntui"
+    shared.mkdir(parents=True)
+    (tmp_path / "target.json").write_text("target")
+    (shared / "linked.json").symlink_to(tmp_path / "target.json")
+    (shared / "plain.json").write_text("plain")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    base = tab_cache()
+    try:
+        own = base / "rnntui"
+        assert not (own / "linked.json").is_symlink() and (own / "linked.json").read_text() == "target"
+        assert (own / "plain.json").stat().st_ino == (shared / "plain.json").stat().st_ino  # (linked: no copy)
+        for name in ("linked.json", "plain.json"):
+            write_atomic(str(own / name), "a student's")
+        assert (tmp_path / "target.json").read_text() == "target" and (shared / "plain.json").read_text() == "plain"
+    finally:
+        shutil.rmtree(base)
+
+
+def test_host_colons_is_ipv4_alone_where_ipv6_cannot_be_bound(monkeypatch):
+    """With IPv6 there but :: not bindable, `--host ::` printed its invitation, then failed to bind (a review)."""
+    pytest.importorskip("textual_serve")
+    from rnntui.serve import listened
+
+    class NoSix(socket.socket):
+        def bind(self, address):
+            if self.family == socket.AF_INET6:
+                raise OSError(99, "Cannot assign requested address")
+            return super().bind(address)
+
+    assert listened("127.0.0.1") == ["127.0.0.1"]
+    monkeypatch.setattr(socket, "socket", NoSix)
+    assert listened("::") == ["0.0.0.0"]
+
+
 def test_ctrl_c_tells_the_tabs_and_the_server_counts_its_tabs():
     """Stopping the server showed its students "Session ended." alone, and the server said nothing of its tabs
     (a lecturer's trial): each tab is told, and each tab's coming and going is a line with the count."""

@@ -379,7 +379,8 @@ def test_force_with_topics_removes_no_other_slides_of_an_earlier_export(tmp_path
     for force in (["--force"], []):  # (without --force it said "add --force", then refused that: a newcomer's trial)
         assert main(["export", str(out), "--format", "txt", *force, "recurrence"]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and f"exporting recurrence here would remove {n} files an earlier export" in err
+        assert err.count("\n") == 1 and "which recurrence with --force would remove" in err
+        assert f"an earlier export here wrote {n} files for other slides" in err
         assert "add --force" not in err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     assert main(["export", str(alone), "--format", "txt", "recurrence"]) == 0

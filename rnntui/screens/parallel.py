@@ -246,6 +246,6 @@ class ParallelScreen(TopicScreen):
                "gets, the thinner each token's share."), key_steps=(1, 4, 16, 64, 256, 1024, 4096)),
         Figure("timing", N_("Timing lab"), "E6", TimingState, TimingView,
                N_("nn.RNN against nn.MultiheadAttention, timed here (t runs or cancels). 1/16 the "
-               "FLOPs is not 1/16 the time: a chain of small steps cannot fill the hardware."),
+               "FLOPs is not 1/16 the time: serial steps cannot fill the hardware."),  # (two lines at 80 columns)
                key_steps=TIMING_T, lab=Lab("rnntui.engine.lab_timing:run_lab", N_("measure"))),
     )
