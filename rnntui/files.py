@@ -39,6 +39,9 @@ REASONS = {errno.ENOENT: N_("no such file or folder"), errno.ENOTDIR: N_("a part
            errno.EISDIR: N_("it is a folder"), errno.ELOOP: N_("its symbolic links go round in a loop")}
 
 
+SERVED_TAB = "RNNTUI_SERVED_TAB"  # set (to 1) for a browser tab's app: its cache is the tab's own, gone with the tab
+
+
 def home_short(path: Path) -> str:
     """A path as short as a shell takes it: ~/… under the home folder."""
     home = Path(os.path.expanduser("~"))  # ("~" itself where there is no home: nothing is under it)

@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from rnntui.files import SERVED_TAB
 from rnntui.i18n import N_, _, ngettext
 from rnntui.state import BadValue
 
@@ -124,6 +125,14 @@ def tab_cache() -> Path:
     return base
 
 
+def said_of_a_start(record) -> bool:
+    """textual-serve's "Application failed to start", as it is: also a tab closed while its app started (six in a
+    lecturer's trial of quick tabs, read as faults)."""
+    if record.getMessage() == "Application failed to start":
+        record.msg, record.args = _("an app ended before its first frame (its tab closed, or it failed)"), ()
+    return True
+
+
 async def say_ended(ws, words: str) -> None:
     """Why a tab's session ends, for the page's dialog in place of "Session ended." (templates/app_index.html
     reads ["rnntui_ended", words]; textual.js passes it over)."""
@@ -157,6 +166,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             env = self._build_environment(width=width, height=height)
             self.cache = tab_cache()
             env["XDG_CACHE_HOME"] = str(self.cache)
+            env[SERVED_TAB] = "1"  # (its memory figure told a student to remove a server's temp file, a trial)
             self._process = process = await asyncio.create_subprocess_shell(
                 self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, env=env,
@@ -231,6 +241,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             import logging
 
             logging.basicConfig(level="WARNING", format="rnntui serve: %(message)s")
+            logging.getLogger("textual-serve").addFilter(said_of_a_start)
 
         async def on_startup(self, app) -> None:
             everywhere = host in ("0.0.0.0", "::")  # (printed as such: no browser elsewhere opens it, a trial)
@@ -280,7 +291,11 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                 what=what, n=len(self.sessions), most=self.max_sessions), flush=True)
 
         def full_line(self) -> str:
-            return _("rnntui serve: all {n} sessions are in use; try again in a while.").format(n=self.max_sessions)
+            """What a tab is told when no session is free (in a browser: no "rnntui serve:", no "all 1 sessions",
+            a lecturer's trial)."""
+            return ngettext("This server's one session is in use; try again in a while.",
+                            "All {n} sessions of this server are in use; try again in a while.",
+                            self.max_sessions).format(n=self.max_sessions)
 
         async def handle_index(self, request):
             if self.full():
@@ -294,8 +309,10 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             # the address the browser used, so the page's websocket works whatever --host is
             self.public_url = f"{request.scheme}://{request.host}"
             context = await Server.handle_index.__wrapped__(self, request)  # (without its template)
-            # (?fontsize=0 left the page on its splash for good, a lecturer's trial)
-            context["font_size"] = min(max(context["font_size"], FONT_SIZES[0]), FONT_SIZES[1])
+            # (?fontsize=0 left the page on its splash for good, a lecturer's trial: a size below the least is none,
+            # as "abc" is, and textual-serve's 16 it is)
+            size = context["font_size"]
+            context["font_size"] = 16 if size < FONT_SIZES[0] else min(size, FONT_SIZES[1])
             context["cjk_font"] = {"url": str(request.app.router["cjk_font"].url_for()), "range": CJK_RANGE}
             context["page"] = page_words()
             return aiohttp_jinja2.render_template("app_index.html", request, context)
@@ -306,7 +323,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             websocket = web.WebSocketResponse(heartbeat=15)
             if not websocket.can_prepare(request).ok:  # a plain request (a browser or curl opening /ws)
                 if self.full():
-                    return web.Response(status=503, text=_("all {n} sessions are in use").format(n=self.max_sessions))
+                    return web.Response(status=503, text=self.full_line() + "\n")
                 return web.Response(status=400, text=_("this address is the app's websocket: open {url}/ "
                                                        "instead").format(url=f"{request.scheme}://{request.host}") + "\n")
             if self.full():  # a tab whose page came just before the last slot went: told why, in the page's
@@ -332,6 +349,8 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     watch.cancel()
             except asyncio.CancelledError:
                 await websocket.close()
+            except ConnectionResetError:  # (its tab went while its app started: "a session failed" read as a fault)
+                pass
             except Exception as error:  # one session's failure is that session's alone
                 print(_("rnntui serve: a session failed: {error}").format(error=repr(error)), file=sys.stderr)
             finally:

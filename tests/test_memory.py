@@ -457,6 +457,26 @@ def test_a_cached_run_replaces_the_shipped_one():
     assert "underlined" not in txt(CopyState(cell="rnn", T="20"), size=(160, 40))  # removed: the shipped ones again
 
 
+def test_a_browser_tab_names_no_file_to_remove(monkeypatch):
+    """In a served tab the table said "underlined: yours; remove /tmp/rnntui-tab-…/memory.json", a server's
+    temporary file a student cannot remove, of runs the lecturer trained (a lecturer's trial): it says they were
+    trained here, and help that the tab's own runs last as long as the tab."""
+    from rnntui.files import SERVED_TAB
+    from rnntui.screens.memory import CopyView
+
+    mem.save_cache(mem.Results((mem.make_run("rnn", 20, 200, 0, [(100, 0.5, 1.0), (200, 1.0, 0.1)], 1.0, "x"),)))
+    monkeypatch.setenv(SERVED_TAB, "1")
+    try:
+        state = CopyState(cell="rnn", T="5")
+        said = grid_text(state.readings()).plain + CopyView.explained(state)
+        assert "underlined: trained on this machine" in said
+        assert "a run of this tab's own lasts as long as the tab" in said
+        assert str(mem.cache_path()) not in said and "remove" not in said
+    finally:
+        mem.cache_path().unlink()
+        fm.forget()
+
+
 @pytest.mark.parametrize("height", [20, 21, 24])
 def test_the_story_stays_whole_when_your_runs_take_a_row(height):
     """With a run of yours the table's note takes a row (two in the app at 80 columns), and the plot's

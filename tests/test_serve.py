@@ -253,8 +253,9 @@ def test_every_interface_of_both_families_is_served_for_host_colons():
         assert "every network interface" in served.banner
         assert_served(f"http://127.0.0.1:{served.port}")
         assert_served(f"http://[::1]:{served.port}")
-        with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/?fontsize=0", timeout=10) as page:
-            assert 'data-font-size="6"' in page.read().decode()
+        for asked, given in (("0", 16), ("500", 96), ("24", 24)):
+            with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/?fontsize={asked}", timeout=10) as page:
+                assert f'data-font-size="{given}"' in page.read().decode()
     finally:
         assert served.stop() == 0
 
@@ -301,7 +302,8 @@ def test_sessions_are_capped_and_ctrl_c_stops_every_app():
             async with aiohttp.ClientSession() as client:  # a third tab: refused, nothing started
                 full = await client.get(served.url + "/")
                 page = await full.text()  # (a bare <p>: no title, and Chinese drew as boxes, a lecturer's trial)
-                assert full.status == 503 and "all 2 sessions are in use" in page and "<title>rnntui</title>" in page
+                assert full.status == 503 and "All 2 sessions of this server are in use" in page
+                assert "<title>rnntui</title>" in page and "rnntui serve:" not in page
                 # it asks again by itself: a reloaded tab's old page goes only once the new one came, and a reload
                 # got 503 every other time (a lecturer's trial)
                 assert '<meta http-equiv="refresh" content="3">' in page and "asks again every 3 s" in page
@@ -312,7 +314,7 @@ def test_sessions_are_capped_and_ctrl_c_stops_every_app():
                 late = await client.ws_connect(served.url.replace("http", "ws") + "/ws")
                 told = await late.receive(timeout=10)  # (the page's dialog shows it in the place of "Session ended.")
                 assert told.type == aiohttp.WSMsgType.TEXT and json.loads(told.data)[0] == "rnntui_ended"
-                assert "all 2 sessions are in use" in json.loads(told.data)[1]
+                assert "All 2 sessions of this server are in use" in json.loads(told.data)[1]
                 assert (await late.receive(timeout=10)).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
                 assert (await client.get(served.url + "/ws")).status == 503  # (a plain request: the code)
             assert len(served.apps()) == 2

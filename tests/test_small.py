@@ -72,6 +72,10 @@ async def test_below_80x24_the_bottom_edge_says_figures_are_whole_from_there(mon
             edge = bottom_edge(app)
             assert (f"{size[0]}×{size[1]}: figures are whole from 80×24 · 1/3" in edge) == said, edge
             assert edge.rstrip("─╯ ").endswith("1/3")
+        for width in (43, 30):  # (a phone's: "43×46: figures are whole from…" lost the 80×24, a lecturer's trial)
+            await pilot.resize_terminal(width, 46)
+            await pilot.pause()
+            assert f"{width}×46, not 80×24 · 1/3" in bottom_edge(app), bottom_edge(app)
 
 
 @pytest.mark.parametrize("small", [(18, 5), (19, 30), (100, 5)])

@@ -3,6 +3,7 @@ learning curve, σ(b_f)^T, and the gates of a trained LSTM with distractors (E7)
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -14,7 +15,7 @@ from rnntui.engine.lstm import bias_survival
 from rnntui.engine.recurrence import sigmoid
 from rnntui.figure import LabRun
 from rnntui.i18n import N_, _
-from rnntui.files import home_short, why_unsavable
+from rnntui.files import SERVED_TAB, home_short, why_unsavable
 from rnntui.state import FigureState, param
 
 CELLS = mem.CELLS
@@ -115,7 +116,7 @@ class CopyReadings:
     story: dict  # the seed's "b_f = 1" at T = 40 against a true b_f = 1 and our b_f = 2
     note: str  # a corrupt cache set aside, or ""
     live: LiveReadings | None
-    cache: str = ""  # the file the user's runs are kept in
+    cache: str = ""  # the file the user's runs are kept in ("": a browser tab's, the server's to keep)
 
 
 def _entry(run: mem.Run | None) -> dict:
@@ -235,7 +236,7 @@ class CopyState(FigureState):
             mem.seed_final(cell, T), mem.seed_reached(cell, T), steps, acc, loss,
             tuple(v / LN_VOCAB for v in loss), at, CHANCE, b, None if b is None else float(sigmoid(b)),
             mem.cell_survival(cell, T), {t: mem.cell_survival(cell, t) for t in TS}, story, note, live,
-            home_short(mem.cache_path()))
+            "" if os.environ.get(SERVED_TAB) else home_short(mem.cache_path()))
 
     def _live_readings(self, d: dict | None) -> LiveReadings | None:
         """The run's line: this cell × T's, or a run of another one while it trains, stops or fails (it

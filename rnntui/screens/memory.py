@@ -35,8 +35,8 @@ def grid_text(r, path: bool = True) -> Text:
     out = results_text(entries, CELLS, TS, (r.cell, r.T), "T", closed, {T: sig(r.survival_by_T[T]) for T in TS},
                        marked=yours)
     if yours:  # (a run of yours took a shipped one's place unmarked, a trial)
-        out.append("\n" + (_("underlined: yours; remove {path} for the shipped ones").format(path=r.cache) if path
-                           else _("underlined: trained on this machine")), style="dim")
+        out.append("\n" + (_("underlined: yours; remove {path} for the shipped ones").format(path=r.cache)
+                           if path and r.cache else _("underlined: trained on this machine")), style="dim")
     return out
 
 
@@ -76,6 +76,10 @@ class CopyView(FigureView):
     @classmethod
     def explained(cls, s) -> str:
         """Help: where the source's entries come from (a student found them in no seed document)."""
+        cache = s.readings().cache
+        kept = (_("Your runs (underlined) are kept in {path}; remove it for the shipped ones.").format(path=cache)
+                if cache else _("Runs trained on this server (underlined) are shown beside the shipped ones; a run "
+                                "of this tab's own lasts as long as the tab."))  # (a served tab: a server's temp file)
         return _("The source's entries are its code's printed results (ai-learning-labs, "
                  "deep-learning-foundations/expected/06_rnn_attention.txt, parts 2 and 3): the notes give only "
                  "words (the RNN fails from T = 10, the default LSTM from 20, “b_f = 1” learns 20 and 40 by step "
@@ -85,9 +89,7 @@ class CopyView(FigureView):
                      "lstm-bf2 --T 40 --seed 2 tries another.") + "\n" + _(
                      "A verdict at the edge moves with the seed too: the RNN at T = 10 fails with seed 0, as the "
                      "source's one run did, and learns it with seeds 1 to 4 here (rnntui train memory --cell rnn "
-                     "--T 10 --seed 1); at T = 20 it failed with every seed tried.") + "\n" + _(
-                     "Your runs (underlined) are kept in {path}; remove it for the shipped ones.").format(
-                     path=s.readings().cache)
+                     "--T 10 --seed 1); at T = 20 it failed with every seed tried.") + "\n" + kept
 
     def compose(self):
         yield Static(id="grid")
