@@ -32,6 +32,7 @@ QUIT_GRACE_S = 3.0
 CHUNK_WAIT_S = 30.0  # the most a download waits for the app's next chunk (textual-serve's own: 4 s)
 RETRY_S = 3  # a full server's page asks again after this
 FONT_SIZES = (6, 96)  # the ?fontsize= a page takes, in pixels (textual-serve's default: 16)
+TAB_PREFIX = "rnntui-tab-"  # a tab's cache folder: rnntui-tab-SERVERPID-…, in the temporary folder
 EXIT_GRACE_S = 2.0  # an app gone for this long with its tab still open: the tab is told and closed
 
 
@@ -105,7 +106,7 @@ def tab_cache() -> Path:
 
     from rnntui.engine.records import cache_dir
 
-    shared, base = cache_dir(), Path(tempfile.mkdtemp(prefix="rnntui-tab-"))
+    shared, base = cache_dir(), Path(tempfile.mkdtemp(prefix=f"{TAB_PREFIX}{os.getpid()}-"))
     own = base / "rnntui"
     own.mkdir()
     try:
@@ -131,6 +132,20 @@ def said_of_a_start(record) -> bool:
     if record.getMessage() == "Application failed to start":
         record.msg, record.args = _("an app ended before its first frame (its tab closed, or it failed)"), ()
     return True
+
+
+def sweep_tab_caches() -> None:
+    """The tab folders a killed server left (its apps died with it, their folders stayed: a lecturer's trial):
+    those whose server's process is gone."""
+    import tempfile
+
+    for folder in Path(tempfile.gettempdir()).glob(f"{TAB_PREFIX}*-*"):
+        try:
+            os.kill(int(folder.name[len(TAB_PREFIX):].split("-")[0]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (ValueError, OSError):  # (not ours by its name; another user's server)
+            pass
 
 
 async def say_ended(ws, words: str) -> None:
@@ -260,6 +275,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     "min; ctrl+c stops the server and every app").format(
                       url=url, who=who, sessions=sessions, minutes=f"{idle_minutes:g}"), flush=True)
             self._watch = asyncio.create_task(self._close_idle())
+            sweep_tab_caches()
 
         async def on_shutdown(self, app) -> None:
             if self._watch is not None:

@@ -2,6 +2,7 @@
 and a real browser (Playwright driving Debian's chromium) using the app with the keyboard."""
 import asyncio
 import json
+import os
 import re
 import shutil
 import signal
@@ -198,6 +199,24 @@ def test_a_tabs_cache_copies_what_a_link_points_to(tmp_path, monkeypatch):
         assert (tmp_path / "target.json").read_text() == "target" and (shared / "plain.json").read_text() == "plain"
     finally:
         shutil.rmtree(base)
+
+
+def test_a_killed_servers_tab_folders_are_swept(tmp_path, monkeypatch):
+    """A server killed (kill -9) left its tabs' folders in the temporary folder (a lecturer's trial): the next
+    server sweeps those whose server is gone, and leaves a live server's, and what is not a tab's."""
+    pytest.importorskip("textual_serve")
+    import tempfile
+
+    from rnntui.serve import TAB_PREFIX, sweep_tab_caches
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    gone = tmp_path / f"{TAB_PREFIX}{dead.stdout.strip()}-abc"
+    alive, other = tmp_path / f"{TAB_PREFIX}{os.getpid()}-x", tmp_path / f"{TAB_PREFIX}zz-1"
+    for folder in (gone, alive, other):
+        (folder / "rnntui").mkdir(parents=True)
+    sweep_tab_caches()
+    assert not gone.exists() and alive.exists() and other.exists()
 
 
 def test_host_colons_is_ipv4_alone_where_ipv6_cannot_be_bound(monkeypatch):
