@@ -24,7 +24,7 @@ from rnntui.collector import QUIET, QuietCollections
 from rnntui.deck import Deck
 from rnntui.i18n import N_, _, default_language, language
 from rnntui.keys import in_use, key_names, key_shown, keymap_path, user_keymap
-from rnntui.screens.base import EdgeNote, FigureView
+from rnntui.screens.base import EdgeNote, FigureView, below_floor
 from rnntui.screens.whole import WholeFrames
 from rnntui.shots import Shots
 from rnntui.slides import Frame, talk_notes
@@ -220,6 +220,15 @@ class PresentApp(Shots, QuietCollections, App):
         unsay(self, self.keys_text())  # (it stayed over the next slides for its 6 s, a lecturer's trial)
         self.show_foot()
 
+    below = False  # whether the foot says the terminal is below 80×24
+
+    def on_resize(self, event) -> None:
+        """The note below 80×24 comes and goes with a height alone too, which changes no width of the foot's
+        (its own resize redraws it)."""
+        if (below := bool(below_floor(self))) != self.below and self.query("#slide-foot"):
+            self.below = below
+            self.call_later(self.show_foot)
+
     def show_foot(self) -> None:
         frame = self.frame
         # as the parameter line says them: weights "live → shipped" (it said "live" over the shipped model, a trial)
@@ -236,8 +245,9 @@ class PresentApp(Shots, QuietCollections, App):
         # a note, for its seconds, leaves the slide's values their first VALUES_KEPT cells ("the last slide; home
         # goes t…" at 80 columns, a lecturer's trial); the deck's title only what they leave ("t 11 …" lost γ)
         room = self.size.width - min(cell_len("   ".join(said)), VALUES_KEPT) - where.cell_len - 10
-        if self.note.said and room >= 8:  # (3 spaces before it, after the values' "…")
-            where = Text.assemble(("   " + cut(self.note.said, room, "…") + "   ", "bold"), where)
+        note = self.note.said or below_floor(self, room)  # (a served deck clipped a slide's table unsaid, a trial)
+        if note and room >= 8:  # (3 spaces before it, after the values' "…")
+            where = Text.assemble(("   " + cut(note, room, "…") + "   ", "bold"), where)
         # the deck's title, where the slide's values still fit whole (it showed nowhere, a lecturer's trial)
         elif not self.typed and 0 < cell_len(title := self.deck.heading()) <= room and (
                 cell_len("   ".join(said)) + where.cell_len + cell_len(title) + 10 <= self.size.width):

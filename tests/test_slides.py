@@ -819,6 +819,25 @@ async def test_a_served_talk_ends_on_a_second_q_saying_its_slide(tmp_path, monke
     assert app.return_code == 0
 
 
+async def test_a_talk_below_80x24_says_so_in_its_foot(tmp_path, monkeypatch):
+    """A served deck in a small window clipped slide 38's table and said nothing (a lecturer's trial): below
+    80x24 the foot says so, at a height alone too; at 80x24 it does not. A shot's size is chosen: not said."""
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    from rnntui.present import PresentApp
+
+    app = PresentApp(load(small_deck(tmp_path / "d.toml", GOOD)))
+    async with app.run_test(size=(100, 20)) as pilot:
+        assert "80×24" not in text_of(app)  # (headless: a shot)
+        monkeypatch.setattr(HeadlessDriver, "is_headless", property(lambda self: False))
+        for size, said in (((100, 20), "100×20: figures are whole from 80×24"), ((80, 24), None),
+                           ((60, 30), "60×30, not 80×24")):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            foot = text_of(app).splitlines()[-1]
+            assert (said in foot if said else "80×24" not in foot) and foot.rstrip().endswith("1/3"), foot
+
+
 async def test_the_lectures_recurrent_and_attention_grids_are_drawn_alike_at_80x24():
     """Slides 32 and 33, the pair a class flips between, drew 6×2 and 3×1 cells at 80x24: 33's caption took a
     second line (a lecturer's trial). Both draw their 8 worked cells 6 wide on two rows."""

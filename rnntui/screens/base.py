@@ -31,6 +31,19 @@ from rnntui.widgets.readouts import ParamLine, param_items
 
 FLOOR = (80, 24)  # the size every figure is drawn whole at (SPEC); below it the bottom edge says so
 
+def below_floor(app, room: int = 80) -> str:
+    """Below 80×24 a figure may lose its last columns or rows, and nothing said so: a student in a small pane
+    read a cut figure as whole (an accessibility trial, a lecturer's browser at ?fontsize=24). A terminal's or
+    a browser's only: a shot's size is chosen. Shorter where `room` cells do not hold it ("43×46: figures are
+    whole from…" lost the 80×24 on a phone, a lecturer's trial)."""
+    width, height = app.size
+    if app.is_headless or (width >= FLOOR[0] and height >= FLOOR[1]):
+        return ""
+    words = dict(w=width, h=height, fw=FLOOR[0], fh=FLOOR[1])
+    said = _("{w}×{h}: figures are whole from {fw}×{fh}").format(**words)
+    return said if cell_len(said) <= room else _("{w}×{h}, not {fw}×{fh}").format(**words)
+
+
 ENDS = {  # what a press past a parameter's end says, and the id of the key it names: (past the last, past the first)
     "axis": ((N_("{name} {value} is the last; {key} goes back"), "step_back"),
              (N_("{name} {value} is the first; {key} goes on"), "step_forward")),
@@ -316,23 +329,11 @@ class TopicScreen(WholeFrames):
         if elsewhere:
             subtitle = _("{figure}'s lab runs").format(figure=elsewhere[0]) + " · " + subtitle
         room = (panel.outer_size.width or self.app.size.width) - cell_len(subtitle) - 10  # (corners, " · ")
-        said = self.at_end.said or self.below_floor(room)
+        said = self.at_end.said or below_floor(self.app, room)
         if said:  # cut to leave the figure's number whole (at 40 columns it lost "1/6")
             if room >= 8:
                 subtitle = f"[b]{escape(cut(said, room, '…'))}[/b] · {subtitle}"
         panel.edges(f"{_(f.title)} · {f.refs}", subtitle)
-
-    def below_floor(self, room: int = 80) -> str:
-        """Below 80×24 a figure may lose its last columns or rows, and nothing said so: a student in a small pane
-        read a cut figure as whole (an accessibility trial, a lecturer's browser at ?fontsize=24). A terminal's
-        only: a shot's size is chosen. Shorter where `room` cells do not hold it ("43×46: figures are whole
-        from…" lost the 80×24 on a phone, a lecturer's trial)."""
-        width, height = self.app.size
-        if self.app.is_headless or (width >= FLOOR[0] and height >= FLOOR[1]):
-            return ""
-        words = dict(w=width, h=height, fw=FLOOR[0], fh=FLOOR[1])
-        said = _("{w}×{h}: figures are whole from {fw}×{fh}").format(**words)
-        return said if cell_len(said) <= room else _("{w}×{h}, not {fw}×{fh}").format(**words)
 
     def draw_frame(self) -> None:
         """What changes only with the focused figure: the strip, the prose."""
