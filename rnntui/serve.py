@@ -15,7 +15,6 @@ import asyncio
 import ipaddress
 import json
 import os
-import secrets
 import shlex
 import shutil
 import signal
@@ -32,8 +31,6 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 QUIT_GRACE_S = 3.0
 CHUNK_WAIT_S = 30.0  # the most a download waits for the app's next chunk (textual-serve's own: 4 s)
 RETRY_S = 3  # a full server's page asks again after this
-SEAT = "rnntui_seat"  # the cookie naming a browser's session: its reload on a full server is let in
-SEAT_WAIT_S = 5.0  # the most a tab waits for its reloaded page's old session to go
 FONT_SIZES = (6, 96)  # the ?fontsize= a page takes, in pixels (textual-serve's default: 16)
 TAB_PREFIX = "rnntui-tab-"  # a tab's cache folder: rnntui-tab-SERVERPID-…, in the temporary folder
 EXIT_GRACE_S = 2.0  # an app gone for this long with its tab still open: the tab is told and closed
@@ -242,7 +239,6 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             self.max_sessions, self.idle_s = max_sessions, idle_minutes * 60
             self.sessions: dict[Session, object] = {}  # session → its websocket
             self.quitting: set[Session] = set()  # sessions whose tab went, their apps still quitting
-            self.seats: dict[Session, str] = {}  # each session's browser (its SEAT cookie)
             self._watch: asyncio.Task | None = None
 
         def full(self) -> bool:
@@ -318,10 +314,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                             self.max_sessions).format(n=self.max_sessions)
 
         async def handle_index(self, request):
-            # a reload comes before its old page goes (which closes its session), so on a full server it got 503
-            # every other time, and a tab waiting for a seat took the reloader's (a lecturer's trial): a browser
-            # whose session is open is let in, its new tab waiting for the old one's seat
-            if self.full() and request.cookies.get(SEAT) not in self.seats.values():
+            if self.full():
                 from rnntui.serve_page import full_page
 
                 # (asked again by itself: a reloaded tab's old page closes only once the new one came, and a
@@ -338,9 +331,7 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             context["font_size"] = 16 if size < FONT_SIZES[0] else min(size, FONT_SIZES[1])
             context["cjk_font"] = {"url": str(request.app.router["cjk_font"].url_for()), "range": CJK_RANGE}
             context["page"] = page_words()
-            page = aiohttp_jinja2.render_template("app_index.html", request, context)
-            page.set_cookie(SEAT, secrets.token_hex(8), httponly=True, samesite="Strict")
-            return page
+            return aiohttp_jinja2.render_template("app_index.html", request, context)
 
         async def handle_websocket(self, request):
             from textual_serve.server import to_int
@@ -351,10 +342,6 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     return web.Response(status=503, text=self.full_line() + "\n")
                 return web.Response(status=400, text=_("this address is the app's websocket: open {url}/ "
                                                        "instead").format(url=f"{request.scheme}://{request.host}") + "\n")
-            for _tick in range(int(SEAT_WAIT_S / 0.05)):  # (a reload's: its old session goes as its page does)
-                if not self.full():
-                    break
-                await asyncio.sleep(0.05)
             if self.full():  # a tab whose page came just before the last slot went: told why, in the page's
                 # dialog ("Session ended." alone met a class's late students, a lecturer's trial)
                 await websocket.prepare(request)
@@ -369,7 +356,6 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                 session = Session(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                   close=websocket.close, download_manager=self.download_manager)
                 self.sessions[session] = websocket
-                self.seats[session] = request.cookies.get(SEAT, "")
                 self.say_count(_("a tab opened"))  # (the server said nothing of its tabs, a lecturer's trial)
                 await session.start(width, height)
                 watch = asyncio.create_task(session.told_if_gone(websocket))
@@ -388,7 +374,6 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
                     # its slot is free as its tab goes: a reloaded tab on a full server got 503 every other
                     # time while its old app quit (a lecturer's trial)
                     self.sessions.pop(session, None)
-                    self.seats.pop(session, None)
                     self.say_count(_("a tab closed"))
                     self.quitting.add(session)  # (ctrl+c meanwhile stops it too: the review)
                     await session.finish()

@@ -235,39 +235,6 @@ def test_host_colons_is_ipv4_alone_where_ipv6_cannot_be_bound(monkeypatch):
     assert listened("::") == ["0.0.0.0"]
 
 
-def test_a_reload_on_a_full_server_keeps_its_seat():
-    """A reload's page comes before its old page goes (closing its session): on a full server it got 503 every
-    other time, and a tab waiting for a seat took the reloader's (a lecturer's trial). A browser whose session
-    is open gets the page, and its new tab the old one's seat; another browser is still told the server is full."""
-    served = Served("--max-sessions", "1")
-    try:
-        async def scenario():
-            import aiohttp
-
-            ws_url = served.url.replace("http", "ws") + "/ws?width=100&height=30"
-            browser = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))  # (127.0.0.1's cookies)
-            first = await browser.get(served.url + "/")
-            assert first.status == 200 and "rnntui_seat" in first.cookies
-            old = await browser.ws_connect(ws_url)
-            await old.receive(timeout=30)  # (its app started: the seat is taken)
-            async with aiohttp.ClientSession() as other:
-                assert (await other.get(served.url + "/")).status == 503
-            again = await browser.get(served.url + "/")  # the reload, while its old session is open
-            assert again.status == 200
-            await old.close()
-            new = await browser.ws_connect(ws_url)
-            drawn = b""
-            while b"One token at a time" not in drawn:
-                message = await new.receive(timeout=30)
-                assert message.type == aiohttp.WSMsgType.BINARY, message
-                drawn += message.data
-            await browser.close()
-
-        asyncio.run(asyncio.wait_for(scenario(), 120))
-    finally:
-        assert served.stop() == 0
-
-
 def test_ctrl_c_tells_the_tabs_and_the_server_counts_its_tabs():
     """Stopping the server showed its students "Session ended." alone, and the server said nothing of its tabs
     (a lecturer's trial): each tab is told, and each tab's coming and going is a line with the count."""
