@@ -60,7 +60,7 @@ CONTRACT: tuple[Key, ...] = (
         N_("command palette: topics, figures, parameters, theme, screenshot, language"), scope="app"),
     Key("suspend", "ctrl+z", "app.suspend", "ctrl+z",  # (it did nothing: the terminal is raw, a trial)
         N_("suspend to the shell (fg brings it back)"), scope="app"),
-    Key("quit", "q", "app.quit", "q / ctrl+q", N_("quit"), N_("quit"), scope="app"),  # (ctrl+q: Textual's, unsaid)
+    Key("quit", "q", "app.quit", "q", N_("quit"), N_("quit"), scope="app"),  # (help adds Textual's ctrl+q: KeysInUse)
 )
 
 TOPIC_IDS = tuple(f"topic_{n}" for n in range(1, 9))  # the topic keys' ids, one a key (`topic` is none)
@@ -120,15 +120,17 @@ class KeysInUse:
         "" for a letter the keymap gave to a contract binding."""
         if id == "topic" and set(TOPIC_IDS) & self.moved.keys():
             return " ".join(self.one(topic, topic[-1]) for topic in TOPIC_IDS)
+        if id == "quit":  # ctrl+q is Textual's, bound without an id: it quits unless the keymap gave it to another
+            keys = self.moved.get(id, BY_ID[id].keys).split(",")  # (help named only q, a trial; or gave it twice,
+            taken = any("ctrl+q" in k.split(",") for other, k in self.moved.items() if other != id)  # a review)
+            return " / ".join([key_shown(k) for k in keys if k.strip()] + ([] if taken or "ctrl+q" in keys
+                                                                              else ["ctrl+q"]))
         if id not in self.moved:
             if id in LETTERS and any(LETTERS[id] in keys.split(",") for other, keys in self.moved.items()
                                      if other not in LETTERS):  # a contract key took the letter (user_keymap says)
                 return ""
             return BY_ID[id].shown if id in BY_ID else default
-        shown = [key_shown(k) for k in self.moved[id].split(",") if k.strip()]
-        if id == "quit" and "ctrl+q" not in shown:  # (Textual's, bound without an id: it quits whatever the keymap
-            shown.append("ctrl+q")  # says, and help named only the keymap's key, a review)
-        return " / ".join(shown)
+        return " / ".join(key_shown(k) for k in self.moved[id].split(",") if k.strip())
 
     def one(self, id: str, default: str = "") -> str:
         """The first of them: what a notice names ("? lists its keys")."""

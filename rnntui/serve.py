@@ -136,16 +136,25 @@ def said_of_a_start(record) -> bool:
 
 def sweep_tab_caches() -> None:
     """The tab folders a killed server left (its apps died with it, their folders stayed: a lecturer's trial):
-    those whose server's process is gone."""
+    this user's, not links, whose server's process is gone. Never a reason not to start (a huge number in a
+    name raised OverflowError, a review); POSIX only (Windows' os.kill ends a process)."""
     import tempfile
 
-    for folder in Path(tempfile.gettempdir()).glob(f"{TAB_PREFIX}*-*"):
-        try:
-            os.kill(int(folder.name[len(TAB_PREFIX):].split("-")[0]), 0)
-        except ProcessLookupError:
-            shutil.rmtree(folder, ignore_errors=True)
-        except (ValueError, OSError):  # (not ours by its name; another user's server)
-            pass
+    if os.name != "posix":
+        return
+    try:
+        for folder in Path(tempfile.gettempdir()).glob(f"{TAB_PREFIX}*-*"):
+            pid = folder.name[len(TAB_PREFIX):].split("-")[0]
+            try:
+                if not (pid.isdigit() and len(pid) <= 9) or folder.is_symlink() or folder.stat().st_uid != os.getuid():
+                    continue
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                shutil.rmtree(folder, ignore_errors=True)
+            except OSError:  # (another user's server; gone meanwhile)
+                pass
+    except OSError:  # (the temporary folder unreadable)
+        pass
 
 
 async def say_ended(ws, words: str) -> None:
@@ -224,7 +233,9 @@ def make_server(app_args: list[str], host: str = "127.0.0.1", port: int = 8000, 
             await self._process.wait()
             await asyncio.sleep(EXIT_GRACE_S)
             if not ws.closed:
-                await say_ended(ws, _("The app stopped (exit status {code}).").format(code=self._process.returncode))
+                code = self._process.returncode  # (negative: a signal's; "exit status -9" read oddly, a review)
+                await say_ended(ws, _("The app was stopped by signal {n}.").format(n=-code) if code < 0 else
+                                _("The app stopped (exit status {code}).").format(code=code))
                 await ws.close()
 
     from rnntui.serve_page import CJK_RANGE, cjk_font, page_words

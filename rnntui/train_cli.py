@@ -445,7 +445,8 @@ def run_said(run) -> str:
                else _("100% at step {step}").format(step=run.reached_100_at))
     every = mem.STOP_EVERY.get(run.cell)
     # (500/6000, then it ended, unsaid: a trial); at the check after its first 100%: 300 stops at 500 (a review)
-    if every and run.reached_100_at is not None and run.steps % every == 0 and run.steps < mem.STEPS[run.cell]:
+    if (every and run.reached_100_at is not None and run.steps % every == 0 and run.steps < mem.STEPS[run.cell]
+            and mem.learned(run.final_acc)):  # (below 100% at its end: --steps ended it, a review)
         reached += aside(_("(it stops at its first check at 100%, one every {every} steps, as the source's code "
                            "does)").format(every=every))
     return ngettext("memory {cell} T={T}: accuracy {acc} after {steps} step, {reached} ({seconds} s)",

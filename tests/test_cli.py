@@ -727,6 +727,8 @@ def test_a_memory_run_that_ends_at_its_first_100_says_why(cell, steps, reached, 
     line = run_said(run)
     assert ("(it stops at its first check at 100%, one every 500 steps, as the source's code does)" in line) == said
     assert f"after {steps} steps" in line
+    # below 100% at its end: --steps ended it, not a check (a review)
+    assert "it stops at" not in run_said(SimpleNamespace(**{**vars(run), "final_acc": 0.98}))
 
 
 def test_every_shipped_run_that_stopped_early_says_so():

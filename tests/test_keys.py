@@ -593,10 +593,12 @@ async def test_ctrl_c_says_how_to_quit_in_the_apps_language_in_the_panels_edge(l
         i18n.set_language("en")
 
 
-@pytest.mark.parametrize("moved, shown", [("", "q / ctrl+q"), ('quit = "x"', "x / ctrl+q")])
+@pytest.mark.parametrize("moved, shown", [("", "q / ctrl+q"), ('quit = "x"', "x / ctrl+q"),
+                                          ('quit = "x"\nhelp = "ctrl+q"', "x")])
 async def test_help_says_ctrl_q_quits_as_it_does(moved, shown, keymap):
-    """ctrl+q (Textual's own) quit the app, and help named only q (an accessibility trial); with quit moved,
-    only the keymap's key (a review)."""
+    """ctrl+q (Textual's own) quit the app, and help named only q (an accessibility trial), or only the
+    keymap's key for a moved quit; where the keymap gives ctrl+q to help, help opens and quit does not say it
+    (a review)."""
     from rnntui.help import help_text
 
     keymap(f"[keys]\n{moved}\n")
@@ -606,6 +608,10 @@ async def test_help_says_ctrl_q_quits_as_it_does(moved, shown, keymap):
         assert (shown, "quit", "quit") in rows
         await pilot.press("ctrl+q")
         await pilot.pause()
+        quits = "help" not in moved
+        if not quits:
+            assert app.return_code is None and "help" in type(app.screen).__name__.lower()
+            await pilot.press("escape", shown)
     assert app.return_code == 0
 
 
