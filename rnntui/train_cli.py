@@ -443,10 +443,9 @@ def run_said(run) -> str:
 
     reached = (_("never reached 100%") if run.reached_100_at is None
                else _("100% at step {step}").format(step=run.reached_100_at))
-    every = mem.STOP_EVERY.get(run.cell)
-    # (500/6000, then it ended, unsaid: a trial); at the check after its first 100%: 300 stops at 500 (a review)
-    if (every and run.reached_100_at is not None and run.steps % every == 0 and run.steps < mem.STEPS[run.cell]
-            and mem.learned(run.final_acc)):  # (below 100% at its end: --steps ended it, a review)
+    # (500/6000, then it ended, unsaid: a trial; 300 stops at the check at 500, and one below 100% at its end was
+    # ended by --steps: a review)
+    if every := mem.stopped_at_check(run):
         reached += aside(_("(it stops at its first check at 100%, one every {every} steps, as the source's code "
                            "does)").format(every=every))
     return ngettext("memory {cell} T={T}: accuracy {acc} after {steps} step, {reached} ({seconds} s)",

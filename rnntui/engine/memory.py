@@ -106,6 +106,16 @@ def seed_reached(cell: str, T: int):
     return table[T]
 
 
+def stopped_at_check(run) -> int | None:
+    """The steps between the checks that stopped `run` at its first 100% (STOP_EVERY), or None where none did
+    (it ran its cell's steps, ended below 100%, or --steps ended it between checks)."""
+    every = STOP_EVERY.get(run.cell)
+    if (every and run.reached_100_at is not None and run.steps % every == 0 and run.steps < STEPS[run.cell]
+            and learned(run.final_acc)):
+        return every
+    return None
+
+
 def learned(acc: float) -> bool:
     return acc >= 1.0
 

@@ -274,6 +274,7 @@ class ProductReadings:
     y_range: tuple[float, float]  # the log plot's limits: every finite product and 1e±45
     seed_below_min_normal: SeedNumber | None  # the seed's crossing hop and end where it prints them (the defaults)
     seed_end: SeedNumber | None
+    saturates: bool  # tanh past W_h 1, and still never past float32's max: its slope keeps every factor down
 
 
 @dataclass(frozen=True)
@@ -292,16 +293,18 @@ class ProductState(FigureState):
         finite = np.abs(p[np.isfinite(p) & (p != 0)])
         lo = min(1e-45, float(finite.min())) if finite.size else 1e-45
         hi = max(1e45, float(finite.max())) if finite.size else 1e45
+        crossings = _crossings(p)
         return ProductReadings(
             chain_rule=gr.CHAIN_RULE, tokens=floats(gr.chain_tokens(PRODUCT_N)),
             float32_min_normal=gr.F32_TINY, float32_max=gr.F32_MAX, hops=tuple(range(PRODUCT_N)),
             factors=floats(factors), product=floats(p), product_float32=floats(p32),
-            crossings=_crossings(p), float32_zero=gr.first((p32 == 0) & (p != 0)),
+            crossings=crossings, float32_zero=gr.first((p32 == 0) & (p != 0)),
             exact_zero=None if (k := gr.first(factors == 0)) is None else k + 1,
             float64_zero=gr.first(p == 0) if k is None else None, end_log10=gr.log10_product(factors),
             end_float32=float(p32[-1]), end_float32_bits=gr.f32_bits(p32[-1]),
             end=float(p[-1]), at=float(p[self.hop]), at_float32=float(p32[self.hop]), y_range=(lo, hi),
-            seed_below_min_normal=SEED_BELOW_MIN_NORMAL if seed else None, seed_end=SEED_PRODUCT_END if seed else None)
+            seed_below_min_normal=SEED_BELOW_MIN_NORMAL if seed else None, seed_end=SEED_PRODUCT_END if seed else None,
+            saturates=self.act == "tanh" and self.w_h > 1 and crossings["above_f32_max"] is None)
 
     def crossings(self) -> dict:
         return self.readings().crossings

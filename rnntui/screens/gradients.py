@@ -177,8 +177,8 @@ class ProductView(Network, FigureView):
                                                ("float32", sci(r.at_float32)),
                                                (_("end (hop {k})").format(k=r.hops[-1]), end)])
         above = at_hop(c["above_f32_max"])
-        if c["above_f32_max"] is None and s.act == "tanh" and s.w_h > 1:  # (W_h 1.7 vanished faster than 0.9, and
-            above += aside(_("(tanh saturates)"))  # nothing said why: a newcomer's trial; gradients/hop shows it)
+        if r.saturates:  # (W_h 1.7 vanished faster than 0.9, and nothing said why: a newcomer's trial)
+            above += aside(_("(tanh saturates)"))
         self.query_one("#cross", Readouts).show([(_("crosses float32 min normal:"), below),
                                                  (_("float32 max:"), above)])
         if c["above_f32_max"] is not None:
